@@ -1,0 +1,446 @@
+//! The engine's position: a shakmaty [`Chess`] plus an incrementally updated
+//! Zobrist key.
+//!
+//! shakmaty positions are copy-make (there is no unmake), so [`Board::play`]
+//! returns a new board. The key uses shakmaty's Polyglot-compatible random
+//! numbers and the Polyglot en-passant convention (the file counts only when a
+//! pawn of the side to move could capture), so it equals both
+//! `zobrist_hash(EnPassantMode::PseudoLegal)` and the Polyglot book key.
+
+use shakmaty::fen::Fen;
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
+use shakmaty::{
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Move, Piece,
+    Position, Role, Setup, Square, attacks,
+};
+use std::fmt;
+
+/// Why a FEN was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FenError {
+    #[error("malformed FEN: {0}")]
+    Syntax(String),
+    #[error("illegal position: {0}")]
+    Illegal(String),
+}
+
+#[derive(Clone)]
+pub struct Board {
+    pos: Chess,
+    hash: u64,
+}
+
+#[inline]
+fn zpiece(sq: Square, piece: Piece) -> u64 {
+    Zobrist64::zobrist_for_piece(sq, piece).0
+}
+
+#[inline]
+fn zturn() -> u64 {
+    Zobrist64::zobrist_for_white_turn().0
+}
+
+#[inline]
+fn zcastle(pos: &Chess) -> u64 {
+    let castles = pos.castles();
+    let mut h = 0;
+    for color in Color::ALL {
+        for side in CastlingSide::ALL {
+            if castles.has(color, side) {
+                h ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+            }
+        }
+    }
+    h
+}
+
+/// The en-passant part of the key: the file of the ep square when a pawn of
+/// the side to move attacks it (Polyglot's rule).
+#[inline]
+fn zep(pos: &Chess) -> u64 {
+    match pos.maybe_ep_square() {
+        Some(ep) if (attacks::pawn_attacks(!pos.turn(), ep) & pos.our(Role::Pawn)).any() => {
+            Zobrist64::zobrist_for_en_passant_file(ep.file()).0
+        }
+        _ => 0,
+    }
+}
+
+impl Board {
+    pub fn startpos() -> Board {
+        Board::from_chess(Chess::default())
+    }
+
+    pub fn from_chess(pos: Chess) -> Board {
+        let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal).0;
+        Board { pos, hash }
+    }
+
+    /// Parses and validates a FEN. Errors say what is wrong.
+    pub fn from_fen(fen: &str) -> Result<Board, FenError> {
+        let fen = fen.trim();
+        if fen.is_empty() {
+            return Err(FenError::Syntax("empty FEN".into()));
+        }
+        let parsed: Fen = fen
+            .parse()
+            .map_err(|e: shakmaty::fen::ParseFenError| FenError::Syntax(e.to_string()))?;
+        let pos: Chess = parsed
+            .into_position(CastlingMode::Standard)
+            .map_err(|e| FenError::Illegal(e.to_string()))?;
+        Ok(Board::from_chess(pos))
+    }
+
+    #[inline]
+    pub fn chess(&self) -> &Chess {
+        &self.pos
+    }
+
+    pub fn into_chess(self) -> Chess {
+        self.pos
+    }
+
+    /// Zobrist key (Polyglot-compatible).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.pos.turn()
+    }
+
+    #[inline]
+    pub fn board(&self) -> &shakmaty::Board {
+        self.pos.board()
+    }
+
+    #[inline]
+    pub fn halfmoves(&self) -> u32 {
+        self.pos.halfmoves()
+    }
+
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.pos.checkers()
+    }
+
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.pos.is_check()
+    }
+
+    pub fn fen(&self) -> String {
+        Fen::from_position(&self.pos, EnPassantMode::Legal).to_string()
+    }
+
+    /// Non-pawn, non-king material of `color` exists (null move is safe-ish).
+    #[inline]
+    pub fn has_non_pawn_material(&self, color: Color) -> bool {
+        let b = self.pos.board();
+        (b.by_color(color) & !b.pawns() & !b.kings()).any()
+    }
+
+    /// Plays a legal move and returns the new board (copy-make).
+    #[inline]
+    pub fn play(&self, m: Move) -> Board {
+        let us = self.pos.turn();
+        let mut h = self.hash ^ zturn() ^ zep(&self.pos);
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                h ^= zpiece(from, role.of(us));
+                h ^= zpiece(to, promotion.unwrap_or(role).of(us));
+                if let Some(c) = capture {
+                    h ^= zpiece(to, c.of(!us));
+                }
+            }
+            Move::EnPassant { from, to } => {
+                h ^= zpiece(from, us.pawn()) ^ zpiece(to, us.pawn());
+                h ^= zpiece(Square::from_coords(to.file(), from.rank()), (!us).pawn());
+            }
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_queen_side(rook < king);
+                let king_to = Square::from_coords(side.king_to_file(), king.rank());
+                let rook_to = Square::from_coords(side.rook_to_file(), rook.rank());
+                h ^= zpiece(king, us.king()) ^ zpiece(king_to, us.king());
+                h ^= zpiece(rook, us.rook()) ^ zpiece(rook_to, us.rook());
+            }
+            Move::Put { .. } => unreachable!("drops do not exist in standard chess"),
+        }
+        let old_rights = self.pos.castles().castling_rights();
+        let mut pos = self.pos.clone();
+        pos.play_unchecked(m);
+        if pos.castles().castling_rights() != old_rights {
+            h ^= zcastle(&self.pos) ^ zcastle(&pos);
+        }
+        h ^= zep(&pos);
+        Board { pos, hash: h }
+    }
+
+    /// Passes the turn (a "null move"). The side to move must not be in check.
+    ///
+    /// shakmaty has no way to flip the side to move in place, and
+    /// `Position::swap_turn` goes through `to_setup` (which first computes the
+    /// legal en-passant square) before validating the new position. We build
+    /// the `Setup` directly, which skips the en-passant work; the key is
+    /// updated incrementally. Returns `None` if shakmaty rejects the position
+    /// (it cannot when the side to move is not in check).
+    pub fn null_move(&self) -> Option<Board> {
+        let setup = Setup {
+            board: self.pos.board().clone(),
+            promoted: Bitboard::EMPTY,
+            pockets: None,
+            turn: !self.pos.turn(),
+            castling_rights: self.pos.castles().castling_rights(),
+            ep_square: None,
+            remaining_checks: None,
+            halfmoves: self.pos.halfmoves() + 1,
+            fullmoves: self.pos.fullmoves(),
+        };
+        let pos = Chess::from_setup(setup, self.pos.castles().mode()).ok()?;
+        let hash = self.hash ^ zturn() ^ zep(&self.pos);
+        Some(Board { pos, hash })
+    }
+
+    /// The move in UCI notation (`e2e4`, `e7e8q`, castling as king two squares).
+    pub fn uci(m: Move) -> String {
+        m.to_uci(CastlingMode::Standard).to_string()
+    }
+
+    /// Parses a UCI move and checks it is legal here.
+    pub fn parse_uci(&self, s: &str) -> Result<Move, String> {
+        let uci: shakmaty::uci::UciMove = s
+            .parse()
+            .map_err(|_| format!("'{s}' is not a move in UCI notation"))?;
+        uci.to_move(&self.pos)
+            .map_err(|_| format!("'{s}' is not legal in {}", self.fen()))
+    }
+
+    /// The move in SAN (`Nf3`, `exd5`, `O-O`, `e8=Q+`).
+    pub fn san(&self, m: Move) -> String {
+        shakmaty::san::SanPlus::from_move(self.pos.clone(), m).to_string()
+    }
+
+    /// Reconstructs a full move from its 16-bit TT encoding, if it fits this
+    /// position's pieces. The result is *not* checked for legality.
+    pub fn decode(&self, m: Move16) -> Option<Move> {
+        if m.is_none() {
+            return None;
+        }
+        let (from, to, promo) = m.parts();
+        let board = self.pos.board();
+        let us = self.pos.turn();
+        let piece = board.piece_at(from)?;
+        if piece.color != us {
+            return None;
+        }
+        let role = piece.role;
+        if role == Role::King && board.piece_at(to) == Some(us.rook()) {
+            return Some(Move::Castle {
+                king: from,
+                rook: to,
+            });
+        }
+        let capture = match board.piece_at(to) {
+            Some(p) if p.color == us => return None,
+            Some(p) => Some(p.role),
+            None => None,
+        };
+        if role == Role::Pawn
+            && capture.is_none()
+            && from.file() != to.file()
+            && self.pos.maybe_ep_square() == Some(to)
+        {
+            return Some(Move::EnPassant { from, to });
+        }
+        Some(Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion: promo,
+        })
+    }
+
+    /// Is `m` (e.g. decoded from the TT) legal here?
+    #[inline]
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.pos.is_legal(m)
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({})", self.fen())
+    }
+}
+
+impl fmt::Display for Board {
+    /// An ASCII diagram (White at the bottom), as printed by the UCI `d`
+    /// command.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let b = self.pos.board();
+        writeln!(f, " +---+---+---+---+---+---+---+---+")?;
+        for rank in (0..8).rev() {
+            for file in 0..8 {
+                let sq = Square::new(rank * 8 + file);
+                let c = b.piece_at(sq).map_or(' ', |p| p.char());
+                write!(f, " | {c}")?;
+            }
+            writeln!(f, " | {}", rank + 1)?;
+            writeln!(f, " +---+---+---+---+---+---+---+---+")?;
+        }
+        writeln!(f, "   a   b   c   d   e   f   g   h")?;
+        writeln!(f)?;
+        writeln!(f, "Fen: {}", self.fen())?;
+        writeln!(f, "Key: {:016x}", self.hash)?;
+        let checkers: Vec<String> = self.checkers().into_iter().map(|s| s.to_string()).collect();
+        write!(f, "Checkers: {}", checkers.join(" "))
+    }
+}
+
+/// A move packed into 16 bits for the transposition table:
+/// from (6 bits) | to (6 bits) | promotion role (3 bits). Castling is stored
+/// as king-takes-rook, as shakmaty represents it. Zero means "no move".
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Hash)]
+pub struct Move16(pub u16);
+
+impl Move16 {
+    pub const NONE: Move16 = Move16(0);
+
+    #[inline]
+    pub fn new(m: Move) -> Move16 {
+        let (from, to, promo) = match m {
+            Move::Normal {
+                from,
+                to,
+                promotion,
+                ..
+            } => (from, to, promotion.map_or(0, |r| r as u16)),
+            Move::EnPassant { from, to } => (from, to, 0),
+            Move::Castle { king, rook } => (king, rook, 0),
+            Move::Put { to, .. } => (to, to, 0),
+        };
+        Move16(from as u16 | (to as u16) << 6 | promo << 12)
+    }
+
+    #[inline]
+    pub fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    #[inline]
+    fn parts(self) -> (Square, Square, Option<Role>) {
+        let from = Square::new((self.0 & 63) as u32);
+        let to = Square::new(((self.0 >> 6) & 63) as u32);
+        let promo = match self.0 >> 12 {
+            2 => Some(Role::Knight),
+            3 => Some(Role::Bishop),
+            4 => Some(Role::Rook),
+            5 => Some(Role::Queen),
+            _ => None,
+        };
+        (from, to, promo)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn walk(board: &Board, depth: u32, seen: &mut u64) {
+        let expect = board
+            .chess()
+            .zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal)
+            .0;
+        assert_eq!(
+            board.hash(),
+            expect,
+            "incremental key wrong at {}",
+            board.fen()
+        );
+        *seen += 1;
+        if depth == 0 {
+            return;
+        }
+        for m in board.chess().legal_moves() {
+            let child = board.play(m);
+            let packed = Move16::new(m);
+            assert_eq!(board.decode(packed), Some(m), "move16 round trip");
+            walk(&child, depth - 1, seen);
+        }
+    }
+
+    #[test]
+    fn incremental_key_matches_full_recompute() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ] {
+            let b = Board::from_fen(fen).unwrap();
+            let mut seen = 0;
+            walk(&b, 3, &mut seen);
+            assert!(seen > 1000);
+        }
+    }
+
+    #[test]
+    fn polyglot_start_key() {
+        assert_eq!(Board::startpos().hash(), 0x463b96181691fc9c);
+        // Polyglot's documented keys after 1.e4 and 1.e4 d5 2.e5 f5 (ep file counts).
+        let b = Board::startpos();
+        let e4 = b.play(b.parse_uci("e2e4").unwrap());
+        assert_eq!(e4.hash(), 0x823c9b50fd114196);
+        let mut x = e4;
+        for m in ["d7d5", "e4e5", "f7f5"] {
+            x = x.play(x.parse_uci(m).unwrap());
+        }
+        assert_eq!(x.hash(), 0x22a48b5a8e47ff78);
+    }
+
+    #[test]
+    fn null_move_flips_turn_and_key() {
+        let b = Board::from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2")
+            .unwrap();
+        let n = b.null_move().unwrap();
+        assert_eq!(n.turn(), Color::Black);
+        assert_eq!(
+            n.hash(),
+            n.chess()
+                .zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal)
+                .0
+        );
+        let back = n.null_move().unwrap();
+        assert_eq!(back.hash(), b.hash());
+    }
+
+    #[test]
+    fn fen_errors_are_explained() {
+        assert!(matches!(Board::from_fen(""), Err(FenError::Syntax(_))));
+        assert!(matches!(
+            Board::from_fen("not a fen"),
+            Err(FenError::Syntax(_))
+        ));
+        // Two white kings.
+        assert!(matches!(
+            Board::from_fen("8/8/8/8/8/8/8/KK5k w - - 0 1"),
+            Err(FenError::Illegal(_))
+        ));
+        // Side not to move is in check.
+        assert!(Board::from_fen("k7/8/8/8/8/8/8/K6r w - - 0 1").is_ok());
+        assert!(matches!(
+            Board::from_fen("k6R/8/8/8/8/8/8/K7 w - - 0 1"),
+            Err(FenError::Illegal(_))
+        ));
+    }
+}

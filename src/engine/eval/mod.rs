@@ -1,0 +1,439 @@
+//! Static evaluation.
+//!
+//! Two evaluations a learner can switch between and compare:
+//! - [`EvalKind::Full`]: a tapered middlegame/endgame evaluation with
+//!   material, piece-square tables, mobility, pawn structure, passed pawns,
+//!   king safety, threats, bishop pair, rooks on open files, outposts and
+//!   tempo; weights tuned with Texel's method (see `tune`).
+//! - [`EvalKind::Simple`]: Tomasz Michniewski's "simplified evaluation
+//!   function": material and his piece-square tables, nothing else.
+//!
+//! Both can explain themselves: [`trace`] returns an [`EvalTrace`] whose
+//! per-term, per-side parts add up exactly to the score the engine uses.
+
+mod full;
+pub mod layout;
+mod masks;
+pub mod simple;
+pub mod weights;
+
+use shakmaty::{Chess, Color, Position};
+use std::fmt;
+use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
+
+pub use full::PawnCache;
+pub use layout::{NUM_WEIGHTS, WEIGHTS};
+
+/// A middlegame and an endgame value packed into one integer, so that both
+/// are summed with a single add.
+#[derive(Copy, Clone, Default, PartialEq, Eq, Hash)]
+pub struct S(i32);
+
+impl S {
+    pub const ZERO: S = S(0);
+
+    #[inline(always)]
+    pub const fn new(mg: i32, eg: i32) -> S {
+        S((eg << 16) + mg)
+    }
+
+    #[inline(always)]
+    pub const fn mg(self) -> i32 {
+        self.0 as i16 as i32
+    }
+
+    #[inline(always)]
+    pub const fn eg(self) -> i32 {
+        ((self.0 + 0x8000) >> 16) as i16 as i32
+    }
+}
+
+impl fmt::Debug for S {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "S({}, {})", self.mg(), self.eg())
+    }
+}
+
+impl Add for S {
+    type Output = S;
+    #[inline(always)]
+    fn add(self, o: S) -> S {
+        S(self.0.wrapping_add(o.0))
+    }
+}
+impl Sub for S {
+    type Output = S;
+    #[inline(always)]
+    fn sub(self, o: S) -> S {
+        S(self.0.wrapping_sub(o.0))
+    }
+}
+impl Neg for S {
+    type Output = S;
+    #[inline(always)]
+    fn neg(self) -> S {
+        S(self.0.wrapping_neg())
+    }
+}
+impl Mul<i32> for S {
+    type Output = S;
+    #[inline(always)]
+    fn mul(self, k: i32) -> S {
+        S(self.0.wrapping_mul(k))
+    }
+}
+impl AddAssign for S {
+    #[inline(always)]
+    fn add_assign(&mut self, o: S) {
+        *self = *self + o;
+    }
+}
+impl SubAssign for S {
+    #[inline(always)]
+    fn sub_assign(&mut self, o: S) {
+        *self = *self - o;
+    }
+}
+
+/// The evaluation terms, as the UI groups them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Term {
+    Material,
+    PieceSquares,
+    Mobility,
+    PawnStructure,
+    PassedPawns,
+    KingSafety,
+    Threats,
+    BishopPair,
+    Rooks,
+    Outposts,
+    Tempo,
+}
+
+impl Term {
+    pub const ALL: [Term; 11] = [
+        Term::Material,
+        Term::PieceSquares,
+        Term::Mobility,
+        Term::PawnStructure,
+        Term::PassedPawns,
+        Term::KingSafety,
+        Term::Threats,
+        Term::BishopPair,
+        Term::Rooks,
+        Term::Outposts,
+        Term::Tempo,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Term::Material => "material",
+            Term::PieceSquares => "piece-square tables",
+            Term::Mobility => "mobility",
+            Term::PawnStructure => "pawn structure",
+            Term::PassedPawns => "passed pawns",
+            Term::KingSafety => "king safety",
+            Term::Threats => "threats",
+            Term::BishopPair => "bishop pair",
+            Term::Rooks => "rooks on open files",
+            Term::Outposts => "outposts",
+            Term::Tempo => "tempo",
+        }
+    }
+}
+
+/// Receives every weight the evaluation uses. [`NoTrace`] compiles away.
+pub trait Tracer {
+    const ACTIVE: bool;
+    /// Weight `index` counted `count` times for `color` (adding `value`).
+    fn add(&mut self, term: Term, color: Color, index: usize, count: i32, value: S);
+}
+
+/// The tracer of the engine's own evaluations: does nothing.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoTrace;
+
+impl Tracer for NoTrace {
+    const ACTIVE: bool = false;
+    #[inline(always)]
+    fn add(&mut self, _: Term, _: Color, _: usize, _: i32, _: S) {}
+}
+
+/// Which evaluation the engine uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Hash)]
+pub enum EvalKind {
+    #[default]
+    Full,
+    Simple,
+}
+
+impl EvalKind {
+    pub fn parse(s: &str) -> Option<EvalKind> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "full" => Some(EvalKind::Full),
+            "simple" | "simplified" => Some(EvalKind::Simple),
+            _ => None,
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            EvalKind::Full => "full",
+            EvalKind::Simple => "simple",
+        }
+    }
+}
+
+/// Middlegame, endgame and tapered value of one term for one side.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Part {
+    pub mg: i32,
+    pub eg: i32,
+    /// This part's share of the final (White's view) score. The shares of all
+    /// parts add up exactly to [`EvalTrace::white`].
+    pub tapered: i32,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TermScore {
+    pub term: Term,
+    pub white: Part,
+    pub black: Part,
+}
+
+impl TermScore {
+    /// White's share minus Black's share.
+    pub fn net(&self) -> i32 {
+        self.white.tapered - self.black.tapered
+    }
+}
+
+/// The evaluation of one position, broken down by term and side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalTrace {
+    pub kind: EvalKind,
+    pub terms: Vec<TermScore>,
+    /// Game phase: 24 with all pieces on the board, 0 in a pawn ending
+    /// (the simple evaluation reports 24 or 0: its king table switch).
+    pub phase: i32,
+    /// Endgame scale out of 128 (drawish material lowers it).
+    pub scale: i32,
+    /// White-minus-Black middlegame and endgame sums.
+    pub mg: i32,
+    pub eg: i32,
+    /// The score from White's point of view.
+    pub white: i32,
+    /// The score from the side to move's point of view: what the engine uses.
+    pub score: i32,
+}
+
+/// Accumulates mg/eg per term and side for an [`EvalTrace`].
+#[derive(Debug, Default, Clone)]
+struct TermTracer {
+    /// [term][color] (color index: Black = 0, White = 1).
+    sums: [[S; 2]; Term::ALL.len()],
+}
+
+impl Tracer for TermTracer {
+    const ACTIVE: bool = true;
+    fn add(&mut self, term: Term, color: Color, _index: usize, _count: i32, value: S) {
+        self.sums[term as usize][color as usize] += value;
+    }
+}
+
+/// Raw result of the full evaluation before tapering.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Raw {
+    /// White minus Black (tempo included).
+    pub mg: i32,
+    pub eg: i32,
+    pub phase: i32,
+    pub scale: i32,
+}
+
+impl Raw {
+    /// Tapers a White-view (mg, eg) pair with this position's phase and scale.
+    #[inline(always)]
+    pub fn taper(&self, mg: i32, eg: i32) -> i32 {
+        (mg * self.phase + eg * self.scale / 128 * (24 - self.phase)) / 24
+    }
+}
+
+/// Evaluates `pos` from the side to move's point of view.
+pub struct Evaluator {
+    kind: EvalKind,
+    pawns: PawnCache,
+}
+
+impl Default for Evaluator {
+    fn default() -> Self {
+        Evaluator::new(EvalKind::Full)
+    }
+}
+
+impl Evaluator {
+    pub fn new(kind: EvalKind) -> Evaluator {
+        Evaluator {
+            kind,
+            pawns: PawnCache::new(),
+        }
+    }
+
+    pub fn kind(&self) -> EvalKind {
+        self.kind
+    }
+
+    pub fn set_kind(&mut self, kind: EvalKind) {
+        self.kind = kind;
+    }
+
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Chess) -> i32 {
+        match self.kind {
+            EvalKind::Full => {
+                let raw = full::evaluate(pos, &WEIGHTS, Some(&mut self.pawns), &mut NoTrace);
+                let white = raw.taper(raw.mg, raw.eg);
+                if pos.turn() == Color::White {
+                    white
+                } else {
+                    -white
+                }
+            }
+            EvalKind::Simple => simple::evaluate(pos, &mut NoTrace),
+        }
+    }
+}
+
+/// Evaluates with the given kind (no cache), from the side to move's view.
+pub fn evaluate(pos: &Chess, kind: EvalKind) -> i32 {
+    Evaluator::new(kind).evaluate(pos)
+}
+
+/// The full evaluation with arbitrary weights (for the tuner), side to move's view.
+pub fn evaluate_with(pos: &Chess, weights: &[S; NUM_WEIGHTS]) -> i32 {
+    let raw = full::evaluate(pos, weights, None, &mut NoTrace);
+    let white = raw.taper(raw.mg, raw.eg);
+    if pos.turn() == Color::White {
+        white
+    } else {
+        -white
+    }
+}
+
+/// Runs the full evaluation with a custom tracer (the tuner collects weight
+/// counts this way). Returns the phase and endgame scale.
+pub fn trace_weights<T: Tracer>(pos: &Chess, t: &mut T) -> (i32, i32) {
+    let raw = full::evaluate(pos, &WEIGHTS, None, t);
+    (raw.phase, raw.scale)
+}
+
+/// Explains the evaluation of `pos`: per term and side, adding up exactly.
+pub fn trace(pos: &Chess, kind: EvalKind) -> EvalTrace {
+    let mut t = TermTracer::default();
+    let (raw, simple_score) = match kind {
+        EvalKind::Full => (full::evaluate(pos, &WEIGHTS, None, &mut t), None),
+        EvalKind::Simple => {
+            let stm = simple::evaluate(pos, &mut t);
+            let endgame = simple::is_endgame(pos.board());
+            (
+                Raw {
+                    mg: 0,
+                    eg: 0,
+                    phase: if endgame { 0 } else { 24 },
+                    scale: 128,
+                },
+                Some(stm),
+            )
+        }
+    };
+
+    // Telescoping shares: part k gets F(sum of parts 1..=k) - F(sum of 1..k-1),
+    // where F tapers a White-view (mg, eg). Rounding never makes them disagree.
+    let taper = |mg: i32, eg: i32| match kind {
+        EvalKind::Full => raw.taper(mg, eg),
+        EvalKind::Simple => mg,
+    };
+    let mut terms = Vec::new();
+    let (mut cum_mg, mut cum_eg, mut cum_val) = (0, 0, 0);
+    for term in Term::ALL {
+        let [b, w] = t.sums[term as usize];
+        let mut part = |s: S, sign: i32| {
+            cum_mg += sign * s.mg();
+            cum_eg += sign * s.eg();
+            let v = taper(cum_mg, cum_eg);
+            let share = (v - cum_val) * sign;
+            cum_val = v;
+            Part {
+                mg: s.mg(),
+                eg: s.eg(),
+                tapered: share,
+            }
+        };
+        let white = part(w, 1);
+        let black = part(b, -1);
+        if term_used(kind, term) {
+            terms.push(TermScore { term, white, black });
+        }
+    }
+    let white = cum_val;
+    let score = if pos.turn() == Color::White {
+        white
+    } else {
+        -white
+    };
+    if let Some(s) = simple_score {
+        debug_assert_eq!(s, score);
+    }
+    EvalTrace {
+        kind,
+        terms,
+        phase: raw.phase,
+        scale: raw.scale,
+        mg: cum_mg,
+        eg: cum_eg,
+        white,
+        score,
+    }
+}
+
+fn term_used(kind: EvalKind, term: Term) -> bool {
+    match kind {
+        EvalKind::Full => true,
+        EvalKind::Simple => matches!(term, Term::Material | Term::PieceSquares),
+    }
+}
+
+impl fmt::Display for EvalTrace {
+    /// A table like the UCI `eval` command prints.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{} evaluation (centipawns)", self.kind.name())?;
+        writeln!(
+            f,
+            "{:<22} {:>14} {:>14} {:>8}",
+            "term", "white mg/eg", "black mg/eg", "total"
+        )?;
+        for t in &self.terms {
+            writeln!(
+                f,
+                "{:<22} {:>6} {:>6}  {:>6} {:>6}  {:>7}",
+                t.term.name(),
+                t.white.mg,
+                t.white.eg,
+                t.black.mg,
+                t.black.eg,
+                t.net()
+            )?;
+        }
+        writeln!(
+            f,
+            "phase {}/24, endgame scale {}/128, mg {} eg {}",
+            self.phase, self.scale, self.mg, self.eg
+        )?;
+        writeln!(f, "total (White's view): {}", self.white)?;
+        write!(f, "total (side to move): {}", self.score)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,167 @@
+use super::*;
+use crate::engine::board::Board;
+use crate::util::Rng;
+use shakmaty::{CastlingMode, EnPassantMode, FromSetup};
+
+const FENS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 11",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+    "6k1/5ppp/8/8/8/8/1B3PPP/6K1 w - - 0 1",
+    "8/8/4k3/8/3b4/8/4K3/2B5 w - - 0 1",
+    "2r3k1/1q3ppp/p3p3/1p1nP3/3P4/P2Q1N2/1P3PPP/2R3K1 b - - 3 24",
+    "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+];
+
+fn mirror(board: &Board) -> Board {
+    let setup = board.chess().to_setup(EnPassantMode::Legal).into_mirrored();
+    let pos = shakmaty::Chess::from_setup(setup, CastlingMode::Standard).unwrap();
+    Board::from_chess(pos)
+}
+
+/// Positions from the FENs above plus random walks from them.
+fn positions() -> Vec<Board> {
+    let mut rng = Rng::new(11);
+    let mut out = Vec::new();
+    for fen in FENS {
+        let mut b = Board::from_fen(fen).unwrap();
+        for _ in 0..30 {
+            out.push(b.clone());
+            let moves = b.chess().legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            b = b.play(moves[rng.below(moves.len())]);
+        }
+    }
+    out
+}
+
+#[test]
+fn mirrored_positions_score_the_same_for_the_side_to_move() {
+    for b in positions() {
+        let m = mirror(&b);
+        for kind in [EvalKind::Full, EvalKind::Simple] {
+            assert_eq!(
+                evaluate(b.chess(), kind),
+                evaluate(m.chess(), kind),
+                "{kind:?} asymmetric: {} vs {}",
+                b.fen(),
+                m.fen()
+            );
+            // From White's point of view, the mirror is the negation.
+            assert_eq!(trace(b.chess(), kind).white, -trace(m.chess(), kind).white);
+        }
+    }
+}
+
+#[test]
+fn trace_parts_add_up_to_the_engine_score() {
+    let mut ev = Evaluator::new(EvalKind::Full);
+    for b in positions() {
+        for kind in [EvalKind::Full, EvalKind::Simple] {
+            let t = trace(b.chess(), kind);
+            let sum: i32 = t.terms.iter().map(|x| x.net()).sum();
+            assert_eq!(sum, t.white, "{kind:?} parts in {}", b.fen());
+            assert_eq!(
+                t.score,
+                evaluate(b.chess(), kind),
+                "{kind:?} score in {}",
+                b.fen()
+            );
+            let stm = if b.turn() == shakmaty::Color::White {
+                t.white
+            } else {
+                -t.white
+            };
+            assert_eq!(stm, t.score);
+            if kind == EvalKind::Full {
+                let mg: i32 = t.terms.iter().map(|x| x.white.mg - x.black.mg).sum();
+                let eg: i32 = t.terms.iter().map(|x| x.white.eg - x.black.eg).sum();
+                assert_eq!((mg, eg), (t.mg, t.eg));
+                // The cached evaluator agrees with the uncached one.
+                assert_eq!(ev.evaluate(b.chess()), t.score);
+                assert_eq!(ev.evaluate(b.chess()), t.score);
+            }
+        }
+    }
+}
+
+#[test]
+fn simplified_evaluation_known_values() {
+    let start = Board::startpos();
+    assert_eq!(evaluate(start.chess(), EvalKind::Simple), 0);
+    // 1.e4: the pawn goes from e2 (-20) to e4 (+20): +40 for White, and it
+    // is Black's move.
+    let e4 = start.play(start.parse_uci("e2e4").unwrap());
+    assert_eq!(evaluate(e4.chess(), EvalKind::Simple), -40);
+    let t = trace(e4.chess(), EvalKind::Simple);
+    assert_eq!(t.terms.len(), 2);
+    assert_eq!(t.terms[0].term, Term::Material);
+    assert_eq!(
+        t.terms[0].white.mg,
+        8 * 100 + 2 * 320 + 2 * 330 + 2 * 500 + 900
+    );
+    assert_eq!(t.terms[0].net(), 0);
+    assert_eq!(t.terms[1].net(), 40);
+    // A knight in the corner is worth 320 - 50.
+    let b = Board::from_fen("4k3/8/8/8/8/8/8/N3K3 w - - 0 1").unwrap();
+    let t = trace(b.chess(), EvalKind::Simple);
+    assert_eq!(t.terms[0].net(), 320);
+    // Kings: e1 middlegame 0 vs e8 0; but this is an endgame (no queens),
+    // so both kings use the endgame table (-30 on e1/e8 rank edges).
+    assert_eq!(
+        t.terms[1].white.mg,
+        -50 + simple::square_value(
+            shakmaty::Role::King,
+            shakmaty::Color::White,
+            shakmaty::Square::E1,
+            true
+        )
+    );
+}
+
+#[test]
+fn michniewski_endgame_rule() {
+    let b = |f: &str| Board::from_fen(f).unwrap();
+    assert!(!simple::is_endgame(
+        b("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").board()
+    ));
+    // No queens: endgame.
+    assert!(simple::is_endgame(
+        b("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1").board()
+    ));
+    // Queen plus one minor each: endgame.
+    assert!(simple::is_endgame(
+        b("3qk1n1/pppppppp/8/8/8/8/PPPPPPPP/3QKB2 w - - 0 1").board()
+    ));
+    // A queen with a rook: not.
+    assert!(!simple::is_endgame(
+        b("3qk1n1/pppppppp/8/8/8/8/PPPPPPPP/R2QK3 w - - 0 1").board()
+    ));
+}
+
+#[test]
+fn full_evaluation_has_sensible_signs() {
+    let e = |f: &str| evaluate(Board::from_fen(f).unwrap().chess(), EvalKind::Full);
+    // Start position: small tempo bonus only.
+    let start = e("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert!(start.abs() < 40, "{start}");
+    // A queen up is winning.
+    assert!(e("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1") > 700);
+    // A lone bishop cannot win: scaled to (almost) nothing.
+    assert!(e("8/8/4k3/8/8/8/4K3/2B5 w - - 0 1").abs() < 30);
+    // Passed pawn on the 7th supported by the king is worth a lot in an endgame.
+    assert!(e("8/4P3/4K3/8/8/8/8/k7 w - - 0 1") > 300);
+}
+
+#[test]
+fn packed_scores() {
+    for (mg, eg) in [(0, 0), (5, -7), (-300, 250), (1200, -1500), (-1, -1)] {
+        let s = S::new(mg, eg);
+        assert_eq!((s.mg(), s.eg()), (mg, eg));
+        let t = s * 3 - S::new(1, 1) + S::new(1, 1);
+        assert_eq!((t.mg(), t.eg()), (3 * mg, 3 * eg));
+    }
+}

@@ -1,0 +1,336 @@
+//! The chess engine. It knows nothing about terminals or protocols: give it
+//! a position and limits, get a move, a score and a principal variation, and
+//! watch it work through a [`SearchObserver`].
+
+pub mod bench;
+pub mod board;
+pub mod book;
+pub mod eval;
+pub mod history;
+mod iterative;
+pub mod levels;
+pub mod movegen;
+pub mod movepick;
+pub mod observer;
+pub mod params;
+pub mod perft;
+mod qsearch;
+pub mod score;
+mod search;
+pub mod see;
+pub mod time;
+pub mod tt;
+
+pub use board::{Board, FenError};
+pub use eval::{EvalKind, EvalTrace};
+pub use iterative::{Line, SearchResult};
+pub use levels::Level;
+pub use observer::{
+    CountingObserver, IterationInfo, NoObserver, NodeInfo, NodeKind, Prune, Research,
+    SearchObserver, SearchStats,
+};
+pub use score::{Bound, Depth, Ply, Score};
+pub use time::{Clock, Features, Limits};
+
+use crate::util::Rng;
+use book::Book;
+use eval::Evaluator;
+use history::Histories;
+use search::Searcher;
+use shakmaty::{Move, Position};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use time::TimeManager;
+use tt::TranspositionTable;
+
+/// A position to search together with the game that led to it (for
+/// repetition detection).
+#[derive(Clone, Debug)]
+pub struct GamePosition {
+    start: Board,
+    moves: Vec<Move>,
+    current: Board,
+    /// Keys of all positions before `current`, oldest first.
+    history: Vec<u64>,
+}
+
+impl Default for GamePosition {
+    fn default() -> Self {
+        GamePosition::new(Board::startpos())
+    }
+}
+
+impl GamePosition {
+    pub fn new(start: Board) -> GamePosition {
+        GamePosition {
+            current: start.clone(),
+            start,
+            moves: Vec::new(),
+            history: Vec::new(),
+        }
+    }
+
+    /// From a FEN (or the start position) and UCI moves, as UCI `position`
+    /// sends them. Errors name the offending move.
+    pub fn from_uci(fen: Option<&str>, moves: &[&str]) -> Result<GamePosition, String> {
+        let start = match fen {
+            Some(f) => Board::from_fen(f).map_err(|e| e.to_string())?,
+            None => Board::startpos(),
+        };
+        let mut g = GamePosition::new(start);
+        for (i, s) in moves.iter().enumerate() {
+            let m = g
+                .current
+                .parse_uci(s)
+                .map_err(|e| format!("move {} ({s}): {e}", i + 1))?;
+            g.push(m);
+        }
+        Ok(g)
+    }
+
+    /// Plays a legal move.
+    pub fn push(&mut self, m: Move) {
+        self.history.push(self.current.hash());
+        self.current = self.current.play(m);
+        self.moves.push(m);
+    }
+
+    pub fn current(&self) -> &Board {
+        &self.current
+    }
+
+    pub fn start(&self) -> &Board {
+        &self.start
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Keys of the game's positions, the current one last.
+    pub fn keys(&self) -> Vec<u64> {
+        let mut k = self.history.clone();
+        k.push(self.current.hash());
+        k
+    }
+
+    /// How often the current position occurred in the game (1 = first time).
+    pub fn repetitions(&self) -> usize {
+        let key = self.current.hash();
+        let back = self.current.halfmoves() as usize;
+        1 + self
+            .history
+            .iter()
+            .rev()
+            .take(back)
+            .filter(|&&k| k == key)
+            .count()
+    }
+}
+
+/// Engine settings (the UCI options).
+#[derive(Clone, Debug)]
+pub struct EngineOptions {
+    pub hash_mb: usize,
+    pub multipv: usize,
+    pub eval: EvalKind,
+    pub move_overhead: Duration,
+    pub own_book: bool,
+    pub book_file: Option<PathBuf>,
+    pub level: Level,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            hash_mb: TranspositionTable::DEFAULT_MB,
+            multipv: 1,
+            eval: EvalKind::Full,
+            move_overhead: Duration::from_millis(10),
+            own_book: false,
+            book_file: None,
+            level: Level::MAX,
+        }
+    }
+}
+
+/// How the engine chose its move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MoveSource {
+    Search,
+    Book,
+    /// A strength level picked a weaker move than the search's best.
+    Level,
+}
+
+/// The result of [`Engine::search`].
+#[derive(Clone, Debug)]
+pub struct SearchReport {
+    /// The move to play (`None` when there is no legal move).
+    pub best_move: Option<Move>,
+    pub source: MoveSource,
+    pub result: SearchResult,
+}
+
+pub struct Engine {
+    tt: TranspositionTable,
+    hist: Histories,
+    eval: Evaluator,
+    options: EngineOptions,
+    book: Option<Book>,
+    rng: Rng,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(EngineOptions::default())
+    }
+}
+
+impl Engine {
+    pub fn new(options: EngineOptions) -> Engine {
+        Engine {
+            tt: TranspositionTable::new(options.hash_mb),
+            hist: Histories::new(),
+            eval: Evaluator::new(options.eval),
+            options,
+            book: None,
+            rng: Rng::from_entropy(),
+        }
+    }
+
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// Fixes the random seed (book and level choices become repeatable).
+    pub fn seed(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+    }
+
+    pub fn set_hash(&mut self, mb: usize) {
+        self.options.hash_mb = mb;
+        self.tt.resize(mb);
+    }
+
+    pub fn set_eval(&mut self, kind: EvalKind) {
+        self.options.eval = kind;
+        self.eval.set_kind(kind);
+    }
+
+    pub fn set_multipv(&mut self, n: usize) {
+        self.options.multipv = n.max(1);
+    }
+
+    pub fn set_move_overhead(&mut self, d: Duration) {
+        self.options.move_overhead = d;
+    }
+
+    pub fn set_level(&mut self, level: Level) {
+        self.options.level = level;
+    }
+
+    pub fn set_own_book(&mut self, on: bool) {
+        self.options.own_book = on;
+    }
+
+    /// Loads a Polyglot book; an empty path unloads it.
+    pub fn set_book_file(&mut self, path: Option<PathBuf>) -> Result<(), book::BookError> {
+        match &path {
+            Some(p) => self.book = Some(Book::open(p)?),
+            None => self.book = None,
+        }
+        self.options.book_file = path;
+        Ok(())
+    }
+
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_ref()
+    }
+
+    /// Forget everything learned (new game).
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.hist.clear();
+    }
+
+    /// Evaluates the position with the current evaluation, side to move's view.
+    pub fn static_eval(&mut self, board: &Board) -> i32 {
+        self.eval.evaluate(board.chess())
+    }
+
+    /// Searches `pos`. `stop` may be set from another thread; the search then
+    /// returns its best move so far within a millisecond or so.
+    pub fn search<O: SearchObserver>(
+        &mut self,
+        pos: &GamePosition,
+        limits: &Limits,
+        stop: &AtomicBool,
+        obs: &mut O,
+    ) -> SearchReport {
+        let root = pos.current();
+        if self.options.own_book
+            && limits.searchmoves.is_empty()
+            && let Some(book) = &self.book
+            && let Some(m) = book.pick(root, &mut self.rng)
+        {
+            let score = Score(self.eval.evaluate(root.chess()));
+            return SearchReport {
+                best_move: Some(m),
+                source: MoveSource::Book,
+                result: SearchResult {
+                    best_move: Some(m),
+                    score,
+                    depth: 0,
+                    seldepth: 0,
+                    pv: vec![m],
+                    lines: vec![Line { score, pv: vec![m] }],
+                    stats: SearchStats::default(),
+                    elapsed: Duration::ZERO,
+                },
+            };
+        }
+
+        let level = self.options.level;
+        let (limits, multipv) = level.adjust(limits, self.options.multipv);
+        self.tt.new_search();
+        self.hist.age();
+        let time = TimeManager::new(&limits, root.turn(), self.options.move_overhead);
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let mut searcher = Searcher::new(
+            &mut self.tt,
+            &mut self.hist,
+            &mut self.eval,
+            obs,
+            stop,
+            time,
+            node_limit,
+            pos.keys(),
+            limits.features,
+        );
+        let result = searcher.run(root, &limits, multipv);
+        let (best_move, source) = match level.choose(root, &result, &mut self.rng) {
+            Some(m) if Some(m) != result.best_move => (Some(m), MoveSource::Level),
+            _ => (result.best_move, MoveSource::Search),
+        };
+        SearchReport {
+            best_move,
+            source,
+            result,
+        }
+    }
+
+    /// Convenience: a fixed-depth search with no observer.
+    pub fn search_depth(&mut self, board: &Board, depth: Depth) -> SearchResult {
+        let stop = AtomicBool::new(false);
+        let pos = GamePosition::new(board.clone());
+        self.search(&pos, &Limits::depth(depth), &stop, &mut NoObserver)
+            .result
+    }
+}
+
+/// Does the side to move have a legal move? (Convenience for callers.)
+pub fn has_legal_moves(board: &Board) -> bool {
+    !board.chess().legal_moves().is_empty()
+}

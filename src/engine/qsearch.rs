@@ -1,0 +1,237 @@
+//! Quiescence search: at the horizon, keep searching captures and queen
+//! promotions (all evasions when in check) until the position is quiet, so
+//! the static evaluation is never taken in the middle of an exchange.
+//!
+//! The side to move may "stand pat" on its static evaluation (it is not
+//! forced to capture). Captures that cannot raise alpha even when winning the
+//! piece (delta pruning) and captures that lose material by static exchange
+//! evaluation are skipped.
+
+use super::board::{Board, Move16};
+use super::movegen;
+use super::movepick::mvv_lva;
+use super::observer::{NodeInfo, NodeKind, Prune, SearchObserver};
+use super::params::DELTA_MARGIN;
+use super::score::{Bound, MAX_PLY, Ply, Score};
+use super::search::{Searcher, observe};
+use super::see;
+use shakmaty::Move;
+
+impl<O: SearchObserver> Searcher<'_, O> {
+    pub fn qsearch<const PV: bool>(
+        &mut self,
+        board: &Board,
+        ply: Ply,
+        alpha: Score,
+        beta: Score,
+        entered_by: Option<Move>,
+    ) -> Score {
+        let in_check = board.in_check();
+        observe!(self.obs.enter(&NodeInfo {
+            ply,
+            depth: 0,
+            alpha,
+            beta,
+            kind: NodeKind::Quiescence,
+            mv: entered_by,
+            board,
+            in_check,
+        }));
+        let (score, bound) = self.qsearch_body::<PV>(board, ply, alpha, beta, in_check);
+        observe!(self.obs.leave(ply, score, bound));
+        score
+    }
+
+    fn qsearch_body<const PV: bool>(
+        &mut self,
+        board: &Board,
+        ply: Ply,
+        mut alpha: Score,
+        beta: Score,
+        in_check: bool,
+    ) -> (Score, Bound) {
+        self.pv.clear(ply);
+        if self.visit(ply) {
+            return (Score::ZERO, Bound::None);
+        }
+        self.stats.qnodes += 1;
+        if ply >= MAX_PLY - 4 {
+            let e = if in_check {
+                Score::DRAW
+            } else {
+                Score(self.eval.evaluate(board.chess()))
+            };
+            return (e, Bound::Exact);
+        }
+
+        let key = board.hash();
+        let tt = if self.features.transposition_table {
+            self.stats.tt_probes += 1;
+            self.tt.probe(key, ply)
+        } else {
+            None
+        };
+        let mut tt_move = None;
+        if let Some(hit) = tt {
+            self.stats.tt_hits += 1;
+            let cutoff = !PV
+                && match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                    Bound::None => false,
+                };
+            if in_check {
+                tt_move = Self::legal_tt_move(board, hit.mv);
+            }
+            observe!(self.obs.tt_hit(ply, tt_move, hit.score, hit.bound, cutoff));
+            if cutoff {
+                self.stats.tt_cutoffs += 1;
+                return (hit.score, hit.bound);
+            }
+        }
+
+        // Stand pat.
+        let raw_eval = if in_check {
+            None
+        } else {
+            Some(match tt.and_then(|h| h.eval) {
+                Some(e) => e.0,
+                None => self.eval.evaluate(board.chess()),
+            })
+        };
+        let original_alpha = alpha;
+        let mut best = -Score::INFINITE;
+        let mut stand_pat = -Score::INFINITE;
+        if let Some(e) = raw_eval {
+            stand_pat = Score(e);
+            if let Some(hit) = tt {
+                let better = match hit.bound {
+                    Bound::Lower => hit.score > stand_pat,
+                    Bound::Upper => hit.score < stand_pat,
+                    _ => false,
+                };
+                if better && !hit.score.is_mate() {
+                    stand_pat = hit.score;
+                }
+            }
+            observe!(self.obs.stand_pat(ply, stand_pat));
+            if stand_pat >= beta {
+                if self.features.transposition_table && tt.is_none() {
+                    self.tt.store(
+                        key,
+                        ply,
+                        Move16::NONE,
+                        stand_pat,
+                        raw_eval.map(Score),
+                        0,
+                        Bound::Lower,
+                    );
+                    observe!(self.obs.tt_store(ply, stand_pat, Bound::Lower, 0));
+                }
+                return (stand_pat, Bound::Lower);
+            }
+            if stand_pat > alpha {
+                alpha = stand_pat;
+            }
+            best = stand_pat;
+        }
+
+        let mut moves = movegen::tactical_moves(board.chess(), in_check);
+        if in_check && moves.is_empty() {
+            return (Score::mated_in(ply), Bound::Exact);
+        }
+        let mut scores = [0i32; 256];
+        for (i, &m) in moves.iter().enumerate() {
+            scores[i] = if Some(m) == tt_move {
+                1 << 20
+            } else if m.is_capture() || m.is_promotion() {
+                mvv_lva(m) + (1 << 16)
+            } else {
+                0
+            };
+        }
+        let mut best_move = None;
+        let mut searched = 0usize;
+        for i in 0..moves.len() {
+            // Selection sort: the next best-ordered move.
+            let mut b = i;
+            for j in i + 1..moves.len() {
+                if scores[j] > scores[b] {
+                    b = j;
+                }
+            }
+            moves.swap(i, b);
+            scores.swap(i, b);
+            let m = moves[i];
+
+            if !in_check {
+                // Delta pruning: even winning the captured piece and a margin
+                // does not reach alpha.
+                if m.promotion().is_none()
+                    && stand_pat + see::gain(m) + DELTA_MARGIN <= alpha
+                    && self.features.pruning
+                {
+                    observe!(self.obs.prune(ply, Prune::Delta { mv: m }));
+                    continue;
+                }
+                if !see::see_ge(board.chess(), m, 0) {
+                    observe!(self.obs.prune(ply, Prune::See { mv: m }));
+                    continue;
+                }
+            }
+
+            let child = board.play(m);
+            if self.features.transposition_table {
+                self.tt.prefetch(child.hash());
+            }
+            observe!(self.obs.try_move(ply, m, searched, -beta, -alpha, 0));
+            let score = -self.qsearch::<PV>(&child, ply + 1, -beta, -alpha, Some(m));
+            if self.aborted {
+                return (Score::ZERO, Bound::None);
+            }
+            observe!(self.obs.move_score(ply, m, score));
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if PV {
+                        self.pv.update(ply, m);
+                    }
+                    if score >= beta {
+                        self.stats.beta_cutoffs += 1;
+                        if searched == 1 {
+                            self.stats.first_move_cutoffs += 1;
+                        }
+                        observe!(self.obs.cutoff(ply, m, searched - 1));
+                        break;
+                    }
+                    observe!(self.obs.alpha_raised(ply, m, score));
+                    alpha = score;
+                }
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if PV && best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if self.features.transposition_table {
+            self.tt.store(
+                key,
+                ply,
+                best_move.map_or(Move16::NONE, Move16::new),
+                best,
+                raw_eval.map(Score),
+                0,
+                bound,
+            );
+            observe!(self.obs.tt_store(ply, best, bound, 0));
+        }
+        (best, bound)
+    }
+}

@@ -1,0 +1,766 @@
+//! Negamax alpha-beta with principal variation search.
+//!
+//! One node, in order: draw and mate-distance checks, transposition-table
+//! probe (a cutoff ends the node), static evaluation, whole-node pruning
+//! (reverse futility, null move with verification when material is low),
+//! internal iterative reduction, then the move loop: per-move pruning (late
+//! move, futility, SEE), check extension, PVS with late move reductions and
+//! re-searches, history/killer/countermove updates on a cutoff, and finally
+//! the TT store. Quiescence search is in `qsearch.rs`, the root and
+//! iterative deepening in `iterative.rs`.
+
+use super::board::{Board, Move16};
+use super::eval::Evaluator;
+use super::history::{ContKey, Histories};
+use super::movepick::{MovePicker, is_tactical};
+use super::observer::{NodeInfo, NodeKind, Prune, Research, SearchObserver, SearchStats};
+use super::params::*;
+use super::score::{Bound, Depth, MAX_PLY, Ply, Score};
+use super::see;
+use super::time::{Features, TimeManager};
+use super::tt::TranspositionTable;
+use shakmaty::{Move, Position, Role};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Per-ply search state.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Frame {
+    /// Static evaluation at this ply (`None` when in check).
+    pub eval: Option<i32>,
+    pub killers: [Option<Move>; 2],
+    /// The move played from this ply (`None` for a null move).
+    pub cont: Option<ContKey>,
+    /// Skip null move here (set while verifying a null-move cutoff).
+    pub no_null: bool,
+}
+
+/// Triangular principal-variation table.
+pub(crate) struct PvTable {
+    lines: Vec<[Option<Move>; MAX_PLY + 1]>,
+    len: [usize; MAX_PLY + 2],
+}
+
+impl PvTable {
+    pub fn new() -> PvTable {
+        PvTable {
+            lines: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            len: [0; MAX_PLY + 2],
+        }
+    }
+
+    #[inline(always)]
+    pub fn clear(&mut self, ply: Ply) {
+        self.len[ply] = 0;
+    }
+
+    #[inline(always)]
+    pub fn update(&mut self, ply: Ply, m: Move) {
+        let child_len = self.len[ply + 1].min(MAX_PLY - ply);
+        self.lines[ply][0] = Some(m);
+        let (head, tail) = self.lines.split_at_mut(ply + 1);
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.len[ply] = child_len + 1;
+    }
+
+    pub fn line(&self, ply: Ply) -> Vec<Move> {
+        self.lines[ply][..self.len[ply]]
+            .iter()
+            .map_while(|m| *m)
+            .collect()
+    }
+}
+
+/// A move at the root with what the last iterations learned about it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    /// Score in the current iteration (-INFINITE unless it is known).
+    pub score: Score,
+    /// Score in the last completed iteration.
+    pub prev_score: Score,
+    pub pv: Vec<Move>,
+    pub seldepth: Ply,
+}
+
+/// Observer calls, compiled out entirely with the `strip-observer` feature.
+macro_rules! observe {
+    ($e:expr) => {
+        #[cfg(not(feature = "strip-observer"))]
+        {
+            $e;
+        }
+    };
+}
+pub(crate) use observe;
+
+pub(crate) struct Searcher<'a, O: SearchObserver> {
+    pub tt: &'a mut TranspositionTable,
+    pub hist: &'a mut Histories,
+    pub eval: &'a mut Evaluator,
+    pub obs: &'a mut O,
+    pub stop: &'a AtomicBool,
+    pub time: TimeManager,
+    pub node_limit: u64,
+    pub stats: SearchStats,
+    pub stack: Vec<Frame>,
+    pub pv: PvTable,
+    /// Keys of the game's positions, then of the search path. The current
+    /// node's key is the last one.
+    pub hashes: Vec<u64>,
+    pub root_moves: Vec<RootMove>,
+    pub pv_index: usize,
+    pub features: Features,
+    pub aborted: bool,
+    pub root_depth: Depth,
+    lmr: Vec<[u8; 64]>,
+}
+
+impl<'a, O: SearchObserver> Searcher<'a, O> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        tt: &'a mut TranspositionTable,
+        hist: &'a mut Histories,
+        eval: &'a mut Evaluator,
+        obs: &'a mut O,
+        stop: &'a AtomicBool,
+        time: TimeManager,
+        node_limit: u64,
+        hashes: Vec<u64>,
+        features: Features,
+    ) -> Self {
+        let mut lmr = vec![[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let v = LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR;
+                *r = v.max(0.0) as u8;
+            }
+        }
+        Searcher {
+            tt,
+            hist,
+            eval,
+            obs,
+            stop,
+            time,
+            node_limit,
+            stats: SearchStats::default(),
+            stack: vec![Frame::default(); MAX_PLY + 8],
+            pv: PvTable::new(),
+            hashes,
+            root_moves: Vec::new(),
+            pv_index: 0,
+            features,
+            aborted: false,
+            root_depth: 0,
+            lmr,
+        }
+    }
+
+    /// Counts a node and checks the stop flag, clock and node limit.
+    #[inline(always)]
+    pub fn visit(&mut self, ply: Ply) -> bool {
+        self.stats.nodes += 1;
+        if ply > self.stats.seldepth {
+            self.stats.seldepth = ply;
+        }
+        if self.aborted {
+            return true;
+        }
+        // Limits apply once depth 1 is complete, so there is always a move.
+        if self.root_depth > 1 {
+            if self.stats.nodes >= self.node_limit
+                || (self.stats.nodes & 1023 == 0
+                    && (self.stop.load(Ordering::Relaxed) || self.time.hard_exceeded()))
+            {
+                self.aborted = true;
+            }
+        } else if self.stats.nodes & 1023 == 0 && self.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// The two previous moves' continuation keys, as seen from `ply`.
+    #[inline(always)]
+    pub fn prev_keys(&self, ply: Ply) -> [Option<ContKey>; 2] {
+        [
+            if ply >= 1 {
+                self.stack[ply - 1].cont
+            } else {
+                None
+            },
+            if ply >= 2 {
+                self.stack[ply - 2].cont
+            } else {
+                None
+            },
+        ]
+    }
+
+    /// Repetition: a position repeated inside the search tree is a draw; one
+    /// that repeats the game's history must have occurred twice before.
+    pub fn is_repetition(&self, board: &Board, ply: Ply) -> bool {
+        let n = self.hashes.len();
+        let back = (board.halfmoves() as usize).min(n.saturating_sub(1));
+        let key = board.hash();
+        let mut seen = 0;
+        let mut i = 4;
+        while i <= back {
+            if self.hashes[n - 1 - i] == key {
+                if i < ply {
+                    return true;
+                }
+                seen += 1;
+                if seen >= 2 {
+                    return true;
+                }
+            }
+            i += 2;
+        }
+        false
+    }
+
+    /// Draw by the 50-move rule, repetition or insufficient material.
+    pub fn is_draw(&self, board: &Board, ply: Ply) -> bool {
+        if board.halfmoves() >= 100 {
+            // Checkmate on the 100th half-move still wins.
+            return !(board.in_check() && board.chess().legal_moves().is_empty());
+        }
+        if self.is_repetition(board, ply) {
+            return true;
+        }
+        let b = board.board();
+        (b.pawns() | b.rooks() | b.queens()).is_empty() && board.chess().is_insufficient_material()
+    }
+
+    /// Decodes a TT move and checks that it is legal here.
+    #[inline]
+    pub fn legal_tt_move(board: &Board, m: Move16) -> Option<Move> {
+        board.decode(m).filter(|&m| board.is_legal(m))
+    }
+
+    #[inline]
+    fn lmr_reduction(&self, depth: Depth, moves: usize) -> Depth {
+        self.lmr[(depth as usize).min(63)][moves.min(63)] as Depth
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn negamax<const PV: bool>(
+        &mut self,
+        board: &Board,
+        depth: Depth,
+        ply: Ply,
+        alpha: Score,
+        beta: Score,
+        cut_node: bool,
+        entered_by: Option<Move>,
+    ) -> Score {
+        if depth <= 0 {
+            if self.features.quiescence {
+                return self.qsearch::<PV>(board, ply, alpha, beta, entered_by);
+            }
+            return self.leaf(board, ply, alpha, beta, entered_by);
+        }
+        let in_check = board.in_check();
+        observe!(self.obs.enter(&NodeInfo {
+            ply,
+            depth,
+            alpha,
+            beta,
+            kind: if PV { NodeKind::Pv } else { NodeKind::NonPv },
+            mv: entered_by,
+            board,
+            in_check,
+        }));
+        let (score, bound) =
+            self.negamax_body::<PV>(board, depth, ply, alpha, beta, cut_node, in_check);
+        observe!(self.obs.leave(ply, score, bound));
+        score
+    }
+
+    /// A leaf without quiescence (that feature switched off): the static
+    /// evaluation, or the mate/stalemate score.
+    fn leaf(
+        &mut self,
+        board: &Board,
+        ply: Ply,
+        alpha: Score,
+        beta: Score,
+        entered_by: Option<Move>,
+    ) -> Score {
+        let in_check = board.in_check();
+        observe!(self.obs.enter(&NodeInfo {
+            ply,
+            depth: 0,
+            alpha,
+            beta,
+            kind: NodeKind::Quiescence,
+            mv: entered_by,
+            board,
+            in_check,
+        }));
+        self.visit(ply);
+        self.pv.clear(ply);
+        let score = if board.chess().legal_moves().is_empty() {
+            if in_check {
+                Score::mated_in(ply)
+            } else {
+                Score::DRAW
+            }
+        } else {
+            Score(self.eval.evaluate(board.chess()))
+        };
+        observe!(self.obs.stand_pat(ply, score));
+        observe!(self.obs.leave(ply, score, Bound::Exact));
+        score
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax_body<const PV: bool>(
+        &mut self,
+        board: &Board,
+        mut depth: Depth,
+        ply: Ply,
+        mut alpha: Score,
+        mut beta: Score,
+        cut_node: bool,
+        in_check: bool,
+    ) -> (Score, Bound) {
+        self.pv.clear(ply);
+        if self.visit(ply) {
+            return (Score::ZERO, Bound::None);
+        }
+
+        // Draws, and mate-distance pruning: no line from here can beat a
+        // mate already found nearer the root.
+        if self.is_draw(board, ply) {
+            observe!(self.obs.prune(ply, Prune::Draw));
+            return (Score::DRAW, Bound::Exact);
+        }
+        if ply >= MAX_PLY - 4 {
+            let e = if in_check {
+                Score::DRAW
+            } else {
+                Score(self.eval.evaluate(board.chess()))
+            };
+            return (e, Bound::Exact);
+        }
+        let mated = Score::mated_in(ply);
+        let mating = Score::mate_in(ply + 1);
+        if mated > alpha {
+            alpha = mated;
+        }
+        if mating < beta {
+            beta = mating;
+        }
+        if alpha >= beta {
+            observe!(self.obs.prune(ply, Prune::MateDistance));
+            return (alpha, Bound::Exact);
+        }
+
+        // Transposition table.
+        let key = board.hash();
+        let tt = if self.features.transposition_table {
+            self.stats.tt_probes += 1;
+            self.tt.probe(key, ply)
+        } else {
+            None
+        };
+        let mut tt_move = None;
+        if let Some(hit) = tt {
+            self.stats.tt_hits += 1;
+            tt_move = Self::legal_tt_move(board, hit.mv);
+            let cutoff = !PV
+                && hit.depth >= depth
+                && board.halfmoves() < 90
+                && match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                    Bound::None => false,
+                };
+            observe!(self.obs.tt_hit(ply, tt_move, hit.score, hit.bound, cutoff));
+            if cutoff {
+                self.stats.tt_cutoffs += 1;
+                return (hit.score, hit.bound);
+            }
+        }
+
+        // Static evaluation, corrected by the TT score when its bound allows.
+        let raw_eval = if in_check {
+            None
+        } else {
+            Some(match tt.and_then(|h| h.eval) {
+                Some(e) => e.0,
+                None => self.eval.evaluate(board.chess()),
+            })
+        };
+        self.stack[ply].eval = raw_eval;
+        let eval = raw_eval.map(|e| {
+            let mut e = Score(e);
+            if let Some(hit) = tt {
+                let better = match hit.bound {
+                    Bound::Lower => hit.score > e,
+                    Bound::Upper => hit.score < e,
+                    Bound::Exact => true,
+                    Bound::None => false,
+                };
+                if better && !hit.score.is_mate() {
+                    e = hit.score;
+                }
+            }
+            e
+        });
+        let improving = match (raw_eval, ply >= 2) {
+            (Some(e), true) => self.stack[ply - 2].eval.is_none_or(|prev| e > prev),
+            _ => false,
+        };
+        self.stack[ply + 1].killers = [None, None];
+        let us = board.turn();
+
+        if let (false, Some(eval)) = (PV, eval) {
+            // Reverse futility: so far above beta that a quiet move will not
+            // bring us back below it.
+            if self.features.pruning && depth <= RFP_DEPTH && !beta.is_mate() {
+                let margin = RFP_MARGIN * depth - if improving { RFP_IMPROVING_MARGIN } else { 0 };
+                if eval - margin >= beta {
+                    observe!(self.obs.prune(ply, Prune::ReverseFutility { eval, margin }));
+                    return (eval, Bound::Lower);
+                }
+            }
+
+            // Null move: if passing still fails high, a real move will too.
+            if self.features.null_move
+                && depth >= NMP_DEPTH
+                && eval >= beta
+                && !self.stack[ply].no_null
+                && ply >= 1
+                && self.stack[ply - 1].cont.is_some()
+                && !beta.is_loss()
+                && board.has_non_pawn_material(us)
+                && let Some(null) = board.null_move()
+            {
+                let r = NMP_BASE_REDUCTION
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                observe!(self.obs.prune(ply, Prune::NullMoveTry { reduction: r }));
+                self.stack[ply].cont = None;
+                self.hashes.push(null.hash());
+                let score = -self.negamax::<false>(
+                    &null,
+                    depth - r,
+                    ply + 1,
+                    -beta,
+                    -beta + 1,
+                    !cut_node,
+                    None,
+                );
+                self.hashes.pop();
+                if self.aborted {
+                    return (Score::ZERO, Bound::None);
+                }
+                if score >= beta {
+                    let score = if score.is_win() { beta } else { score };
+                    // Zugzwang is likely with little material: verify with a
+                    // reduced search of our own moves, null move disabled.
+                    if non_pawn_units(board) <= NMP_VERIFY_MATERIAL || depth >= 12 {
+                        self.stack[ply].no_null = true;
+                        let v = self.negamax::<false>(
+                            board,
+                            depth - r,
+                            ply,
+                            beta - 1,
+                            beta,
+                            false,
+                            None,
+                        );
+                        self.stack[ply].no_null = false;
+                        if self.aborted {
+                            return (Score::ZERO, Bound::None);
+                        }
+                        let confirmed = v >= beta;
+                        observe!(self.obs.prune(ply, Prune::NullMoveVerified { confirmed }));
+                        if confirmed {
+                            observe!(self.obs.prune(ply, Prune::NullMoveCutoff { score }));
+                            return (score, Bound::Lower);
+                        }
+                    } else {
+                        observe!(self.obs.prune(ply, Prune::NullMoveCutoff { score }));
+                        return (score, Bound::Lower);
+                    }
+                }
+            }
+        }
+
+        // Internal iterative reduction: no TT move means this node was not
+        // searched before; search it a little shallower.
+        if depth >= IIR_DEPTH && tt_move.is_none() && (PV || cut_node) {
+            depth -= 1;
+            observe!(self.obs.prune(ply, Prune::Iir));
+        }
+
+        let prev = self.prev_keys(ply);
+        let counter = self.hist.counter_move(prev[0]);
+        let mut picker = MovePicker::new(
+            tt_move,
+            self.stack[ply].killers,
+            counter,
+            self.features.move_ordering,
+        );
+        let original_alpha = alpha;
+        let mut best = -Score::INFINITE;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let mut quiets: [Option<Move>; 64] = [None; 64];
+        let mut n_quiets = 0;
+        let lmp_limit = (LMP_BASE + depth * depth) as usize / if improving { 1 } else { 2 };
+
+        while let Some(m) = picker.next(board, self.hist, prev) {
+            let quiet = !is_tactical(m);
+
+            // Per-move pruning, never before one move has been searched.
+            if self.features.pruning && searched > 0 && !best.is_loss() {
+                if quiet {
+                    if depth <= LMP_DEPTH && searched >= lmp_limit && !in_check {
+                        picker.skip_quiets();
+                        observe!(self.obs.prune(ply, Prune::LateMove { mv: m }));
+                        continue;
+                    }
+                    let lmr_depth = (depth - self.lmr_reduction(depth, searched)).max(1);
+                    if let Some(e) = eval
+                        && lmr_depth <= FUTILITY_DEPTH
+                        && e + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha
+                    {
+                        picker.skip_quiets();
+                        observe!(self.obs.prune(ply, Prune::Futility { mv: m }));
+                        continue;
+                    }
+                    if lmr_depth <= SEE_QUIET_DEPTH
+                        && !see::see_ge(board.chess(), m, -SEE_QUIET_MARGIN * lmr_depth)
+                    {
+                        observe!(self.obs.prune(ply, Prune::See { mv: m }));
+                        continue;
+                    }
+                } else if depth <= SEE_CAPTURE_DEPTH
+                    && !see::see_ge(board.chess(), m, -SEE_CAPTURE_MARGIN * depth)
+                {
+                    observe!(self.obs.prune(ply, Prune::See { mv: m }));
+                    continue;
+                }
+            }
+
+            let child = board.play(m);
+            if self.features.transposition_table {
+                self.tt.prefetch(child.hash());
+            }
+            let gives_check = child.in_check();
+            let extension = if gives_check { 1 } else { 0 };
+            if extension > 0 {
+                observe!(self.obs.prune(
+                    ply,
+                    Prune::Extension {
+                        mv: m,
+                        plies: extension
+                    }
+                ));
+            }
+            let new_depth = depth - 1 + extension;
+            self.stack[ply].cont = Some(ContKey::new(us, m));
+            self.hashes.push(child.hash());
+
+            let mut score;
+            if searched == 0 {
+                observe!(
+                    self.obs
+                        .try_move(ply, m, searched, -beta, -alpha, new_depth)
+                );
+                score =
+                    -self.negamax::<PV>(&child, new_depth, ply + 1, -beta, -alpha, false, Some(m));
+            } else {
+                // Late move reductions.
+                let mut r = 0;
+                if self.features.late_move_reductions
+                    && depth >= LMR_DEPTH
+                    && searched > PV as usize
+                    && (quiet || !see::see_ge(board.chess(), m, 0))
+                {
+                    r = self.lmr_reduction(depth, searched);
+                    if !PV {
+                        r += 1;
+                    }
+                    if cut_node {
+                        r += 1;
+                    }
+                    if improving {
+                        r -= 1;
+                    }
+                    if gives_check || in_check {
+                        r -= 1;
+                    }
+                    if quiet {
+                        r -= self.hist.butterfly(us, m) / LMR_HISTORY_DIVISOR;
+                    }
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                    if r > 0 {
+                        observe!(self.obs.prune(
+                            ply,
+                            Prune::Lmr {
+                                mv: m,
+                                reduction: r
+                            }
+                        ));
+                    }
+                }
+                observe!(
+                    self.obs
+                        .try_move(ply, m, searched, -alpha - 1, -alpha, new_depth - r)
+                );
+                score = -self.negamax::<false>(
+                    &child,
+                    new_depth - r,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    true,
+                    Some(m),
+                );
+                if score > alpha && r > 0 && !self.aborted {
+                    observe!(self.obs.research(ply, m, Research::Reduction));
+                    observe!(
+                        self.obs
+                            .try_move(ply, m, searched, -alpha - 1, -alpha, new_depth)
+                    );
+                    score = -self.negamax::<false>(
+                        &child,
+                        new_depth,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        !cut_node,
+                        Some(m),
+                    );
+                }
+                if PV && score > alpha && score < beta && !self.aborted {
+                    observe!(self.obs.research(ply, m, Research::FullWindow));
+                    observe!(
+                        self.obs
+                            .try_move(ply, m, searched, -beta, -alpha, new_depth)
+                    );
+                    score = -self.negamax::<true>(
+                        &child,
+                        new_depth,
+                        ply + 1,
+                        -beta,
+                        -alpha,
+                        false,
+                        Some(m),
+                    );
+                }
+            }
+            self.hashes.pop();
+            if self.aborted {
+                return (Score::ZERO, Bound::None);
+            }
+            observe!(self.obs.move_score(ply, m, score));
+            searched += 1;
+
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if PV {
+                        self.pv.update(ply, m);
+                    }
+                    if score >= beta {
+                        self.stats.beta_cutoffs += 1;
+                        if searched == 1 {
+                            self.stats.first_move_cutoffs += 1;
+                        }
+                        observe!(self.obs.cutoff(ply, m, searched - 1));
+                        if quiet {
+                            self.on_quiet_cutoff(ply, us, m, &quiets[..n_quiets], depth, prev);
+                        }
+                        break;
+                    }
+                    observe!(self.obs.alpha_raised(ply, m, score));
+                    alpha = score;
+                }
+            }
+            if quiet && n_quiets < quiets.len() {
+                quiets[n_quiets] = Some(m);
+                n_quiets += 1;
+            }
+        }
+
+        if searched == 0 {
+            // Nothing was searched and nothing can be pruned before the first
+            // move: there is no legal move.
+            debug_assert!(picker.no_legal_moves());
+            let s = if in_check {
+                Score::mated_in(ply)
+            } else {
+                Score::DRAW
+            };
+            return (s, Bound::Exact);
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best_move.is_some() && best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if self.features.transposition_table {
+            self.tt.store(
+                key,
+                ply,
+                best_move.map_or(Move16::NONE, Move16::new),
+                best,
+                raw_eval.map(Score),
+                depth,
+                bound,
+            );
+            observe!(self.obs.tt_store(ply, best, bound, depth));
+        }
+        (best, bound)
+    }
+
+    fn on_quiet_cutoff(
+        &mut self,
+        ply: Ply,
+        us: shakmaty::Color,
+        m: Move,
+        tried: &[Option<Move>],
+        depth: Depth,
+        prev: [Option<ContKey>; 2],
+    ) {
+        let k = &mut self.stack[ply].killers;
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        let mut list = [m; 64];
+        let mut n = 0;
+        for q in tried.iter().flatten() {
+            list[n] = *q;
+            n += 1;
+        }
+        self.hist.update_quiet(us, m, &list[..n], depth, prev);
+    }
+}
+
+/// Non-pawn material of the side to move in pawn units (N = B = 3, R = 5, Q = 9).
+fn non_pawn_units(board: &Board) -> i32 {
+    let b = board.board();
+    let us = b.by_color(board.turn());
+    [
+        (Role::Knight, 3),
+        (Role::Bishop, 3),
+        (Role::Rook, 5),
+        (Role::Queen, 9),
+    ]
+    .iter()
+    .map(|&(r, v)| (b.by_role(r) & us).count() as i32 * v)
+    .sum()
+}

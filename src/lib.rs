@@ -1,0 +1,14 @@
+//! Kibitz: a terminal chess trainer with its own engine.
+//!
+//! Layers, bottom up:
+//! - [`engine`]: the chess engine (search, evaluation, book); knows nothing
+//!   about terminals or protocols.
+//! - [`uci`]: the UCI protocol, both the engine side (`kibitz uci`) and the
+//!   client side that drives external engines.
+//! - [`matchplay`]: engine-vs-engine matches with Elo estimates.
+
+pub mod engine;
+pub mod game;
+pub mod matchplay;
+pub mod uci;
+pub mod util;

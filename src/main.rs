@@ -1,0 +1,436 @@
+//! The `kibitz` command line.
+
+use anyhow::{Context, Result, bail};
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
+use kibitz::engine::{
+    Board, Engine, EngineOptions, EvalKind, GamePosition, Limits, bench, eval, perft,
+};
+use kibitz::matchplay::{self, MatchConfig, MoveLimits, PlayerConfig, TimeControl};
+use kibitz::uci::client::split_command;
+use kibitz::uci::info::{InfoPrinter, Output};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "kibitz",
+    version,
+    about = "A terminal chess trainer with its own engine"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Cmd>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Run as a UCI engine on stdin/stdout (for chess GUIs and matches).
+    Uci,
+    /// Count move-generation leaf nodes (last line: `nodes <N>`).
+    Perft {
+        depth: u32,
+        #[arg(long)]
+        fen: Option<String>,
+        /// Show the count below each root move.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Fixed-depth search of built-in positions (last line: `Bench: <nodes> nodes <nps> nps`).
+    Bench {
+        #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
+        depth: i32,
+    },
+    /// Analyse a position, printing UCI `info` lines and `bestmove`.
+    #[command(alias = "analyze")]
+    Analyse {
+        #[arg(long)]
+        fen: Option<String>,
+        /// UCI moves to play from the position first.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        #[arg(long, conflicts_with_all = ["movetime", "nodes"])]
+        depth: Option<i32>,
+        #[arg(long, conflicts_with = "nodes")]
+        movetime: Option<u64>,
+        #[arg(long)]
+        nodes: Option<u64>,
+        #[arg(long, default_value_t = 1)]
+        multipv: usize,
+        /// Evaluation: full or simple (Michniewski's).
+        #[arg(long, default_value = "full")]
+        eval: String,
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
+    /// Explain the static evaluation of a position, term by term.
+    Eval {
+        #[arg(long)]
+        fen: Option<String>,
+        #[arg(long, default_value = "full")]
+        eval: String,
+    },
+    /// Play engine-vs-engine games over UCI and estimate the Elo difference.
+    ///
+    /// Give two `--engine` commands (`kibitz` means this program). `--option`,
+    /// `--name`, `--tc`, `--movetime`, `--depth` and `--nodes` placed after an
+    /// `--engine` apply to that engine only; placed before both, to both.
+    Match {
+        /// Engine command line (repeat twice). `kibitz` = this program.
+        #[arg(long, required = true, num_args = 1, action = clap::ArgAction::Append)]
+        engine: Vec<String>,
+        #[arg(long, default_value_t = 10)]
+        games: usize,
+        /// Clock per game: base seconds + increment seconds, e.g. 10+0.1.
+        #[arg(long, action = clap::ArgAction::Append)]
+        tc: Vec<String>,
+        /// Fixed time per move in milliseconds.
+        #[arg(long, action = clap::ArgAction::Append)]
+        movetime: Vec<u64>,
+        /// Fixed search depth per move.
+        #[arg(long, action = clap::ArgAction::Append)]
+        depth: Vec<u32>,
+        /// Fixed node count per move.
+        #[arg(long, action = clap::ArgAction::Append)]
+        nodes: Vec<u64>,
+        /// Start positions (EPD or FEN per line); each is played with both colours.
+        #[arg(long)]
+        openings: Option<PathBuf>,
+        /// UCI option for the engine(s), NAME=VALUE.
+        #[arg(long, action = clap::ArgAction::Append)]
+        option: Vec<String>,
+        /// Display name for the engine(s).
+        #[arg(long, action = clap::ArgAction::Append)]
+        name: Vec<String>,
+        /// Append the games to this PGN file.
+        #[arg(long)]
+        pgn: Option<PathBuf>,
+        /// Games played at the same time.
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
+    },
+}
+
+fn main() {
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
+    let result = match cli.command {
+        None => no_command(),
+        Some(Cmd::Uci) => {
+            kibitz::uci::engine::run(std::io::stdin().lock(), Output::stdout());
+            Ok(())
+        }
+        Some(Cmd::Perft { depth, fen, divide }) => cmd_perft(depth, fen, divide),
+        Some(Cmd::Bench { depth }) => cmd_bench(depth),
+        Some(Cmd::Analyse {
+            fen,
+            moves,
+            depth,
+            movetime,
+            nodes,
+            multipv,
+            eval,
+            hash,
+        }) => cmd_analyse(fen, moves, depth, movetime, nodes, multipv, &eval, hash),
+        Some(Cmd::Eval { fen, eval }) => cmd_eval(fen, &eval),
+        Some(Cmd::Match { .. }) => match matches.subcommand_matches("match") {
+            Some(m) => cmd_match(m),
+            None => Ok(()),
+        },
+    };
+    if let Err(e) = result {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+fn no_command() -> Result<()> {
+    println!("Kibitz {}", env!("CARGO_PKG_VERSION"));
+    println!("The terminal interface is not built yet; the engine is ready:");
+    println!("  kibitz uci        play in any UCI chess GUI");
+    println!("  kibitz analyse    analyse a position");
+    println!("  kibitz --help     everything else");
+    Ok(())
+}
+
+fn board_from(fen: Option<&str>) -> Result<Board> {
+    match fen {
+        Some(f) => Board::from_fen(f).map_err(|e| anyhow::anyhow!("{e}")),
+        None => Ok(Board::startpos()),
+    }
+}
+
+fn parse_eval(s: &str) -> Result<EvalKind> {
+    EvalKind::parse(s).with_context(|| format!("unknown evaluation '{s}' (full or simple)"))
+}
+
+fn cmd_perft(depth: u32, fen: Option<String>, divide: bool) -> Result<()> {
+    let board = board_from(fen.as_deref())?;
+    let start = Instant::now();
+    let nodes = if divide {
+        let mut total = 0;
+        for (m, n) in perft::divide(board.chess(), depth) {
+            println!("{}: {n}", Board::uci(m));
+            total += n;
+        }
+        println!();
+        total
+    } else {
+        perft::perft(board.chess(), depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "time {:.3} s, {:.0} nodes/s",
+        secs,
+        nodes as f64 / secs.max(1e-9)
+    );
+    println!("nodes {nodes}");
+    Ok(())
+}
+
+fn cmd_bench(depth: i32) -> Result<()> {
+    if !(1..=30).contains(&depth) {
+        bail!("bench depth must be between 1 and 30");
+    }
+    let n = bench::POSITIONS.len();
+    let result = bench::run(depth, |i, line| {
+        println!(
+            "{:>2}/{n} {:>10} nodes {:>6} ms  {:<6} {}",
+            i + 1,
+            line.nodes,
+            line.elapsed.as_millis(),
+            line.best_move,
+            line.fen
+        );
+    });
+    println!("===========================");
+    println!("Total time (ms) : {}", result.elapsed.as_millis());
+    println!("Nodes searched  : {}", result.nodes);
+    println!("Nodes/second    : {}", result.nps());
+    println!("Bench: {} nodes {} nps", result.nodes, result.nps());
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn cmd_analyse(
+    fen: Option<String>,
+    moves: Vec<String>,
+    depth: Option<i32>,
+    movetime: Option<u64>,
+    nodes: Option<u64>,
+    multipv: usize,
+    eval: &str,
+    hash: usize,
+) -> Result<()> {
+    let move_refs: Vec<&str> = moves.iter().map(|s| s.as_str()).collect();
+    let pos = GamePosition::from_uci(fen.as_deref(), &move_refs).map_err(|e| anyhow::anyhow!(e))?;
+    let limits = match (depth, movetime, nodes) {
+        (Some(d), _, _) if d < 1 => bail!("depth must be at least 1"),
+        (Some(d), _, _) => Limits::depth(d.min(100)),
+        (_, Some(ms), _) => Limits::movetime(ms),
+        (_, _, Some(n)) => Limits::nodes(n),
+        _ => Limits::depth(12),
+    };
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: hash,
+        multipv: multipv.max(1),
+        eval: parse_eval(eval)?,
+        move_overhead: Duration::ZERO,
+        ..EngineOptions::default()
+    });
+    let stop = AtomicBool::new(false);
+    let out = Output::stdout();
+    let mut printer = InfoPrinter::new(out.clone());
+    let report = engine.search(&pos, &limits, &stop, &mut printer);
+    match report.best_move {
+        Some(m) => out.line(&format!("bestmove {}", Board::uci(m))),
+        None => {
+            let why = if pos.current().in_check() {
+                "checkmate"
+            } else {
+                "stalemate"
+            };
+            out.line(&format!("info string no legal moves ({why})"));
+            out.line("bestmove 0000");
+        }
+    }
+    Ok(())
+}
+
+fn cmd_eval(fen: Option<String>, kind: &str) -> Result<()> {
+    let board = board_from(fen.as_deref())?;
+    let trace = eval::trace(board.chess(), parse_eval(kind)?);
+    println!("{trace}");
+    Ok(())
+}
+
+/// Which engine(s) an option given at argument position `idx` applies to.
+fn scope(idx: usize, engine_idx: &[usize]) -> [bool; 2] {
+    match engine_idx {
+        [_, b, ..] if idx > *b => [false, true],
+        [a, ..] if idx > *a => [true, false],
+        _ => [true, true],
+    }
+}
+
+fn per_engine<T: Clone + Send + Sync + 'static>(
+    m: &ArgMatches,
+    id: &str,
+    engine_idx: &[usize],
+) -> [Vec<T>; 2] {
+    let mut out: [Vec<T>; 2] = [Vec::new(), Vec::new()];
+    let (Some(vals), Some(idx)) = (m.get_many::<T>(id), m.indices_of(id)) else {
+        return out;
+    };
+    for (v, i) in vals.zip(idx) {
+        let s = scope(i, engine_idx);
+        for p in 0..2 {
+            if s[p] {
+                out[p].push(v.clone());
+            }
+        }
+    }
+    out
+}
+
+fn cmd_match(m: &ArgMatches) -> Result<()> {
+    let engines: Vec<String> = m
+        .get_many::<String>("engine")
+        .map(|v| v.cloned().collect())
+        .unwrap_or_default();
+    if engines.len() != 2 {
+        bail!("give exactly two --engine commands (got {})", engines.len());
+    }
+    let engine_idx: Vec<usize> = m
+        .indices_of("engine")
+        .map(|i| i.collect())
+        .unwrap_or_default();
+    let tcs = per_engine::<String>(m, "tc", &engine_idx);
+    let movetimes = per_engine::<u64>(m, "movetime", &engine_idx);
+    let depths = per_engine::<u32>(m, "depth", &engine_idx);
+    let nodes = per_engine::<u64>(m, "nodes", &engine_idx);
+    let options = per_engine::<String>(m, "option", &engine_idx);
+    let names = per_engine::<String>(m, "name", &engine_idx);
+
+    let exe = std::env::current_exe().context("cannot find the kibitz executable")?;
+    let mut players = Vec::new();
+    for p in 0..2 {
+        let cmd = match engines[p].trim() {
+            "kibitz" | "self" => vec![exe.display().to_string(), "uci".to_string()],
+            other => split_command(other),
+        };
+        if cmd.is_empty() {
+            bail!("engine {} has an empty command", p + 1);
+        }
+        let mut opts = Vec::new();
+        for o in &options[p] {
+            let (k, v) = o
+                .split_once('=')
+                .with_context(|| format!("--option '{o}' is not NAME=VALUE"))?;
+            opts.push((k.trim().to_string(), v.trim().to_string()));
+        }
+        let tc = match tcs[p].last() {
+            Some(s) => Some(TimeControl::parse(s).map_err(|e| anyhow::anyhow!(e))?),
+            None => None,
+        };
+        let limits = MoveLimits {
+            tc,
+            movetime: movetimes[p].last().map(|&ms| Duration::from_millis(ms)),
+            depth: depths[p].last().copied(),
+            nodes: nodes[p].last().copied(),
+        };
+        if limits.tc.is_some() && limits.movetime.is_some() {
+            bail!("engine {}: give either --tc or --movetime, not both", p + 1);
+        }
+        players.push(PlayerConfig {
+            cmd,
+            name: names[p].last().cloned(),
+            options: opts,
+            limits: if limits.is_empty() {
+                MoveLimits {
+                    tc: Some(TimeControl {
+                        base: Duration::from_secs(10),
+                        inc: Duration::from_millis(100),
+                    }),
+                    ..MoveLimits::default()
+                }
+            } else {
+                limits
+            },
+        });
+    }
+    let games = *m.get_one::<usize>("games").unwrap_or(&10);
+    if games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let openings = match m.get_one::<PathBuf>("openings") {
+        Some(path) => {
+            let (fens, problems) = matchplay::load_openings(path)?;
+            for p in problems.iter().take(5) {
+                eprintln!("warning: {}: {p}", path.display());
+            }
+            if problems.len() > 5 {
+                eprintln!("warning: {} more bad lines skipped", problems.len() - 5);
+            }
+            fens
+        }
+        None => Vec::new(),
+    };
+    let [p0, p1]: [PlayerConfig; 2] = match players.try_into() {
+        Ok(a) => a,
+        Err(_) => bail!("two engines expected"),
+    };
+    let cfg = MatchConfig {
+        players: [p0, p1],
+        games,
+        openings,
+        pgn_out: m.get_one::<PathBuf>("pgn").cloned(),
+        concurrency: *m.get_one::<usize>("concurrency").unwrap_or(&1),
+        event: "Kibitz match".into(),
+    };
+    println!(
+        "Match: {} games; engine 1: {} ({}); engine 2: {} ({})",
+        cfg.games,
+        cfg.players[0].cmd.join(" "),
+        cfg.players[0].limits.describe(),
+        cfg.players[1].cmd.join(" "),
+        cfg.players[1].limits.describe()
+    );
+    let start = Instant::now();
+    let total = cfg.games;
+    let wdl = matchplay::run_match(&cfg, |rec, wdl| {
+        let white = rec.game.header("White").unwrap_or("?");
+        let black = rec.game.header("Black").unwrap_or("?");
+        println!(
+            "Game {:>3}/{total}: {white} - {black} {} ({}, {} moves)   score {:.1}/{} W{} D{} L{}",
+            rec.index + 1,
+            rec.ending.result.pgn(),
+            rec.ending.termination.describe(),
+            rec.game.moves().len().div_ceil(2),
+            wdl.points(),
+            wdl.games(),
+            wdl.wins,
+            wdl.draws,
+            wdl.losses
+        );
+    })?;
+    println!("--------------------------------------------------");
+    println!(
+        "Finished {} games in {:.0} s",
+        wdl.games(),
+        start.elapsed().as_secs_f64()
+    );
+    println!("Engine 1 W/D/L: {}/{}/{}", wdl.wins, wdl.draws, wdl.losses);
+    println!(
+        "Score: {:.1}/{} ({:.1}%)",
+        wdl.points(),
+        wdl.games(),
+        100.0 * wdl.score()
+    );
+    println!("Elo difference: {} (95% confidence)", wdl.elo_text());
+    println!("LOS: {:.1}%", 100.0 * wdl.los());
+    Ok(())
+}

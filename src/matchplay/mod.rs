@@ -1,0 +1,542 @@
+//! Engine-vs-engine matches over UCI.
+//!
+//! Each opening is played twice with colours reversed. Games end only by the
+//! rules (mate, stalemate, threefold repetition, 50-move rule, insufficient
+//! material) or by forfeit (time, illegal move, a crashed or silent engine).
+//! Several games can run at once, each worker with its own pair of engine
+//! processes.
+
+pub mod stats;
+
+use crate::engine::Board;
+use crate::game::{Ending, Game, GameResult, Termination, write_pgn};
+use crate::uci::client::{GoResult, UciClient, UciError};
+use shakmaty::{Color, Position};
+use stats::Wdl;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+use std::time::Duration;
+
+/// A base + increment clock.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub base: Duration,
+    pub inc: Duration,
+}
+
+impl TimeControl {
+    /// Parses `10+0.1` or `60` (seconds).
+    pub fn parse(s: &str) -> Result<TimeControl, String> {
+        let (base, inc) = match s.split_once('+') {
+            Some((b, i)) => (b, i),
+            None => (s, "0"),
+        };
+        let secs = |v: &str| -> Result<Duration, String> {
+            let f: f64 = v
+                .trim()
+                .parse()
+                .map_err(|_| format!("bad time control '{s}': '{v}' is not a number of seconds"))?;
+            if !(0.0..=86_400.0).contains(&f) {
+                return Err(format!("bad time control '{s}': {f} s is out of range"));
+            }
+            Ok(Duration::from_secs_f64(f))
+        };
+        let tc = TimeControl {
+            base: secs(base)?,
+            inc: secs(inc)?,
+        };
+        if tc.base.is_zero() {
+            return Err(format!(
+                "bad time control '{s}': the base time must be positive"
+            ));
+        }
+        Ok(tc)
+    }
+
+    /// PGN form, e.g. `10+0.1`.
+    pub fn pgn(&self) -> String {
+        let f = |d: Duration| {
+            let s = d.as_secs_f64();
+            if s.fract() == 0.0 {
+                format!("{}", s as u64)
+            } else {
+                format!("{s}")
+            }
+        };
+        format!("{}+{}", f(self.base), f(self.inc))
+    }
+}
+
+/// How long one player may think per move.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveLimits {
+    pub tc: Option<TimeControl>,
+    pub movetime: Option<Duration>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+}
+
+impl MoveLimits {
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(tc) = self.tc {
+            parts.push(format!("tc {}", tc.pgn()));
+        }
+        if let Some(mt) = self.movetime {
+            parts.push(format!("{} ms/move", mt.as_millis()));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth {d}"));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("{n} nodes"));
+        }
+        if parts.is_empty() {
+            "no limit".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tc.is_none() && self.movetime.is_none() && self.depth.is_none() && self.nodes.is_none()
+    }
+}
+
+/// One side of the match.
+#[derive(Clone, Debug)]
+pub struct PlayerConfig {
+    /// Program and arguments.
+    pub cmd: Vec<String>,
+    /// Name for the PGN (default: the engine's `id name`).
+    pub name: Option<String>,
+    pub options: Vec<(String, String)>,
+    pub limits: MoveLimits,
+}
+
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub players: [PlayerConfig; 2],
+    pub games: usize,
+    /// Start positions (FEN); empty = the initial position.
+    pub openings: Vec<String>,
+    pub pgn_out: Option<PathBuf>,
+    pub concurrency: usize,
+    pub event: String,
+}
+
+/// A finished game of the match.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// 0-based game number.
+    pub index: usize,
+    pub game: Game,
+    /// Player 0 had White.
+    pub first_white: bool,
+    pub ending: Ending,
+}
+
+impl GameRecord {
+    /// Points for player 0.
+    pub fn first_points(&self) -> f64 {
+        let c = if self.first_white {
+            Color::White
+        } else {
+            Color::Black
+        };
+        self.ending.result.points(c)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    #[error(transparent)]
+    Uci(#[from] UciError),
+    #[error("cannot read openings file {path}: {source}")]
+    Openings {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("openings file {0} has no usable positions")]
+    NoOpenings(String),
+    #[error("cannot write PGN file {path}: {source}")]
+    Pgn {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+/// Reads an EPD (or FEN-per-line) file: the first four fields of each line
+/// are the position. Bad lines are reported and skipped.
+pub fn load_openings(path: &Path) -> Result<(Vec<String>, Vec<String>), MatchError> {
+    let text = std::fs::read_to_string(path).map_err(|source| MatchError::Openings {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let mut fens = Vec::new();
+    let mut problems = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim().trim_start_matches('\u{feff}');
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.len() < 4 {
+            problems.push(format!("line {}: too few fields", i + 1));
+            continue;
+        }
+        // EPD: four fields, then opcodes; a full FEN has two counters.
+        let counters = fields.len() >= 6
+            && fields[4].parse::<u32>().is_ok()
+            && fields[5].parse::<u32>().is_ok();
+        let fen = if counters {
+            fields[..6].join(" ")
+        } else {
+            format!("{} 0 1", fields[..4].join(" "))
+        };
+        match Board::from_fen(&fen) {
+            Ok(b) if !b.chess().legal_moves().is_empty() => fens.push(fen),
+            Ok(_) => problems.push(format!("line {}: game already over", i + 1)),
+            Err(e) => problems.push(format!("line {}: {e}", i + 1)),
+        }
+    }
+    if fens.is_empty() {
+        return Err(MatchError::NoOpenings(path.display().to_string()));
+    }
+    Ok((fens, problems))
+}
+
+/// Today's date as `YYYY.MM.DD` (UTC).
+pub fn pgn_date() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() / 86_400)
+        .unwrap_or(0) as i64;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + if m <= 2 { 1 } else { 0 };
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+struct Worker<'a> {
+    cfg: &'a MatchConfig,
+    engines: [Option<UciClient>; 2],
+}
+
+const HANDSHAKE: Duration = Duration::from_secs(10);
+
+impl Worker<'_> {
+    fn engine(&mut self, p: usize) -> Result<&mut UciClient, UciError> {
+        if self.engines[p].is_none() {
+            let pc = &self.cfg.players[p];
+            let mut c = UciClient::spawn(&pc.cmd, HANDSHAKE)?;
+            for (k, v) in &pc.options {
+                c.set_option(k, v)?;
+            }
+            c.sync(HANDSHAKE)?;
+            if let Some(n) = &pc.name {
+                c.name = n.clone();
+            }
+            self.engines[p] = Some(c);
+        }
+        match self.engines[p].as_mut() {
+            Some(c) => Ok(c),
+            None => Err(UciError::EmptyCommand),
+        }
+    }
+
+    fn name(&mut self, p: usize) -> String {
+        match self.engine(p) {
+            Ok(c) => c.name.clone(),
+            Err(_) => self.cfg.players[p]
+                .name
+                .clone()
+                .unwrap_or_else(|| self.cfg.players[p].cmd.join(" ")),
+        }
+    }
+
+    fn play(&mut self, index: usize) -> GameRecord {
+        let cfg = self.cfg;
+        let first_white = index.is_multiple_of(2);
+        let opening = if cfg.openings.is_empty() {
+            None
+        } else {
+            Some(cfg.openings[(index / 2) % cfg.openings.len()].clone())
+        };
+        let start = opening
+            .as_deref()
+            .and_then(|f| Board::from_fen(f).ok())
+            .unwrap_or_else(Board::startpos);
+        // Player index by colour.
+        let by_color = |c: Color| -> usize {
+            match (c, first_white) {
+                (Color::White, true) | (Color::Black, false) => 0,
+                _ => 1,
+            }
+        };
+        let mut game = Game::new(start);
+        game.set_header("Event", cfg.event.clone());
+        game.set_header("Site", "Kibitz");
+        game.set_header("Date", pgn_date());
+        game.set_header("Round", (index + 1).to_string());
+        let white = self.name(by_color(Color::White));
+        let black = self.name(by_color(Color::Black));
+        game.set_header("White", white);
+        game.set_header("Black", black);
+        let (lw, lb) = (
+            &cfg.players[by_color(Color::White)].limits,
+            &cfg.players[by_color(Color::Black)].limits,
+        );
+        match (lw.tc, lb.tc) {
+            (Some(a), Some(b)) if a == b => game.set_header("TimeControl", a.pgn()),
+            _ => {
+                game.set_header("WhiteLimits", lw.describe());
+                game.set_header("BlackLimits", lb.describe());
+            }
+        }
+
+        for p in 0..2 {
+            let ok = self.engine(p).and_then(|c| c.new_game(HANDSHAKE));
+            if ok.is_err() {
+                self.engines[p] = None;
+            }
+        }
+
+        let mut clocks = [Duration::ZERO; 2]; // by colour: [black, white]
+        for c in [Color::White, Color::Black] {
+            if let Some(tc) = cfg.players[by_color(c)].limits.tc {
+                clocks[c as usize] = tc.base;
+            }
+        }
+        let start_fen = opening;
+        let ending = loop {
+            if let Some(e) = game.rule_ending(true) {
+                break e;
+            }
+            let turn = game.current().turn();
+            let p = by_color(turn);
+            let limits = cfg.players[p].limits.clone();
+            let moves: Vec<String> = game.moves().iter().map(|&m| Board::uci(m)).collect();
+            let mut params = String::new();
+            let mut timeout = Duration::from_secs(300);
+            if limits.tc.is_some() {
+                let wtc = cfg.players[by_color(Color::White)].limits.tc;
+                let btc = cfg.players[by_color(Color::Black)].limits.tc;
+                params.push_str(&format!(
+                    "wtime {} btime {} winc {} binc {}",
+                    clocks[Color::White as usize].as_millis(),
+                    clocks[Color::Black as usize].as_millis(),
+                    wtc.map_or(0, |t| t.inc.as_millis()),
+                    btc.map_or(0, |t| t.inc.as_millis()),
+                ));
+                timeout = clocks[turn as usize] + Duration::from_secs(2);
+            }
+            if let Some(mt) = limits.movetime {
+                params.push_str(&format!(" movetime {}", mt.as_millis()));
+                timeout = timeout.min(mt + Duration::from_secs(10));
+            }
+            if let Some(d) = limits.depth {
+                params.push_str(&format!(" depth {d}"));
+            }
+            if let Some(n) = limits.nodes {
+                params.push_str(&format!(" nodes {n}"));
+            }
+            if limits.is_empty() {
+                params.push_str(" movetime 1000");
+            }
+            let answer: Result<GoResult, UciError> = self.engine(p).and_then(|c| {
+                c.position(start_fen.as_deref(), &moves)?;
+                c.go(params.trim(), timeout, |_| {})
+            });
+            let loser_ends = |termination: Termination| Ending {
+                result: GameResult::win_for(!turn),
+                termination,
+            };
+            let answer = match answer {
+                Ok(a) => a,
+                Err(UciError::Timeout { .. }) if limits.tc.is_some() => {
+                    self.engines[p] = None;
+                    break self.flag(&game, turn);
+                }
+                Err(_) => {
+                    self.engines[p] = None;
+                    break loser_ends(Termination::Abandoned);
+                }
+            };
+            if let Some(tc) = limits.tc {
+                let left = &mut clocks[turn as usize];
+                if answer.elapsed > *left {
+                    *left = Duration::ZERO;
+                    break self.flag(&game, turn);
+                }
+                *left = *left - answer.elapsed + tc.inc;
+            }
+            let Ok(m) = game.current().parse_uci(&answer.bestmove) else {
+                break loser_ends(Termination::IllegalMove);
+            };
+            let comment = answer.last_score().and_then(|i| {
+                let s = i.score?;
+                // Scores in PGN comments are from White's side.
+                let white = if turn == Color::White { s } else { -s };
+                Some(format!(
+                    "{}/{} {:.2}s",
+                    white,
+                    i.depth.unwrap_or(0),
+                    answer.elapsed.as_secs_f64()
+                ))
+            });
+            game.push(m, comment);
+        };
+        game.ending = Some(ending);
+        GameRecord {
+            index,
+            game,
+            first_white,
+            ending,
+        }
+    }
+
+    /// `turn` ran out of time: a loss, or a draw when the opponent cannot mate.
+    fn flag(&self, game: &Game, turn: Color) -> Ending {
+        let opponent_can_win = !game.current().chess().has_insufficient_material(!turn);
+        Ending {
+            result: if opponent_can_win {
+                GameResult::win_for(!turn)
+            } else {
+                GameResult::Draw
+            },
+            termination: Termination::TimeForfeit,
+        }
+    }
+}
+
+/// Plays the match. `on_game` sees each finished game (in the order they
+/// finish) and the running totals.
+pub fn run_match(
+    cfg: &MatchConfig,
+    mut on_game: impl FnMut(&GameRecord, &Wdl),
+) -> Result<Wdl, MatchError> {
+    // Fail early (with a clear message) if an engine does not start.
+    for p in &cfg.players {
+        UciClient::spawn(&p.cmd, HANDSHAKE)?.quit();
+    }
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = channel::<GameRecord>();
+    let mut wdl = Wdl::default();
+    let mut pgn_file = match &cfg.pgn_out {
+        Some(path) => Some((
+            path.clone(),
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|source| MatchError::Pgn {
+                    path: path.display().to_string(),
+                    source,
+                })?,
+        )),
+        None => None,
+    };
+    let workers = cfg.concurrency.clamp(1, cfg.games.max(1));
+    std::thread::scope(|s| -> Result<(), MatchError> {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let next = &next;
+            s.spawn(move || {
+                let mut w = Worker {
+                    cfg,
+                    engines: [None, None],
+                };
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= cfg.games {
+                        break;
+                    }
+                    if tx.send(w.play(i)).is_err() {
+                        break;
+                    }
+                }
+                for e in w.engines.iter_mut() {
+                    if let Some(c) = e.take() {
+                        c.quit();
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for rec in rx {
+            match rec.first_points() {
+                1.0 => wdl.wins += 1,
+                0.0 => wdl.losses += 1,
+                _ => wdl.draws += 1,
+            }
+            if let Some((path, f)) = &mut pgn_file {
+                use std::io::Write;
+                f.write_all(write_pgn(&rec.game).as_bytes())
+                    .and_then(|_| f.flush())
+                    .map_err(|source| MatchError::Pgn {
+                        path: path.display().to_string(),
+                        source,
+                    })?;
+            }
+            on_game(&rec, &wdl);
+        }
+        Ok(())
+    })?;
+    Ok(wdl)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls() {
+        let tc = TimeControl::parse("10+0.1").unwrap();
+        assert_eq!(tc.base, Duration::from_secs(10));
+        assert_eq!(tc.inc, Duration::from_millis(100));
+        assert_eq!(tc.pgn(), "10+0.1");
+        assert_eq!(TimeControl::parse("60").unwrap().pgn(), "60+0");
+        assert!(TimeControl::parse("abc").is_err());
+        assert!(TimeControl::parse("0+1").is_err());
+        assert!(TimeControl::parse("-5+1").is_err());
+    }
+
+    #[test]
+    fn dates_look_right() {
+        let d = pgn_date();
+        assert_eq!(d.len(), 10);
+        assert!(d.starts_with("20"));
+    }
+
+    #[test]
+    fn openings_file_parsing() {
+        let dir = std::env::temp_dir().join(format!("kibitz-epd-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("o.epd");
+        std::fs::write(
+            &f,
+            "\u{feff}rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n\
+             # comment\n\
+             garbage line here\n\
+             rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n",
+        )
+        .unwrap();
+        let (fens, problems) = load_openings(&f).unwrap();
+        assert_eq!(fens.len(), 2);
+        assert_eq!(
+            fens[0],
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        );
+        assert_eq!(problems.len(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

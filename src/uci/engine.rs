@@ -1,0 +1,436 @@
+//! The engine side of UCI: `kibitz uci` reads commands on stdin and answers
+//! on stdout. Searches run on their own thread so `stop`, `isready` and
+//! `quit` are answered at once. Bad input never ends the session: it is
+//! answered with `info string error: ...` and the previous state is kept.
+
+use super::info::{InfoPrinter, Output};
+use crate::engine::tt::TranspositionTable;
+use crate::engine::{
+    Board, Clock, Engine, EngineOptions, EvalKind, GamePosition, Level, Limits, MoveSource, eval,
+    perft,
+};
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+const NAME: &str = concat!("Kibitz ", env!("CARGO_PKG_VERSION"));
+
+struct Running {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<Engine>,
+}
+
+pub struct UciEngine {
+    out: Output,
+    engine: Option<Engine>,
+    running: Option<Running>,
+    position: GamePosition,
+}
+
+/// Runs a UCI session until `quit` or end of input.
+pub fn run(input: impl BufRead, out: Output) {
+    let mut uci = UciEngine::new(out);
+    for line in input.lines() {
+        let Ok(line) = line else { break };
+        if !uci.handle(&line) {
+            break;
+        }
+    }
+    uci.stop_search();
+}
+
+impl UciEngine {
+    pub fn new(out: Output) -> UciEngine {
+        UciEngine {
+            out,
+            engine: Some(Engine::new(EngineOptions::default())),
+            running: None,
+            position: GamePosition::default(),
+        }
+    }
+
+    fn error(&self, msg: &str) {
+        self.out.line(&format!("info string error: {msg}"));
+    }
+
+    /// Stops a running search (its thread prints `bestmove`) and takes the
+    /// engine back.
+    fn stop_search(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.stop.store(true, Ordering::SeqCst);
+            match r.handle.join() {
+                Ok(engine) => self.engine = Some(engine),
+                Err(_) => {
+                    self.error("search thread failed; engine reset");
+                    self.engine = Some(Engine::new(EngineOptions::default()));
+                }
+            }
+        }
+    }
+
+    /// Takes the engine back if the search has finished by itself.
+    fn reap(&mut self) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.handle.is_finished())
+        {
+            self.stop_search();
+        }
+    }
+
+    /// Handles one command line; false means quit.
+    pub fn handle(&mut self, line: &str) -> bool {
+        self.reap();
+        let line = line.trim();
+        let mut tokens = line.split_whitespace();
+        let Some(cmd) = tokens.next() else {
+            return true;
+        };
+        let rest: Vec<&str> = tokens.collect();
+        match cmd {
+            "uci" => self.uci(),
+            "isready" => self.out.line("readyok"),
+            "ucinewgame" => {
+                self.stop_search();
+                if let Some(e) = &mut self.engine {
+                    e.new_game();
+                }
+                self.position = GamePosition::default();
+            }
+            "position" => self.position(&rest),
+            "go" => self.go(&rest),
+            "stop" => self.stop_search(),
+            "ponderhit" => {}
+            "setoption" => self.setoption(&rest),
+            "quit" => {
+                self.stop_search();
+                return false;
+            }
+            "d" => {
+                self.out.line(&self.position.current().to_string());
+            }
+            "eval" => {
+                let kind = self
+                    .engine
+                    .as_ref()
+                    .map_or(EvalKind::Full, |e| e.options().eval);
+                let trace = eval::trace(self.position.current().chess(), kind);
+                for l in trace.to_string().lines() {
+                    self.out.line(l);
+                }
+            }
+            "debug" | "register" => {}
+            _ => self.error(&format!("unknown command '{cmd}'")),
+        }
+        true
+    }
+
+    fn uci(&self) {
+        self.out.line(&format!("id name {NAME}"));
+        self.out.line("id author the Kibitz developers");
+        self.out.line(&format!(
+            "option name Hash type spin default {} min 1 max {}",
+            TranspositionTable::DEFAULT_MB,
+            TranspositionTable::MAX_MB
+        ));
+        self.out
+            .line("option name Threads type spin default 1 min 1 max 1");
+        self.out
+            .line("option name MultiPV type spin default 1 min 1 max 256");
+        self.out
+            .line("option name Move Overhead type spin default 10 min 0 max 5000");
+        self.out
+            .line("option name OwnBook type check default false");
+        self.out
+            .line("option name BookFile type string default <empty>");
+        self.out
+            .line("option name Eval type combo default full var full var simple");
+        self.out
+            .line("option name Level type spin default 8 min 1 max 8");
+        self.out.line("option name Clear Hash type button");
+        self.out.line("uciok");
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        let moves_at = args.iter().position(|&t| t == "moves");
+        let (head, moves) = match moves_at {
+            Some(i) => (&args[..i], &args[i + 1..]),
+            None => (args, &args[args.len()..]),
+        };
+        let fen = match head.first() {
+            Some(&"startpos") if head.len() == 1 => None,
+            Some(&"fen") if head.len() > 1 => Some(head[1..].join(" ")),
+            _ => {
+                self.error("expected 'position startpos|fen <fen> [moves ...]'");
+                return;
+            }
+        };
+        match GamePosition::from_uci(fen.as_deref(), moves) {
+            Ok(p) => self.position = p,
+            Err(e) => self.error(&format!("position ignored: {e}")),
+        }
+    }
+
+    fn parse_go(&self, args: &[&str]) -> Result<(Limits, Option<u32>), String> {
+        let mut limits = Limits::default();
+        let mut clock = Clock::default();
+        let mut has_clock = false;
+        let mut perft_depth = None;
+        let mut i = 0;
+        let board = self.position.current();
+        fn num<T: std::str::FromStr>(args: &[&str], i: usize, what: &str) -> Result<T, String> {
+            let v = args
+                .get(i + 1)
+                .ok_or_else(|| format!("'{what}' needs a value"))?;
+            v.parse()
+                .map_err(|_| format!("'{what}' needs a number, got '{v}'"))
+        }
+        // Clocks may be negative when a GUI lets time run out.
+        fn ms(args: &[&str], i: usize, what: &str) -> Result<Duration, String> {
+            let v: i64 = num(args, i, what)?;
+            Ok(Duration::from_millis(v.max(0) as u64))
+        }
+        while i < args.len() {
+            let t = args[i];
+            match t {
+                "wtime" => {
+                    clock.wtime = Some(ms(args, i, t)?);
+                    has_clock = true;
+                    i += 1;
+                }
+                "btime" => {
+                    clock.btime = Some(ms(args, i, t)?);
+                    has_clock = true;
+                    i += 1;
+                }
+                "winc" => {
+                    clock.winc = ms(args, i, t)?;
+                    i += 1;
+                }
+                "binc" => {
+                    clock.binc = ms(args, i, t)?;
+                    i += 1;
+                }
+                "movestogo" => {
+                    clock.movestogo = Some(num(args, i, t)?);
+                    i += 1;
+                }
+                "depth" => {
+                    let d: i32 = num(args, i, t)?;
+                    limits.depth = Some(d.max(1));
+                    i += 1;
+                }
+                "nodes" => {
+                    limits.nodes = Some(num(args, i, t)?);
+                    i += 1;
+                }
+                "movetime" => {
+                    limits.movetime = Some(ms(args, i, t)?);
+                    i += 1;
+                }
+                "mate" => {
+                    let m: u32 = num(args, i, t)?;
+                    limits.mate = Some(m.max(1));
+                    limits.depth = Some((2 * m.max(1) as i32 + 2).min(100));
+                    i += 1;
+                }
+                "perft" => {
+                    perft_depth = Some(num(args, i, t)?);
+                    i += 1;
+                }
+                "infinite" | "ponder" => limits.infinite = true,
+                "searchmoves" => {
+                    while i + 1 < args.len() {
+                        match board.parse_uci(args[i + 1]) {
+                            Ok(m) => limits.searchmoves.push(m),
+                            Err(_) if is_go_keyword(args[i + 1]) => break,
+                            Err(e) => return Err(e),
+                        }
+                        i += 1;
+                    }
+                }
+                _ => return Err(format!("unknown 'go' parameter '{t}'")),
+            }
+            i += 1;
+        }
+        if has_clock {
+            limits.clock = Some(clock);
+        }
+        Ok((limits, perft_depth))
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        if self.running.is_some() {
+            self.error("already searching; send 'stop' first");
+            return;
+        }
+        let (limits, perft_depth) = match self.parse_go(args) {
+            Ok(x) => x,
+            Err(e) => {
+                self.error(&e);
+                return;
+            }
+        };
+        if let Some(d) = perft_depth {
+            let board = self.position.current();
+            let mut total = 0;
+            for (m, n) in perft::divide(board.chess(), d) {
+                self.out.line(&format!("{}: {n}", Board::uci(m)));
+                total += n;
+            }
+            self.out.line("");
+            self.out.line(&format!("nodes {total}"));
+            return;
+        }
+        let Some(mut engine) = self.engine.take() else {
+            self.error("engine unavailable");
+            return;
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread_stop = Arc::clone(&stop);
+        let out = self.out.clone();
+        let pos = self.position.clone();
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(16 * 1024 * 1024)
+            .spawn(move || {
+                let mut printer = InfoPrinter::new(out.clone());
+                let report = engine.search(&pos, &limits, &thread_stop, &mut printer);
+                // In infinite mode the GUI expects bestmove only after stop.
+                if limits.infinite {
+                    while !thread_stop.load(Ordering::SeqCst) {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                }
+                match report.source {
+                    MoveSource::Book => out.line("info string book move"),
+                    MoveSource::Level => out.line(&format!(
+                        "info string level {} plays a weaker move",
+                        engine.options().level.get()
+                    )),
+                    MoveSource::Search => {}
+                }
+                match report.best_move {
+                    Some(m) => {
+                        let ponder = report
+                            .result
+                            .pv
+                            .get(1)
+                            .filter(|_| report.source == MoveSource::Search)
+                            .map(|&p| format!(" ponder {}", Board::uci(p)))
+                            .unwrap_or_default();
+                        out.line(&format!("bestmove {}{ponder}", Board::uci(m)));
+                    }
+                    None => out.line("bestmove 0000"),
+                }
+                engine
+            });
+        match handle {
+            Ok(handle) => self.running = Some(Running { stop, handle }),
+            Err(e) => {
+                self.error(&format!("cannot start search thread: {e}"));
+                self.engine = Some(Engine::new(EngineOptions::default()));
+            }
+        }
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        if self.running.is_some() {
+            self.error("options cannot change during a search");
+            return;
+        }
+        let Some(engine) = self.engine.as_mut() else {
+            return;
+        };
+        if args.first() != Some(&"name") {
+            self.error("expected 'setoption name <id> [value <x>]'");
+            return;
+        }
+        let value_at = args.iter().position(|&t| t.eq_ignore_ascii_case("value"));
+        let name = args[1..value_at.unwrap_or(args.len())].join(" ");
+        let value = value_at
+            .map(|i| args[i + 1..].join(" "))
+            .unwrap_or_default();
+        let spin = |lo: i64, hi: i64| -> Result<i64, String> {
+            let v: i64 = value
+                .trim()
+                .parse()
+                .map_err(|_| format!("option '{name}' needs a number, got '{value}'"))?;
+            if (lo..=hi).contains(&v) {
+                Ok(v)
+            } else {
+                Err(format!(
+                    "option '{name}' must be between {lo} and {hi}, got {v}"
+                ))
+            }
+        };
+        let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
+            "hash" => {
+                spin(1, TranspositionTable::MAX_MB as i64).map(|v| engine.set_hash(v as usize))
+            }
+            "threads" => spin(1, 1).map(|_| ()),
+            "multipv" => spin(1, 256).map(|v| engine.set_multipv(v as usize)),
+            "move overhead" => {
+                spin(0, 5000).map(|v| engine.set_move_overhead(Duration::from_millis(v as u64)))
+            }
+            "ownbook" => match value.trim().to_ascii_lowercase().as_str() {
+                "true" => {
+                    engine.set_own_book(true);
+                    Ok(())
+                }
+                "false" => {
+                    engine.set_own_book(false);
+                    Ok(())
+                }
+                _ => Err(format!("option OwnBook is true or false, got '{value}'")),
+            },
+            "bookfile" => {
+                let v = value.trim();
+                let path = (!v.is_empty() && v != "<empty>").then(|| PathBuf::from(v));
+                engine.set_book_file(path).map_err(|e| e.to_string())
+            }
+            "eval" => match EvalKind::parse(&value) {
+                Some(k) => {
+                    engine.set_eval(k);
+                    Ok(())
+                }
+                None => Err(format!("option Eval is full or simple, got '{value}'")),
+            },
+            "level" => spin(1, 8).map(|v| {
+                if let Some(l) = Level::new(v as u8) {
+                    engine.set_level(l)
+                }
+            }),
+            "clear hash" => {
+                engine.new_game();
+                Ok(())
+            }
+            _ => Err(format!("unknown option '{name}'")),
+        };
+        if let Err(e) = result {
+            self.error(&e);
+        }
+    }
+}
+
+fn is_go_keyword(t: &str) -> bool {
+    matches!(
+        t,
+        "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movestogo"
+            | "depth"
+            | "nodes"
+            | "movetime"
+            | "mate"
+            | "infinite"
+            | "ponder"
+            | "perft"
+    )
+}

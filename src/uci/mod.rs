@@ -1,0 +1,6 @@
+//! The UCI protocol: [`engine`] is Kibitz as a UCI engine, [`client`] drives
+//! any UCI engine (Kibitz itself included) for matches and the UI.
+
+pub mod client;
+pub mod engine;
+pub mod info;

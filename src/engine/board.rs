@@ -7,6 +7,7 @@
 //! pawn of the side to move could capture), so it equals both
 //! `zobrist_hash(EnPassantMode::PseudoLegal)` and the Polyglot book key.
 
+use super::eval::{PSQT, S, psqt_of};
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
@@ -28,6 +29,17 @@ pub enum FenError {
 pub struct Board {
     pos: Chess,
     hash: u64,
+    /// Material + piece-square sum of the full evaluation, White minus
+    /// Black, updated move by move.
+    psqt: S,
+    /// Pieces giving check (computed once per position: both the parent,
+    /// asking "does this move give check?", and the child need it).
+    checkers: Bitboard,
+}
+
+#[inline(always)]
+fn psqt(color: Color, role: Role, sq: Square) -> S {
+    PSQT[color as usize][role as usize - 1][sq as usize]
 }
 
 #[inline]
@@ -73,7 +85,14 @@ impl Board {
 
     pub fn from_chess(pos: Chess) -> Board {
         let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal).0;
-        Board { pos, hash }
+        let psqt = psqt_of(&pos);
+        let checkers = pos.checkers();
+        Board {
+            pos,
+            hash,
+            psqt,
+            checkers,
+        }
     }
 
     /// Parses and validates a FEN. Errors say what is wrong.
@@ -106,6 +125,12 @@ impl Board {
         self.hash
     }
 
+    /// Material + piece-square sum (full evaluation), White minus Black.
+    #[inline]
+    pub fn psqt(&self) -> S {
+        self.psqt
+    }
+
     #[inline]
     pub fn turn(&self) -> Color {
         self.pos.turn()
@@ -123,12 +148,12 @@ impl Board {
 
     #[inline]
     pub fn checkers(&self) -> Bitboard {
-        self.pos.checkers()
+        self.checkers
     }
 
     #[inline]
     pub fn in_check(&self) -> bool {
-        self.pos.is_check()
+        self.checkers.any()
     }
 
     pub fn fen(&self) -> String {
@@ -147,6 +172,7 @@ impl Board {
     pub fn play(&self, m: Move) -> Board {
         let us = self.pos.turn();
         let mut h = self.hash ^ zturn() ^ zep(&self.pos);
+        let mut v = self.psqt;
         match m {
             Move::Normal {
                 role,
@@ -155,15 +181,21 @@ impl Board {
                 to,
                 promotion,
             } => {
+                let new_role = promotion.unwrap_or(role);
                 h ^= zpiece(from, role.of(us));
-                h ^= zpiece(to, promotion.unwrap_or(role).of(us));
+                h ^= zpiece(to, new_role.of(us));
+                v += psqt(us, new_role, to) - psqt(us, role, from);
                 if let Some(c) = capture {
                     h ^= zpiece(to, c.of(!us));
+                    v -= psqt(!us, c, to);
                 }
             }
             Move::EnPassant { from, to } => {
+                let captured = Square::from_coords(to.file(), from.rank());
                 h ^= zpiece(from, us.pawn()) ^ zpiece(to, us.pawn());
-                h ^= zpiece(Square::from_coords(to.file(), from.rank()), (!us).pawn());
+                h ^= zpiece(captured, (!us).pawn());
+                v += psqt(us, Role::Pawn, to) - psqt(us, Role::Pawn, from);
+                v -= psqt(!us, Role::Pawn, captured);
             }
             Move::Castle { king, rook } => {
                 let side = CastlingSide::from_queen_side(rook < king);
@@ -171,6 +203,8 @@ impl Board {
                 let rook_to = Square::from_coords(side.rook_to_file(), rook.rank());
                 h ^= zpiece(king, us.king()) ^ zpiece(king_to, us.king());
                 h ^= zpiece(rook, us.rook()) ^ zpiece(rook_to, us.rook());
+                v += psqt(us, Role::King, king_to) - psqt(us, Role::King, king);
+                v += psqt(us, Role::Rook, rook_to) - psqt(us, Role::Rook, rook);
             }
             Move::Put { .. } => unreachable!("drops do not exist in standard chess"),
         }
@@ -181,7 +215,41 @@ impl Board {
             h ^= zcastle(&self.pos) ^ zcastle(&pos);
         }
         h ^= zep(&pos);
-        Board { pos, hash: h }
+        let checkers = pos.checkers();
+        Board {
+            pos,
+            hash: h,
+            psqt: v,
+            checkers,
+        }
+    }
+
+    /// The key after `m`, ignoring changes of castling rights and en
+    /// passant: exact for most moves, and good enough to prefetch the
+    /// child's transposition-table entry before the move is made.
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let us = self.pos.turn();
+        let mut h = self.hash ^ zturn();
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                h ^= zpiece(from, role.of(us)) ^ zpiece(to, promotion.unwrap_or(role).of(us));
+                if let Some(c) = capture {
+                    h ^= zpiece(to, c.of(!us));
+                }
+            }
+            Move::EnPassant { from, to } => {
+                h ^= zpiece(from, us.pawn()) ^ zpiece(to, us.pawn());
+            }
+            _ => {}
+        }
+        h
     }
 
     /// Passes the turn (a "null move"). The side to move must not be in check.
@@ -201,12 +269,18 @@ impl Board {
             castling_rights: self.pos.castles().castling_rights(),
             ep_square: None,
             remaining_checks: None,
-            halfmoves: self.pos.halfmoves() + 1,
+            // Repetitions cannot span a null move.
+            halfmoves: 0,
             fullmoves: self.pos.fullmoves(),
         };
         let pos = Chess::from_setup(setup, self.pos.castles().mode()).ok()?;
         let hash = self.hash ^ zturn() ^ zep(&self.pos);
-        Some(Board { pos, hash })
+        Some(Board {
+            pos,
+            hash,
+            psqt: self.psqt,
+            checkers: Bitboard::EMPTY,
+        })
     }
 
     /// The move in UCI notation (`e2e4`, `e7e8q`, castling as king two squares).
@@ -366,6 +440,7 @@ mod tests {
             "incremental key wrong at {}",
             board.fen()
         );
+        assert_eq!(board.psqt(), psqt_of(board.chess()), "incremental psqt");
         *seen += 1;
         if depth == 0 {
             return;

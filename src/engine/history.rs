@@ -122,10 +122,13 @@ impl Histories {
     #[inline(always)]
     pub fn quiet_score(&self, color: Color, m: Move, prev: [Option<ContKey>; 2]) -> i32 {
         let key = ContKey::new(color, m);
-        let mut s = self.butterfly[color as usize][from_sq(m)][key.to as usize] as i32;
-        for p in prev.into_iter().flatten() {
-            s += self.cont[p.piece as usize][p.to as usize][key.piece as usize][key.to as usize]
-                as i32;
+        let (piece, to) = (key.piece as usize, key.to as usize);
+        let mut s = self.butterfly[color as usize][from_sq(m)][to] as i32;
+        if let Some(p) = prev[0] {
+            s += self.cont[p.piece as usize][p.to as usize][piece][to] as i32;
+        }
+        if let Some(p) = prev[1] {
+            s += self.cont[p.piece as usize][p.to as usize][piece][to] as i32;
         }
         s
     }

@@ -257,7 +257,7 @@ impl Engine {
 
     /// Evaluates the position with the current evaluation, side to move's view.
     pub fn static_eval(&mut self, board: &Board) -> i32 {
-        self.eval.evaluate(board.chess())
+        self.eval.evaluate(board)
     }
 
     /// Searches `pos`. `stop` may be set from another thread; the search then
@@ -275,7 +275,7 @@ impl Engine {
             && let Some(book) = &self.book
             && let Some(m) = book.pick(root, &mut self.rng)
         {
-            let score = Score(self.eval.evaluate(root.chess()));
+            let score = Score(self.eval.evaluate(root));
             return SearchReport {
                 best_move: Some(m),
                 source: MoveSource::Book,

@@ -1,23 +1,52 @@
-//! A dedicated generator of legal captures and queen promotions for the
-//! quiescence search.
+//! Staged legal move generation on shakmaty's attack tables.
 //!
-//! shakmaty's `capture_moves()` generates every legal move and then filters;
-//! quiescence nodes are the majority of all nodes, so we generate only the
-//! tactical moves, with shakmaty's attack tables, and check legality with a
-//! pin mask instead of trying each move. Positions in check use shakmaty's
-//! evasion generator instead (see [`tactical_moves`]).
+//! shakmaty generates all legal moves at once (`capture_moves()` generates
+//! everything and then filters). The search mostly needs the tactical moves
+//! first and often never gets to the quiet ones (a capture or the TT move cuts
+//! the node), and quiescence nodes need captures only. So, when the side to
+//! move is not in check, we generate the two groups separately:
+//! - [`tactical`]: captures (with promotion) and queen promotions;
+//! - [`quiet`]: everything else (pushes, piece moves, castling, quiet
+//!   underpromotions).
+//!
+//! Legality uses a pin mask (a pinned piece may only move along the line to
+//! its king) and, for king moves, the attacks on the target square with the
+//! king lifted off the board. En passant and castling come from shakmaty's
+//! own legal generators. In check, use shakmaty's evasion generator
+//! (`legal_moves()`). The union of both groups is exactly the legal moves
+//! (tested against shakmaty below).
 
-use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks};
+use shakmaty::{
+    Bitboard, CastlingSide, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks,
+};
+
+/// Per-node facts shared by both generators.
+#[derive(Copy, Clone, Debug)]
+pub struct GenContext {
+    pub king: Square,
+    pub pinned: Bitboard,
+}
+
+impl GenContext {
+    /// `None` when the side to move has no king (not a legal chess position).
+    #[inline]
+    pub fn new(pos: &Chess) -> Option<GenContext> {
+        let king = pos.board().king_of(pos.turn())?;
+        Some(GenContext {
+            king,
+            pinned: pinned(pos, king),
+        })
+    }
+}
 
 /// Our pieces pinned to our king.
 #[inline]
 pub fn pinned(pos: &Chess, king: Square) -> Bitboard {
     let board = pos.board();
     let us = pos.us();
-    let them = pos.them();
     let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens()
         | attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens())
-        & them;
+        & pos.them();
     let occupied = board.occupied();
     let mut pinned = Bitboard::EMPTY;
     for sniper in snipers {
@@ -29,74 +58,25 @@ pub fn pinned(pos: &Chess, king: Square) -> Bitboard {
     pinned
 }
 
-#[inline]
-fn push_pawn_move(moves: &mut MoveList, from: Square, to: Square, capture: Option<Role>) {
-    let promotion = if matches!(to.rank(), Rank::First | Rank::Eighth) {
-        Some(Role::Queen)
-    } else {
-        None
-    };
-    moves.push(Move::Normal {
-        role: Role::Pawn,
-        from,
-        capture,
-        to,
-        promotion,
-    });
+#[inline(always)]
+fn last_rank(to: Square) -> bool {
+    matches!(to.rank(), Rank::First | Rank::Eighth)
 }
 
-/// Legal captures (with queen promotion when capturing onto the last rank),
-/// en passant, and quiet queen promotions. The side to move must not be in
-/// check.
-pub fn captures_and_promotions(pos: &Chess, moves: &mut MoveList) {
-    debug_assert!(!pos.is_check());
+#[inline(always)]
+fn allowed(ctx: &GenContext, from: Square, to: Square) -> bool {
+    !ctx.pinned.contains(from) || attacks::aligned(ctx.king, from, to)
+}
+
+/// Pieces other than pawns and the king, to `targets`.
+#[inline(always)]
+fn piece_moves(pos: &Chess, ctx: &GenContext, targets: Bitboard, f: &mut impl FnMut(Move)) {
     let board = pos.board();
-    let turn = pos.turn();
     let us = pos.us();
-    let them = pos.them();
     let occupied = board.occupied();
-    let Some(king) = board.king_of(turn) else {
-        return;
-    };
-    let pinned = pinned(pos, king);
-    let targets = them & !board.kings();
-
-    // Pawns.
-    let pawns = board.pawns() & us;
-    for from in pawns {
-        let caps = attacks::pawn_attacks(turn, from) & targets;
-        for to in caps {
-            if pinned.contains(from) && !attacks::aligned(king, from, to) {
-                continue;
-            }
-            push_pawn_move(moves, from, to, board.role_at(to));
-        }
-    }
-    // Quiet queen promotions.
-    let seventh = match turn {
-        Color::White => Bitboard::from_rank(Rank::Seventh),
-        Color::Black => Bitboard::from_rank(Rank::Second),
-    };
-    for from in pawns & seventh {
-        let to = match turn {
-            Color::White => from.offset(8),
-            Color::Black => from.offset(-8),
-        };
-        if let Some(to) = to
-            && !occupied.contains(to)
-            && (!pinned.contains(from) || attacks::aligned(king, from, to))
-        {
-            push_pawn_move(moves, from, to, None);
-        }
-    }
-    if pos.maybe_ep_square().is_some() {
-        moves.extend(pos.en_passant_moves());
-    }
-
-    // Knights (a pinned knight can never move).
-    for from in board.knights() & us & !pinned {
+    for from in board.knights() & us & !ctx.pinned {
         for to in attacks::knight_attacks(from) & targets {
-            moves.push(Move::Normal {
+            f(Move::Normal {
                 role: Role::Knight,
                 from,
                 capture: board.role_at(to),
@@ -105,7 +85,6 @@ pub fn captures_and_promotions(pos: &Chess, moves: &mut MoveList) {
             });
         }
     }
-    // Sliders.
     for (role, pieces) in [
         (Role::Bishop, board.bishops()),
         (Role::Rook, board.rooks()),
@@ -117,11 +96,11 @@ pub fn captures_and_promotions(pos: &Chess, moves: &mut MoveList) {
                 Role::Rook => attacks::rook_attacks(from, occupied),
                 _ => attacks::queen_attacks(from, occupied),
             } & targets;
-            if pinned.contains(from) {
-                to_set &= attacks::ray(king, from);
+            if ctx.pinned.contains(from) {
+                to_set &= attacks::ray(ctx.king, from);
             }
             for to in to_set {
-                moves.push(Move::Normal {
+                f(Move::Normal {
                     role,
                     from,
                     capture: board.role_at(to),
@@ -131,15 +110,18 @@ pub fn captures_and_promotions(pos: &Chess, moves: &mut MoveList) {
             }
         }
     }
-    // King: the target square must not be attacked once the king has left.
-    for to in attacks::king_attacks(king) & targets {
-        if board
-            .attacks_to(to, !turn, occupied.without(king))
-            .is_empty()
-        {
-            moves.push(Move::Normal {
+}
+
+/// King steps to `targets` that are not attacked once the king has moved.
+#[inline(always)]
+fn king_moves(pos: &Chess, ctx: &GenContext, targets: Bitboard, f: &mut impl FnMut(Move)) {
+    let board = pos.board();
+    let occupied = board.occupied().without(ctx.king);
+    for to in attacks::king_attacks(ctx.king) & targets {
+        if board.attacks_to(to, !pos.turn(), occupied).is_empty() {
+            f(Move::Normal {
                 role: Role::King,
-                from: king,
+                from: ctx.king,
                 capture: board.role_at(to),
                 to,
                 promotion: None,
@@ -148,67 +130,219 @@ pub fn captures_and_promotions(pos: &Chess, moves: &mut MoveList) {
     }
 }
 
+/// Captures and queen promotions (not in check). With `underpromotions`,
+/// capturing underpromotions too (the main search needs every legal move;
+/// quiescence does not).
+pub fn tactical(pos: &Chess, ctx: &GenContext, underpromotions: bool, mut f: impl FnMut(Move)) {
+    let board = pos.board();
+    let turn = pos.turn();
+    let us = pos.us();
+    let targets = pos.them() & !board.kings();
+    let occupied = board.occupied();
+
+    let pawns = board.pawns() & us;
+    for from in pawns {
+        for to in attacks::pawn_attacks(turn, from) & targets {
+            if !allowed(ctx, from, to) {
+                continue;
+            }
+            let capture = board.role_at(to);
+            if last_rank(to) {
+                f(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture,
+                    to,
+                    promotion: Some(Role::Queen),
+                });
+                if underpromotions {
+                    for p in [Role::Knight, Role::Rook, Role::Bishop] {
+                        f(Move::Normal {
+                            role: Role::Pawn,
+                            from,
+                            capture,
+                            to,
+                            promotion: Some(p),
+                        });
+                    }
+                }
+            } else {
+                f(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture,
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+    }
+    // Queen promotions by a push.
+    let (seventh, step) = match turn {
+        Color::White => (Bitboard::from_rank(Rank::Seventh), 8),
+        Color::Black => (Bitboard::from_rank(Rank::Second), -8),
+    };
+    for from in pawns & seventh {
+        if let Some(to) = from.offset(step)
+            && !occupied.contains(to)
+            && allowed(ctx, from, to)
+        {
+            f(Move::Normal {
+                role: Role::Pawn,
+                from,
+                capture: None,
+                to,
+                promotion: Some(Role::Queen),
+            });
+        }
+    }
+    if pos.maybe_ep_square().is_some() {
+        for m in pos.en_passant_moves() {
+            f(m);
+        }
+    }
+    piece_moves(pos, ctx, targets, &mut f);
+    king_moves(pos, ctx, targets, &mut f);
+}
+
+/// Every legal move that [`tactical`] (with underpromotions) does not
+/// generate (not in check): pushes, quiet underpromotions, quiet piece and
+/// king moves, castling.
+pub fn quiet(pos: &Chess, ctx: &GenContext, mut f: impl FnMut(Move)) {
+    let board = pos.board();
+    let turn = pos.turn();
+    let us = pos.us();
+    let empty = !board.occupied();
+
+    let pawns = board.pawns() & us;
+    let (step, start_rank): (i32, Rank) = match turn {
+        Color::White => (8, Rank::Second),
+        Color::Black => (-8, Rank::Seventh),
+    };
+    for from in pawns {
+        let Some(to) = from.offset(step) else {
+            continue;
+        };
+        if !empty.contains(to) {
+            continue;
+        }
+        if allowed(ctx, from, to) {
+            if last_rank(to) {
+                for p in [Role::Knight, Role::Rook, Role::Bishop] {
+                    f(Move::Normal {
+                        role: Role::Pawn,
+                        from,
+                        capture: None,
+                        to,
+                        promotion: Some(p),
+                    });
+                }
+            } else {
+                f(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture: None,
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+        if from.rank() == start_rank
+            && let Some(to2) = to.offset(step)
+            && empty.contains(to2)
+            && allowed(ctx, from, to2)
+        {
+            f(Move::Normal {
+                role: Role::Pawn,
+                from,
+                capture: None,
+                to: to2,
+                promotion: None,
+            });
+        }
+    }
+    piece_moves(pos, ctx, empty, &mut f);
+    king_moves(pos, ctx, empty, &mut f);
+    if pos.castles().has_color(turn) {
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            if pos.castles().has(turn, side) {
+                for m in pos.castling_moves(side) {
+                    f(m);
+                }
+            }
+        }
+    }
+}
+
 /// The moves quiescence search looks at: all evasions when in check,
 /// otherwise captures and queen promotions.
 pub fn tactical_moves(pos: &Chess, in_check: bool) -> MoveList {
     if in_check {
-        pos.legal_moves()
-    } else {
-        let mut moves = MoveList::new();
-        captures_and_promotions(pos, &mut moves);
-        moves
+        return pos.legal_moves();
     }
-}
-
-/// Is this move a capture or a promotion (a "noisy" move)?
-#[inline]
-pub fn is_tactical(m: Move) -> bool {
-    m.is_capture() || m.is_promotion()
+    let mut moves = MoveList::new();
+    if let Some(ctx) = GenContext::new(pos) {
+        tactical(pos, &ctx, false, |m| moves.push(m));
+    }
+    moves
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::board::Board;
+    use crate::util::Rng;
 
-    fn expected(pos: &Chess) -> Vec<Move> {
-        let mut v: Vec<Move> = pos
+    fn key(m: &Move) -> String {
+        format!("{m:?}")
+    }
+
+    fn check(pos: &Chess, checked: &mut u32) {
+        if pos.is_check() {
+            return;
+        }
+        let fen = Board::from_chess(pos.clone()).fen();
+        let ctx = GenContext::new(pos).unwrap();
+        let mut legal: Vec<String> = pos.legal_moves().iter().map(key).collect();
+        legal.sort();
+        let mut got = Vec::new();
+        tactical(pos, &ctx, true, |m| got.push(key(&m)));
+        let n_tactical = got.len();
+        quiet(pos, &ctx, |m| got.push(key(&m)));
+        let mut all = got.clone();
+        all.sort();
+        assert_eq!(all, legal, "staged generation differs in {fen}");
+        // The split: captures and promotions first, quiet moves after.
+        let expected_tactical = pos
             .legal_moves()
-            .into_iter()
+            .iter()
+            .filter(|m| m.is_capture() || m.promotion() == Some(Role::Queen))
+            .count();
+        assert_eq!(n_tactical, expected_tactical, "tactical split in {fen}");
+        // Quiescence generator: captures without underpromotion, queen promotions.
+        let mut q: Vec<String> = tactical_moves(pos, false).iter().map(key).collect();
+        q.sort();
+        let mut expect: Vec<String> = pos
+            .legal_moves()
+            .iter()
             .filter(|m| match m.promotion() {
                 Some(Role::Queen) => true,
                 Some(_) => false,
                 None => m.is_capture(),
             })
+            .map(key)
             .collect();
-        v.sort_by_key(|m| format!("{m:?}"));
-        v
-    }
-
-    fn check_tree(pos: &Chess, depth: u32, checked: &mut u32) {
-        if !pos.is_check() {
-            let mut got = MoveList::new();
-            captures_and_promotions(pos, &mut got);
-            let mut got: Vec<Move> = got.into_iter().collect();
-            got.sort_by_key(|m| format!("{m:?}"));
-            let fen = Board::from_chess(pos.clone()).fen();
-            assert_eq!(got, expected(pos), "captures differ in {fen}");
-            *checked += 1;
-        }
-        if depth == 0 {
-            return;
-        }
-        for m in pos.legal_moves() {
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            check_tree(&child, depth - 1, checked);
-        }
+        expect.sort();
+        assert_eq!(q, expect, "quiescence moves differ in {fen}");
+        *checked += 1;
     }
 
     #[test]
-    fn generator_matches_filtered_legal_moves() {
+    fn staged_generation_equals_legal_moves() {
+        let mut rng = Rng::new(5);
         let mut checked = 0;
         for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
@@ -217,9 +351,22 @@ mod tests {
             // Pins along files, ranks and diagonals, and an en-passant pin.
             "4k3/8/8/KPp4r/8/8/8/8 w - c6 0 2",
             "4k3/4r3/8/8/4B3/3q4/4K3/8 w - - 0 1",
+            // Promotions with and without capture, for both sides.
+            "1n2k3/P1P5/8/8/8/8/p1p5/1N2K3 w - - 0 1",
+            "1n2k3/P1P5/8/8/8/8/p1p5/1N2K3 b - - 0 1",
         ] {
-            let pos = Board::from_fen(fen).unwrap().into_chess();
-            check_tree(&pos, 2, &mut checked);
+            // Random games from each position.
+            for _ in 0..20 {
+                let mut pos = Board::from_fen(fen).unwrap().into_chess();
+                for _ in 0..40 {
+                    check(&pos, &mut checked);
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.play_unchecked(moves[rng.below(moves.len())]);
+                }
+            }
         }
         assert!(checked > 5000, "checked {checked} positions");
     }

@@ -1,35 +1,41 @@
 //! Staged move ordering.
 //!
-//! Stages, in order: the transposition-table move (tried before any move is
+//! Stages, in order: the transposition-table move (tried before anything is
 //! generated: when it cuts, generation is skipped), good captures and queen
 //! promotions (most valuable victim first, kept only if static exchange does
-//! not lose material), the two killer moves, the countermove, the quiet
-//! moves by history, and finally the losing captures.
+//! not lose material), then the quiet moves, which are generated only now:
+//! the two killer moves and the countermove first, the rest by history
+//! (butterfly plus one- and two-ply continuation history), and finally the
+//! losing captures. In check, all evasions are generated at once and ordered
+//! the same way.
 //!
 //! Every legal move is returned exactly once (see the "movepicker perft"
 //! test).
 
 use super::board::{Board, Move16};
 use super::history::{ContKey, Histories};
+use super::movegen::{self, GenContext};
 use super::see;
-use shakmaty::{Move, MoveList, Position, Role};
+use arrayvec::ArrayVec;
+use shakmaty::{Move, Position, Role};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Stage {
     TtMove,
-    Generate,
+    GenTactical,
     GoodTactical,
-    Killer1,
-    Killer2,
-    Counter,
-    InitQuiets,
+    GenQuiets,
     Quiets,
     BadTactical,
+    GenEvasions,
+    Evasions,
+    GenUnordered,
+    Unordered,
     Done,
 }
 
 /// Captures and queen promotions are "tactical"; everything else is quiet
-/// (underpromotions included: they are ordered by history like quiet moves).
+/// (quiet underpromotions included: they are ordered by history).
 #[inline(always)]
 pub fn is_tactical(m: Move) -> bool {
     m.is_capture() || m.promotion() == Some(Role::Queen)
@@ -47,89 +53,104 @@ pub fn mvv_lva(m: Move) -> i32 {
     (victim + promo) * 16 - m.role() as i32
 }
 
+const KILLER1: i32 = 1 << 24;
+const KILLER2: i32 = KILLER1 - 1;
+const COUNTER: i32 = KILLER1 - 2;
+const TACTICAL_EVASION: i32 = 1 << 26;
+
+/// What a quiet move is ordered by: killers and the countermove first, then
+/// history. Moves are compared by their 16-bit codes (cheaper than enums).
+struct QuietOrder<'a> {
+    killers: [Move16; 2],
+    counter: Move16,
+    hist: &'a Histories,
+    color: shakmaty::Color,
+    prev: [Option<ContKey>; 2],
+}
+
+impl QuietOrder<'_> {
+    #[inline(always)]
+    fn score(&self, m: Move) -> i32 {
+        let code = Move16::new(m);
+        if code == self.killers[0] {
+            KILLER1
+        } else if code == self.killers[1] {
+            KILLER2
+        } else if code == self.counter {
+            COUNTER
+        } else {
+            self.hist.quiet_score(self.color, m, self.prev)
+        }
+    }
+}
+
 pub struct MovePicker {
     stage: Stage,
     tt_move: Option<Move>,
-    killers: [Option<Move>; 2],
+    killers: [Move16; 2],
     counter: Move16,
-    moves: MoveList,
-    scores: [i32; 256],
-    /// `moves[..tactical_end]` are tactical, the rest quiet.
-    tactical_end: usize,
+    in_check: bool,
+    entries: ArrayVec<(Move, i32), 256>,
     next: usize,
-    bad: [u8; 64],
-    bad_len: usize,
+    bad: ArrayVec<Move, 64>,
     bad_next: usize,
     skip_quiets: bool,
-    /// Order tactical moves and quiets at all (off = generation order).
-    ordering: bool,
-    /// Number of legal moves seen (valid once generation has happened).
-    generated: usize,
+    ctx: Option<GenContext>,
 }
 
 impl MovePicker {
-    /// `tt_move` must already be known to be legal in `board`.
+    /// `tt_move` must already be known to be legal in the position.
+    /// Without `ordering`, moves come in generation order (a feature switch
+    /// for learners).
     pub fn new(
         tt_move: Option<Move>,
         killers: [Option<Move>; 2],
         counter: Move16,
+        in_check: bool,
         ordering: bool,
     ) -> MovePicker {
+        let stage = match (ordering, tt_move.is_some(), in_check) {
+            (false, _, _) => Stage::GenUnordered,
+            (true, true, _) => Stage::TtMove,
+            (true, false, true) => Stage::GenEvasions,
+            (true, false, false) => Stage::GenTactical,
+        };
         MovePicker {
-            stage: if tt_move.is_some() && ordering {
-                Stage::TtMove
-            } else {
-                Stage::Generate
-            },
+            stage,
             tt_move: if ordering { tt_move } else { None },
-            killers,
+            killers: killers.map(|k| k.map_or(Move16::NONE, Move16::new)),
             counter,
-            moves: MoveList::new(),
-            scores: [0; 256],
-            tactical_end: 0,
+            in_check,
+            entries: ArrayVec::new(),
             next: 0,
-            bad: [0; 64],
-            bad_len: 0,
+            bad: ArrayVec::new(),
             bad_next: 0,
             skip_quiets: false,
-            ordering,
-            generated: 0,
+            ctx: None,
         }
     }
 
-    /// Stop returning quiet moves (late move pruning / futility).
+    /// Stop returning quiet moves (late move pruning / futility). Without
+    /// ordering nothing is skipped: captures and quiets are mixed.
     #[inline]
     pub fn skip_quiets(&mut self) {
-        // Without ordering, captures and quiets are mixed: skip nothing.
-        self.skip_quiets = self.ordering;
+        self.skip_quiets = !matches!(self.stage, Stage::GenUnordered | Stage::Unordered);
     }
 
-    /// Picks the move with the best score in `moves[from..end]`, swaps it to
-    /// `from` and returns it.
+    /// Swaps the best-scored entry of `entries[from..]` to `from`.
     #[inline(always)]
-    fn select(&mut self, from: usize, end: usize) -> Move {
+    fn select(&mut self, from: usize) -> Move {
+        let e = &mut self.entries;
         let mut best = from;
-        for i in from + 1..end {
-            if self.scores[i] > self.scores[best] {
+        let mut best_score = e[from].1;
+        for i in from + 1..e.len() {
+            if e[i].1 > best_score {
                 best = i;
+                best_score = e[i].1;
             }
         }
-        self.moves.swap(from, best);
-        self.scores.swap(from, best);
-        self.moves[from]
-    }
-
-    /// Removes quiet move `m` from the list if it is there; true if found.
-    fn take_quiet(&mut self, m: Move) -> bool {
-        let Some(pos) = self.moves[self.tactical_end..]
-            .iter()
-            .position(|&x| x == m)
-            .map(|p| p + self.tactical_end)
-        else {
-            return false;
-        };
-        self.moves.swap_remove(pos);
-        true
+        e.swap(from, best);
+        e[from].0
     }
 
     pub fn next(
@@ -141,127 +162,137 @@ impl MovePicker {
         loop {
             match self.stage {
                 Stage::TtMove => {
-                    self.stage = Stage::Generate;
+                    self.stage = if self.in_check {
+                        Stage::GenEvasions
+                    } else {
+                        Stage::GenTactical
+                    };
                     return self.tt_move;
                 }
-                Stage::Generate => {
-                    self.moves = board.chess().legal_moves();
-                    self.generated = self.moves.len();
-                    if let Some(tt) = self.tt_move
-                        && let Some(i) = self.moves.iter().position(|&m| m == tt)
-                    {
-                        self.moves.swap_remove(i);
-                    }
-                    if !self.ordering {
-                        self.tactical_end = 0;
-                        self.next = 0;
-                        self.stage = Stage::Quiets;
+                Stage::GenTactical => {
+                    self.ctx = GenContext::new(board.chess());
+                    let Some(ctx) = self.ctx else {
+                        self.stage = Stage::Done;
                         continue;
-                    }
-                    // Tactical moves to the front.
-                    let mut t = 0;
-                    for i in 0..self.moves.len() {
-                        if is_tactical(self.moves[i]) {
-                            self.moves.swap(t, i);
-                            t += 1;
+                    };
+                    let tt = self.tt_move;
+                    let entries = &mut self.entries;
+                    movegen::tactical(board.chess(), &ctx, true, |m| {
+                        if Some(m) != tt {
+                            entries.push((m, mvv_lva(m)));
                         }
-                    }
-                    self.tactical_end = t;
-                    for i in 0..t {
-                        self.scores[i] = mvv_lva(self.moves[i]);
-                    }
+                    });
                     self.next = 0;
                     self.stage = Stage::GoodTactical;
                 }
                 Stage::GoodTactical => {
-                    if self.next >= self.tactical_end {
-                        self.stage = Stage::Killer1;
+                    if self.next >= self.entries.len() {
+                        self.stage = Stage::GenQuiets;
                         continue;
                     }
-                    let i = self.next;
-                    let m = self.select(i, self.tactical_end);
+                    let m = self.select(self.next);
                     self.next += 1;
-                    // Captures of a more valuable piece need no exchange check.
+                    // Taking something at least as valuable needs no exchange check.
                     let cheap = m
                         .capture()
                         .is_some_and(|c| see::value(c) >= see::value(m.role()));
-                    if cheap || see::see_ge(board.chess(), m, 0) {
+                    if cheap || see::see_ge(board.chess(), m, 0) || self.bad.is_full() {
                         return Some(m);
                     }
-                    if self.bad_len < self.bad.len() {
-                        self.bad[self.bad_len] = i as u8;
-                        self.bad_len += 1;
-                    } else {
-                        return Some(m);
-                    }
+                    self.bad.push(m);
                 }
-                Stage::Killer1 | Stage::Killer2 => {
-                    let k = self.killers[(self.stage == Stage::Killer2) as usize];
-                    self.stage = if self.stage == Stage::Killer1 {
-                        Stage::Killer2
-                    } else {
-                        Stage::Counter
-                    };
-                    if let Some(k) = k
-                        && Some(k) != self.tt_move
-                        && !is_tactical(k)
-                        && self.take_quiet(k)
-                    {
-                        return Some(k);
-                    }
-                }
-                Stage::Counter => {
-                    self.stage = Stage::InitQuiets;
-                    if let Some(c) = board.decode(self.counter)
-                        && Some(c) != self.tt_move
-                        && Some(c) != self.killers[0]
-                        && Some(c) != self.killers[1]
-                        && !is_tactical(c)
-                        && self.take_quiet(c)
-                    {
-                        return Some(c);
-                    }
-                }
-                Stage::InitQuiets => {
+                Stage::GenQuiets => {
                     self.stage = Stage::Quiets;
-                    self.next = self.tactical_end;
+                    self.entries.clear();
+                    self.next = 0;
                     if self.skip_quiets {
                         continue;
                     }
-                    let color = board.turn();
-                    for i in self.tactical_end..self.moves.len() {
-                        self.scores[i] = hist.quiet_score(color, self.moves[i], prev);
-                    }
+                    let Some(ctx) = self.ctx else {
+                        continue;
+                    };
+                    let order = QuietOrder {
+                        killers: self.killers,
+                        counter: self.counter,
+                        hist,
+                        color: board.turn(),
+                        prev,
+                    };
+                    let tt = self.tt_move;
+                    let entries = &mut self.entries;
+                    movegen::quiet(board.chess(), &ctx, |m| {
+                        if Some(m) != tt {
+                            entries.push((m, order.score(m)));
+                        }
+                    });
                 }
                 Stage::Quiets => {
-                    if self.skip_quiets || self.next >= self.moves.len() {
+                    if self.skip_quiets || self.next >= self.entries.len() {
                         self.stage = Stage::BadTactical;
                         continue;
                     }
                     let i = self.next;
                     self.next += 1;
-                    if !self.ordering {
-                        return Some(self.moves[i]);
-                    }
-                    return Some(self.select(i, self.moves.len()));
+                    return Some(self.select(i));
                 }
                 Stage::BadTactical => {
-                    if self.bad_next >= self.bad_len {
+                    if self.bad_next >= self.bad.len() {
                         self.stage = Stage::Done;
                         continue;
                     }
-                    let i = self.bad[self.bad_next] as usize;
                     self.bad_next += 1;
-                    return Some(self.moves[i]);
+                    return Some(self.bad[self.bad_next - 1]);
+                }
+                Stage::GenEvasions => {
+                    let order = QuietOrder {
+                        killers: self.killers,
+                        counter: self.counter,
+                        hist,
+                        color: board.turn(),
+                        prev,
+                    };
+                    let tt = self.tt_move;
+                    for m in board.chess().legal_moves() {
+                        if Some(m) == tt {
+                            continue;
+                        }
+                        let score = if is_tactical(m) {
+                            TACTICAL_EVASION + mvv_lva(m)
+                        } else {
+                            order.score(m)
+                        };
+                        self.entries.push((m, score));
+                    }
+                    self.next = 0;
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => {
+                    if self.next >= self.entries.len() {
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                    let i = self.next;
+                    self.next += 1;
+                    return Some(self.select(i));
+                }
+                Stage::GenUnordered => {
+                    for m in board.chess().legal_moves() {
+                        self.entries.push((m, 0));
+                    }
+                    self.next = 0;
+                    self.stage = Stage::Unordered;
+                }
+                Stage::Unordered => {
+                    if self.next >= self.entries.len() {
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                    self.next += 1;
+                    return Some(self.entries[self.next - 1].0);
                 }
                 Stage::Done => return None,
             }
         }
-    }
-
-    /// True once generation showed the position has no legal move at all.
-    pub fn no_legal_moves(&self) -> bool {
-        self.stage > Stage::Generate && self.generated == 0 && self.tt_move.is_none()
     }
 }
 
@@ -282,9 +313,10 @@ mod tests {
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
             "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "1n2k3/P1P5/8/8/8/8/p1p5/1N2K3 w - - 0 1",
         ] {
             let mut board = Board::from_fen(fen).unwrap();
-            for _ in 0..40 {
+            for _ in 0..60 {
                 let legal = board.chess().legal_moves();
                 if legal.is_empty() {
                     break;
@@ -298,7 +330,13 @@ mod tests {
                 // Killers may be any move, legal here or not (taken from siblings).
                 let killers = [Some(pick(&mut rng)), None];
                 for ordering in [true, false] {
-                    let mut p = MovePicker::new(tt, killers, Move16::new(pick(&mut rng)), ordering);
+                    let mut p = MovePicker::new(
+                        tt,
+                        killers,
+                        Move16::new(pick(&mut rng)),
+                        board.in_check(),
+                        ordering,
+                    );
                     let mut got = Vec::new();
                     while let Some(m) = p.next(&board, &hist, [None, None]) {
                         got.push(m);
@@ -307,12 +345,15 @@ mod tests {
                     for m in &legal {
                         assert_eq!(got.iter().filter(|&&x| x == *m).count(), 1);
                     }
+                    if ordering && let Some(t) = tt {
+                        assert_eq!(got[0], t, "TT move first");
+                    }
                     checked += 1;
                 }
                 board = board.play(pick(&mut rng));
             }
         }
-        assert!(checked > 100);
+        assert!(checked > 200);
     }
 
     #[test]
@@ -320,12 +361,14 @@ mod tests {
         // White queen can take a defended pawn (bad) or an undefended knight (good).
         let board = Board::from_fen("4k3/2p5/3p4/6n1/8/8/3Q4/4K3 w - - 0 1").unwrap();
         let hist = Histories::new();
-        let mut p = MovePicker::new(None, [None, None], Move16::NONE, true);
+        let killer = board.parse_uci("e1f1").unwrap();
+        let mut p = MovePicker::new(None, [Some(killer), None], Move16::NONE, false, true);
         let mut got = Vec::new();
         while let Some(m) = p.next(&board, &hist, [None, None]) {
             got.push(Board::uci(m));
         }
         assert_eq!(got[0], "d2g5");
+        assert_eq!(got[1], "e1f1", "the killer leads the quiet moves");
         assert_eq!(got.last().unwrap(), "d2d6");
     }
 }

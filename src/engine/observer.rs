@@ -63,10 +63,10 @@ pub enum Prune {
     NullMoveVerified { confirmed: bool },
     /// Internal iterative reduction: no TT move, depth reduced by one.
     Iir,
-    /// A quiet move skipped by futility pruning.
-    Futility { mv: Move },
-    /// A quiet move skipped by late move pruning (move count limit).
-    LateMove { mv: Move },
+    /// All remaining quiet moves are skipped: by futility pruning (the
+    /// static evaluation is too far below alpha) or by late move pruning
+    /// (enough moves were searched at this depth).
+    QuietsPruned { futility: bool },
     /// A move skipped because static exchange evaluation loses material.
     See { mv: Move },
     /// Quiescence: a capture skipped because even winning it cannot reach alpha.
@@ -93,8 +93,8 @@ impl Prune {
                 )
             }
             Prune::Iir => "iir -1".into(),
-            Prune::Futility { .. } => "futility".into(),
-            Prune::LateMove { .. } => "late-move".into(),
+            Prune::QuietsPruned { futility: true } => "futility: quiet moves skipped".into(),
+            Prune::QuietsPruned { futility: false } => "late-move: quiet moves skipped".into(),
             Prune::See { .. } => "see".into(),
             Prune::Delta { .. } => "delta".into(),
             Prune::Lmr { reduction, .. } => format!("lmr -{reduction}"),
@@ -105,9 +105,7 @@ impl Prune {
     /// The move this decision is about, if any.
     pub fn mv(&self) -> Option<Move> {
         match *self {
-            Prune::Futility { mv }
-            | Prune::LateMove { mv }
-            | Prune::See { mv }
+            Prune::See { mv }
             | Prune::Delta { mv }
             | Prune::Lmr { mv, .. }
             | Prune::Extension { mv, .. } => Some(mv),

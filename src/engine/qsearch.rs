@@ -15,6 +15,7 @@ use super::params::DELTA_MARGIN;
 use super::score::{Bound, MAX_PLY, Ply, Score};
 use super::search::{Searcher, observe};
 use super::see;
+use arrayvec::ArrayVec;
 use shakmaty::Move;
 
 impl<O: SearchObserver> Searcher<'_, O> {
@@ -59,7 +60,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
             let e = if in_check {
                 Score::DRAW
             } else {
-                Score(self.eval.evaluate(board.chess()))
+                Score(self.eval.evaluate(board))
             };
             return (e, Bound::Exact);
         }
@@ -97,7 +98,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
         } else {
             Some(match tt.and_then(|h| h.eval) {
                 Some(e) => e.0,
-                None => self.eval.evaluate(board.chess()),
+                None => self.eval.evaluate(board),
             })
         };
         let original_alpha = alpha;
@@ -141,15 +142,15 @@ impl<O: SearchObserver> Searcher<'_, O> {
         if in_check && moves.is_empty() {
             return (Score::mated_in(ply), Bound::Exact);
         }
-        let mut scores = [0i32; 256];
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if Some(m) == tt_move {
+        let mut scores: ArrayVec<i32, 256> = ArrayVec::new();
+        for &m in moves.iter() {
+            scores.push(if Some(m) == tt_move {
                 1 << 20
             } else if m.is_capture() || m.is_promotion() {
                 mvv_lva(m) + (1 << 16)
             } else {
                 0
-            };
+            });
         }
         let mut best_move = None;
         let mut searched = 0usize;
@@ -175,16 +176,22 @@ impl<O: SearchObserver> Searcher<'_, O> {
                     observe!(self.obs.prune(ply, Prune::Delta { mv: m }));
                     continue;
                 }
-                if !see::see_ge(board.chess(), m, 0) {
+                // Taking a piece at least as valuable as the capturer never
+                // loses material; only the others need the exchange check.
+                let cheap = m
+                    .capture()
+                    .is_some_and(|c| see::value(c) >= see::value(m.role()));
+                if !cheap && !see::see_ge(board.chess(), m, 0) {
                     observe!(self.obs.prune(ply, Prune::See { mv: m }));
                     continue;
                 }
             }
 
-            let child = board.play(m);
+            // Start loading the child's TT entry while the move is made.
             if self.features.transposition_table {
-                self.tt.prefetch(child.hash());
+                self.tt.prefetch(board.key_after(m));
             }
+            let child = board.play(m);
             observe!(self.obs.try_move(ply, m, searched, -beta, -alpha, 0));
             let score = -self.qsearch::<PV>(&child, ply + 1, -beta, -alpha, Some(m));
             if self.aborted {

@@ -19,6 +19,7 @@ use super::score::{Bound, Depth, MAX_PLY, Ply, Score};
 use super::see;
 use super::time::{Features, TimeManager};
 use super::tt::TranspositionTable;
+use arrayvec::ArrayVec;
 use shakmaty::{Move, Position, Role};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -308,7 +309,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
                 Score::DRAW
             }
         } else {
-            Score(self.eval.evaluate(board.chess()))
+            Score(self.eval.evaluate(board))
         };
         observe!(self.obs.stand_pat(ply, score));
         observe!(self.obs.leave(ply, score, Bound::Exact));
@@ -341,7 +342,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             let e = if in_check {
                 Score::DRAW
             } else {
-                Score(self.eval.evaluate(board.chess()))
+                Score(self.eval.evaluate(board))
             };
             return (e, Bound::Exact);
         }
@@ -392,7 +393,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
         } else {
             Some(match tt.and_then(|h| h.eval) {
                 Some(e) => e.0,
-                None => self.eval.evaluate(board.chess()),
+                None => self.eval.evaluate(board),
             })
         };
         self.stack[ply].eval = raw_eval;
@@ -505,36 +506,48 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             tt_move,
             self.stack[ply].killers,
             counter,
+            in_check,
             self.features.move_ordering,
         );
         let original_alpha = alpha;
         let mut best = -Score::INFINITE;
         let mut best_move = None;
         let mut searched = 0usize;
-        let mut quiets: [Option<Move>; 64] = [None; 64];
-        let mut n_quiets = 0;
+        let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
         let lmp_limit = (LMP_BASE + depth * depth) as usize / if improving { 1 } else { 2 };
 
-        while let Some(m) = picker.next(board, self.hist, prev) {
+        let mut skipping_quiets = false;
+        loop {
+            // Whole groups of quiet moves can be pruned before they are even
+            // generated; never before one move has been searched (so "no
+            // move searched" still means mate or stalemate).
+            if self.features.pruning && searched > 0 && !best.is_loss() && !skipping_quiets {
+                let late = depth <= LMP_DEPTH && searched >= lmp_limit && !in_check;
+                let lmr_depth = (depth - self.lmr_reduction(depth, searched)).max(1);
+                let futile = eval.is_some_and(|e| {
+                    lmr_depth <= FUTILITY_DEPTH
+                        && e + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha
+                });
+                if late || futile {
+                    picker.skip_quiets();
+                    skipping_quiets = true;
+                    observe!(self.obs.prune(
+                        ply,
+                        Prune::QuietsPruned {
+                            futility: futile && !late
+                        }
+                    ));
+                }
+            }
+            let Some(m) = picker.next(board, self.hist, prev) else {
+                break;
+            };
             let quiet = !is_tactical(m);
 
             // Per-move pruning, never before one move has been searched.
             if self.features.pruning && searched > 0 && !best.is_loss() {
                 if quiet {
-                    if depth <= LMP_DEPTH && searched >= lmp_limit && !in_check {
-                        picker.skip_quiets();
-                        observe!(self.obs.prune(ply, Prune::LateMove { mv: m }));
-                        continue;
-                    }
                     let lmr_depth = (depth - self.lmr_reduction(depth, searched)).max(1);
-                    if let Some(e) = eval
-                        && lmr_depth <= FUTILITY_DEPTH
-                        && e + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha
-                    {
-                        picker.skip_quiets();
-                        observe!(self.obs.prune(ply, Prune::Futility { mv: m }));
-                        continue;
-                    }
                     if lmr_depth <= SEE_QUIET_DEPTH
                         && !see::see_ge(board.chess(), m, -SEE_QUIET_MARGIN * lmr_depth)
                     {
@@ -549,10 +562,11 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
                 }
             }
 
-            let child = board.play(m);
+            // Start loading the child's TT entry while the move is made.
             if self.features.transposition_table {
-                self.tt.prefetch(child.hash());
+                self.tt.prefetch(board.key_after(m));
             }
+            let child = board.play(m);
             let gives_check = child.in_check();
             let extension = if gives_check { 1 } else { 0 };
             if extension > 0 {
@@ -678,7 +692,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
                         }
                         observe!(self.obs.cutoff(ply, m, searched - 1));
                         if quiet {
-                            self.on_quiet_cutoff(ply, us, m, &quiets[..n_quiets], depth, prev);
+                            self.on_quiet_cutoff(ply, us, m, &quiets, depth, prev);
                         }
                         break;
                     }
@@ -686,16 +700,14 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
                     alpha = score;
                 }
             }
-            if quiet && n_quiets < quiets.len() {
-                quiets[n_quiets] = Some(m);
-                n_quiets += 1;
+            if quiet {
+                let _ = quiets.try_push(m);
             }
         }
 
         if searched == 0 {
             // Nothing was searched and nothing can be pruned before the first
             // move: there is no legal move.
-            debug_assert!(picker.no_legal_moves());
             let s = if in_check {
                 Score::mated_in(ply)
             } else {
@@ -731,7 +743,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
         ply: Ply,
         us: shakmaty::Color,
         m: Move,
-        tried: &[Option<Move>],
+        tried: &[Move],
         depth: Depth,
         prev: [Option<ContKey>; 2],
     ) {
@@ -740,13 +752,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             k[1] = k[0];
             k[0] = Some(m);
         }
-        let mut list = [m; 64];
-        let mut n = 0;
-        for q in tried.iter().flatten() {
-            list[n] = *q;
-            n += 1;
-        }
-        self.hist.update_quiet(us, m, &list[..n], depth, prev);
+        self.hist.update_quiet(us, m, tried, depth, prev);
     }
 }
 

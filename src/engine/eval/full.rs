@@ -39,6 +39,16 @@ fn pst_index(c: Color, sq: Square) -> usize {
     }
 }
 
+/// The files holding a piece of `bb`, as a rank-1 mask (bit f = file f).
+#[inline(always)]
+fn file_fill(bb: Bitboard) -> u64 {
+    let mut x = bb.0;
+    x |= x >> 32;
+    x |= x >> 16;
+    x |= x >> 8;
+    x & 0xff
+}
+
 /// Cached pawn-structure results (they depend on the pawns only).
 #[derive(Copy, Clone, Default)]
 struct PawnEntry {
@@ -153,10 +163,14 @@ fn endgame_scale(board: &Board, eg: i32) -> i32 {
     128
 }
 
+/// `psqt`: the material + piece-square sum when the caller keeps it up to
+/// date (the engine's boards do); `None` computes it here, weight by weight
+/// (tracing and tuning).
 pub(crate) fn evaluate<T: Tracer>(
     pos: &Chess,
     w: &[S; NUM_WEIGHTS],
     cache: Option<&mut PawnCache>,
+    psqt: Option<S>,
     t: &mut T,
 ) -> Raw {
     let board = pos.board();
@@ -181,6 +195,11 @@ pub(crate) fn evaluate<T: Tracer>(
         t,
         score: [S::ZERO; 2],
     };
+    // Material and piece-square tables: given, or summed piece by piece.
+    let incremental = psqt.is_some();
+    if let Some(v) = psqt {
+        acc.score[1] += v;
+    }
 
     // Pawn structure (cached by pawn placement unless we are tracing).
     let passed = match cache {
@@ -228,9 +247,11 @@ pub(crate) fn evaluate<T: Tracer>(
 
         // Pawns: material and squares.
         let own_pawns = pawns[ci];
-        acc.add(c, Term::Material, l::MATERIAL, own_pawns.count() as i32);
-        for sq in own_pawns {
-            acc.add(c, Term::PieceSquares, l::PST + pst_index(c, sq), 1);
+        if !incremental {
+            acc.add(c, Term::Material, l::MATERIAL, own_pawns.count() as i32);
+            for sq in own_pawns {
+                acc.add(c, Term::PieceSquares, l::PST + pst_index(c, sq), 1);
+            }
         }
 
         for (ri, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
@@ -243,14 +264,18 @@ pub(crate) fn evaluate<T: Tracer>(
             }
             let n = pieces.count() as i32;
             phase += n * [1, 1, 2, 4][ri];
-            acc.add(c, Term::Material, l::MATERIAL + ri + 1, n);
+            if !incremental {
+                acc.add(c, Term::Material, l::MATERIAL + ri + 1, n);
+            }
             for sq in pieces {
-                acc.add(
-                    c,
-                    Term::PieceSquares,
-                    l::PST + 64 * (ri + 1) + pst_index(c, sq),
-                    1,
-                );
+                if !incremental {
+                    acc.add(
+                        c,
+                        Term::PieceSquares,
+                        l::PST + 64 * (ri + 1) + pst_index(c, sq),
+                        1,
+                    );
+                }
                 let att = match role {
                     Role::Knight => attacks::knight_attacks(sq),
                     // Bishops and rooks see through their own queen, rooks
@@ -306,12 +331,14 @@ pub(crate) fn evaluate<T: Tracer>(
         }
 
         // King square.
-        acc.add(
-            c,
-            Term::PieceSquares,
-            l::PST + 5 * 64 + pst_index(c, kings[ci]),
-            1,
-        );
+        if !incremental {
+            acc.add(
+                c,
+                Term::PieceSquares,
+                l::PST + 5 * 64 + pst_index(c, kings[ci]),
+                1,
+            );
+        }
 
         attacked[ci] = attacked_by[ci][0]
             | attacked_by[ci][1]
@@ -351,32 +378,23 @@ pub(crate) fn evaluate<T: Tracer>(
             }
         }
 
-        // King shelter: own pawns just in front of the king.
-        let shelter_files = file(own_king) | adjacent(own_king);
+        // King shelter: own pawns one and two ranks in front of the king, on
+        // its file and the adjacent ones; shelter files without own pawns.
         let own_pawns = pawns[ci];
-        let mut shield1 = 0;
-        let mut shield2 = 0;
-        let mut open = 0;
+        let shelter_files = file(own_king) | adjacent(own_king);
         let krr = relative_rank(c, own_king);
-        for f in 0..8 {
-            let fmask = Bitboard(super::masks::FILE_A << f);
-            if (fmask & shelter_files).is_empty() {
-                continue;
+        let shelter = own_pawns & shelter_files;
+        let rank_at = |rr: usize| -> Bitboard {
+            if rr > 7 {
+                return Bitboard::EMPTY;
             }
-            let on_file = own_pawns & fmask;
-            if on_file.is_empty() {
-                open += 1;
-                continue;
-            }
-            for p in on_file {
-                let prr = relative_rank(c, p);
-                if prr == krr + 1 {
-                    shield1 += 1;
-                } else if prr == krr + 2 {
-                    shield2 += 1;
-                }
-            }
-        }
+            let r = if c == Color::White { rr } else { 7 - rr };
+            Bitboard(0xff << (8 * r))
+        };
+        let shield1 = (shelter & rank_at(krr + 1)).count() as i32;
+        let shield2 = (shelter & rank_at(krr + 2)).count() as i32;
+        let shelter8 = file_fill(shelter_files);
+        let open = (shelter8 & !file_fill(own_pawns)).count_ones() as i32;
         if shield1 > 0 {
             acc.add(c, Term::KingSafety, l::KING_SHIELD, shield1);
         }

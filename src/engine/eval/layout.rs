@@ -272,5 +272,36 @@ const fn flatten() -> [S; NUM_WEIGHTS] {
     out
 }
 
+/// The engine's weights, flattened (usable in constant expressions).
+pub const DEFAULT_WEIGHTS: [S; NUM_WEIGHTS] = flatten();
+
 /// The engine's weights, flattened.
-pub static WEIGHTS: [S; NUM_WEIGHTS] = flatten();
+pub static WEIGHTS: [S; NUM_WEIGHTS] = DEFAULT_WEIGHTS;
+
+/// Material plus piece-square value of every piece on every square, signed
+/// (White positive): what [`crate::engine::Board`] updates incrementally.
+/// Indexed `[color as usize][role as usize - 1][square]`.
+pub static PSQT: [[[S; 64]; 6]; 2] = build_psqt(&DEFAULT_WEIGHTS);
+
+const fn build_psqt(w: &[S; NUM_WEIGHTS]) -> [[[S; 64]; 6]; 2] {
+    let mut t = [[[S::ZERO; 64]; 6]; 2];
+    let mut role = 0;
+    while role < 6 {
+        let mut sq = 0;
+        while sq < 64 {
+            let material = if role < 5 {
+                w[MATERIAL + role]
+            } else {
+                S::ZERO
+            };
+            // White's square seen from White (table drawn rank 8 first).
+            let white = w[PST + 64 * role + (sq ^ 56)];
+            let black = w[PST + 64 * role + sq];
+            t[1][role][sq] = S::new(material.mg() + white.mg(), material.eg() + white.eg());
+            t[0][role][sq] = S::new(-material.mg() - black.mg(), -material.eg() - black.eg());
+            sq += 1;
+        }
+        role += 1;
+    }
+    t
+}

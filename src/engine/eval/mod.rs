@@ -17,12 +17,13 @@ mod masks;
 pub mod simple;
 pub mod weights;
 
+use super::board::Board;
 use shakmaty::{Chess, Color, Position};
 use std::fmt;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 pub use full::PawnCache;
-pub use layout::{NUM_WEIGHTS, WEIGHTS};
+pub use layout::{NUM_WEIGHTS, PSQT, WEIGHTS};
 
 /// A middlegame and an endgame value packed into one integer, so that both
 /// are summed with a single add.
@@ -260,6 +261,16 @@ impl Raw {
     }
 }
 
+/// Material and piece-square sum of a position (White minus Black), as
+/// [`crate::engine::Board`] keeps it up to date move by move.
+pub fn psqt_of(pos: &Chess) -> S {
+    let mut s = S::ZERO;
+    for (sq, piece) in pos.board().iter() {
+        s += PSQT[piece.color as usize][piece.role as usize - 1][sq as usize];
+    }
+    s
+}
+
 /// Evaluates `pos` from the side to move's point of view.
 pub struct Evaluator {
     kind: EvalKind,
@@ -289,10 +300,17 @@ impl Evaluator {
     }
 
     #[inline]
-    pub fn evaluate(&mut self, pos: &Chess) -> i32 {
+    pub fn evaluate(&mut self, board: &Board) -> i32 {
+        let pos = board.chess();
         match self.kind {
             EvalKind::Full => {
-                let raw = full::evaluate(pos, &WEIGHTS, Some(&mut self.pawns), &mut NoTrace);
+                let raw = full::evaluate(
+                    pos,
+                    &WEIGHTS,
+                    Some(&mut self.pawns),
+                    Some(board.psqt()),
+                    &mut NoTrace,
+                );
                 let white = raw.taper(raw.mg, raw.eg);
                 if pos.turn() == Color::White {
                     white
@@ -307,12 +325,12 @@ impl Evaluator {
 
 /// Evaluates with the given kind (no cache), from the side to move's view.
 pub fn evaluate(pos: &Chess, kind: EvalKind) -> i32 {
-    Evaluator::new(kind).evaluate(pos)
+    Evaluator::new(kind).evaluate(&Board::from_chess(pos.clone()))
 }
 
 /// The full evaluation with arbitrary weights (for the tuner), side to move's view.
 pub fn evaluate_with(pos: &Chess, weights: &[S; NUM_WEIGHTS]) -> i32 {
-    let raw = full::evaluate(pos, weights, None, &mut NoTrace);
+    let raw = full::evaluate(pos, weights, None, None, &mut NoTrace);
     let white = raw.taper(raw.mg, raw.eg);
     if pos.turn() == Color::White {
         white
@@ -324,7 +342,7 @@ pub fn evaluate_with(pos: &Chess, weights: &[S; NUM_WEIGHTS]) -> i32 {
 /// Runs the full evaluation with a custom tracer (the tuner collects weight
 /// counts this way). Returns the phase and endgame scale.
 pub fn trace_weights<T: Tracer>(pos: &Chess, t: &mut T) -> (i32, i32) {
-    let raw = full::evaluate(pos, &WEIGHTS, None, t);
+    let raw = full::evaluate(pos, &WEIGHTS, None, None, t);
     (raw.phase, raw.scale)
 }
 
@@ -332,7 +350,7 @@ pub fn trace_weights<T: Tracer>(pos: &Chess, t: &mut T) -> (i32, i32) {
 pub fn trace(pos: &Chess, kind: EvalKind) -> EvalTrace {
     let mut t = TermTracer::default();
     let (raw, simple_score) = match kind {
-        EvalKind::Full => (full::evaluate(pos, &WEIGHTS, None, &mut t), None),
+        EvalKind::Full => (full::evaluate(pos, &WEIGHTS, None, None, &mut t), None),
         EvalKind::Simple => {
             let stm = simple::evaluate(pos, &mut t);
             let endgame = simple::is_endgame(pos.board());

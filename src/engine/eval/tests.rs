@@ -81,8 +81,8 @@ fn trace_parts_add_up_to_the_engine_score() {
                 let eg: i32 = t.terms.iter().map(|x| x.white.eg - x.black.eg).sum();
                 assert_eq!((mg, eg), (t.mg, t.eg));
                 // The cached evaluator agrees with the uncached one.
-                assert_eq!(ev.evaluate(b.chess()), t.score);
-                assert_eq!(ev.evaluate(b.chess()), t.score);
+                assert_eq!(ev.evaluate(&b), t.score);
+                assert_eq!(ev.evaluate(&b), t.score);
             }
         }
     }

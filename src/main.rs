@@ -109,6 +109,37 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         concurrency: usize,
     },
+    /// Self-play games for tuning: writes `FEN | result` lines.
+    #[command(hide = true)]
+    Datagen {
+        #[arg(long)]
+        openings: PathBuf,
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Texel-tune the evaluation weights on `FEN | result` data.
+    #[command(hide = true)]
+    Tune {
+        #[arg(long)]
+        data: PathBuf,
+        #[arg(long, default_value_t = 500)]
+        epochs: usize,
+        #[arg(long, default_value_t = 1.0)]
+        rate: f64,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Where to write the new weights (e.g. src/engine/eval/weights.rs).
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 fn main() {
@@ -140,6 +171,21 @@ fn main() {
             Some(m) => cmd_match(m),
             None => Ok(()),
         },
+        Some(Cmd::Datagen {
+            openings,
+            games,
+            nodes,
+            threads,
+            seed,
+            out,
+        }) => cmd_datagen(openings, games, nodes, threads, seed, out),
+        Some(Cmd::Tune {
+            data,
+            epochs,
+            rate,
+            threads,
+            out,
+        }) => cmd_tune(data, epochs, rate, threads, out),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");
@@ -432,5 +478,82 @@ fn cmd_match(m: &ArgMatches) -> Result<()> {
     );
     println!("Elo difference: {} (95% confidence)", wdl.elo_text());
     println!("LOS: {:.1}%", 100.0 * wdl.los());
+    Ok(())
+}
+
+fn cmd_datagen(
+    openings: PathBuf,
+    games: usize,
+    nodes: u64,
+    threads: usize,
+    seed: u64,
+    out: PathBuf,
+) -> Result<()> {
+    let (fens, _) = matchplay::load_openings(&openings)?;
+    let mut order: Vec<String> = fens;
+    // Shuffle the openings deterministically.
+    let mut rng = kibitz::util::Rng::new(seed);
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    let file =
+        std::fs::File::create(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let mut w = std::io::BufWriter::new(file);
+    let cfg = kibitz::tune::datagen::DatagenConfig {
+        openings: order,
+        games,
+        nodes,
+        threads,
+        seed,
+    };
+    let start = Instant::now();
+    let (g, p) = kibitz::tune::datagen::run(&cfg, &mut w, |g, p| {
+        if g % 100 == 0 {
+            eprintln!(
+                "{g} games, {p} positions, {:.0} s",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    })?;
+    println!("{g} games, {p} positions written to {}", out.display());
+    Ok(())
+}
+
+fn cmd_tune(data: PathBuf, epochs: usize, rate: f64, threads: usize, out: PathBuf) -> Result<()> {
+    use kibitz::tune::texel;
+    let text = std::fs::read_to_string(&data)
+        .with_context(|| format!("cannot read {}", data.display()))?;
+    let start = Instant::now();
+    let d = texel::load(&text);
+    println!(
+        "{} positions ({} lines skipped) loaded in {:.1} s",
+        d.len(),
+        d.skipped,
+        start.elapsed().as_secs_f64()
+    );
+    if d.is_empty() {
+        bail!("no usable positions in {}", data.display());
+    }
+    let p0 = texel::current_params();
+    let k = texel::fit_k(&d, &p0, threads);
+    let e0 = texel::error(&d, &p0, k, threads);
+    println!("K = {k:.4}, error of the current weights {e0:.6}");
+    let p = texel::tune(&d, &p0, k, epochs, rate, threads, |epoch, e| {
+        println!("epoch {epoch:>5}: error {e:.6}");
+    });
+    let e1 = texel::error(&d, &p, k, threads);
+    let note = format!(
+        "State: Texel-tuned on {} self-play positions ({}), K = {k:.4},\nmean squared error {e0:.6} -> {e1:.6} after {epochs} epochs of Adam (rate {rate}).",
+        d.len(),
+        data.file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    );
+    kibitz::util::write_atomic(&out, texel::render_weights(&p, &note).as_bytes())
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    println!(
+        "error {e0:.6} -> {e1:.6}; weights written to {}",
+        out.display()
+    );
     Ok(())
 }

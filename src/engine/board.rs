@@ -104,9 +104,11 @@ impl Board {
         let parsed: Fen = fen
             .parse()
             .map_err(|e: shakmaty::fen::ParseFenError| FenError::Syntax(e.to_string()))?;
-        let pos: Chess = parsed
-            .into_position(CastlingMode::Standard)
-            .map_err(|e| FenError::Illegal(e.to_string()))?;
+        let pos: Chess = parsed.into_position(CastlingMode::Standard).map_err(|e| {
+            let msg = e.to_string();
+            let msg = msg.strip_prefix("illegal position: ").unwrap_or(&msg);
+            FenError::Illegal(msg.to_string())
+        })?;
         Ok(Board::from_chess(pos))
     }
 
@@ -347,6 +349,54 @@ impl Board {
     #[inline]
     pub fn is_legal(&self, m: Move) -> bool {
         self.pos.is_legal(m)
+    }
+
+    /// Our pieces that shield the enemy king from one of our sliders:
+    /// moving one off the line gives a discovered check.
+    pub fn discovery_candidates(&self) -> Bitboard {
+        let board = self.pos.board();
+        let us = self.pos.us();
+        let Some(king) = board.king_of(!self.pos.turn()) else {
+            return Bitboard::EMPTY;
+        };
+        let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens()
+            | attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens())
+            & us;
+        let occupied = board.occupied();
+        let mut out = Bitboard::EMPTY;
+        for s in snipers {
+            let between = attacks::between(king, s) & occupied;
+            if !between.more_than_one() {
+                out |= between & us;
+            }
+        }
+        out
+    }
+
+    /// Does the legal move `m` give check? `discovery` comes from
+    /// [`Board::discovery_candidates`] (computed once per node).
+    pub fn gives_check(&self, m: Move, discovery: Bitboard) -> bool {
+        let board = self.pos.board();
+        let us = self.pos.turn();
+        let Some(king) = board.king_of(!us) else {
+            return false;
+        };
+        match m {
+            Move::Normal {
+                role,
+                from,
+                to,
+                promotion,
+                ..
+            } => {
+                let occupied = board.occupied().without(from).with(to);
+                let piece = promotion.unwrap_or(role).of(us);
+                attacks::attacks(to, piece, occupied).contains(king)
+                    || (discovery.contains(from) && !attacks::aligned(from, to, king))
+            }
+            // Rare: decide by playing the move.
+            _ => self.play(m).in_check(),
+        }
     }
 }
 

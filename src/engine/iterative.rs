@@ -79,9 +79,15 @@ impl<O: SearchObserver> Searcher<'_, O> {
         }
 
         let multipv = multipv.clamp(1, self.root_moves.len());
+        // A mate search goes on until it finds the mate; selective pruning
+        // may need a few plies more than the mate is long.
+        let default_depth = match limits.mate {
+            Some(n) => 4 * n as Depth + 10,
+            None => MAX_PLY as Depth - 8,
+        };
         let max_depth = limits
             .depth
-            .unwrap_or(MAX_PLY as Depth - 8)
+            .unwrap_or(default_depth)
             .clamp(1, MAX_PLY as Depth - 8);
         let mut completed = 0;
         let mut lines: Vec<Line> = Vec::new();
@@ -95,7 +101,6 @@ impl<O: SearchObserver> Searcher<'_, O> {
                 rm.prev_score = rm.score;
                 rm.score = -Score::INFINITE;
             }
-            let mut iteration_lines = Vec::new();
             for pv_index in 0..multipv {
                 self.pv_index = pv_index;
                 self.stats.seldepth = 0;
@@ -137,7 +142,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
                 if self.aborted {
                     break;
                 }
-                self.root_moves[..=pv_index].sort_by_key(|r| std::cmp::Reverse(r.score));
+                // This line's move is the best of the moves not yet shown.
                 let rm = &self.root_moves[pv_index];
                 let info = IterationInfo {
                     depth,
@@ -152,10 +157,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
                     stats: self.stats,
                 };
                 self.obs.iteration(&info);
-                iteration_lines.push(Line {
-                    score: rm.score,
-                    pv: rm.pv.clone(),
-                });
+                self.root_moves[..=pv_index].sort_by_key(|r| std::cmp::Reverse(r.score));
             }
             if self.aborted {
                 // A better move found before the abort is reliable: its search
@@ -173,7 +175,13 @@ impl<O: SearchObserver> Searcher<'_, O> {
                 break;
             }
             completed = depth;
-            lines = iteration_lines;
+            lines = self.root_moves[..multipv]
+                .iter()
+                .map(|rm| Line {
+                    score: rm.score,
+                    pv: rm.pv.clone(),
+                })
+                .collect();
 
             // Stopping rules.
             let best = &self.root_moves[0];

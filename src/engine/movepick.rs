@@ -94,7 +94,11 @@ pub struct MovePicker {
     next: usize,
     bad: ArrayVec<Move, 64>,
     bad_next: usize,
-    skip_quiets: bool,
+    /// Only quiet moves that give check are still wanted (the rest were
+    /// pruned by late move pruning or futility).
+    checks_only: bool,
+    /// Our pieces whose move may uncover check (computed when needed).
+    discovery: Option<shakmaty::Bitboard>,
     ctx: Option<GenContext>,
 }
 
@@ -125,16 +129,26 @@ impl MovePicker {
             next: 0,
             bad: ArrayVec::new(),
             bad_next: 0,
-            skip_quiets: false,
+            checks_only: false,
+            discovery: None,
             ctx: None,
         }
     }
 
-    /// Stop returning quiet moves (late move pruning / futility). Without
+    /// From now on return only the quiet moves that give check (late move
+    /// pruning / futility prune the others; checks may be mating). Without
     /// ordering nothing is skipped: captures and quiets are mixed.
     #[inline]
     pub fn skip_quiets(&mut self) {
-        self.skip_quiets = !matches!(self.stage, Stage::GenUnordered | Stage::Unordered);
+        self.checks_only = !matches!(self.stage, Stage::GenUnordered | Stage::Unordered);
+    }
+
+    #[inline]
+    fn gives_check(&mut self, board: &Board, m: Move) -> bool {
+        let d = *self
+            .discovery
+            .get_or_insert_with(|| board.discovery_candidates());
+        board.gives_check(m, d)
     }
 
     /// Swaps the best-scored entry of `entries[from..]` to `from`.
@@ -205,12 +219,22 @@ impl MovePicker {
                     self.stage = Stage::Quiets;
                     self.entries.clear();
                     self.next = 0;
-                    if self.skip_quiets {
-                        continue;
-                    }
                     let Some(ctx) = self.ctx else {
                         continue;
                     };
+                    if self.checks_only {
+                        // Only the checking quiet moves, in generation order.
+                        let discovery = board.discovery_candidates();
+                        self.discovery = Some(discovery);
+                        let tt = self.tt_move;
+                        let entries = &mut self.entries;
+                        movegen::quiet(board.chess(), &ctx, |m| {
+                            if Some(m) != tt && board.gives_check(m, discovery) {
+                                entries.push((m, 0));
+                            }
+                        });
+                        continue;
+                    }
                     let order = QuietOrder {
                         killers: self.killers,
                         counter: self.counter,
@@ -227,13 +251,17 @@ impl MovePicker {
                     });
                 }
                 Stage::Quiets => {
-                    if self.skip_quiets || self.next >= self.entries.len() {
+                    if self.next >= self.entries.len() {
                         self.stage = Stage::BadTactical;
                         continue;
                     }
                     let i = self.next;
                     self.next += 1;
-                    return Some(self.select(i));
+                    let m = self.select(i);
+                    if self.checks_only && !self.gives_check(board, m) {
+                        continue;
+                    }
+                    return Some(m);
                 }
                 Stage::BadTactical => {
                     if self.bad_next >= self.bad.len() {

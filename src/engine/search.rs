@@ -422,7 +422,13 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
         if let (false, Some(eval)) = (PV, eval) {
             // Reverse futility: so far above beta that a quiet move will not
             // bring us back below it.
-            if self.features.pruning && depth <= RFP_DEPTH && !beta.is_mate() {
+            // Not when the TT move is a quiet move: it may be a threat (a
+            // quiet mating attack) that the static evaluation cannot see.
+            if self.features.pruning
+                && depth <= RFP_DEPTH
+                && !beta.is_mate()
+                && tt_move.is_none_or(is_tactical)
+            {
                 let margin = RFP_MARGIN * depth - if improving { RFP_IMPROVING_MARGIN } else { 0 };
                 if eval - margin >= beta {
                     observe!(self.obs.prune(ply, Prune::ReverseFutility { eval, margin }));
@@ -517,6 +523,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
         let lmp_limit = (LMP_BASE + depth * depth) as usize / if improving { 1 } else { 2 };
 
         let mut skipping_quiets = false;
+        let mut discovered = None;
         loop {
             // Whole groups of quiet moves can be pruned before they are even
             // generated; never before one move has been searched (so "no
@@ -549,6 +556,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
                 if quiet {
                     let lmr_depth = (depth - self.lmr_reduction(depth, searched)).max(1);
                     if lmr_depth <= SEE_QUIET_DEPTH
+                        && !board.gives_check(m, discovery(&mut discovered, board))
                         && !see::see_ge(board.chess(), m, -SEE_QUIET_MARGIN * lmr_depth)
                     {
                         observe!(self.obs.prune(ply, Prune::See { mv: m }));
@@ -754,6 +762,12 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
         }
         self.hist.update_quiet(us, m, tried, depth, prev);
     }
+}
+
+/// The discovered-check candidates of `board`, computed at most once per node.
+#[inline]
+fn discovery(cache: &mut Option<shakmaty::Bitboard>, board: &Board) -> shakmaty::Bitboard {
+    *cache.get_or_insert_with(|| board.discovery_candidates())
 }
 
 /// Non-pawn material of the side to move in pawn units (N = B = 3, R = 5, Q = 9).

@@ -20,6 +20,10 @@ const NAME: &str = concat!("Kibitz ", env!("CARGO_PKG_VERSION"));
 
 struct Running {
     stop: Arc<AtomicBool>,
+    /// Set by the search thread just before it prints `bestmove`: from then
+    /// on the GUI may send the next `go`, and we only wait for the thread to
+    /// exit (microseconds) instead of refusing.
+    done: Arc<AtomicBool>,
     handle: JoinHandle<Engine>,
 }
 
@@ -76,7 +80,7 @@ impl UciEngine {
         if self
             .running
             .as_ref()
-            .is_some_and(|r| r.handle.is_finished())
+            .is_some_and(|r| r.handle.is_finished() || r.done.load(Ordering::SeqCst))
         {
             self.stop_search();
         }
@@ -235,7 +239,6 @@ impl UciEngine {
                 "mate" => {
                     let m: u32 = num(args, i, t)?;
                     limits.mate = Some(m.max(1));
-                    limits.depth = Some((2 * m.max(1) as i32 + 2).min(100));
                     i += 1;
                 }
                 "perft" => {
@@ -292,6 +295,8 @@ impl UciEngine {
         };
         let stop = Arc::new(AtomicBool::new(false));
         let thread_stop = Arc::clone(&stop);
+        let done = Arc::new(AtomicBool::new(false));
+        let thread_done = Arc::clone(&done);
         let out = self.out.clone();
         let pos = self.position.clone();
         let handle = std::thread::Builder::new()
@@ -314,6 +319,7 @@ impl UciEngine {
                     )),
                     MoveSource::Search => {}
                 }
+                thread_done.store(true, Ordering::SeqCst);
                 match report.best_move {
                     Some(m) => {
                         let ponder = report
@@ -330,7 +336,7 @@ impl UciEngine {
                 engine
             });
         match handle {
-            Ok(handle) => self.running = Some(Running { stop, handle }),
+            Ok(handle) => self.running = Some(Running { stop, done, handle }),
             Err(e) => {
                 self.error(&format!("cannot start search thread: {e}"));
                 self.engine = Some(Engine::new(EngineOptions::default()));

@@ -1,0 +1,299 @@
+//! Texel tuning of the full evaluation's weights.
+//!
+//! The evaluation is linear in its weights once the game phase and the
+//! endgame scale are fixed: `eval = Σ coef_i · w_i` (middlegame and endgame
+//! parts tapered). For every training position we record the coefficients
+//! (how often each weight counted for White minus for Black) with a tracer,
+//! then minimise the mean squared error between the game result and
+//! `sigmoid(K · eval)` by gradient descent (Adam), all weights at once.
+//! `K` is fitted first so the untuned weights start from their best error.
+
+use crate::engine::Board;
+use crate::engine::eval::layout::{NUM_WEIGHTS, SECTIONS, WEIGHTS};
+use crate::engine::eval::{S, Term, Tracer, trace_weights};
+use shakmaty::Color;
+use std::fmt::Write as _;
+
+/// Collects `count` per weight, White minus Black.
+struct CoefTracer {
+    coef: Vec<i32>,
+}
+
+impl Tracer for CoefTracer {
+    const ACTIVE: bool = true;
+    fn add(&mut self, _term: Term, color: Color, index: usize, count: i32, _value: S) {
+        self.coef[index] += if color == Color::White { count } else { -count };
+    }
+}
+
+/// A training position reduced to what the tuner needs.
+struct Sample {
+    /// Range in `Data::coefs`.
+    start: u32,
+    len: u16,
+    /// Middlegame share (phase / 24) and endgame share times scale.
+    mg_share: f32,
+    eg_share: f32,
+    result: f32,
+}
+
+pub struct Data {
+    samples: Vec<Sample>,
+    coefs: Vec<(u16, i16)>,
+    pub skipped: usize,
+}
+
+impl Data {
+    pub fn len(&self) -> usize {
+        self.samples.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
+}
+
+/// Parses `FEN | result` lines (result from White's side: 1.0, 0.5, 0.0, or
+/// 1-0, 1/2-1/2, 0-1).
+pub fn load(text: &str) -> Data {
+    let mut data = Data {
+        samples: Vec::new(),
+        coefs: Vec::new(),
+        skipped: 0,
+    };
+    let mut tracer = CoefTracer {
+        coef: vec![0; NUM_WEIGHTS],
+    };
+    for line in text.lines() {
+        let Some((fen, result)) = line.rsplit_once('|') else {
+            if !line.trim().is_empty() {
+                data.skipped += 1;
+            }
+            continue;
+        };
+        let result = match result.trim() {
+            "1.0" | "1" | "1-0" => 1.0,
+            "0.5" | "1/2-1/2" => 0.5,
+            "0.0" | "0" | "0-1" => 0.0,
+            _ => {
+                data.skipped += 1;
+                continue;
+            }
+        };
+        let Ok(board) = Board::from_fen(fen.trim()) else {
+            data.skipped += 1;
+            continue;
+        };
+        tracer.coef.iter_mut().for_each(|c| *c = 0);
+        let (phase, scale) = trace_weights(board.chess(), &mut tracer);
+        let start = data.coefs.len() as u32;
+        for (i, &c) in tracer.coef.iter().enumerate() {
+            if c != 0 {
+                data.coefs.push((i as u16, c as i16));
+            }
+        }
+        data.samples.push(Sample {
+            start,
+            len: (data.coefs.len() as u32 - start) as u16,
+            mg_share: phase as f32 / 24.0,
+            eg_share: (24 - phase) as f32 / 24.0 * scale as f32 / 128.0,
+            result,
+        });
+    }
+    data
+}
+
+/// Weights as floats: `[mg, eg]` per weight.
+pub type Params = Vec<[f64; 2]>;
+
+pub fn current_params() -> Params {
+    WEIGHTS
+        .iter()
+        .map(|s| [s.mg() as f64, s.eg() as f64])
+        .collect()
+}
+
+#[inline]
+fn eval(sample: &Sample, coefs: &[(u16, i16)], p: &Params) -> f64 {
+    let (mut mg, mut eg) = (0.0, 0.0);
+    for &(i, c) in &coefs[sample.start as usize..sample.start as usize + sample.len as usize] {
+        let w = p[i as usize];
+        mg += w[0] * c as f64;
+        eg += w[1] * c as f64;
+    }
+    mg * sample.mg_share as f64 + eg * sample.eg_share as f64
+}
+
+#[inline]
+fn sigmoid(k: f64, e: f64) -> f64 {
+    1.0 / (1.0 + (-k * e / 400.0).exp())
+}
+
+/// Mean squared error of the predictions (split over `threads`).
+pub fn error(data: &Data, p: &Params, k: f64, threads: usize) -> f64 {
+    let chunk = data.samples.len().div_ceil(threads.max(1)).max(1);
+    let total: f64 = std::thread::scope(|s| {
+        let handles: Vec<_> = data
+            .samples
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter()
+                        .map(|x| {
+                            let d = x.result as f64 - sigmoid(k, eval(x, &data.coefs, p));
+                            d * d
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
+    });
+    total / data.samples.len().max(1) as f64
+}
+
+/// The sigmoid scale that best fits the current weights (golden-section search).
+pub fn fit_k(data: &Data, p: &Params, threads: usize) -> f64 {
+    let (mut lo, mut hi) = (0.1f64, 10.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if error(data, p, a, threads) < error(data, p, b, threads) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+fn gradient(data: &Data, p: &Params, k: f64, threads: usize) -> Vec<[f64; 2]> {
+    let chunk = data.samples.len().div_ceil(threads.max(1)).max(1);
+    let parts: Vec<Vec<[f64; 2]>> = std::thread::scope(|s| {
+        let handles: Vec<_> = data
+            .samples
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut g = vec![[0.0f64; 2]; NUM_WEIGHTS];
+                    for x in part {
+                        let e = eval(x, &data.coefs, p);
+                        let sg = sigmoid(k, e);
+                        // d/dE of (r - sigmoid)^2
+                        let d = -2.0 * (x.result as f64 - sg) * sg * (1.0 - sg) * k / 400.0;
+                        let (dm, de) = (d * x.mg_share as f64, d * x.eg_share as f64);
+                        let range = x.start as usize..x.start as usize + x.len as usize;
+                        for &(i, c) in &data.coefs[range] {
+                            g[i as usize][0] += dm * c as f64;
+                            g[i as usize][1] += de * c as f64;
+                        }
+                    }
+                    g
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| vec![[0.0; 2]; NUM_WEIGHTS]))
+            .collect()
+    });
+    let n = data.samples.len().max(1) as f64;
+    let mut g = vec![[0.0f64; 2]; NUM_WEIGHTS];
+    for part in parts {
+        for (a, b) in g.iter_mut().zip(part) {
+            a[0] += b[0] / n;
+            a[1] += b[1] / n;
+        }
+    }
+    g
+}
+
+/// Adam over all weights; `report(epoch, error)` every few epochs.
+pub fn tune(
+    data: &Data,
+    start: &Params,
+    k: f64,
+    epochs: usize,
+    rate: f64,
+    threads: usize,
+    mut report: impl FnMut(usize, f64),
+) -> Params {
+    let mut p = start.clone();
+    let mut m = vec![[0.0f64; 2]; NUM_WEIGHTS];
+    let mut v = vec![[0.0f64; 2]; NUM_WEIGHTS];
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
+    for epoch in 1..=epochs {
+        let g = gradient(data, &p, k, threads);
+        for i in 0..NUM_WEIGHTS {
+            for j in 0..2 {
+                m[i][j] = b1 * m[i][j] + (1.0 - b1) * g[i][j];
+                v[i][j] = b2 * v[i][j] + (1.0 - b2) * g[i][j] * g[i][j];
+                let mh = m[i][j] / (1.0 - b1.powi(epoch as i32));
+                let vh = v[i][j] / (1.0 - b2.powi(epoch as i32));
+                p[i][j] -= rate * mh / (vh.sqrt() + eps);
+            }
+        }
+        if epoch % 25 == 0 || epoch == epochs {
+            report(epoch, error(data, &p, k, threads));
+        }
+    }
+    p
+}
+
+/// Renders `weights.rs` for the tuned parameters.
+pub fn render_weights(p: &Params, note: &str) -> String {
+    let mut out = String::new();
+    out.push_str("//! Evaluation weights (middlegame, endgame) in centipawns.\n//!\n");
+    out.push_str("//! Generated by `kibitz tune`, which rewrites this whole file; the layout\n");
+    out.push_str("//! (what each entry means) is in `layout.rs`. Piece-square tables are from\n");
+    out.push_str("//! White's side, rank 8 first, as a board is drawn.\n//!\n");
+    for line in note.lines() {
+        let _ = writeln!(out, "//! {line}");
+    }
+    out.push_str("\nuse super::S;\n\nconst fn s(mg: i32, eg: i32) -> S {\n    S::new(mg, eg)\n}\n");
+    for sec in SECTIONS {
+        let _ = writeln!(out, "\npub const {}: [S; {}] = [", sec.name, sec.len);
+        for row in (0..sec.len).step_by(sec.row) {
+            out.push_str("   ");
+            for i in row..(row + sec.row).min(sec.len) {
+                let w = p[sec.start + i];
+                let _ = write!(out, " s({}, {}),", w[0].round() as i32, w[1].round() as i32);
+            }
+            out.push('\n');
+        }
+        out.push_str("];\n");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coefficients_reproduce_the_evaluation() {
+        let text = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 | 0.5\n\
+                    8/4P3/4K3/8/8/8/8/k7 b - - 0 1 | 1.0\n\
+                    bad line\n";
+        let data = load(text);
+        assert_eq!(data.len(), 2);
+        assert_eq!(data.skipped, 1);
+        let p = current_params();
+        for (sample, fen) in data.samples.iter().zip([
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "8/4P3/4K3/8/8/8/8/k7 b - - 0 1",
+        ]) {
+            let b = Board::from_fen(fen).unwrap();
+            let t = crate::engine::eval::trace(b.chess(), crate::engine::EvalKind::Full);
+            let e = eval(sample, &data.coefs, &p);
+            // The tuner's float taper is within rounding of the engine's.
+            assert!((e - t.white as f64).abs() <= 2.0, "{e} vs {}", t.white);
+        }
+        // Rendering the current weights gives a file that names every section.
+        let text = render_weights(&p, "test");
+        for sec in SECTIONS {
+            assert!(text.contains(&format!("pub const {}: [S; {}]", sec.name, sec.len)));
+        }
+    }
+}

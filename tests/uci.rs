@@ -1,0 +1,660 @@
+//! UCI sessions with the `kibitz uci` binary, driven over stdin/stdout.
+//! Every read has a timeout: a hung engine fails the test, it never blocks it.
+
+mod common;
+
+use common::is_legal_uci;
+use kibitz::engine::GamePosition;
+use shakmaty::Chess;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A running `kibitz uci` process.
+struct Session {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<String>,
+    /// Everything sent and received, for failure messages.
+    log: Vec<String>,
+}
+
+impl Session {
+    fn start() -> Session {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kibitz"))
+            .arg("uci")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("cannot start kibitz uci");
+        let stdout = child.stdout.take().expect("stdout");
+        let stdin = child.stdin.take();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Session {
+            child,
+            stdin,
+            rx,
+            log: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, cmd: &str) {
+        self.log.push(format!("> {cmd}"));
+        let stdin = self.stdin.as_mut().expect("stdin already closed");
+        writeln!(stdin, "{cmd}")
+            .and_then(|_| stdin.flush())
+            .unwrap_or_else(|e| panic!("cannot send {cmd:?}: {e}\n{}", self.transcript()));
+    }
+
+    fn transcript(&self) -> String {
+        let n = self.log.len();
+        self.log[n.saturating_sub(60)..].join("\n")
+    }
+
+    /// The next line, or `None` when nothing arrives within `timeout`.
+    fn try_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.rx.recv_timeout(timeout) {
+            Ok(l) => {
+                self.log.push(format!("< {l}"));
+                Some(l)
+            }
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => {
+                panic!("engine closed its output\n{}", self.transcript())
+            }
+        }
+    }
+
+    /// Reads lines until one satisfies `pred`; returns all lines read, the
+    /// matching one last. Panics after `timeout`.
+    fn until(&mut self, timeout: Duration, pred: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.try_line(left) {
+                Some(l) => {
+                    let done = pred(&l);
+                    lines.push(l);
+                    if done {
+                        return lines;
+                    }
+                }
+                None => panic!(
+                    "timed out after {timeout:?} waiting for a line\n{}",
+                    self.transcript()
+                ),
+            }
+        }
+    }
+
+    fn until_prefix(&mut self, prefix: &str) -> Vec<String> {
+        self.until(TIMEOUT, |l| l.starts_with(prefix))
+    }
+
+    /// Sends `isready` and returns the lines before `readyok`.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.until(TIMEOUT, |l| l == "readyok");
+        lines.pop();
+        lines
+    }
+
+    /// Sends a command that must be answered with an `info string error`.
+    fn expect_error(&mut self, cmd: &str) -> String {
+        self.send(cmd);
+        self.send("isready");
+        let lines = self.until(TIMEOUT, |l| l == "readyok");
+        lines
+            .iter()
+            .find(|l| l.starts_with("info string error"))
+            .cloned()
+            .unwrap_or_else(|| panic!("no 'info string error' for {cmd:?}\n{}", self.transcript()))
+    }
+
+    /// Waits for `bestmove` and returns (info lines, the move).
+    fn bestmove(&mut self, timeout: Duration) -> (Vec<String>, String) {
+        let mut lines = self.until(timeout, |l| l.starts_with("bestmove"));
+        let last = lines.pop().unwrap_or_default();
+        let mv = last.split_whitespace().nth(1).unwrap_or("").to_string();
+        (lines, mv)
+    }
+
+    fn close_stdin(&mut self) {
+        self.log.push("> <EOF>".into());
+        self.stdin = None;
+    }
+
+    /// Waits for the process to exit.
+    fn wait_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(s)) => return Some(s),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(5))
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let status = self.wait_exit(Duration::from_secs(5));
+        assert!(
+            status.is_some_and(|s| s.success()),
+            "quit: exit status {status:?}\n{}",
+            self.transcript()
+        );
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        // Never leave an engine behind when a test fails.
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+fn position_after(fen: Option<&str>, moves: &[&str]) -> Chess {
+    GamePosition::from_uci(fen, moves)
+        .expect("test position")
+        .current()
+        .chess()
+        .clone()
+}
+
+/// The value following `key` in an info line.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let mut it = line.split_whitespace();
+    while let Some(t) = it.next() {
+        if t == key {
+            return it.next();
+        }
+    }
+    None
+}
+
+#[test]
+fn handshake_lists_options() {
+    let mut s = Session::start();
+    s.send("uci");
+    let lines = s.until(TIMEOUT, |l| l == "uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("id name ") && l.len() > 8),
+        "no id name\n{}",
+        s.transcript()
+    );
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    for name in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Move Overhead",
+        "OwnBook",
+        "BookFile",
+        "Eval",
+        "Level",
+    ] {
+        let prefix = format!("option name {name} type ");
+        assert!(
+            lines.iter().any(|l| l.starts_with(&prefix)),
+            "option {name} missing\n{}",
+            s.transcript()
+        );
+    }
+    assert_eq!(s.sync(), Vec::<String>::new(), "isready -> readyok only");
+    s.quit();
+}
+
+#[test]
+fn depth_search_reports_info_and_legal_bestmove() {
+    let mut s = Session::start();
+    s.send("uci");
+    s.until_prefix("uciok");
+    s.send("ucinewgame");
+    s.send("position startpos moves e2e4 e7e5");
+    s.send("go depth 6");
+    let (info, mv) = s.bestmove(Duration::from_secs(60));
+    let pos = position_after(None, &["e2e4", "e7e5"]);
+    assert!(is_legal_uci(&pos, &mv), "bestmove {mv} is illegal");
+    let depth_lines: Vec<&String> = info
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" pv "))
+        .collect();
+    assert!(!depth_lines.is_empty(), "no info lines\n{}", s.transcript());
+    for l in &depth_lines {
+        for key in ["score", "nodes", "nps", "time", "pv"] {
+            assert!(field(l, key).is_some(), "'{key}' missing in {l}");
+        }
+        let score = field(l, "score").unwrap();
+        assert!(score == "cp" || score == "mate", "bad score in {l}");
+        assert!(field(l, "nodes").unwrap().parse::<u64>().is_ok(), "{l}");
+        assert!(field(l, "nps").unwrap().parse::<u64>().is_ok(), "{l}");
+        assert!(field(l, "time").unwrap().parse::<u64>().is_ok(), "{l}");
+        // The PV is a legal line from the position.
+        let pv: Vec<&str> = l.split(" pv ").nth(1).unwrap().split_whitespace().collect();
+        let mut all = vec!["e2e4", "e7e5"];
+        all.extend(&pv);
+        assert!(
+            GamePosition::from_uci(None, &all).is_ok(),
+            "illegal PV in {l}"
+        );
+    }
+    let depths: Vec<u32> = depth_lines
+        .iter()
+        .filter_map(|l| field(l, "depth")?.parse().ok())
+        .collect();
+    assert_eq!(depths.last(), Some(&6), "last iteration should be depth 6");
+    assert!(depths.windows(2).all(|w| w[0] <= w[1]), "{depths:?}");
+    // The final PV starts with the best move.
+    let last = depth_lines.last().unwrap();
+    assert_eq!(
+        last.split(" pv ").nth(1).unwrap().split_whitespace().next(),
+        Some(mv.as_str())
+    );
+    s.quit();
+}
+
+#[test]
+fn movetime_is_respected() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.sync();
+    let t = Instant::now();
+    s.send("go movetime 200");
+    let (_, mv) = s.bestmove(Duration::from_secs(10));
+    let el = t.elapsed();
+    eprintln!("go movetime 200 answered in {el:?}");
+    assert!(is_legal_uci(&Chess::default(), &mv), "bestmove {mv}");
+    assert!(el < Duration::from_secs(2), "movetime 200 took {el:?}");
+    assert!(
+        el >= Duration::from_millis(40),
+        "movetime 200 answered suspiciously fast ({el:?})"
+    );
+    s.quit();
+}
+
+#[test]
+fn clock_search_answers_inside_the_clock() {
+    let mut s = Session::start();
+    s.send("position startpos moves d2d4");
+    s.sync();
+    let t = Instant::now();
+    s.send("go wtime 1000 btime 1000 winc 10 binc 10");
+    let (_, mv) = s.bestmove(Duration::from_secs(10));
+    let el = t.elapsed();
+    eprintln!("go wtime 1000 btime 1000 answered in {el:?}");
+    assert!(is_legal_uci(&position_after(None, &["d2d4"]), &mv), "{mv}");
+    assert!(
+        el < Duration::from_millis(500),
+        "used {el:?} of a 1 s clock"
+    );
+    s.quit();
+}
+
+#[test]
+fn infinite_search_stops_on_stop() {
+    let mut s = Session::start();
+    s.send("position startpos moves e2e4");
+    s.sync();
+    s.send("go infinite");
+    // Nothing may say bestmove before stop, even after the search has gone
+    // deep enough to have nothing to do.
+    let until = Instant::now() + Duration::from_millis(700);
+    while let Some(l) = s.try_line(until.saturating_duration_since(Instant::now())) {
+        assert!(
+            !l.starts_with("bestmove"),
+            "bestmove before stop\n{}",
+            s.transcript()
+        );
+    }
+    let t = Instant::now();
+    s.send("stop");
+    let (_, mv) = s.bestmove(Duration::from_secs(10));
+    let latency = t.elapsed();
+    eprintln!("stop -> bestmove latency: {latency:?} (spec: 50 ms)");
+    assert!(is_legal_uci(&position_after(None, &["e2e4"]), &mv), "{mv}");
+    assert!(
+        latency < Duration::from_millis(500),
+        "stop took {latency:?}"
+    );
+    // The session goes on normally.
+    s.send("go depth 3");
+    let (_, mv) = s.bestmove(Duration::from_secs(20));
+    assert!(is_legal_uci(&position_after(None, &["e2e4"]), &mv), "{mv}");
+    s.quit();
+}
+
+#[test]
+fn infinite_search_of_a_mate_waits_for_stop() {
+    // Mate in 1: the search is over at once, but bestmove must still wait.
+    let mut s = Session::start();
+    s.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    s.send("go infinite");
+    let until = Instant::now() + Duration::from_millis(300);
+    while let Some(l) = s.try_line(until.saturating_duration_since(Instant::now())) {
+        assert!(!l.starts_with("bestmove"), "bestmove before stop");
+    }
+    s.send("stop");
+    let (_, mv) = s.bestmove(Duration::from_secs(5));
+    assert_eq!(mv, "d1d8");
+    s.quit();
+}
+
+#[test]
+fn malformed_input_is_answered_not_fatal() {
+    let mut s = Session::start();
+    s.send("uci");
+    s.until_prefix("uciok");
+    s.send("position startpos moves e2e4");
+    s.sync();
+    let e4_fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+
+    s.expect_error("frobnicate the engine");
+    s.expect_error("position fen garbage");
+    s.expect_error("position");
+    s.expect_error("position startpos moves e2e5");
+    s.expect_error("position startpos moves e2e4 e7e5 g1g1");
+    s.expect_error("go depth x");
+    s.expect_error("go depth");
+    s.expect_error("go sideways 3");
+    s.expect_error("setoption name Hash value abc");
+    s.expect_error("setoption name Hash value 0");
+    s.expect_error("setoption name MultiPV value -3");
+    s.expect_error("setoption name NoSuchOption value 1");
+    s.expect_error("setoption name Eval value quantum");
+    s.expect_error("setoption name OwnBook value maybe");
+    s.expect_error("setoption Hash 16");
+
+    // Empty and blank lines are ignored silently (the UCI way).
+    s.send("");
+    s.send("   ");
+    s.send("\t");
+    let before = s.sync();
+    assert!(before.is_empty(), "blank lines produced output: {before:?}");
+
+    // Every rejected `position` kept the last good one.
+    s.send("d");
+    let lines = s.until_prefix("Fen:");
+    let fen = lines.last().unwrap().trim_start_matches("Fen:").trim();
+    assert_eq!(fen, e4_fen, "position changed by rejected commands");
+
+    // Still alive and searching.
+    s.send("go depth 4");
+    let (_, mv) = s.bestmove(Duration::from_secs(20));
+    assert!(is_legal_uci(&position_after(None, &["e2e4"]), &mv), "{mv}");
+    assert!(s.sync().iter().all(|l| !l.starts_with("bestmove")));
+    s.quit();
+}
+
+#[test]
+fn go_while_searching_is_rejected() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go infinite");
+    s.send("go depth 2");
+    let lines = s.until_prefix("info string error");
+    assert!(lines.iter().all(|l| !l.starts_with("bestmove")));
+    s.send("setoption name Hash value 8");
+    s.until_prefix("info string error");
+    s.send("stop");
+    let (_, mv) = s.bestmove(Duration::from_secs(5));
+    assert!(is_legal_uci(&Chess::default(), &mv));
+    // Exactly one bestmove for the one search.
+    let extra = s.sync();
+    assert!(
+        extra.iter().all(|l| !l.starts_with("bestmove")),
+        "second bestmove: {extra:?}"
+    );
+    s.quit();
+}
+
+#[test]
+fn multipv_reports_three_lines() {
+    let mut s = Session::start();
+    s.send("setoption name MultiPV value 3");
+    s.send("position startpos");
+    s.send("go depth 5");
+    let (info, mv) = s.bestmove(Duration::from_secs(60));
+    assert!(is_legal_uci(&Chess::default(), &mv));
+    let at5: Vec<&String> = info
+        .iter()
+        .filter(|l| field(l, "depth") == Some("5") && l.contains(" pv "))
+        .collect();
+    for k in ["1", "2", "3"] {
+        assert!(
+            at5.iter().any(|l| field(l, "multipv") == Some(k)),
+            "no multipv {k} at depth 5\n{}",
+            s.transcript()
+        );
+    }
+    assert!(!info.iter().any(|l| field(l, "multipv") == Some("4")));
+    // Three different first moves, and the bestmove is line 1's.
+    let firsts: Vec<&str> = at5
+        .iter()
+        .filter_map(|l| l.split(" pv ").nth(1)?.split_whitespace().next())
+        .collect();
+    let mut distinct = firsts.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert!(
+        distinct.len() >= 3,
+        "multipv lines not distinct: {firsts:?}"
+    );
+    let line1 = at5
+        .iter()
+        .rev()
+        .find(|l| field(l, "multipv") == Some("1"))
+        .unwrap();
+    assert_eq!(
+        line1
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next(),
+        Some(mv.as_str())
+    );
+    s.quit();
+}
+
+#[test]
+fn simple_eval_and_diagnostic_commands() {
+    let mut s = Session::start();
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    s.send(&format!("position fen {fen}"));
+    s.send("d");
+    let lines = s.until_prefix("Fen:");
+    assert_eq!(lines.last().unwrap().trim_start_matches("Fen:").trim(), fen);
+    assert!(
+        lines.iter().any(|l| l.contains("+---+")),
+        "no board diagram: {lines:?}"
+    );
+
+    s.send("eval");
+    let full = s.until(TIMEOUT, |l| l.starts_with("total (side to move)"));
+    assert!(full.iter().any(|l| l.contains("full")), "{full:?}");
+
+    s.send("setoption name Eval value simple");
+    let out = s.sync();
+    assert!(out.is_empty(), "setoption Eval simple: {out:?}");
+    s.send("eval");
+    let simple = s.until(TIMEOUT, |l| l.starts_with("total (side to move)"));
+    assert!(
+        simple.iter().any(|l| l.contains("simple")),
+        "eval does not say it is the simple evaluation: {simple:?}"
+    );
+    // A number at the end of the total line.
+    let total = simple.last().unwrap();
+    assert!(
+        total.rsplit(':').next().is_some_and(|v| v
+            .trim()
+            .trim_start_matches('+')
+            .parse::<i32>()
+            .is_ok()),
+        "{total}"
+    );
+
+    s.send("go depth 5");
+    let (_, mv) = s.bestmove(Duration::from_secs(30));
+    let pos = kibitz::engine::Board::from_fen(fen).unwrap().into_chess();
+    assert!(is_legal_uci(&pos, &mv), "{mv}");
+    s.quit();
+}
+
+#[test]
+fn go_mate_finds_mate_in_two() {
+    // WAC.001: 1.Qg6! (quiet) and mate next move; verified with Stockfish
+    // and by exhaustive search.
+    let mut s = Session::start();
+    s.send("position fen 2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
+    s.send("go mate 2");
+    let (info, mv) = s.bestmove(Duration::from_secs(60));
+    let last = info
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth") && l.contains(" score "))
+        .unwrap_or_else(|| panic!("no info\n{}", s.transcript()));
+    assert!(last.contains("score mate 2 "), "expected mate 2: {last}");
+    assert_eq!(mv, "g3g6");
+    s.quit();
+}
+
+#[test]
+fn go_mate_reports_mate_scores() {
+    // WAC.004: 1.Qxh7+ Kxh7 2.hxg6# (Stockfish and exhaustive search
+    // agree); then the defender's view of a mate against it.
+    let mut s = Session::start();
+    let fen = "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1";
+    s.send(&format!("position fen {fen}"));
+    s.send("go mate 2");
+    let (info, mv) = s.bestmove(Duration::from_secs(60));
+    let last = info
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth") && l.contains(" score "))
+        .unwrap_or_else(|| panic!("no info\n{}", s.transcript()));
+    assert!(last.contains("score mate 2 "), "expected mate 2: {last}");
+    assert_eq!(mv, "h6h7");
+    // After 1.Qxh7+ Black is mated in 1 whatever it does. (The pause avoids
+    // the bestmove/`go` race that `go_right_after_bestmove_is_accepted`
+    // tests on its own.)
+    std::thread::sleep(Duration::from_millis(50));
+    s.send(&format!("position fen {fen} moves h6h7"));
+    s.send("go depth 4");
+    let (info, mv) = s.bestmove(Duration::from_secs(60));
+    let last = info
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth") && l.contains(" score "))
+        .unwrap_or_else(|| panic!("no info\n{}", s.transcript()));
+    assert!(last.contains("score mate -1 "), "expected mate -1: {last}");
+    let pos = position_after(Some(fen), &["h6h7"]);
+    assert!(is_legal_uci(&pos, &mv), "{mv}");
+    s.quit();
+}
+
+#[test]
+fn go_right_after_bestmove_is_accepted() {
+    // Once `bestmove` is out the search is over: a GUI may send the next
+    // `position` + `go` at once, and the engine must answer it. Many quick
+    // searches back to back, each started the moment the last one answered.
+    let mut s = Session::start();
+    let fen = "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1";
+    let mut rejected = 0;
+    let rounds = 300;
+    for i in 0..rounds {
+        if i % 2 == 0 {
+            s.send(&format!("position fen {fen}"));
+        } else {
+            s.send(&format!("position fen {fen} moves h6h7"));
+        }
+        s.send("go depth 1");
+        let lines = s.until(TIMEOUT, |l| {
+            l.starts_with("bestmove") || l.starts_with("info string error")
+        });
+        if lines
+            .last()
+            .is_some_and(|l| l.starts_with("info string error"))
+        {
+            rejected += 1;
+            // Resynchronise: wait until the engine is idle again.
+            std::thread::sleep(Duration::from_millis(20));
+            s.sync();
+        }
+    }
+    assert_eq!(
+        rejected,
+        0,
+        "{rejected} of {rounds} 'go' commands sent right after 'bestmove' were \
+         rejected (\"already searching\") and never answered\n{}",
+        s.transcript()
+    );
+    s.quit();
+}
+
+#[test]
+fn go_perft_counts() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go perft 3");
+    let lines = s.until_prefix("nodes ");
+    assert_eq!(lines.last().unwrap(), "nodes 8902");
+    assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 20);
+    s.quit();
+}
+
+#[test]
+fn quit_during_search_exits_cleanly() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go infinite");
+    s.until_prefix("info depth");
+    let t = Instant::now();
+    s.send("quit");
+    let status = s.wait_exit(Duration::from_secs(5));
+    eprintln!("quit during search: exited after {:?}", t.elapsed());
+    assert!(
+        status.is_some_and(|st| st.success()),
+        "exit status {status:?}\n{}",
+        s.transcript()
+    );
+}
+
+#[test]
+fn eof_ends_the_session() {
+    let mut s = Session::start();
+    s.send("uci");
+    s.until_prefix("uciok");
+    s.close_stdin();
+    let status = s.wait_exit(Duration::from_secs(5));
+    assert!(status.is_some_and(|st| st.success()), "{status:?}");
+
+    // Also while searching.
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go infinite");
+    s.until_prefix("info depth");
+    s.close_stdin();
+    let status = s.wait_exit(Duration::from_secs(5));
+    assert!(status.is_some_and(|st| st.success()), "{status:?}");
+}

@@ -136,6 +136,12 @@ enum Cmd {
         rate: f64,
         #[arg(long, default_value_t = 2)]
         threads: usize,
+        /// Weights used in fewer positions stay fixed.
+        #[arg(long, default_value_t = 2000)]
+        min_usage: usize,
+        /// L2 pull toward the current weights.
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
         /// Where to write the new weights (e.g. src/engine/eval/weights.rs).
         #[arg(long)]
         out: PathBuf,
@@ -184,8 +190,20 @@ fn main() {
             epochs,
             rate,
             threads,
+            min_usage,
+            l2,
             out,
-        }) => cmd_tune(data, epochs, rate, threads, out),
+        }) => cmd_tune(
+            data,
+            kibitz::tune::texel::TuneSettings {
+                epochs,
+                rate,
+                threads,
+                min_usage,
+                l2,
+            },
+            out,
+        ),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");
@@ -519,7 +537,12 @@ fn cmd_datagen(
     Ok(())
 }
 
-fn cmd_tune(data: PathBuf, epochs: usize, rate: f64, threads: usize, out: PathBuf) -> Result<()> {
+fn cmd_tune(
+    data: PathBuf,
+    settings: kibitz::tune::texel::TuneSettings,
+    out: PathBuf,
+) -> Result<()> {
+    let threads = settings.threads;
     use kibitz::tune::texel;
     let text = std::fs::read_to_string(&data)
         .with_context(|| format!("cannot read {}", data.display()))?;
@@ -538,9 +561,20 @@ fn cmd_tune(data: PathBuf, epochs: usize, rate: f64, threads: usize, out: PathBu
     let k = texel::fit_k(&d, &p0, threads);
     let e0 = texel::error(&d, &p0, k, threads);
     println!("K = {k:.4}, error of the current weights {e0:.6}");
-    let p = texel::tune(&d, &p0, k, epochs, rate, threads, |epoch, e| {
+    let frozen = d
+        .usage()
+        .iter()
+        .filter(|&&n| n < settings.min_usage)
+        .count();
+    println!(
+        "{frozen} of {} weights used in fewer than {} positions stay fixed",
+        kibitz::engine::eval::NUM_WEIGHTS,
+        settings.min_usage
+    );
+    let p = texel::tune(&d, &p0, k, &settings, |epoch, e| {
         println!("epoch {epoch:>5}: error {e:.6}");
     });
+    let (epochs, rate) = (settings.epochs, settings.rate);
     let e1 = texel::error(&d, &p, k, threads);
     let note = format!(
         "State: Texel-tuned on {} self-play positions ({}), K = {k:.4},\nmean squared error {e0:.6} -> {e1:.6} after {epochs} epochs of Adam (rate {rate}).",

@@ -12,11 +12,8 @@ use std::path::Path;
 
 #[derive(Debug, thiserror::Error)]
 pub enum BookError {
-    #[error("cannot read book {path}: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("cannot read book {path}: {err}")]
+    Io { path: String, err: std::io::Error },
     #[error("{path} is not a Polyglot book: its size ({size} bytes) is not a multiple of 16")]
     Corrupt { path: String, size: usize },
 }
@@ -43,9 +40,9 @@ pub struct BookMove {
 
 impl Book {
     pub fn open(path: &Path) -> Result<Book, BookError> {
-        let bytes = std::fs::read(path).map_err(|source| BookError::Io {
+        let bytes = std::fs::read(path).map_err(|err| BookError::Io {
             path: path.display().to_string(),
-            source,
+            err,
         })?;
         Book::from_bytes(&bytes).map_err(|size| BookError::Corrupt {
             path: path.display().to_string(),

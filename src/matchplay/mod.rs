@@ -153,26 +153,20 @@ impl GameRecord {
 pub enum MatchError {
     #[error(transparent)]
     Uci(#[from] UciError),
-    #[error("cannot read openings file {path}: {source}")]
-    Openings {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("cannot read openings file {path}: {err}")]
+    Openings { path: String, err: std::io::Error },
     #[error("openings file {0} has no usable positions")]
     NoOpenings(String),
-    #[error("cannot write PGN file {path}: {source}")]
-    Pgn {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("cannot write PGN file {path}: {err}")]
+    Pgn { path: String, err: std::io::Error },
 }
 
 /// Reads an EPD (or FEN-per-line) file: the first four fields of each line
 /// are the position. Bad lines are reported and skipped.
 pub fn load_openings(path: &Path) -> Result<(Vec<String>, Vec<String>), MatchError> {
-    let text = std::fs::read_to_string(path).map_err(|source| MatchError::Openings {
+    let text = std::fs::read_to_string(path).map_err(|err| MatchError::Openings {
         path: path.display().to_string(),
-        source,
+        err,
     })?;
     let mut fens = Vec::new();
     let mut problems = Vec::new();
@@ -438,9 +432,9 @@ pub fn run_match(
                 .create(true)
                 .append(true)
                 .open(path)
-                .map_err(|source| MatchError::Pgn {
+                .map_err(|err| MatchError::Pgn {
                     path: path.display().to_string(),
-                    source,
+                    err,
                 })?,
         )),
         None => None,
@@ -482,9 +476,9 @@ pub fn run_match(
                 use std::io::Write;
                 f.write_all(write_pgn(&rec.game).as_bytes())
                     .and_then(|_| f.flush())
-                    .map_err(|source| MatchError::Pgn {
+                    .map_err(|err| MatchError::Pgn {
                         path: path.display().to_string(),
-                        source,
+                        err,
                     })?;
             }
             on_game(&rec, &wdl);

@@ -48,6 +48,15 @@ impl Data {
         self.samples.len()
     }
 
+    /// In how many positions each weight is used (for White or Black).
+    pub fn usage(&self) -> Vec<usize> {
+        let mut n = vec![0usize; NUM_WEIGHTS];
+        for &(i, _) in &self.coefs {
+            n[i as usize] += 1;
+        }
+        n
+    }
+
     pub fn is_empty(&self) -> bool {
         self.samples.is_empty()
     }
@@ -209,16 +218,35 @@ fn gradient(data: &Data, p: &Params, k: f64, threads: usize) -> Vec<[f64; 2]> {
     g
 }
 
+/// How the optimisation runs.
+#[derive(Clone, Debug)]
+pub struct TuneSettings {
+    pub epochs: usize,
+    pub rate: f64,
+    pub threads: usize,
+    /// Weights used in fewer positions than this stay as they are: too few
+    /// examples make their values noise.
+    pub min_usage: usize,
+    /// L2 pull toward the starting values, per centipawn squared.
+    pub l2: f64,
+}
+
 /// Adam over all weights; `report(epoch, error)` every few epochs.
 pub fn tune(
     data: &Data,
     start: &Params,
     k: f64,
-    epochs: usize,
-    rate: f64,
-    threads: usize,
+    settings: &TuneSettings,
     mut report: impl FnMut(usize, f64),
 ) -> Params {
+    let TuneSettings {
+        epochs,
+        rate,
+        threads,
+        min_usage,
+        l2,
+    } = *settings;
+    let usage = data.usage();
     let mut p = start.clone();
     let mut m = vec![[0.0f64; 2]; NUM_WEIGHTS];
     let mut v = vec![[0.0f64; 2]; NUM_WEIGHTS];
@@ -226,9 +254,13 @@ pub fn tune(
     for epoch in 1..=epochs {
         let g = gradient(data, &p, k, threads);
         for i in 0..NUM_WEIGHTS {
+            if usage[i] < min_usage {
+                continue;
+            }
             for j in 0..2 {
-                m[i][j] = b1 * m[i][j] + (1.0 - b1) * g[i][j];
-                v[i][j] = b2 * v[i][j] + (1.0 - b2) * g[i][j] * g[i][j];
+                let g = g[i][j] + 2.0 * l2 * (p[i][j] - start[i][j]);
+                m[i][j] = b1 * m[i][j] + (1.0 - b1) * g;
+                v[i][j] = b2 * v[i][j] + (1.0 - b2) * g * g;
                 let mh = m[i][j] / (1.0 - b1.powi(epoch as i32));
                 let vh = v[i][j] / (1.0 - b2.powi(epoch as i32));
                 p[i][j] -= rate * mh / (vh.sqrt() + eps);

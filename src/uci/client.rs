@@ -13,11 +13,13 @@ use std::time::{Duration, Instant};
 
 #[derive(Debug, thiserror::Error)]
 pub enum UciError {
-    #[error("cannot start engine '{cmd}': {source}")]
-    Spawn { cmd: String, source: std::io::Error },
+    #[error("cannot start engine '{cmd}': {err}")]
+    Spawn { cmd: String, err: std::io::Error },
     #[error("engine command is empty")]
     EmptyCommand,
-    #[error("engine '{0}' closed its output (crashed or quit)")]
+    #[error(
+        "engine '{0}' closed its output (crashed or quit; is it a UCI engine? Kibitz itself is 'kibitz uci')"
+    )]
     Closed(String),
     #[error("engine '{name}' did not answer '{waiting_for}' within {timeout:?}")]
     Timeout {
@@ -25,11 +27,8 @@ pub enum UciError {
         waiting_for: String,
         timeout: Duration,
     },
-    #[error("cannot write to engine '{name}': {source}")]
-    Write {
-        name: String,
-        source: std::io::Error,
-    },
+    #[error("cannot write to engine '{name}': {err}")]
+    Write { name: String, err: std::io::Error },
 }
 
 /// What an `info` line said (fields absent from the line are `None`).
@@ -155,9 +154,9 @@ impl UciClient {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|source| UciError::Spawn {
+            .map_err(|err| UciError::Spawn {
                 cmd: cmd.join(" "),
-                source,
+                err,
             })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
@@ -175,9 +174,9 @@ impl UciClient {
                     }
                 }
             })
-            .map_err(|source| UciError::Spawn {
+            .map_err(|err| UciError::Spawn {
                 cmd: cmd.join(" "),
-                source,
+                err,
             })?;
         let mut client = UciClient {
             child,
@@ -204,9 +203,9 @@ impl UciClient {
     pub fn send(&mut self, line: &str) -> Result<(), UciError> {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
-            .map_err(|source| UciError::Write {
+            .map_err(|err| UciError::Write {
                 name: self.name.clone(),
-                source,
+                err,
             })
     }
 

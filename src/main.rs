@@ -494,7 +494,7 @@ fn cmd_match(m: &ArgMatches) -> Result<()> {
         wdl.games(),
         100.0 * wdl.score()
     );
-    println!("Elo difference: {} (95% confidence)", wdl.elo_text());
+    println!("Elo difference: {}", wdl.elo_text());
     println!("LOS: {:.1}%", 100.0 * wdl.los());
     Ok(())
 }

@@ -389,10 +389,21 @@ impl Board {
                 promotion,
                 ..
             } => {
-                let occupied = board.occupied().without(from).with(to);
-                let piece = promotion.unwrap_or(role).of(us);
-                attacks::attacks(to, piece, occupied).contains(king)
-                    || (discovery.contains(from) && !attacks::aligned(from, to, king))
+                let direct = match promotion.unwrap_or(role) {
+                    Role::Pawn => attacks::pawn_attacks(us, to).contains(king),
+                    Role::Knight => attacks::knight_attacks(to).contains(king),
+                    Role::King => false,
+                    slider => {
+                        let occupied = board.occupied().without(from).with(to);
+                        let a = match slider {
+                            Role::Bishop => attacks::bishop_attacks(to, occupied),
+                            Role::Rook => attacks::rook_attacks(to, occupied),
+                            _ => attacks::queen_attacks(to, occupied),
+                        };
+                        a.contains(king)
+                    }
+                };
+                direct || (discovery.contains(from) && !attacks::aligned(from, to, king))
             }
             // Rare: decide by playing the move.
             _ => self.play(m).in_check(),

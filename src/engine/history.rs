@@ -51,6 +51,24 @@ impl ContKey {
 
 type ContTable = [[[[i16; 64]; 12]; 64]; 12];
 
+/// Quiet-move scoring with the node's table rows already looked up.
+pub struct QuietScorer<'a> {
+    butterfly: &'a [[i16; 64]; 64],
+    cont: [&'a [[i16; 64]; 12]; 2],
+    color: Color,
+}
+
+impl QuietScorer<'_> {
+    #[inline(always)]
+    pub fn score(&self, m: Move) -> i32 {
+        let piece = (self.color as usize * 6 + m.role() as usize - 1) % 12;
+        let to = dest(m) as usize;
+        self.butterfly[from_sq(m)][to] as i32
+            + self.cont[0][piece][to] as i32
+            + self.cont[1][piece][to] as i32
+    }
+}
+
 pub struct Histories {
     /// [color][from][to]
     butterfly: Box<[[[i16; 64]; 64]; 2]>,
@@ -115,6 +133,22 @@ impl Histories {
                     *v /= 2;
                 }
             }
+        }
+    }
+
+    /// Scores quiet moves of one node: the table rows for the previous moves
+    /// are looked up once.
+    #[inline(always)]
+    pub fn quiet_scorer(&self, color: Color, prev: [Option<ContKey>; 2]) -> QuietScorer<'_> {
+        static ZERO: [[i16; 64]; 12] = [[0; 64]; 12];
+        let row = |p: Option<ContKey>| match p {
+            Some(p) => &self.cont[p.piece as usize % 12][p.to as usize % 64],
+            None => &ZERO,
+        };
+        QuietScorer {
+            butterfly: &self.butterfly[color as usize],
+            cont: [row(prev[0]), row(prev[1])],
+            color,
         }
     }
 

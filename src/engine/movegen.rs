@@ -196,9 +196,24 @@ pub fn tactical(pos: &Chess, ctx: &GenContext, underpromotions: bool, mut f: imp
             });
         }
     }
-    if pos.maybe_ep_square().is_some() {
-        for m in pos.en_passant_moves() {
-            f(m);
+    if let Some(ep) = pos.maybe_ep_square() {
+        // The captured pawn stands behind the ep square; both pawns leave
+        // their squares, which may expose our king to a slider.
+        let captured = match turn {
+            Color::White => ep.offset(-8),
+            Color::Black => ep.offset(8),
+        };
+        if let Some(captured) = captured {
+            for from in attacks::pawn_attacks(!turn, ep) & pawns {
+                let occ = occupied.without(from).without(captured).with(ep);
+                let them = pos.them();
+                let exposed = (attacks::rook_attacks(ctx.king, occ) & board.rooks_and_queens()
+                    | attacks::bishop_attacks(ctx.king, occ) & board.bishops_and_queens())
+                    & them;
+                if exposed.is_empty() {
+                    f(Move::EnPassant { from, to: ep });
+                }
+            }
         }
     }
     piece_moves(pos, ctx, targets, &mut f);
@@ -274,6 +289,252 @@ pub fn quiet(pos: &Chess, ctx: &GenContext, mut f: impl FnMut(Move)) {
     }
 }
 
+/// The quiet moves (as [`quiet`] defines them) that give check, without
+/// generating the others. `discovery`: our pieces shielding the enemy king
+/// from one of our sliders ([`crate::engine::Board::discovery_candidates`]).
+pub fn quiet_checks(pos: &Chess, ctx: &GenContext, discovery: Bitboard, mut f: impl FnMut(Move)) {
+    let board = pos.board();
+    let turn = pos.turn();
+    let us = pos.us();
+    let occupied = board.occupied();
+    let empty = !occupied;
+    let Some(king) = board.king_of(!turn) else {
+        return;
+    };
+    // Squares from which each piece type would attack the enemy king.
+    let knight_sq = attacks::knight_attacks(king) & empty;
+    let bishop_sq = attacks::bishop_attacks(king, occupied) & empty;
+    let rook_sq = attacks::rook_attacks(king, occupied) & empty;
+
+    // Pieces that uncover a check: every quiet move of theirs off the line
+    // checks, others may check directly; decide exactly, move by move.
+    let uncovering = discovery & us;
+    if uncovering.any() {
+        let d = discovery;
+        let check = |m: Move| -> bool {
+            match m {
+                Move::Normal {
+                    role,
+                    from,
+                    to,
+                    promotion,
+                    ..
+                } => {
+                    (d.contains(from) && !attacks::aligned(from, to, king)) || {
+                        let occ = occupied.without(from).with(to);
+                        match promotion.unwrap_or(role) {
+                            Role::Pawn => attacks::pawn_attacks(turn, to).contains(king),
+                            Role::Knight => attacks::knight_attacks(to).contains(king),
+                            Role::Bishop => attacks::bishop_attacks(to, occ).contains(king),
+                            Role::Rook => attacks::rook_attacks(to, occ).contains(king),
+                            Role::Queen => attacks::queen_attacks(to, occ).contains(king),
+                            Role::King => false,
+                        }
+                    }
+                }
+                // Castling with the king uncovering a line: play it.
+                _ => {
+                    let mut p = pos.clone();
+                    p.play_unchecked(m);
+                    p.is_check()
+                }
+            }
+        };
+        quiet(pos, ctx, |m| {
+            if m.from().is_some_and(|from| uncovering.contains(from)) && check(m) {
+                f(m);
+            }
+        });
+    }
+
+    let others = us & !uncovering;
+    // Knights.
+    for from in board.knights() & others & !ctx.pinned {
+        for to in attacks::knight_attacks(from) & knight_sq {
+            f(Move::Normal {
+                role: Role::Knight,
+                from,
+                capture: None,
+                to,
+                promotion: None,
+            });
+        }
+    }
+    // Sliders.
+    for (role, pieces, targets) in [
+        (Role::Bishop, board.bishops(), bishop_sq),
+        (Role::Rook, board.rooks(), rook_sq),
+        (Role::Queen, board.queens(), bishop_sq | rook_sq),
+    ] {
+        for from in pieces & others {
+            let mut to_set = match role {
+                Role::Bishop => attacks::bishop_attacks(from, occupied),
+                Role::Rook => attacks::rook_attacks(from, occupied),
+                _ => attacks::queen_attacks(from, occupied),
+            } & targets;
+            if ctx.pinned.contains(from) {
+                to_set &= attacks::ray(ctx.king, from);
+            }
+            for to in to_set {
+                f(Move::Normal {
+                    role,
+                    from,
+                    capture: None,
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+    }
+    // Pawn pushes (and quiet underpromotions) that check.
+    let (step, start_rank): (i32, Rank) = match turn {
+        Color::White => (8, Rank::Second),
+        Color::Black => (-8, Rank::Seventh),
+    };
+    let pawn_sq = attacks::pawn_attacks(!turn, king);
+    for from in board.pawns() & others {
+        let Some(to) = from.offset(step) else {
+            continue;
+        };
+        if !empty.contains(to) {
+            continue;
+        }
+        if allowed(ctx, from, to) {
+            if last_rank(to) {
+                let occ = occupied.without(from).with(to);
+                for (p, a) in [
+                    (Role::Knight, attacks::knight_attacks(to)),
+                    (Role::Rook, attacks::rook_attacks(to, occ)),
+                    (Role::Bishop, attacks::bishop_attacks(to, occ)),
+                ] {
+                    if a.contains(king) {
+                        f(Move::Normal {
+                            role: Role::Pawn,
+                            from,
+                            capture: None,
+                            to,
+                            promotion: Some(p),
+                        });
+                    }
+                }
+            } else if pawn_sq.contains(to) {
+                f(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture: None,
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+        if from.rank() == start_rank
+            && let Some(to2) = to.offset(step)
+            && empty.contains(to2)
+            && pawn_sq.contains(to2)
+            && allowed(ctx, from, to2)
+        {
+            f(Move::Normal {
+                role: Role::Pawn,
+                from,
+                capture: None,
+                to: to2,
+                promotion: None,
+            });
+        }
+    }
+    // Castling: the rook may give check.
+    if pos.castles().has_color(turn) && !uncovering.contains(ctx.king) {
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            if pos.castles().has(turn, side) {
+                for m in pos.castling_moves(side) {
+                    if let Move::Castle { king: k, rook } = m {
+                        let rook_to = Square::from_coords(side.rook_to_file(), rook.rank());
+                        let king_to = Square::from_coords(side.king_to_file(), k.rank());
+                        let occ = occupied.without(k).without(rook).with(rook_to).with(king_to);
+                        if attacks::rook_attacks(rook_to, occ).contains(king) {
+                            f(m);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Is `m` (a move from somewhere else: the TT, a killer) legal here? Fast
+/// for ordinary moves when not in check; castling, en passant and positions
+/// in check go to shakmaty's legality test.
+pub fn is_legal(pos: &Chess, in_check: bool, m: Move) -> bool {
+    let Move::Normal {
+        role,
+        from,
+        capture,
+        to,
+        promotion,
+    } = m
+    else {
+        return pos.is_legal(m);
+    };
+    if in_check {
+        return pos.is_legal(m);
+    }
+    let board = pos.board();
+    let turn = pos.turn();
+    if board.piece_at(from) != Some(role.of(turn)) || board.role_at(to) != capture {
+        return false;
+    }
+    if capture.is_some() && !pos.them().contains(to) || capture == Some(Role::King) {
+        return false;
+    }
+    let occupied = board.occupied();
+    let reachable = match role {
+        Role::Pawn => {
+            let promotes = last_rank(to);
+            if promotes != promotion.is_some() || promotion == Some(Role::King) || promotion == Some(Role::Pawn) {
+                return false;
+            }
+            if capture.is_some() {
+                attacks::pawn_attacks(turn, from).contains(to)
+            } else {
+                let (step, start_rank) = match turn {
+                    Color::White => (8, Rank::Second),
+                    Color::Black => (-8, Rank::Seventh),
+                };
+                match from.offset(step) {
+                    Some(one) if one == to => !occupied.contains(to),
+                    Some(one) => {
+                        from.rank() == start_rank
+                            && one.offset(step) == Some(to)
+                            && !occupied.contains(one)
+                            && !occupied.contains(to)
+                    }
+                    None => false,
+                }
+            }
+        }
+        _ if promotion.is_some() => return false,
+        Role::Knight => attacks::knight_attacks(from).contains(to),
+        Role::Bishop => attacks::bishop_attacks(from, occupied).contains(to),
+        Role::Rook => attacks::rook_attacks(from, occupied).contains(to),
+        Role::Queen => attacks::queen_attacks(from, occupied).contains(to),
+        Role::King => {
+            return attacks::king_attacks(from).contains(to)
+                && board.attacks_to(to, !turn, occupied.without(from)).is_empty();
+        }
+    };
+    if !reachable {
+        return false;
+    }
+    // Not in check: only a pin can make the move illegal.
+    let Some(king) = board.king_of(turn) else {
+        return false;
+    };
+    if !attacks::aligned(king, from, to) && pinned(pos, king).contains(from) {
+        return false;
+    }
+    true
+}
+
 /// The moves quiescence search looks at: all evasions when in check,
 /// otherwise captures and queen promotions.
 pub fn tactical_moves(pos: &Chess, in_check: bool) -> MoveList {
@@ -295,6 +556,36 @@ mod tests {
 
     fn key(m: &Move) -> String {
         format!("{m:?}")
+    }
+
+    /// A spread of moves of every kind, mostly illegal in any one position.
+    fn foreign_moves() -> Vec<Move> {
+        use std::sync::OnceLock;
+        static MOVES: OnceLock<Vec<Move>> = OnceLock::new();
+        MOVES
+            .get_or_init(|| {
+                let mut rng = Rng::new(99);
+                let mut out = Vec::new();
+                for fen in [
+                    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                    "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+                    "1n2k3/P1P5/8/8/8/8/p1p5/1N2K3 w - - 0 1",
+                ] {
+                    let mut pos = Board::from_fen(fen).unwrap().into_chess();
+                    for _ in 0..30 {
+                        let moves = pos.legal_moves();
+                        if moves.is_empty() {
+                            break;
+                        }
+                        out.extend(moves.iter().copied());
+                        pos.play_unchecked(moves[rng.below(moves.len())]);
+                    }
+                }
+                out.sort_by_key(|m| format!("{m:?}"));
+                out.dedup();
+                out
+            })
+            .clone()
     }
 
     fn check(pos: &Chess, checked: &mut u32) {
@@ -319,6 +610,30 @@ mod tests {
             .filter(|m| m.is_capture() || m.promotion() == Some(Role::Queen))
             .count();
         assert_eq!(n_tactical, expected_tactical, "tactical split in {fen}");
+        // The fast legality test agrees with shakmaty on legal moves and on
+        // moves taken from other positions.
+        for m in pos.legal_moves() {
+            assert!(is_legal(pos, false, m), "{m:?} legal in {fen}");
+        }
+        for m in foreign_moves() {
+            assert_eq!(is_legal(pos, false, m), pos.is_legal(m), "{m:?} in {fen}");
+        }
+        // Quiet checks: exactly the quiet moves after which the opponent is in check.
+        let mut checks: Vec<String> = Vec::new();
+        quiet_checks(pos, &ctx, Board::from_chess(pos.clone()).discovery_candidates(), |m| {
+            checks.push(key(&m))
+        });
+        checks.sort();
+        let mut expect_checks: Vec<String> = Vec::new();
+        quiet(pos, &ctx, |m| {
+            let mut p = pos.clone();
+            p.play_unchecked(m);
+            if p.is_check() {
+                expect_checks.push(key(&m));
+            }
+        });
+        expect_checks.sort();
+        assert_eq!(checks, expect_checks, "quiet checks differ in {fen}");
         // Quiescence generator: captures without underpromotion, queen promotions.
         let mut q: Vec<String> = tactical_moves(pos, false).iter().map(key).collect();
         q.sort();
@@ -354,6 +669,10 @@ mod tests {
             // Promotions with and without capture, for both sides.
             "1n2k3/P1P5/8/8/8/8/p1p5/1N2K3 w - - 0 1",
             "1n2k3/P1P5/8/8/8/8/p1p5/1N2K3 b - - 0 1",
+            // Discovered checks by every piece type, castling into check.
+            "4k3/8/8/4N3/8/2B5/8/R3K2R w KQ - 0 1",
+            "r3k2r/8/8/8/4q3/8/8/3K4 b kq - 0 1",
+            "3k4/8/3P4/8/3Q4/8/8/4K3 w - - 0 1",
         ] {
             // Random games from each position.
             for _ in 0..20 {

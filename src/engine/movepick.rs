@@ -24,6 +24,9 @@ enum Stage {
     TtMove,
     GenTactical,
     GoodTactical,
+    Killer1,
+    Killer2,
+    Counter,
     GenQuiets,
     Quiets,
     BadTactical,
@@ -57,6 +60,8 @@ const KILLER1: i32 = 1 << 24;
 const KILLER2: i32 = KILLER1 - 1;
 const COUNTER: i32 = KILLER1 - 2;
 const TACTICAL_EVASION: i32 = 1 << 26;
+/// Quiet moves picked by selection before the rest is sorted at once.
+const SELECT_FIRST: usize = 3;
 
 /// What a quiet move is ordered by: killers and the countermove first, then
 /// history. Moves are compared by their 16-bit codes (cheaper than enums).
@@ -84,14 +89,41 @@ impl QuietOrder<'_> {
     }
 }
 
+impl MovePicker {
+    /// Killer or countermove `m` is worth returning before the quiet moves
+    /// are generated: quiet, not already returned, and legal here (it was
+    /// found in a sibling position).
+    #[inline]
+    fn special_ok(&mut self, board: &Board, m: Move, slot: usize) -> bool {
+        let code = Move16::new(m);
+        if Some(m) == self.tt_move
+            || is_tactical(m)
+            || self.special[..slot].contains(&code)
+            || !movegen::is_legal(board.chess(), self.in_check, m)
+        {
+            return false;
+        }
+        if self.checks_only && !self.gives_check(board, m) {
+            return false;
+        }
+        self.special[slot] = code;
+        true
+    }
+}
+
 pub struct MovePicker {
     stage: Stage,
     tt_move: Option<Move>,
-    killers: [Move16; 2],
+    killers: [Option<Move>; 2],
     counter: Move16,
+    /// Killers and countermove already returned (skipped when the quiet
+    /// moves are generated).
+    special: [Move16; 3],
     in_check: bool,
     entries: ArrayVec<(Move, i32), 256>,
     next: usize,
+    /// Where the quiet moves begin in `entries`.
+    quiets_start: usize,
     bad: ArrayVec<Move, 64>,
     bad_next: usize,
     /// Only quiet moves that give check are still wanted (the rest were
@@ -106,6 +138,7 @@ impl MovePicker {
     /// `tt_move` must already be known to be legal in the position.
     /// Without `ordering`, moves come in generation order (a feature switch
     /// for learners).
+    #[inline(always)]
     pub fn new(
         tt_move: Option<Move>,
         killers: [Option<Move>; 2],
@@ -122,11 +155,13 @@ impl MovePicker {
         MovePicker {
             stage,
             tt_move: if ordering { tt_move } else { None },
-            killers: killers.map(|k| k.map_or(Move16::NONE, Move16::new)),
+            killers,
+            special: [Move16::NONE; 3],
             counter,
             in_check,
             entries: ArrayVec::new(),
             next: 0,
+            quiets_start: 0,
             bad: ArrayVec::new(),
             bad_next: 0,
             checks_only: false,
@@ -151,6 +186,21 @@ impl MovePicker {
         board.gives_check(m, d)
     }
 
+    /// Sorts `entries[from..]` by descending score (insertion sort: the
+    /// lists are short).
+    fn sort_rest(&mut self, from: usize) {
+        let e = &mut self.entries;
+        for i in from + 1..e.len() {
+            let x = e[i];
+            let mut j = i;
+            while j > from && e[j - 1].1 < x.1 {
+                e[j] = e[j - 1];
+                j -= 1;
+            }
+            e[j] = x;
+        }
+    }
+
     /// Swaps the best-scored entry of `entries[from..]` to `from`.
     #[inline(always)]
     fn select(&mut self, from: usize) -> Move {
@@ -165,6 +215,60 @@ impl MovePicker {
         }
         e.swap(from, best);
         e[from].0
+    }
+
+    // Generation lives out of line so that `next` (called once per move)
+    // stays small.
+    #[inline(never)]
+    fn gen_tactical(&mut self, board: &Board) {
+        self.ctx = GenContext::new(board.chess());
+        let Some(ctx) = self.ctx else {
+            self.stage = Stage::Done;
+            return;
+        };
+        let tt = self.tt_move;
+        let entries = &mut self.entries;
+        movegen::tactical(board.chess(), &ctx, true, |m| {
+            if Some(m) != tt {
+                entries.push((m, mvv_lva(m)));
+            }
+        });
+        self.next = 0;
+        self.stage = Stage::GoodTactical;
+    }
+
+    #[inline(never)]
+    fn gen_quiets(&mut self, board: &Board, hist: &Histories, prev: [Option<ContKey>; 2]) {
+        self.stage = Stage::Quiets;
+        self.entries.clear();
+        self.next = 0;
+        let Some(ctx) = self.ctx else {
+            return;
+        };
+        let tt = self.tt_move;
+        let special = self.special;
+        let any_special = special != [Move16::NONE; 3];
+        let skip =
+            |m: Move| Some(m) == tt || (any_special && special.contains(&Move16::new(m)));
+        if self.checks_only {
+            // Only the checking quiet moves, in generation order.
+            let discovery = board.discovery_candidates();
+            self.discovery = Some(discovery);
+            let entries = &mut self.entries;
+            movegen::quiet_checks(board.chess(), &ctx, discovery, |m| {
+                if !skip(m) {
+                    entries.push((m, 0));
+                }
+            });
+            return;
+        }
+        let scorer = hist.quiet_scorer(board.turn(), prev);
+        let entries = &mut self.entries;
+        movegen::quiet(board.chess(), &ctx, |m| {
+            if !skip(m) {
+                entries.push((m, scorer.score(m)));
+            }
+        });
     }
 
     pub fn next(
@@ -183,25 +287,10 @@ impl MovePicker {
                     };
                     return self.tt_move;
                 }
-                Stage::GenTactical => {
-                    self.ctx = GenContext::new(board.chess());
-                    let Some(ctx) = self.ctx else {
-                        self.stage = Stage::Done;
-                        continue;
-                    };
-                    let tt = self.tt_move;
-                    let entries = &mut self.entries;
-                    movegen::tactical(board.chess(), &ctx, true, |m| {
-                        if Some(m) != tt {
-                            entries.push((m, mvv_lva(m)));
-                        }
-                    });
-                    self.next = 0;
-                    self.stage = Stage::GoodTactical;
-                }
+                Stage::GenTactical => self.gen_tactical(board),
                 Stage::GoodTactical => {
                     if self.next >= self.entries.len() {
-                        self.stage = Stage::GenQuiets;
+                        self.stage = Stage::Killer1;
                         continue;
                     }
                     let m = self.select(self.next);
@@ -215,41 +304,29 @@ impl MovePicker {
                     }
                     self.bad.push(m);
                 }
-                Stage::GenQuiets => {
-                    self.stage = Stage::Quiets;
-                    self.entries.clear();
-                    self.next = 0;
-                    let Some(ctx) = self.ctx else {
-                        continue;
+                Stage::Killer1 | Stage::Killer2 => {
+                    let slot = (self.stage == Stage::Killer2) as usize;
+                    self.stage = if slot == 0 {
+                        Stage::Killer2
+                    } else {
+                        Stage::Counter
                     };
-                    if self.checks_only {
-                        // Only the checking quiet moves, in generation order.
-                        let discovery = board.discovery_candidates();
-                        self.discovery = Some(discovery);
-                        let tt = self.tt_move;
-                        let entries = &mut self.entries;
-                        movegen::quiet(board.chess(), &ctx, |m| {
-                            if Some(m) != tt && board.gives_check(m, discovery) {
-                                entries.push((m, 0));
-                            }
-                        });
-                        continue;
+                    if let Some(k) = self.killers[slot]
+                        && self.special_ok(board, k, slot)
+                    {
+                        return Some(k);
                     }
-                    let order = QuietOrder {
-                        killers: self.killers,
-                        counter: self.counter,
-                        hist,
-                        color: board.turn(),
-                        prev,
-                    };
-                    let tt = self.tt_move;
-                    let entries = &mut self.entries;
-                    movegen::quiet(board.chess(), &ctx, |m| {
-                        if Some(m) != tt {
-                            entries.push((m, order.score(m)));
-                        }
-                    });
                 }
+                Stage::Counter => {
+                    self.stage = Stage::GenQuiets;
+                    if !self.counter.is_none()
+                        && let Some(c) = board.decode(self.counter)
+                        && self.special_ok(board, c, 2)
+                    {
+                        return Some(c);
+                    }
+                }
+                Stage::GenQuiets => self.gen_quiets(board, hist, prev),
                 Stage::Quiets => {
                     if self.next >= self.entries.len() {
                         self.stage = Stage::BadTactical;
@@ -257,7 +334,16 @@ impl MovePicker {
                     }
                     let i = self.next;
                     self.next += 1;
-                    let m = self.select(i);
+                    // The first few picks by selection (cut nodes rarely need
+                    // more); past that, sort the rest once.
+                    let m = if i < self.quiets_start + SELECT_FIRST {
+                        self.select(i)
+                    } else {
+                        if i == self.quiets_start + SELECT_FIRST {
+                            self.sort_rest(i);
+                        }
+                        self.entries[i].0
+                    };
                     if self.checks_only && !self.gives_check(board, m) {
                         continue;
                     }
@@ -273,7 +359,7 @@ impl MovePicker {
                 }
                 Stage::GenEvasions => {
                     let order = QuietOrder {
-                        killers: self.killers,
+                        killers: self.killers.map(|k| k.map_or(Move16::NONE, Move16::new)),
                         counter: self.counter,
                         hist,
                         color: board.turn(),

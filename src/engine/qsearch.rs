@@ -16,7 +16,7 @@ use super::score::{Bound, MAX_PLY, Ply, Score};
 use super::search::{Searcher, observe};
 use super::see;
 use arrayvec::ArrayVec;
-use shakmaty::Move;
+use shakmaty::{Move, Position};
 
 impl<O: SearchObserver> Searcher<'_, O> {
     pub fn qsearch<const PV: bool>(
@@ -138,19 +138,26 @@ impl<O: SearchObserver> Searcher<'_, O> {
             best = stand_pat;
         }
 
-        let mut moves = movegen::tactical_moves(board.chess(), in_check);
-        if in_check && moves.is_empty() {
-            return (Score::mated_in(ply), Bound::Exact);
-        }
-        let mut scores: ArrayVec<i32, 256> = ArrayVec::new();
-        for &m in moves.iter() {
-            scores.push(if Some(m) == tt_move {
+        // (move, ordering score): the TT move, then captures by MVV-LVA.
+        let mut moves: ArrayVec<(Move, i32), 256> = ArrayVec::new();
+        let score = |m: Move| {
+            if Some(m) == tt_move {
                 1 << 20
             } else if m.is_capture() || m.is_promotion() {
                 mvv_lva(m) + (1 << 16)
             } else {
                 0
-            });
+            }
+        };
+        if in_check {
+            for m in board.chess().legal_moves() {
+                moves.push((m, score(m)));
+            }
+            if moves.is_empty() {
+                return (Score::mated_in(ply), Bound::Exact);
+            }
+        } else if let Some(ctx) = movegen::GenContext::new(board.chess()) {
+            movegen::tactical(board.chess(), &ctx, false, |m| moves.push((m, score(m))));
         }
         let mut best_move = None;
         let mut searched = 0usize;
@@ -158,13 +165,12 @@ impl<O: SearchObserver> Searcher<'_, O> {
             // Selection sort: the next best-ordered move.
             let mut b = i;
             for j in i + 1..moves.len() {
-                if scores[j] > scores[b] {
+                if moves[j].1 > moves[b].1 {
                     b = j;
                 }
             }
             moves.swap(i, b);
-            scores.swap(i, b);
-            let m = moves[i];
+            let m = moves[i].0;
 
             if !in_check {
                 // Delta pruning: even winning the captured piece and a margin

@@ -237,7 +237,9 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
     /// Decodes a TT move and checks that it is legal here.
     #[inline]
     pub fn legal_tt_move(board: &Board, m: Move16) -> Option<Move> {
-        board.decode(m).filter(|&m| board.is_legal(m))
+        board
+            .decode(m)
+            .filter(|&m| super::movegen::is_legal(board.chess(), board.in_check(), m))
     }
 
     #[inline]

@@ -78,19 +78,22 @@ impl Wdl {
         if self.games() == 0 {
             "no games".into()
         } else if self.losses == 0 && self.draws == 0 {
+            // One-sided 95% bound: the win probability p with p^n = 0.05.
+            let p = 0.05f64.powf(1.0 / self.games() as f64);
             format!(
-                "all {} games won: Elo difference above {:+.0}",
+                "all {} games won: above {:+.0} (95% lower bound)",
                 self.games(),
-                elo_from_score(1.0 - 0.5 / self.games() as f64)
+                elo_from_score(p)
             )
         } else if self.wins == 0 && self.draws == 0 {
+            let p = 0.05f64.powf(1.0 / self.games() as f64);
             format!(
-                "all {} games lost: Elo difference below {:+.0}",
+                "all {} games lost: below {:+.0} (95% upper bound)",
                 self.games(),
-                elo_from_score(0.5 / self.games() as f64)
+                elo_from_score(1.0 - p)
             )
         } else if err.is_finite() {
-            format!("{e:+.1} +/- {err:.1}")
+            format!("{e:+.1} +/- {err:.1} (95% confidence)")
         } else {
             format!("{e:+.1} (error unknown)")
         }

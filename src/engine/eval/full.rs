@@ -9,7 +9,7 @@ use super::masks::{
     adjacent, file, forward, front_span, passed_span, pawn_attacks, relative_rank, support_span,
 };
 use super::{NoTrace, Raw, S, Term, Tracer};
-use shakmaty::{Bitboard, Board, Chess, Color, Position, Role, Square, attacks};
+use shakmaty::{Bitboard, Board, Chess, Color, Position, Square, attacks};
 
 struct Acc<'a, T: Tracer> {
     w: &'a [S; NUM_WEIGHTS],
@@ -75,6 +75,19 @@ impl PawnCache {
         PawnCache {
             entries: vec![PawnEntry::default(); Self::SIZE].into_boxed_slice(),
         }
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, idx: usize) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `idx` comes from `index`, which is below the table size;
+        // prefetching never faults anyway.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch(self.entries.as_ptr().add(idx) as *const i8, _MM_HINT_T0);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = idx;
     }
 
     #[inline(always)]
@@ -163,6 +176,273 @@ fn endgame_scale(board: &Board, eg: i32) -> i32 {
     128
 }
 
+/// What both passes over one side need to know about the position.
+struct Ctx {
+    occupied: Bitboard,
+    /// Indexed by color (Black = 0, White = 1).
+    pawns: [Bitboard; 2],
+    pawn_att: [Bitboard; 2],
+    kings: [Square; 2],
+}
+
+/// What the first pass learns about one side's pieces.
+#[derive(Copy, Clone, Default)]
+struct SideInfo {
+    /// Squares attacked by knights, bishops, rooks, queens.
+    by_role: [Bitboard; 4],
+    /// All squares attacked (pieces, pawns, king).
+    all: Bitboard,
+    /// Pieces attacking the enemy king zone.
+    king_attackers: usize,
+    phase: i32,
+}
+
+#[inline(always)]
+fn color_of<const CI: usize>() -> Color {
+    if CI == 1 { Color::White } else { Color::Black }
+}
+
+/// Mobility, king-zone attacks, rooks on files and outposts of one piece
+/// type (`RI`: 0 knight, 1 bishop, 2 rook, 3 queen) of side `CI`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn piece_terms<T: Tracer, const CI: usize, const RI: usize>(
+    acc: &mut Acc<'_, T>,
+    board: &Board,
+    ctx: &Ctx,
+    pieces: Bitboard,
+    mobility_area: Bitboard,
+    king_zone: Bitboard,
+    incremental: bool,
+    info: &mut SideInfo,
+) {
+    if pieces.is_empty() {
+        return;
+    }
+    let c = color_of::<CI>();
+    let us = board.by_color(c);
+    let n = pieces.count() as i32;
+    info.phase += n * [1, 1, 2, 4][RI];
+    if !incremental {
+        acc.add(c, Term::Material, l::MATERIAL + RI + 1, n);
+    }
+    let mob_base = [
+        l::MOBILITY_KNIGHT,
+        l::MOBILITY_BISHOP,
+        l::MOBILITY_ROOK,
+        l::MOBILITY_QUEEN,
+    ][RI];
+    // Bishops see through their own queen, rooks through their own rooks
+    // and queen (batteries).
+    let occupied = match RI {
+        1 => ctx.occupied ^ (board.queens() & us),
+        2 => ctx.occupied ^ (board.rooks_and_queens() & us),
+        _ => ctx.occupied,
+    };
+    for sq in pieces {
+        if !incremental {
+            acc.add(
+                c,
+                Term::PieceSquares,
+                l::PST + 64 * (RI + 1) + pst_index(c, sq),
+                1,
+            );
+        }
+        let att = match RI {
+            0 => attacks::knight_attacks(sq),
+            1 => attacks::bishop_attacks(sq, occupied),
+            2 => attacks::rook_attacks(sq, occupied),
+            _ => attacks::queen_attacks(sq, occupied),
+        };
+        info.by_role[RI] |= att;
+        acc.add(c, Term::Mobility, mob_base + (att & mobility_area).count(), 1);
+        let zone_hits = (att & king_zone).count() as i32;
+        if zone_hits > 0 {
+            info.king_attackers += 1;
+            acc.add(c, Term::KingSafety, l::KING_ATTACK + RI, zone_hits);
+        }
+        if RI == 2 {
+            let f = file(sq);
+            if (f & ctx.pawns[CI]).is_empty() {
+                if (f & ctx.pawns[CI ^ 1]).is_empty() {
+                    acc.add(c, Term::Rooks, l::ROOK_OPEN, 1);
+                } else {
+                    acc.add(c, Term::Rooks, l::ROOK_SEMI_OPEN, 1);
+                }
+            }
+        } else if RI < 2 {
+            let rr = relative_rank(c, sq);
+            if (3..=5).contains(&rr)
+                && ctx.pawn_att[CI].contains(sq)
+                && (passed_span(c, sq) & !file(sq) & ctx.pawns[CI ^ 1]).is_empty()
+            {
+                acc.add(c, Term::Outposts, l::OUTPOST + RI, 1);
+            }
+        }
+    }
+}
+
+/// First pass over side `CI`: material, squares, mobility, king attacks.
+#[inline(always)]
+fn first_pass<T: Tracer, const CI: usize>(
+    acc: &mut Acc<'_, T>,
+    board: &Board,
+    ctx: &Ctx,
+    incremental: bool,
+) -> SideInfo {
+    let c = color_of::<CI>();
+    let us = board.by_color(c);
+    let their_king = ctx.kings[CI ^ 1];
+    let king_zone = attacks::king_attacks(their_king) | Bitboard::from(their_king);
+    let mobility_area = !(ctx.pawns[CI] | Bitboard::from(ctx.kings[CI]) | ctx.pawn_att[CI ^ 1]);
+    let mut info = SideInfo::default();
+
+    if !incremental {
+        let own_pawns = ctx.pawns[CI];
+        acc.add(c, Term::Material, l::MATERIAL, own_pawns.count() as i32);
+        for sq in own_pawns {
+            acc.add(c, Term::PieceSquares, l::PST + pst_index(c, sq), 1);
+        }
+        acc.add(
+            c,
+            Term::PieceSquares,
+            l::PST + 5 * 64 + pst_index(c, ctx.kings[CI]),
+            1,
+        );
+    }
+    let args = (mobility_area, king_zone, incremental);
+    piece_terms::<T, CI, 0>(acc, board, ctx, board.knights() & us, args.0, args.1, args.2, &mut info);
+    piece_terms::<T, CI, 1>(acc, board, ctx, board.bishops() & us, args.0, args.1, args.2, &mut info);
+    piece_terms::<T, CI, 2>(acc, board, ctx, board.rooks() & us, args.0, args.1, args.2, &mut info);
+    piece_terms::<T, CI, 3>(acc, board, ctx, board.queens() & us, args.0, args.1, args.2, &mut info);
+    if (board.bishops() & us).more_than_one() {
+        acc.add(c, Term::BishopPair, l::BISHOP_PAIR, 1);
+    }
+    info.all = info.by_role[0]
+        | info.by_role[1]
+        | info.by_role[2]
+        | info.by_role[3]
+        | ctx.pawn_att[CI]
+        | attacks::king_attacks(ctx.kings[CI]);
+    info
+}
+
+/// Second pass over side `CI`: passed pawns, king shelter and danger, threats.
+#[inline(always)]
+fn second_pass<T: Tracer, const CI: usize>(
+    acc: &mut Acc<'_, T>,
+    board: &Board,
+    ctx: &Ctx,
+    passed: Bitboard,
+    ours: &SideInfo,
+    theirs: &SideInfo,
+) {
+    let c = color_of::<CI>();
+    let us = board.by_color(c);
+    let them = board.by_color(!c);
+    let own_king = ctx.kings[CI];
+    let their_king = ctx.kings[CI ^ 1];
+
+    // Passed pawns: king distances and blockers (not cached: they depend on
+    // the kings and pieces).
+    for sq in passed {
+        let rr = relative_rank(c, sq);
+        if let Some(stop) = forward(c, sq) {
+            acc.add(
+                c,
+                Term::PassedPawns,
+                l::PASSED_OWN_KING + rr,
+                own_king.distance(stop) as i32,
+            );
+            acc.add(
+                c,
+                Term::PassedPawns,
+                l::PASSED_THEIR_KING + rr,
+                their_king.distance(stop) as i32,
+            );
+            if ctx.occupied.contains(stop) {
+                acc.add(c, Term::PassedPawns, l::PASSED_BLOCKED + rr, 1);
+            }
+        }
+    }
+
+    // King shelter: own pawns one and two ranks in front of the king, on its
+    // file and the adjacent ones; shelter files without own pawns.
+    let own_pawns = ctx.pawns[CI];
+    let shelter_files = file(own_king) | adjacent(own_king);
+    let krr = relative_rank(c, own_king);
+    let shelter = own_pawns & shelter_files;
+    let rank_at = |rr: usize| -> Bitboard {
+        if rr > 7 {
+            return Bitboard::EMPTY;
+        }
+        let r = if CI == 1 { rr } else { 7 - rr };
+        Bitboard(0xff << (8 * r))
+    };
+    let shield1 = (shelter & rank_at(krr + 1)).count() as i32;
+    let shield2 = (shelter & rank_at(krr + 2)).count() as i32;
+    let open = (file_fill(shelter_files) & !file_fill(own_pawns)).count_ones() as i32;
+    if shield1 > 0 {
+        acc.add(c, Term::KingSafety, l::KING_SHIELD, shield1);
+    }
+    if shield2 > 0 {
+        acc.add(c, Term::KingSafety, l::KING_SHIELD + 1, shield2);
+    }
+    if open > 0 {
+        acc.add(c, Term::KingSafety, l::KING_OPEN_FILE, open);
+    }
+
+    // Attacks on the enemy king: number of attackers and safe checks.
+    acc.add(
+        c,
+        Term::KingSafety,
+        l::KING_ATTACKERS + ours.king_attackers.min(7),
+        1,
+    );
+    let safe = !theirs.all & !us;
+    let bishop_rays = attacks::bishop_attacks(their_king, ctx.occupied);
+    let rook_rays = attacks::rook_attacks(their_king, ctx.occupied);
+    let checks = [
+        attacks::knight_attacks(their_king) & ours.by_role[0],
+        bishop_rays & ours.by_role[1],
+        rook_rays & ours.by_role[2],
+        (bishop_rays | rook_rays) & ours.by_role[3],
+    ];
+    for (i, sqs) in checks.into_iter().enumerate() {
+        let n = (sqs & safe).count() as i32;
+        if n > 0 {
+            acc.add(c, Term::KingSafety, l::SAFE_CHECK + i, n);
+        }
+    }
+
+    // Threats against enemy pieces.
+    let their_pieces = them & !board.pawns() & !board.kings();
+    if their_pieces.any() {
+        for sq in ctx.pawn_att[CI] & their_pieces {
+            if let Some(role) = board.role_at(sq) {
+                acc.add(c, Term::Threats, l::THREAT_BY_PAWN + role as usize - 2, 1);
+            }
+        }
+        let by_minor = (ours.by_role[0] | ours.by_role[1]) & their_pieces;
+        let rooks = (by_minor & board.rooks()).count() as i32;
+        let queens = (by_minor & board.queens()).count() as i32;
+        if rooks > 0 {
+            acc.add(c, Term::Threats, l::THREAT_BY_MINOR, rooks);
+        }
+        if queens > 0 {
+            acc.add(c, Term::Threats, l::THREAT_BY_MINOR + 1, queens);
+        }
+        let by_rook = (ours.by_role[2] & their_pieces & board.queens()).count() as i32;
+        if by_rook > 0 {
+            acc.add(c, Term::Threats, l::THREAT_BY_ROOK, by_rook);
+        }
+        let hanging = (their_pieces & ours.all & !theirs.all).count() as i32;
+        if hanging > 0 {
+            acc.add(c, Term::Threats, l::HANGING, hanging);
+        }
+    }
+}
+
 /// `psqt`: the material + piece-square sum when the caller keeps it up to
 /// date (the engine's boards do); `None` computes it here, weight by weight
 /// (tracing and tuning).
@@ -174,7 +454,6 @@ pub(crate) fn evaluate<T: Tracer>(
     t: &mut T,
 ) -> Raw {
     let board = pos.board();
-    let occupied = board.occupied();
     let pawns = [board.pawns() & board.black(), board.pawns() & board.white()];
     let (Some(bk), Some(wk)) = (board.king_of(Color::Black), board.king_of(Color::White)) else {
         return Raw {
@@ -184,11 +463,20 @@ pub(crate) fn evaluate<T: Tracer>(
             scale: 128,
         };
     };
-    let kings = [bk, wk];
-    let pawn_att = [
-        pawn_attacks(Color::Black, pawns[0]),
-        pawn_attacks(Color::White, pawns[1]),
-    ];
+    // Start fetching the pawn-cache entry; it is read after the pieces.
+    let pawn_idx = PawnCache::index(pawns[1].0, pawns[0].0);
+    if let Some(c) = &cache {
+        c.prefetch(pawn_idx);
+    }
+    let ctx = Ctx {
+        occupied: board.occupied(),
+        pawns,
+        pawn_att: [
+            pawn_attacks(Color::Black, pawns[0]),
+            pawn_attacks(Color::White, pawns[1]),
+        ],
+        kings: [bk, wk],
+    };
 
     let mut acc = Acc {
         w,
@@ -201,11 +489,13 @@ pub(crate) fn evaluate<T: Tracer>(
         acc.score[1] += v;
     }
 
+    let white = first_pass::<T, 1>(&mut acc, board, &ctx, incremental);
+    let black = first_pass::<T, 0>(&mut acc, board, &ctx, incremental);
+
     // Pawn structure (cached by pawn placement unless we are tracing).
     let passed = match cache {
         Some(cache) if !T::ACTIVE => {
-            let idx = PawnCache::index(pawns[1].0, pawns[0].0);
-            let e = &mut cache.entries[idx];
+            let e = &mut cache.entries[pawn_idx];
             if e.white != pawns[1].0 || e.black != pawns[0].0 {
                 let mut tmp = Acc {
                     w,
@@ -232,229 +522,8 @@ pub(crate) fn evaluate<T: Tracer>(
         }
     };
 
-    let mut attacked = [Bitboard::EMPTY; 2];
-    // [color][role index 0..4 = N, B, R, Q]
-    let mut attacked_by = [[Bitboard::EMPTY; 4]; 2];
-    let mut king_attackers = [0usize; 2];
-    let mut phase = 0;
-
-    for c in [Color::White, Color::Black] {
-        let ci = c as usize;
-        let us = board.by_color(c);
-        let their_king = kings[ci ^ 1];
-        let king_zone = attacks::king_attacks(their_king) | Bitboard::from(their_king);
-        let mobility_area = !(pawns[ci] | Bitboard::from(kings[ci]) | pawn_att[ci ^ 1]);
-
-        // Pawns: material and squares.
-        let own_pawns = pawns[ci];
-        if !incremental {
-            acc.add(c, Term::Material, l::MATERIAL, own_pawns.count() as i32);
-            for sq in own_pawns {
-                acc.add(c, Term::PieceSquares, l::PST + pst_index(c, sq), 1);
-            }
-        }
-
-        for (ri, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
-            .into_iter()
-            .enumerate()
-        {
-            let pieces = board.by_role(role) & us;
-            if pieces.is_empty() {
-                continue;
-            }
-            let n = pieces.count() as i32;
-            phase += n * [1, 1, 2, 4][ri];
-            if !incremental {
-                acc.add(c, Term::Material, l::MATERIAL + ri + 1, n);
-            }
-            for sq in pieces {
-                if !incremental {
-                    acc.add(
-                        c,
-                        Term::PieceSquares,
-                        l::PST + 64 * (ri + 1) + pst_index(c, sq),
-                        1,
-                    );
-                }
-                let att = match role {
-                    Role::Knight => attacks::knight_attacks(sq),
-                    // Bishops and rooks see through their own queen, rooks
-                    // through their own rooks (batteries).
-                    Role::Bishop => attacks::bishop_attacks(sq, occupied ^ (board.queens() & us)),
-                    Role::Rook => {
-                        attacks::rook_attacks(sq, occupied ^ (board.rooks_and_queens() & us))
-                    }
-                    _ => attacks::queen_attacks(sq, occupied),
-                };
-                attacked_by[ci][ri] |= att;
-                let mobility = (att & mobility_area).count();
-                let mob_base = [
-                    l::MOBILITY_KNIGHT,
-                    l::MOBILITY_BISHOP,
-                    l::MOBILITY_ROOK,
-                    l::MOBILITY_QUEEN,
-                ][ri];
-                acc.add(c, Term::Mobility, mob_base + mobility, 1);
-
-                let zone_hits = (att & king_zone).count() as i32;
-                if zone_hits > 0 {
-                    king_attackers[ci] += 1;
-                    acc.add(c, Term::KingSafety, l::KING_ATTACK + ri, zone_hits);
-                }
-
-                match role {
-                    Role::Rook => {
-                        let f = file(sq);
-                        if (f & own_pawns).is_empty() {
-                            if (f & pawns[ci ^ 1]).is_empty() {
-                                acc.add(c, Term::Rooks, l::ROOK_OPEN, 1);
-                            } else {
-                                acc.add(c, Term::Rooks, l::ROOK_SEMI_OPEN, 1);
-                            }
-                        }
-                    }
-                    Role::Knight | Role::Bishop => {
-                        let rr = relative_rank(c, sq);
-                        if (3..=5).contains(&rr)
-                            && pawn_att[ci].contains(sq)
-                            && (passed_span(c, sq) & !file(sq) & pawns[ci ^ 1]).is_empty()
-                        {
-                            acc.add(c, Term::Outposts, l::OUTPOST + ri, 1);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-        if (board.bishops() & us).more_than_one() {
-            acc.add(c, Term::BishopPair, l::BISHOP_PAIR, 1);
-        }
-
-        // King square.
-        if !incremental {
-            acc.add(
-                c,
-                Term::PieceSquares,
-                l::PST + 5 * 64 + pst_index(c, kings[ci]),
-                1,
-            );
-        }
-
-        attacked[ci] = attacked_by[ci][0]
-            | attacked_by[ci][1]
-            | attacked_by[ci][2]
-            | attacked_by[ci][3]
-            | pawn_att[ci]
-            | attacks::king_attacks(kings[ci]);
-    }
-
-    for c in [Color::White, Color::Black] {
-        let ci = c as usize;
-        let us = board.by_color(c);
-        let them = board.by_color(!c);
-        let own_king = kings[ci];
-        let their_king = kings[ci ^ 1];
-
-        // Passed pawns: king distances and blockers (not cached: they depend
-        // on the kings and pieces).
-        for sq in passed[ci] {
-            let rr = relative_rank(c, sq);
-            if let Some(stop) = forward(c, sq) {
-                acc.add(
-                    c,
-                    Term::PassedPawns,
-                    l::PASSED_OWN_KING + rr,
-                    own_king.distance(stop) as i32,
-                );
-                acc.add(
-                    c,
-                    Term::PassedPawns,
-                    l::PASSED_THEIR_KING + rr,
-                    their_king.distance(stop) as i32,
-                );
-                if occupied.contains(stop) {
-                    acc.add(c, Term::PassedPawns, l::PASSED_BLOCKED + rr, 1);
-                }
-            }
-        }
-
-        // King shelter: own pawns one and two ranks in front of the king, on
-        // its file and the adjacent ones; shelter files without own pawns.
-        let own_pawns = pawns[ci];
-        let shelter_files = file(own_king) | adjacent(own_king);
-        let krr = relative_rank(c, own_king);
-        let shelter = own_pawns & shelter_files;
-        let rank_at = |rr: usize| -> Bitboard {
-            if rr > 7 {
-                return Bitboard::EMPTY;
-            }
-            let r = if c == Color::White { rr } else { 7 - rr };
-            Bitboard(0xff << (8 * r))
-        };
-        let shield1 = (shelter & rank_at(krr + 1)).count() as i32;
-        let shield2 = (shelter & rank_at(krr + 2)).count() as i32;
-        let shelter8 = file_fill(shelter_files);
-        let open = (shelter8 & !file_fill(own_pawns)).count_ones() as i32;
-        if shield1 > 0 {
-            acc.add(c, Term::KingSafety, l::KING_SHIELD, shield1);
-        }
-        if shield2 > 0 {
-            acc.add(c, Term::KingSafety, l::KING_SHIELD + 1, shield2);
-        }
-        if open > 0 {
-            acc.add(c, Term::KingSafety, l::KING_OPEN_FILE, open);
-        }
-
-        // Attacks on the enemy king: number of attackers and safe checks.
-        acc.add(
-            c,
-            Term::KingSafety,
-            l::KING_ATTACKERS + king_attackers[ci].min(7),
-            1,
-        );
-        let safe = !attacked[ci ^ 1] & !us;
-        let bishop_rays = attacks::bishop_attacks(their_king, occupied);
-        let rook_rays = attacks::rook_attacks(their_king, occupied);
-        let checks = [
-            attacks::knight_attacks(their_king) & attacked_by[ci][0] & safe,
-            bishop_rays & attacked_by[ci][1] & safe,
-            rook_rays & attacked_by[ci][2] & safe,
-            (bishop_rays | rook_rays) & attacked_by[ci][3] & safe,
-        ];
-        for (i, sqs) in checks.iter().enumerate() {
-            if sqs.any() {
-                acc.add(c, Term::KingSafety, l::SAFE_CHECK + i, sqs.count() as i32);
-            }
-        }
-
-        // Threats against enemy pieces.
-        let their_pieces = them & !board.pawns() & !board.kings();
-        if their_pieces.any() {
-            let by_pawn = pawn_att[ci] & their_pieces;
-            for sq in by_pawn {
-                if let Some(role) = board.role_at(sq) {
-                    acc.add(c, Term::Threats, l::THREAT_BY_PAWN + role as usize - 2, 1);
-                }
-            }
-            let by_minor = (attacked_by[ci][0] | attacked_by[ci][1]) & their_pieces;
-            let rooks = (by_minor & board.rooks()).count() as i32;
-            let queens = (by_minor & board.queens()).count() as i32;
-            if rooks > 0 {
-                acc.add(c, Term::Threats, l::THREAT_BY_MINOR, rooks);
-            }
-            if queens > 0 {
-                acc.add(c, Term::Threats, l::THREAT_BY_MINOR + 1, queens);
-            }
-            let by_rook = (attacked_by[ci][2] & their_pieces & board.queens()).count() as i32;
-            if by_rook > 0 {
-                acc.add(c, Term::Threats, l::THREAT_BY_ROOK, by_rook);
-            }
-            let hanging = (their_pieces & attacked[ci] & !attacked[ci ^ 1]).count() as i32;
-            if hanging > 0 {
-                acc.add(c, Term::Threats, l::HANGING, hanging);
-            }
-        }
-    }
+    second_pass::<T, 1>(&mut acc, board, &ctx, passed[1], &white, &black);
+    second_pass::<T, 0>(&mut acc, board, &ctx, passed[0], &black, &white);
 
     acc.add(pos.turn(), Term::Tempo, l::TEMPO, 1);
 
@@ -463,7 +532,7 @@ pub(crate) fn evaluate<T: Tracer>(
     Raw {
         mg,
         eg,
-        phase: phase.min(24),
+        phase: (white.phase + black.phase).min(24),
         scale: endgame_scale(board, eg),
     }
 }

@@ -450,7 +450,11 @@ pub fn quiet_checks(pos: &Chess, ctx: &GenContext, discovery: Bitboard, mut f: i
                     if let Move::Castle { king: k, rook } = m {
                         let rook_to = Square::from_coords(side.rook_to_file(), rook.rank());
                         let king_to = Square::from_coords(side.king_to_file(), k.rank());
-                        let occ = occupied.without(k).without(rook).with(rook_to).with(king_to);
+                        let occ = occupied
+                            .without(k)
+                            .without(rook)
+                            .with(rook_to)
+                            .with(king_to);
                         if attacks::rook_attacks(rook_to, occ).contains(king) {
                             f(m);
                         }
@@ -490,7 +494,10 @@ pub fn is_legal(pos: &Chess, in_check: bool, m: Move) -> bool {
     let reachable = match role {
         Role::Pawn => {
             let promotes = last_rank(to);
-            if promotes != promotion.is_some() || promotion == Some(Role::King) || promotion == Some(Role::Pawn) {
+            if promotes != promotion.is_some()
+                || promotion == Some(Role::King)
+                || promotion == Some(Role::Pawn)
+            {
                 return false;
             }
             if capture.is_some() {
@@ -519,7 +526,9 @@ pub fn is_legal(pos: &Chess, in_check: bool, m: Move) -> bool {
         Role::Queen => attacks::queen_attacks(from, occupied).contains(to),
         Role::King => {
             return attacks::king_attacks(from).contains(to)
-                && board.attacks_to(to, !turn, occupied.without(from)).is_empty();
+                && board
+                    .attacks_to(to, !turn, occupied.without(from))
+                    .is_empty();
         }
     };
     if !reachable {
@@ -620,9 +629,12 @@ mod tests {
         }
         // Quiet checks: exactly the quiet moves after which the opponent is in check.
         let mut checks: Vec<String> = Vec::new();
-        quiet_checks(pos, &ctx, Board::from_chess(pos.clone()).discovery_candidates(), |m| {
-            checks.push(key(&m))
-        });
+        quiet_checks(
+            pos,
+            &ctx,
+            Board::from_chess(pos.clone()).discovery_candidates(),
+            |m| checks.push(key(&m)),
+        );
         checks.sort();
         let mut expect_checks: Vec<String> = Vec::new();
         quiet(pos, &ctx, |m| {

@@ -248,8 +248,7 @@ impl MovePicker {
         let tt = self.tt_move;
         let special = self.special;
         let any_special = special != [Move16::NONE; 3];
-        let skip =
-            |m: Move| Some(m) == tt || (any_special && special.contains(&Move16::new(m)));
+        let skip = |m: Move| Some(m) == tt || (any_special && special.contains(&Move16::new(m)));
         if self.checks_only {
             // Only the checking quiet moves, in generation order.
             let discovery = board.discovery_candidates();

@@ -255,7 +255,12 @@ fn piece_terms<T: Tracer, const CI: usize, const RI: usize>(
             _ => attacks::queen_attacks(sq, occupied),
         };
         info.by_role[RI] |= att;
-        acc.add(c, Term::Mobility, mob_base + (att & mobility_area).count(), 1);
+        acc.add(
+            c,
+            Term::Mobility,
+            mob_base + (att & mobility_area).count(),
+            1,
+        );
         let zone_hits = (att & king_zone).count() as i32;
         if zone_hits > 0 {
             info.king_attackers += 1;
@@ -311,10 +316,46 @@ fn first_pass<T: Tracer, const CI: usize>(
         );
     }
     let args = (mobility_area, king_zone, incremental);
-    piece_terms::<T, CI, 0>(acc, board, ctx, board.knights() & us, args.0, args.1, args.2, &mut info);
-    piece_terms::<T, CI, 1>(acc, board, ctx, board.bishops() & us, args.0, args.1, args.2, &mut info);
-    piece_terms::<T, CI, 2>(acc, board, ctx, board.rooks() & us, args.0, args.1, args.2, &mut info);
-    piece_terms::<T, CI, 3>(acc, board, ctx, board.queens() & us, args.0, args.1, args.2, &mut info);
+    piece_terms::<T, CI, 0>(
+        acc,
+        board,
+        ctx,
+        board.knights() & us,
+        args.0,
+        args.1,
+        args.2,
+        &mut info,
+    );
+    piece_terms::<T, CI, 1>(
+        acc,
+        board,
+        ctx,
+        board.bishops() & us,
+        args.0,
+        args.1,
+        args.2,
+        &mut info,
+    );
+    piece_terms::<T, CI, 2>(
+        acc,
+        board,
+        ctx,
+        board.rooks() & us,
+        args.0,
+        args.1,
+        args.2,
+        &mut info,
+    );
+    piece_terms::<T, CI, 3>(
+        acc,
+        board,
+        ctx,
+        board.queens() & us,
+        args.0,
+        args.1,
+        args.2,
+        &mut info,
+    );
     if (board.bishops() & us).more_than_one() {
         acc.add(c, Term::BishopPair, l::BISHOP_PAIR, 1);
     }
@@ -418,9 +459,21 @@ fn second_pass<T: Tracer, const CI: usize>(
     // Threats against enemy pieces.
     let their_pieces = them & !board.pawns() & !board.kings();
     if their_pieces.any() {
-        for sq in ctx.pawn_att[CI] & their_pieces {
-            if let Some(role) = board.role_at(sq) {
-                acc.add(c, Term::Threats, l::THREAT_BY_PAWN + role as usize - 2, 1);
+        let by_pawn = ctx.pawn_att[CI] & their_pieces;
+        if by_pawn.any() {
+            for (i, role_bb) in [
+                board.knights(),
+                board.bishops(),
+                board.rooks(),
+                board.queens(),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let n = (by_pawn & role_bb).count() as i32;
+                if n > 0 {
+                    acc.add(c, Term::Threats, l::THREAT_BY_PAWN + i, n);
+                }
             }
         }
         let by_minor = (ours.by_role[0] | ours.by_role[1]) & their_pieces;

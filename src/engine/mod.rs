@@ -8,6 +8,7 @@ pub mod book;
 pub mod eval;
 pub mod history;
 mod iterative;
+mod largemem;
 pub mod levels;
 pub mod movegen;
 pub mod movepick;

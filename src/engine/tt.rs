@@ -11,6 +11,7 @@
 //! are no locks or atomics in the hot path.
 
 use super::board::Move16;
+use super::largemem::{LargeBuf, Zeroable};
 use super::score::{Bound, Depth, Ply, Score};
 
 #[derive(Copy, Clone, Default, Debug)]
@@ -34,6 +35,10 @@ struct Bucket {
     _pad: u16,
 }
 
+// SAFETY: a bucket is plain integers; all zeros is an empty bucket
+// (`gen_bound & 3 == 0` marks an unused entry).
+unsafe impl Zeroable for Bucket {}
+
 const _: () = assert!(std::mem::size_of::<Entry>() == 10);
 const _: () = assert!(std::mem::size_of::<Bucket>() == 32);
 
@@ -53,7 +58,7 @@ const DEPTH_OFFSET: Depth = 8;
 const NO_EVAL: i16 = i16::MIN;
 
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: LargeBuf<Bucket>,
     generation: u8,
 }
 
@@ -65,7 +70,7 @@ impl TranspositionTable {
         let mb = mb.clamp(1, Self::MAX_MB);
         let n = mb * 1024 * 1024 / std::mem::size_of::<Bucket>();
         TranspositionTable {
-            buckets: vec![Bucket::default(); n],
+            buckets: LargeBuf::zeroed(n),
             generation: 0,
         }
     }
@@ -79,7 +84,7 @@ impl TranspositionTable {
     }
 
     pub fn clear(&mut self) {
-        self.buckets.iter_mut().for_each(|b| *b = Bucket::default());
+        self.buckets.clear();
         self.generation = 0;
     }
 

@@ -2,6 +2,7 @@
 //! Matches, autosave and replay all read and write this one type.
 
 mod pgn;
+pub mod pgn_read;
 
 pub use pgn::write_pgn;
 

@@ -1,0 +1,1 @@
+//! PGN import: games read with `pgn-reader` into [`Game`](super::Game).

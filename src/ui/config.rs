@@ -1,0 +1,1 @@
+//! The configuration file and remembered choices.

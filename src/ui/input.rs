@@ -1,0 +1,1 @@
+//! Move input typed by the user: SAN (lenient) or UCI.

@@ -1,0 +1,1 @@
+//! Colour themes: the built-in ones from `themes/` and the user's own.

@@ -44,6 +44,48 @@ impl Rng {
 /// Writes a file atomically: a temporary file in the same directory, flushed
 /// and synced, then renamed over the target. A crash leaves either the old or
 /// the new contents, never a mix.
+/// (year, month, day, hour, minute, second) in UTC for a Unix time.
+pub fn civil_time(unix_secs: u64) -> (i64, u32, u32, u32, u32, u32) {
+    let days = (unix_secs / 86_400) as i64;
+    let rem = unix_secs % 86_400;
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (
+        y,
+        m,
+        d,
+        (rem / 3600) as u32,
+        (rem / 60 % 60) as u32,
+        (rem % 60) as u32,
+    )
+}
+
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// Today's date as PGN wants it: `2026.11.22` (UTC).
+pub fn today() -> String {
+    let (y, m, d, ..) = civil_time(unix_now());
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// A file-name time stamp: `2026-11-22_081502` (UTC).
+pub fn timestamp() -> String {
+    let (y, mo, d, h, mi, s) = civil_time(unix_now());
+    format!("{y:04}-{mo:02}-{d:02}_{h:02}{mi:02}{s:02}")
+}
+
 pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
     let name = path
@@ -77,6 +119,14 @@ pub fn shared_data_dir() -> Option<std::path::PathBuf> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn civil_dates() {
+        assert_eq!(super::civil_time(0), (1970, 1, 1, 0, 0, 0));
+        // 2026-11-22 08:15:02 UTC
+        assert_eq!(super::civil_time(1_795_335_302), (2026, 11, 22, 8, 15, 2));
+        assert_eq!(super::civil_time(951_782_400), (2000, 2, 29, 0, 0, 0));
+    }
+
     use super::*;
 
     #[test]

@@ -97,6 +97,18 @@ impl GamePosition {
         self.moves.push(m);
     }
 
+    /// Takes back the last move (`None` at the start position).
+    pub fn pop(&mut self) -> Option<Move> {
+        let m = self.moves.pop()?;
+        self.history.pop();
+        let mut b = self.start.clone();
+        for &mv in &self.moves {
+            b = b.play(mv);
+        }
+        self.current = b;
+        Some(m)
+    }
+
     pub fn current(&self) -> &Board {
         &self.current
     }

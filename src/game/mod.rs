@@ -160,6 +160,21 @@ impl Game {
         self.comments.push(comment);
     }
 
+    /// Takes back the last move with its comment; the game is no longer over.
+    pub fn pop(&mut self) -> Option<Move> {
+        let m = self.position.pop()?;
+        self.comments.pop();
+        self.ending = None;
+        Some(m)
+    }
+
+    /// Replaces the comment of the last move.
+    pub fn set_last_comment(&mut self, comment: Option<String>) {
+        if let Some(c) = self.comments.last_mut() {
+            *c = comment;
+        }
+    }
+
     /// The rules' verdict on the current position, if the game is over.
     /// `claim_draws`: end at threefold repetition and the 50-move rule (as
     /// engine matches do) rather than only at fivefold and 75 moves.

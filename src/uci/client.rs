@@ -8,6 +8,7 @@
 use crate::engine::{Bound, Score};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -266,14 +267,44 @@ impl UciClient {
         &mut self,
         params: &str,
         timeout: Duration,
+        on_info: impl FnMut(&EngineInfo),
+    ) -> Result<GoResult, UciError> {
+        self.go_stoppable(params, timeout, &AtomicBool::new(false), on_info)
+    }
+
+    /// Like [`UciClient::go`], but sends `stop` as soon as `stop` is set
+    /// (checked every 10 ms) and then waits up to 2 s more for `bestmove`.
+    pub fn go_stoppable(
+        &mut self,
+        params: &str,
+        timeout: Duration,
+        stop: &AtomicBool,
         mut on_info: impl FnMut(&EngineInfo),
     ) -> Result<GoResult, UciError> {
         let start = Instant::now();
         self.send(format!("go {params}").trim())?;
-        let deadline = start + timeout;
+        let mut deadline = start + timeout;
+        let mut stop_sent = false;
         let mut infos = Vec::new();
         loop {
-            let line = self.recv_until(deadline, "bestmove")?;
+            if !stop_sent && stop.load(Ordering::Relaxed) {
+                self.send("stop")?;
+                stop_sent = true;
+                deadline = deadline.min(Instant::now() + Duration::from_secs(2));
+            }
+            let slice = deadline.min(Instant::now() + Duration::from_millis(10));
+            let line = match self.recv_until(slice, "bestmove") {
+                Ok(l) => l,
+                Err(UciError::Timeout { .. }) if Instant::now() < deadline => continue,
+                Err(UciError::Timeout { .. }) => {
+                    return Err(UciError::Timeout {
+                        name: self.name.clone(),
+                        waiting_for: "bestmove".to_string(),
+                        timeout: deadline.saturating_duration_since(start),
+                    });
+                }
+                Err(e) => return Err(e),
+            };
             if let Some(info) = parse_info(&line) {
                 on_info(&info);
                 infos.push(info);

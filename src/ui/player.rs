@@ -1,0 +1,586 @@
+//! Engines for the UI, each on its own thread: the built-in engine or an
+//! external UCI program behind one interface. The UI sends [`Request`]s and
+//! receives [`EngineEvent`]s through a callback (normally a channel into the
+//! UI's message loop), so it never waits for a search.
+
+use crate::engine::{
+    Board, Bound, Engine, EngineOptions, GamePosition, IterationInfo, Level, Limits, Score,
+    SearchObserver,
+};
+use crate::uci::client::{EngineInfo, UciClient, split_command};
+use shakmaty::{Move, Position};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Sender, channel};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Who plays the engine's moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineSpec {
+    /// The built-in engine at a strength level (8 = full strength).
+    BuiltIn { level: u8 },
+    /// The built-in engine at full strength with fixed limits.
+    Custom {
+        depth: Option<i32>,
+        movetime_ms: Option<u64>,
+        nodes: Option<u64>,
+    },
+    /// An external UCI engine (command line).
+    External { command: String },
+}
+
+impl EngineSpec {
+    /// For headers and the panel: "Kibitz level 4", "Kibitz (depth 8)", the
+    /// command's program name.
+    pub fn describe(&self) -> String {
+        match self {
+            EngineSpec::BuiltIn { level } => format!("Kibitz level {level}"),
+            EngineSpec::Custom {
+                depth,
+                movetime_ms,
+                nodes,
+            } => {
+                let mut parts = Vec::new();
+                if let Some(d) = depth {
+                    parts.push(format!("depth {d}"));
+                }
+                if let Some(t) = movetime_ms {
+                    parts.push(format!("{t} ms"));
+                }
+                if let Some(n) = nodes {
+                    parts.push(format!("{n} nodes"));
+                }
+                if parts.is_empty() {
+                    "Kibitz".to_string()
+                } else {
+                    format!("Kibitz ({})", parts.join(", "))
+                }
+            }
+            EngineSpec::External { command } => {
+                let words = split_command(command);
+                let prog = words.first().map(String::as_str).unwrap_or("engine");
+                std::path::Path::new(prog)
+                    .file_name()
+                    .map_or(prog.to_string(), |n| n.to_string_lossy().into_owned())
+            }
+        }
+    }
+
+    /// The fixed limits a move search gets (on top of the clock).
+    pub fn move_limits(&self) -> Limits {
+        match self {
+            EngineSpec::Custom {
+                depth,
+                movetime_ms,
+                nodes,
+            } => Limits {
+                depth: *depth,
+                movetime: movetime_ms.map(Duration::from_millis),
+                nodes: *nodes,
+                ..Limits::default()
+            },
+            _ => Limits::default(),
+        }
+    }
+}
+
+/// Why a search was asked for; returned with the result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    Move,
+    Hint,
+}
+
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub id: u64,
+    pub purpose: Purpose,
+    pub start: Board,
+    pub moves: Vec<Move>,
+    pub limits: Limits,
+}
+
+/// One line of search progress, from either kind of engine.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchLine {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub multipv: u32,
+    /// Side to move's view.
+    pub score: Option<Score>,
+    pub bound: Option<Bound>,
+    pub nodes: u64,
+    pub nps: u64,
+    pub time: Duration,
+    /// Legal moves from the searched position (an external engine's line is
+    /// cut at its first move that does not parse or is illegal).
+    pub pv: Vec<Move>,
+}
+
+#[derive(Clone, Debug)]
+pub enum EngineEvent {
+    /// The engine is ready; its name.
+    Ready {
+        name: String,
+    },
+    Info {
+        id: u64,
+        line: SearchLine,
+    },
+    Done {
+        id: u64,
+        purpose: Purpose,
+        /// `None`: no legal move, or the search was cancelled before it began.
+        best: Option<Move>,
+        score: Option<Score>,
+        pv: Vec<Move>,
+    },
+    /// The engine could not start, crashed, or sent something illegal.
+    Failed {
+        message: String,
+    },
+}
+
+enum Command {
+    Go(Box<Request>, Arc<AtomicBool>),
+    NewGame,
+    Quit,
+}
+
+/// A running engine thread.
+pub struct EngineHandle {
+    tx: Sender<Command>,
+    /// The stop flag of the latest request.
+    current: Option<Arc<AtomicBool>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl EngineHandle {
+    /// Starts the engine described by `spec`; events go to `sink`.
+    pub fn spawn(spec: &EngineSpec, sink: impl Fn(EngineEvent) + Send + 'static) -> EngineHandle {
+        let (tx, rx) = channel::<Command>();
+        let spec = spec.clone();
+        let thread = std::thread::Builder::new()
+            .name("kibitz-engine".into())
+            .spawn(move || match spec {
+                EngineSpec::External { command } => run_external(&command, rx, &sink),
+                EngineSpec::BuiltIn { level } => run_builtin(Level::new(level), rx, &sink),
+                EngineSpec::Custom { .. } => run_builtin(Level::new(8), rx, &sink),
+            })
+            .ok();
+        EngineHandle {
+            tx,
+            current: None,
+            thread,
+        }
+    }
+
+    /// Starts a search; any search still running is stopped first.
+    pub fn go(&mut self, req: Request) {
+        self.stop();
+        let flag = Arc::new(AtomicBool::new(false));
+        self.current = Some(flag.clone());
+        let _ = self.tx.send(Command::Go(Box::new(req), flag));
+    }
+
+    /// Stops the current search (its `Done` still arrives, with the best move
+    /// so far).
+    pub fn stop(&mut self) {
+        if let Some(f) = self.current.take() {
+            f.store(true, Ordering::Relaxed);
+        }
+    }
+
+    pub fn new_game(&mut self) {
+        self.stop();
+        let _ = self.tx.send(Command::NewGame);
+    }
+}
+
+impl Drop for EngineHandle {
+    fn drop(&mut self) {
+        self.stop();
+        let _ = self.tx.send(Command::Quit);
+        if let Some(t) = self.thread.take() {
+            // The built-in engine stops within milliseconds; an external one
+            // is asked to quit and killed after 0.5 s by UciClient's Drop.
+            let _ = t.join();
+        }
+    }
+}
+
+/// Forwards each finished iteration as an `Info` event.
+struct Forward<'a, F: Fn(EngineEvent)> {
+    id: u64,
+    sink: &'a F,
+}
+
+impl<F: Fn(EngineEvent)> SearchObserver for Forward<'_, F> {
+    fn iteration(&mut self, info: &IterationInfo) {
+        (self.sink)(EngineEvent::Info {
+            id: self.id,
+            line: SearchLine {
+                depth: info.depth.max(0) as u32,
+                seldepth: info.seldepth as u32,
+                multipv: info.multipv as u32,
+                score: Some(info.score),
+                bound: Some(info.bound),
+                nodes: info.nodes,
+                nps: info.nps(),
+                time: info.elapsed,
+                pv: info.pv.clone(),
+            },
+        });
+    }
+}
+
+fn position_of(req: &Request) -> GamePosition {
+    let mut pos = GamePosition::new(req.start.clone());
+    for &m in &req.moves {
+        pos.push(m);
+    }
+    pos
+}
+
+fn run_builtin(
+    level: Option<Level>,
+    rx: std::sync::mpsc::Receiver<Command>,
+    sink: &impl Fn(EngineEvent),
+) {
+    let mut engine = Engine::new(EngineOptions::default());
+    let play_level = level.unwrap_or(Level::MAX);
+    sink(EngineEvent::Ready {
+        name: format!("Kibitz {}", env!("CARGO_PKG_VERSION")),
+    });
+    while let Ok(cmd) = rx.recv() {
+        match cmd {
+            Command::Quit => break,
+            Command::NewGame => engine.new_game(),
+            Command::Go(req, stop) => {
+                // Hints are always at full strength.
+                engine.set_level(match req.purpose {
+                    Purpose::Move => play_level,
+                    Purpose::Hint => Level::MAX,
+                });
+                let pos = position_of(&req);
+                let report =
+                    engine.search(&pos, &req.limits, &stop, &mut Forward { id: req.id, sink });
+                sink(EngineEvent::Done {
+                    id: req.id,
+                    purpose: req.purpose,
+                    best: report.best_move,
+                    score: Some(report.result.score),
+                    pv: report.result.pv,
+                });
+            }
+        }
+    }
+}
+
+/// `go` parameters for an external engine.
+pub fn go_params(limits: &Limits) -> String {
+    let mut p = Vec::new();
+    if let Some(c) = &limits.clock {
+        if let Some(w) = c.wtime {
+            p.push(format!("wtime {}", w.as_millis()));
+        }
+        if let Some(b) = c.btime {
+            p.push(format!("btime {}", b.as_millis()));
+        }
+        p.push(format!("winc {}", c.winc.as_millis()));
+        p.push(format!("binc {}", c.binc.as_millis()));
+        if let Some(n) = c.movestogo {
+            p.push(format!("movestogo {n}"));
+        }
+    }
+    if let Some(d) = limits.depth {
+        p.push(format!("depth {d}"));
+    }
+    if let Some(n) = limits.nodes {
+        p.push(format!("nodes {n}"));
+    }
+    if let Some(t) = limits.movetime {
+        p.push(format!("movetime {}", t.as_millis()));
+    }
+    if limits.infinite || p.is_empty() {
+        p.push("infinite".to_string());
+    }
+    p.join(" ")
+}
+
+/// How long to wait for an external engine's `bestmove` before giving up.
+fn go_timeout(limits: &Limits, turn: shakmaty::Color) -> Duration {
+    let grace = Duration::from_secs(10);
+    if let Some(c) = &limits.clock {
+        let mine = match turn {
+            shakmaty::Color::White => c.wtime,
+            shakmaty::Color::Black => c.btime,
+        };
+        if let Some(t) = mine {
+            return t + grace;
+        }
+    }
+    if limits.depth.is_none()
+        && limits.nodes.is_none()
+        && let Some(t) = limits.movetime
+    {
+        return t + grace;
+    }
+    // Depth/node limits and infinite analysis: the user stops it.
+    Duration::from_secs(24 * 3600)
+}
+
+/// Plays UCI move strings from `board` while they are legal.
+fn parse_line(board: &Board, moves: &[String]) -> Vec<Move> {
+    let mut b = board.clone();
+    let mut out = Vec::new();
+    for s in moves {
+        match b.parse_uci(s) {
+            Ok(m) => {
+                b = b.play(m);
+                out.push(m);
+            }
+            Err(_) => break,
+        }
+    }
+    out
+}
+
+fn to_line(info: &EngineInfo, board: &Board) -> SearchLine {
+    SearchLine {
+        depth: info.depth.unwrap_or(0),
+        seldepth: info.seldepth.unwrap_or(0),
+        multipv: info.multipv.unwrap_or(1),
+        score: info.score,
+        bound: info.bound,
+        nodes: info.nodes.unwrap_or(0),
+        nps: info.nps.unwrap_or(0),
+        time: Duration::from_millis(info.time_ms.unwrap_or(0)),
+        pv: parse_line(board, &info.pv),
+    }
+}
+
+fn run_external(
+    command: &str,
+    rx: std::sync::mpsc::Receiver<Command>,
+    sink: &impl Fn(EngineEvent),
+) {
+    let cmd = split_command(command);
+    let mut client = match UciClient::spawn(&cmd, Duration::from_secs(10)) {
+        Ok(c) => c,
+        Err(e) => {
+            sink(EngineEvent::Failed {
+                message: e.to_string(),
+            });
+            return;
+        }
+    };
+    if let Err(e) = client.sync(Duration::from_secs(10)) {
+        sink(EngineEvent::Failed {
+            message: e.to_string(),
+        });
+        return;
+    }
+    sink(EngineEvent::Ready {
+        name: client.name.clone(),
+    });
+    while let Ok(cmd) = rx.recv() {
+        match cmd {
+            Command::Quit => break,
+            Command::NewGame => {
+                if let Err(e) = client.new_game(Duration::from_secs(10)) {
+                    sink(EngineEvent::Failed {
+                        message: e.to_string(),
+                    });
+                    return;
+                }
+            }
+            Command::Go(req, stop) => {
+                let pos = position_of(&req);
+                let board = pos.current().clone();
+                let start_fen = req.start.fen();
+                let standard = start_fen == Board::startpos().fen();
+                let moves: Vec<String> = req.moves.iter().map(|&m| Board::uci(m)).collect();
+                let result = client
+                    .position((!standard).then_some(start_fen.as_str()), &moves)
+                    .and_then(|_| {
+                        client.go_stoppable(
+                            &go_params(&req.limits),
+                            go_timeout(&req.limits, board.turn()),
+                            &stop,
+                            |info| {
+                                if info.pv.is_empty() && info.score.is_none() {
+                                    return;
+                                }
+                                sink(EngineEvent::Info {
+                                    id: req.id,
+                                    line: to_line(info, &board),
+                                });
+                            },
+                        )
+                    });
+                match result {
+                    Err(e) => {
+                        sink(EngineEvent::Failed {
+                            message: e.to_string(),
+                        });
+                        return;
+                    }
+                    Ok(r) => {
+                        let best = if r.bestmove == "0000" || r.bestmove == "(none)" {
+                            None
+                        } else {
+                            match board.parse_uci(&r.bestmove) {
+                                Ok(m) => Some(m),
+                                Err(e) => {
+                                    sink(EngineEvent::Failed {
+                                        message: format!(
+                                            "{} sent an illegal move '{}': {e}",
+                                            client.name, r.bestmove
+                                        ),
+                                    });
+                                    return;
+                                }
+                            }
+                        };
+                        if best.is_none() && !board.chess().legal_moves().is_empty() {
+                            sink(EngineEvent::Failed {
+                                message: format!("{} sent no move (bestmove 0000)", client.name),
+                            });
+                            return;
+                        }
+                        let last = r.last_score();
+                        sink(EngineEvent::Done {
+                            id: req.id,
+                            purpose: req.purpose,
+                            best,
+                            score: last.and_then(|i| i.score),
+                            pv: last.map(|i| parse_line(&board, &i.pv)).unwrap_or_default(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::channel;
+
+    #[test]
+    fn builtin_engine_answers_and_reports_progress() {
+        let (tx, rx) = channel();
+        let mut h = EngineHandle::spawn(&EngineSpec::BuiltIn { level: 8 }, move |e| {
+            let _ = tx.send(e);
+        });
+        h.go(Request {
+            id: 7,
+            purpose: Purpose::Move,
+            // Mate in one: Qh5xf7#.
+            start: Board::from_fen(
+                "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            )
+            .unwrap(),
+            moves: vec![],
+            limits: Limits::depth(4),
+        });
+        let mut infos = 0;
+        loop {
+            match rx.recv_timeout(Duration::from_secs(30)).unwrap() {
+                EngineEvent::Ready { .. } => {}
+                EngineEvent::Info { id, .. } => {
+                    assert_eq!(id, 7);
+                    infos += 1;
+                }
+                EngineEvent::Done {
+                    id, best, score, ..
+                } => {
+                    assert_eq!(id, 7);
+                    assert_eq!(best.map(Board::uci), Some("h5f7".to_string()));
+                    assert_eq!(score, Some(Score::mate_in(1)));
+                    break;
+                }
+                EngineEvent::Failed { message } => panic!("{message}"),
+            }
+        }
+        assert!(infos >= 1);
+    }
+
+    #[test]
+    fn stop_ends_an_infinite_search() {
+        let (tx, rx) = channel();
+        let mut h = EngineHandle::spawn(&EngineSpec::BuiltIn { level: 8 }, move |e| {
+            let _ = tx.send(e);
+        });
+        h.go(Request {
+            id: 1,
+            purpose: Purpose::Hint,
+            start: Board::startpos(),
+            moves: vec![],
+            limits: Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+        });
+        std::thread::sleep(Duration::from_millis(100));
+        h.stop();
+        loop {
+            match rx.recv_timeout(Duration::from_secs(5)).unwrap() {
+                EngineEvent::Done { id, best, .. } => {
+                    assert_eq!(id, 1);
+                    assert!(best.is_some());
+                    break;
+                }
+                EngineEvent::Failed { message } => panic!("{message}"),
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn missing_external_engine_fails_cleanly() {
+        let (tx, rx) = channel();
+        let _h = EngineHandle::spawn(
+            &EngineSpec::External {
+                command: "/nonexistent/engine-xyz".into(),
+            },
+            move |e| {
+                let _ = tx.send(e);
+            },
+        );
+        match rx.recv_timeout(Duration::from_secs(10)).unwrap() {
+            EngineEvent::Failed { message } => assert!(message.contains("engine-xyz"), "{message}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn go_params_from_limits() {
+        let l = Limits {
+            clock: Some(crate::engine::Clock {
+                wtime: Some(Duration::from_secs(60)),
+                btime: Some(Duration::from_secs(50)),
+                winc: Duration::from_secs(2),
+                binc: Duration::from_secs(2),
+                movestogo: None,
+            }),
+            depth: Some(9),
+            ..Limits::default()
+        };
+        assert_eq!(
+            go_params(&l),
+            "wtime 60000 btime 50000 winc 2000 binc 2000 depth 9"
+        );
+        assert_eq!(go_params(&Limits::default()), "infinite");
+        assert_eq!(
+            EngineSpec::External {
+                command: "/usr/games/stockfish --x".into()
+            }
+            .describe(),
+            "stockfish"
+        );
+    }
+}

@@ -14,6 +14,6 @@ pub mod engine;
 pub mod game;
 pub mod matchplay;
 pub mod tune;
-pub mod ui;
 pub mod uci;
+pub mod ui;
 pub mod util;

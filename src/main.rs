@@ -21,10 +21,59 @@ use std::time::{Duration, Instant};
 struct Cli {
     #[command(subcommand)]
     command: Option<Cmd>,
+    /// Options of the play screen (also accepted without `play`).
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+/// Options for the terminal play screen.
+#[derive(clap::Args, Debug, Clone, Default)]
+struct PlayArgs {
+    /// Start from this position (FEN) instead of the initial one.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Draw pieces as letters (K Q R B N P / k q r b n p).
+    #[arg(long)]
+    ascii: bool,
+    /// Play against an external UCI engine (command line).
+    #[arg(long)]
+    engine: Option<String>,
+    /// Built-in engine strength, 1 (beginner) to 8 (full strength).
+    #[arg(long)]
+    level: Option<u8>,
+    /// Time control in minutes+seconds, e.g. 5+3, or "none".
+    #[arg(long)]
+    time: Option<String>,
+    /// Your side: white, black, random; or engines (watch), humans (two players).
+    #[arg(long)]
+    side: Option<String>,
+    /// Colour theme by name.
+    #[arg(long)]
+    theme: Option<String>,
+    /// Start a new game even if an unfinished one was saved.
+    #[arg(long)]
+    new: bool,
+}
+
+impl PlayArgs {
+    fn options(self) -> kibitz::ui::Options {
+        kibitz::ui::Options {
+            fen: self.fen,
+            ascii: self.ascii,
+            engine: self.engine,
+            level: self.level,
+            time: self.time,
+            side: self.side,
+            theme: self.theme,
+            new_game: self.new,
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]
 enum Cmd {
+    /// Play in the terminal (the default when no command is given).
+    Play(PlayArgs),
     /// Run as a UCI engine on stdin/stdout (for chess GUIs and matches).
     Uci,
     /// Count move-generation leaf nodes (last line: `nodes <N>`).
@@ -155,7 +204,8 @@ fn main() {
         Err(e) => e.exit(),
     };
     let result = match cli.command {
-        None => no_command(),
+        None => kibitz::ui::run(cli.play.options()),
+        Some(Cmd::Play(args)) => kibitz::ui::run(args.options()),
         Some(Cmd::Uci) => {
             kibitz::uci::engine::run(std::io::stdin().lock(), Output::stdout());
             Ok(())
@@ -209,15 +259,6 @@ fn main() {
         eprintln!("error: {e:#}");
         std::process::exit(1);
     }
-}
-
-fn no_command() -> Result<()> {
-    println!("Kibitz {}", env!("CARGO_PKG_VERSION"));
-    println!("The terminal interface is not built yet; the engine is ready:");
-    println!("  kibitz uci        play in any UCI chess GUI");
-    println!("  kibitz analyse    analyse a position");
-    println!("  kibitz --help     everything else");
-    Ok(())
 }
 
 fn board_from(fen: Option<&str>) -> Result<Board> {

@@ -1,1 +1,751 @@
 //! The configuration file and remembered choices.
+//!
+//! `config.toml` (in the user config directory) is written by the user and
+//! never by Kibitz; a broken one gives a clear message and the defaults.
+//! Choices made in the app (theme, board orientation) go to `state.toml` in
+//! the data directory instead.
+//!
+//! Key bindings: moves can be typed, so letters that begin moves (a-h, N B
+//! R Q K O, lowercase piece letters) are also command keys only by a rule
+//! in the app: when it is your move, such a letter opens the move box and
+//! Enter right after it runs the command. Commands therefore keep the
+//! familiar single letters (`f` flip, `n` new game, `q` quit), and commands
+//! that are used mid-game without thinking twice use capitals or keys that
+//! never begin a move (`u`, `t`, `p`, `?`, `H`, `D`, `R`). The cursor
+//! letters `h` `j` `k` `l` move the cursor at once; if the next letters
+//! turn them into a move (`h3`, `kd2`), the cursor goes back and the move
+//! box takes the whole text.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub fn project_dirs() -> Option<directories::ProjectDirs> {
+    directories::ProjectDirs::from("", "", "kibitz")
+}
+
+/// Base time and increment, written in chess notation: minutes+seconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub base: Duration,
+    pub increment: Duration,
+}
+
+impl TimeControl {
+    pub const fn new(base_secs: u64, inc_secs: u64) -> TimeControl {
+        TimeControl {
+            base: Duration::from_secs(base_secs),
+            increment: Duration::from_secs(inc_secs),
+        }
+    }
+
+    /// The PGN `TimeControl` tag: seconds, `180+2`.
+    pub fn pgn_tag(&self) -> String {
+        format!("{}+{}", fmt_secs(self.base), fmt_secs(self.increment))
+    }
+
+    /// Parses the PGN tag form (`180+2`, `300`).
+    pub fn from_pgn_tag(s: &str) -> Option<TimeControl> {
+        let (b, i) = s.split_once('+').unwrap_or((s, "0"));
+        let b: f64 = b.trim().parse().ok()?;
+        let i: f64 = i.trim().parse().ok()?;
+        (b.is_finite() && i.is_finite() && b > 0.0 && i >= 0.0 && b < 1e7 && i < 1e5).then(|| {
+            TimeControl {
+                base: Duration::from_secs_f64(b),
+                increment: Duration::from_secs_f64(i),
+            }
+        })
+    }
+
+    pub fn presets() -> &'static [(&'static str, TimeControl)] {
+        const P: [(&str, TimeControl); 8] = [
+            ("1+0", TimeControl::new(60, 0)),
+            ("3+0", TimeControl::new(180, 0)),
+            ("3+2", TimeControl::new(180, 2)),
+            ("5+0", TimeControl::new(300, 0)),
+            ("5+3", TimeControl::new(300, 3)),
+            ("10+5", TimeControl::new(600, 5)),
+            ("15+10", TimeControl::new(900, 10)),
+            ("30+0", TimeControl::new(1800, 0)),
+        ];
+        &P
+    }
+}
+
+fn fmt_secs(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms.is_multiple_of(1000) {
+        (ms / 1000).to_string()
+    } else {
+        format!("{}", d.as_secs_f64())
+    }
+}
+
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let base = self.base.as_secs_f64() / 60.0;
+        let base = if (base - base.round()).abs() < 1e-9 {
+            format!("{}", base.round() as u64)
+        } else {
+            format!("{base}")
+        };
+        write!(f, "{base}+{}", fmt_secs(self.increment))
+    }
+}
+
+impl std::str::FromStr for TimeControl {
+    type Err = String;
+    /// `3+2` (3 minutes + 2 seconds), `0.5+0`, `90s+5`, `10` (no increment).
+    fn from_str(s: &str) -> Result<TimeControl, String> {
+        let t = s.trim();
+        let (b, i) = t.split_once('+').unwrap_or((t, "0"));
+        let base = if let Some(secs) = b.trim().strip_suffix('s') {
+            secs.trim().parse::<f64>().ok()
+        } else {
+            b.trim().parse::<f64>().ok().map(|m| m * 60.0)
+        }
+        .ok_or_else(|| format!("'{s}' is not a time control: write minutes+seconds, e.g. 5+3"))?;
+        let inc: f64 = i
+            .trim()
+            .trim_end_matches('s')
+            .parse()
+            .map_err(|_| format!("'{s}': the increment '{i}' is not a number of seconds"))?;
+        if !(base.is_finite() && base > 0.0 && base <= 86_400.0) {
+            return Err(format!(
+                "'{s}': the base time must be more than 0 and at most 24 hours"
+            ));
+        }
+        if !(inc.is_finite() && (0.0..=600.0).contains(&inc)) {
+            return Err(format!("'{s}': the increment must be 0 to 600 seconds"));
+        }
+        Ok(TimeControl {
+            base: Duration::from_secs_f64(base),
+            increment: Duration::from_secs_f64(inc),
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    Quit,
+    Help,
+    NewGame,
+    Flip,
+    CycleTheme,
+    Takeback,
+    Hint,
+    Resign,
+    OfferDraw,
+    Pause,
+    CopyFen,
+    CopyPgn,
+    Up,
+    Down,
+    Left,
+    Right,
+    Select,
+    Cancel,
+    ScrollUp,
+    ScrollDown,
+}
+
+impl Action {
+    pub const ALL: &'static [Action] = &[
+        Action::Help,
+        Action::NewGame,
+        Action::Takeback,
+        Action::Hint,
+        Action::OfferDraw,
+        Action::Resign,
+        Action::Flip,
+        Action::CycleTheme,
+        Action::Pause,
+        Action::CopyFen,
+        Action::CopyPgn,
+        Action::Up,
+        Action::Down,
+        Action::Left,
+        Action::Right,
+        Action::Select,
+        Action::Cancel,
+        Action::ScrollUp,
+        Action::ScrollDown,
+        Action::Quit,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Quit => "quit",
+            Action::Help => "help",
+            Action::NewGame => "new_game",
+            Action::Flip => "flip",
+            Action::CycleTheme => "theme",
+            Action::Takeback => "takeback",
+            Action::Hint => "hint",
+            Action::Resign => "resign",
+            Action::OfferDraw => "draw",
+            Action::Pause => "pause",
+            Action::CopyFen => "copy_fen",
+            Action::CopyPgn => "copy_pgn",
+            Action::Up => "up",
+            Action::Down => "down",
+            Action::Left => "left",
+            Action::Right => "right",
+            Action::Select => "select",
+            Action::Cancel => "cancel",
+            Action::ScrollUp => "scroll_up",
+            Action::ScrollDown => "scroll_down",
+        }
+    }
+
+    pub fn description(self) -> &'static str {
+        match self {
+            Action::Quit => "Quit (the game is already saved)",
+            Action::Help => "Show this help",
+            Action::NewGame => "New game (side, opponent, clock, start position)",
+            Action::Flip => "Flip the board",
+            Action::CycleTheme => "Next colour theme",
+            Action::Takeback => "Take back your last move (and the engine's reply)",
+            Action::Hint => "Hint: the engine's best move and line",
+            Action::Resign => "Resign",
+            Action::OfferDraw => "Offer a draw, or claim one (threefold, 50 moves)",
+            Action::Pause => "Pause or resume (engine vs engine, clocks)",
+            Action::CopyFen => "Copy the position (FEN) to the clipboard and a file",
+            Action::CopyPgn => "Copy the game (PGN) to the clipboard and a file",
+            Action::Up => "Cursor up",
+            Action::Down => "Cursor down",
+            Action::Left => "Cursor left",
+            Action::Right => "Cursor right",
+            Action::Select => "Pick up / put down the piece under the cursor",
+            Action::Cancel => "Cancel the selection or the typed move",
+            Action::ScrollUp => "Scroll the move list up",
+            Action::ScrollDown => "Scroll the move list down",
+        }
+    }
+
+    fn from_name(s: &str) -> Option<Action> {
+        Action::ALL.iter().copied().find(|a| a.name() == s)
+    }
+
+    fn default_keys(self) -> &'static [&'static str] {
+        match self {
+            Action::Quit => &["q"],
+            Action::Help => &["?", "F1"],
+            Action::NewGame => &["n"],
+            Action::Flip => &["f"],
+            Action::CycleTheme => &["t"],
+            Action::Takeback => &["u"],
+            Action::Hint => &["H"],
+            Action::Resign => &["R"],
+            Action::OfferDraw => &["D"],
+            Action::Pause => &["p"],
+            Action::CopyFen => &["c"],
+            Action::CopyPgn => &["C"],
+            Action::Up => &["Up", "k"],
+            Action::Down => &["Down", "j"],
+            Action::Left => &["Left", "h"],
+            Action::Right => &["Right", "l"],
+            Action::Select => &["Enter", "Space"],
+            Action::Cancel => &["Esc"],
+            Action::ScrollUp => &["PageUp"],
+            Action::ScrollDown => &["PageDown"],
+        }
+    }
+}
+
+/// A key as written in the config: `q`, `Q`, `Ctrl+c`, `F1`, `Esc`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    code: KeyCode,
+    ctrl: bool,
+    alt: bool,
+}
+
+fn parse_key(s: &str) -> Option<Key> {
+    let mut ctrl = false;
+    let mut alt = false;
+    let mut rest = s.trim();
+    loop {
+        let lower = rest.to_ascii_lowercase();
+        if lower.starts_with("ctrl+") && rest.len() > 5 {
+            ctrl = true;
+            rest = &rest[5..];
+        } else if lower.starts_with("alt+") && rest.len() > 4 {
+            alt = true;
+            rest = &rest[4..];
+        } else {
+            break;
+        }
+    }
+    let code = match rest.to_ascii_lowercase().as_str() {
+        "enter" | "return" => KeyCode::Enter,
+        "space" => KeyCode::Char(' '),
+        "esc" | "escape" => KeyCode::Esc,
+        "tab" => KeyCode::Tab,
+        "backtab" => KeyCode::BackTab,
+        "backspace" => KeyCode::Backspace,
+        "up" => KeyCode::Up,
+        "down" => KeyCode::Down,
+        "left" => KeyCode::Left,
+        "right" => KeyCode::Right,
+        "pageup" => KeyCode::PageUp,
+        "pagedown" => KeyCode::PageDown,
+        "home" => KeyCode::Home,
+        "end" => KeyCode::End,
+        "delete" | "del" => KeyCode::Delete,
+        "insert" => KeyCode::Insert,
+        f if f.len() >= 2 && f.starts_with('f') && f[1..].parse::<u8>().is_ok() => {
+            let n: u8 = f[1..].parse().ok()?;
+            if !(1..=12).contains(&n) {
+                return None;
+            }
+            KeyCode::F(n)
+        }
+        _ => {
+            let mut chars = rest.chars();
+            let c = chars.next()?;
+            if chars.next().is_some() {
+                return None;
+            }
+            KeyCode::Char(if ctrl { c.to_ascii_lowercase() } else { c })
+        }
+    };
+    Some(Key { code, ctrl, alt })
+}
+
+fn key_name(k: &Key) -> String {
+    let base = match k.code {
+        KeyCode::Enter => "Enter".to_string(),
+        KeyCode::Char(' ') => "Space".to_string(),
+        KeyCode::Esc => "Esc".to_string(),
+        KeyCode::Tab => "Tab".to_string(),
+        KeyCode::BackTab => "BackTab".to_string(),
+        KeyCode::Backspace => "Backspace".to_string(),
+        KeyCode::Up => "Up".to_string(),
+        KeyCode::Down => "Down".to_string(),
+        KeyCode::Left => "Left".to_string(),
+        KeyCode::Right => "Right".to_string(),
+        KeyCode::PageUp => "PageUp".to_string(),
+        KeyCode::PageDown => "PageDown".to_string(),
+        KeyCode::Home => "Home".to_string(),
+        KeyCode::End => "End".to_string(),
+        KeyCode::Delete => "Delete".to_string(),
+        KeyCode::Insert => "Insert".to_string(),
+        KeyCode::F(n) => format!("F{n}"),
+        KeyCode::Char(c) => c.to_string(),
+        _ => "?".to_string(),
+    };
+    let mut s = String::new();
+    if k.ctrl {
+        s.push_str("Ctrl+");
+    }
+    if k.alt {
+        s.push_str("Alt+");
+    }
+    s + &base
+}
+
+#[derive(Clone, Debug)]
+pub struct KeyMap {
+    map: HashMap<Key, Action>,
+}
+
+impl Default for KeyMap {
+    fn default() -> KeyMap {
+        let mut map = HashMap::new();
+        for &a in Action::ALL {
+            for k in a.default_keys() {
+                if let Some(key) = parse_key(k) {
+                    map.insert(key, a);
+                }
+            }
+        }
+        KeyMap { map }
+    }
+}
+
+impl KeyMap {
+    pub fn action(&self, ev: &KeyEvent) -> Option<Action> {
+        let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+        let alt = ev.modifiers.contains(KeyModifiers::ALT);
+        let code = match ev.code {
+            KeyCode::Char(c) if ctrl => KeyCode::Char(c.to_ascii_lowercase()),
+            c => c,
+        };
+        self.map.get(&Key { code, ctrl, alt }).copied()
+    }
+
+    /// The keys bound to `a`, for the help screen ("f", "Ctrl+c", "Up").
+    pub fn keys_for(&self, a: Action) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .map
+            .iter()
+            .filter(|(_, x)| **x == a)
+            .map(|(k, _)| key_name(k))
+            .collect();
+        // Defaults first, in their order; then the rest alphabetically.
+        let defaults = a.default_keys();
+        v.sort_by_key(|k| {
+            (
+                defaults.iter().position(|d| d == k).unwrap_or(99),
+                k.clone(),
+            )
+        });
+        v
+    }
+
+    /// Applies `[keys]` overrides: each named action gets exactly the keys
+    /// given (replacing its defaults).
+    fn apply(&mut self, overrides: &toml::Table) -> Result<(), String> {
+        let mut wanted: Vec<(Action, Vec<Key>)> = Vec::new();
+        for (name, value) in overrides {
+            let action = Action::from_name(name).ok_or_else(|| {
+                let names: Vec<&str> = Action::ALL.iter().map(|a| a.name()).collect();
+                format!(
+                    "[keys] {name}: no such action (actions: {})",
+                    names.join(", ")
+                )
+            })?;
+            let list: Vec<String> = match value {
+                toml::Value::String(s) => vec![s.clone()],
+                toml::Value::Array(a) => a
+                    .iter()
+                    .map(|v| {
+                        v.as_str()
+                            .map(str::to_string)
+                            .ok_or_else(|| format!("[keys] {name}: keys must be strings"))
+                    })
+                    .collect::<Result<_, _>>()?,
+                _ => {
+                    return Err(format!(
+                        "[keys] {name}: give a key like \"f\" or a list [\"f\", \"F2\"]"
+                    ));
+                }
+            };
+            let keys = list
+                .iter()
+                .map(|k| parse_key(k).ok_or_else(|| format!("[keys] {name}: '{k}' is not a key")))
+                .collect::<Result<Vec<_>, _>>()?;
+            wanted.push((action, keys));
+        }
+        for (action, _) in &wanted {
+            self.map.retain(|_, a| a != action);
+        }
+        for (action, keys) in wanted {
+            for k in keys {
+                if let Some(other) = self.map.get(&k)
+                    && *other != action
+                {
+                    return Err(format!(
+                        "[keys] '{}' is bound to both {} and {}",
+                        key_name(&k),
+                        other.name(),
+                        action.name()
+                    ));
+                }
+                self.map.insert(k, action);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PieceStyle {
+    Unicode,
+    Ascii,
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Built-in engine level 1-8.
+    pub level: u8,
+    pub time_control: Option<TimeControl>,
+    pub theme: Option<String>,
+    /// External UCI engine command; when set it is the default opponent.
+    pub engine: Option<PathBuf>,
+    pub piece_style: PieceStyle,
+    pub keys: KeyMap,
+    pub autosave: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            level: 4,
+            time_control: None,
+            theme: None,
+            engine: None,
+            piece_style: PieceStyle::Unicode,
+            keys: KeyMap::default(),
+            autosave: true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(pub String);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    level: Option<i64>,
+    time_control: Option<String>,
+    theme: Option<String>,
+    engine: Option<String>,
+    pieces: Option<String>,
+    autosave: Option<bool>,
+    keys: Option<toml::Table>,
+}
+
+impl Config {
+    pub fn parse(text: &str) -> Result<Config, ConfigError> {
+        let raw: RawConfig =
+            toml::from_str(text).map_err(|e| ConfigError(super::theme::toml_message(&e, text)))?;
+        let mut c = Config::default();
+        if let Some(l) = raw.level {
+            if !(1..=8).contains(&l) {
+                return Err(ConfigError(format!("level = {l}: use 1 to 8")));
+            }
+            c.level = l as u8;
+        }
+        if let Some(t) = raw.time_control {
+            c.time_control = match t.trim() {
+                "" | "none" | "-" => None,
+                s => Some(
+                    s.parse()
+                        .map_err(|e| ConfigError(format!("time_control: {e}")))?,
+                ),
+            };
+        }
+        c.theme = raw.theme.filter(|t| !t.trim().is_empty());
+        c.engine = raw
+            .engine
+            .filter(|e| !e.trim().is_empty())
+            .map(PathBuf::from);
+        if let Some(p) = raw.pieces {
+            c.piece_style = match p.to_ascii_lowercase().as_str() {
+                "unicode" => PieceStyle::Unicode,
+                "ascii" => PieceStyle::Ascii,
+                other => {
+                    return Err(ConfigError(format!(
+                        "pieces = \"{other}\": use \"unicode\" or \"ascii\""
+                    )));
+                }
+            };
+        }
+        if let Some(a) = raw.autosave {
+            c.autosave = a;
+        }
+        if let Some(k) = raw.keys {
+            c.keys.apply(&k).map_err(ConfigError)?;
+        }
+        Ok(c)
+    }
+
+    /// Missing file: defaults. Broken file: defaults and a message naming
+    /// the file, line and reason. The file is never written.
+    pub fn load(path: &Path) -> (Config, Option<String>) {
+        match std::fs::read_to_string(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Config::default(), None),
+            Err(e) => (
+                Config::default(),
+                Some(format!("cannot read {}: {e}", path.display())),
+            ),
+            Ok(text) => match Config::parse(&text) {
+                Ok(c) => (c, None),
+                Err(e) => (Config::default(), Some(format!("{}: {e}", path.display()))),
+            },
+        }
+    }
+
+    /// A commented example `config.toml`; it parses to the defaults.
+    pub fn example() -> &'static str {
+        r#"# Kibitz configuration. Every key is optional.
+
+# Built-in engine level, 1 (beginner) to 8 (full strength).
+level = 4
+
+# Clock for new games: "none" or minutes+seconds, e.g. "5+3".
+time_control = "none"
+
+# Colour theme by name ("Classic wood", "High contrast", "Colour-blind safe",
+# or one of yours in the themes/ folder next to this file).
+# theme = "Classic wood"
+
+# An external UCI engine to play against instead of the built-in one.
+# engine = "/usr/games/stockfish"
+
+# Pieces: "unicode" or "ascii".
+pieces = "unicode"
+
+# Save every game (PGN) after each move.
+autosave = true
+
+# Key bindings: action = "key" or ["key", "key"]. Keys: letters, "Ctrl+x",
+# "F1".."F12", "Enter", "Space", "Esc", "Tab", "Up", "Down", "Left",
+# "Right", "PageUp", "PageDown". Actions: quit, help, new_game, flip, theme,
+# takeback, hint, resign, draw, pause, copy_fen, copy_pgn, up, down, left,
+# right, select, cancel, scroll_up, scroll_down.
+[keys]
+# flip = ["f", "F2"]
+"#
+    }
+}
+
+/// Choices remembered between runs (`state.toml` in the data directory).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub theme: Option<String>,
+    #[serde(default)]
+    pub flipped: bool,
+}
+
+impl State {
+    pub fn load(path: &Path) -> State {
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| toml::from_str(&t).ok())
+            .unwrap_or_default()
+    }
+
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let text = toml::to_string(self).map_err(std::io::Error::other)?;
+        crate::util::write_atomic(path, text.as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(code: KeyCode, m: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, m)
+    }
+
+    #[test]
+    fn defaults_and_example() {
+        let c = Config::parse(Config::example()).unwrap();
+        let d = Config::default();
+        assert_eq!(c.level, d.level);
+        assert_eq!(c.time_control, None);
+        assert_eq!(c.piece_style, PieceStyle::Unicode);
+        assert!(c.autosave);
+        let k = KeyMap::default();
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('f'), KeyModifiers::NONE)),
+            Some(Action::Flip)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('H'), KeyModifiers::SHIFT)),
+            Some(Action::Hint)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Enter, KeyModifiers::NONE)),
+            Some(Action::Select)
+        );
+        assert_eq!(k.action(&ev(KeyCode::Char('z'), KeyModifiers::NONE)), None);
+        // Every action has a key.
+        for &a in Action::ALL {
+            assert!(!k.keys_for(a).is_empty(), "{a:?}");
+        }
+        assert_eq!(k.keys_for(Action::Help), ["?", "F1"]);
+    }
+
+    #[test]
+    fn overrides_errors_and_duplicates() {
+        let c =
+            Config::parse("level = 7\npieces = \"ascii\"\n[keys]\nflip = [\"F2\", \"Ctrl+r\"]\n")
+                .unwrap();
+        assert_eq!(c.level, 7);
+        assert_eq!(c.piece_style, PieceStyle::Ascii);
+        assert_eq!(
+            c.keys.action(&ev(KeyCode::F(2), KeyModifiers::NONE)),
+            Some(Action::Flip)
+        );
+        assert_eq!(
+            c.keys
+                .action(&ev(KeyCode::Char('r'), KeyModifiers::CONTROL)),
+            Some(Action::Flip)
+        );
+        assert_eq!(
+            c.keys.action(&ev(KeyCode::Char('f'), KeyModifiers::NONE)),
+            None
+        );
+        assert_eq!(c.keys.keys_for(Action::Flip), ["Ctrl+r", "F2"]);
+
+        let e = Config::parse("[keys]\nflip = \"q\"\n").unwrap_err().0;
+        assert!(e.contains("'q' is bound to both"), "{e}");
+        let e = Config::parse("[keys]\nfly = \"x\"\n").unwrap_err().0;
+        assert!(e.contains("no such action"), "{e}");
+        let e = Config::parse("[keys]\nflip = \"Ctrl+\"\n").unwrap_err().0;
+        assert!(e.contains("not a key"), "{e}");
+        let e = Config::parse("level = 9\n").unwrap_err().0;
+        assert!(e.contains("1 to 8"), "{e}");
+        let e = Config::parse("level = 3\nlevel 4\n").unwrap_err().0;
+        assert!(e.contains("line 2"), "{e}");
+        let e = Config::parse("colour = 1\n").unwrap_err().0;
+        assert!(e.contains("colour"), "{e}");
+    }
+
+    #[test]
+    fn broken_file_gives_defaults_and_is_not_touched() {
+        let dir = std::env::temp_dir().join(format!("kibitz-config-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("config.toml");
+        std::fs::write(&p, "level = \n").unwrap();
+        let (c, err) = Config::load(&p);
+        assert_eq!(c.level, 4);
+        let err = err.unwrap();
+        assert!(
+            err.contains("config.toml") && err.contains("line 1"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "level = \n");
+        let (_, none) = Config::load(&dir.join("missing.toml"));
+        assert!(none.is_none());
+        // State round trip.
+        let s = State {
+            theme: Some("High contrast".into()),
+            flipped: true,
+        };
+        s.save(&dir.join("state.toml")).unwrap();
+        assert_eq!(State::load(&dir.join("state.toml")), s);
+        std::fs::write(dir.join("state.toml"), "garbage = [").unwrap();
+        assert_eq!(State::load(&dir.join("state.toml")), State::default());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn time_controls() {
+        let t: TimeControl = "3+2".parse().unwrap();
+        assert_eq!(t, TimeControl::new(180, 2));
+        assert_eq!(t.to_string(), "3+2");
+        assert_eq!(t.pgn_tag(), "180+2");
+        assert_eq!(TimeControl::from_pgn_tag("180+2"), Some(t));
+        assert_eq!(
+            "0.5+0".parse::<TimeControl>().unwrap(),
+            TimeControl::new(30, 0)
+        );
+        assert_eq!("0.5+0".parse::<TimeControl>().unwrap().to_string(), "0.5+0");
+        assert_eq!(
+            "90s+5".parse::<TimeControl>().unwrap(),
+            TimeControl::new(90, 5)
+        );
+        assert_eq!(
+            "10".parse::<TimeControl>().unwrap(),
+            TimeControl::new(600, 0)
+        );
+        assert!("x+1".parse::<TimeControl>().is_err());
+        assert!("0+1".parse::<TimeControl>().is_err());
+        assert!("5+-1".parse::<TimeControl>().is_err());
+        assert_eq!(TimeControl::from_pgn_tag("-"), None);
+        for (name, tc) in TimeControl::presets() {
+            assert_eq!(&tc.to_string(), name);
+        }
+    }
+}

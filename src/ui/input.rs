@@ -1,1 +1,1514 @@
 //! Move input typed by the user: SAN (lenient) or UCI.
+//!
+//! [`parse_move`] accepts what people actually type: `e4`, `Nf3`, `nf3`,
+//! `exd5`, `ed5`, `Nd5` for a capture, `O-O`, `0-0`, `o-o`, `e8=Q`, `e8q`,
+//! `e8` (a queen), `e2e4`, `e7e8q`, `e1g1`, `e1h1`, `1. e4`, `Nf3+!?`. When
+//! the text is not a legal move, the error says why in one plain sentence
+//! for the status line.
+
+use shakmaty::san::San;
+use shakmaty::{
+    Bitboard, CastlingSide, Chess, Color, File, Move, MoveList, Position, Rank, Role, Square,
+    attacks,
+};
+
+/// Why castling is not possible.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum CastlingBlock {
+    #[error("your king or that rook has moved (or the rook is gone)")]
+    NoRights,
+    #[error("you are in check")]
+    InCheck,
+    #[error("there are pieces between your king and rook")]
+    PiecesInTheWay,
+    #[error("your king would pass through {0}, which is attacked")]
+    PassesThroughAttack(Square),
+    #[error("your king would land on {0}, which is attacked")]
+    LandsInCheck(Square),
+    #[error("it is not legal here")]
+    Other,
+}
+
+/// Why typed text is not a move that can be played here.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveInputError {
+    #[error("type a move, like e4, Nf3, O-O or e2e4")]
+    Empty,
+    /// Not a move at all (the text as typed, shortened).
+    #[error("'{0}' is not a move: write it like e4, Nf3, O-O or e2e4")]
+    Syntax(String),
+    #[error("no move is possible: the game is over ({})", over_name(.checkmate))]
+    GameOver { checkmate: bool },
+    /// Several legal moves fit; `candidates` are in full SAN.
+    #[error("{input} is ambiguous: {}", or_list(.candidates))]
+    Ambiguous {
+        input: String,
+        candidates: Vec<String>,
+    },
+    /// UCI move from an empty square.
+    #[error("there is no piece on {0}")]
+    EmptySquare(Square),
+    /// UCI move of the opponent's piece.
+    #[error("the {} on {square} is {}'s, and it is {}'s move", role_name(.role), color_name(.owner), other_color_name(.owner))]
+    NotYourPiece {
+        square: Square,
+        role: Role,
+        owner: Color,
+    },
+    /// The origin square was given (`Ng1f3`) but holds no such piece.
+    #[error("you have no {} on {square}", role_name(.role))]
+    NoPieceOn { role: Role, square: Square },
+    /// None of our pieces of that kind can get there. `which` narrows the
+    /// pieces down as typed (" on the b-file", " on rank 1", or empty).
+    #[error("no {}{which} can {} {to}", role_name(.role), move_verb(.capture))]
+    NoPieceCanReach {
+        role: Role,
+        which: String,
+        to: Square,
+        capture: bool,
+    },
+    /// The piece (given by its square, or the only king) cannot go there.
+    #[error("the {} on {from} cannot move to {to}", role_name(.role))]
+    CannotReach {
+        role: Role,
+        from: Square,
+        to: Square,
+    },
+    /// The piece could go there on an empty board, but `at` is in the way.
+    #[error("the {} on {from} cannot get to {to}: {at} is in the way", role_name(.role))]
+    Blocked {
+        role: Role,
+        from: Square,
+        to: Square,
+        at: Square,
+    },
+    #[error("{to} is occupied by your own {}", role_name(.role))]
+    OwnPiece { to: Square, role: Role },
+    #[error("there is nothing to capture on {0}")]
+    NothingToCapture(Square),
+    #[error("{san} would leave your king in check: your {} on {from} is pinned", role_name(.role))]
+    Pinned {
+        san: String,
+        role: Role,
+        from: Square,
+    },
+    #[error("{san} would put your king in check")]
+    KingIntoCheck { san: String },
+    #[error("you are in check, and {san} does not get you out of it")]
+    DoesNotAnswerCheck { san: String },
+    #[error("{san} would leave your king in check")]
+    LeavesKingInCheck { san: String },
+    #[error("you cannot castle {}: {why}", side_name(.side))]
+    CannotCastle {
+        side: CastlingSide,
+        why: CastlingBlock,
+    },
+    /// A pawn or promotion rule, e.g. "pawns promote only on the last rank".
+    #[error("{input} is not possible: {reason}")]
+    Impossible { input: String, reason: &'static str },
+}
+
+fn over_name(checkmate: &bool) -> &'static str {
+    if *checkmate { "checkmate" } else { "stalemate" }
+}
+
+fn role_name(role: &Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
+
+fn color_name(color: &Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+fn other_color_name(color: &Color) -> &'static str {
+    color_name(&!*color)
+}
+
+fn move_verb(capture: &bool) -> &'static str {
+    if *capture { "capture on" } else { "move to" }
+}
+
+fn side_name(side: &CastlingSide) -> &'static str {
+    match side {
+        CastlingSide::KingSide => "kingside",
+        CastlingSide::QueenSide => "queenside",
+    }
+}
+
+/// "a", "a or b", "a, b or c".
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// Parses SAN (lenient) or UCI text against the position.
+pub fn parse_move(pos: &Chess, text: &str) -> Result<Move, MoveInputError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(MoveInputError::Empty);
+    }
+    let core = clean(text);
+    let syntax = || MoveInputError::Syntax(shown(text));
+    if core.is_empty() || !core.is_ascii() {
+        return Err(syntax());
+    }
+    let parsed = parse(core.as_bytes()).ok_or_else(syntax)?;
+    let legal = pos.legal_moves();
+    if legal.is_empty() {
+        return Err(MoveInputError::GameOver {
+            checkmate: pos.is_check(),
+        });
+    }
+    match parsed {
+        Parsed::Castle(side) => castle(pos, side),
+        Parsed::Uci {
+            from,
+            to,
+            promotion,
+        } => uci(pos, &legal, &core, from, to, promotion),
+        Parsed::San(intents) => resolve(pos, &legal, &echo(&core), &intents),
+    }
+}
+
+/// Could `prefix` be the start of a move typed in this position? Compares
+/// (ignoring case) against the ways a legal move can be written: SAN with
+/// and without `x`, a piece move with its origin square, UCI, and
+/// castling as `O-O`/`0-0`. Used to tell a typed move from a command key.
+pub fn could_begin_move(pos: &Chess, prefix: &str) -> bool {
+    let p = prefix.trim_start();
+    if p.is_empty() {
+        return false;
+    }
+    // A piece letter (upper case in SAN) may be typed in either case; file
+    // letters, digits and `x` must be as written.
+    let begins = |form: &str| {
+        form.len() >= p.len()
+            && form
+                .chars()
+                .zip(p.chars())
+                .all(|(f, c)| f == c || (f.is_ascii_uppercase() && f.to_ascii_lowercase() == c))
+    };
+    pos.legal_moves().iter().any(|m| {
+        let san = San::from_move(pos, *m).to_string();
+        if m.is_castle() {
+            return begins(&san) || begins(&san.replace('O', "0"));
+        }
+        if begins(&san) || begins(&san.replace(['x', '='], "")) {
+            return true;
+        }
+        let (Some(from), to) = (m.from(), m.to()) else {
+            return false;
+        };
+        let promo = m
+            .promotion()
+            .map(|r| r.char().to_string())
+            .unwrap_or_default();
+        if begins(&format!("{from}{to}{promo}")) {
+            return true;
+        }
+        if m.role() == Role::Pawn {
+            from.file() != to.file() && begins(&format!("{}{to}", from.file().char()))
+        } else {
+            let c = m.role().upper_char();
+            begins(&format!("{c}{from}{to}")) || begins(&format!("{c}{from}x{to}"))
+        }
+    })
+}
+
+/// The text as typed, safe and short enough for a status line.
+fn shown(text: &str) -> String {
+    const MAX: usize = 20;
+    let mut out: String = text
+        .chars()
+        .take(MAX)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if text.chars().nth(MAX).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// The cleaned input for messages: a lowercase piece letter (other than
+/// `b`, which may be a file) is shown in upper case.
+fn echo(core: &str) -> String {
+    let mut s = core.to_string();
+    if let Some(first) = s.get(0..1)
+        && matches!(first, "n" | "r" | "q" | "k")
+    {
+        s.replace_range(0..1, &first.to_ascii_uppercase());
+    }
+    s
+}
+
+/// Removes whitespace, a leading move number (`12.`, `12...`) and trailing
+/// annotations (`+`, `#`, `!`, `?`, `e.p.`).
+fn clean(text: &str) -> String {
+    let mut s: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 && s.as_bytes().get(digits) == Some(&b'.') {
+        let dots = s[digits..].bytes().take_while(|&b| b == b'.').count();
+        s.drain(..digits + dots);
+    }
+    loop {
+        let before = s.len();
+        while s.ends_with(['+', '#', '!', '?']) {
+            s.pop();
+        }
+        let lower = s.to_ascii_lowercase();
+        if lower.ends_with("e.p.") {
+            s.truncate(s.len() - 4);
+        } else if lower.ends_with("ep") && s.len() > 2 && s.as_bytes()[s.len() - 3].is_ascii_digit()
+        {
+            s.truncate(s.len() - 2);
+        }
+        if s.len() == before {
+            return s;
+        }
+    }
+}
+
+enum Parsed {
+    Castle(CastlingSide),
+    Uci {
+        from: Square,
+        to: Square,
+        promotion: Option<Role>,
+    },
+    /// Every reading of the text (two for a leading lowercase `b`).
+    San(Vec<Intent>),
+}
+
+/// What a SAN-like text asks for.
+#[derive(Clone, Copy, Debug)]
+struct Intent {
+    role: Role,
+    file: Option<File>,
+    rank: Option<Rank>,
+    /// `x` was written.
+    capture: bool,
+    to: Square,
+    /// As written; `None` means a queen when the move promotes.
+    promotion: Option<Role>,
+}
+
+impl Intent {
+    fn origin(&self) -> Option<Square> {
+        Some(Square::from_coords(self.file?, self.rank?))
+    }
+
+    /// A pawn move without an origin file or `x` is a push.
+    fn is_pawn_push(&self) -> bool {
+        self.role == Role::Pawn && !self.capture && self.file.is_none_or(|f| f == self.to.file())
+    }
+
+    fn matches(&self, m: &Move) -> bool {
+        let Some(from) = m.from() else {
+            return false;
+        };
+        if m.is_castle() || m.role() != self.role || m.to() != self.to {
+            return false;
+        }
+        if self.file.is_some_and(|f| f != from.file())
+            || self.rank.is_some_and(|r| r != from.rank())
+        {
+            return false;
+        }
+        if self.capture && !m.is_capture() {
+            return false;
+        }
+        if self.is_pawn_push() && from.file() != self.to.file() {
+            return false;
+        }
+        match (self.promotion, m.promotion()) {
+            (Some(p), Some(q)) => p == q,
+            (None, Some(q)) => q == Role::Queen,
+            (None, None) => true,
+            (Some(_), None) => false,
+        }
+    }
+
+    /// The intent written back as SAN-like text (for messages).
+    fn text(&self) -> String {
+        let mut s = String::new();
+        if self.role != Role::Pawn {
+            s.push(self.role.upper_char());
+        }
+        if let Some(f) = self.file {
+            s.push(f.char());
+        }
+        if let Some(r) = self.rank {
+            s.push(r.char());
+        }
+        if self.capture {
+            s.push('x');
+        }
+        s.push_str(&self.to.to_string());
+        if let Some(p) = self.promotion {
+            s.push('=');
+            s.push(p.upper_char());
+        }
+        s
+    }
+
+    /// " on the b-file", " on rank 1" or "" (the pieces the text allows).
+    fn which(&self) -> String {
+        match (self.file, self.rank) {
+            (Some(f), None) => format!(" on the {}-file", f.char()),
+            (None, Some(r)) => format!(" on rank {}", r.char()),
+            (Some(f), Some(r)) => format!(" on {}", Square::from_coords(f, r)),
+            (None, None) => String::new(),
+        }
+    }
+
+    fn is_capture_shaped(&self) -> bool {
+        self.capture || (self.role == Role::Pawn && !self.is_pawn_push())
+    }
+}
+
+fn parse(core: &[u8]) -> Option<Parsed> {
+    let castle: Vec<u8> = core
+        .iter()
+        .map(|&b| {
+            if b == b'0' {
+                b'O'
+            } else {
+                b.to_ascii_uppercase()
+            }
+        })
+        .collect();
+    match castle.as_slice() {
+        b"O-O" | b"OO" => return Some(Parsed::Castle(CastlingSide::KingSide)),
+        b"O-O-O" | b"OOO" => return Some(Parsed::Castle(CastlingSide::QueenSide)),
+        _ => {}
+    }
+    let lower = core.to_ascii_lowercase();
+    if let Some((from, to, promotion)) = parse_uci(&lower) {
+        return Some(Parsed::Uci {
+            from,
+            to,
+            promotion,
+        });
+    }
+    let (&first, _) = core.split_first()?;
+    let mut intents = Vec::new();
+    let mut add = |role, body: &[u8]| {
+        if let Some(i) = parse_body(role, body) {
+            intents.push(i);
+        }
+    };
+    match first {
+        b'N' | b'n' => add(Role::Knight, &lower[1..]),
+        b'B' => add(Role::Bishop, &lower[1..]),
+        b'b' => {
+            // A b-pawn or a bishop: keep both readings, the position decides.
+            add(Role::Pawn, &lower);
+            add(Role::Bishop, &lower[1..]);
+        }
+        b'R' | b'r' => add(Role::Rook, &lower[1..]),
+        b'Q' | b'q' => add(Role::Queen, &lower[1..]),
+        b'K' | b'k' => add(Role::King, &lower[1..]),
+        b'P' | b'p' => add(Role::Pawn, &lower[1..]),
+        _ => add(Role::Pawn, &lower),
+    }
+    (!intents.is_empty()).then_some(Parsed::San(intents))
+}
+
+/// `e2e4`, `e7e8q`, also `e2-e4`, `e4xd5`, `e7e8=q` (lowercase input).
+fn parse_uci(l: &[u8]) -> Option<(Square, Square, Option<Role>)> {
+    let from = Square::from_ascii(l.get(0..2)?).ok()?;
+    let mut rest = l.get(2..)?;
+    if let [b'-' | b'x' | b':', tail @ ..] = rest {
+        rest = tail;
+    }
+    let to = Square::from_ascii(rest.get(0..2)?).ok()?;
+    rest = rest.get(2..)?;
+    if let [b'=', tail @ ..] = rest {
+        rest = tail;
+    }
+    match rest {
+        [] => Some((from, to, None)),
+        [c] => Some((from, to, Some(Role::from_char(char::from(*c))?))),
+        _ => None,
+    }
+}
+
+/// The part of a SAN after the piece letter, lowercase:
+/// `[file][rank][x]square[[=]promotion]`.
+fn parse_body(role: Role, body: &[u8]) -> Option<Intent> {
+    let mut b = body;
+    let mut promotion = None;
+    if let [head @ .., last] = b
+        && matches!(last, b'q' | b'r' | b'b' | b'n' | b'k' | b'p')
+        && matches!(head.last(), Some(b'1'..=b'8' | b'='))
+    {
+        promotion = Role::from_char(char::from(*last));
+        b = head;
+        if let [head @ .., b'='] = b {
+            b = head;
+        }
+    }
+    let split = b.len().checked_sub(2)?;
+    let (mut prefix, square) = b.split_at(split);
+    let to = Square::from_ascii(square).ok()?;
+    let mut capture = false;
+    if let [head @ .., c @ (b'x' | b':' | b'-')] = prefix {
+        capture = *c != b'-';
+        prefix = head;
+    }
+    let mut file = None;
+    if let [c, tail @ ..] = prefix
+        && let Some(f) = File::from_char(char::from(*c))
+    {
+        file = Some(f);
+        prefix = tail;
+    }
+    let mut rank = None;
+    if let [c, tail @ ..] = prefix
+        && let Some(r) = Rank::from_char(char::from(*c))
+    {
+        rank = Some(r);
+        prefix = tail;
+    }
+    if !prefix.is_empty() {
+        return None;
+    }
+    if role == Role::Pawn {
+        // `4e5` means nothing; `bb5` is the bishop, not a b-pawn push.
+        if rank.is_some() && file.is_none() {
+            return None;
+        }
+        if file == Some(to.file()) && rank.is_none() {
+            return None;
+        }
+    }
+    Some(Intent {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    })
+}
+
+fn uci(
+    pos: &Chess,
+    legal: &MoveList,
+    input: &str,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+) -> Result<Move, MoveInputError> {
+    let board = pos.board();
+    let Some(piece) = board.piece_at(from) else {
+        return Err(MoveInputError::EmptySquare(from));
+    };
+    if piece.color != pos.turn() {
+        return Err(MoveInputError::NotYourPiece {
+            square: from,
+            role: piece.role,
+            owner: piece.color,
+        });
+    }
+    if piece.role == Role::King
+        && promotion.is_none()
+        && let Some(side) = castling_side_of_king_move(pos, from, to)
+    {
+        return castle(pos, side);
+    }
+    let intent = Intent {
+        role: piece.role,
+        file: Some(from.file()),
+        rank: Some(from.rank()),
+        capture: false,
+        to,
+        promotion,
+    };
+    resolve(pos, legal, input, &[intent])
+}
+
+/// A king move that stands for castling: two squares from the e-file along
+/// the back rank (`e1g1`), or onto one of our rooks in a corner or with
+/// castling rights (`e1h1`).
+fn castling_side_of_king_move(pos: &Chess, from: Square, to: Square) -> Option<CastlingSide> {
+    let us = pos.turn();
+    if from.rank() != us.backrank() || to.rank() != us.backrank() || from == to {
+        return None;
+    }
+    let side = CastlingSide::from_king_side(to.file() > from.file());
+    let rook_square = pos.board().piece_at(to) == Some(us.rook())
+        && (matches!(to.file(), File::A | File::H) || pos.castles().rook(us, side) == Some(to));
+    let two_steps = from.file() == File::E && matches!(to.file(), File::C | File::G);
+    (rook_square || two_steps).then_some(side)
+}
+
+fn castle(pos: &Chess, side: CastlingSide) -> Result<Move, MoveInputError> {
+    if let Some(&m) = pos.castling_moves(side).first() {
+        return Ok(m);
+    }
+    let why = castling_block(pos, side);
+    Err(MoveInputError::CannotCastle { side, why })
+}
+
+fn castling_block(pos: &Chess, side: CastlingSide) -> CastlingBlock {
+    let us = pos.turn();
+    let board = pos.board();
+    let castles = pos.castles();
+    if !castles.has(us, side) {
+        return CastlingBlock::NoRights;
+    }
+    if pos.is_check() {
+        return CastlingBlock::InCheck;
+    }
+    if (castles.path(us, side) & board.occupied()).any() {
+        return CastlingBlock::PiecesInTheWay;
+    }
+    let Some(king) = board.king_of(us) else {
+        return CastlingBlock::Other;
+    };
+    let king_to = side.king_to(us);
+    let occupied = board.occupied().without(king);
+    for sq in attacks::between(king, king_to) {
+        if board.attacks_to(sq, !us, occupied).any() {
+            return CastlingBlock::PassesThroughAttack(sq);
+        }
+    }
+    if board.attacks_to(king_to, !us, occupied).any() {
+        return CastlingBlock::LandsInCheck(king_to);
+    }
+    CastlingBlock::Other
+}
+
+fn resolve(
+    pos: &Chess,
+    legal: &MoveList,
+    input: &str,
+    intents: &[Intent],
+) -> Result<Move, MoveInputError> {
+    // `Kg1` from e1 (or `Kxh1`) means castling.
+    if let [i] = intents
+        && i.role == Role::King
+        && let Some(king) = pos.board().king_of(pos.turn())
+        && i.file.is_none_or(|f| f == king.file())
+        && i.rank.is_none_or(|r| r == king.rank())
+        && i.promotion.is_none()
+        && let Some(side) = castling_side_of_king_move(pos, king, i.to)
+        && king.distance(i.to) > 1
+    {
+        return castle(pos, side);
+    }
+    let found: Vec<Move> = legal
+        .iter()
+        .filter(|m| intents.iter().any(|i| i.matches(m)))
+        .copied()
+        .collect();
+    match found.as_slice() {
+        [m] => Ok(*m),
+        [] => {
+            // The most specific explanation over all readings; ties go to the
+            // first reading (the pawn for a lowercase `b`).
+            let mut best: Option<(u8, MoveInputError)> = None;
+            for i in intents {
+                let (score, e) = explain(pos, i);
+                if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                    best = Some((score, e));
+                }
+            }
+            Err(best.map_or_else(|| MoveInputError::Syntax(shown(input)), |(_, e)| e))
+        }
+        many => {
+            let mut candidates: Vec<String> = many
+                .iter()
+                .map(|&m| San::from_move(pos, m).to_string())
+                .collect();
+            candidates.sort();
+            Err(MoveInputError::Ambiguous {
+                input: input.to_string(),
+                candidates,
+            })
+        }
+    }
+}
+
+/// Moves of our pieces of `role` to `to` that follow the rules of movement
+/// but may leave our king in check (castling excluded; all promotions).
+fn pseudo_moves(pos: &Chess, role: Role, to: Square) -> Vec<Move> {
+    fn add_pawn_move(
+        out: &mut Vec<Move>,
+        from: Square,
+        to: Square,
+        capture: Option<Role>,
+        last: bool,
+    ) {
+        let promotions: &[Option<Role>] = if last {
+            &[
+                Some(Role::Queen),
+                Some(Role::Rook),
+                Some(Role::Bishop),
+                Some(Role::Knight),
+            ]
+        } else {
+            &[None]
+        };
+        for &promotion in promotions {
+            out.push(Move::Normal {
+                role: Role::Pawn,
+                from,
+                capture,
+                to,
+                promotion,
+            });
+        }
+    }
+
+    let board = pos.board();
+    let us = pos.turn();
+    let mut out = Vec::new();
+    let target = board.piece_at(to);
+    if target.is_some_and(|p| p.color == us) {
+        return out;
+    }
+    let capture = target.map(|p| p.role);
+    let ours = board.by_piece(role.of(us));
+    if role == Role::Pawn {
+        let last = to.rank() == us.fold_wb(Rank::Eighth, Rank::First);
+        let forward = us.fold_wb(1, -1);
+        if target.is_none()
+            && let Some(r1) = to.rank().offset(-forward)
+        {
+            let s1 = Square::from_coords(to.file(), r1);
+            if ours.contains(s1) {
+                add_pawn_move(&mut out, s1, to, None, last);
+            } else if board.piece_at(s1).is_none()
+                && to.rank() == us.fold_wb(Rank::Fourth, Rank::Fifth)
+                && let Some(r2) = r1.offset(-forward)
+            {
+                let s2 = Square::from_coords(to.file(), r2);
+                if ours.contains(s2) {
+                    add_pawn_move(&mut out, s2, to, None, last);
+                }
+            }
+        }
+        for from in attacks::pawn_attacks(!us, to) & ours {
+            if capture.is_some() {
+                add_pawn_move(&mut out, from, to, capture, last);
+            } else if pos.maybe_ep_square() == Some(to) {
+                out.push(Move::EnPassant { from, to });
+            }
+        }
+    } else {
+        for from in ours {
+            if attacks::attacks(from, role.of(us), board.occupied()).contains(to) {
+                out.push(Move::Normal {
+                    role,
+                    from,
+                    capture,
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Why no legal move fits the intent, with a score: 3 when the piece could
+/// go there but the king would be in check, 2 for a specific rule, 1 for
+/// "nothing can get there".
+fn explain(pos: &Chess, i: &Intent) -> (u8, MoveInputError) {
+    if let Some(&m) = pseudo_moves(pos, i.role, i.to)
+        .iter()
+        .find(|m| i.matches(m))
+    {
+        return (3, king_safety(pos, m));
+    }
+    let board = pos.board();
+    let us = pos.turn();
+    let impossible = |reason| MoveInputError::Impossible {
+        input: i.text(),
+        reason,
+    };
+    if let Some(p) = i.promotion {
+        if i.role != Role::Pawn {
+            return (2, impossible("only pawns promote"));
+        }
+        if matches!(p, Role::King | Role::Pawn) {
+            return (
+                2,
+                impossible("a pawn promotes to a queen, rook, bishop or knight"),
+            );
+        }
+        if i.to.rank() != us.fold_wb(Rank::Eighth, Rank::First) {
+            return (2, impossible("pawns promote only on the last rank"));
+        }
+    }
+    let target = board.piece_at(i.to);
+    if let Some(p) = target
+        && p.color == us
+    {
+        return (
+            2,
+            MoveInputError::OwnPiece {
+                to: i.to,
+                role: p.role,
+            },
+        );
+    }
+    let ep = i.role == Role::Pawn && pos.maybe_ep_square() == Some(i.to);
+    if i.capture && target.is_none() && !ep {
+        return (2, MoveInputError::NothingToCapture(i.to));
+    }
+    let mut froms = board.by_piece(i.role.of(us));
+    if let Some(f) = i.file {
+        froms &= Bitboard::from_file(f);
+    }
+    if let Some(r) = i.rank {
+        froms &= Bitboard::from_rank(r);
+    }
+    let cannot_reach = |from| MoveInputError::CannotReach {
+        role: i.role,
+        from,
+        to: i.to,
+    };
+    let no_piece = MoveInputError::NoPieceCanReach {
+        role: i.role,
+        which: i.which(),
+        to: i.to,
+        capture: i.is_capture_shaped(),
+    };
+    if froms.is_empty() {
+        return match i.origin() {
+            Some(square) => (
+                1,
+                MoveInputError::NoPieceOn {
+                    role: i.role,
+                    square,
+                },
+            ),
+            None => (1, no_piece),
+        };
+    }
+    if i.role == Role::Pawn {
+        if let Some(e) = explain_pawn(pos, i, froms) {
+            return (2, e);
+        }
+    } else {
+        let piece = i.role.of(us);
+        for from in froms {
+            if attacks::attacks(from, piece, Bitboard::EMPTY).contains(i.to)
+                && let Some(at) = (attacks::between(from, i.to) & board.occupied()).first()
+            {
+                return (
+                    2,
+                    MoveInputError::Blocked {
+                        role: i.role,
+                        from,
+                        to: i.to,
+                        at,
+                    },
+                );
+            }
+        }
+    }
+    match i.origin() {
+        Some(from) => (1, cannot_reach(from)),
+        None if i.role == Role::King => match froms.single_square() {
+            Some(from) => (1, cannot_reach(from)),
+            None => (1, no_piece),
+        },
+        None => (1, no_piece),
+    }
+}
+
+/// Pawn rules: no capture straight ahead, a double step needs a free path,
+/// a diagonal step needs something to capture.
+fn explain_pawn(pos: &Chess, i: &Intent, froms: Bitboard) -> Option<MoveInputError> {
+    let board = pos.board();
+    let us = pos.turn();
+    let to = i.to;
+    let target = board.piece_at(to);
+    if i.is_pawn_push() {
+        let forward = us.fold_wb(1, -1);
+        let r1 = to.rank().offset(-forward)?;
+        let s1 = Square::from_coords(to.file(), r1);
+        let s2 = (to.rank() == us.fold_wb(Rank::Fourth, Rank::Fifth))
+            .then(|| r1.offset(-forward))
+            .flatten()
+            .map(|r| Square::from_coords(to.file(), r))
+            .filter(|s| froms.contains(*s));
+        if froms.contains(s1) || (s2.is_some() && board.piece_at(s1).is_none()) {
+            if target.is_some() {
+                return Some(MoveInputError::Impossible {
+                    input: i.text(),
+                    reason: "pawns capture diagonally, and the square ahead is taken",
+                });
+            }
+        } else if let Some(from) = s2
+            && board.piece_at(s1).is_some()
+        {
+            return Some(MoveInputError::Blocked {
+                role: Role::Pawn,
+                from,
+                to,
+                at: s1,
+            });
+        }
+    } else if (attacks::pawn_attacks(!us, to) & froms).any() && target.is_none() {
+        return Some(MoveInputError::NothingToCapture(to));
+    }
+    None
+}
+
+/// The move follows the rules of movement, so it is illegal only because
+/// of our king: say how.
+fn king_safety(pos: &Chess, m: Move) -> MoveInputError {
+    let san = San::from_move(pos, m).to_string();
+    if m.role() == Role::King {
+        return MoveInputError::KingIntoCheck { san };
+    }
+    if pos.is_check() {
+        return MoveInputError::DoesNotAnswerCheck { san };
+    }
+    let board = pos.board();
+    if let Some(from) = m.from()
+        && let Some(king) = board.king_of(pos.turn())
+        && board
+            .attacks_to(king, !pos.turn(), board.occupied().without(from))
+            .any()
+    {
+        return MoveInputError::Pinned {
+            san,
+            role: m.role(),
+            from,
+        };
+    }
+    MoveInputError::LeavesKingInCheck { san }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::uci::UciMove;
+    use shakmaty::{CastlingMode, EnPassantMode};
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    fn uci_of(m: Move) -> String {
+        m.to_uci(CastlingMode::Standard).to_string()
+    }
+
+    /// Parses and returns the move in UCI (castling as king two squares).
+    fn ok(p: &Chess, text: &str) -> String {
+        match parse_move(p, text) {
+            Ok(m) => uci_of(m),
+            Err(e) => panic!("'{text}' should parse: {e}"),
+        }
+    }
+
+    fn err(p: &Chess, text: &str) -> MoveInputError {
+        match parse_move(p, text) {
+            Ok(m) => panic!("'{text}' should fail, got {}", uci_of(m)),
+            Err(e) => e,
+        }
+    }
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    #[test]
+    fn plain_and_lenient_san() {
+        let p = Chess::default();
+        for (text, want) in [
+            ("e4", "e2e4"),
+            ("E4", "e2e4"),
+            ("Nf3", "g1f3"),
+            ("nf3", "g1f3"),
+            ("NF3", "g1f3"),
+            ("Ngf3", "g1f3"),
+            ("Ng1f3", "g1f3"),
+            ("Ng1-f3", "g1f3"),
+            ("Nf3+", "g1f3"),
+            ("Nf3!?", "g1f3"),
+            ("e4??", "e2e4"),
+            ("1. e4", "e2e4"),
+            ("1.e4", "e2e4"),
+            ("  d4  ", "d2d4"),
+            ("Pe4", "e2e4"),
+            ("b4", "b2b4"),
+            ("b3", "b2b3"),
+        ] {
+            assert_eq!(ok(&p, text), want, "{text}");
+        }
+        // Black to move, with a move number ellipsis.
+        let p = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        assert_eq!(ok(&p, "1... e5"), "e7e5");
+        assert_eq!(ok(&p, "nc6"), "b8c6");
+    }
+
+    #[test]
+    fn captures_with_and_without_x() {
+        // 1.e4 d5 2.Nc3 Nf6: exd5, ed5, Nxd5 and Nd5 (capture without x).
+        let p = pos("rnbqkb1r/ppp1pppp/5n2/3p4/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - 2 3");
+        assert_eq!(ok(&p, "exd5"), "e4d5");
+        assert_eq!(ok(&p, "ed5"), "e4d5");
+        assert_eq!(ok(&p, "e4xd5"), "e4d5");
+        assert_eq!(ok(&p, "Nxd5"), "c3d5");
+        assert_eq!(ok(&p, "Nd5"), "c3d5");
+        assert_eq!(ok(&p, "nd5"), "c3d5");
+        assert_eq!(ok(&p, "qh5"), "d1h5");
+        assert_eq!(
+            err(&p, "Nxe4"),
+            MoveInputError::OwnPiece {
+                to: Square::E4,
+                role: Role::Pawn
+            }
+        );
+        assert_eq!(
+            err(&p, "Nxb5").to_string(),
+            "there is nothing to capture on b5"
+        );
+        // Queen takes on d7 (lowercase).
+        let p = pos("rnbqkbnr/pppBpppp/8/8/8/4P3/PPPP1PPP/RNBQK1NR b KQkq - 0 3");
+        assert_eq!(ok(&p, "qxd7"), "d8d7");
+        assert_eq!(ok(&p, "Nxd7"), "b8d7");
+        assert_eq!(ok(&p, "kxd7"), "e8d7");
+        assert_eq!(ok(&p, "Kd7"), "e8d7");
+    }
+
+    #[test]
+    fn promotions() {
+        // White pawn on e7, black rook on d8.
+        let p = pos("3r4/4P1k1/8/8/8/8/6K1/8 w - - 0 1");
+        for (text, want) in [
+            ("e8=Q", "e7e8q"),
+            ("e8Q", "e7e8q"),
+            ("e8=q", "e7e8q"),
+            ("e8q", "e7e8q"),
+            ("e8", "e7e8q"),
+            ("e8=N+", "e7e8n"),
+            ("e8n", "e7e8n"),
+            ("e8=R", "e7e8r"),
+            ("e8b", "e7e8b"),
+            ("e8=B", "e7e8b"),
+            ("exd8", "e7d8q"),
+            ("ed8", "e7d8q"),
+            ("exd8=N", "e7d8n"),
+            ("e7e8", "e7e8q"),
+            ("e7e8q", "e7e8q"),
+            ("e7e8n", "e7e8n"),
+            ("E7E8N", "e7e8n"),
+            ("e7d8r", "e7d8r"),
+        ] {
+            assert_eq!(ok(&p, text), want, "{text}");
+        }
+        assert_eq!(
+            err(&p, "e8=K").to_string(),
+            "e8=K is not possible: a pawn promotes to a queen, rook, bishop or knight"
+        );
+        assert_eq!(
+            err(&p, "e7e8k").to_string(),
+            "e7e8=K is not possible: a pawn promotes to a queen, rook, bishop or knight"
+        );
+        assert_eq!(
+            err(&p, "Kf2=Q").to_string(),
+            "Kf2=Q is not possible: only pawns promote"
+        );
+        let p = pos("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+        assert_eq!(
+            err(&p, "e4=Q").to_string(),
+            "e4=Q is not possible: pawns promote only on the last rank"
+        );
+        // Black promotes on the first rank.
+        let p = pos("4k3/8/8/8/8/8/p7/4K3 b - - 0 1");
+        assert_eq!(ok(&p, "a1"), "a2a1q");
+        assert_eq!(ok(&p, "a1=N"), "a2a1n");
+    }
+
+    #[test]
+    fn en_passant() {
+        // 1.e4 Nc6 2.e5 f5: exf6 e.p.
+        let p = pos("r1bqkbnr/ppppp1pp/2n5/4Pp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+        for text in ["exf6", "ef6", "exf6 e.p.", "exf6ep", "e5f6", "exf6+"] {
+            assert_eq!(ok(&p, text), "e5f6", "{text}");
+        }
+        assert!(parse_move(&p, "exf6").unwrap().is_en_passant());
+        // A move later the chance is gone.
+        let p = pos("r1bqkbnr/ppppp1pp/2n5/4Pp2/8/7N/PPPP1PPP/RNBQKB1R w KQkq - 2 4");
+        assert_eq!(
+            err(&p, "exf6").to_string(),
+            "there is nothing to capture on f6"
+        );
+        // En passant that would expose the king along the rank.
+        let p = pos("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1");
+        assert_eq!(
+            err(&p, "exd6").to_string(),
+            "exd6 would leave your king in check"
+        );
+    }
+
+    #[test]
+    fn castling_both_ways() {
+        let p = pos("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
+        for text in ["O-O", "0-0", "o-o", "OO", "O-O+", "e1g1", "e1h1", "Kg1"] {
+            assert_eq!(ok(&p, text), "e1g1", "{text}");
+        }
+        for text in ["O-O-O", "0-0-0", "o-o-o", "e1c1", "e1a1", "Kc1"] {
+            assert_eq!(ok(&p, text), "e1c1", "{text}");
+        }
+        assert!(parse_move(&p, "e1h1").unwrap().is_castle());
+        let p = pos("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1");
+        assert_eq!(ok(&p, "O-O"), "e8g8");
+        assert_eq!(ok(&p, "e8a8"), "e8c8");
+        assert_eq!(ok(&p, "0-0-0"), "e8c8");
+    }
+
+    #[test]
+    fn castling_refused_with_reason() {
+        let block = |fen: &str, text: &str| match parse_move(&pos(fen), text) {
+            Err(MoveInputError::CannotCastle { why, .. }) => why,
+            other => panic!("{text} in {fen}: {other:?}"),
+        };
+        assert_eq!(block(START, "O-O"), CastlingBlock::PiecesInTheWay);
+        assert_eq!(
+            parse_move(&Chess::default(), "O-O")
+                .unwrap_err()
+                .to_string(),
+            "you cannot castle kingside: there are pieces between your king and rook"
+        );
+        assert_eq!(
+            block("r3k2r/8/8/8/8/8/8/R3K2R w kq - 0 1", "O-O"),
+            CastlingBlock::NoRights
+        );
+        assert_eq!(
+            block("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", "e1g1"),
+            CastlingBlock::NoRights
+        );
+        // Rook on e8 checks the king.
+        assert_eq!(
+            block("4r1k1/8/8/8/8/8/8/R3K2R w KQ - 0 1", "O-O-O"),
+            CastlingBlock::InCheck
+        );
+        // Bishop on c4 covers f1; rook on c8 covers c1.
+        assert_eq!(
+            block("2r3k1/8/8/1b6/8/8/8/R3K2R w KQ - 0 1", "O-O"),
+            CastlingBlock::PassesThroughAttack(Square::F1)
+        );
+        assert_eq!(
+            block("2r3k1/8/8/1b6/8/8/8/R3K2R w KQ - 0 1", "O-O-O"),
+            CastlingBlock::LandsInCheck(Square::C1)
+        );
+        assert_eq!(
+            parse_move(&pos("2r3k1/8/8/1b6/8/8/8/R3K2R w KQ - 0 1"), "O-O")
+                .unwrap_err()
+                .to_string(),
+            "you cannot castle kingside: your king would pass through f1, which is attacked"
+        );
+    }
+
+    #[test]
+    fn b_pawn_or_bishop() {
+        // Pawn b2 and bishop d2 can both take the knight on c3.
+        let both = pos("4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1");
+        let e = err(&both, "bxc3");
+        assert_eq!(
+            e,
+            MoveInputError::Ambiguous {
+                input: "bxc3".into(),
+                candidates: vec!["Bxc3".into(), "bxc3".into()]
+            }
+        );
+        assert_eq!(e.to_string(), "bxc3 is ambiguous: Bxc3 or bxc3");
+        assert!(matches!(
+            err(&both, "bc3"),
+            MoveInputError::Ambiguous { .. }
+        ));
+        // Upper case B is the bishop; a full origin picks the pawn.
+        assert_eq!(ok(&both, "Bxc3"), "d2c3");
+        assert_eq!(ok(&both, "b2c3"), "b2c3");
+        // Only the pawn.
+        let pawn = pos("4k3/8/8/8/8/2n5/1P6/4K3 w - - 0 1");
+        assert_eq!(ok(&pawn, "bxc3"), "b2c3");
+        assert_eq!(ok(&pawn, "bc3"), "b2c3");
+        // Only the bishop (no pawn on b2).
+        let bishop = pos("4k3/8/8/8/8/2n5/3B4/4K3 w - - 0 1");
+        assert_eq!(ok(&bishop, "bxc3"), "d2c3");
+        assert_eq!(ok(&bishop, "bc3"), "d2c3");
+        // Empty c3: the b-pawn cannot go there, the bishop can.
+        let quiet = pos("4k3/8/8/8/8/8/1P1B4/4K3 w - - 0 1");
+        assert_eq!(ok(&quiet, "bc3"), "d2c3");
+        // `bb4` is the bishop (a b-pawn push is written b4).
+        assert_eq!(ok(&quiet, "bb4"), "d2b4");
+        assert_eq!(ok(&quiet, "b4"), "b2b4");
+        assert_eq!(err(&quiet, "bb3").to_string(), "no bishop can move to b3");
+        assert_eq!(ok(&quiet, "be3"), "d2e3");
+    }
+
+    #[test]
+    fn ambiguous_knight() {
+        let p = pos("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
+        let e = err(&p, "Nd2");
+        assert_eq!(e.to_string(), "Nd2 is ambiguous: Nbd2 or Nfd2");
+        assert_eq!(err(&p, "nd2").to_string(), "Nd2 is ambiguous: Nbd2 or Nfd2");
+        assert_eq!(ok(&p, "Nbd2"), "b1d2");
+        assert_eq!(ok(&p, "Nfd2"), "f3d2");
+        assert_eq!(ok(&p, "N1d2"), "b1d2");
+        assert_eq!(ok(&p, "N3d2"), "f3d2");
+        assert_eq!(ok(&p, "f3d2"), "f3d2");
+        // Three queens.
+        let p = pos("4k3/8/8/8/8/Q1Q5/8/Q3K3 w - - 0 1");
+        assert_eq!(
+            err(&p, "Qb2").to_string(),
+            "Qb2 is ambiguous: Q1b2, Qa3b2 or Qcb2"
+        );
+        assert_eq!(
+            err(&p, "Qab2").to_string(),
+            "Qab2 is ambiguous: Q1b2 or Qa3b2"
+        );
+        assert_eq!(ok(&p, "Qa1b2"), "a1b2");
+    }
+
+    #[test]
+    fn pinned_piece() {
+        // Knight on e2 pinned by the rook on e7.
+        let p = pos("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1");
+        let e = err(&p, "Nf4");
+        assert_eq!(
+            e,
+            MoveInputError::Pinned {
+                san: "Nf4".into(),
+                role: Role::Knight,
+                from: Square::E2
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "Nf4 would leave your king in check: your knight on e2 is pinned"
+        );
+        assert!(matches!(err(&p, "e2c3"), MoveInputError::Pinned { .. }));
+        // A pinned bishop may move along the pin line.
+        let p = pos("4k3/8/8/7b/8/8/4B3/3K4 w - - 0 1");
+        assert_eq!(ok(&p, "Bxh5"), "e2h5");
+        assert_eq!(ok(&p, "Bg4"), "e2g4");
+        assert!(matches!(err(&p, "Bd3"), MoveInputError::Pinned { .. }));
+    }
+
+    #[test]
+    fn in_check() {
+        // White king on e1 checked by the rook on a1; knight on c3.
+        let p = pos("4k3/8/8/8/8/2N5/8/r3K3 w - - 0 1");
+        assert_eq!(
+            err(&p, "Ne4").to_string(),
+            "you are in check, and Ne4 does not get you out of it"
+        );
+        assert_eq!(ok(&p, "Nd1"), "c3d1");
+        assert_eq!(ok(&p, "Nb1"), "c3b1");
+        assert_eq!(ok(&p, "Ke2"), "e1e2");
+        assert_eq!(
+            err(&p, "Kd1").to_string(),
+            "Kd1 would put your king in check"
+        );
+        assert_eq!(
+            err(&p, "O-O").to_string(),
+            "you cannot castle kingside: your king or that rook has moved (or the rook is gone)"
+        );
+        let p = pos("4k3/8/8/8/8/8/8/r3K2R w K - 0 1");
+        assert_eq!(
+            err(&p, "O-O").to_string(),
+            "you cannot castle kingside: you are in check"
+        );
+        // Walking into a pawn's attack.
+        let p = pos("4k3/8/8/8/8/3p4/8/4K3 w - - 0 1");
+        assert!(matches!(
+            err(&p, "Ke2"),
+            MoveInputError::KingIntoCheck { .. }
+        ));
+        assert_eq!(ok(&p, "Kd2"), "e1d2");
+    }
+
+    #[test]
+    fn pieces_that_cannot_get_there() {
+        let p = Chess::default();
+        assert_eq!(err(&p, "Nf4").to_string(), "no knight can move to f4");
+        assert_eq!(
+            err(&p, "Nxf4").to_string(),
+            "there is nothing to capture on f4"
+        );
+        assert_eq!(
+            err(&p, "Nbd4").to_string(),
+            "no knight on the b-file can move to d4"
+        );
+        assert_eq!(err(&p, "Nd1c3").to_string(), "you have no knight on d1");
+        assert_eq!(
+            err(&p, "Qh5").to_string(),
+            "the queen on d1 cannot get to h5: e2 is in the way"
+        );
+        assert_eq!(
+            err(&p, "Ra3").to_string(),
+            "the rook on a1 cannot get to a3: a2 is in the way"
+        );
+        assert_eq!(
+            err(&p, "Ke2").to_string(),
+            "e2 is occupied by your own pawn"
+        );
+        assert_eq!(
+            err(&p, "Kf3").to_string(),
+            "the king on e1 cannot move to f3"
+        );
+        assert_eq!(err(&p, "e5").to_string(), "no pawn can move to e5");
+        assert_eq!(
+            err(&p, "exd3").to_string(),
+            "there is nothing to capture on d3"
+        );
+        assert_eq!(
+            err(&p, "ed3").to_string(),
+            "there is nothing to capture on d3"
+        );
+        assert_eq!(
+            err(&p, "Bb5").to_string(),
+            "the bishop on f1 cannot get to b5: e2 is in the way"
+        );
+        assert_eq!(
+            err(&p, "Bd3").to_string(),
+            "the bishop on f1 cannot get to d3: e2 is in the way"
+        );
+        // No such piece at all.
+        let p = pos("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+        assert_eq!(err(&p, "Qd4").to_string(), "no queen can move to d4");
+        assert_eq!(err(&p, "Nf3").to_string(), "no knight can move to f3");
+        // Pawn double step through a piece; a pawn going backwards.
+        let p = pos("4k3/8/8/8/8/4n3/4P3/4K3 w - - 0 1");
+        assert_eq!(
+            err(&p, "e4").to_string(),
+            "the pawn on e2 cannot get to e4: e3 is in the way"
+        );
+        assert_eq!(
+            err(&p, "e3").to_string(),
+            "e3 is not possible: pawns capture diagonally, and the square ahead is taken"
+        );
+        assert_eq!(err(&p, "e1").to_string(), "e1 is occupied by your own king");
+        let p = pos("4k3/8/8/8/4P3/8/8/4K3 w - - 0 1");
+        assert_eq!(err(&p, "e3").to_string(), "no pawn can move to e3");
+        assert_eq!(err(&p, "e6").to_string(), "no pawn can move to e6");
+        assert_eq!(
+            err(&p, "e4e6").to_string(),
+            "the pawn on e4 cannot move to e6"
+        );
+    }
+
+    #[test]
+    fn uci_moves_and_their_errors() {
+        let p = Chess::default();
+        assert_eq!(ok(&p, "e2e4"), "e2e4");
+        assert_eq!(ok(&p, "E2E4"), "e2e4");
+        assert_eq!(ok(&p, "e2-e4"), "e2e4");
+        assert_eq!(ok(&p, "g1f3"), "g1f3");
+        assert_eq!(ok(&p, "b1c3"), "b1c3");
+        assert_eq!(err(&p, "e3e4").to_string(), "there is no piece on e3");
+        assert_eq!(
+            err(&p, "e7e5").to_string(),
+            "the pawn on e7 is Black's, and it is White's move"
+        );
+        assert_eq!(
+            err(&p, "g1g3").to_string(),
+            "the knight on g1 cannot move to g3"
+        );
+        assert_eq!(
+            err(&p, "e2e5").to_string(),
+            "the pawn on e2 cannot move to e5"
+        );
+        assert_eq!(
+            err(&p, "d1d3").to_string(),
+            "the queen on d1 cannot get to d3: d2 is in the way"
+        );
+        assert_eq!(
+            err(&p, "e1e2").to_string(),
+            "e2 is occupied by your own pawn"
+        );
+        assert_eq!(
+            err(&p, "e1g1").to_string(),
+            "you cannot castle kingside: there are pieces between your king and rook"
+        );
+        assert_eq!(
+            err(&p, "g1f3q").to_string(),
+            "Ng1f3=Q is not possible: only pawns promote"
+        );
+    }
+
+    #[test]
+    fn empty_and_garbage() {
+        let p = Chess::default();
+        assert_eq!(err(&p, ""), MoveInputError::Empty);
+        assert_eq!(err(&p, "   \t"), MoveInputError::Empty);
+        assert_eq!(
+            err(&p, "xyz").to_string(),
+            "'xyz' is not a move: write it like e4, Nf3, O-O or e2e4"
+        );
+        for text in [
+            "Nf9", "hello", "e2e4e6", "--", "Z0", "0000", "O-O-O-O", "!!", "+", "e", "b", "Nx",
+            "e8=", "=Q", "N@f3", "ééé", "e4\u{0}", "1.", "12...", "bxc", "4e5",
+        ] {
+            assert!(
+                matches!(parse_move(&p, text), Err(MoveInputError::Syntax(_))),
+                "{text:?}: {:?}",
+                parse_move(&p, text)
+            );
+        }
+        // Long input is shortened in the message.
+        let long = "a".repeat(100);
+        let msg = err(&p, &long).to_string();
+        assert!(msg.len() < 80, "{msg}");
+        assert!(msg.contains('…'));
+    }
+
+    #[test]
+    fn game_over() {
+        // Fool's mate, and a stalemate.
+        let p = pos("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+        assert_eq!(
+            err(&p, "e4").to_string(),
+            "no move is possible: the game is over (checkmate)"
+        );
+        let p = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+        assert_eq!(
+            err(&p, "Kh7"),
+            MoveInputError::GameOver { checkmate: false }
+        );
+        assert!(matches!(err(&p, "junk"), MoveInputError::Syntax(_)));
+    }
+
+    struct XorShift(u64);
+
+    impl XorShift {
+        fn next(&mut self) -> u64 {
+            let mut x = self.0;
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            self.0 = x;
+            x
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// Positions from random games, plus a few special ones.
+    fn positions(rng: &mut XorShift) -> Vec<Chess> {
+        let mut out: Vec<Chess> = [
+            START,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1",
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+        ]
+        .iter()
+        .map(|f| pos(f))
+        .collect();
+        for _ in 0..40 {
+            let mut p = Chess::default();
+            let plies = rng.below(80);
+            for _ in 0..plies {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.below(moves.len())];
+                p.play_unchecked(m);
+                out.push(p.clone());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_legal_move_round_trips() {
+        let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+        for p in positions(&mut rng) {
+            for &m in p.legal_moves().iter() {
+                // Exact SAN parses back, except that `bxc3` is ambiguous
+                // when a bishop can also go to c3.
+                let san = San::from_move(&p, m).to_string();
+                let plus = shakmaty::san::SanPlus::from_move(p.clone(), m).to_string();
+                for text in [&san, &plus] {
+                    match parse_move(&p, text) {
+                        Ok(found) => assert_eq!(found, m, "{text} in {}", fen(&p)),
+                        Err(MoveInputError::Ambiguous { candidates, .. }) => {
+                            assert!(text.starts_with('b'), "{text} in {}", fen(&p));
+                            assert!(candidates.contains(&san), "{text}: {candidates:?}");
+                        }
+                        Err(e) => panic!("{text} in {}: {e}", fen(&p)),
+                    }
+                }
+                let uci = UciMove::from_move(m, CastlingMode::Standard).to_string();
+                assert_eq!(parse_move(&p, &uci), Ok(m), "{uci} in {}", fen(&p));
+                let chess960 = UciMove::from_move(m, CastlingMode::Chess960).to_string();
+                assert_eq!(parse_move(&p, &chess960), Ok(m), "{chess960}");
+                // Lowercase SAN finds the move, or (b-pawn vs bishop) names it.
+                let lower = san.to_ascii_lowercase();
+                match parse_move(&p, &lower) {
+                    Ok(found) => assert_eq!(found, m, "{lower} in {}", fen(&p)),
+                    Err(MoveInputError::Ambiguous { candidates, .. }) => {
+                        assert!(lower.starts_with('b'), "{lower} in {}", fen(&p));
+                        assert!(candidates.contains(&san), "{lower}: {candidates:?}");
+                    }
+                    Err(e) => panic!("{lower} in {}: {e}", fen(&p)),
+                }
+            }
+        }
+    }
+
+    fn fen(p: &Chess) -> String {
+        Fen::from_position(p, EnPassantMode::Legal).to_string()
+    }
+
+    #[test]
+    fn random_text_never_panics() {
+        const ALPHABET: &[u8] = b"abcdefghNBRQKPnbrqkpxX12345678=+#!?-O0o .:e";
+        let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
+        let positions = positions(&mut rng);
+        let mut accepted = 0;
+        for (n, p) in positions.iter().enumerate() {
+            let legal = p.legal_moves();
+            for _ in 0..60 {
+                let len = rng.below(9);
+                let text: String = (0..len)
+                    .map(|_| match rng.below(10) {
+                        0 => char::from(32 + rng.below(95) as u8),
+                        1 if n % 7 == 0 => ['é', '♘', '\u{0}', '\n', '½'][rng.below(5)],
+                        _ => char::from(ALPHABET[rng.below(ALPHABET.len())]),
+                    })
+                    .collect();
+                match parse_move(p, &text) {
+                    Ok(m) => {
+                        accepted += 1;
+                        assert!(legal.contains(&m), "{text:?} gave an illegal move");
+                    }
+                    Err(e) => assert!(!e.to_string().is_empty()),
+                }
+            }
+        }
+        assert!(accepted > 0);
+    }
+}

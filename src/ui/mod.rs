@@ -1,7 +1,433 @@
 //! The terminal user interface (ratatui + crossterm).
+//!
+//! Data flows one way: terminal events, engine messages and clock ticks
+//! become [`app::Msg`]s on one channel; [`app::App::update`] changes the
+//! state and queues [`app::Effect`]s; the runtime here carries the effects
+//! out (engine requests, atomic saves, clipboard) and [`view::draw`] draws
+//! the state. Drawing never changes state and never waits on the engine,
+//! which runs on its own thread.
 
+pub mod app;
 pub mod clock;
 pub mod config;
 pub mod input;
 pub mod player;
 pub mod theme;
+pub mod view;
+
+use anyhow::{Context, Result, bail};
+use app::{App, Effect, Msg, Overlay, Setup, Slot};
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use player::{EngineHandle, EngineSpec};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+/// Command-line choices for the play screen.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub fen: Option<String>,
+    pub ascii: bool,
+    /// External UCI engine command.
+    pub engine: Option<String>,
+    pub level: Option<u8>,
+    /// Time control in minutes+seconds, or "none".
+    pub time: Option<String>,
+    /// white, black, random, engines, humans.
+    pub side: Option<String>,
+    pub theme: Option<String>,
+    /// Do not offer to resume an unfinished game.
+    pub new_game: bool,
+}
+
+/// Everything the app needs before the terminal is taken over; errors here
+/// are printed normally.
+struct Prepared {
+    app: App,
+    setup: Setup,
+    resume: Option<(PathBuf, crate::game::Game)>,
+    warnings: Vec<String>,
+}
+
+fn prepare(opts: &Options) -> Result<Prepared> {
+    let dirs = config::project_dirs();
+    let config_dir = dirs.as_ref().map(|d| d.config_dir().to_path_buf());
+    let data_dir = dirs.as_ref().map(|d| d.data_dir().to_path_buf());
+    let mut warnings = Vec::new();
+    let mut cfg = match &config_dir {
+        Some(dir) => {
+            let (c, err) = config::Config::load(&dir.join("config.toml"));
+            if let Some(e) = err {
+                warnings.push(format!("{e} (using defaults)"));
+            }
+            c
+        }
+        None => config::Config::default(),
+    };
+    if let Some(l) = opts.level {
+        if !(1..=8).contains(&l) {
+            bail!("--level must be 1 to 8, not {l}");
+        }
+        cfg.level = l;
+        cfg.engine = None;
+    }
+    if let Some(e) = &opts.engine {
+        cfg.engine = Some(PathBuf::from(e));
+    }
+    if opts.ascii {
+        cfg.piece_style = config::PieceStyle::Ascii;
+    }
+    if let Some(t) = &opts.time {
+        cfg.time_control = if t == "none" || t == "-" {
+            None
+        } else {
+            Some(
+                t.parse::<config::TimeControl>()
+                    .map_err(|e| anyhow::anyhow!("--time {t}: {e}"))?,
+            )
+        };
+    }
+    let (themes, theme_warnings) =
+        theme::load_all(config_dir.as_ref().map(|d| d.join("themes")).as_deref());
+    warnings.extend(theme_warnings);
+    if themes.is_empty() {
+        bail!("no colour themes could be loaded");
+    }
+    let state = data_dir
+        .as_ref()
+        .map(|d| config::State::load(&d.join("state.toml")))
+        .unwrap_or_default();
+    let mut app = App::new(cfg, themes, data_dir.clone());
+    let wanted_theme = opts.theme.clone().or(state.theme.clone());
+    if let Some(name) = wanted_theme {
+        match app
+            .themes
+            .iter()
+            .position(|t| t.name.eq_ignore_ascii_case(&name))
+        {
+            Some(i) => app.theme = i,
+            None if opts.theme.is_some() => {
+                let names: Vec<&str> = app.themes.iter().map(|t| t.name.as_str()).collect();
+                bail!("no theme '{name}' (have: {})", names.join(", "));
+            }
+            None => {}
+        }
+    }
+    app.flipped = state.flipped;
+
+    let mut setup = app.default_setup();
+    if let Some(fen) = &opts.fen {
+        setup.start =
+            crate::engine::Board::from_fen(fen).map_err(|e| anyhow::anyhow!("--fen: {e}"))?;
+        if shakmaty::Position::legal_moves(setup.start.chess()).is_empty() {
+            bail!("--fen: the position has no legal moves (the game would already be over)");
+        }
+    }
+    if let Some(side) = &opts.side {
+        use shakmaty::Color;
+        setup.mode = match side.as_str() {
+            "white" => app::Mode::HumanVsEngine {
+                human: Color::White,
+            },
+            "black" => app::Mode::HumanVsEngine {
+                human: Color::Black,
+            },
+            "random" => app::Mode::HumanVsEngine {
+                human: if crate::util::Rng::from_entropy().below(2) == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                },
+            },
+            "engines" => app::Mode::EngineVsEngine,
+            "humans" => app::Mode::HumanVsHuman,
+            other => bail!("--side must be white, black, random, engines or humans, not '{other}'"),
+        };
+    }
+    let resume = if opts.new_game || opts.fen.is_some() {
+        None
+    } else {
+        data_dir
+            .as_ref()
+            .and_then(|d| find_unfinished(&d.join("games")))
+    };
+    Ok(Prepared {
+        app,
+        setup,
+        resume,
+        warnings,
+    })
+}
+
+/// The newest saved game, if it is unfinished and readable.
+pub fn find_unfinished(dir: &Path) -> Option<(PathBuf, crate::game::Game)> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+        .collect();
+    files.sort();
+    let newest = files.pop()?;
+    let text = std::fs::read_to_string(&newest).ok()?;
+    let game = crate::game::pgn_read::read_game(&text).ok()?;
+    if game.ending.is_some() || game.header("KibitzMode").is_none() {
+        return None;
+    }
+    if game.rule_ending(false).is_some() {
+        return None;
+    }
+    Some((newest, game))
+}
+
+/// Runs the terminal app until the user quits.
+pub fn run(opts: Options) -> Result<()> {
+    let Prepared {
+        mut app,
+        setup,
+        resume,
+        warnings,
+    } = prepare(&opts)?;
+
+    let mut terminal = ratatui::try_init().context("cannot start the terminal interface")?;
+    // ratatui's hook restores the screen on panic; also release the mouse.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+        hook(info);
+    }));
+    let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
+
+    let result = event_loop(&mut terminal, &mut app, setup, resume, warnings);
+
+    let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    if let Some(path) = &app.save_path
+        && path.exists()
+    {
+        eprintln!("Game saved to {}", path.display());
+    }
+    result
+}
+
+fn engine_sink(tx: &Sender<Msg>, slot: Slot) -> impl Fn(player::EngineEvent) + Send + 'static {
+    let tx = tx.clone();
+    move |e| {
+        let _ = tx.send(Msg::Engine(slot, e));
+    }
+}
+
+fn event_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    app: &mut App,
+    setup: Setup,
+    resume: Option<(PathBuf, crate::game::Game)>,
+    warnings: Vec<String>,
+) -> Result<()> {
+    let (tx, rx): (Sender<Msg>, Receiver<Msg>) = mpsc::channel();
+    // Terminal events on their own thread.
+    {
+        let tx = tx.clone();
+        std::thread::Builder::new()
+            .name("kibitz-input".into())
+            .spawn(move || {
+                loop {
+                    let msg = match event::read() {
+                        Ok(Event::Key(k)) => Msg::Key(k),
+                        Ok(Event::Mouse(m)) => Msg::Mouse(m),
+                        Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
+                        Ok(_) => continue,
+                        Err(_) => break,
+                    };
+                    if tx.send(msg).is_err() {
+                        break;
+                    }
+                }
+            })
+            .context("cannot start the input thread")?;
+    }
+    let size = terminal.size().unwrap_or_default();
+    let now = Instant::now();
+    app.update(Msg::Resize(size.width, size.height), now);
+
+    let mut opponent: Option<EngineHandle> = None;
+    let mut assistant = EngineHandle::spawn(
+        &EngineSpec::BuiltIn { level: 8 },
+        engine_sink(&tx, Slot::Assistant),
+    );
+
+    match resume {
+        Some((path, game)) => {
+            let moves = game.moves().len();
+            let summary = format!(
+                "{} vs {}, {} moves, {}",
+                game.header("White").unwrap_or("?"),
+                game.header("Black").unwrap_or("?"),
+                moves.div_ceil(2),
+                path.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            );
+            app.overlay = Overlay::Resume {
+                path,
+                game: Box::new(game),
+                summary,
+            };
+        }
+        None => app.start_game(setup, now),
+    }
+    if !warnings.is_empty() {
+        app.update(Msg::Error(warnings.join("; ")), now);
+    }
+
+    let tick = Duration::from_millis(100);
+    loop {
+        for effect in app.take_effects() {
+            match effect {
+                Effect::Quit => return Ok(()),
+                Effect::StartEngine(spec) => {
+                    drop(opponent.take()); // stops and joins the old engine
+                    opponent = Some(EngineHandle::spawn(&spec, engine_sink(&tx, Slot::Opponent)));
+                }
+                Effect::NewGame => {
+                    if let Some(o) = &mut opponent {
+                        o.new_game();
+                    }
+                    assistant.new_game();
+                }
+                Effect::Go(slot, req) => match slot {
+                    Slot::Opponent => match &mut opponent {
+                        Some(o) => o.go(*req),
+                        None => {
+                            let mut o =
+                                EngineHandle::spawn(&app.spec, engine_sink(&tx, Slot::Opponent));
+                            o.go(*req);
+                            opponent = Some(o);
+                        }
+                    },
+                    Slot::Assistant => assistant.go(*req),
+                },
+                Effect::Stop(slot) => match slot {
+                    Slot::Opponent => {
+                        if let Some(o) = &mut opponent {
+                            o.stop();
+                        }
+                    }
+                    Slot::Assistant => assistant.stop(),
+                },
+                Effect::Save { path, contents } => {
+                    if let Err(e) = save_file(&path, &contents) {
+                        app.update(
+                            Msg::Error(format!("Could not save {}: {e}", path.display())),
+                            Instant::now(),
+                        );
+                    }
+                }
+                Effect::Copy { what, text, path } => {
+                    let clip = osc52(&text);
+                    let mut out = std::io::stdout();
+                    let _ = out.write_all(clip.as_bytes()).and_then(|_| out.flush());
+                    let note = match path {
+                        Some(p) => match save_file(&p, &text) {
+                            Ok(()) => Msg::Note(format!(
+                                "{what} copied to the clipboard and saved to {}",
+                                p.display()
+                            )),
+                            Err(e) => Msg::Error(format!(
+                                "{what} copied to the clipboard; saving {} failed: {e}",
+                                p.display()
+                            )),
+                        },
+                        None => Msg::Note(format!("{what} copied to the clipboard")),
+                    };
+                    app.update(note, Instant::now());
+                }
+                Effect::SaveState => {
+                    if let Some(d) = &app.data_dir {
+                        let state = config::State {
+                            theme: Some(app.theme().name.clone()),
+                            flipped: app.flipped,
+                        };
+                        if let Err(e) = std::fs::create_dir_all(d)
+                            .and_then(|_| state.save(&d.join("state.toml")))
+                        {
+                            app.update(
+                                Msg::Error(format!("Could not remember the settings: {e}")),
+                                Instant::now(),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        if app.quit {
+            return Ok(());
+        }
+        terminal.draw(|f| view::draw(f, app, Instant::now()))?;
+        let msg = match rx.recv_timeout(tick) {
+            Ok(m) => m,
+            Err(RecvTimeoutError::Timeout) => Msg::Tick,
+            Err(RecvTimeoutError::Disconnected) => return Ok(()),
+        };
+        app.update(msg, Instant::now());
+        // Handle whatever else is already waiting before drawing again.
+        while let Ok(m) = rx.try_recv() {
+            app.update(m, Instant::now());
+        }
+        app.update(Msg::Tick, Instant::now());
+    }
+}
+
+fn save_file(path: &Path, contents: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    crate::util::write_atomic(path, contents.as_bytes())
+}
+
+/// The OSC 52 escape sequence that puts `text` on the terminal's clipboard.
+pub fn osc52(text: &str) -> String {
+    format!("\x1b]52;c;{}\x07", base64(text.as_bytes()))
+}
+
+fn base64(data: &[u8]) -> String {
+    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for chunk in data.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        out.push(T[(n >> 18) as usize & 63] as char);
+        out.push(T[(n >> 12) as usize & 63] as char);
+        out.push(if chunk.len() > 1 {
+            T[(n >> 6) as usize & 63] as char
+        } else {
+            '='
+        });
+        out.push(if chunk.len() > 2 {
+            T[n as usize & 63] as char
+        } else {
+            '='
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn base64_matches_rfc4648() {
+        assert_eq!(super::base64(b""), "");
+        assert_eq!(super::base64(b"f"), "Zg==");
+        assert_eq!(super::base64(b"fo"), "Zm8=");
+        assert_eq!(super::base64(b"foo"), "Zm9v");
+        assert_eq!(super::base64(b"foobar"), "Zm9vYmFy");
+        assert_eq!(super::osc52("hi"), "\x1b]52;c;aGk=\x07");
+    }
+}
+
+#[cfg(test)]
+mod tests_app;

@@ -10,7 +10,7 @@ use crate::game::{GameResult, Termination};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use shakmaty::{Color, Square};
+use shakmaty::{Color, Role, Square};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -518,6 +518,38 @@ fn square_symbol(a: &App, w: u16, h: u16, sq: Square) -> String {
         .to_string()
 }
 
+/// The pixels of a square (two per cell, drawn with half blocks) that have
+/// colour `colour`, as (x, y) inside the square, row by row.
+fn piece_pixels(
+    a: &App,
+    w: u16,
+    h: u16,
+    sq: Square,
+    colour: ratatui::style::Color,
+) -> Vec<(u16, u16)> {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| view::draw(f, a, Instant::now())).unwrap();
+    let geo = view::layout(ratatui::layout::Rect::new(0, 0, w, h))
+        .unwrap()
+        .board;
+    let r = geo.rect_of(sq, a.flipped);
+    let buf = term.backend().buffer();
+    let mut out = Vec::new();
+    for py in 0..r.height * 2 {
+        for px in 0..r.width {
+            let cell = &buf[(r.x + px, r.y + py / 2)];
+            let c = match (cell.symbol(), py % 2) {
+                ("▀", 0) => cell.fg,
+                _ => cell.bg,
+            };
+            if c == colour {
+                out.push((px, py));
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn render_pieces_on_their_squares() {
     let t = Instant::now();
@@ -530,22 +562,43 @@ fn render_pieces_on_their_squares() {
         ),
         t,
     );
-    for (w, h) in [(120, 40), (70, 14), (200, 60)] {
+    for (w, h) in [(120, 40), (100, 30), (70, 14), (200, 60)] {
         a.update(Msg::Resize(w, h), t);
+        let geo = view::layout(ratatui::layout::Rect::new(0, 0, w, h))
+            .unwrap()
+            .board;
         for flipped in [false, true] {
             a.flipped = flipped;
-            if view::layout(ratatui::layout::Rect::new(0, 0, w, h))
-                .unwrap()
-                .board
-                .sq_w
-                >= 11
-            {
-                continue; // piece drawings, checked below
+            let theme = a.theme().clone();
+            let expect = [
+                (Square::A1, Role::Rook, theme.white_piece),
+                (Square::E8, Role::King, theme.black_piece),
+                (Square::H1, Role::Queen, theme.black_piece),
+            ];
+            if let Some((large, sw, sh)) = view::sprite_fit(geo.sq_w, geo.sq_h) {
+                for (sq, role, colour) in expect {
+                    let drawn = piece_pixels(&a, w, h, sq, colour);
+                    let art = view::sprite(role, large);
+                    let want: Vec<(u16, u16)> = (0..sh)
+                        .flat_map(|y| (0..sw).map(move |x| (x, y)))
+                        .filter(|&(x, y)| art[y as usize].as_bytes()[x as usize] == b'#')
+                        .collect();
+                    let ox = (geo.sq_w - sw) / 2;
+                    let oy = ((geo.sq_h - sh / 2) / 2) * 2;
+                    let want: Vec<(u16, u16)> =
+                        want.into_iter().map(|(x, y)| (x + ox, y + oy)).collect();
+                    assert_eq!(
+                        drawn, want,
+                        "{role:?} on {sq} at {w}x{h}, flipped {flipped}"
+                    );
+                }
+                assert!(piece_pixels(&a, w, h, Square::D4, theme.white_piece).is_empty());
+            } else {
+                assert_eq!(square_symbol(&a, w, h, Square::A1), "♜");
+                assert_eq!(square_symbol(&a, w, h, Square::E8), "♚");
+                assert_eq!(square_symbol(&a, w, h, Square::H1), "♛");
+                assert_eq!(square_symbol(&a, w, h, Square::D4), " ");
             }
-            assert_eq!(square_symbol(&a, w, h, Square::A1), "♜");
-            assert_eq!(square_symbol(&a, w, h, Square::E8), "♚");
-            assert_eq!(square_symbol(&a, w, h, Square::H1), "♛");
-            assert_eq!(square_symbol(&a, w, h, Square::D4), " ");
         }
     }
     a.flipped = false;
@@ -572,11 +625,18 @@ fn render_pieces_on_their_squares() {
 }
 
 #[test]
-fn large_board_draws_pieces() {
+fn large_board_draws_pieces_with_outlines() {
     let mut a = app();
     a.start_game(setup(Mode::HumanVsHuman, None, None), Instant::now());
-    let s = render(&a, 200, 60);
-    assert!(s.contains("_+_"), "king drawing on a big board");
+    let theme = a.theme().clone();
+    let outline = theme.white_outline.expect("classic outlines white pieces");
+    // The white king on e1: outline pixels surround it, and none touch the
+    // black king on e8, which has no outline in this theme.
+    assert!(!piece_pixels(&a, 200, 60, Square::E1, outline).is_empty());
+    assert!(piece_pixels(&a, 200, 60, Square::E8, outline).is_empty());
+    // ASCII mode never draws pixels, even with room for them.
+    a.ascii = true;
+    assert_eq!(square_symbol(&a, 200, 60, Square::E1), "K");
 }
 
 #[test]

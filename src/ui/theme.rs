@@ -16,6 +16,11 @@ pub struct Theme {
     pub coordinates: Color,
     pub white_piece: Color,
     pub black_piece: Color,
+    /// Outlines of the large piece drawings (none: no outline).
+    pub white_outline: Option<Color>,
+    pub black_outline: Option<Color>,
+    /// Pieces as letters (for terminals without chess glyphs).
+    pub ascii: bool,
     pub last_move: Color,
     pub check: Color,
     pub selected: Color,
@@ -40,6 +45,8 @@ pub enum ThemeError {
         "{key}: '{value}' is not a colour (use #rrggbb or a colour name like red, darkgray, reset)"
     )]
     BadColour { key: String, value: String },
+    #[error("pieces.style: '{0}' is not a piece style (use \"unicode\" or \"ascii\")")]
+    BadStyle(String),
 }
 
 #[derive(Deserialize, Default)]
@@ -69,6 +76,10 @@ struct RawBoard {
 struct RawPieces {
     white: Option<String>,
     black: Option<String>,
+    white_outline: Option<String>,
+    black_outline: Option<String>,
+    /// "unicode" or "ascii".
+    style: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -134,6 +145,7 @@ pub fn parse_colour(s: &str) -> Option<Color> {
 const CLASSIC: &str = include_str!("../../themes/classic.toml");
 const HIGH_CONTRAST: &str = include_str!("../../themes/high-contrast.toml");
 const COLORBLIND: &str = include_str!("../../themes/colorblind.toml");
+const PLAIN: &str = include_str!("../../themes/plain.toml");
 
 impl Theme {
     pub fn parse(text: &str) -> Result<Theme, ThemeError> {
@@ -156,6 +168,26 @@ impl Theme {
                 }
             };
         let b = base.as_ref();
+        let outline = |key: &str,
+                       v: &Option<String>,
+                       fallback: Option<Color>|
+         -> Result<Option<Color>, ThemeError> {
+            match v.as_deref().map(str::trim) {
+                Some("none") => Ok(None),
+                Some(s) => parse_colour(s)
+                    .map(Some)
+                    .ok_or_else(|| ThemeError::BadColour {
+                        key: key.to_string(),
+                        value: s.to_string(),
+                    }),
+                None => Ok(fallback),
+            }
+        };
+        let ascii = match raw.pieces.style.as_deref().map(str::trim) {
+            None | Some("unicode") => false,
+            Some("ascii") => true,
+            Some(other) => return Err(ThemeError::BadStyle(other.to_string())),
+        };
         Ok(Theme {
             name,
             light: pick("board.light", &raw.board.light, b.map(|t| t.light))?,
@@ -167,6 +199,17 @@ impl Theme {
             )?,
             white_piece: pick("pieces.white", &raw.pieces.white, b.map(|t| t.white_piece))?,
             black_piece: pick("pieces.black", &raw.pieces.black, b.map(|t| t.black_piece))?,
+            white_outline: outline(
+                "pieces.white_outline",
+                &raw.pieces.white_outline,
+                b.and_then(|t| t.white_outline),
+            )?,
+            black_outline: outline(
+                "pieces.black_outline",
+                &raw.pieces.black_outline,
+                b.and_then(|t| t.black_outline),
+            )?,
+            ascii,
             last_move: pick(
                 "highlight.last_move",
                 &raw.highlight.last_move,
@@ -211,9 +254,10 @@ pub fn toml_message(e: &toml::de::Error, text: &str) -> String {
     }
 }
 
-/// The themes shipped in `themes/`: classic, high contrast, colour-blind safe.
+/// The themes shipped in `themes/`: classic, high contrast, colour-blind
+/// safe, and plain (16 colours and letters, for limited terminals).
 pub fn builtin() -> Vec<Theme> {
-    [CLASSIC, HIGH_CONTRAST, COLORBLIND]
+    [CLASSIC, HIGH_CONTRAST, COLORBLIND, PLAIN]
         .iter()
         .filter_map(|t| Theme::parse(t).ok())
         .collect()
@@ -264,11 +308,12 @@ mod tests {
     #[test]
     fn builtins_parse_with_distinct_names() {
         let t = builtin();
-        assert_eq!(t.len(), 3);
+        assert_eq!(t.len(), 4);
         let mut names: Vec<&str> = t.iter().map(|x| x.name.as_str()).collect();
         names.sort();
         names.dedup();
-        assert_eq!(names.len(), 3);
+        assert_eq!(names.len(), 4);
+        assert!(t.iter().any(|x| x.ascii), "the plain theme draws letters");
     }
 
     #[test]
@@ -290,6 +335,69 @@ mod tests {
         ] {
             assert!((by(a) - by(b)).abs() >= 60, "{a:?} vs {b:?}");
         }
+    }
+
+    /// WCAG relative luminance of an sRGB colour.
+    fn luminance(c: Color) -> f64 {
+        let (r, g, b) = rgb(c);
+        let lin = |v: i32| {
+            let v = f64::from(v) / 255.0;
+            if v <= 0.039_28 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+    }
+
+    fn contrast(a: Color, b: Color) -> f64 {
+        let (la, lb) = (luminance(a), luminance(b));
+        (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+    }
+
+    #[test]
+    fn pieces_read_on_every_square_colour() {
+        // Both sides' pieces must stand out on both square colours and on
+        // the highlights; the two square colours must differ clearly. (The
+        // plain theme uses the terminal's own 16 colours: no fixed values.)
+        for t in builtin().iter().filter(|t| !t.ascii) {
+            assert!(
+                contrast(t.light, t.dark) >= 2.3,
+                "{}: squares too alike",
+                t.name
+            );
+            for (what, sq) in [
+                ("light", t.light),
+                ("dark", t.dark),
+                ("last move", t.last_move),
+                ("selected", t.selected),
+                ("check", t.check),
+                ("hint", t.hint),
+            ] {
+                for (side, p) in [("white", t.white_piece), ("black", t.black_piece)] {
+                    let c = contrast(p, sq);
+                    assert!(
+                        c >= 2.0,
+                        "{}: {side} pieces on {what} squares: {c:.2}",
+                        t.name
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn theme_piece_options() {
+        let t = Theme::parse(
+            "name = \"X\"\n[pieces]\nstyle = \"ascii\"\nwhite_outline = \"none\"\nblack_outline = \"#ffffff\"\n",
+        )
+        .unwrap();
+        assert!(t.ascii);
+        assert_eq!(t.white_outline, None);
+        assert_eq!(t.black_outline, Some(Color::Rgb(255, 255, 255)));
+        let e = Theme::parse("name = \"X\"\n[pieces]\nstyle = \"fancy\"\n").unwrap_err();
+        assert!(e.to_string().contains("fancy"), "{e}");
     }
 
     #[test]

@@ -70,7 +70,7 @@ pub struct Layout {
 }
 
 /// Square sizes from large to small: (width, height) in cells.
-const SIZES: [(u16, u16); 4] = [(11, 5), (7, 3), (5, 2), (3, 1)];
+const SIZES: [(u16, u16); 5] = [(11, 5), (9, 4), (7, 3), (5, 2), (3, 1)];
 
 /// The screen layout, or `None` when the terminal is too small.
 pub fn layout(area: Rect) -> Option<Layout> {
@@ -182,15 +182,176 @@ impl<W: ratatui::widgets::Widget> RenderRef for W {
     }
 }
 
-/// 5x3 drawings for the largest squares.
-fn piece_art(role: Role) -> [&'static str; 3] {
+/// Pixel art for large squares, `#` = piece. Drawn with half blocks (one
+/// cell = two pixels stacked, so a pixel is about square), leaving a pixel
+/// of room at the sides for the outline: 9 x 10 pixels in squares of 11 x 5
+/// cells, 7 x 8 pixels in squares of 9 x 4.
+pub fn sprite(role: Role, large: bool) -> &'static [&'static str] {
+    if !large {
+        return sprite_small(role);
+    }
     match role {
-        Role::Pawn => ["  o  ", " ( ) ", " /_\\ "],
-        Role::Knight => [" /\\_ ", "/ o )", " /_\\ "],
-        Role::Bishop => ["  o  ", " (/) ", " /_\\ "],
-        Role::Rook => ["|'|'|", " | | ", " /_\\ "],
-        Role::Queen => ["\\\\|//", " ) ( ", " /_\\ "],
-        Role::King => [" _+_ ", " ) ( ", " /_\\ "],
+        Role::Pawn => &[
+            ".........",
+            ".........",
+            "....#....",
+            "...###...",
+            "...###...",
+            "....#....",
+            "...###...",
+            "..#####..",
+            "..#####..",
+            ".........",
+        ],
+        Role::Knight => &[
+            ".........",
+            "....#.#..",
+            "...#####.",
+            "..##.####",
+            ".########",
+            ".###.####",
+            ".....####",
+            "....####.",
+            "...######",
+            ".........",
+        ],
+        Role::Bishop => &[
+            ".........",
+            "....#....",
+            "...##....",
+            "..##.##..",
+            "..#####..",
+            "...###...",
+            "....#....",
+            "..#####..",
+            "..#####..",
+            ".........",
+        ],
+        Role::Rook => &[
+            ".........",
+            "..#.#.#..",
+            "..#####..",
+            "...###...",
+            "...###...",
+            "...###...",
+            "...###...",
+            "..#####..",
+            "..#####..",
+            ".........",
+        ],
+        Role::Queen => &[
+            ".........",
+            ".#..#..#.",
+            ".##.#.##.",
+            "..#####..",
+            "..#####..",
+            "...###...",
+            "...###...",
+            "..#####..",
+            ".#######.",
+            ".........",
+        ],
+        Role::King => &[
+            "....#....",
+            "...###...",
+            "....#....",
+            "..#####..",
+            ".#######.",
+            ".#######.",
+            "..#####..",
+            "..#####..",
+            ".#######.",
+            ".........",
+        ],
+    }
+}
+
+fn sprite_small(role: Role) -> &'static [&'static str] {
+    match role {
+        Role::Pawn => &[
+            ".......", ".......", "...#...", "..###..", "...#...", "..###..", ".#####.", ".......",
+        ],
+        Role::Knight => &[
+            ".......", "...#.#.", "..####.", ".##.###", ".######", "....###", "..#####", ".......",
+        ],
+        Role::Bishop => &[
+            ".......", "...#...", "..##...", ".##.##.", "..###..", "...#...", ".#####.", ".......",
+        ],
+        Role::Rook => &[
+            ".......", ".#.#.#.", ".#####.", "..###..", "..###..", "..###..", ".#####.", ".......",
+        ],
+        Role::Queen => &[
+            ".......", "#..#..#", "##.#.##", ".#####.", "..###..", "..###..", ".#####.", ".......",
+        ],
+        Role::King => &[
+            "...#...", "..###..", "...#...", ".#####.", ".#####.", "..###..", ".#####.", ".......",
+        ],
+    }
+}
+
+/// The pixel-art size that fits a square of `w` x `h` cells, if any:
+/// (large, sprite width, sprite height in pixels).
+pub fn sprite_fit(w: u16, h: u16) -> Option<(bool, u16, u16)> {
+    if w >= 11 && h >= 5 {
+        Some((true, 9, 10))
+    } else if w >= 9 && h >= 4 {
+        Some((false, 7, 8))
+    } else {
+        None
+    }
+}
+
+/// Draws a piece as pixel art centred in `r`: `fill` inside, `outline` on
+/// the square's pixels next to the piece.
+fn draw_sprite(
+    buf: &mut Buffer,
+    r: Rect,
+    role: Role,
+    fill: ratatui::style::Color,
+    outline: Option<ratatui::style::Color>,
+    square: ratatui::style::Color,
+) {
+    let Some((large, sprite_w, sprite_h)) = sprite_fit(r.width, r.height) else {
+        return;
+    };
+    let art = sprite(role, large);
+    let at = |x: i32, y: i32| -> bool {
+        x >= 0
+            && y >= 0
+            && art
+                .get(y as usize)
+                .and_then(|row| row.as_bytes().get(x as usize))
+                == Some(&b'#')
+    };
+    let ox = i32::from(r.width.saturating_sub(sprite_w) / 2);
+    let oy = i32::from(r.height.saturating_sub(sprite_h / 2) / 2) * 2;
+    let pixel = |px: i32, py: i32| {
+        let (x, y) = (px - ox, py - oy);
+        if at(x, y) {
+            fill
+        } else if let Some(o) = outline
+            && (at(x - 1, y) || at(x + 1, y) || at(x, y - 1) || at(x, y + 1))
+        {
+            o
+        } else {
+            square
+        }
+    };
+    for cy in 0..r.height {
+        for cx in 0..r.width {
+            let (px, py) = (i32::from(cx), i32::from(cy) * 2);
+            let (top, bottom) = (pixel(px, py), pixel(px, py + 1));
+            if top == square && bottom == square {
+                continue;
+            }
+            if let Some(cell) = buf.cell_mut((r.x + cx, r.y + cy)) {
+                if top == bottom {
+                    cell.set_symbol(" ").set_bg(top);
+                } else {
+                    cell.set_symbol("▀").set_fg(top).set_bg(bottom);
+                }
+            }
+        }
     }
 }
 
@@ -250,6 +411,7 @@ fn draw_board(buf: &mut Buffer, app: &App, g: &BoardGeometry) {
         })
         .unwrap_or_default();
     let show_cursor = app.human_to_move();
+    let ascii = app.ascii || theme.ascii;
 
     for sq in Square::ALL {
         let r = g.rect_of(sq, app.flipped);
@@ -276,13 +438,14 @@ fn draw_board(buf: &mut Buffer, app: &App, g: &BoardGeometry) {
                 Color::Black => theme.black_piece,
             };
             let pstyle = style.fg(fg).add_modifier(Modifier::BOLD);
-            if g.sq_w >= 11 && g.sq_h >= 5 && !app.ascii {
-                let art = piece_art(p.role);
-                for (i, line) in art.iter().enumerate() {
-                    buf.set_string(r.x + (r.width - 5) / 2, r.y + 1 + i as u16, line, pstyle);
-                }
+            if sprite_fit(g.sq_w, g.sq_h).is_some() && !ascii {
+                let outline = match p.color {
+                    Color::White => theme.white_outline,
+                    Color::Black => theme.black_outline,
+                };
+                draw_sprite(buf, r, p.role, fg, outline, bg);
             } else {
-                let c = glyph(p, app.ascii);
+                let c = glyph(p, ascii);
                 buf.set_string(r.x + r.width / 2, r.y + r.height / 2, c.to_string(), pstyle);
             }
         } else if dests.contains(&sq) {
@@ -686,7 +849,11 @@ fn draw_promotion(buf: &mut Buffer, app: &App, choice: usize, area: Rect) {
     let mut spans = Vec::new();
     for (i, role) in PROMOTIONS.iter().enumerate() {
         let p = Piece { color, role: *role };
-        let label = format!(" {} {} ", glyph(p, app.ascii), super::app::role_name(*role));
+        let label = format!(
+            " {} {} ",
+            glyph(p, app.ascii || theme.ascii),
+            super::app::role_name(*role)
+        );
         let st = if i == choice {
             Style::default()
                 .fg(theme.background)

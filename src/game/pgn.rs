@@ -65,7 +65,7 @@ pub fn write_pgn(game: &Game) -> String {
         }
         board = board.play(m);
         if !white {
-            number += 1;
+            number = number.saturating_add(1);
         }
         first = false;
     }

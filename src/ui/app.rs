@@ -241,8 +241,9 @@ pub struct App {
     pub paused: bool,
     pub cursor: Square,
     pub selected: Option<Square>,
-    /// Mouse drag in progress (from square).
-    drag: Option<Square>,
+    /// Mouse drag in progress: from square, and whether the piece was
+    /// already selected when the button went down.
+    drag: Option<(Square, bool)>,
     pub input: String,
     /// Cursor letters (`h`, `k`) typed just now that may still become a
     /// move, and where the cursor was before them.
@@ -251,6 +252,8 @@ pub struct App {
     pub status: Option<Status>,
     pub overlay: Overlay,
     pub search: SearchView,
+    /// The opponent engine's name, as it reported it.
+    pub opponent_name: String,
     pub hint: Option<Hint>,
     /// Outstanding requests: (slot, id, purpose).
     pending: Vec<(Slot, u64, Purpose)>,
@@ -308,6 +311,7 @@ impl App {
             status: None,
             overlay: Overlay::None,
             search: SearchView::default(),
+            opponent_name: String::new(),
             hint: None,
             pending: Vec::new(),
             next_id: 1,
@@ -378,18 +382,7 @@ impl App {
             .legal_moves()
             .iter()
             .filter(|m| m.from() == Some(from))
-            .map(|m| match m {
-                Move::Castle { king, rook } => {
-                    // Show the king's destination (g/c file), not the rook.
-                    let file = if rook.file() > king.file() {
-                        shakmaty::File::G
-                    } else {
-                        shakmaty::File::C
-                    };
-                    Square::from_coords(file, king.rank())
-                }
-                _ => m.to(),
-            })
+            .map(|m| shown_to(*m))
             .collect()
     }
 
@@ -410,7 +403,7 @@ impl App {
 
     pub fn start_game(&mut self, setup: Setup, now: Instant) {
         self.stop_all();
-        if setup.engine != self.spec || self.search.engine.is_empty() {
+        if setup.engine != self.spec || self.opponent_name.is_empty() {
             self.effects.push(Effect::StartEngine(setup.engine.clone()));
         }
         self.effects.push(Effect::NewGame);
@@ -514,10 +507,17 @@ impl App {
             .unwrap_or(Mode::HumanVsEngine {
                 human: Color::White,
             });
-        let spec = game
+        let mut spec = game
             .header("KibitzOpponent")
             .and_then(parse_spec_tag)
             .unwrap_or_else(|| self.spec.clone());
+        // A saved file names a command to run: only run the one configured
+        // here, never a program named by a file.
+        if let EngineSpec::External { command } = &spec
+            && self.external_command().as_deref() != Some(command.as_str())
+        {
+            spec = self.spec.clone();
+        }
         let time = game
             .header("TimeControl")
             .and_then(TimeControl::from_pgn_tag);
@@ -646,7 +646,7 @@ impl App {
         self.next_id += 1;
         self.pending.push((Slot::Opponent, id, Purpose::Move));
         self.search = SearchView {
-            engine: self.search.engine.clone(),
+            engine: self.opponent_name.clone(),
             thinking: true,
             board: Some(self.board().clone()),
             lines: Vec::new(),
@@ -698,6 +698,18 @@ impl App {
         ));
     }
 
+    /// Drops the hint on the board and any hint search still running (after
+    /// a move or a takeback it would be about another position).
+    fn forget_hint(&mut self) {
+        self.hint = None;
+        let before = self.pending.len();
+        self.pending.retain(|p| p.2 != Purpose::Hint);
+        if self.pending.len() != before {
+            self.effects.push(Effect::Stop(Slot::Assistant));
+            self.search.thinking = !self.pending.is_empty();
+        }
+    }
+
     /// Stops and forgets every outstanding search.
     fn stop_all(&mut self) {
         for (slot, _, _) in self.pending.drain(..) {
@@ -706,9 +718,15 @@ impl App {
         self.search.thinking = false;
     }
 
-    /// Plays a legal move for whoever is to move.
+    /// Plays a legal move for whoever is to move (unless the mover's flag
+    /// fell before the move arrived).
     fn play(&mut self, m: Move, now: Instant) {
         let mover = self.board().turn();
+        if let Some(flagged) = self.clocks.as_ref().and_then(|c| c.flagged(now)) {
+            self.flag_fall(flagged, now);
+            return;
+        }
+        self.forget_hint();
         let mut comment = None;
         if let Some(c) = &mut self.clocks {
             self.clock_history.push((
@@ -726,7 +744,6 @@ impl App {
             comment = Some(format!("[%clk {}]", pgn_clock(c.remaining(mover, now))));
         }
         self.game.push(m, comment);
-        self.hint = None;
         self.selected = None;
         self.drag = None;
         self.input.clear();
@@ -736,6 +753,15 @@ impl App {
     }
 
     fn finish(&mut self, ending: Ending, now: Instant) {
+        if self.is_over() {
+            return;
+        }
+        if matches!(
+            self.overlay,
+            Overlay::ConfirmResign | Overlay::DrawOffer | Overlay::Promotion { .. }
+        ) {
+            self.overlay = Overlay::None;
+        }
         self.stop_all();
         if let Some(c) = &mut self.clocks {
             c.pause(now);
@@ -748,6 +774,10 @@ impl App {
     }
 
     fn save(&mut self) {
+        // A game without moves is not worth a file (nor a resume prompt).
+        if self.game.moves().is_empty() && !self.is_over() {
+            return;
+        }
         if let Some(path) = &self.save_path {
             self.effects.push(Effect::Save {
                 path: path.clone(),
@@ -779,9 +809,12 @@ impl App {
         if self.is_over() || self.paused {
             return;
         }
-        let Some(flagged) = self.clocks.as_ref().and_then(|c| c.flagged(now)) else {
-            return;
-        };
+        if let Some(flagged) = self.clocks.as_ref().and_then(|c| c.flagged(now)) {
+            self.flag_fall(flagged, now);
+        }
+    }
+
+    fn flag_fall(&mut self, flagged: Color, now: Instant) {
         // A flag fall is a draw when the opponent cannot possibly mate.
         let result = if self.board().chess().has_insufficient_material(!flagged) {
             GameResult::Draw
@@ -801,30 +834,49 @@ impl App {
         match e {
             EngineEvent::Ready { name } => {
                 if slot == Slot::Opponent {
-                    self.search.engine = name;
+                    self.opponent_name = name.clone();
+                    if !self.pending.iter().any(|p| p.2 == Purpose::Hint) {
+                        self.search.engine = name;
+                    }
                 }
             }
             EngineEvent::Failed { message } => {
-                if slot == Slot::Opponent {
-                    self.pending.retain(|p| p.0 != Slot::Opponent);
-                    self.search.thinking = false;
-                    if !self.is_over() && !self.mode.is_human(self.board().turn()) {
-                        let loser = self.board().turn();
-                        self.finish(
-                            Ending {
-                                result: GameResult::win_for(!loser),
-                                termination: Termination::Abandoned,
-                            },
-                            now,
-                        );
-                    }
-                    self.error(format!("Engine problem: {message}"));
-                } else {
+                self.pending.retain(|p| p.0 != slot);
+                self.search.thinking = !self.pending.is_empty();
+                if slot == Slot::Assistant {
                     self.error(format!("Hint engine problem: {message}"));
+                    return;
                 }
+                // The opponent is gone: the game cannot go on. The next game
+                // starts a fresh engine.
+                self.opponent_name.clear();
+                if !self.is_over() && self.mode != Mode::HumanVsHuman {
+                    let loser = match self.mode {
+                        Mode::HumanVsEngine { human } => !human,
+                        _ => self.board().turn(),
+                    };
+                    self.finish(
+                        Ending {
+                            result: GameResult::win_for(!loser),
+                            termination: Termination::Abandoned,
+                        },
+                        now,
+                    );
+                }
+                self.error(format!("Engine problem: {message}"));
+            }
+            EngineEvent::IllegalMove { id, text } => {
+                if !self.pending.iter().any(|p| p.1 == id) {
+                    return;
+                }
+                self.pending.retain(|p| p.1 != id);
+                self.search.thinking = !self.pending.is_empty();
+                self.illegal_engine_move(&text, now);
             }
             EngineEvent::Info { id, line } => {
-                if !self.pending.iter().any(|p| p.1 == id) {
+                // Lines of other requests, and MultiPV beyond what the panel
+                // shows (an external engine could claim any number).
+                if !self.pending.iter().any(|p| p.1 == id) || line.multipv > 8 {
                     return;
                 }
                 if line.multipv <= 1
@@ -877,16 +929,29 @@ impl App {
                         }
                         match best {
                             Some(m) if self.board().is_legal(m) => self.play(m, now),
-                            Some(m) => self.error(format!(
-                                "The engine sent an illegal move ({}); the game stops here.",
-                                Board::uci(m)
-                            )),
+                            Some(m) => self.illegal_engine_move(&Board::uci(m), now),
                             None => {}
                         }
                     }
                 }
             }
         }
+    }
+
+    /// The engine to move answered with an illegal move: it loses.
+    fn illegal_engine_move(&mut self, text: &str, now: Instant) {
+        let offender = self.board().turn();
+        self.finish(
+            Ending {
+                result: GameResult::win_for(!offender),
+                termination: Termination::IllegalMove,
+            },
+            now,
+        );
+        self.error(format!(
+            "{} played an illegal move ({text}) and loses the game.",
+            self.opponent_name
+        ));
     }
 
     // ------------------------------------------------------------------
@@ -911,7 +976,7 @@ impl App {
             Overlay::NewGame(_) => return self.dialog_key(k, now),
             Overlay::Promotion { .. } => return self.promotion_key(k, now),
             Overlay::ConfirmResign => {
-                if matches!(k.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
+                if matches!(k.code, KeyCode::Char('y') | KeyCode::Char('Y')) && !self.is_over() {
                     let loser = match self.mode {
                         Mode::HumanVsEngine { human } => human,
                         _ => self.board().turn(),
@@ -932,7 +997,7 @@ impl App {
             }
             Overlay::DrawOffer => {
                 self.overlay = Overlay::None;
-                if matches!(k.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
+                if matches!(k.code, KeyCode::Char('y') | KeyCode::Char('Y')) && !self.is_over() {
                     self.finish(
                         Ending {
                             result: GameResult::Draw,
@@ -946,12 +1011,15 @@ impl App {
                 return;
             }
             Overlay::Resume { .. } => {
+                let resume = match k.code {
+                    KeyCode::Char('y' | 'Y') | KeyCode::Enter => true,
+                    KeyCode::Char('n' | 'N') => false,
+                    KeyCode::Char('q') | KeyCode::Esc => return self.do_quit(),
+                    _ => return,
+                };
                 let overlay = std::mem::replace(&mut self.overlay, Overlay::None);
                 if let Overlay::Resume { path, game, .. } = overlay {
-                    if matches!(
-                        k.code,
-                        KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter
-                    ) {
+                    if resume {
                         self.resume(*game, path, now);
                     } else {
                         let setup = self.default_setup();
@@ -1138,9 +1206,14 @@ impl App {
                 self.selected = None;
                 self.status = None;
             }
-            Action::ScrollUp => self.scroll += 5,
+            Action::ScrollUp => self.scroll = (self.scroll + 5).min(self.max_scroll()),
             Action::ScrollDown => self.scroll = self.scroll.saturating_sub(5),
         }
+    }
+
+    /// The move list scrolls up at most this many rows.
+    fn max_scroll(&self) -> usize {
+        self.game.moves().len().div_ceil(2)
     }
 
     fn do_quit(&mut self) {
@@ -1215,17 +1288,7 @@ impl App {
         let candidates: Vec<Move> = legal
             .iter()
             .filter(|m| m.from() == Some(from))
-            .filter(|m| match m {
-                Move::Castle { king, rook } => {
-                    let file = if rook.file() > king.file() {
-                        shakmaty::File::G
-                    } else {
-                        shakmaty::File::C
-                    };
-                    to == Square::from_coords(file, king.rank()) || to == *rook
-                }
-                _ => m.to() == to,
-            })
+            .filter(|m| shown_to(**m) == to || m.to() == to)
             .cloned()
             .collect();
         if candidates.iter().any(|m| m.is_promotion()) {
@@ -1247,6 +1310,10 @@ impl App {
         let Overlay::Promotion { from, to, choice } = self.overlay.clone() else {
             return;
         };
+        if self.is_over() || self.paused || !self.mode.is_human(self.board().turn()) {
+            self.overlay = Overlay::None;
+            return;
+        }
         let pick = |role: Role| PROMOTIONS.iter().position(|&r| r == role);
         let chosen = match k.code {
             KeyCode::Esc => {
@@ -1312,34 +1379,14 @@ impl App {
             Mode::HumanVsEngine { human } => {
                 // Back to the human's last turn: one move if the engine has
                 // not answered yet, else the engine's reply and the move.
-                let mut b = self.game.moves().len();
-                let mut count = 0;
-                let start_turn = self.game.start().turn();
-                loop {
-                    if b == 0 {
-                        break;
-                    }
-                    b -= 1;
-                    count += 1;
-                    let turn_at_b = if b.is_multiple_of(2) {
-                        start_turn
-                    } else {
-                        !start_turn
-                    };
-                    if turn_at_b == human {
-                        break;
+                let len = self.game.moves().len();
+                match (1..=len).find(|&k| self.turn_at(len - k) == human) {
+                    Some(k) => k,
+                    None => {
+                        self.error("None of your moves to take back.");
+                        return;
                     }
                 }
-                let turn_at_b = if b.is_multiple_of(2) {
-                    start_turn
-                } else {
-                    !start_turn
-                };
-                if turn_at_b != human {
-                    self.error("None of your moves to take back.");
-                    return;
-                }
-                count
             }
             _ => 1,
         };
@@ -1353,10 +1400,11 @@ impl App {
         }
         if let Some(c) = &mut self.clocks
             && !self.game.moves().is_empty()
+            && !self.paused
         {
             c.start(self.game.current().turn(), now);
         }
-        self.hint = None;
+        self.forget_hint();
         self.selected = None;
         self.engine_score = None;
         self.search.lines.clear();
@@ -1366,6 +1414,12 @@ impl App {
         ));
         self.save();
         self.next_turn(now);
+    }
+
+    /// The side to move after `ply` half-moves of this game.
+    fn turn_at(&self, ply: usize) -> Color {
+        let start = self.game.start().turn();
+        if ply.is_multiple_of(2) { start } else { !start }
     }
 
     fn offer_draw(&mut self, now: Instant) {
@@ -1443,7 +1497,7 @@ impl App {
             return;
         }
         match m.kind {
-            MouseEventKind::ScrollUp => self.scroll += 1,
+            MouseEventKind::ScrollUp => self.scroll = (self.scroll + 1).min(self.max_scroll()),
             MouseEventKind::ScrollDown => self.scroll = self.scroll.saturating_sub(1),
             _ => {}
         }
@@ -1452,18 +1506,27 @@ impl App {
         match m.kind {
             MouseEventKind::Down(MouseButton::Left) => {
                 if let Some(sq) = sq {
-                    let had = self.selected;
-                    self.select(sq, now);
-                    // Pressing on an own piece may start a drag.
-                    self.drag = (self.selected == Some(sq) && had != Some(sq)).then_some(sq);
+                    if self.selected == Some(sq) {
+                        // Pressing on the selected piece: a drag, or a click
+                        // that deselects it (decided on release).
+                        self.drag = Some((sq, true));
+                    } else {
+                        self.select(sq, now);
+                        // Pressing on an own piece may start a drag.
+                        self.drag = (self.selected == Some(sq)).then_some((sq, false));
+                    }
                 }
             }
             MouseEventKind::Up(MouseButton::Left) => {
-                if let (Some(from), Some(to)) = (self.drag.take(), sq)
-                    && from != to
-                    && self.selected == Some(from)
-                {
-                    self.select(to, now);
+                if let Some((from, was_selected)) = self.drag.take() {
+                    match sq {
+                        Some(to) if to == from => {
+                            // A click on the selected piece deselects it.
+                            self.selected = self.selected.filter(|_| !was_selected);
+                        }
+                        Some(to) if self.selected == Some(from) => self.select(to, now),
+                        _ => {}
+                    }
                 }
             }
             MouseEventKind::Down(MouseButton::Right) => {
@@ -1790,6 +1853,22 @@ fn looks_like_move_start(c: char, board: &Board) -> bool {
             }
         }
         _ => false,
+    }
+}
+
+/// Where a move visibly goes: the king's square (g or c file) for castling,
+/// which shakmaty encodes as "king takes rook".
+pub fn shown_to(m: Move) -> Square {
+    match m {
+        Move::Castle { king, rook } => {
+            let file = if rook.file() > king.file() {
+                shakmaty::File::G
+            } else {
+                shakmaty::File::C
+            };
+            Square::from_coords(file, king.rank())
+        }
+        _ => m.to(),
     }
 }
 

@@ -128,7 +128,9 @@ pub fn parse_pgn_clock(comment: &str) -> Option<Duration> {
     let m: f64 = parts.next()?.parse().ok()?;
     let s: f64 = parts.next()?.parse().ok()?;
     let total = h * 3600.0 + m * 60.0 + s;
-    (total.is_finite() && total >= 0.0).then(|| Duration::from_secs_f64(total))
+    // A year at most: hand-edited files must not overflow a Duration.
+    (total.is_finite() && (0.0..=31_536_000.0).contains(&total))
+        .then(|| Duration::from_secs_f64(total))
 }
 
 #[cfg(test)]
@@ -182,6 +184,8 @@ mod tests {
             Some(Duration::from_millis(298_500))
         );
         assert_eq!(parse_pgn_clock("[%clk x]"), None);
+        assert_eq!(parse_pgn_clock("[%clk 99999999999999999:00:00]"), None);
+        assert_eq!(parse_pgn_clock("[%clk -1:00:00]"), None);
         assert_eq!(parse_pgn_clock("nothing"), None);
     }
 }

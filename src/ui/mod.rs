@@ -147,10 +147,12 @@ fn prepare(opts: &Options) -> Result<Prepared> {
     }
     let resume = if opts.new_game || opts.fen.is_some() {
         None
+    } else if let Some(d) = &data_dir {
+        let (found, warning) = find_unfinished(&d.join("games"));
+        warnings.extend(warning);
+        found
     } else {
-        data_dir
-            .as_ref()
-            .and_then(|d| find_unfinished(&d.join("games")))
+        None
     };
     Ok(Prepared {
         app,
@@ -160,24 +162,41 @@ fn prepare(opts: &Options) -> Result<Prepared> {
     })
 }
 
-/// The newest saved game, if it is unfinished and readable.
-pub fn find_unfinished(dir: &Path) -> Option<(PathBuf, crate::game::Game)> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
-        .collect();
-    files.sort();
-    let newest = files.pop()?;
-    let text = std::fs::read_to_string(&newest).ok()?;
-    let game = crate::game::pgn_read::read_game(&text).ok()?;
-    if game.ending.is_some() || game.header("KibitzMode").is_none() {
-        return None;
+/// The most recently saved game, if it is unfinished; a warning when that
+/// file cannot be read (the file is left alone).
+pub fn find_unfinished(dir: &Path) -> (Option<(PathBuf, crate::game::Game)>, Option<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return (None, None);
+    };
+    let newest = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().extension().is_some_and(|x| x == "pgn"))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .max();
+    let Some((_, newest)) = newest else {
+        return (None, None);
+    };
+    let game = std::fs::read_to_string(&newest)
+        .map_err(|e| e.to_string())
+        .and_then(|text| crate::game::pgn_read::read_game(&text).map_err(|e| e.to_string()));
+    let game = match game {
+        Ok(g) => g,
+        Err(e) => {
+            let warning = format!(
+                "The last saved game ({}) could not be read: {e}",
+                newest.display()
+            );
+            return (None, Some(warning));
+        }
+    };
+    if game.ending.is_some()
+        || game.header("KibitzMode").is_none()
+        || game.moves().is_empty()
+        || game.rule_ending(false).is_some()
+    {
+        return (None, None);
     }
-    if game.rule_ending(false).is_some() {
-        return None;
-    }
-    Some((newest, game))
+    (Some((newest, game)), None)
 }
 
 /// Runs the terminal app until the user quits.
@@ -189,13 +208,30 @@ pub fn run(opts: Options) -> Result<()> {
         warnings,
     } = prepare(&opts)?;
 
-    let mut terminal = ratatui::try_init().context("cannot start the terminal interface")?;
-    // ratatui's hook restores the screen on panic; also release the mouse.
-    let hook = std::panic::take_hook();
+    // Our panic hook: a panic in an engine thread is caught there and shown
+    // as an engine failure, so the screen stays as it is; any other panic
+    // restores the terminal before the message is printed, and a panic in a
+    // helper thread then ends the program (the UI cannot go on without it).
+    let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        let thread = std::thread::current();
+        if thread.name() == Some(player::ENGINE_THREAD) {
+            return;
+        }
         let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
-        hook(info);
+        ratatui::restore();
+        default_hook(info);
+        if thread.name() != Some("main") {
+            std::process::exit(101);
+        }
     }));
+    let mut terminal = match init_terminal() {
+        Ok(t) => t,
+        Err(e) => {
+            ratatui::restore();
+            return Err(e).context("cannot start the terminal interface");
+        }
+    };
     let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
 
     let result = event_loop(&mut terminal, &mut app, setup, resume, warnings);
@@ -208,6 +244,14 @@ pub fn run(opts: Options) -> Result<()> {
         eprintln!("Game saved to {}", path.display());
     }
     result
+}
+
+/// Raw mode and the alternate screen (like `ratatui::try_init`, without its
+/// panic hook: ours above decides which panics restore the terminal).
+fn init_terminal() -> std::io::Result<ratatui::DefaultTerminal> {
+    crossterm::terminal::enable_raw_mode()?;
+    crossterm::execute!(std::io::stdout(), crossterm::terminal::EnterAlternateScreen)?;
+    ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(std::io::stdout()))
 }
 
 fn engine_sink(tx: &Sender<Msg>, slot: Slot) -> impl Fn(player::EngineEvent) + Send + 'static {

@@ -136,7 +136,12 @@ pub enum EngineEvent {
         score: Option<Score>,
         pv: Vec<Move>,
     },
-    /// The engine could not start, crashed, or sent something illegal.
+    /// The engine answered request `id` with a move that is not legal.
+    IllegalMove {
+        id: u64,
+        text: String,
+    },
+    /// The engine could not start, crashed or stopped answering.
     Failed {
         message: String,
     },
@@ -147,6 +152,9 @@ enum Command {
     NewGame,
     Quit,
 }
+
+/// The name of engine threads (the panic hook treats them specially).
+pub const ENGINE_THREAD: &str = "kibitz-engine";
 
 /// A running engine thread.
 pub struct EngineHandle {
@@ -162,11 +170,26 @@ impl EngineHandle {
         let (tx, rx) = channel::<Command>();
         let spec = spec.clone();
         let thread = std::thread::Builder::new()
-            .name("kibitz-engine".into())
-            .spawn(move || match spec {
-                EngineSpec::External { command } => run_external(&command, rx, &sink),
-                EngineSpec::BuiltIn { level } => run_builtin(Level::new(level), rx, &sink),
-                EngineSpec::Custom { .. } => run_builtin(Level::new(8), rx, &sink),
+            .name(ENGINE_THREAD.into())
+            .spawn(move || {
+                // A bug in the engine must not take the app down: report it
+                // as a failure (the panic hook leaves the terminal alone for
+                // this thread).
+                let run = std::panic::AssertUnwindSafe(|| match spec {
+                    EngineSpec::External { command } => run_external(&command, rx, &sink),
+                    EngineSpec::BuiltIn { level } => run_builtin(Level::new(level), rx, &sink),
+                    EngineSpec::Custom { .. } => run_builtin(Level::new(8), rx, &sink),
+                });
+                if let Err(panic) = std::panic::catch_unwind(run) {
+                    let what = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "unknown error".to_string());
+                    sink(EngineEvent::Failed {
+                        message: format!("the engine crashed ({what})"),
+                    });
+                }
             })
             .ok();
         EngineHandle {
@@ -433,14 +456,12 @@ fn run_external(
                         } else {
                             match board.parse_uci(&r.bestmove) {
                                 Ok(m) => Some(m),
-                                Err(e) => {
-                                    sink(EngineEvent::Failed {
-                                        message: format!(
-                                            "{} sent an illegal move '{}': {e}",
-                                            client.name, r.bestmove
-                                        ),
+                                Err(_) => {
+                                    sink(EngineEvent::IllegalMove {
+                                        id: req.id,
+                                        text: r.bestmove.clone(),
                                     });
-                                    return;
+                                    continue;
                                 }
                             }
                         };
@@ -504,6 +525,7 @@ mod tests {
                     break;
                 }
                 EngineEvent::Failed { message } => panic!("{message}"),
+                EngineEvent::IllegalMove { text, .. } => panic!("illegal move {text}"),
             }
         }
         assert!(infos >= 1);

@@ -734,7 +734,7 @@ fn autosave_after_every_move_and_resume() {
         })
         .unwrap();
     a.effects = effects;
-    assert!(run_saves(&mut a) >= 1, "saved at the start");
+    assert_eq!(run_saves(&mut a), 0, "no file for a game without moves");
     reply(&mut a, &req, "d2d4", t + Duration::from_secs(1));
     assert_eq!(run_saves(&mut a), 1, "saved after the engine's move");
     type_str(&mut a, "d5", t + Duration::from_secs(4));
@@ -746,7 +746,9 @@ fn autosave_after_every_move_and_resume() {
     std::fs::write(&path, crate::game::write_pgn(&a.game)).unwrap();
     assert!(req.is_some());
 
-    let (found, game) = super::find_unfinished(&dir.join("games")).expect("unfinished game found");
+    let (found, game) = super::find_unfinished(&dir.join("games"))
+        .0
+        .expect("unfinished game found");
     assert_eq!(found, path);
     assert_eq!(game.moves().len(), 2);
     let mut b = App::new(Config::default(), theme::builtin(), Some(dir.clone()));
@@ -769,7 +771,13 @@ fn autosave_after_every_move_and_resume() {
     shift(&mut b, 'R', t);
     key(&mut b, KeyCode::Char('y'), t);
     run_saves(&mut b);
-    assert!(super::find_unfinished(&dir.join("games")).is_none());
+    assert!(super::find_unfinished(&dir.join("games")).0.is_none());
+    // An unreadable newest file gives a warning, not a crash or a silence.
+    std::thread::sleep(Duration::from_millis(20));
+    std::fs::write(dir.join("games").join("zz.pgn"), "1. e4 e5 2. Ke3?? Qxe1 *").unwrap();
+    let (none, warning) = super::find_unfinished(&dir.join("games"));
+    assert!(none.is_none());
+    assert!(warning.is_some_and(|w| w.contains("zz.pgn")));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -838,4 +846,266 @@ fn vim_keys_move_the_cursor_unless_they_begin_a_typed_move() {
     c.start_game(setup(WHITE, None, None), t);
     shift(&mut c, 'D', t);
     assert!(c.input.is_empty());
+}
+
+#[test]
+fn dialogs_cannot_change_a_finished_game() {
+    let t = Instant::now();
+    let s = Duration::from_secs;
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, Some("1+0")), t);
+    type_str(&mut a, "e4", t);
+    shift(&mut a, 'R', t + s(1));
+    assert!(matches!(a.overlay, Overlay::ConfirmResign));
+    a.update(Msg::Tick, t + s(62)); // Black's flag falls meanwhile
+    assert!(matches!(a.overlay, Overlay::None), "the dialog closes");
+    key(&mut a, KeyCode::Char('y'), t + s(63));
+    let e = a.game.ending.unwrap();
+    assert_eq!(
+        (e.result, e.termination),
+        (GameResult::WhiteWins, Termination::TimeForfeit)
+    );
+}
+
+#[test]
+fn a_move_after_the_flag_fell_loses_on_time() {
+    let t = Instant::now();
+    let s = Duration::from_secs;
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, Some("1+0")), t);
+    type_str(&mut a, "e4", t);
+    type_str(&mut a, "e5", t + s(5));
+    // White's minute ran out before the move arrived (no tick in between).
+    type_str(&mut a, "Nf3", t + s(70));
+    assert_eq!(uci_moves(&a), ["e2e4", "e7e5"]);
+    let e = a.game.ending.unwrap();
+    assert_eq!(
+        (e.result, e.termination),
+        (GameResult::BlackWins, Termination::TimeForfeit)
+    );
+}
+
+#[test]
+fn a_dead_engine_ends_the_game_and_the_next_game_starts_a_new_one() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(WHITE, None, None), t);
+    a.take_effects();
+    // The engine dies while it is the human's turn.
+    a.update(
+        Msg::Engine(
+            Slot::Opponent,
+            EngineEvent::Failed {
+                message: "no such file".into(),
+            },
+        ),
+        t,
+    );
+    let e = a.game.ending.expect("the game cannot go on");
+    assert_eq!(
+        (e.result, e.termination),
+        (GameResult::WhiteWins, Termination::Abandoned)
+    );
+    assert!(a.status.as_ref().unwrap().text.contains("no such file"));
+    a.start_game(setup(WHITE, None, None), t);
+    assert!(
+        a.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::StartEngine(_))),
+        "a fresh engine for the next game"
+    );
+}
+
+#[test]
+fn an_illegal_engine_move_loses() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(WHITE, None, None), t);
+    type_str(&mut a, "e4", t);
+    let req = take_go(&mut a, Slot::Opponent).unwrap();
+    a.update(
+        Msg::Engine(
+            Slot::Opponent,
+            EngineEvent::IllegalMove {
+                id: req.id,
+                text: "e2e4".into(),
+            },
+        ),
+        t,
+    );
+    let e = a.game.ending.unwrap();
+    assert_eq!(
+        (e.result, e.termination),
+        (GameResult::WhiteWins, Termination::IllegalMove)
+    );
+    assert!(crate::game::write_pgn(&a.game).contains("[Termination \"rules infraction\"]"));
+}
+
+#[test]
+fn a_hint_belongs_to_its_position() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, None), t);
+    a.take_effects();
+    shift(&mut a, 'H', t);
+    let req = take_go(&mut a, Slot::Assistant).unwrap();
+    type_str(&mut a, "e4", t); // moving on before the hint arrives
+    assert!(
+        a.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::Stop(Slot::Assistant))),
+        "the hint search is stopped"
+    );
+    let d4 = Board::startpos().parse_uci("d2d4").unwrap();
+    a.update(
+        Msg::Engine(
+            Slot::Assistant,
+            EngineEvent::Done {
+                id: req.id,
+                purpose: Purpose::Hint,
+                best: Some(d4),
+                score: None,
+                pv: vec![d4],
+            },
+        ),
+        t,
+    );
+    assert!(a.hint.is_none(), "a late hint is dropped");
+
+    // Asking for a hint does not rename the opponent in the engine panel.
+    let mut b = app();
+    b.update(
+        Msg::Engine(
+            Slot::Opponent,
+            EngineEvent::Ready {
+                name: "Stockfish 15".into(),
+            },
+        ),
+        t,
+    );
+    b.start_game(setup(WHITE, None, None), t);
+    shift(&mut b, 'H', t);
+    type_str(&mut b, "e4", t);
+    assert_eq!(b.search.engine, "Stockfish 15");
+}
+
+#[test]
+fn takeback_while_paused_costs_no_time() {
+    let t = Instant::now();
+    let s = Duration::from_secs;
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, Some("5+0")), t);
+    type_str(&mut a, "e4", t);
+    type_str(&mut a, "e5", t + s(10));
+    type_str(&mut a, "Nf3", t + s(20));
+    key(&mut a, KeyCode::Char('p'), t + s(30));
+    assert!(a.paused);
+    key(&mut a, KeyCode::Char('u'), t + s(31));
+    key(&mut a, KeyCode::Char('p'), t + s(300));
+    assert!(!a.paused);
+    let w = a
+        .clocks
+        .as_ref()
+        .unwrap()
+        .remaining(Color::White, t + s(300));
+    assert!(w >= s(289), "White keeps the time it had before Nf3: {w:?}");
+}
+
+#[test]
+fn castling_is_shown_on_the_kings_square_and_huge_multipv_is_ignored() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(
+        setup(
+            Mode::HumanVsHuman,
+            Some("4k3/8/8/8/8/8/8/4K2R w K - 0 1"),
+            None,
+        ),
+        t,
+    );
+    assert!(a.destinations(Square::E1).contains(&Square::G1));
+    assert!(!a.destinations(Square::E1).contains(&Square::H1));
+    type_str(&mut a, "O-O", t);
+    let castle = *a.game.moves().last().unwrap();
+    assert_eq!(super::app::shown_to(castle), Square::G1);
+
+    let mut b = app();
+    b.start_game(setup(WHITE, None, None), t);
+    type_str(&mut b, "e4", t);
+    let req = take_go(&mut b, Slot::Opponent).unwrap();
+    let line = super::player::SearchLine {
+        multipv: 50_000_000,
+        ..Default::default()
+    };
+    b.update(
+        Msg::Engine(Slot::Opponent, EngineEvent::Info { id: req.id, line }),
+        t,
+    );
+    assert!(b.search.lines.len() <= 8);
+}
+
+#[test]
+fn dragging_an_already_selected_piece_moves_it() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, None), t);
+    let geo = view::layout(ratatui::layout::Rect::new(0, 0, 120, 40))
+        .unwrap()
+        .board;
+    let mouse = |a: &mut App, sq: Square, kind: MouseEventKind| {
+        let r = geo.rect_of(sq, a.flipped);
+        a.update(
+            Msg::Mouse(MouseEvent {
+                kind,
+                column: r.x + 1,
+                row: r.y,
+                modifiers: KeyModifiers::NONE,
+            }),
+            t,
+        );
+    };
+    mouse(&mut a, Square::E2, MouseEventKind::Down(MouseButton::Left));
+    mouse(&mut a, Square::E2, MouseEventKind::Up(MouseButton::Left));
+    assert_eq!(a.selected, Some(Square::E2));
+    mouse(&mut a, Square::E2, MouseEventKind::Down(MouseButton::Left));
+    mouse(&mut a, Square::E4, MouseEventKind::Up(MouseButton::Left));
+    assert_eq!(uci_moves(&a), ["e2e4"]);
+    // A second click on a selected piece (press and release) deselects it.
+    mouse(&mut a, Square::E7, MouseEventKind::Down(MouseButton::Left));
+    mouse(&mut a, Square::E7, MouseEventKind::Up(MouseButton::Left));
+    mouse(&mut a, Square::E7, MouseEventKind::Down(MouseButton::Left));
+    mouse(&mut a, Square::E7, MouseEventKind::Up(MouseButton::Left));
+    assert_eq!(a.selected, None);
+}
+
+#[test]
+fn resume_prompt_keys() {
+    let t = Instant::now();
+    let prompt = |a: &mut App| {
+        let mut g = crate::game::Game::new(Board::startpos());
+        let m = Board::startpos().parse_uci("e2e4").unwrap();
+        g.push(m, None);
+        a.overlay = Overlay::Resume {
+            path: PathBuf::from("/nonexistent/x.pgn"),
+            game: Box::new(g),
+            summary: "You vs Kibitz level 4, 1 moves".into(),
+        };
+    };
+    let mut a = app();
+    prompt(&mut a);
+    key(&mut a, KeyCode::Char('x'), t);
+    assert!(
+        matches!(a.overlay, Overlay::Resume { .. }),
+        "stray keys wait"
+    );
+    key(&mut a, KeyCode::Enter, t);
+    assert_eq!(uci_moves(&a), ["e2e4"]);
+    let mut b = app();
+    prompt(&mut b);
+    key(&mut b, KeyCode::Char('n'), t);
+    assert!(b.game.moves().is_empty(), "n starts a new game");
+    let mut c = app();
+    prompt(&mut c);
+    key(&mut c, KeyCode::Char('q'), t);
+    assert!(c.quit);
 }

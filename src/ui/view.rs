@@ -2,7 +2,7 @@
 
 use super::app::{
     App, DIALOG_FIELDS, Mode, NewGameDialog, Overlay, PROMOTIONS, SIDES, StatusKind, color_name,
-    describe_ending, san_line, score_text, time_choices,
+    describe_ending, san_line, score_text, shown_to, time_choices,
 };
 use super::config::Action;
 use super::theme::Theme;
@@ -165,7 +165,7 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
                 "An unfinished game was found:",
                 summary,
                 "",
-                "Enter or y = resume    any other key = new game",
+                "Enter or y = resume    n = new game    q = quit",
             ],
         ),
     }
@@ -383,7 +383,7 @@ fn draw_board(buf: &mut Buffer, app: &App, g: &BoardGeometry) {
     let last = app.game.moves().last().copied();
     let last_squares: Vec<Square> = last
         .map(|m| {
-            let mut v = vec![m.to()];
+            let mut v = vec![shown_to(m)];
             if let Some(f) = m.from() {
                 v.push(f);
             }
@@ -403,7 +403,7 @@ fn draw_board(buf: &mut Buffer, app: &App, g: &BoardGeometry) {
         .as_ref()
         .filter(|h| h.ply == app.game.moves().len())
         .map(|h| {
-            let mut v = vec![h.mv.to()];
+            let mut v = vec![shown_to(h.mv)];
             if let Some(f) = h.mv.from() {
                 v.push(f);
             }

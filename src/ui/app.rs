@@ -270,6 +270,9 @@ pub struct App {
     /// Time per move for hints.
     pub hint_time: Duration,
     started_at: Option<Instant>,
+    /// Engine vs engine: a move that arrived early, played when it is due.
+    queued: Option<(Move, Instant)>,
+    last_move_at: Option<Instant>,
 }
 
 impl App {
@@ -324,6 +327,8 @@ impl App {
             quit: false,
             hint_time: Duration::from_millis(1500),
             started_at: None,
+            queued: None,
+            last_move_at: None,
         }
     }
 
@@ -370,9 +375,11 @@ impl App {
     }
 
     pub fn engine_thinking(&self) -> bool {
-        self.pending
-            .iter()
-            .any(|p| p.0 == Slot::Opponent && p.2 == Purpose::Move)
+        self.queued.is_some()
+            || self
+                .pending
+                .iter()
+                .any(|p| p.0 == Slot::Opponent && p.2 == Purpose::Move)
     }
 
     /// Legal destination squares of the piece on `from`.
@@ -419,6 +426,8 @@ impl App {
             })
         });
         self.paused = false;
+        self.queued = None;
+        self.last_move_at = None;
         self.hint = None;
         self.selected = None;
         self.input.clear();
@@ -548,6 +557,7 @@ impl App {
             Clocks::with_remaining(control, rem[0], rem[1])
         });
         self.game = game;
+        self.queued = None;
         self.save_path = Some(path);
         self.overlay = Overlay::None;
         self.hint = None;
@@ -744,6 +754,7 @@ impl App {
             comment = Some(format!("[%clk {}]", pgn_clock(c.remaining(mover, now))));
         }
         self.game.push(m, comment);
+        self.last_move_at = Some(now);
         self.selected = None;
         self.drag = None;
         self.input.clear();
@@ -763,6 +774,7 @@ impl App {
             self.overlay = Overlay::None;
         }
         self.stop_all();
+        self.queued = None;
         if let Some(c) = &mut self.clocks {
             c.pause(now);
         }
@@ -808,6 +820,14 @@ impl App {
     fn on_tick(&mut self, now: Instant) {
         if self.is_over() || self.paused {
             return;
+        }
+        if let Some((m, due)) = self.queued
+            && now >= due
+        {
+            self.queued = None;
+            if self.board().is_legal(m) {
+                self.play(m, now);
+            }
         }
         if let Some(flagged) = self.clocks.as_ref().and_then(|c| c.flagged(now)) {
             self.flag_fall(flagged, now);
@@ -928,7 +948,21 @@ impl App {
                             return;
                         }
                         match best {
-                            Some(m) if self.board().is_legal(m) => self.play(m, now),
+                            Some(m) if self.board().is_legal(m) => {
+                                // Watching two engines without a clock: give
+                                // each move time to be seen.
+                                let due = self.last_move_at.map(|t| t + self.config.watch_delay);
+                                match due {
+                                    Some(due)
+                                        if self.mode == Mode::EngineVsEngine
+                                            && self.clocks.is_none()
+                                            && now < due =>
+                                    {
+                                        self.queued = Some((m, due));
+                                    }
+                                    _ => self.play(m, now),
+                                }
+                            }
                             Some(m) => self.illegal_engine_move(&Board::uci(m), now),
                             None => {}
                         }

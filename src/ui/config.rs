@@ -469,6 +469,9 @@ pub struct Config {
     pub piece_style: PieceStyle,
     pub keys: KeyMap,
     pub autosave: bool,
+    /// Engine vs engine without a clock: the least time between two moves,
+    /// so the game can be followed.
+    pub watch_delay: Duration,
 }
 
 impl Default for Config {
@@ -481,6 +484,7 @@ impl Default for Config {
             piece_style: PieceStyle::Unicode,
             keys: KeyMap::default(),
             autosave: true,
+            watch_delay: Duration::from_millis(800),
         }
     }
 }
@@ -498,6 +502,7 @@ struct RawConfig {
     engine: Option<String>,
     pieces: Option<String>,
     autosave: Option<bool>,
+    watch_delay_ms: Option<i64>,
     keys: Option<toml::Table>,
 }
 
@@ -539,6 +544,14 @@ impl Config {
         }
         if let Some(a) = raw.autosave {
             c.autosave = a;
+        }
+        if let Some(ms) = raw.watch_delay_ms {
+            if !(0..=60_000).contains(&ms) {
+                return Err(ConfigError(format!(
+                    "watch_delay_ms = {ms}: use 0 to 60000 (milliseconds)"
+                )));
+            }
+            c.watch_delay = Duration::from_millis(ms as u64);
         }
         if let Some(k) = raw.keys {
             c.keys.apply(&k).map_err(ConfigError)?;
@@ -584,6 +597,9 @@ pieces = "unicode"
 
 # Save every game (PGN) after each move.
 autosave = true
+
+# Engine vs engine without a clock: at least this long between moves (ms).
+watch_delay_ms = 800
 
 # Key bindings: action = "key" or ["key", "key"]. Keys: letters, "Ctrl+x",
 # "F1".."F12", "Enter", "Space", "Esc", "Tab", "Up", "Down", "Left",

@@ -489,6 +489,24 @@ fn engine_vs_engine_pause() {
     let req = take_go(&mut a, Slot::Opponent).expect("resumed");
     reply(&mut a, &req, "e2e4", t);
     assert_eq!(uci_moves(&a), ["e2e4"]);
+
+    // The reply comes at once, but moves are shown at a watchable pace.
+    let ms = Duration::from_millis;
+    let req = take_go(&mut a, Slot::Opponent).expect("black engine moves");
+    reply(&mut a, &req, "e7e5", t + ms(10));
+    assert_eq!(uci_moves(&a), ["e2e4"], "held back");
+    assert!(
+        take_go(&mut a, Slot::Opponent).is_none(),
+        "no search meanwhile"
+    );
+    a.update(Msg::Tick, t + ms(500));
+    assert_eq!(uci_moves(&a), ["e2e4"]);
+    a.update(Msg::Tick, t + ms(800));
+    assert_eq!(uci_moves(&a), ["e2e4", "e7e5"]);
+    assert!(
+        take_go(&mut a, Slot::Opponent).is_some(),
+        "white's turn again"
+    );
 }
 
 fn render(a: &App, w: u16, h: u16) -> String {

@@ -1149,8 +1149,22 @@ impl App {
             }
         }
         self.pending_letters.clear();
-        if let Some(a) = action {
-            self.run_action(a, now);
+        match (action, plain_char) {
+            (Some(a), _) => self.run_action(a, now),
+            (None, Some(c)) if !c.is_whitespace() => {
+                if !self.is_over()
+                    && !self.human_to_move()
+                    && looks_like_move_start(c, self.board())
+                {
+                    self.error("Not your move yet.");
+                } else {
+                    self.error(format!(
+                        "'{c}' is not a move or a command here ({} shows the keys).",
+                        self.keys_hint(Action::Help)
+                    ));
+                }
+            }
+            _ => {}
         }
     }
 

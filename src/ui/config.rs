@@ -643,6 +643,25 @@ mod tests {
     }
 
     #[test]
+    fn the_readme_example_config_parses() {
+        let readme = include_str!("../../README.md");
+        let start = readme
+            .find("```toml\n")
+            .expect("a toml block in the README")
+            + 8;
+        let len = readme[start..].find("```").expect("the block ends");
+        let c = Config::parse(&readme[start..start + len]).unwrap();
+        assert_eq!(c.level, 4);
+        assert_eq!(c.time_control, Some(TimeControl::new(300, 3)));
+        assert_eq!(c.watch_delay, Duration::from_millis(800));
+        assert_eq!(
+            c.keys
+                .action(&KeyEvent::new(KeyCode::F(3), KeyModifiers::NONE)),
+            Some(Action::Hint)
+        );
+    }
+
+    #[test]
     fn defaults_and_example() {
         let c = Config::parse(Config::example()).unwrap();
         let d = Config::default();

@@ -449,10 +449,11 @@ fn draw_board(buf: &mut Buffer, app: &App, g: &BoardGeometry) {
                 buf.set_string(r.x + r.width / 2, r.y + r.height / 2, c.to_string(), pstyle);
             }
         } else if dests.contains(&sq) {
+            let dot = if r.width >= 7 { "●" } else { "•" };
             buf.set_string(
                 r.x + r.width / 2,
                 r.y + r.height / 2,
-                "•",
+                dot,
                 style.fg(theme.destination).add_modifier(Modifier::BOLD),
             );
         }
@@ -826,7 +827,8 @@ fn draw_help(buf: &mut Buffer, app: &App, area: Rect) {
         "Type a move in SAN (e4, Nf3, exd5, O-O, e8=Q; lowercase is fine)",
         "or UCI (e2e4) and press Enter. A letter that is also a command",
         "starts the move box when it is your move: press Enter right",
-        "after it to run the command instead.",
+        "after it to run the command instead. h j k l move the cursor",
+        "unless the next key makes them a move (h3, kd2).",
         "Mouse: click a piece, then its destination, or drag it.",
         "Ctrl+C quits at any time. Games are saved after every move.",
         "",

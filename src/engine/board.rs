@@ -78,6 +78,69 @@ fn zep(pos: &Chess) -> u64 {
     }
 }
 
+/// What is wrong with the text of a FEN, in plain words.
+fn fen_syntax_reason(e: shakmaty::fen::ParseFenError) -> String {
+    use shakmaty::fen::ParseFenError as E;
+    match e {
+        E::InvalidBoard => "the pieces must be 8 ranks separated by '/', each adding up to 8 \
+                            squares, with pieces from KQRBNP (White) and kqrbnp (Black)"
+            .into(),
+        E::InvalidTurn => "the side to move must be 'w' or 'b'".into(),
+        E::InvalidCastling => "castling must be '-' or letters from KQkq".into(),
+        E::InvalidEpSquare => "the en passant field must be '-' or a square like e3".into(),
+        E::InvalidHalfmoveClock => "the halfmove clock must be a number".into(),
+        E::InvalidFullmoves => "the move number must be a number from 1".into(),
+        _ => "write it as pieces, side to move, castling, en passant, halfmove clock and \
+              move number, e.g. rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+            .into(),
+    }
+}
+
+/// Why a position cannot occur in a game, in plain words.
+fn illegal_reason(kinds: shakmaty::PositionErrorKinds) -> String {
+    use shakmaty::PositionErrorKinds as K;
+    let reasons = [
+        (K::EMPTY_BOARD, "the board is empty"),
+        (K::MISSING_KING, "each side needs exactly one king"),
+        (K::TOO_MANY_KINGS, "a side has more than one king"),
+        (
+            K::PAWNS_ON_BACKRANK,
+            "pawns cannot stand on the first or eighth rank",
+        ),
+        (
+            K::INVALID_CASTLING_RIGHTS,
+            "the castling rights do not match the kings and rooks (K needs the white king on e1 \
+             and a rook on h1, Q a rook on a1, k and q the same for Black)",
+        ),
+        (
+            K::INVALID_EP_SQUARE,
+            "the en passant square must be just behind a pawn that has moved two squares",
+        ),
+        (
+            K::OPPOSITE_CHECK,
+            "the side that is not to move is in check",
+        ),
+        (
+            K::IMPOSSIBLE_CHECK,
+            "no legal move can give this check (too many or impossible checkers)",
+        ),
+        (
+            K::TOO_MUCH_MATERIAL,
+            "there are more pieces than promotions could give",
+        ),
+    ];
+    let found: Vec<&str> = reasons
+        .iter()
+        .filter(|(k, _)| kinds.contains(*k))
+        .map(|(_, r)| *r)
+        .collect();
+    if found.is_empty() {
+        "the position is not legal in standard chess".into()
+    } else {
+        found.join("; ")
+    }
+}
+
 impl Board {
     pub fn startpos() -> Board {
         Board::from_chess(Chess::default())
@@ -103,12 +166,10 @@ impl Board {
         }
         let parsed: Fen = fen
             .parse()
-            .map_err(|e: shakmaty::fen::ParseFenError| FenError::Syntax(e.to_string()))?;
-        let pos: Chess = parsed.into_position(CastlingMode::Standard).map_err(|e| {
-            let msg = e.to_string();
-            let msg = msg.strip_prefix("illegal position: ").unwrap_or(&msg);
-            FenError::Illegal(msg.to_string())
-        })?;
+            .map_err(|e: shakmaty::fen::ParseFenError| FenError::Syntax(fen_syntax_reason(e)))?;
+        let pos: Chess = parsed
+            .into_position(CastlingMode::Standard)
+            .map_err(|e| FenError::Illegal(illegal_reason(e.kinds())))?;
         Ok(Board::from_chess(pos))
     }
 
@@ -489,6 +550,19 @@ impl Move16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fen_errors_say_what_is_wrong() {
+        let err = |f: &str| Board::from_fen(f).map(|_| ()).unwrap_err().to_string();
+        assert!(err("").contains("empty FEN"));
+        assert!(err("8/8/8/8/8/8/8/8 w - - 0 1").contains("the board is empty"));
+        assert!(err("4k3/8/8/8/8/8/8/4K2R w Q - 0 1").contains("castling rights"));
+        assert!(err("4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1").contains("not to move is in check"));
+        assert!(err("4k3/8/8/8/8/8/8/4K2R x - - 0 1").contains("'w' or 'b'"));
+        assert!(err("4k3/8/8/8/8/8/8/4K2Rp w - - 0 1").contains("8 ranks"));
+        assert!(err("4k2P/8/8/8/8/8/8/4K3 w - - 0 1").contains("first or eighth rank"));
+        assert!(Board::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").is_ok());
+    }
 
     fn walk(board: &Board, depth: u32, seen: &mut u64) {
         let expect = board

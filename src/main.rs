@@ -41,6 +41,10 @@ struct PlayArgs {
     /// Built-in engine strength, 1 (beginner) to 8 (full strength).
     #[arg(long)]
     level: Option<u8>,
+    /// Built-in engine at full strength with fixed limits, e.g. "depth 8",
+    /// "movetime 500", "nodes 20000" (combinations allowed).
+    #[arg(long, conflicts_with_all = ["level", "engine"])]
+    limits: Option<String>,
     /// Time control in minutes+seconds, e.g. 5+3, or "none".
     #[arg(long)]
     time: Option<String>,
@@ -62,6 +66,7 @@ impl PlayArgs {
             ascii: self.ascii,
             engine: self.engine,
             level: self.level,
+            limits: self.limits,
             time: self.time,
             side: self.side,
             theme: self.theme,

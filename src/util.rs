@@ -87,6 +87,22 @@ pub fn timestamp() -> String {
 }
 
 pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, contents, true)
+}
+
+/// [`write_atomic`] without waiting for the disk: the new contents survive
+/// the process being killed at any moment (the kernel has them), but not a
+/// power cut until [`sync_file`] has run.
+pub fn write_atomic_unsynced(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, contents, false)
+}
+
+/// Waits until a file's contents are on disk.
+pub fn sync_file(path: &Path) -> std::io::Result<()> {
+    std::fs::File::open(path)?.sync_all()
+}
+
+fn write_atomic_with(path: &Path, contents: &[u8], sync: bool) -> std::io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
     let name = path
         .file_name()
@@ -96,14 +112,19 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
         Some(d) => d.join(format!(".{name}.{}.tmp", std::process::id())),
         None => Path::new(&format!(".{name}.{}.tmp", std::process::id())).to_path_buf(),
     };
-    {
+    let written = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(contents)?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+        if sync {
+            f.sync_all()?;
+        }
+        Ok(())
+    })();
+    written
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
 }
 
 /// Where the shared reference data lives (tests and measurements), if present:

@@ -32,6 +32,8 @@ pub struct Options {
     /// External UCI engine command.
     pub engine: Option<String>,
     pub level: Option<u8>,
+    /// Fixed limits for the built-in engine ("depth 8", "movetime 500").
+    pub limits: Option<String>,
     /// Time control in minutes+seconds, or "none".
     pub time: Option<String>,
     /// white, black, random, engines, humans.
@@ -99,6 +101,9 @@ fn prepare(opts: &Options) -> Result<Prepared> {
         .map(|d| config::State::load(&d.join("state.toml")))
         .unwrap_or_default();
     let mut app = App::new(cfg, themes, data_dir.clone());
+    if let Some(l) = &opts.limits {
+        app.spec = app::parse_limits(l).map_err(|e| anyhow::anyhow!("--limits {l}: {e}"))?;
+    }
     let wanted_theme = opts.theme.clone().or(state.theme.clone());
     if let Some(name) = wanted_theme {
         match app
@@ -294,6 +299,7 @@ fn event_loop(
     let now = Instant::now();
     app.update(Msg::Resize(size.width, size.height), now);
 
+    let saver = Saver::spawn().context("cannot start the saving thread")?;
     let mut opponent: Option<EngineHandle> = None;
     let mut assistant = EngineHandle::spawn(
         &EngineSpec::BuiltIn { level: 8 },
@@ -360,7 +366,7 @@ fn event_loop(
                     Slot::Assistant => assistant.stop(),
                 },
                 Effect::Save { path, contents } => {
-                    if let Err(e) = save_file(&path, &contents) {
+                    if let Err(e) = saver.save(&path, &contents) {
                         app.update(
                             Msg::Error(format!("Could not save {}: {e}", path.display())),
                             Instant::now(),
@@ -422,6 +428,55 @@ fn event_loop(
     }
 }
 
+/// Saves games: the file is written and renamed into place at once (a
+/// fraction of a millisecond; from then on killing the process loses
+/// nothing), and a thread of its own waits for the disk (`fsync`, which can
+/// take long on a slow disk), so no frame is held up. Dropping it waits
+/// until every file handed to it is on disk.
+struct Saver {
+    tx: Option<Sender<PathBuf>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Saver {
+    fn spawn() -> std::io::Result<Saver> {
+        let (tx, rx) = mpsc::channel::<PathBuf>();
+        let thread = std::thread::Builder::new()
+            .name("kibitz-saver".into())
+            .spawn(move || {
+                while let Ok(path) = rx.recv() {
+                    // A failed sync leaves the file as written: nothing to
+                    // report that the user could act on.
+                    let _ = crate::util::sync_file(&path);
+                }
+            })?;
+        Ok(Saver {
+            tx: Some(tx),
+            thread: Some(thread),
+        })
+    }
+
+    fn save(&self, path: &Path, contents: &str) -> std::io::Result<()> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        crate::util::write_atomic_unsynced(path, contents.as_bytes())?;
+        if let Some(tx) = &self.tx {
+            let _ = tx.send(path.to_path_buf());
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Saver {
+    fn drop(&mut self) {
+        drop(self.tx.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
 fn save_file(path: &Path, contents: &str) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
@@ -462,6 +517,33 @@ fn base64(data: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn saver_writes_at_once_and_reports_errors() {
+        let dir = std::env::temp_dir().join(format!("kibitz-saver-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let saver = super::Saver::spawn().unwrap();
+        for i in 0..20 {
+            saver.save(&dir.join("a.pgn"), &format!("a{i}")).unwrap();
+            // On disk before save returns (a killed process loses nothing).
+            assert_eq!(
+                std::fs::read_to_string(dir.join("a.pgn")).unwrap(),
+                format!("a{i}")
+            );
+        }
+        let e = saver
+            .save(&dir.join("a.pgn").join("sub.pgn"), "x")
+            .unwrap_err();
+        assert!(!e.to_string().is_empty());
+        drop(saver);
+        let leftovers: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty(), "no temporary files left");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn base64_matches_rfc4648() {
         assert_eq!(super::base64(b""), "");

@@ -7,6 +7,7 @@
 
 use super::clock::{Clocks, Control, format_clock, parse_pgn_clock, pgn_clock};
 use super::config::{Action, Config, KeyMap, PieceStyle, TimeControl};
+pub use super::input::{color_name, role_name};
 use super::input::{could_begin_move, parse_move};
 use super::player::{EngineEvent, EngineSpec, Purpose, Request, SearchLine};
 use super::theme::Theme;
@@ -1140,9 +1141,14 @@ impl App {
             if legal_start || (action.is_none() && looks_like_move_start(c, &board)) {
                 self.input.push(c);
                 if let Some(a) = action {
+                    let what = a.description();
+                    let mut chars = what.chars();
+                    let what = chars
+                        .next()
+                        .map(|c| c.to_lowercase().chain(chars).collect::<String>())
+                        .unwrap_or_default();
                     self.info(format!(
-                        "Type the rest of the move, or press Enter to {}.",
-                        a.description().to_lowercase()
+                        "Type the rest of the move, or press Enter to {what}."
                     ));
                 }
                 return;
@@ -1917,24 +1923,6 @@ pub fn shown_to(m: Move) -> Square {
             Square::from_coords(file, king.rank())
         }
         _ => m.to(),
-    }
-}
-
-pub fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
-
-pub fn role_name(r: Role) -> &'static str {
-    match r {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
     }
 }
 

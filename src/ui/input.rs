@@ -49,18 +49,18 @@ pub enum MoveInputError {
     #[error("there is no piece on {0}")]
     EmptySquare(Square),
     /// UCI move of the opponent's piece.
-    #[error("the {} on {square} is {}'s, and it is {}'s move", role_name(.role), color_name(.owner), other_color_name(.owner))]
+    #[error("the {} on {square} is {}'s, and it is {}'s move", role_name(*.role), color_name(*.owner), other_color_name(.owner))]
     NotYourPiece {
         square: Square,
         role: Role,
         owner: Color,
     },
     /// The origin square was given (`Ng1f3`) but holds no such piece.
-    #[error("you have no {} on {square}", role_name(.role))]
+    #[error("you have no {} on {square}", role_name(*.role))]
     NoPieceOn { role: Role, square: Square },
     /// None of our pieces of that kind can get there. `which` narrows the
     /// pieces down as typed (" on the b-file", " on rank 1", or empty).
-    #[error("no {}{which} can {} {to}", role_name(.role), move_verb(.capture))]
+    #[error("no {}{which} can {} {to}", role_name(*.role), move_verb(.capture))]
     NoPieceCanReach {
         role: Role,
         which: String,
@@ -68,25 +68,25 @@ pub enum MoveInputError {
         capture: bool,
     },
     /// The piece (given by its square, or the only king) cannot go there.
-    #[error("the {} on {from} cannot move to {to}", role_name(.role))]
+    #[error("the {} on {from} cannot move to {to}", role_name(*.role))]
     CannotReach {
         role: Role,
         from: Square,
         to: Square,
     },
     /// The piece could go there on an empty board, but `at` is in the way.
-    #[error("the {} on {from} cannot get to {to}: {at} is in the way", role_name(.role))]
+    #[error("the {} on {from} cannot get to {to}: {at} is in the way", role_name(*.role))]
     Blocked {
         role: Role,
         from: Square,
         to: Square,
         at: Square,
     },
-    #[error("{to} is occupied by your own {}", role_name(.role))]
+    #[error("{to} is occupied by your own {}", role_name(*.role))]
     OwnPiece { to: Square, role: Role },
     #[error("there is nothing to capture on {0}")]
     NothingToCapture(Square),
-    #[error("{san} would leave your king in check: your {} on {from} is pinned", role_name(.role))]
+    #[error("{san} would leave your king in check: your {} on {from} is pinned", role_name(*.role))]
     Pinned {
         san: String,
         role: Role,
@@ -112,7 +112,8 @@ fn over_name(checkmate: &bool) -> &'static str {
     if *checkmate { "checkmate" } else { "stalemate" }
 }
 
-fn role_name(role: &Role) -> &'static str {
+/// "pawn", "knight"... (also for the rest of the UI).
+pub fn role_name(role: Role) -> &'static str {
     match role {
         Role::Pawn => "pawn",
         Role::Knight => "knight",
@@ -123,7 +124,8 @@ fn role_name(role: &Role) -> &'static str {
     }
 }
 
-fn color_name(color: &Color) -> &'static str {
+/// "White" or "Black" (also for the rest of the UI).
+pub fn color_name(color: Color) -> &'static str {
     match color {
         Color::White => "White",
         Color::Black => "Black",
@@ -131,7 +133,7 @@ fn color_name(color: &Color) -> &'static str {
 }
 
 fn other_color_name(color: &Color) -> &'static str {
-    color_name(&!*color)
+    color_name(!*color)
 }
 
 fn move_verb(capture: &bool) -> &'static str {

@@ -8,7 +8,7 @@
 use super::clock::{Clocks, Control, format_clock, parse_pgn_clock, pgn_clock};
 use super::config::{Action, Config, KeyMap, PieceStyle, TimeControl};
 pub use super::input::{color_name, role_name};
-use super::input::{could_begin_move, parse_move};
+use super::input::{could_begin_move, looks_like_move_prefix, parse_move};
 use super::player::{EngineEvent, EngineSpec, Purpose, Request, SearchLine};
 use super::theme::Theme;
 use super::view::{self, BoardGeometry};
@@ -37,6 +37,8 @@ pub enum Effect {
     StartEngine(EngineSpec),
     /// Tell the engines a new game begins (clear hash tables).
     NewGame,
+    /// The hint engine failed: start a new one.
+    RestartAssistant,
     Go(Slot, Box<Request>),
     Stop(Slot),
     /// Write `contents` to `path` atomically.
@@ -263,6 +265,13 @@ pub struct App {
     engine_score: Option<Score>,
     pub effects: Vec<Effect>,
     pub save_path: Option<PathBuf>,
+    /// The current game has a file (`save_path` was written).
+    saved: bool,
+    /// The opponent engine failed; the next request starts a new one.
+    engine_dead: bool,
+    /// What the command line asked for: new games from the resume prompt
+    /// start like this.
+    pub launch_setup: Option<Setup>,
     pub data_dir: Option<PathBuf>,
     pub size: (u16, u16),
     /// Move-list scroll: lines up from the bottom.
@@ -322,6 +331,9 @@ impl App {
             engine_score: None,
             effects: Vec::new(),
             save_path: None,
+            saved: false,
+            engine_dead: false,
+            launch_setup: None,
             data_dir,
             size: (80, 24),
             scroll: 0,
@@ -371,6 +383,14 @@ impl App {
             && self.mode.is_human(self.board().turn())
     }
 
+    /// Keys may go to the move box: a live game with a human player and no
+    /// dialog open (moves typed during the engine's turn wait in the box).
+    fn typing_allowed(&self) -> bool {
+        !self.is_over()
+            && self.mode != Mode::EngineVsEngine
+            && matches!(self.overlay, Overlay::None)
+    }
+
     fn engine_to_move(&self) -> bool {
         !self.is_over() && !self.paused && !self.mode.is_human(self.board().turn())
     }
@@ -411,8 +431,9 @@ impl App {
 
     pub fn start_game(&mut self, setup: Setup, now: Instant) {
         self.stop_all();
-        if setup.engine != self.spec || self.opponent_name.is_empty() {
+        if setup.engine != self.spec || self.opponent_name.is_empty() || self.engine_dead {
             self.effects.push(Effect::StartEngine(setup.engine.clone()));
+            self.engine_dead = false;
         }
         self.effects.push(Effect::NewGame);
         self.spec = setup.engine;
@@ -429,6 +450,7 @@ impl App {
         self.paused = false;
         self.queued = None;
         self.last_move_at = None;
+        self.pending_letters.clear();
         self.hint = None;
         self.selected = None;
         self.input.clear();
@@ -439,6 +461,7 @@ impl App {
         self.overlay = Overlay::None;
         self.set_headers(now);
         self.save_path = self.new_save_path();
+        self.saved = false;
         if let Mode::HumanVsEngine { human } = self.mode {
             self.flipped = human == Color::Black;
             self.cursor = if human == Color::White {
@@ -532,6 +555,7 @@ impl App {
             .header("TimeControl")
             .and_then(TimeControl::from_pgn_tag);
         self.effects.push(Effect::StartEngine(spec.clone()));
+        self.engine_dead = false;
         self.effects.push(Effect::NewGame);
         self.spec = spec;
         self.mode = mode;
@@ -560,6 +584,7 @@ impl App {
         self.game = game;
         self.queued = None;
         self.save_path = Some(path);
+        self.saved = true;
         self.overlay = Overlay::None;
         self.hint = None;
         self.selected = None;
@@ -630,6 +655,10 @@ impl App {
     }
 
     fn request_move(&mut self, now: Instant) {
+        if self.engine_dead {
+            self.effects.push(Effect::StartEngine(self.spec.clone()));
+            self.engine_dead = false;
+        }
         let mut limits = self.spec.move_limits();
         if let Some(c) = &self.clocks {
             limits.clock = Some(Clock {
@@ -755,6 +784,7 @@ impl App {
             comment = Some(format!("[%clk {}]", pgn_clock(c.remaining(mover, now))));
         }
         self.game.push(m, comment);
+        self.pending_letters.clear();
         self.last_move_at = Some(now);
         self.selected = None;
         self.drag = None;
@@ -787,11 +817,13 @@ impl App {
     }
 
     fn save(&mut self) {
-        // A game without moves is not worth a file (nor a resume prompt).
-        if self.game.moves().is_empty() && !self.is_over() {
+        // A game without moves gets no file (nor a resume prompt); once it
+        // has one, the file follows every change, takebacks included.
+        if self.game.moves().is_empty() && !self.saved {
             return;
         }
         if let Some(path) = &self.save_path {
+            self.saved = true;
             self.effects.push(Effect::Save {
                 path: path.clone(),
                 contents: crate::game::write_pgn(&self.game),
@@ -865,12 +897,14 @@ impl App {
                 self.pending.retain(|p| p.0 != slot);
                 self.search.thinking = !self.pending.is_empty();
                 if slot == Slot::Assistant {
+                    self.effects.push(Effect::RestartAssistant);
                     self.error(format!("Hint engine problem: {message}"));
                     return;
                 }
-                // The opponent is gone: the game cannot go on. The next game
-                // starts a fresh engine.
+                // The opponent is gone: the game cannot go on. The next
+                // request (a new game, or after a takeback) starts a new one.
                 self.opponent_name.clear();
+                self.engine_dead = true;
                 if !self.is_over() && self.mode != Mode::HumanVsHuman {
                     let loser = match self.mode {
                         Mode::HumanVsEngine { human } => !human,
@@ -1057,7 +1091,10 @@ impl App {
                     if resume {
                         self.resume(*game, path, now);
                     } else {
-                        let setup = self.default_setup();
+                        let setup = self
+                            .launch_setup
+                            .clone()
+                            .unwrap_or_else(|| self.default_setup());
                         self.start_game(setup, now);
                         self.info(
                             "Started a new game; the unfinished one stays in your games folder.",
@@ -1107,18 +1144,43 @@ impl App {
             Some(Action::Up | Action::Down | Action::Left | Action::Right)
         );
         if let Some(c) = plain_char
-            && self.human_to_move()
+            && self.typing_allowed()
         {
+            // Moves can be typed, and many command keys are letters that
+            // begin moves. The rules, in order:
+            // 1. h/j/k/l move the cursor at once. If they could begin a
+            //    move (h3, kd2) they are remembered, and a next key that
+            //    continues the move takes the cursor back and opens the
+            //    move box with the whole text.
+            // 2. Any other letter that can begin a move opens the move box
+            //    (so an illegal move is explained, never mistaken for a
+            //    command). Enter right after a lone command letter runs
+            //    the command (see `submit_input`).
             let board = self.board().clone();
             let pending = std::mem::take(&mut self.pending_letters);
             let typed = format!("{pending}{c}");
-            let continues = !pending.is_empty() && could_begin_move(board.chess(), &typed);
-            if cursor_key {
-                // A cursor letter moves the cursor now, and is remembered in
-                // case the next keys make it a move (`h3`, `kd2`).
+            let legal = |t: &str| could_begin_move(board.chess(), t);
+            if !pending.is_empty() {
+                let continues = if cursor_key || action.is_some() {
+                    legal(&typed)
+                } else {
+                    looks_like_move_prefix(&typed)
+                };
+                if continues && !cursor_key {
+                    self.cursor = self.pending_cursor;
+                    self.input = typed;
+                    return;
+                }
                 if continues {
                     self.pending_letters = typed;
-                } else if could_begin_move(board.chess(), &c.to_string()) {
+                    if let Some(a) = action {
+                        self.move_cursor(a);
+                    }
+                    return;
+                }
+            }
+            if cursor_key {
+                if looks_like_move_prefix(&c.to_string()) {
                     self.pending_letters = c.to_string();
                     self.pending_cursor = self.cursor;
                 }
@@ -1127,18 +1189,7 @@ impl App {
                 }
                 return;
             }
-            if continues {
-                self.cursor = self.pending_cursor;
-                self.input = typed;
-                return;
-            }
-            // A character that can begin a move opens the move box: always
-            // when it begins a legal move, and when it only looks like the
-            // start of a move (so an illegal move can be explained) unless
-            // it is a command key. A command key that also begins a legal
-            // move runs its command on Enter right after it.
-            let legal_start = could_begin_move(board.chess(), &c.to_string());
-            if legal_start || (action.is_none() && looks_like_move_start(c, &board)) {
+            if looks_like_move_prefix(&c.to_string()) {
                 self.input.push(c);
                 if let Some(a) = action {
                     let what = a.description();
@@ -1158,17 +1209,10 @@ impl App {
         match (action, plain_char) {
             (Some(a), _) => self.run_action(a, now),
             (None, Some(c)) if !c.is_whitespace() => {
-                if !self.is_over()
-                    && !self.human_to_move()
-                    && looks_like_move_start(c, self.board())
-                {
-                    self.error("Not your move yet.");
-                } else {
-                    self.error(format!(
-                        "'{c}' is not a move or a command here ({} shows the keys).",
-                        self.keys_hint(Action::Help)
-                    ));
-                }
+                self.error(format!(
+                    "'{c}' is not a move or a command here ({} shows the keys).",
+                    self.keys_hint(Action::Help)
+                ));
             }
             _ => {}
         }
@@ -1191,7 +1235,8 @@ impl App {
             }
         }
         if !self.human_to_move() {
-            self.error("It is not your move.");
+            self.error("Not your move yet: press Enter again when it is.");
+            self.input = text;
             return;
         }
         let board = self.board().clone();
@@ -1547,6 +1592,7 @@ impl App {
     }
 
     fn on_mouse(&mut self, m: MouseEvent, now: Instant) {
+        self.pending_letters.clear();
         if !matches!(self.overlay, Overlay::None) {
             return;
         }
@@ -1885,29 +1931,6 @@ fn parse_spec_tag(s: &str) -> Option<EngineSpec> {
     s.strip_prefix("uci ").map(|c| EngineSpec::External {
         command: c.to_string(),
     })
-}
-
-/// Could `c` be the first character of a move typed in this position?
-fn looks_like_move_start(c: char, board: &Board) -> bool {
-    match c {
-        'a'..='h' => true,
-        'N' | 'B' | 'R' | 'Q' | 'K' | 'O' | '0' => true,
-        'n' | 'r' | 'q' | 'k' | 'o' => {
-            // Lowercase piece letters: only when such a piece exists.
-            let role = match c {
-                'n' => Some(Role::Knight),
-                'r' => Some(Role::Rook),
-                'q' => Some(Role::Queen),
-                'k' => Some(Role::King),
-                _ => None,
-            };
-            match role {
-                Some(r) => (board.board().by_role(r) & board.board().by_color(board.turn())).any(),
-                None => board.chess().castles().has_color(board.turn()),
-            }
-        }
-        _ => false,
-    }
 }
 
 /// Where a move visibly goes: the king's square (g or c file) for castling,

@@ -185,6 +185,87 @@ pub fn parse_move(pos: &Chess, text: &str) -> Result<Move, MoveInputError> {
     }
 }
 
+/// Could `prefix` be the start of some move text at all, legal or not
+/// (SAN, lenient SAN, UCI, castling)? Piece letters may be lower case.
+pub fn looks_like_move_prefix(prefix: &str) -> bool {
+    #[derive(Clone, Copy)]
+    enum C {
+        File,
+        Rank,
+        Piece,
+        Promo,
+        Lit(u8),
+        Castle,
+    }
+    fn fits(class: C, b: u8) -> bool {
+        match class {
+            C::File => (b'a'..=b'h').contains(&b),
+            C::Rank => (b'1'..=b'8').contains(&b),
+            C::Piece => b"NBRQKnbrqk".contains(&b),
+            C::Promo => b"QRBNqrbn".contains(&b),
+            C::Lit(l) => b == l,
+            C::Castle => b"Oo0".contains(&b),
+        }
+    }
+    /// Elements with a flag: optional or not.
+    fn matches(text: &[u8], pattern: &[(C, bool)]) -> bool {
+        match (text.first(), pattern.first()) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(&b), Some(&(class, optional))) => {
+                (fits(class, b) && matches(&text[1..], &pattern[1..]))
+                    || (optional && matches(text, &pattern[1..]))
+            }
+        }
+    }
+    use C::*;
+    const PATTERNS: [&[(C, bool)]; 5] = [
+        // UCI: e2e4, e7e8q.
+        &[
+            (File, false),
+            (Rank, false),
+            (File, false),
+            (Rank, false),
+            (Promo, true),
+        ],
+        // Pawn push, maybe promoting: e4, e8=Q, e8q.
+        &[
+            (File, false),
+            (Rank, false),
+            (Lit(b'='), true),
+            (Promo, true),
+        ],
+        // Pawn capture: exd5, ed5, exd8=Q.
+        &[
+            (File, false),
+            (Lit(b'x'), true),
+            (File, false),
+            (Rank, false),
+            (Lit(b'='), true),
+            (Promo, true),
+        ],
+        // Piece move: Nf3, Nbd7, R1e2, Qh4xe1, nf3.
+        &[
+            (Piece, false),
+            (File, true),
+            (Rank, true),
+            (Lit(b'x'), true),
+            (File, false),
+            (Rank, false),
+        ],
+        // Castling: O-O, 0-0-0, o-o.
+        &[
+            (Castle, false),
+            (Lit(b'-'), false),
+            (Castle, false),
+            (Lit(b'-'), true),
+            (Castle, true),
+        ],
+    ];
+    let t = prefix.trim().as_bytes();
+    !t.is_empty() && PATTERNS.iter().any(|p| matches(t, p))
+}
+
 /// Could `prefix` be the start of a move typed in this position? Compares
 /// (ignoring case) against the ways a legal move can be written: SAN with
 /// and without `x`, a piece move with its origin square, UCI, and

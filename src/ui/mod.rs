@@ -306,6 +306,7 @@ fn event_loop(
         engine_sink(&tx, Slot::Assistant),
     );
 
+    app.launch_setup = Some(setup.clone());
     match resume {
         Some((path, game)) => {
             let moves = game.moves().len();
@@ -338,6 +339,12 @@ fn event_loop(
                 Effect::StartEngine(spec) => {
                     drop(opponent.take()); // stops and joins the old engine
                     opponent = Some(EngineHandle::spawn(&spec, engine_sink(&tx, Slot::Opponent)));
+                }
+                Effect::RestartAssistant => {
+                    assistant = EngineHandle::spawn(
+                        &EngineSpec::BuiltIn { level: 8 },
+                        engine_sink(&tx, Slot::Assistant),
+                    );
                 }
                 Effect::NewGame => {
                     if let Some(o) = &mut opponent {

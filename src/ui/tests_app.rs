@@ -56,6 +56,14 @@ fn type_str(a: &mut App, s: &str, now: Instant) {
     key(a, KeyCode::Enter, now);
 }
 
+/// A command on a letter that can begin a move (`R` could begin a rook
+/// move): the letter opens the move box, Enter right after runs it.
+fn command_letter(a: &mut App, c: char, now: Instant) {
+    shift(a, c, now);
+    assert_eq!(a.input, c.to_string(), "the letter opens the move box");
+    key(a, KeyCode::Enter, now);
+}
+
 fn uci_moves(a: &App) -> Vec<String> {
     a.game.moves().iter().map(|&m| Board::uci(m)).collect()
 }
@@ -372,11 +380,11 @@ fn resign_and_draw_offers() {
     let t = Instant::now();
     let mut a = app();
     a.start_game(setup(WHITE, None, None), t);
-    shift(&mut a, 'R', t);
+    command_letter(&mut a, 'R', t);
     assert!(matches!(a.overlay, Overlay::ConfirmResign));
     key(&mut a, KeyCode::Char('x'), t);
     assert!(!a.is_over());
-    shift(&mut a, 'R', t);
+    command_letter(&mut a, 'R', t);
     key(&mut a, KeyCode::Char('y'), t);
     assert_eq!(
         a.game.ending.map(|e| (e.result, e.termination)),
@@ -786,7 +794,7 @@ fn autosave_after_every_move_and_resume() {
     // White (the engine) is to move, so the engine is asked.
     assert!(take_go(&mut b, Slot::Opponent).is_some());
     // A finished game is not offered for resuming.
-    shift(&mut b, 'R', t);
+    command_letter(&mut b, 'R', t);
     key(&mut b, KeyCode::Char('y'), t);
     run_saves(&mut b);
     assert!(super::find_unfinished(&dir.join("games")).0.is_none());
@@ -873,7 +881,7 @@ fn dialogs_cannot_change_a_finished_game() {
     let mut a = app();
     a.start_game(setup(Mode::HumanVsHuman, None, Some("1+0")), t);
     type_str(&mut a, "e4", t);
-    shift(&mut a, 'R', t + s(1));
+    command_letter(&mut a, 'R', t + s(1));
     assert!(matches!(a.overlay, Overlay::ConfirmResign));
     a.update(Msg::Tick, t + s(62)); // Black's flag falls meanwhile
     assert!(matches!(a.overlay, Overlay::None), "the dialog closes");
@@ -1119,11 +1127,318 @@ fn resume_prompt_keys() {
     key(&mut a, KeyCode::Enter, t);
     assert_eq!(uci_moves(&a), ["e2e4"]);
     let mut b = app();
+    b.launch_setup = Some(setup(
+        Mode::HumanVsEngine {
+            human: Color::Black,
+        },
+        None,
+        None,
+    ));
     prompt(&mut b);
     key(&mut b, KeyCode::Char('n'), t);
     assert!(b.game.moves().is_empty(), "n starts a new game");
+    assert_eq!(
+        b.mode,
+        Mode::HumanVsEngine {
+            human: Color::Black
+        },
+        "as the command line asked"
+    );
     let mut c = app();
     prompt(&mut c);
     key(&mut c, KeyCode::Char('q'), t);
     assert!(c.quit);
+}
+
+#[test]
+fn an_illegal_move_after_a_cursor_letter_is_explained_not_replaced() {
+    // h4 pawn cannot capture on g5 (empty), but g4-g5 is legal.
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(
+        setup(
+            Mode::HumanVsHuman,
+            Some("4k3/8/8/8/6PP/8/8/4K3 w - - 0 1"),
+            None,
+        ),
+        t,
+    );
+    type_str(&mut a, "hxg5", t);
+    assert!(
+        a.game.moves().is_empty(),
+        "typing the illegal hxg5 played {:?}",
+        uci_moves(&a)
+    );
+}
+
+#[test]
+fn an_illegal_move_after_a_command_letter_is_explained_not_replaced() {
+    // f4 is blocked and cannot capture; e4-e5 is legal. "fxe5" flips the
+    // board and then plays e5.
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(
+        setup(
+            Mode::HumanVsHuman,
+            Some("4k3/8/8/5p2/4PP2/8/8/4K3 w - - 0 1"),
+            None,
+        ),
+        t,
+    );
+    let flipped = a.flipped;
+    type_str(&mut a, "fxe5", t);
+    assert!(
+        a.game.moves().is_empty(),
+        "typing the illegal fxe5 played {:?} (flipped {} -> {})",
+        uci_moves(&a),
+        flipped,
+        a.flipped
+    );
+}
+
+#[test]
+fn a_lowercase_queen_move_never_quits() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(WHITE, None, None), t);
+    type_str(&mut a, "qh5", t); // queen on d1 is boxed in
+    assert!(!a.quit, "typing the illegal move qh5 quit the app");
+}
+
+#[test]
+fn a_lowercase_knight_move_never_starts_a_new_game() {
+    // The only knight (c3) is pinned by Bb4: "ne4" opens the new-game dialog
+    // and Enter starts a new game, abandoning this one.
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(
+        setup(
+            Mode::HumanVsHuman,
+            Some("4k3/8/8/8/1b6/2N5/8/4K3 w - - 0 1"),
+            None,
+        ),
+        t,
+    );
+    type_str(&mut a, "e1d1", t); // any move so the game has moves
+    type_str(&mut a, "e8d8", t);
+    type_str(&mut a, "d1e1", t);
+    type_str(&mut a, "d8e8", t);
+    assert_eq!(a.game.moves().len(), 4);
+    type_str(&mut a, "ne4", t);
+    assert_eq!(
+        a.game.moves().len(),
+        4,
+        "the game was replaced by a new one"
+    );
+    assert!(matches!(a.overlay, Overlay::None));
+}
+
+#[test]
+fn random_keys_mouse_engine_replies_and_sizes_never_panic() {
+    use crate::util::Rng;
+    let mut rng = Rng::new(
+        std::env::var("SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(12345),
+    );
+    let keys: Vec<KeyCode> = "abcdefghjklnpqrtuxyNBRQKOHDCo0123456789=-+ ?"
+        .chars()
+        .map(KeyCode::Char)
+        .chain([
+            KeyCode::Enter,
+            KeyCode::Esc,
+            KeyCode::Backspace,
+            KeyCode::Up,
+            KeyCode::Down,
+            KeyCode::Left,
+            KeyCode::Right,
+            KeyCode::Tab,
+            KeyCode::PageUp,
+            KeyCode::PageDown,
+        ])
+        .collect();
+    let modes = [
+        WHITE,
+        Mode::HumanVsEngine {
+            human: Color::Black,
+        },
+        Mode::HumanVsHuman,
+        Mode::EngineVsEngine,
+    ];
+    let fens = [
+        None,
+        Some("8/PPP1k3/8/8/8/8/3K1ppp/8 w - - 0 1"),
+        Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+        Some("7k/8/8/8/8/8/8/K5R1 w - - 99 80"),
+    ];
+    for game in 0..80 {
+        let t0 = Instant::now();
+        let mut now = t0;
+        let mut a = app();
+        let mode = modes[game % 4];
+        let time = if game % 3 == 0 { Some("0.1+0") } else { None };
+        a.start_game(setup(mode, fens[(game / 4) % 4], time), now);
+        let mut req: Option<Request> = None;
+        for _ in 0..400 {
+            now += Duration::from_millis(rng.below(300) as u64);
+            for e in a.take_effects() {
+                if let Effect::Go(Slot::Opponent, r) = e {
+                    req = Some(*r);
+                }
+            }
+            match rng.below(10) {
+                0..=5 => {
+                    let k = keys[rng.below(keys.len())];
+                    let m = match k {
+                        KeyCode::Char(c) if c.is_ascii_uppercase() => KeyModifiers::SHIFT,
+                        _ => KeyModifiers::NONE,
+                    };
+                    if k == KeyCode::Char('q') {
+                        continue;
+                    }
+                    a.update(Msg::Key(KeyEvent::new(k, m)), now);
+                }
+                6 => {
+                    if let Some(r) = req.take() {
+                        let mut b = r.start.clone();
+                        for &m in &r.moves {
+                            b = b.play(m);
+                        }
+                        let legal = shakmaty::Position::legal_moves(b.chess());
+                        if !legal.is_empty() {
+                            let m = legal[rng.below(legal.len())];
+                            reply(&mut a, &r, &Board::uci(m), now);
+                        }
+                    }
+                }
+                7 => {
+                    let w = 20 + rng.below(200) as u16;
+                    let h = 5 + rng.below(80) as u16;
+                    a.update(Msg::Resize(w, h), now);
+                    let _ = render(&a, w, h);
+                }
+                8 => {
+                    let (w, h) = a.size;
+                    let col = rng.below(w as usize + 5) as u16;
+                    let row = rng.below(h as usize + 5) as u16;
+                    let kind = match rng.below(4) {
+                        0 => MouseEventKind::Down(MouseButton::Left),
+                        1 => MouseEventKind::Up(MouseButton::Left),
+                        2 => MouseEventKind::ScrollUp,
+                        _ => MouseEventKind::Down(MouseButton::Right),
+                    };
+                    a.update(
+                        Msg::Mouse(MouseEvent {
+                            kind,
+                            column: col,
+                            row,
+                            modifiers: KeyModifiers::NONE,
+                        }),
+                        now,
+                    );
+                }
+                _ => a.update(Msg::Tick, now),
+            }
+            if a.quit {
+                break;
+            }
+        }
+        let _ = render(&a, 120, 40);
+    }
+}
+
+#[test]
+fn taking_back_to_the_start_is_saved() {
+    let t = Instant::now();
+    let dir = temp_dir("takeback-start");
+    let mut a = App::new(Config::default(), theme::builtin(), Some(dir.clone()));
+    a.start_game(setup(WHITE, None, None), t);
+    type_str(&mut a, "e4", t);
+    let req = take_go(&mut a, Slot::Opponent).unwrap();
+    reply(&mut a, &req, "e7e5", t);
+    run_saves(&mut a);
+    key(&mut a, KeyCode::Char('u'), t);
+    assert!(a.game.moves().is_empty());
+    run_saves(&mut a);
+    let on_disk = std::fs::read_to_string(a.save_path.clone().unwrap()).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        !on_disk.contains("e4"),
+        "the file still holds the taken-back moves:\n{on_disk}"
+    );
+}
+
+#[test]
+fn takeback_after_an_engine_failure_restarts_the_engine() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(WHITE, None, None), t);
+    type_str(&mut a, "e4", t);
+    let req = take_go(&mut a, Slot::Opponent).unwrap();
+    reply(&mut a, &req, "e7e5", t);
+    type_str(&mut a, "d4", t);
+    a.take_effects();
+    a.update(
+        Msg::Engine(
+            Slot::Opponent,
+            EngineEvent::Failed {
+                message: "crashed".into(),
+            },
+        ),
+        t,
+    );
+    assert!(a.is_over());
+    key(&mut a, KeyCode::Char('u'), t); // takes back d4: the game is on again
+    assert!(!a.is_over(), "takeback revived an abandoned game");
+    type_str(&mut a, "d4", t);
+    let fx = a.take_effects();
+    let go = fx
+        .iter()
+        .any(|e| matches!(e, Effect::Go(Slot::Opponent, _)));
+    let start = fx.iter().any(|e| matches!(e, Effect::StartEngine(_)));
+    assert!(
+        !go || start,
+        "a search is sent to the dead engine and never answered"
+    );
+}
+
+#[test]
+fn a_cursor_letter_is_forgotten_after_a_mouse_move() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(
+        setup(
+            Mode::HumanVsHuman,
+            Some("4k3/8/4p3/8/8/8/8/4K3 w - - 0 1"),
+            None,
+        ),
+        t,
+    );
+    // White presses k (cursor up; Ke2 is legal), then moves Kd1 with the mouse.
+    key(&mut a, KeyCode::Char('k'), t);
+    let geo = view::layout(ratatui::layout::Rect::new(0, 0, 120, 40))
+        .unwrap()
+        .board;
+    for sq in [Square::E1, Square::D1] {
+        let r = geo.rect_of(sq, a.flipped);
+        for kind in [
+            MouseEventKind::Down(MouseButton::Left),
+            MouseEventKind::Up(MouseButton::Left),
+        ] {
+            a.update(
+                Msg::Mouse(MouseEvent {
+                    kind,
+                    column: r.x + 1,
+                    row: r.y,
+                    modifiers: KeyModifiers::NONE,
+                }),
+                t,
+            );
+        }
+    }
+    assert_eq!(uci_moves(&a), ["e1d1"]);
+    // Black types "e5": the stale 'k' from White's turn makes it "ke5".
+    type_str(&mut a, "e5", t);
+    assert_eq!(uci_moves(&a), ["e1d1", "e6e5"], "input {:?}", a.input);
 }

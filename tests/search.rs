@@ -706,3 +706,52 @@ fn simple_eval_also_mates() {
     assert_eq!(r.result.score, Score::mate_in(3), "pv {}", pv_text(&r));
     assert!(m.keys.contains(&uci(r.best_move).as_str()));
 }
+
+/// Alpha-beta changes the work, not the answer: plain minimax and
+/// alpha-beta (both without quiescence, selective pruning or TT cutoffs)
+/// give the same root score, while minimax visits many more nodes.
+#[test]
+fn plain_minimax_agrees_with_alpha_beta() {
+    use kibitz::engine::Features;
+    let exact = Features {
+        quiescence: false,
+        pruning: false,
+        null_move: false,
+        late_move_reductions: false,
+        transposition_table: false,
+        ..Features::default()
+    };
+    let minimax = Features {
+        alpha_beta: false,
+        ..exact
+    };
+    for (fen, depth) in [
+        (OBSERVER_POSITIONS[0], 4),
+        (OBSERVER_POSITIONS[1], 3),
+        (OBSERVER_POSITIONS[2], 3),
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 4),
+        ("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", 5),
+    ] {
+        let pos = GamePosition::new(board(fen));
+        let run = |features: Features| {
+            let limits = Limits {
+                features,
+                ..Limits::depth(depth)
+            };
+            search(&mut Engine::default(), &pos, &limits)
+        };
+        let ab = run(exact);
+        let mm = run(minimax);
+        assert_eq!(ab.result.score, mm.result.score, "{fen} depth {depth}");
+        assert!(
+            mm.result.stats.nodes > ab.result.stats.nodes,
+            "{fen}: minimax {} vs alpha-beta {} nodes",
+            mm.result.stats.nodes,
+            ab.result.stats.nodes
+        );
+        assert_eq!(
+            mm.result.stats.beta_cutoffs, 0,
+            "{fen}: minimax never cuts off"
+        );
+    }
+}

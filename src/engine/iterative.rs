@@ -271,9 +271,14 @@ impl<O: SearchObserver> Searcher<'_, O> {
             self.stack[0].cont = Some(ContKey::new(us, m));
             self.hashes.push(child.hash());
             let mut score;
-            if searched == 0 {
-                observe!(self.obs.try_move(0, m, searched, -beta, -alpha, new_depth));
-                score = -self.negamax::<true>(&child, new_depth, 1, -beta, -alpha, false, Some(m));
+            if searched == 0 || !self.features.alpha_beta {
+                let (a, b) = if self.features.alpha_beta {
+                    (-beta, -alpha)
+                } else {
+                    (-Score::INFINITE, Score::INFINITE)
+                };
+                observe!(self.obs.try_move(0, m, searched, a, b, new_depth));
+                score = -self.negamax::<true>(&child, new_depth, 1, a, b, false, Some(m));
             } else {
                 observe!(
                     self.obs

@@ -198,8 +198,13 @@ impl<O: SearchObserver> Searcher<'_, O> {
                 self.tt.prefetch(board.key_after(m));
             }
             let child = board.play(m);
-            observe!(self.obs.try_move(ply, m, searched, -beta, -alpha, 0));
-            let score = -self.qsearch::<PV>(&child, ply + 1, -beta, -alpha, Some(m));
+            let (a, b) = if self.features.alpha_beta {
+                (-beta, -alpha)
+            } else {
+                (-Score::INFINITE, Score::INFINITE)
+            };
+            observe!(self.obs.try_move(ply, m, searched, a, b, 0));
+            let score = -self.qsearch::<PV>(&child, ply + 1, a, b, Some(m));
             if self.aborted {
                 return (Score::ZERO, Bound::None);
             }

@@ -150,7 +150,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             hashes,
             root_moves: Vec::new(),
             pv_index: 0,
-            features,
+            features: features.effective(),
             aborted: false,
             root_depth: 0,
             lmr,
@@ -348,17 +348,19 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             };
             return (e, Bound::Exact);
         }
-        let mated = Score::mated_in(ply);
-        let mating = Score::mate_in(ply + 1);
-        if mated > alpha {
-            alpha = mated;
-        }
-        if mating < beta {
-            beta = mating;
-        }
-        if alpha >= beta {
-            observe!(self.obs.prune(ply, Prune::MateDistance));
-            return (alpha, Bound::Exact);
+        if self.features.alpha_beta {
+            let mated = Score::mated_in(ply);
+            let mating = Score::mate_in(ply + 1);
+            if mated > alpha {
+                alpha = mated;
+            }
+            if mating < beta {
+                beta = mating;
+            }
+            if alpha >= beta {
+                observe!(self.obs.prune(ply, Prune::MateDistance));
+                return (alpha, Bound::Exact);
+            }
         }
 
         // Transposition table.
@@ -503,7 +505,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
 
         // Internal iterative reduction: no TT move means this node was not
         // searched before; search it a little shallower.
-        if depth >= IIR_DEPTH && tt_move.is_none() && (PV || cut_node) {
+        if self.features.pruning && depth >= IIR_DEPTH && tt_move.is_none() && (PV || cut_node) {
             depth -= 1;
             observe!(self.obs.prune(ply, Prune::Iir));
         }
@@ -593,13 +595,16 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             self.hashes.push(child.hash());
 
             let mut score;
-            if searched == 0 {
-                observe!(
-                    self.obs
-                        .try_move(ply, m, searched, -beta, -alpha, new_depth)
-                );
-                score =
-                    -self.negamax::<PV>(&child, new_depth, ply + 1, -beta, -alpha, false, Some(m));
+            if searched == 0 || !self.features.alpha_beta {
+                // The first move gets the node's window; in plain minimax
+                // every move gets the full window (and every node is PV).
+                let (a, b) = if self.features.alpha_beta {
+                    (-beta, -alpha)
+                } else {
+                    (-Score::INFINITE, Score::INFINITE)
+                };
+                observe!(self.obs.try_move(ply, m, searched, a, b, new_depth));
+                score = -self.negamax::<PV>(&child, new_depth, ply + 1, a, b, false, Some(m));
             } else {
                 // Late move reductions.
                 let mut r = 0;

@@ -27,10 +27,33 @@ pub struct Features {
     pub move_ordering: bool,
     pub null_move: bool,
     pub late_move_reductions: bool,
-    /// Reverse futility, futility, late move and SEE pruning.
+    /// Reverse futility, futility, late move and SEE pruning, and internal
+    /// iterative reduction.
     pub pruning: bool,
     pub quiescence: bool,
     pub aspiration: bool,
+    /// Off: plain minimax. Every move is searched with the full window, so
+    /// nothing is ever cut off; the selective ideas that need a window
+    /// (null move, reductions, pruning, aspiration) are off with it.
+    pub alpha_beta: bool,
+}
+
+impl Features {
+    /// The features a search really uses: plain minimax switches off what
+    /// only makes sense with an alpha-beta window.
+    pub fn effective(self) -> Features {
+        if self.alpha_beta {
+            self
+        } else {
+            Features {
+                null_move: false,
+                late_move_reductions: false,
+                pruning: false,
+                aspiration: false,
+                ..self
+            }
+        }
+    }
 }
 
 impl Default for Features {
@@ -43,6 +66,7 @@ impl Default for Features {
             pruning: true,
             quiescence: true,
             aspiration: true,
+            alpha_beta: true,
         }
     }
 }

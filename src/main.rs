@@ -117,6 +117,31 @@ enum Cmd {
         #[arg(long, default_value_t = 16)]
         hash: usize,
     },
+    /// Record a real search as a tree: walk it in the terminal, or write
+    /// it as JSON or Graphviz DOT (`--format`).
+    Tree {
+        #[arg(long)]
+        fen: Option<String>,
+        /// UCI moves to play from the position first.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        #[arg(long, default_value_t = 3)]
+        depth: i32,
+        /// json or dot; without it the tree opens in the terminal explorer
+        /// (JSON when the output is not a terminal).
+        #[arg(long)]
+        format: Option<String>,
+        /// Switch a search feature off (repeat): alpha-beta, ordering, tt,
+        /// null-move, lmr, pruning, quiescence, aspiration.
+        #[arg(long = "no", action = clap::ArgAction::Append)]
+        no: Vec<String>,
+        /// Record at most this many nodes.
+        #[arg(long, default_value_t = kibitz::engine::tree::DEFAULT_NODE_CAP)]
+        max_nodes: usize,
+        /// Write to this file instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Explain the static evaluation of a position, term by term.
     Eval {
         #[arg(long)]
@@ -228,6 +253,15 @@ fn main() {
             hash,
         }) => cmd_analyse(fen, moves, depth, movetime, nodes, multipv, &eval, hash),
         Some(Cmd::Eval { fen, eval }) => cmd_eval(fen, &eval),
+        Some(Cmd::Tree {
+            fen,
+            moves,
+            depth,
+            format,
+            no,
+            max_nodes,
+            out,
+        }) => cmd_tree(fen, moves, depth, format, &no, max_nodes, out),
         Some(Cmd::Match { .. }) => match matches.subcommand_matches("match") {
             Some(m) => cmd_match(m),
             None => Ok(()),
@@ -365,6 +399,57 @@ fn cmd_analyse(
             };
             out.line(&format!("info string no legal moves ({why})"));
             out.line("bestmove 0000");
+        }
+    }
+    Ok(())
+}
+
+fn cmd_tree(
+    fen: Option<String>,
+    moves: Vec<String>,
+    depth: i32,
+    format: Option<String>,
+    no: &[String],
+    max_nodes: usize,
+    out: Option<PathBuf>,
+) -> Result<()> {
+    use kibitz::engine::tree::{self, export};
+    use std::io::IsTerminal;
+    if !(1..=30).contains(&depth) {
+        bail!("--depth must be 1 to 30");
+    }
+    let features = tree::features_without(no).map_err(|e| anyhow::anyhow!("--no: {e}"))?;
+    let move_refs: Vec<&str> = moves.iter().map(|s| s.as_str()).collect();
+    let pos = GamePosition::from_uci(fen.as_deref(), &move_refs).map_err(|e| anyhow::anyhow!(e))?;
+    let format = match format.as_deref() {
+        Some(f) => f.to_ascii_lowercase(),
+        None if out.is_none() && std::io::stdout().is_terminal() => {
+            return kibitz::ui::explore(pos, depth, features, max_nodes);
+        }
+        None => "json".to_string(),
+    };
+    if !matches!(format.as_str(), "json" | "dot") {
+        bail!("--format must be json or dot, not '{format}'");
+    }
+    let rec = tree::record(&pos, depth, features, EngineOptions::default(), max_nodes);
+    let text = match format.as_str() {
+        "dot" => export::to_dot(&rec.tree),
+        _ => {
+            let mut s = serde_json::to_string(&export::to_json(&rec.tree, &rec.report))?;
+            s.push('\n');
+            s
+        }
+    };
+    match out {
+        Some(path) => kibitz::util::write_atomic(&path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => {
+            use std::io::Write;
+            let mut stdout = std::io::stdout().lock();
+            // A closed pipe (`| head`) is not an error worth a message.
+            let _ = stdout
+                .write_all(text.as_bytes())
+                .and_then(|_| stdout.flush());
         }
     }
     Ok(())

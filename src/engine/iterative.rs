@@ -249,6 +249,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
             alpha,
             beta,
             kind: NodeKind::Root,
+            pv: true,
             mv: None,
             board: root,
             in_check,

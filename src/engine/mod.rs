@@ -20,6 +20,7 @@ pub mod score;
 mod search;
 pub mod see;
 pub mod time;
+pub mod tree;
 pub mod tt;
 
 pub use board::{Board, FenError};

@@ -40,6 +40,8 @@ pub struct NodeInfo<'a> {
     pub alpha: Score,
     pub beta: Score,
     pub kind: NodeKind,
+    /// Searched as a principal-variation node (its best line is reported).
+    pub pv: bool,
     /// The move that led here (`None` at the root and after a null move).
     pub mv: Option<Move>,
     pub board: &'a Board,
@@ -53,6 +55,9 @@ pub enum Prune {
     Draw,
     /// Mate-distance pruning closed the window.
     MateDistance,
+    /// Mate-distance pruning narrowed the window to what a mate from this
+    /// ply can still reach (the window the moves are searched with).
+    MateDistanceWindow { alpha: Score, beta: Score },
     /// Reverse futility (static null move): eval - margin >= beta.
     ReverseFutility { eval: Score, margin: i32 },
     /// A null move is tried with this depth reduction.
@@ -83,6 +88,7 @@ impl Prune {
         match self {
             Prune::Draw => "draw".into(),
             Prune::MateDistance => "mate-distance".into(),
+            Prune::MateDistanceWindow { .. } => "mate-distance window".into(),
             Prune::ReverseFutility { margin, .. } => format!("reverse-futility {margin}"),
             Prune::NullMoveTry { reduction } => format!("null-move -{reduction}"),
             Prune::NullMoveCutoff { .. } => "null-move-cutoff".into(),

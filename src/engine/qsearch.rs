@@ -34,6 +34,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
             alpha,
             beta,
             kind: NodeKind::Quiescence,
+            pv: PV,
             mv: entered_by,
             board,
             in_check,

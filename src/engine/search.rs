@@ -271,6 +271,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             alpha,
             beta,
             kind: if PV { NodeKind::Pv } else { NodeKind::NonPv },
+            pv: PV,
             mv: entered_by,
             board,
             in_check,
@@ -298,6 +299,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             alpha,
             beta,
             kind: NodeKind::Quiescence,
+            pv: false,
             mv: entered_by,
             board,
             in_check,
@@ -349,6 +351,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             return (e, Bound::Exact);
         }
         if self.features.alpha_beta {
+            let (entry_alpha, entry_beta) = (alpha, beta);
             let mated = Score::mated_in(ply);
             let mating = Score::mate_in(ply + 1);
             if mated > alpha {
@@ -360,6 +363,12 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             if alpha >= beta {
                 observe!(self.obs.prune(ply, Prune::MateDistance));
                 return (alpha, Bound::Exact);
+            }
+            if O::NODE_EVENTS && (alpha, beta) != (entry_alpha, entry_beta) {
+                observe!(
+                    self.obs
+                        .prune(ply, Prune::MateDistanceWindow { alpha, beta })
+                );
             }
         }
 

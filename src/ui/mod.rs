@@ -204,6 +204,17 @@ pub fn find_unfinished(dir: &Path) -> (Option<(PathBuf, crate::game::Game)>, Opt
     (Some((newest, game)), None)
 }
 
+/// Opens the search-tree explorer on a position (`kibitz tree`).
+pub fn explore(
+    pos: crate::engine::GamePosition,
+    depth: crate::engine::Depth,
+    features: crate::engine::Features,
+    max_nodes: usize,
+) -> Result<()> {
+    let _ = (pos, depth, features, max_nodes);
+    bail!("the terminal tree explorer is not built yet: use --format json or dot")
+}
+
 /// Runs the terminal app until the user quits.
 pub fn run(opts: Options) -> Result<()> {
     let Prepared {

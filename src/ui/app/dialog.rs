@@ -1,0 +1,330 @@
+//! The new-game dialog and the engine choices it offers.
+
+use super::*;
+
+/// The new-game dialog.
+#[derive(Clone, Debug)]
+pub struct NewGameDialog {
+    pub field: usize,
+    /// 0 White, 1 Black, 2 Random, 3 engine vs engine, 4 two players.
+    pub side: usize,
+    /// 0..=7 levels 1-8, 8 custom limits, 9 external engine (if any).
+    pub opponent: usize,
+    pub limits: String,
+    /// Index into [`time_choices`]; the last one is "custom".
+    pub time: usize,
+    pub custom_time: String,
+    pub fen: String,
+    pub error: Option<String>,
+}
+
+pub const SIDES: [&str; 5] = [
+    "White",
+    "Black",
+    "Random",
+    "Engine vs engine",
+    "Two players",
+];
+pub const DIALOG_FIELDS: [&str; 6] = [
+    "Play as",
+    "Opponent",
+    "Custom limits",
+    "Time control",
+    "Custom time",
+    "Start FEN",
+];
+
+/// Choices of the time-control field: "none", the presets, "custom".
+pub fn time_choices() -> Vec<String> {
+    let mut v = vec!["none".to_string()];
+    v.extend(TimeControl::presets().iter().map(|(n, _)| n.to_string()));
+    v.push("custom".to_string());
+    v
+}
+
+impl App {
+    // ------------------------------------------------------------------
+    // New-game dialog.
+
+    pub fn open_new_game_dialog(&mut self) {
+        let side = match self.mode {
+            Mode::HumanVsEngine {
+                human: Color::White,
+            } => 0,
+            Mode::HumanVsEngine {
+                human: Color::Black,
+            } => 1,
+            Mode::EngineVsEngine => 3,
+            Mode::HumanVsHuman => 4,
+        };
+        let (opponent, limits) = match &self.spec {
+            EngineSpec::BuiltIn { level } => ((*level as usize).clamp(1, 8) - 1, String::new()),
+            EngineSpec::Custom {
+                depth,
+                movetime_ms,
+                nodes,
+            } => {
+                let mut s = Vec::new();
+                if let Some(d) = depth {
+                    s.push(format!("depth {d}"));
+                }
+                if let Some(t) = movetime_ms {
+                    s.push(format!("movetime {t}"));
+                }
+                if let Some(n) = nodes {
+                    s.push(format!("nodes {n}"));
+                }
+                (8, s.join(" "))
+            }
+            EngineSpec::External { .. } => (9, String::new()),
+        };
+        let choices = time_choices();
+        let time = match self.time {
+            None => 0,
+            Some(t) => choices
+                .iter()
+                .position(|c| c == &t.to_string())
+                .unwrap_or(choices.len() - 1),
+        };
+        self.overlay = Overlay::NewGame(Box::new(NewGameDialog {
+            field: 0,
+            side,
+            opponent,
+            limits: if limits.is_empty() {
+                "depth 8".to_string()
+            } else {
+                limits
+            },
+            time,
+            custom_time: self.time.map_or("10+5".to_string(), |t| t.to_string()),
+            fen: String::new(),
+            error: None,
+        }));
+    }
+
+    /// The external engine offered in the dialog, if any.
+    pub fn external_command(&self) -> Option<String> {
+        match &self.spec {
+            EngineSpec::External { command } => Some(command.clone()),
+            _ => self
+                .config
+                .engine
+                .as_ref()
+                .map(|p| p.to_string_lossy().into_owned()),
+        }
+    }
+
+    pub fn opponent_choices(&self) -> usize {
+        if self.external_command().is_some() {
+            10
+        } else {
+            9
+        }
+    }
+
+    pub(super) fn dialog_key(&mut self, k: KeyEvent, now: Instant) {
+        let n_opp = self.opponent_choices();
+        let n_time = time_choices().len();
+        let Overlay::NewGame(d) = &mut self.overlay else {
+            return;
+        };
+        let text_field = matches!(d.field, 2 | 4 | 5);
+        match k.code {
+            KeyCode::Esc => {
+                self.overlay = Overlay::None;
+                return;
+            }
+            KeyCode::Up | KeyCode::BackTab => {
+                d.field = (d.field + DIALOG_FIELDS.len() - 1) % DIALOG_FIELDS.len()
+            }
+            KeyCode::Down | KeyCode::Tab => d.field = (d.field + 1) % DIALOG_FIELDS.len(),
+            KeyCode::Left | KeyCode::Right if !text_field => {
+                let delta = if k.code == KeyCode::Left { -1 } else { 1 };
+                let cycle = |v: usize, n: usize| ((v as i64 + delta).rem_euclid(n as i64)) as usize;
+                match d.field {
+                    0 => d.side = cycle(d.side, SIDES.len()),
+                    1 => d.opponent = cycle(d.opponent, n_opp),
+                    3 => d.time = cycle(d.time, n_time),
+                    _ => {}
+                }
+            }
+            KeyCode::Backspace if text_field => {
+                let f = text_of(d);
+                f.pop();
+            }
+            KeyCode::Char(c) if text_field => {
+                let f = text_of(d);
+                if f.len() < 100 {
+                    f.push(c);
+                }
+            }
+            KeyCode::Enter => {
+                let d = d.clone();
+                match self.setup_from_dialog(&d) {
+                    Ok(setup) => {
+                        self.start_game(setup, now);
+                    }
+                    Err(e) => {
+                        if let Overlay::NewGame(dd) = &mut self.overlay {
+                            dd.error = Some(e);
+                        }
+                    }
+                }
+                return;
+            }
+            _ => {}
+        }
+        if let Overlay::NewGame(d) = &mut self.overlay {
+            d.error = None;
+        }
+    }
+
+    /// Validates the dialog; the error names the field and the reason.
+    pub fn setup_from_dialog(&self, d: &NewGameDialog) -> Result<Setup, String> {
+        let mode = match d.side {
+            0 => Mode::HumanVsEngine {
+                human: Color::White,
+            },
+            1 => Mode::HumanVsEngine {
+                human: Color::Black,
+            },
+            2 => Mode::HumanVsEngine {
+                human: if crate::util::Rng::from_entropy().below(2) == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                },
+            },
+            3 => Mode::EngineVsEngine,
+            _ => Mode::HumanVsHuman,
+        };
+        let engine = match d.opponent {
+            0..=7 => EngineSpec::BuiltIn {
+                level: d.opponent as u8 + 1,
+            },
+            8 => parse_limits(&d.limits).map_err(|e| format!("Custom limits: {e}"))?,
+            _ => EngineSpec::External {
+                command: self
+                    .external_command()
+                    .ok_or("no external engine configured")?,
+            },
+        };
+        let choices = time_choices();
+        let time = match choices.get(d.time).map(String::as_str) {
+            Some("none") | None => None,
+            Some("custom") => Some(
+                d.custom_time
+                    .trim()
+                    .parse::<TimeControl>()
+                    .map_err(|e| format!("Custom time: {e}"))?,
+            ),
+            Some(name) => TimeControl::presets()
+                .iter()
+                .find(|(n, _)| n == &name)
+                .map(|(_, t)| *t),
+        };
+        let fen = d.fen.trim();
+        let start = if fen.is_empty() {
+            Board::startpos()
+        } else {
+            Board::from_fen(fen).map_err(|e| format!("Start FEN: {e}"))?
+        };
+        if start.chess().legal_moves().is_empty() {
+            return Err("Start FEN: the position is already over (no legal moves).".to_string());
+        }
+        Ok(Setup {
+            mode,
+            engine,
+            time,
+            start,
+        })
+    }
+}
+
+pub(super) fn text_of(d: &mut NewGameDialog) -> &mut String {
+    match d.field {
+        2 => &mut d.limits,
+        4 => &mut d.custom_time,
+        _ => &mut d.fen,
+    }
+}
+
+/// Parses `depth 8`, `movetime 500`, `nodes 20000` (any combination).
+pub fn parse_limits(s: &str) -> Result<EngineSpec, String> {
+    let mut depth = None;
+    let mut movetime_ms = None;
+    let mut nodes = None;
+    let words: Vec<&str> = s.split_whitespace().collect();
+    if words.is_empty() {
+        return Err("give at least one of: depth N, movetime MS, nodes N".to_string());
+    }
+    let mut i = 0;
+    while i < words.len() {
+        let key = words[i];
+        let value = words
+            .get(i + 1)
+            .ok_or_else(|| format!("'{key}' needs a number after it"))?;
+        let n: u64 = value
+            .parse()
+            .map_err(|_| format!("'{value}' is not a whole number"))?;
+        if n == 0 {
+            return Err(format!("{key} must be positive"));
+        }
+        match key {
+            "depth" | "d" if n <= 64 => depth = Some(n as i32),
+            "depth" | "d" => return Err("depth must be at most 64".to_string()),
+            "movetime" | "ms" | "time" => movetime_ms = Some(n),
+            "nodes" | "n" => nodes = Some(n),
+            other => {
+                return Err(format!(
+                    "unknown limit '{other}' (use depth, movetime or nodes)"
+                ));
+            }
+        }
+        i += 2;
+    }
+    Ok(EngineSpec::Custom {
+        depth,
+        movetime_ms,
+        nodes,
+    })
+}
+
+pub(super) fn spec_tag(spec: &EngineSpec) -> String {
+    match spec {
+        EngineSpec::BuiltIn { level } => format!("level {level}"),
+        EngineSpec::Custom {
+            depth,
+            movetime_ms,
+            nodes,
+        } => {
+            let mut s = vec!["custom".to_string()];
+            if let Some(d) = depth {
+                s.push(format!("depth {d}"));
+            }
+            if let Some(t) = movetime_ms {
+                s.push(format!("movetime {t}"));
+            }
+            if let Some(n) = nodes {
+                s.push(format!("nodes {n}"));
+            }
+            s.join(" ")
+        }
+        EngineSpec::External { command } => format!("uci {command}"),
+    }
+}
+
+pub(super) fn parse_spec_tag(s: &str) -> Option<EngineSpec> {
+    if let Some(l) = s.strip_prefix("level ") {
+        let level: u8 = l.trim().parse().ok()?;
+        return (1..=8)
+            .contains(&level)
+            .then_some(EngineSpec::BuiltIn { level });
+    }
+    if let Some(rest) = s.strip_prefix("custom") {
+        return parse_limits(rest).ok();
+    }
+    s.strip_prefix("uci ").map(|c| EngineSpec::External {
+        command: c.to_string(),
+    })
+}

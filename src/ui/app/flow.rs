@@ -1,0 +1,715 @@
+//! Game flow: starting and resuming games, turns, engine answers, clocks, takebacks, draws and the end of a game.
+
+use super::*;
+
+impl App {
+    // ------------------------------------------------------------------
+    // Starting and resuming games.
+
+    /// The default setup: human White against the configured opponent.
+    pub fn default_setup(&self) -> Setup {
+        Setup {
+            mode: Mode::HumanVsEngine {
+                human: Color::White,
+            },
+            engine: self.spec.clone(),
+            time: self.time,
+            start: Board::startpos(),
+        }
+    }
+
+    pub fn start_game(&mut self, setup: Setup, now: Instant) {
+        self.stop_all();
+        if setup.engine != self.spec || self.opponent_name.is_empty() || self.engine_dead {
+            self.effects.push(Effect::StartEngine(setup.engine.clone()));
+            self.engine_dead = false;
+        }
+        self.effects.push(Effect::NewGame);
+        self.spec = setup.engine;
+        self.mode = setup.mode;
+        self.time = setup.time;
+        self.game = Game::new(setup.start);
+        self.clock_history.clear();
+        self.clocks = setup.time.map(|t| {
+            Clocks::new(Control {
+                base: t.base,
+                increment: t.increment,
+            })
+        });
+        self.paused = false;
+        self.queued = None;
+        self.last_move_at = None;
+        self.pending_letters.clear();
+        self.hint = None;
+        self.selected = None;
+        self.input.clear();
+        self.scroll = 0;
+        self.engine_score = None;
+        self.search.lines.clear();
+        self.search.thinking = false;
+        self.overlay = Overlay::None;
+        self.set_headers(now);
+        self.save_path = self.new_save_path();
+        self.saved = false;
+        if let Mode::HumanVsEngine { human } = self.mode {
+            self.flipped = human == Color::Black;
+            self.cursor = if human == Color::White {
+                Square::E2
+            } else {
+                Square::E7
+            };
+        }
+        self.started_at = Some(now);
+        let who = match self.mode {
+            Mode::HumanVsEngine { human } => format!(
+                "You play {} against {}.",
+                color_name(human),
+                self.spec.describe()
+            ),
+            Mode::EngineVsEngine => format!("{} plays itself. p pauses.", self.spec.describe()),
+            Mode::HumanVsHuman => "Two players on one keyboard.".to_string(),
+        };
+        self.info(format!("New game. {who}"));
+        self.save();
+        self.next_turn(now);
+    }
+
+    pub(super) fn set_headers(&mut self, now: Instant) {
+        let _ = now;
+        let engine = self.spec.describe();
+        let (white, black) = match self.mode {
+            Mode::HumanVsEngine {
+                human: Color::White,
+            } => ("You".to_string(), engine.clone()),
+            Mode::HumanVsEngine {
+                human: Color::Black,
+            } => (engine.clone(), "You".to_string()),
+            Mode::EngineVsEngine => (engine.clone(), engine.clone()),
+            Mode::HumanVsHuman => ("White".to_string(), "Black".to_string()),
+        };
+        let g = &mut self.game;
+        g.set_header("Event", "Kibitz game");
+        g.set_header("Site", "Kibitz terminal");
+        g.set_header("Date", crate::util::today());
+        g.set_header("Round", "-");
+        g.set_header("White", white);
+        g.set_header("Black", black);
+        g.set_header(
+            "TimeControl",
+            self.time.map_or("-".to_string(), |t| t.pgn_tag()),
+        );
+        g.set_header("KibitzMode", self.mode.tag());
+        g.set_header("KibitzOpponent", spec_tag(&self.spec));
+        if let EngineSpec::BuiltIn { level } = self.spec {
+            g.set_header("KibitzLevel", level.to_string());
+        }
+    }
+
+    pub(super) fn new_save_path(&self) -> Option<PathBuf> {
+        if !self.config.autosave {
+            return None;
+        }
+        let dir = self.data_dir.as_ref()?.join("games");
+        let stamp = crate::util::timestamp();
+        let mut path = dir.join(format!("{stamp}.pgn"));
+        let mut n = 2;
+        while path.exists() {
+            path = dir.join(format!("{stamp}-{n}.pgn"));
+            n += 1;
+        }
+        Some(path)
+    }
+
+    /// Resumes a saved, unfinished game.
+    pub fn resume(&mut self, game: Game, path: PathBuf, now: Instant) {
+        self.stop_all();
+        let mode = game
+            .header("KibitzMode")
+            .and_then(Mode::from_tag)
+            .unwrap_or(Mode::HumanVsEngine {
+                human: Color::White,
+            });
+        let mut spec = game
+            .header("KibitzOpponent")
+            .and_then(parse_spec_tag)
+            .unwrap_or_else(|| self.spec.clone());
+        // A saved file names a command to run: only run the one configured
+        // here, never a program named by a file.
+        if let EngineSpec::External { command } = &spec
+            && self.external_command().as_deref() != Some(command.as_str())
+        {
+            spec = self.spec.clone();
+        }
+        let time = game
+            .header("TimeControl")
+            .and_then(TimeControl::from_pgn_tag);
+        self.effects.push(Effect::StartEngine(spec.clone()));
+        self.engine_dead = false;
+        self.effects.push(Effect::NewGame);
+        self.spec = spec;
+        self.mode = mode;
+        self.time = time;
+        // Clocks: the last [%clk] of each side.
+        self.clock_history.clear();
+        self.clocks = time.map(|t| {
+            let control = Control {
+                base: t.base,
+                increment: t.increment,
+            };
+            let mut rem = [t.base, t.base];
+            let mut board = game.start().clone();
+            for (i, &m) in game.moves().iter().enumerate() {
+                self.clock_history.push((rem[0], rem[1]));
+                let side = board.turn();
+                if let Some(Some(c)) = game.comments().get(i)
+                    && let Some(d) = parse_pgn_clock(c)
+                {
+                    rem[side as usize ^ 1] = d;
+                }
+                board = board.play(m);
+            }
+            Clocks::with_remaining(control, rem[0], rem[1])
+        });
+        self.game = game;
+        self.queued = None;
+        self.save_path = Some(path);
+        self.saved = true;
+        self.overlay = Overlay::None;
+        self.hint = None;
+        self.selected = None;
+        if let Mode::HumanVsEngine { human } = self.mode {
+            self.flipped = human == Color::Black;
+        }
+        self.info(format!(
+            "Resumed the game after {} moves.",
+            self.game.moves().len()
+        ));
+        self.next_turn(now);
+    }
+
+    // ------------------------------------------------------------------
+    // Turn flow.
+
+    /// After a move or a (re)start: end the game if the rules say so, else
+    /// start the right clock and, if it is the engine's turn, ask it.
+    pub(super) fn next_turn(&mut self, now: Instant) {
+        if self.is_over() {
+            return;
+        }
+        if let Some(ending) = self.game.rule_ending(self.mode == Mode::EngineVsEngine) {
+            self.finish(ending, now);
+            return;
+        }
+        if self.paused {
+            return;
+        }
+        let turn = self.board().turn();
+        if let Some(c) = &mut self.clocks
+            && c.running() != Some(turn)
+            && !self.game.moves().is_empty()
+        {
+            c.start(turn, now);
+        }
+        if self.engine_to_move() && !self.engine_thinking() {
+            // The engine claims a draw it is entitled to when it is not better.
+            if let Some(claim) = self.claimable_draw()
+                && self.engine_score.is_none_or(|s| s.0 <= 0)
+            {
+                self.finish(claim, now);
+                return;
+            }
+            self.request_move(now);
+        } else if self.human_to_move()
+            && let Some(claim) = self.claimable_draw()
+        {
+            self.info(format!(
+                "{}: you may claim a draw ({}).",
+                capitalise(claim.termination.describe()),
+                self.keys_hint(Action::OfferDraw)
+            ));
+        }
+    }
+
+    /// Threefold repetition or the 50-move rule, claimable now.
+    pub fn claimable_draw(&self) -> Option<Ending> {
+        match self.game.rule_ending(true) {
+            Some(
+                e @ Ending {
+                    termination: Termination::ThreefoldRepetition | Termination::FiftyMoveRule,
+                    ..
+                },
+            ) => Some(e),
+            _ => None,
+        }
+    }
+
+    pub(super) fn request_move(&mut self, now: Instant) {
+        if self.engine_dead {
+            self.effects.push(Effect::StartEngine(self.spec.clone()));
+            self.engine_dead = false;
+        }
+        let mut limits = self.spec.move_limits();
+        if let Some(c) = &self.clocks {
+            limits.clock = Some(Clock {
+                wtime: Some(c.remaining(Color::White, now)),
+                btime: Some(c.remaining(Color::Black, now)),
+                winc: c.control.increment,
+                binc: c.control.increment,
+                movestogo: None,
+            });
+        } else if matches!(self.spec, EngineSpec::External { .. })
+            && limits.depth.is_none()
+            && limits.movetime.is_none()
+            && limits.nodes.is_none()
+        {
+            // An external engine without a clock: a second per move.
+            limits.movetime = Some(Duration::from_secs(1));
+        } else if matches!(self.spec, EngineSpec::BuiltIn { level: 8 })
+            && limits.depth.is_none()
+            && limits.movetime.is_none()
+        {
+            // Full strength without a clock: two seconds per move.
+            limits.movetime = Some(Duration::from_secs(2));
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.pending.push((Slot::Opponent, id, Purpose::Move));
+        self.search = SearchView {
+            engine: self.opponent_name.clone(),
+            thinking: true,
+            board: Some(self.board().clone()),
+            lines: Vec::new(),
+            started: Some(now),
+        };
+        self.effects.push(Effect::Go(
+            Slot::Opponent,
+            Box::new(Request {
+                id,
+                purpose: Purpose::Move,
+                start: self.game.start().clone(),
+                moves: self.game.moves().to_vec(),
+                limits,
+            }),
+        ));
+    }
+
+    pub(super) fn request_hint(&mut self, now: Instant) {
+        if !self.human_to_move() {
+            self.error("A hint is for your own move.");
+            return;
+        }
+        if self.pending.iter().any(|p| p.2 == Purpose::Hint) {
+            return;
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.pending.push((Slot::Assistant, id, Purpose::Hint));
+        self.search = SearchView {
+            engine: "Kibitz (hint)".to_string(),
+            thinking: true,
+            board: Some(self.board().clone()),
+            lines: Vec::new(),
+            started: Some(now),
+        };
+        self.info("Thinking about a hint...");
+        self.effects.push(Effect::Go(
+            Slot::Assistant,
+            Box::new(Request {
+                id,
+                purpose: Purpose::Hint,
+                start: self.game.start().clone(),
+                moves: self.game.moves().to_vec(),
+                limits: Limits {
+                    movetime: Some(self.hint_time),
+                    ..Limits::default()
+                },
+            }),
+        ));
+    }
+
+    /// Drops the hint on the board and any hint search still running (after
+    /// a move or a takeback it would be about another position).
+    pub(super) fn forget_hint(&mut self) {
+        self.hint = None;
+        let before = self.pending.len();
+        self.pending.retain(|p| p.2 != Purpose::Hint);
+        if self.pending.len() != before {
+            self.effects.push(Effect::Stop(Slot::Assistant));
+            self.search.thinking = !self.pending.is_empty();
+        }
+    }
+
+    /// Stops and forgets every outstanding search.
+    pub(super) fn stop_all(&mut self) {
+        for (slot, _, _) in self.pending.drain(..) {
+            self.effects.push(Effect::Stop(slot));
+        }
+        self.search.thinking = false;
+    }
+
+    /// Plays a legal move for whoever is to move (unless the mover's flag
+    /// fell before the move arrived).
+    pub(super) fn play(&mut self, m: Move, now: Instant) {
+        let mover = self.board().turn();
+        if let Some(flagged) = self.clocks.as_ref().and_then(|c| c.flagged(now)) {
+            self.flag_fall(flagged, now);
+            return;
+        }
+        self.forget_hint();
+        let mut comment = None;
+        if let Some(c) = &mut self.clocks {
+            self.clock_history.push((
+                c.remaining(Color::White, now),
+                c.remaining(Color::Black, now),
+            ));
+            if self.game.moves().is_empty() && c.running().is_none() {
+                // The first move does not cost time.
+            } else {
+                c.press(mover, now);
+            }
+            if c.running().is_none() || self.game.moves().is_empty() {
+                c.start(!mover, now);
+            }
+            comment = Some(format!("[%clk {}]", pgn_clock(c.remaining(mover, now))));
+        }
+        self.game.push(m, comment);
+        self.pending_letters.clear();
+        self.last_move_at = Some(now);
+        self.selected = None;
+        self.drag = None;
+        self.input.clear();
+        self.scroll = 0;
+        self.save();
+        self.next_turn(now);
+    }
+
+    pub(super) fn finish(&mut self, ending: Ending, now: Instant) {
+        if self.is_over() {
+            return;
+        }
+        if matches!(
+            self.overlay,
+            Overlay::ConfirmResign | Overlay::DrawOffer | Overlay::Promotion { .. }
+        ) {
+            self.overlay = Overlay::None;
+        }
+        self.stop_all();
+        self.queued = None;
+        if let Some(c) = &mut self.clocks {
+            c.pause(now);
+        }
+        self.game.ending = Some(ending);
+        self.selected = None;
+        self.hint = None;
+        self.info(format!("Game over: {}.", describe_ending(ending)));
+        self.save();
+    }
+
+    pub(super) fn save(&mut self) {
+        // A game without moves gets no file (nor a resume prompt); once it
+        // has one, the file follows every change, takebacks included.
+        if self.game.moves().is_empty() && !self.saved {
+            return;
+        }
+        if let Some(path) = &self.save_path {
+            self.saved = true;
+            self.effects.push(Effect::Save {
+                path: path.clone(),
+                contents: crate::game::write_pgn(&self.game),
+            });
+        }
+    }
+
+    pub(super) fn on_tick(&mut self, now: Instant) {
+        if self.is_over() || self.paused {
+            return;
+        }
+        if let Some((m, due)) = self.queued
+            && now >= due
+        {
+            self.queued = None;
+            if self.board().is_legal(m) {
+                self.play(m, now);
+            }
+        }
+        if let Some(flagged) = self.clocks.as_ref().and_then(|c| c.flagged(now)) {
+            self.flag_fall(flagged, now);
+        }
+    }
+
+    pub(super) fn flag_fall(&mut self, flagged: Color, now: Instant) {
+        // A flag fall is a draw when the opponent cannot possibly mate.
+        let result = if self.board().chess().has_insufficient_material(!flagged) {
+            GameResult::Draw
+        } else {
+            GameResult::win_for(!flagged)
+        };
+        self.finish(
+            Ending {
+                result,
+                termination: Termination::TimeForfeit,
+            },
+            now,
+        );
+    }
+
+    pub(super) fn on_engine(&mut self, slot: Slot, e: EngineEvent, now: Instant) {
+        match e {
+            EngineEvent::Ready { name } => {
+                if slot == Slot::Opponent {
+                    self.opponent_name = name.clone();
+                    if !self.pending.iter().any(|p| p.2 == Purpose::Hint) {
+                        self.search.engine = name;
+                    }
+                }
+            }
+            EngineEvent::Failed { message } => {
+                self.pending.retain(|p| p.0 != slot);
+                self.search.thinking = !self.pending.is_empty();
+                if slot == Slot::Assistant {
+                    self.effects.push(Effect::RestartAssistant);
+                    self.error(format!("Hint engine problem: {message}"));
+                    return;
+                }
+                // The opponent is gone: the game cannot go on. The next
+                // request (a new game, or after a takeback) starts a new one.
+                self.opponent_name.clear();
+                self.engine_dead = true;
+                if !self.is_over() && self.mode != Mode::HumanVsHuman {
+                    let loser = match self.mode {
+                        Mode::HumanVsEngine { human } => !human,
+                        _ => self.board().turn(),
+                    };
+                    self.finish(
+                        Ending {
+                            result: GameResult::win_for(!loser),
+                            termination: Termination::Abandoned,
+                        },
+                        now,
+                    );
+                }
+                self.error(format!("Engine problem: {message}"));
+            }
+            EngineEvent::IllegalMove { id, text } => {
+                if !self.pending.iter().any(|p| p.1 == id) {
+                    return;
+                }
+                self.pending.retain(|p| p.1 != id);
+                self.search.thinking = !self.pending.is_empty();
+                self.illegal_engine_move(&text, now);
+            }
+            EngineEvent::Info { id, line } => {
+                // Lines of other requests, and MultiPV beyond what the panel
+                // shows (an external engine could claim any number).
+                if !self.pending.iter().any(|p| p.1 == id) || line.multipv > 8 {
+                    return;
+                }
+                if line.multipv <= 1
+                    && slot == Slot::Opponent
+                    && let Some(s) = line.score
+                {
+                    self.engine_score = Some(s);
+                }
+                let idx = line.multipv.max(1) as usize - 1;
+                if self.search.lines.len() <= idx {
+                    self.search.lines.resize(idx + 1, SearchLine::default());
+                }
+                self.search.lines[idx] = line;
+            }
+            EngineEvent::Done {
+                id,
+                purpose,
+                best,
+                score,
+                pv,
+            } => {
+                let Some(pos) = self.pending.iter().position(|p| p.1 == id) else {
+                    return; // a cancelled request
+                };
+                self.pending.remove(pos);
+                self.search.thinking = !self.pending.is_empty();
+                match purpose {
+                    Purpose::Hint => {
+                        if let Some(mv) = best {
+                            let board = self.board().clone();
+                            let line_san = san_line(&board, &pv, 6);
+                            self.hint = Some(Hint {
+                                mv,
+                                line: pv,
+                                score,
+                                ply: self.game.moves().len(),
+                            });
+                            let s = score
+                                .map(|s| format!(" ({})", score_text(s)))
+                                .unwrap_or_default();
+                            self.info(format!("Hint: {}{s}   line: {line_san}", board.san(mv)));
+                        }
+                    }
+                    Purpose::Move => {
+                        if let Some(s) = score {
+                            self.engine_score = Some(s);
+                        }
+                        if self.is_over() || self.paused {
+                            return;
+                        }
+                        match best {
+                            Some(m) if self.board().is_legal(m) => {
+                                // Watching two engines without a clock: give
+                                // each move time to be seen.
+                                let due = self.last_move_at.map(|t| t + self.config.watch_delay);
+                                match due {
+                                    Some(due)
+                                        if self.mode == Mode::EngineVsEngine
+                                            && self.clocks.is_none()
+                                            && now < due =>
+                                    {
+                                        self.queued = Some((m, due));
+                                    }
+                                    _ => self.play(m, now),
+                                }
+                            }
+                            Some(m) => self.illegal_engine_move(&Board::uci(m), now),
+                            None => {}
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The engine to move answered with an illegal move: it loses.
+    pub(super) fn illegal_engine_move(&mut self, text: &str, now: Instant) {
+        let offender = self.board().turn();
+        self.finish(
+            Ending {
+                result: GameResult::win_for(!offender),
+                termination: Termination::IllegalMove,
+            },
+            now,
+        );
+        self.error(format!(
+            "{} played an illegal move ({text}) and loses the game.",
+            self.opponent_name
+        ));
+    }
+
+    pub(super) fn takeback(&mut self, now: Instant) {
+        if self.mode == Mode::EngineVsEngine {
+            self.error("Takeback is for games you play.");
+            return;
+        }
+        if self.game.moves().is_empty() {
+            self.error("There is no move to take back.");
+            return;
+        }
+        self.stop_all();
+        let n = match self.mode {
+            Mode::HumanVsEngine { human } => {
+                // Back to the human's last turn: one move if the engine has
+                // not answered yet, else the engine's reply and the move.
+                let len = self.game.moves().len();
+                match (1..=len).find(|&k| self.turn_at(len - k) == human) {
+                    Some(k) => k,
+                    None => {
+                        self.error("None of your moves to take back.");
+                        return;
+                    }
+                }
+            }
+            _ => 1,
+        };
+        for _ in 0..n {
+            self.game.pop();
+            if let Some((w, b)) = self.clock_history.pop()
+                && let Some(c) = &mut self.clocks
+            {
+                c.set_remaining(w, b);
+            }
+        }
+        if let Some(c) = &mut self.clocks
+            && !self.game.moves().is_empty()
+            && !self.paused
+        {
+            c.start(self.game.current().turn(), now);
+        }
+        self.forget_hint();
+        self.selected = None;
+        self.engine_score = None;
+        self.search.lines.clear();
+        self.info(format!(
+            "Took back {n} move{}.",
+            if n == 1 { "" } else { "s" }
+        ));
+        self.save();
+        self.next_turn(now);
+    }
+
+    /// The side to move after `ply` half-moves of this game.
+    pub(super) fn turn_at(&self, ply: usize) -> Color {
+        let start = self.game.start().turn();
+        if ply.is_multiple_of(2) { start } else { !start }
+    }
+
+    pub(super) fn offer_draw(&mut self, now: Instant) {
+        if self.is_over() {
+            self.error("The game is over.");
+            return;
+        }
+        if let Some(claim) = self.claimable_draw() {
+            self.finish(claim, now);
+            return;
+        }
+        match self.mode {
+            Mode::EngineVsEngine => self.error("The engine plays both sides."),
+            Mode::HumanVsHuman => {
+                self.overlay = Overlay::DrawOffer;
+            }
+            Mode::HumanVsEngine { .. } => {
+                let moves = self.game.moves().len() / 2;
+                let verdict = self.engine_score;
+                let accept = match verdict {
+                    Some(s) => s.0 <= -30 || (s.0.abs() <= 15 && moves >= 30),
+                    None => false,
+                };
+                if accept {
+                    self.finish(
+                        Ending {
+                            result: GameResult::Draw,
+                            termination: Termination::Agreement,
+                        },
+                        now,
+                    );
+                    self.info("The engine accepts the draw.");
+                } else {
+                    let why = match verdict {
+                        Some(s) => format!("it thinks it stands {}", score_text(s)),
+                        None => "it has not evaluated the position yet".to_string(),
+                    };
+                    self.info(format!("The engine declines the draw: {why}."));
+                }
+            }
+        }
+    }
+
+    pub(super) fn toggle_pause(&mut self, now: Instant) {
+        if self.is_over() {
+            return;
+        }
+        self.paused = !self.paused;
+        if self.paused {
+            self.stop_all();
+            if let Some(c) = &mut self.clocks {
+                c.pause(now);
+            }
+            self.info("Paused. p resumes.");
+        } else {
+            if let Some(c) = &mut self.clocks
+                && !self.game.moves().is_empty()
+            {
+                c.start(self.game.current().turn(), now);
+            }
+            self.info("Resumed.");
+            self.next_turn(now);
+        }
+    }
+}

@@ -1,0 +1,498 @@
+//! Keys and mouse: moves typed or picked on the board, commands, the promotion dialog.
+
+use super::*;
+
+impl App {
+    // ------------------------------------------------------------------
+    // Keys.
+
+    pub fn keys_hint(&self, a: Action) -> String {
+        self.keys.keys_for(a).first().cloned().unwrap_or_default()
+    }
+
+    pub(super) fn on_key(&mut self, k: KeyEvent, now: Instant) {
+        // Ctrl+C always quits.
+        if k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c') {
+            self.do_quit();
+            return;
+        }
+        match &self.overlay {
+            Overlay::None => {}
+            Overlay::Help => {
+                self.overlay = Overlay::None;
+                return;
+            }
+            Overlay::NewGame(_) => return self.dialog_key(k, now),
+            Overlay::Promotion { .. } => return self.promotion_key(k, now),
+            Overlay::ConfirmResign => {
+                if matches!(k.code, KeyCode::Char('y') | KeyCode::Char('Y')) && !self.is_over() {
+                    let loser = match self.mode {
+                        Mode::HumanVsEngine { human } => human,
+                        _ => self.board().turn(),
+                    };
+                    self.overlay = Overlay::None;
+                    self.finish(
+                        Ending {
+                            result: GameResult::win_for(!loser),
+                            termination: Termination::Resignation,
+                        },
+                        now,
+                    );
+                } else {
+                    self.overlay = Overlay::None;
+                    self.info("Play on.");
+                }
+                return;
+            }
+            Overlay::DrawOffer => {
+                self.overlay = Overlay::None;
+                if matches!(k.code, KeyCode::Char('y') | KeyCode::Char('Y')) && !self.is_over() {
+                    self.finish(
+                        Ending {
+                            result: GameResult::Draw,
+                            termination: Termination::Agreement,
+                        },
+                        now,
+                    );
+                } else {
+                    self.info("Draw declined.");
+                }
+                return;
+            }
+            Overlay::Resume { .. } => {
+                let resume = match k.code {
+                    KeyCode::Char('y' | 'Y') | KeyCode::Enter => true,
+                    KeyCode::Char('n' | 'N') => false,
+                    KeyCode::Char('q') | KeyCode::Esc => return self.do_quit(),
+                    _ => return,
+                };
+                let overlay = std::mem::replace(&mut self.overlay, Overlay::None);
+                if let Overlay::Resume { path, game, .. } = overlay {
+                    if resume {
+                        self.resume(*game, path, now);
+                    } else {
+                        let setup = self
+                            .launch_setup
+                            .clone()
+                            .unwrap_or_else(|| self.default_setup());
+                        self.start_game(setup, now);
+                        self.info(
+                            "Started a new game; the unfinished one stays in your games folder.",
+                        );
+                    }
+                }
+                return;
+            }
+        }
+
+        // Typing a move.
+        if !self.input.is_empty() {
+            match k.code {
+                KeyCode::Enter => return self.submit_input(now),
+                KeyCode::Esc => {
+                    self.input.clear();
+                    self.status = None;
+                    return;
+                }
+                KeyCode::Backspace => {
+                    self.input.pop();
+                    return;
+                }
+                KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => {
+                    if self.input.len() < 12 {
+                        self.input.push(c);
+                    }
+                    return;
+                }
+                _ => {}
+            }
+        }
+
+        let action = self.keys.action(&k);
+        let plain_char = match k.code {
+            KeyCode::Char(c)
+                if !k
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+            {
+                Some(c)
+            }
+            _ => None,
+        };
+        let cursor_key = matches!(
+            action,
+            Some(Action::Up | Action::Down | Action::Left | Action::Right)
+        );
+        if let Some(c) = plain_char
+            && self.typing_allowed()
+        {
+            // Moves can be typed, and many command keys are letters that
+            // begin moves. The rules, in order:
+            // 1. h/j/k/l move the cursor at once. If they could begin a
+            //    move (h3, kd2) they are remembered, and a next key that
+            //    continues the move takes the cursor back and opens the
+            //    move box with the whole text.
+            // 2. Any other letter that can begin a move opens the move box
+            //    (so an illegal move is explained, never mistaken for a
+            //    command). Enter right after a lone command letter runs
+            //    the command (see `submit_input`).
+            let board = self.board().clone();
+            let pending = std::mem::take(&mut self.pending_letters);
+            let typed = format!("{pending}{c}");
+            let legal = |t: &str| could_begin_move(board.chess(), t);
+            if !pending.is_empty() {
+                let continues = if cursor_key || action.is_some() {
+                    legal(&typed)
+                } else {
+                    looks_like_move_prefix(&typed)
+                };
+                if continues && !cursor_key {
+                    self.cursor = self.pending_cursor;
+                    self.input = typed;
+                    return;
+                }
+                if continues {
+                    self.pending_letters = typed;
+                    if let Some(a) = action {
+                        self.move_cursor(a);
+                    }
+                    return;
+                }
+            }
+            if cursor_key {
+                if looks_like_move_prefix(&c.to_string()) {
+                    self.pending_letters = c.to_string();
+                    self.pending_cursor = self.cursor;
+                }
+                if let Some(a) = action {
+                    self.move_cursor(a);
+                }
+                return;
+            }
+            if looks_like_move_prefix(&c.to_string()) {
+                self.input.push(c);
+                if let Some(a) = action {
+                    let what = a.description();
+                    let mut chars = what.chars();
+                    let what = chars
+                        .next()
+                        .map(|c| c.to_lowercase().chain(chars).collect::<String>())
+                        .unwrap_or_default();
+                    self.info(format!(
+                        "Type the rest of the move, or press Enter to {what}."
+                    ));
+                }
+                return;
+            }
+        }
+        self.pending_letters.clear();
+        match (action, plain_char) {
+            (Some(a), _) => self.run_action(a, now),
+            (None, Some(c)) if !c.is_whitespace() => {
+                self.error(format!(
+                    "'{c}' is not a move or a command here ({} shows the keys).",
+                    self.keys_hint(Action::Help)
+                ));
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn submit_input(&mut self, now: Instant) {
+        let text = std::mem::take(&mut self.input);
+        // A lone command letter followed by Enter: the command.
+        if text.chars().count() == 1
+            && let Some(c) = text.chars().next()
+            && let Some(a) = self
+                .keys
+                .action(&KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+        {
+            let board = self.board().clone();
+            if parse_move(board.chess(), &text).is_err() {
+                self.status = None;
+                self.run_action(a, now);
+                return;
+            }
+        }
+        if !self.human_to_move() {
+            self.error("Not your move yet: press Enter again when it is.");
+            self.input = text;
+            return;
+        }
+        let board = self.board().clone();
+        match parse_move(board.chess(), &text) {
+            Ok(m) => {
+                self.status = None;
+                self.play(m, now);
+            }
+            Err(e) => {
+                self.error(e.to_string());
+                // Keep the text so it can be corrected.
+                self.input = text;
+            }
+        }
+    }
+
+    pub(super) fn run_action(&mut self, a: Action, now: Instant) {
+        match a {
+            Action::Quit => self.do_quit(),
+            Action::Help => self.overlay = Overlay::Help,
+            Action::NewGame => self.open_new_game_dialog(),
+            Action::Flip => {
+                self.flipped = !self.flipped;
+                self.effects.push(Effect::SaveState);
+            }
+            Action::CycleTheme => {
+                if !self.themes.is_empty() {
+                    self.theme = (self.theme + 1) % self.themes.len();
+                    let name = self.theme().name.clone();
+                    self.info(format!("Theme: {name}"));
+                    self.effects.push(Effect::SaveState);
+                }
+            }
+            Action::Takeback => self.takeback(now),
+            Action::Hint => self.request_hint(now),
+            Action::Resign => {
+                if self.is_over() {
+                    self.error("The game is over.");
+                } else if self.mode == Mode::EngineVsEngine {
+                    self.error("Nobody to resign for: the engine plays both sides.");
+                } else {
+                    self.overlay = Overlay::ConfirmResign;
+                }
+            }
+            Action::OfferDraw => self.offer_draw(now),
+            Action::Pause => self.toggle_pause(now),
+            Action::CopyFen => {
+                let fen = self.board().fen();
+                self.effects.push(Effect::Copy {
+                    what: "FEN",
+                    text: fen,
+                    path: self.data_dir.as_ref().map(|d| d.join("position.fen")),
+                });
+            }
+            Action::CopyPgn => {
+                let pgn = crate::game::write_pgn(&self.game);
+                self.effects.push(Effect::Copy {
+                    what: "PGN",
+                    text: pgn,
+                    path: self.data_dir.as_ref().map(|d| d.join("game.pgn")),
+                });
+            }
+            Action::Up | Action::Down | Action::Left | Action::Right => self.move_cursor(a),
+            Action::Select => self.select(self.cursor, now),
+            Action::Cancel => {
+                self.selected = None;
+                self.status = None;
+            }
+            Action::ScrollUp => self.scroll = (self.scroll + 5).min(self.max_scroll()),
+            Action::ScrollDown => self.scroll = self.scroll.saturating_sub(5),
+        }
+    }
+
+    /// The move list scrolls up at most this many rows.
+    pub(super) fn max_scroll(&self) -> usize {
+        self.game.moves().len().div_ceil(2)
+    }
+
+    pub(super) fn do_quit(&mut self) {
+        self.stop_all();
+        self.save();
+        self.quit = true;
+        self.effects.push(Effect::Quit);
+    }
+
+    pub(super) fn move_cursor(&mut self, a: Action) {
+        let (df, dr): (i32, i32) = match a {
+            Action::Up => (0, 1),
+            Action::Down => (0, -1),
+            Action::Left => (-1, 0),
+            Action::Right => (1, 0),
+            _ => (0, 0),
+        };
+        let (df, dr) = if self.flipped { (-df, -dr) } else { (df, dr) };
+        let f = (self.cursor.file() as i32 + df).clamp(0, 7);
+        let r = (self.cursor.rank() as i32 + dr).clamp(0, 7);
+        self.cursor =
+            Square::from_coords(shakmaty::File::new(f as u32), shakmaty::Rank::new(r as u32));
+    }
+
+    /// Click or Enter on a square: select a piece, or move the selected one.
+    pub(super) fn select(&mut self, sq: Square, now: Instant) {
+        self.cursor = sq;
+        if !self.human_to_move() {
+            if self.is_over() {
+                self.error("The game is over: n starts a new one, u takes back.");
+            } else {
+                self.error("Wait for your turn.");
+            }
+            return;
+        }
+        let board = self.board().clone();
+        let turn = board.turn();
+        if let Some(from) = self.selected {
+            if from == sq {
+                self.selected = None;
+                return;
+            }
+            if self.destinations(from).contains(&sq) {
+                self.move_from_to(from, sq, now);
+                return;
+            }
+        }
+        match board.board().piece_at(sq) {
+            Some(p) if p.color == turn => {
+                if self.destinations(sq).is_empty() {
+                    self.error(format!(
+                        "The {} on {sq} has no legal move.",
+                        role_name(p.role)
+                    ));
+                    self.selected = None;
+                } else {
+                    self.selected = Some(sq);
+                    self.status = None;
+                }
+            }
+            _ => {
+                if let Some(from) = self.selected {
+                    self.error(format!("{}{} is not a legal move.", from, sq));
+                }
+                self.selected = None;
+            }
+        }
+    }
+
+    pub(super) fn move_from_to(&mut self, from: Square, to: Square, now: Instant) {
+        let legal = self.board().chess().legal_moves();
+        let candidates: Vec<Move> = legal
+            .iter()
+            .filter(|m| m.from() == Some(from))
+            .filter(|m| shown_to(**m) == to || m.to() == to)
+            .cloned()
+            .collect();
+        if candidates.iter().any(|m| m.is_promotion()) {
+            self.overlay = Overlay::Promotion {
+                from,
+                to,
+                choice: 0,
+            };
+            self.info("Promote to: Enter = queen, or choose with arrows / q r b n.");
+            return;
+        }
+        if let Some(&m) = candidates.first() {
+            self.status = None;
+            self.play(m, now);
+        }
+    }
+
+    pub(super) fn promotion_key(&mut self, k: KeyEvent, now: Instant) {
+        let Overlay::Promotion { from, to, choice } = self.overlay.clone() else {
+            return;
+        };
+        if self.is_over() || self.paused || !self.mode.is_human(self.board().turn()) {
+            self.overlay = Overlay::None;
+            return;
+        }
+        let pick = |role: Role| PROMOTIONS.iter().position(|&r| r == role);
+        let chosen = match k.code {
+            KeyCode::Esc => {
+                self.overlay = Overlay::None;
+                self.selected = None;
+                self.status = None;
+                return;
+            }
+            KeyCode::Left | KeyCode::Up => {
+                self.overlay = Overlay::Promotion {
+                    from,
+                    to,
+                    choice: (choice + 3) % 4,
+                };
+                return;
+            }
+            KeyCode::Right | KeyCode::Down => {
+                self.overlay = Overlay::Promotion {
+                    from,
+                    to,
+                    choice: (choice + 1) % 4,
+                };
+                return;
+            }
+            KeyCode::Enter | KeyCode::Char(' ') => Some(choice),
+            KeyCode::Char(c) => match c.to_ascii_lowercase() {
+                'q' => pick(Role::Queen),
+                'r' => pick(Role::Rook),
+                'b' => pick(Role::Bishop),
+                'n' | 'k' => pick(Role::Knight),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(i) = chosen {
+            self.overlay = Overlay::None;
+            let role = PROMOTIONS[i];
+            let m = self
+                .board()
+                .chess()
+                .legal_moves()
+                .iter()
+                .find(|m| m.from() == Some(from) && m.to() == to && m.promotion() == Some(role))
+                .cloned();
+            if let Some(m) = m {
+                self.status = None;
+                self.play(m, now);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------
+    // Mouse.
+
+    pub(super) fn geometry(&self) -> Option<BoardGeometry> {
+        view::layout(ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1)).map(|l| l.board)
+    }
+
+    pub(super) fn on_mouse(&mut self, m: MouseEvent, now: Instant) {
+        self.pending_letters.clear();
+        if !matches!(self.overlay, Overlay::None) {
+            return;
+        }
+        match m.kind {
+            MouseEventKind::ScrollUp => self.scroll = (self.scroll + 1).min(self.max_scroll()),
+            MouseEventKind::ScrollDown => self.scroll = self.scroll.saturating_sub(1),
+            _ => {}
+        }
+        let Some(geo) = self.geometry() else { return };
+        let sq = geo.square_at(m.column, m.row, self.flipped);
+        match m.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                if let Some(sq) = sq {
+                    if self.selected == Some(sq) {
+                        // Pressing on the selected piece: a drag, or a click
+                        // that deselects it (decided on release).
+                        self.drag = Some((sq, true));
+                    } else {
+                        self.select(sq, now);
+                        // Pressing on an own piece may start a drag.
+                        self.drag = (self.selected == Some(sq)).then_some((sq, false));
+                    }
+                }
+            }
+            MouseEventKind::Up(MouseButton::Left) => {
+                if let Some((from, was_selected)) = self.drag.take() {
+                    match sq {
+                        Some(to) if to == from => {
+                            // A click on the selected piece deselects it.
+                            self.selected = self.selected.filter(|_| !was_selected);
+                        }
+                        Some(to) if self.selected == Some(from) => self.select(to, now),
+                        _ => {}
+                    }
+                }
+            }
+            MouseEventKind::Down(MouseButton::Right) => {
+                self.selected = None;
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,481 @@
+//! The application state and its one entry point, [`App::update`].
+//!
+//! Everything the app wants done outside itself (start a search, save a
+//! file, copy to the clipboard) is queued as an [`Effect`] for the runtime in
+//! `ui::run`; tests drive `update` with key, mouse and engine messages and
+//! an injected clock, then look at the state and the effects.
+
+use super::clock::{Clocks, Control, format_clock, parse_pgn_clock, pgn_clock};
+use super::config::{Action, Config, KeyMap, PieceStyle, TimeControl};
+pub use super::input::{color_name, role_name};
+use super::input::{could_begin_move, looks_like_move_prefix, parse_move};
+use super::player::{EngineEvent, EngineSpec, Purpose, Request, SearchLine};
+use super::theme::Theme;
+use super::view::{self, BoardGeometry};
+use crate::engine::{Board, Clock, Limits, Score};
+use crate::game::{Ending, Game, GameResult, Termination};
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use shakmaty::{Color, Move, Position, Role, Square};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+mod dialog;
+mod flow;
+mod keys;
+
+pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, parse_limits, time_choices};
+use dialog::{parse_spec_tag, spec_tag};
+
+/// Which engine a request goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// The opponent (built-in at a level, custom, or external).
+    Opponent,
+    /// The built-in engine at full strength, for hints.
+    Assistant,
+}
+
+/// Work for the runtime.
+#[derive(Clone, Debug)]
+pub enum Effect {
+    /// (Re)start the opponent engine.
+    StartEngine(EngineSpec),
+    /// Tell the engines a new game begins (clear hash tables).
+    NewGame,
+    /// The hint engine failed: start a new one.
+    RestartAssistant,
+    Go(Slot, Box<Request>),
+    Stop(Slot),
+    /// Write `contents` to `path` atomically.
+    Save {
+        path: PathBuf,
+        contents: String,
+    },
+    /// Put text on the system clipboard (OSC 52) and save a copy to `path`.
+    Copy {
+        what: &'static str,
+        text: String,
+        path: Option<PathBuf>,
+    },
+    /// Remember the theme and board orientation.
+    SaveState,
+    Quit,
+}
+
+/// Messages the app reacts to.
+#[derive(Clone, Debug)]
+pub enum Msg {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Resize(u16, u16),
+    /// Time passes (clocks, flag fall).
+    Tick,
+    Engine(Slot, EngineEvent),
+    /// The runtime failed to do something (save, copy).
+    Error(String),
+    /// The runtime finished something worth telling the user.
+    Note(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// A human plays `human` against the engine.
+    HumanVsEngine {
+        human: Color,
+    },
+    EngineVsEngine,
+    HumanVsHuman,
+}
+
+impl Mode {
+    pub fn is_human(self, c: Color) -> bool {
+        match self {
+            Mode::HumanVsEngine { human } => human == c,
+            Mode::EngineVsEngine => false,
+            Mode::HumanVsHuman => true,
+        }
+    }
+
+    fn tag(self) -> &'static str {
+        match self {
+            Mode::HumanVsEngine {
+                human: Color::White,
+            } => "human-white",
+            Mode::HumanVsEngine {
+                human: Color::Black,
+            } => "human-black",
+            Mode::EngineVsEngine => "engines",
+            Mode::HumanVsHuman => "humans",
+        }
+    }
+
+    fn from_tag(s: &str) -> Option<Mode> {
+        Some(match s {
+            "human-white" => Mode::HumanVsEngine {
+                human: Color::White,
+            },
+            "human-black" => Mode::HumanVsEngine {
+                human: Color::Black,
+            },
+            "engines" => Mode::EngineVsEngine,
+            "humans" => Mode::HumanVsHuman,
+            _ => return None,
+        })
+    }
+}
+
+/// A new game's settings.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub mode: Mode,
+    pub engine: EngineSpec,
+    pub time: Option<TimeControl>,
+    pub start: Board,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatusKind {
+    Info,
+    Error,
+}
+
+#[derive(Clone, Debug)]
+pub struct Status {
+    pub text: String,
+    pub kind: StatusKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum Overlay {
+    None,
+    Help,
+    NewGame(Box<NewGameDialog>),
+    Promotion {
+        from: Square,
+        to: Square,
+        choice: usize,
+    },
+    ConfirmResign,
+    /// Two players: the opponent of the offering side answers.
+    DrawOffer,
+    /// An unfinished game was found on start.
+    Resume {
+        path: PathBuf,
+        game: Box<Game>,
+        summary: String,
+    },
+}
+
+pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+
+/// What the engine panel shows.
+#[derive(Clone, Debug, Default)]
+pub struct SearchView {
+    pub engine: String,
+    pub thinking: bool,
+    /// The position the lines are about.
+    pub board: Option<Board>,
+    pub lines: Vec<SearchLine>,
+    pub started: Option<Instant>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Hint {
+    pub mv: Move,
+    pub line: Vec<Move>,
+    pub score: Option<Score>,
+    /// Half-move number the hint belongs to.
+    pub ply: usize,
+}
+
+pub struct App {
+    pub config: Config,
+    pub keys: KeyMap,
+    pub themes: Vec<Theme>,
+    pub theme: usize,
+    pub ascii: bool,
+    pub flipped: bool,
+    pub game: Game,
+    pub mode: Mode,
+    pub spec: EngineSpec,
+    pub time: Option<TimeControl>,
+    pub clocks: Option<Clocks>,
+    /// Remaining times before each move (for takebacks).
+    clock_history: Vec<(Duration, Duration)>,
+    pub paused: bool,
+    pub cursor: Square,
+    pub selected: Option<Square>,
+    /// Mouse drag in progress: from square, and whether the piece was
+    /// already selected when the button went down.
+    drag: Option<(Square, bool)>,
+    pub input: String,
+    /// Cursor letters (`h`, `k`) typed just now that may still become a
+    /// move, and where the cursor was before them.
+    pending_letters: String,
+    pending_cursor: Square,
+    pub status: Option<Status>,
+    pub overlay: Overlay,
+    pub search: SearchView,
+    /// The opponent engine's name, as it reported it.
+    pub opponent_name: String,
+    pub hint: Option<Hint>,
+    /// Outstanding requests: (slot, id, purpose).
+    pending: Vec<(Slot, u64, Purpose)>,
+    next_id: u64,
+    /// Last score the opponent engine reported, its own point of view.
+    engine_score: Option<Score>,
+    pub effects: Vec<Effect>,
+    pub save_path: Option<PathBuf>,
+    /// The current game has a file (`save_path` was written).
+    saved: bool,
+    /// The opponent engine failed; the next request starts a new one.
+    engine_dead: bool,
+    /// What the command line asked for: new games from the resume prompt
+    /// start like this.
+    pub launch_setup: Option<Setup>,
+    pub data_dir: Option<PathBuf>,
+    pub size: (u16, u16),
+    /// Move-list scroll: lines up from the bottom.
+    pub scroll: usize,
+    pub quit: bool,
+    /// Time per move for hints.
+    pub hint_time: Duration,
+    started_at: Option<Instant>,
+    /// Engine vs engine: a move that arrived early, played when it is due.
+    queued: Option<(Move, Instant)>,
+    last_move_at: Option<Instant>,
+}
+
+impl App {
+    pub fn new(config: Config, themes: Vec<Theme>, data_dir: Option<PathBuf>) -> App {
+        let theme = config
+            .theme
+            .as_ref()
+            .and_then(|t| themes.iter().position(|x| &x.name == t))
+            .unwrap_or(0);
+        let level = config.level.clamp(1, 8);
+        let spec = match &config.engine {
+            Some(p) => EngineSpec::External {
+                command: p.to_string_lossy().into_owned(),
+            },
+            None => EngineSpec::BuiltIn { level },
+        };
+        App {
+            keys: config.keys.clone(),
+            ascii: config.piece_style == PieceStyle::Ascii,
+            time: config.time_control,
+            config,
+            themes,
+            theme,
+            flipped: false,
+            game: Game::new(Board::startpos()),
+            mode: Mode::HumanVsEngine {
+                human: Color::White,
+            },
+            spec,
+            clocks: None,
+            clock_history: Vec::new(),
+            paused: false,
+            cursor: Square::E2,
+            selected: None,
+            drag: None,
+            input: String::new(),
+            pending_letters: String::new(),
+            pending_cursor: Square::E2,
+            status: None,
+            overlay: Overlay::None,
+            search: SearchView::default(),
+            opponent_name: String::new(),
+            hint: None,
+            pending: Vec::new(),
+            next_id: 1,
+            engine_score: None,
+            effects: Vec::new(),
+            save_path: None,
+            saved: false,
+            engine_dead: false,
+            launch_setup: None,
+            data_dir,
+            size: (80, 24),
+            scroll: 0,
+            quit: false,
+            hint_time: Duration::from_millis(1500),
+            started_at: None,
+            queued: None,
+            last_move_at: None,
+        }
+    }
+
+    pub fn theme(&self) -> &Theme {
+        &self.themes[self.theme.min(self.themes.len().saturating_sub(1))]
+    }
+
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+
+    fn info(&mut self, text: impl Into<String>) {
+        self.status = Some(Status {
+            text: text.into(),
+            kind: StatusKind::Info,
+        });
+    }
+
+    fn error(&mut self, text: impl Into<String>) {
+        self.status = Some(Status {
+            text: text.into(),
+            kind: StatusKind::Error,
+        });
+    }
+
+    pub fn board(&self) -> &Board {
+        self.game.current()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.game.ending.is_some()
+    }
+
+    /// The human may move now.
+    pub fn human_to_move(&self) -> bool {
+        !self.is_over()
+            && !self.paused
+            && matches!(self.overlay, Overlay::None | Overlay::Help)
+            && self.mode.is_human(self.board().turn())
+    }
+
+    /// Keys may go to the move box: a live game with a human player and no
+    /// dialog open (moves typed during the engine's turn wait in the box).
+    fn typing_allowed(&self) -> bool {
+        !self.is_over()
+            && self.mode != Mode::EngineVsEngine
+            && matches!(self.overlay, Overlay::None)
+    }
+
+    fn engine_to_move(&self) -> bool {
+        !self.is_over() && !self.paused && !self.mode.is_human(self.board().turn())
+    }
+
+    pub fn engine_thinking(&self) -> bool {
+        self.queued.is_some()
+            || self
+                .pending
+                .iter()
+                .any(|p| p.0 == Slot::Opponent && p.2 == Purpose::Move)
+    }
+
+    /// Legal destination squares of the piece on `from`.
+    pub fn destinations(&self, from: Square) -> Vec<Square> {
+        self.board()
+            .chess()
+            .legal_moves()
+            .iter()
+            .filter(|m| m.from() == Some(from))
+            .map(|m| shown_to(*m))
+            .collect()
+    }
+
+    // ------------------------------------------------------------------
+    // Messages.
+
+    pub fn update(&mut self, msg: Msg, now: Instant) {
+        match msg {
+            Msg::Key(k) => {
+                if k.kind != KeyEventKind::Release {
+                    self.on_key(k, now);
+                }
+            }
+            Msg::Mouse(m) => self.on_mouse(m, now),
+            Msg::Resize(w, h) => self.size = (w, h),
+            Msg::Tick => self.on_tick(now),
+            Msg::Engine(slot, e) => self.on_engine(slot, e, now),
+            Msg::Error(e) => self.error(e),
+            Msg::Note(n) => self.info(n),
+        }
+    }
+
+    /// Clock text for `color`, if there is a clock.
+    pub fn clock_text(&self, color: Color, now: Instant) -> Option<String> {
+        self.clocks
+            .as_ref()
+            .map(|c| format_clock(c.remaining(color, now)))
+    }
+
+    pub fn started(&self) -> Option<Instant> {
+        self.started_at
+    }
+}
+
+/// Where a move visibly goes: the king's square (g or c file) for castling,
+/// which shakmaty encodes as "king takes rook".
+pub fn shown_to(m: Move) -> Square {
+    match m {
+        Move::Castle { king, rook } => {
+            let file = if rook.file() > king.file() {
+                shakmaty::File::G
+            } else {
+                shakmaty::File::C
+            };
+            Square::from_coords(file, king.rank())
+        }
+        _ => m.to(),
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// "Black wins by checkmate", "draw by stalemate".
+pub fn describe_ending(e: Ending) -> String {
+    let who = match e.result {
+        GameResult::WhiteWins => "White wins",
+        GameResult::BlackWins => "Black wins",
+        GameResult::Draw => "draw",
+    };
+    let why = match e.termination {
+        Termination::Agreement => "agreement",
+        Termination::Abandoned => "engine failure",
+        t => t.describe(),
+    };
+    let mut s = format!("{who} by {why}");
+    if e.termination == Termination::TimeForfeit && e.result == GameResult::Draw {
+        s.push_str(" (the opponent cannot mate)");
+    }
+    capitalise(&s)
+}
+
+/// `+0.35`, `-1.20`, `#3`, `#-2` (side to move's view).
+pub fn score_text(s: Score) -> String {
+    match s.mate_moves() {
+        Some(n) => format!("#{n}"),
+        None => format!("{:+.2}", s.0 as f64 / 100.0),
+    }
+}
+
+/// The first `max` moves of a line in SAN with move numbers.
+pub fn san_line(board: &Board, moves: &[Move], max: usize) -> String {
+    let mut b = board.clone();
+    let mut out = Vec::new();
+    for (i, &m) in moves.iter().take(max).enumerate() {
+        if !b.is_legal(m) {
+            break;
+        }
+        let n = b.chess().fullmoves().get();
+        if b.turn() == Color::White {
+            out.push(format!("{n}. {}", b.san(m)));
+        } else if i == 0 {
+            out.push(format!("{n}... {}", b.san(m)));
+        } else {
+            out.push(b.san(m));
+        }
+        b = b.play(m);
+    }
+    out.join(" ")
+}

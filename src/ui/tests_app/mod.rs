@@ -1,0 +1,171 @@
+//! State-machine tests (keys, mouse, engine messages, injected time) and
+//! render tests on ratatui's `TestBackend`.
+
+mod games;
+mod input;
+mod render;
+mod saving;
+
+use super::config::{Config, PieceStyle, TimeControl};
+use super::{theme, view};
+use crate::engine::{Board, Score};
+use crate::game::{GameResult, Termination};
+use crate::ui::app::{App, Effect, Mode, Msg, Overlay, Setup, Slot};
+use crate::ui::player::{EngineEvent, EngineSpec, Purpose, Request};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use shakmaty::{Color, Role, Square};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn app() -> App {
+    let mut a = App::new(Config::default(), theme::builtin(), None);
+    a.update(Msg::Resize(120, 40), Instant::now());
+    a
+}
+fn setup(mode: Mode, fen: Option<&str>, time: Option<&str>) -> Setup {
+    Setup {
+        mode,
+        engine: EngineSpec::BuiltIn { level: 3 },
+        time: time.map(|t| t.parse::<TimeControl>().unwrap()),
+        start: fen.map_or_else(Board::startpos, |f| Board::from_fen(f).unwrap()),
+    }
+}
+const WHITE: Mode = Mode::HumanVsEngine {
+    human: Color::White,
+};
+fn key(a: &mut App, code: KeyCode, now: Instant) {
+    a.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)), now);
+}
+fn shift(a: &mut App, c: char, now: Instant) {
+    a.update(
+        Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::SHIFT)),
+        now,
+    );
+}
+fn type_str(a: &mut App, s: &str, now: Instant) {
+    for c in s.chars() {
+        let m = if c.is_ascii_uppercase() {
+            KeyModifiers::SHIFT
+        } else {
+            KeyModifiers::NONE
+        };
+        a.update(Msg::Key(KeyEvent::new(KeyCode::Char(c), m)), now);
+    }
+    key(a, KeyCode::Enter, now);
+}
+/// A command on a letter that can begin a move (`R` could begin a rook
+/// move): the letter opens the move box, Enter right after runs it.
+fn command_letter(a: &mut App, c: char, now: Instant) {
+    shift(a, c, now);
+    assert_eq!(a.input, c.to_string(), "the letter opens the move box");
+    key(a, KeyCode::Enter, now);
+}
+fn uci_moves(a: &App) -> Vec<String> {
+    a.game.moves().iter().map(|&m| Board::uci(m)).collect()
+}
+/// The latest engine request in the effects (clears them).
+fn take_go(a: &mut App, slot: Slot) -> Option<Request> {
+    a.take_effects().into_iter().rev().find_map(|e| match e {
+        Effect::Go(s, r) if s == slot => Some(*r),
+        _ => None,
+    })
+}
+fn reply(a: &mut App, req: &Request, uci: &str, now: Instant) {
+    let board = {
+        let mut b = req.start.clone();
+        for &m in &req.moves {
+            b = b.play(m);
+        }
+        b
+    };
+    let m = board.parse_uci(uci).unwrap();
+    a.update(
+        Msg::Engine(
+            Slot::Opponent,
+            EngineEvent::Done {
+                id: req.id,
+                purpose: req.purpose,
+                best: Some(m),
+                score: Some(Score(20)),
+                pv: vec![m],
+            },
+        ),
+        now,
+    );
+}
+fn render(a: &App, w: u16, h: u16) -> String {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| view::draw(f, a, Instant::now())).unwrap();
+    let buf = term.backend().buffer().clone();
+    let mut s = String::new();
+    for y in 0..h {
+        for x in 0..w {
+            s.push_str(buf[(x, y)].symbol());
+        }
+        s.push('\n');
+    }
+    s
+}
+/// The symbol drawn in the middle of a square.
+fn square_symbol(a: &App, w: u16, h: u16, sq: Square) -> String {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| view::draw(f, a, Instant::now())).unwrap();
+    let geo = view::layout(ratatui::layout::Rect::new(0, 0, w, h))
+        .unwrap()
+        .board;
+    let r = geo.rect_of(sq, a.flipped);
+    term.backend().buffer()[(r.x + r.width / 2, r.y + r.height / 2)]
+        .symbol()
+        .to_string()
+}
+/// The pixels of a square (two per cell, drawn with half blocks) that have
+/// colour `colour`, as (x, y) inside the square, row by row.
+fn piece_pixels(
+    a: &App,
+    w: u16,
+    h: u16,
+    sq: Square,
+    colour: ratatui::style::Color,
+) -> Vec<(u16, u16)> {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| view::draw(f, a, Instant::now())).unwrap();
+    let geo = view::layout(ratatui::layout::Rect::new(0, 0, w, h))
+        .unwrap()
+        .board;
+    let r = geo.rect_of(sq, a.flipped);
+    let buf = term.backend().buffer();
+    let mut out = Vec::new();
+    for py in 0..r.height * 2 {
+        for px in 0..r.width {
+            let cell = &buf[(r.x + px, r.y + py / 2)];
+            let c = match (cell.symbol(), py % 2) {
+                ("▀", 0) => cell.fg,
+                _ => cell.bg,
+            };
+            if c == colour {
+                out.push((px, py));
+            }
+        }
+    }
+    out
+}
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("kibitz-ui-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+/// Carries out Save effects like the runtime does.
+fn run_saves(a: &mut App) -> usize {
+    let mut n = 0;
+    for e in a.take_effects() {
+        if let Effect::Save { path, contents } = e {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            crate::util::write_atomic(&path, contents.as_bytes()).unwrap();
+            n += 1;
+        }
+    }
+    n
+}

@@ -1,0 +1,251 @@
+//! Render tests on ratatui's `TestBackend`: pieces on their squares, sizes, themes, overlays; random input never panics.
+
+use super::*;
+
+#[test]
+fn render_pieces_on_their_squares() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(
+        setup(
+            Mode::HumanVsHuman,
+            Some("4k3/8/8/8/8/8/8/R3K2q w - - 0 1"),
+            None,
+        ),
+        t,
+    );
+    for (w, h) in [(120, 40), (100, 30), (70, 14), (200, 60)] {
+        a.update(Msg::Resize(w, h), t);
+        let geo = view::layout(ratatui::layout::Rect::new(0, 0, w, h))
+            .unwrap()
+            .board;
+        for flipped in [false, true] {
+            a.flipped = flipped;
+            let theme = a.theme().clone();
+            let expect = [
+                (Square::A1, Role::Rook, theme.white_piece),
+                (Square::E8, Role::King, theme.black_piece),
+                (Square::H1, Role::Queen, theme.black_piece),
+            ];
+            if let Some((large, sw, sh)) = view::sprite_fit(geo.sq_w, geo.sq_h) {
+                for (sq, role, colour) in expect {
+                    let drawn = piece_pixels(&a, w, h, sq, colour);
+                    let art = view::sprite(role, large);
+                    let want: Vec<(u16, u16)> = (0..sh)
+                        .flat_map(|y| (0..sw).map(move |x| (x, y)))
+                        .filter(|&(x, y)| art[y as usize].as_bytes()[x as usize] == b'#')
+                        .collect();
+                    let ox = (geo.sq_w - sw) / 2;
+                    let oy = ((geo.sq_h - sh / 2) / 2) * 2;
+                    let want: Vec<(u16, u16)> =
+                        want.into_iter().map(|(x, y)| (x + ox, y + oy)).collect();
+                    assert_eq!(
+                        drawn, want,
+                        "{role:?} on {sq} at {w}x{h}, flipped {flipped}"
+                    );
+                }
+                assert!(piece_pixels(&a, w, h, Square::D4, theme.white_piece).is_empty());
+            } else {
+                assert_eq!(square_symbol(&a, w, h, Square::A1), "♜");
+                assert_eq!(square_symbol(&a, w, h, Square::E8), "♚");
+                assert_eq!(square_symbol(&a, w, h, Square::H1), "♛");
+                assert_eq!(square_symbol(&a, w, h, Square::D4), " ");
+            }
+        }
+    }
+    a.flipped = false;
+    a.ascii = true;
+    assert_eq!(square_symbol(&a, 120, 40, Square::A1), "R");
+    assert_eq!(square_symbol(&a, 120, 40, Square::H1), "q");
+    assert_eq!(square_symbol(&a, 120, 40, Square::E8), "k");
+    // Coordinates: the left edge shows ranks 8..1 top-down, or 1..8 flipped.
+    let s = render(&a, 120, 40);
+    let ranks: String = s
+        .lines()
+        .filter_map(|l| l.chars().next())
+        .filter(|c| c.is_ascii_digit())
+        .collect();
+    assert_eq!(ranks, "87654321");
+    a.flipped = true;
+    let s = render(&a, 120, 40);
+    let ranks: String = s
+        .lines()
+        .filter_map(|l| l.chars().next())
+        .filter(|c| c.is_ascii_digit())
+        .collect();
+    assert_eq!(ranks, "12345678");
+}
+#[test]
+fn large_board_draws_pieces_with_outlines() {
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, None), Instant::now());
+    let theme = a.theme().clone();
+    let outline = theme.white_outline.expect("classic outlines white pieces");
+    // The white king on e1: outline pixels surround it, and none touch the
+    // black king on e8, which has no outline in this theme.
+    assert!(!piece_pixels(&a, 200, 60, Square::E1, outline).is_empty());
+    assert!(piece_pixels(&a, 200, 60, Square::E8, outline).is_empty());
+    // ASCII mode never draws pixels, even with room for them.
+    a.ascii = true;
+    assert_eq!(square_symbol(&a, 200, 60, Square::E1), "K");
+}
+#[test]
+fn tiny_terminal_message_and_resizing_never_panic() {
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, None), Instant::now());
+    let s = render(&a, 40, 10);
+    assert!(s.contains("Terminal too small"), "{s}");
+    assert!(s.contains("58 x 12"), "{s}");
+    for w in [1u16, 2, 10, 57, 58, 59, 80, 133, 250] {
+        for h in [1u16, 3, 11, 12, 13, 24, 41, 70] {
+            a.update(Msg::Resize(w, h), Instant::now());
+            let _ = render(&a, w, h);
+        }
+    }
+}
+#[test]
+fn help_overlay_lists_the_keys() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(WHITE, None, None), t);
+    key(&mut a, KeyCode::Char('?'), t);
+    assert!(matches!(a.overlay, Overlay::Help));
+    let s = render(&a, 120, 40);
+    for word in ["Flip", "Takeback", "Hint", "Quit"] {
+        assert!(
+            s.to_lowercase().contains(&word.to_lowercase()),
+            "{word} missing:\n{s}"
+        );
+    }
+    key(&mut a, KeyCode::Char('x'), t);
+    assert!(matches!(a.overlay, Overlay::None));
+}
+#[test]
+fn theme_cycles_and_is_remembered() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(WHITE, None, None), t);
+    a.take_effects();
+    let first = a.theme().name.clone();
+    key(&mut a, KeyCode::Char('t'), t);
+    assert_ne!(a.theme().name, first);
+    assert!(
+        a.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::SaveState))
+    );
+}
+#[test]
+fn random_keys_mouse_engine_replies_and_sizes_never_panic() {
+    use crate::util::Rng;
+    let mut rng = Rng::new(
+        std::env::var("SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(12345),
+    );
+    let keys: Vec<KeyCode> = "abcdefghjklnpqrtuxyNBRQKOHDCo0123456789=-+ ?"
+        .chars()
+        .map(KeyCode::Char)
+        .chain([
+            KeyCode::Enter,
+            KeyCode::Esc,
+            KeyCode::Backspace,
+            KeyCode::Up,
+            KeyCode::Down,
+            KeyCode::Left,
+            KeyCode::Right,
+            KeyCode::Tab,
+            KeyCode::PageUp,
+            KeyCode::PageDown,
+        ])
+        .collect();
+    let modes = [
+        WHITE,
+        Mode::HumanVsEngine {
+            human: Color::Black,
+        },
+        Mode::HumanVsHuman,
+        Mode::EngineVsEngine,
+    ];
+    let fens = [
+        None,
+        Some("8/PPP1k3/8/8/8/8/3K1ppp/8 w - - 0 1"),
+        Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+        Some("7k/8/8/8/8/8/8/K5R1 w - - 99 80"),
+    ];
+    for game in 0..80 {
+        let t0 = Instant::now();
+        let mut now = t0;
+        let mut a = app();
+        let mode = modes[game % 4];
+        let time = if game % 3 == 0 { Some("0.1+0") } else { None };
+        a.start_game(setup(mode, fens[(game / 4) % 4], time), now);
+        let mut req: Option<Request> = None;
+        for _ in 0..400 {
+            now += Duration::from_millis(rng.below(300) as u64);
+            for e in a.take_effects() {
+                if let Effect::Go(Slot::Opponent, r) = e {
+                    req = Some(*r);
+                }
+            }
+            match rng.below(10) {
+                0..=5 => {
+                    let k = keys[rng.below(keys.len())];
+                    let m = match k {
+                        KeyCode::Char(c) if c.is_ascii_uppercase() => KeyModifiers::SHIFT,
+                        _ => KeyModifiers::NONE,
+                    };
+                    if k == KeyCode::Char('q') {
+                        continue;
+                    }
+                    a.update(Msg::Key(KeyEvent::new(k, m)), now);
+                }
+                6 => {
+                    if let Some(r) = req.take() {
+                        let mut b = r.start.clone();
+                        for &m in &r.moves {
+                            b = b.play(m);
+                        }
+                        let legal = shakmaty::Position::legal_moves(b.chess());
+                        if !legal.is_empty() {
+                            let m = legal[rng.below(legal.len())];
+                            reply(&mut a, &r, &Board::uci(m), now);
+                        }
+                    }
+                }
+                7 => {
+                    let w = 20 + rng.below(200) as u16;
+                    let h = 5 + rng.below(80) as u16;
+                    a.update(Msg::Resize(w, h), now);
+                    let _ = render(&a, w, h);
+                }
+                8 => {
+                    let (w, h) = a.size;
+                    let col = rng.below(w as usize + 5) as u16;
+                    let row = rng.below(h as usize + 5) as u16;
+                    let kind = match rng.below(4) {
+                        0 => MouseEventKind::Down(MouseButton::Left),
+                        1 => MouseEventKind::Up(MouseButton::Left),
+                        2 => MouseEventKind::ScrollUp,
+                        _ => MouseEventKind::Down(MouseButton::Right),
+                    };
+                    a.update(
+                        Msg::Mouse(MouseEvent {
+                            kind,
+                            column: col,
+                            row,
+                            modifiers: KeyModifiers::NONE,
+                        }),
+                        now,
+                    );
+                }
+                _ => a.update(Msg::Tick, now),
+            }
+            if a.quit {
+                break;
+            }
+        }
+        let _ = render(&a, 120, 40);
+    }
+}

@@ -1,0 +1,315 @@
+//! The board: squares, highlights, pieces (glyphs, letters or pixel art), coordinates.
+
+use super::*;
+
+/// Pixel art for large squares, `#` = piece. Drawn with half blocks (one
+/// cell = two pixels stacked, so a pixel is about square), leaving a pixel
+/// of room at the sides for the outline: 9 x 10 pixels in squares of 11 x 5
+/// cells, 7 x 8 pixels in squares of 9 x 4.
+pub fn sprite(role: Role, large: bool) -> &'static [&'static str] {
+    if !large {
+        return sprite_small(role);
+    }
+    match role {
+        Role::Pawn => &[
+            ".........",
+            ".........",
+            "....#....",
+            "...###...",
+            "...###...",
+            "....#....",
+            "...###...",
+            "..#####..",
+            "..#####..",
+            ".........",
+        ],
+        Role::Knight => &[
+            ".........",
+            "....#.#..",
+            "...#####.",
+            "..##.####",
+            ".########",
+            ".###.####",
+            ".....####",
+            "....####.",
+            "...######",
+            ".........",
+        ],
+        Role::Bishop => &[
+            ".........",
+            "....#....",
+            "...##....",
+            "..##.##..",
+            "..#####..",
+            "...###...",
+            "....#....",
+            "..#####..",
+            "..#####..",
+            ".........",
+        ],
+        Role::Rook => &[
+            ".........",
+            "..#.#.#..",
+            "..#####..",
+            "...###...",
+            "...###...",
+            "...###...",
+            "...###...",
+            "..#####..",
+            "..#####..",
+            ".........",
+        ],
+        Role::Queen => &[
+            ".........",
+            ".#..#..#.",
+            ".##.#.##.",
+            "..#####..",
+            "..#####..",
+            "...###...",
+            "...###...",
+            "..#####..",
+            ".#######.",
+            ".........",
+        ],
+        Role::King => &[
+            "....#....",
+            "...###...",
+            "....#....",
+            "..#####..",
+            ".#######.",
+            ".#######.",
+            "..#####..",
+            "..#####..",
+            ".#######.",
+            ".........",
+        ],
+    }
+}
+
+pub(super) fn sprite_small(role: Role) -> &'static [&'static str] {
+    match role {
+        Role::Pawn => &[
+            ".......", ".......", "...#...", "..###..", "...#...", "..###..", ".#####.", ".......",
+        ],
+        Role::Knight => &[
+            ".......", "...#.#.", "..####.", ".##.###", ".######", "....###", "..#####", ".......",
+        ],
+        Role::Bishop => &[
+            ".......", "...#...", "..##...", ".##.##.", "..###..", "...#...", ".#####.", ".......",
+        ],
+        Role::Rook => &[
+            ".......", ".#.#.#.", ".#####.", "..###..", "..###..", "..###..", ".#####.", ".......",
+        ],
+        Role::Queen => &[
+            ".......", "#..#..#", "##.#.##", ".#####.", "..###..", "..###..", ".#####.", ".......",
+        ],
+        Role::King => &[
+            "...#...", "..###..", "...#...", ".#####.", ".#####.", "..###..", ".#####.", ".......",
+        ],
+    }
+}
+
+/// The pixel-art size that fits a square of `w` x `h` cells, if any:
+/// (large, sprite width, sprite height in pixels).
+pub fn sprite_fit(w: u16, h: u16) -> Option<(bool, u16, u16)> {
+    if w >= 11 && h >= 5 {
+        Some((true, 9, 10))
+    } else if w >= 9 && h >= 4 {
+        Some((false, 7, 8))
+    } else {
+        None
+    }
+}
+
+/// Draws a piece as pixel art centred in `r`: `fill` inside, `outline` on
+/// the square's pixels next to the piece.
+pub(super) fn draw_sprite(
+    buf: &mut Buffer,
+    r: Rect,
+    role: Role,
+    fill: ratatui::style::Color,
+    outline: Option<ratatui::style::Color>,
+    square: ratatui::style::Color,
+) {
+    let Some((large, sprite_w, sprite_h)) = sprite_fit(r.width, r.height) else {
+        return;
+    };
+    let art = sprite(role, large);
+    let at = |x: i32, y: i32| -> bool {
+        x >= 0
+            && y >= 0
+            && art
+                .get(y as usize)
+                .and_then(|row| row.as_bytes().get(x as usize))
+                == Some(&b'#')
+    };
+    let ox = i32::from(r.width.saturating_sub(sprite_w) / 2);
+    let oy = i32::from(r.height.saturating_sub(sprite_h / 2) / 2) * 2;
+    let pixel = |px: i32, py: i32| {
+        let (x, y) = (px - ox, py - oy);
+        if at(x, y) {
+            fill
+        } else if let Some(o) = outline
+            && (at(x - 1, y) || at(x + 1, y) || at(x, y - 1) || at(x, y + 1))
+        {
+            o
+        } else {
+            square
+        }
+    };
+    for cy in 0..r.height {
+        for cx in 0..r.width {
+            let (px, py) = (i32::from(cx), i32::from(cy) * 2);
+            let (top, bottom) = (pixel(px, py), pixel(px, py + 1));
+            if top == square && bottom == square {
+                continue;
+            }
+            if let Some(cell) = buf.cell_mut((r.x + cx, r.y + cy)) {
+                if top == bottom {
+                    cell.set_symbol(" ").set_bg(top);
+                } else {
+                    cell.set_symbol("▀").set_fg(top).set_bg(bottom);
+                }
+            }
+        }
+    }
+}
+
+pub fn glyph(piece: Piece, ascii: bool) -> char {
+    if ascii {
+        let c = piece.role.char();
+        match piece.color {
+            Color::White => c.to_ascii_uppercase(),
+            Color::Black => c,
+        }
+    } else {
+        // Solid glyphs for both sides, coloured by side: they read better
+        // than outline glyphs on coloured squares.
+        match piece.role {
+            Role::King => '♚',
+            Role::Queen => '♛',
+            Role::Rook => '♜',
+            Role::Bishop => '♝',
+            Role::Knight => '♞',
+            Role::Pawn => '♟',
+        }
+    }
+}
+
+pub(super) fn draw_board(buf: &mut Buffer, app: &App, g: &BoardGeometry) {
+    let theme = app.theme();
+    let board = app.board();
+    let pieces = board.board();
+    let last = app.game.moves().last().copied();
+    let last_squares: Vec<Square> = last
+        .map(|m| {
+            let mut v = vec![shown_to(m)];
+            if let Some(f) = m.from() {
+                v.push(f);
+            }
+            v
+        })
+        .unwrap_or_default();
+    let check_sq = board
+        .in_check()
+        .then(|| pieces.king_of(board.turn()))
+        .flatten();
+    let dests = app
+        .selected
+        .map(|s| app.destinations(s))
+        .unwrap_or_default();
+    let hint: Vec<Square> = app
+        .hint
+        .as_ref()
+        .filter(|h| h.ply == app.game.moves().len())
+        .map(|h| {
+            let mut v = vec![shown_to(h.mv)];
+            if let Some(f) = h.mv.from() {
+                v.push(f);
+            }
+            v
+        })
+        .unwrap_or_default();
+    let show_cursor = app.human_to_move();
+    let ascii = app.ascii || theme.ascii;
+
+    for sq in Square::ALL {
+        let r = g.rect_of(sq, app.flipped);
+        let light = (sq.file() as u32 + sq.rank() as u32) % 2 == 1;
+        let mut bg = if light { theme.light } else { theme.dark };
+        if last_squares.contains(&sq) {
+            bg = theme.last_move;
+        }
+        if hint.contains(&sq) {
+            bg = theme.hint;
+        }
+        if app.selected == Some(sq) {
+            bg = theme.selected;
+        }
+        if Some(sq) == check_sq {
+            bg = theme.check;
+        }
+        let style = Style::default().bg(bg);
+        buf.set_style(r, style);
+        let piece = pieces.piece_at(sq);
+        if let Some(p) = piece {
+            let fg = match p.color {
+                Color::White => theme.white_piece,
+                Color::Black => theme.black_piece,
+            };
+            let pstyle = style.fg(fg).add_modifier(Modifier::BOLD);
+            if sprite_fit(g.sq_w, g.sq_h).is_some() && !ascii {
+                let outline = match p.color {
+                    Color::White => theme.white_outline,
+                    Color::Black => theme.black_outline,
+                };
+                draw_sprite(buf, r, p.role, fg, outline, bg);
+            } else {
+                let c = glyph(p, ascii);
+                buf.set_string(r.x + r.width / 2, r.y + r.height / 2, c.to_string(), pstyle);
+            }
+        } else if dests.contains(&sq) {
+            let dot = if r.width >= 7 { "●" } else { "•" };
+            buf.set_string(
+                r.x + r.width / 2,
+                r.y + r.height / 2,
+                dot,
+                style.fg(theme.destination).add_modifier(Modifier::BOLD),
+            );
+        }
+        if dests.contains(&sq) && piece.is_some() {
+            // A capture: mark the corners.
+            let m = style.fg(theme.destination).add_modifier(Modifier::BOLD);
+            buf.set_string(r.x, r.y, "◤", m);
+            if r.width > 2 {
+                buf.set_string(r.x + r.width - 1, r.y + r.height - 1, "◢", m);
+            }
+        }
+        if show_cursor && app.cursor == sq {
+            let m = Style::default()
+                .fg(theme.cursor)
+                .bg(bg)
+                .add_modifier(Modifier::BOLD);
+            if r.width >= 3 {
+                buf.set_string(r.x, r.y + r.height / 2, "[", m);
+                buf.set_string(r.x + r.width - 1, r.y + r.height / 2, "]", m);
+            } else {
+                buf.set_style(r, Style::default().bg(theme.cursor));
+            }
+        }
+    }
+    // Coordinates.
+    let cs = Style::default().fg(theme.coordinates).bg(theme.background);
+    for i in 0..8u16 {
+        let rank = if app.flipped { i + 1 } else { 8 - i };
+        buf.set_string(g.x - 2, g.y + i * g.sq_h + g.sq_h / 2, rank.to_string(), cs);
+        let file = if app.flipped { 7 - i } else { i };
+        let ch = (b'a' + file as u8) as char;
+        buf.set_string(
+            g.x + i * g.sq_w + g.sq_w / 2,
+            g.y + 8 * g.sq_h,
+            ch.to_string(),
+            cs,
+        );
+    }
+}

@@ -1,0 +1,193 @@
+//! Drawing: a pure function of the app state (`draw` never changes it).
+
+use super::app::{
+    App, DIALOG_FIELDS, Mode, NewGameDialog, Overlay, PROMOTIONS, SIDES, StatusKind, color_name,
+    describe_ending, san_line, score_text, shown_to, time_choices,
+};
+use super::config::Action;
+use super::theme::Theme;
+use crate::engine::Level;
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use shakmaty::{Color, Piece, Position, Role, Square};
+use std::time::Instant;
+
+mod board;
+mod overlays;
+mod panel;
+
+use board::draw_board;
+pub use board::{glyph, sprite, sprite_fit};
+use overlays::{draw_dialog, draw_help, draw_message, draw_promotion, draw_status};
+pub use panel::move_rows;
+use panel::{block, draw_panel, key_label};
+
+/// The smallest terminal the app draws in.
+pub const MIN_W: u16 = 58;
+pub const MIN_H: u16 = 12;
+const PANEL_MIN_W: u16 = 30;
+const STATUS_H: u16 = 2;
+
+/// Where the board sits on screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardGeometry {
+    /// Top-left of the a8 square (h1 when flipped).
+    pub x: u16,
+    pub y: u16,
+    pub sq_w: u16,
+    pub sq_h: u16,
+}
+
+impl BoardGeometry {
+    /// The square under a screen cell.
+    pub fn square_at(&self, col: u16, row: u16, flipped: bool) -> Option<Square> {
+        if col < self.x || row < self.y {
+            return None;
+        }
+        let c = (col - self.x) / self.sq_w;
+        let r = (row - self.y) / self.sq_h;
+        if c >= 8 || r >= 8 {
+            return None;
+        }
+        let (file, rank) = if flipped { (7 - c, r) } else { (c, 7 - r) };
+        Some(Square::from_coords(
+            shakmaty::File::new(u32::from(file)),
+            shakmaty::Rank::new(u32::from(rank)),
+        ))
+    }
+
+    /// Screen rectangle of a square.
+    pub fn rect_of(&self, sq: Square, flipped: bool) -> Rect {
+        let (f, r) = (sq.file() as u16, sq.rank() as u16);
+        let (c, row) = if flipped { (7 - f, r) } else { (f, 7 - r) };
+        Rect::new(
+            self.x + c * self.sq_w,
+            self.y + row * self.sq_h,
+            self.sq_w,
+            self.sq_h,
+        )
+    }
+}
+
+pub struct Layout {
+    pub board: BoardGeometry,
+    pub panel: Rect,
+    pub status: Rect,
+}
+
+/// Square sizes from large to small: (width, height) in cells.
+const SIZES: [(u16, u16); 5] = [(11, 5), (9, 4), (7, 3), (5, 2), (3, 1)];
+
+/// The screen layout, or `None` when the terminal is too small.
+pub fn layout(area: Rect) -> Option<Layout> {
+    if area.width < MIN_W || area.height < MIN_H {
+        return None;
+    }
+    let avail_h = area.height - STATUS_H;
+    let (sq_w, sq_h) = SIZES
+        .iter()
+        .copied()
+        .find(|&(w, h)| 2 + 8 * w + 1 + PANEL_MIN_W <= area.width && 8 * h < avail_h)?;
+    let board_w = 2 + 8 * sq_w;
+    let board_h = 8 * sq_h + 1;
+    let top = area.y + (avail_h - board_h) / 2;
+    let board = BoardGeometry {
+        x: area.x + 2,
+        y: top,
+        sq_w,
+        sq_h,
+    };
+    let panel_x = area.x + board_w + 1;
+    let panel = Rect::new(panel_x, area.y, area.width - (panel_x - area.x), avail_h);
+    let status = Rect::new(area.x, area.y + avail_h, area.width, STATUS_H);
+    Some(Layout {
+        board,
+        panel,
+        status,
+    })
+}
+
+/// Draws everything.
+pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
+    let area = frame.area();
+    let buf = frame.buffer_mut();
+    draw_to(buf, area, app, now);
+}
+
+/// Draws into a buffer (used by `draw`, render tests and the benchmark).
+pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
+    let theme = app.theme();
+    let base = Style::default().fg(theme.text).bg(theme.background);
+    buf.set_style(area, base);
+    let Some(l) = layout(area) else {
+        let msg = format!(
+            "Terminal too small (needs {MIN_W} x {MIN_H}, have {} x {}). Enlarge it or press q to quit.",
+            area.width, area.height
+        );
+        Paragraph::new(msg)
+            .wrap(Wrap { trim: true })
+            .alignment(Alignment::Center)
+            .style(base)
+            .render_ref(area, buf);
+        return;
+    };
+    draw_board(buf, app, &l.board);
+    draw_panel(buf, app, l.panel, now);
+    draw_status(buf, app, l.status);
+    match &app.overlay {
+        Overlay::None => {}
+        Overlay::Help => draw_help(buf, app, area),
+        Overlay::NewGame(d) => draw_dialog(buf, app, d, area),
+        Overlay::Promotion { choice, .. } => draw_promotion(buf, app, *choice, area),
+        Overlay::ConfirmResign => draw_message(
+            buf,
+            theme,
+            area,
+            "Resign",
+            &[
+                "Resign this game?",
+                "",
+                "y = resign    any other key = play on",
+            ],
+        ),
+        Overlay::DrawOffer => {
+            let offering = color_name(app.board().turn());
+            let answering = color_name(!app.board().turn());
+            let line = format!("{offering} offers a draw. {answering}, do you accept?");
+            draw_message(
+                buf,
+                theme,
+                area,
+                "Draw offer",
+                &[&line, "", "y = accept    any other key = decline"],
+            );
+        }
+        Overlay::Resume { summary, .. } => draw_message(
+            buf,
+            theme,
+            area,
+            "Unfinished game",
+            &[
+                "An unfinished game was found:",
+                summary,
+                "",
+                "Enter or y = resume    n = new game    q = quit",
+            ],
+        ),
+    }
+}
+
+/// Small extension so widgets render by reference into a buffer.
+pub(super) trait RenderRef {
+    fn render_ref(self, area: Rect, buf: &mut Buffer);
+}
+
+impl<W: ratatui::widgets::Widget> RenderRef for W {
+    fn render_ref(self, area: Rect, buf: &mut Buffer) {
+        self.render(area, buf);
+    }
+}

@@ -1,0 +1,276 @@
+//! The status line, dialogs and overlays.
+
+use super::*;
+
+pub(super) fn draw_status(buf: &mut Buffer, app: &App, area: Rect) {
+    let theme = app.theme();
+    let line1 = if !app.input.is_empty() {
+        let mut spans = vec![
+            Span::styled("Move: ", Style::default().fg(theme.accent)),
+            Span::styled(
+                format!("{}▏", app.input),
+                Style::default().fg(theme.text).add_modifier(Modifier::BOLD),
+            ),
+        ];
+        if let Some(s) = &app.status {
+            let st = match s.kind {
+                StatusKind::Error => Style::default().fg(theme.error),
+                StatusKind::Info => Style::default().fg(theme.dim),
+            };
+            spans.push(Span::raw("  "));
+            spans.push(Span::styled(s.text.clone(), st));
+        }
+        Line::from(spans)
+    } else if let Some(s) = &app.status {
+        let st = match s.kind {
+            StatusKind::Error => Style::default()
+                .fg(theme.error)
+                .add_modifier(Modifier::BOLD),
+            StatusKind::Info => Style::default().fg(theme.text),
+        };
+        Line::from(Span::styled(s.text.clone(), st))
+    } else if app.human_to_move() {
+        Line::from(Span::styled(
+            format!(
+                "{} to move: type a move (e4, Nf3, O-O) or pick squares with arrows+Enter or the mouse",
+                color_name(app.board().turn())
+            ),
+            Style::default().fg(theme.dim),
+        ))
+    } else {
+        Line::from("")
+    };
+    let hints = [
+        (Action::Help, "help"),
+        (Action::NewGame, "new"),
+        (Action::Takeback, "takeback"),
+        (Action::Hint, "hint"),
+        (Action::Flip, "flip"),
+        (Action::OfferDraw, "draw"),
+        (Action::Resign, "resign"),
+        (Action::Quit, "quit"),
+    ];
+    let mut spans = Vec::new();
+    for (a, label) in hints {
+        if app.mode == Mode::EngineVsEngine
+            && matches!(
+                a,
+                Action::Takeback | Action::Hint | Action::Resign | Action::OfferDraw
+            )
+        {
+            continue;
+        }
+        spans.push(Span::styled(
+            key_label(app, a),
+            Style::default()
+                .fg(theme.accent)
+                .add_modifier(Modifier::BOLD),
+        ));
+        spans.push(Span::styled(
+            format!(" {label}  "),
+            Style::default().fg(theme.dim),
+        ));
+    }
+    if app.mode == Mode::EngineVsEngine {
+        spans.push(Span::styled(
+            key_label(app, Action::Pause),
+            Style::default()
+                .fg(theme.accent)
+                .add_modifier(Modifier::BOLD),
+        ));
+        spans.push(Span::styled(" pause", Style::default().fg(theme.dim)));
+    }
+    Paragraph::new(vec![line1, Line::from(spans)]).render_ref(area, buf);
+}
+
+pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+pub(super) fn draw_message(
+    buf: &mut Buffer,
+    theme: &Theme,
+    area: Rect,
+    title: &str,
+    lines: &[&str],
+) {
+    let w = lines.iter().map(|l| l.chars().count()).max().unwrap_or(10) as u16 + 6;
+    let r = centered(area, w.max(30), lines.len() as u16 + 2);
+    Clear.render_ref(r, buf);
+    let text: Vec<Line> = lines
+        .iter()
+        .map(|l| Line::from(Span::styled(l.to_string(), Style::default().fg(theme.text))))
+        .collect();
+    Paragraph::new(text)
+        .alignment(Alignment::Center)
+        .style(Style::default().bg(theme.background))
+        .block(block(title, theme))
+        .render_ref(r, buf);
+}
+
+pub(super) fn draw_help(buf: &mut Buffer, app: &App, area: Rect) {
+    let theme = app.theme();
+    let mut lines: Vec<Line> = Vec::new();
+    let key = Style::default()
+        .fg(theme.accent)
+        .add_modifier(Modifier::BOLD);
+    let text = Style::default().fg(theme.text);
+    for a in Action::ALL {
+        let keys = app.keys.keys_for(*a).join(", ");
+        lines.push(Line::from(vec![
+            Span::styled(format!("{keys:>16}  "), key),
+            Span::styled(a.description().to_string(), text),
+        ]));
+    }
+    lines.push(Line::from(""));
+    for l in [
+        "Type a move in SAN (e4, Nf3, exd5, O-O, e8=Q; lowercase is fine)",
+        "or UCI (e2e4) and press Enter. A letter that is also a command",
+        "starts the move box when it is your move: press Enter right",
+        "after it to run the command instead. h j k l move the cursor",
+        "unless the next key makes them a move (h3, kd2).",
+        "Mouse: click a piece, then its destination, or drag it.",
+        "Ctrl+C quits at any time. Games are saved after every move.",
+        "",
+        "Press any key to close this help.",
+    ] {
+        lines.push(Line::from(Span::styled(l, text)));
+    }
+    let h = lines.len() as u16 + 2;
+    let r = centered(area, 72, h);
+    Clear.render_ref(r, buf);
+    Paragraph::new(lines)
+        .style(Style::default().bg(theme.background))
+        .block(block("Keys", theme))
+        .render_ref(r, buf);
+}
+
+pub(super) fn draw_promotion(buf: &mut Buffer, app: &App, choice: usize, area: Rect) {
+    let theme = app.theme();
+    let color = app.board().turn();
+    let mut spans = Vec::new();
+    for (i, role) in PROMOTIONS.iter().enumerate() {
+        let p = Piece { color, role: *role };
+        let label = format!(
+            " {} {} ",
+            glyph(p, app.ascii || theme.ascii),
+            crate::ui::app::role_name(*role)
+        );
+        let st = if i == choice {
+            Style::default()
+                .fg(theme.background)
+                .bg(theme.accent)
+                .add_modifier(Modifier::BOLD)
+        } else {
+            Style::default().fg(theme.text)
+        };
+        spans.push(Span::styled(label, st));
+    }
+    let r = centered(area, 48, 5);
+    Clear.render_ref(r, buf);
+    Paragraph::new(vec![
+        Line::from(spans),
+        Line::from(Span::styled(
+            "←/→ choose, Enter confirm, q r b n, Esc cancel",
+            Style::default().fg(theme.dim),
+        )),
+    ])
+    .alignment(Alignment::Center)
+    .style(Style::default().bg(theme.background))
+    .block(block("Promote to", theme))
+    .render_ref(r, buf);
+}
+
+pub(super) fn draw_dialog(buf: &mut Buffer, app: &App, d: &NewGameDialog, area: Rect) {
+    let theme = app.theme();
+    let text = Style::default().fg(theme.text);
+    let dim = Style::default().fg(theme.dim);
+    let sel = Style::default()
+        .fg(theme.background)
+        .bg(theme.accent)
+        .add_modifier(Modifier::BOLD);
+    let opponent = match d.opponent {
+        0..=7 => {
+            let l = d.opponent as u8 + 1;
+            let desc = Level::new(l).map(|x| x.describe()).unwrap_or_default();
+            format!("Level {l} ({desc})")
+        }
+        8 => "Custom limits".to_string(),
+        _ => format!(
+            "External: {}",
+            app.external_command().unwrap_or_else(|| "?".into())
+        ),
+    };
+    let times = time_choices();
+    let values = [
+        format!("◀ {} ▶", SIDES[d.side.min(SIDES.len() - 1)]),
+        format!("◀ {opponent} ▶"),
+        format!("{}▏", d.limits),
+        format!("◀ {} ▶", times.get(d.time).map_or("?", String::as_str)),
+        format!("{}▏", d.custom_time),
+        if d.fen.is_empty() {
+            "(standard start)▏".to_string()
+        } else {
+            format!("{}▏", d.fen)
+        },
+    ];
+    let mut lines = Vec::new();
+    for (i, (name, value)) in DIALOG_FIELDS.iter().zip(values.iter()).enumerate() {
+        let active = i == d.field;
+        let relevant = match i {
+            2 => d.opponent == 8,
+            4 => times.get(d.time).is_some_and(|t| t == "custom"),
+            _ => true,
+        };
+        let vstyle = if active {
+            sel
+        } else if relevant {
+            text
+        } else {
+            dim
+        };
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("{name:>14}  "),
+                if active {
+                    text.add_modifier(Modifier::BOLD)
+                } else {
+                    dim
+                },
+            ),
+            Span::styled(value.clone(), vstyle),
+        ]));
+    }
+    lines.push(Line::from(""));
+    match &d.error {
+        Some(e) => lines.push(Line::from(Span::styled(
+            e.clone(),
+            Style::default()
+                .fg(theme.error)
+                .add_modifier(Modifier::BOLD),
+        ))),
+        None => lines.push(Line::from(Span::styled(
+            "↑/↓ field  ←/→ change  type in text fields  Enter start  Esc cancel",
+            dim,
+        ))),
+    }
+    lines.push(Line::from(Span::styled(
+        "Limits: e.g. 'depth 8', 'movetime 500', 'nodes 20000'. Time: minutes+seconds, e.g. 5+3.",
+        dim,
+    )));
+    let w = area.width.min(100);
+    let r = centered(area, w, lines.len() as u16 + 2);
+    Clear.render_ref(r, buf);
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .style(Style::default().bg(theme.background))
+        .block(block("New game", theme))
+        .render_ref(r, buf);
+}

@@ -1,0 +1,210 @@
+//! The side panel: players and clocks, the engine, the move list.
+
+use super::*;
+
+pub(super) fn block<'a>(title: &'a str, theme: &Theme) -> Block<'a> {
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(Style::default().fg(theme.border))
+        .title(Span::styled(
+            format!(" {title} "),
+            Style::default()
+                .fg(theme.accent)
+                .add_modifier(Modifier::BOLD),
+        ))
+}
+
+pub(super) fn player_name(app: &App, c: Color) -> String {
+    let key = match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    };
+    app.game.header(key).unwrap_or(key).to_string()
+}
+
+pub(super) fn draw_panel(buf: &mut Buffer, app: &App, area: Rect, now: Instant) {
+    let theme = app.theme();
+    let text = Style::default().fg(theme.text);
+    let dim = Style::default().fg(theme.dim);
+    // Players and clocks.
+    let mut lines = Vec::new();
+    let turn = app.board().turn();
+    for c in [Color::White, Color::Black] {
+        let marker = if !app.is_over() && c == turn {
+            "▶ "
+        } else {
+            "  "
+        };
+        let name = player_name(app, c);
+        let clock = app.clock_text(c, now).unwrap_or_default();
+        let width = area.width.saturating_sub(4) as usize;
+        let left = format!(
+            "{marker}{} {name}",
+            if c == Color::White { "○" } else { "●" }
+        );
+        let pad = width.saturating_sub(left.chars().count() + clock.chars().count());
+        let mut style = text;
+        if c == turn && !app.is_over() {
+            style = style.add_modifier(Modifier::BOLD);
+        }
+        let low = app
+            .clocks
+            .as_ref()
+            .is_some_and(|k| k.remaining(c, now).as_secs() < 10);
+        lines.push(Line::from(vec![
+            Span::styled(left, style),
+            Span::raw(" ".repeat(pad)),
+            Span::styled(
+                clock,
+                if low {
+                    Style::default()
+                        .fg(theme.error)
+                        .add_modifier(Modifier::BOLD)
+                } else {
+                    style
+                },
+            ),
+        ]));
+    }
+    let state = if let Some(e) = app.game.ending {
+        Span::styled(
+            format!("{}  {}", e.result.pgn(), describe_ending(e)),
+            Style::default()
+                .fg(theme.accent)
+                .add_modifier(Modifier::BOLD),
+        )
+    } else if app.paused {
+        Span::styled("Paused", Style::default().fg(theme.accent))
+    } else if app.board().in_check() {
+        Span::styled(
+            format!("{} is in check", color_name(turn)),
+            Style::default().fg(theme.error),
+        )
+    } else {
+        let tc = app
+            .time
+            .map_or("no clock".to_string(), |t| format!("{t} clock"));
+        Span::styled(tc, dim)
+    };
+    lines.push(Line::from(state));
+    let game_h = 5u16.min(area.height);
+    let game_area = Rect::new(area.x, area.y, area.width, game_h);
+    Paragraph::new(lines)
+        .block(block("Game", theme))
+        .render_ref(game_area, buf);
+
+    // Engine.
+    let engine_h = if area.height >= 20 { 6 } else { 4 };
+    let engine_h = engine_h.min(area.height.saturating_sub(game_h));
+    let engine_area = Rect::new(area.x, area.y + game_h, area.width, engine_h);
+    let s = &app.search;
+    let mut el = Vec::new();
+    let name = if s.engine.is_empty() {
+        app.spec.describe()
+    } else {
+        s.engine.clone()
+    };
+    let status = if s.thinking { "thinking…" } else { "" };
+    el.push(Line::from(vec![
+        Span::styled(name, text.add_modifier(Modifier::BOLD)),
+        Span::raw("  "),
+        Span::styled(status, Style::default().fg(theme.accent)),
+    ]));
+    if let Some(line) = s.lines.first() {
+        let score = line.score.map(score_text).unwrap_or_else(|| "?".into());
+        el.push(Line::from(Span::styled(
+            format!(
+                "depth {}/{}  score {}  nodes {}  {} nps",
+                line.depth,
+                line.seldepth,
+                score,
+                human_count(line.nodes),
+                human_count(line.nps)
+            ),
+            text,
+        )));
+        if let Some(b) = &s.board {
+            el.push(Line::from(Span::styled(san_line(b, &line.pv, 12), dim)));
+        }
+    } else {
+        el.push(Line::from(Span::styled("no search yet", dim)));
+    }
+    Paragraph::new(el)
+        .wrap(Wrap { trim: true })
+        .block(block("Engine", theme))
+        .render_ref(engine_area, buf);
+
+    // Moves.
+    let moves_area = Rect::new(
+        area.x,
+        area.y + game_h + engine_h,
+        area.width,
+        area.height.saturating_sub(game_h + engine_h),
+    );
+    if moves_area.height < 3 {
+        return;
+    }
+    let rows = move_rows(app);
+    let visible = moves_area.height.saturating_sub(2) as usize;
+    let max_scroll = rows.len().saturating_sub(visible);
+    let scroll = app.scroll.min(max_scroll);
+    let end = rows.len() - scroll;
+    let start = end.saturating_sub(visible);
+    let lines: Vec<Line> = rows[start..end]
+        .iter()
+        .map(|r| Line::from(Span::styled(r.clone(), text)))
+        .collect();
+    let title = if scroll > 0 {
+        format!("Moves (↑{scroll})")
+    } else {
+        "Moves".to_string()
+    };
+    Paragraph::new(lines)
+        .block(block(&title, theme))
+        .render_ref(moves_area, buf);
+}
+
+/// "1. e4 e5" rows of the move list.
+pub fn move_rows(app: &App) -> Vec<String> {
+    let mut rows = Vec::new();
+    let mut b = app.game.start().clone();
+    let mut cur = String::new();
+    for (i, &m) in app.game.moves().iter().enumerate() {
+        let n = b.chess().fullmoves().get();
+        let san = b.san(m);
+        if b.turn() == Color::White {
+            cur = format!("{n:>3}. {san:<8}");
+        } else if i == 0 {
+            cur = format!("{n:>3}. {:<8}{san}", "...");
+            rows.push(std::mem::take(&mut cur));
+        } else {
+            cur.push_str(&san);
+            rows.push(std::mem::take(&mut cur));
+        }
+        b = b.play(m);
+    }
+    if !cur.is_empty() {
+        rows.push(cur);
+    }
+    rows
+}
+
+pub(super) fn human_count(n: u64) -> String {
+    if n >= 10_000_000 {
+        format!("{}M", n / 1_000_000)
+    } else if n >= 1_000_000 {
+        format!("{:.1}M", n as f64 / 1e6)
+    } else if n >= 10_000 {
+        format!("{}k", n / 1000)
+    } else {
+        n.to_string()
+    }
+}
+
+pub(super) fn key_label(app: &App, a: Action) -> String {
+    app.keys
+        .keys_for(a)
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "-".into())
+}

@@ -46,6 +46,7 @@ pub struct EngineInfo {
     pub time_ms: Option<u64>,
     pub hashfull: Option<u32>,
     pub currmove: Option<String>,
+    pub currmovenumber: Option<u32>,
     pub pv: Vec<String>,
     pub string: Option<String>,
 }
@@ -70,6 +71,7 @@ pub fn parse_info(line: &str) -> Option<EngineInfo> {
             "time" => info.time_ms = num(i).map(|v| v.max(0) as u64),
             "hashfull" => info.hashfull = num(i).map(|v| v.max(0) as u32),
             "currmove" => info.currmove = tokens.get(i + 1).map(|s| s.to_string()),
+            "currmovenumber" => info.currmovenumber = num(i).and_then(|n| u32::try_from(n).ok()),
             "score" => {
                 let kind = tokens.get(i + 1).copied();
                 let v = tokens.get(i + 2).and_then(|v| v.parse::<i32>().ok());

@@ -4,8 +4,8 @@
 //! UI's message loop), so it never waits for a search.
 
 use crate::engine::{
-    Board, Bound, Engine, EngineOptions, GamePosition, IterationInfo, Level, Limits, Score,
-    SearchObserver,
+    Board, Bound, Depth, Engine, EngineOptions, GamePosition, IterationInfo, Level, Limits, Score,
+    SearchObserver, SearchStats,
 };
 use crate::uci::client::{EngineInfo, UciClient, split_command};
 use shakmaty::{Move, Position};
@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Sender, channel};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Who plays the engine's moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,12 +90,16 @@ impl EngineSpec {
 pub enum Purpose {
     Move,
     Hint,
+    /// Open-ended analysis (MultiPV), until stopped.
+    Analysis,
 }
 
 #[derive(Clone, Debug)]
 pub struct Request {
     pub id: u64,
     pub purpose: Purpose,
+    /// Lines to report (MultiPV).
+    pub multipv: usize,
     pub start: Board,
     pub moves: Vec<Move>,
     pub limits: Limits,
@@ -116,6 +120,21 @@ pub struct SearchLine {
     /// Legal moves from the searched position (an external engine's line is
     /// cut at its first move that does not parse or is illegal).
     pub pv: Vec<Move>,
+    /// Permille of the hash table in use, when the engine says.
+    pub hashfull: Option<u32>,
+    /// The built-in engine's counters (TT hits, cutoffs...); external
+    /// engines do not report them.
+    pub stats: Option<SearchStats>,
+}
+
+/// Which root move a search is on: "depth 12, move 5 of 31: Nf3".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub depth: u32,
+    pub mv: Move,
+    /// 1-based.
+    pub number: usize,
+    pub count: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -127,6 +146,11 @@ pub enum EngineEvent {
     Info {
         id: u64,
         line: SearchLine,
+    },
+    /// The root move being searched (at most a few times a second).
+    Progress {
+        id: u64,
+        progress: Progress,
     },
     Done {
         id: u64,
@@ -233,10 +257,12 @@ impl Drop for EngineHandle {
     }
 }
 
-/// Forwards each finished iteration as an `Info` event.
+/// Forwards each finished iteration as an `Info` event, and the root move
+/// being searched as a `Progress` event at most every 50 ms.
 struct Forward<'a, F: Fn(EngineEvent)> {
     id: u64,
     sink: &'a F,
+    last_progress: Option<Instant>,
 }
 
 impl<F: Fn(EngineEvent)> SearchObserver for Forward<'_, F> {
@@ -253,6 +279,28 @@ impl<F: Fn(EngineEvent)> SearchObserver for Forward<'_, F> {
                 nps: info.nps(),
                 time: info.elapsed,
                 pv: info.pv.clone(),
+                hashfull: Some(info.hashfull),
+                stats: Some(info.stats),
+            },
+        });
+    }
+
+    fn root_move(&mut self, depth: Depth, mv: Move, index: usize, count: usize) {
+        let now = Instant::now();
+        if self
+            .last_progress
+            .is_some_and(|t| now.duration_since(t) < Duration::from_millis(50))
+        {
+            return;
+        }
+        self.last_progress = Some(now);
+        (self.sink)(EngineEvent::Progress {
+            id: self.id,
+            progress: Progress {
+                depth: depth.max(0) as u32,
+                mv,
+                number: index + 1,
+                count,
             },
         });
     }
@@ -281,14 +329,19 @@ fn run_builtin(
             Command::Quit => break,
             Command::NewGame => engine.new_game(),
             Command::Go(req, stop) => {
-                // Hints are always at full strength.
+                // Hints and analysis are always at full strength.
                 engine.set_level(match req.purpose {
                     Purpose::Move => play_level,
-                    Purpose::Hint => Level::MAX,
+                    Purpose::Hint | Purpose::Analysis => Level::MAX,
                 });
+                engine.set_multipv(req.multipv.max(1));
                 let pos = position_of(&req);
-                let report =
-                    engine.search(&pos, &req.limits, &stop, &mut Forward { id: req.id, sink });
+                let mut forward = Forward {
+                    id: req.id,
+                    sink,
+                    last_progress: None,
+                };
+                let report = engine.search(&pos, &req.limits, &stop, &mut forward);
                 sink(EngineEvent::Done {
                     id: req.id,
                     purpose: req.purpose,
@@ -381,6 +434,8 @@ fn to_line(info: &EngineInfo, board: &Board) -> SearchLine {
         nps: info.nps.unwrap_or(0),
         time: Duration::from_millis(info.time_ms.unwrap_or(0)),
         pv: parse_line(board, &info.pv),
+        hashfull: info.hashfull,
+        stats: None,
     }
 }
 
@@ -408,6 +463,7 @@ fn run_external(
     sink(EngineEvent::Ready {
         name: client.name.clone(),
     });
+    let mut multipv = 1;
     while let Ok(cmd) = rx.recv() {
         match cmd {
             Command::Quit => break,
@@ -422,9 +478,15 @@ fn run_external(
             Command::Go(req, stop) => {
                 let pos = position_of(&req);
                 let board = pos.current().clone();
+                let legal_count = board.chess().legal_moves().len();
                 let start_fen = req.start.fen();
                 let standard = start_fen == Board::startpos().fen();
                 let moves: Vec<String> = req.moves.iter().map(|&m| Board::uci(m)).collect();
+                if req.multipv != multipv {
+                    // Engines without the option ignore it.
+                    let _ = client.set_option("MultiPV", &req.multipv.max(1).to_string());
+                    multipv = req.multipv;
+                }
                 let result = client
                     .position((!standard).then_some(start_fen.as_str()), &moves)
                     .and_then(|_| {
@@ -433,6 +495,19 @@ fn run_external(
                             go_timeout(&req.limits, board.turn()),
                             &stop,
                             |info| {
+                                if let (Some(cm), Some(depth)) = (&info.currmove, info.depth)
+                                    && let Ok(mv) = board.parse_uci(cm)
+                                {
+                                    sink(EngineEvent::Progress {
+                                        id: req.id,
+                                        progress: Progress {
+                                            depth,
+                                            mv,
+                                            number: info.currmovenumber.unwrap_or(0) as usize,
+                                            count: legal_count,
+                                        },
+                                    });
+                                }
                                 if info.pv.is_empty() && info.score.is_none() {
                                     return;
                                 }
@@ -498,6 +573,7 @@ mod tests {
             let _ = tx.send(e);
         });
         h.go(Request {
+            multipv: 1,
             id: 7,
             purpose: Purpose::Move,
             // Mate in one: Qh5xf7#.
@@ -511,7 +587,7 @@ mod tests {
         let mut infos = 0;
         loop {
             match rx.recv_timeout(Duration::from_secs(30)).unwrap() {
-                EngineEvent::Ready { .. } => {}
+                EngineEvent::Ready { .. } | EngineEvent::Progress { .. } => {}
                 EngineEvent::Info { id, .. } => {
                     assert_eq!(id, 7);
                     infos += 1;
@@ -538,6 +614,7 @@ mod tests {
             let _ = tx.send(e);
         });
         h.go(Request {
+            multipv: 1,
             id: 1,
             purpose: Purpose::Hint,
             start: Board::startpos(),

@@ -46,7 +46,10 @@ impl App {
         self.scroll = 0;
         self.engine_score = None;
         self.search.lines.clear();
+        self.search.iterations.clear();
+        self.search.progress = None;
         self.search.thinking = false;
+        self.evals.clear();
         self.overlay = Overlay::None;
         self.set_headers(now);
         self.save_path = self.new_save_path();
@@ -171,6 +174,7 @@ impl App {
             Clocks::with_remaining(control, rem[0], rem[1])
         });
         self.game = game;
+        self.evals.clear();
         self.queued = None;
         self.save_path = Some(path);
         self.saved = true;
@@ -274,18 +278,18 @@ impl App {
         let id = self.next_id;
         self.next_id += 1;
         self.pending.push((Slot::Opponent, id, Purpose::Move));
-        self.search = SearchView {
-            engine: self.opponent_name.clone(),
-            thinking: true,
-            board: Some(self.board().clone()),
-            lines: Vec::new(),
-            started: Some(now),
-        };
+        self.search = SearchView::new(
+            self.opponent_name.clone(),
+            self.board(),
+            self.game.moves().len(),
+            now,
+        );
         self.effects.push(Effect::Go(
             Slot::Opponent,
             Box::new(Request {
                 id,
                 purpose: Purpose::Move,
+                multipv: 1,
                 start: self.game.start().clone(),
                 moves: self.game.moves().to_vec(),
                 limits,
@@ -301,26 +305,107 @@ impl App {
         if self.pending.iter().any(|p| p.2 == Purpose::Hint) {
             return;
         }
+        // Analysing already: its best line is the hint.
+        if self
+            .analysis_running
+            .is_some_and(|(ply, _)| ply == self.game.moves().len())
+            && let Some(line) = self.search.lines.first().filter(|l| !l.pv.is_empty())
+        {
+            let board = self.board().clone();
+            let mv = line.pv[0];
+            let text = format!(
+                "Hint: {} ({})   line: {}",
+                board.san(mv),
+                line.score.map(score_text).unwrap_or_default(),
+                san_line(&board, &line.pv, 6)
+            );
+            self.hint = Some(Hint {
+                mv,
+                line: line.pv.clone(),
+                score: line.score,
+                ply: self.game.moves().len(),
+            });
+            self.info(text);
+            return;
+        }
         let id = self.next_id;
         self.next_id += 1;
         self.pending.push((Slot::Assistant, id, Purpose::Hint));
-        self.search = SearchView {
-            engine: "Kibitz (hint)".to_string(),
-            thinking: true,
-            board: Some(self.board().clone()),
-            lines: Vec::new(),
-            started: Some(now),
-        };
+        self.search = SearchView::new(
+            "Kibitz (hint)".to_string(),
+            self.board(),
+            self.game.moves().len(),
+            now,
+        );
         self.info("Thinking about a hint...");
         self.effects.push(Effect::Go(
             Slot::Assistant,
             Box::new(Request {
                 id,
                 purpose: Purpose::Hint,
+                multipv: 1,
                 start: self.game.start().clone(),
                 moves: self.game.moves().to_vec(),
                 limits: Limits {
                     movetime: Some(self.hint_time),
+                    ..Limits::default()
+                },
+            }),
+        ));
+    }
+
+    /// Keeps the analysis search in step with the position: started when
+    /// analysis is on and the opponent engine is not thinking, restarted
+    /// when the position or the number of lines changed, stopped otherwise.
+    pub(super) fn sync_analysis(&mut self, now: Instant) {
+        let ply = self.game.moves().len();
+        let want = self
+            .analysis
+            .filter(|_| !self.engine_thinking() && !self.paused)
+            .map(|a| (ply, a.lines));
+        let running = self
+            .pending
+            .iter()
+            .find(|p| p.2 == Purpose::Analysis)
+            .map(|p| p.1);
+        let current = running.zip(self.analysis_running);
+        if want.is_some() && current.is_some_and(|(_, w)| Some(w) == want) {
+            return;
+        }
+        if let Some(id) = running {
+            self.pending.retain(|p| p.1 != id);
+            self.effects.push(Effect::Stop(Slot::Assistant));
+            self.search.thinking = self.engine_thinking();
+        }
+        self.analysis_running = None;
+        let Some((ply, lines)) = want else {
+            return;
+        };
+        // A hint search in progress gives way to the analysis.
+        self.pending.retain(|p| p.2 != Purpose::Hint);
+        let id = self.next_id;
+        self.next_id += 1;
+        self.pending.push((Slot::Assistant, id, Purpose::Analysis));
+        self.analysis_running = Some((ply, lines));
+        self.search = SearchView::new(
+            format!(
+                "Kibitz analysis, {lines} line{}",
+                if lines == 1 { "" } else { "s" }
+            ),
+            self.board(),
+            ply,
+            now,
+        );
+        self.effects.push(Effect::Go(
+            Slot::Assistant,
+            Box::new(Request {
+                id,
+                purpose: Purpose::Analysis,
+                multipv: lines,
+                start: self.game.start().clone(),
+                moves: self.game.moves().to_vec(),
+                limits: Limits {
+                    infinite: true,
                     ..Limits::default()
                 },
             }),
@@ -345,6 +430,7 @@ impl App {
             self.effects.push(Effect::Stop(slot));
         }
         self.search.thinking = false;
+        self.search.progress = None;
     }
 
     /// Plays a legal move for whoever is to move (unless the mover's flag
@@ -505,16 +591,23 @@ impl App {
                     return;
                 }
                 if line.multipv <= 1
-                    && slot == Slot::Opponent
                     && let Some(s) = line.score
                 {
-                    self.engine_score = Some(s);
+                    if slot == Slot::Opponent {
+                        self.engine_score = Some(s);
+                    }
+                    if line.bound.is_none_or(|b| b == Bound::Exact)
+                        && let Some(b) = self.search.board.clone()
+                    {
+                        self.note_eval(self.search.ply, &b, s);
+                    }
                 }
-                let idx = line.multipv.max(1) as usize - 1;
-                if self.search.lines.len() <= idx {
-                    self.search.lines.resize(idx + 1, SearchLine::default());
+                self.search.add_line(line);
+            }
+            EngineEvent::Progress { id, progress } => {
+                if self.pending.iter().any(|p| p.1 == id) {
+                    self.search.progress = Some(progress);
                 }
-                self.search.lines[idx] = line;
             }
             EngineEvent::Done {
                 id,
@@ -528,7 +621,13 @@ impl App {
                 };
                 self.pending.remove(pos);
                 self.search.thinking = !self.pending.is_empty();
+                self.search.progress = None;
+                if let (Some(s), Some(b)) = (score, self.search.board.clone()) {
+                    self.note_eval(self.search.ply, &b, s);
+                }
                 match purpose {
+                    // Analysis ends only when stopped; nothing more to do.
+                    Purpose::Analysis => {}
                     Purpose::Hint => {
                         if let Some(mv) = best {
                             let board = self.board().clone();
@@ -636,6 +735,7 @@ impl App {
         self.selected = None;
         self.engine_score = None;
         self.search.lines.clear();
+        self.evals.truncate(self.game.moves().len() + 1);
         self.info(format!(
             "Took back {n} move{}.",
             if n == 1 { "" } else { "s" }

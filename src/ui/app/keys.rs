@@ -22,6 +22,16 @@ impl App {
                 self.overlay = Overlay::None;
                 return;
             }
+            Overlay::Eval { simple } => {
+                let simple = *simple;
+                match k.code {
+                    KeyCode::Tab | KeyCode::BackTab | KeyCode::Left | KeyCode::Right => {
+                        self.overlay = Overlay::Eval { simple: !simple };
+                    }
+                    _ => self.overlay = Overlay::None,
+                }
+                return;
+            }
             Overlay::NewGame(_) => return self.dialog_key(k, now),
             Overlay::Promotion { .. } => return self.promotion_key(k, now),
             Overlay::ConfirmResign => {
@@ -277,6 +287,37 @@ impl App {
                     what: "PGN",
                     text: pgn,
                     path: self.data_dir.as_ref().map(|d| d.join("game.pgn")),
+                });
+            }
+            Action::EvalBreakdown => self.overlay = Overlay::Eval { simple: false },
+            Action::Analyse => {
+                self.analysis = match self.analysis {
+                    Some(_) => {
+                        self.info("Analysis off.");
+                        None
+                    }
+                    None => {
+                        self.info("Analysis on: + and - change the number of lines.");
+                        Some(AnalysisMode { lines: 3 })
+                    }
+                };
+            }
+            Action::MoreLines | Action::FewerLines => match &mut self.analysis {
+                Some(mode) => {
+                    mode.lines = if a == Action::MoreLines {
+                        (mode.lines + 1).min(5)
+                    } else {
+                        mode.lines.saturating_sub(1).max(1)
+                    };
+                }
+                None => self.error("Lines are for analysis mode (a)."),
+            },
+            Action::WhiteView => {
+                self.white_view = !self.white_view;
+                self.info(if self.white_view {
+                    "Scores from White's point of view."
+                } else {
+                    "Scores from the side to move's point of view (as engines report them)."
                 });
             }
             Action::Up | Action::Down | Action::Left | Action::Right => self.move_cursor(a),

@@ -9,10 +9,10 @@ use super::clock::{Clocks, Control, format_clock, parse_pgn_clock, pgn_clock};
 use super::config::{Action, Config, KeyMap, PieceStyle, TimeControl};
 pub use super::input::{color_name, role_name};
 use super::input::{could_begin_move, looks_like_move_prefix, parse_move};
-use super::player::{EngineEvent, EngineSpec, Purpose, Request, SearchLine};
+use super::player::{EngineEvent, EngineSpec, Progress, Purpose, Request, SearchLine};
 use super::theme::Theme;
 use super::view::{self, BoardGeometry};
-use crate::engine::{Board, Clock, Limits, Score};
+use crate::engine::{Board, Bound, Clock, Limits, Score};
 use crate::game::{Ending, Game, GameResult, Termination};
 use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -151,6 +151,11 @@ pub struct Status {
 pub enum Overlay {
     None,
     Help,
+    /// The evaluation of the position, term by term; `simple` picks the
+    /// table shown when only one fits.
+    Eval {
+        simple: bool,
+    },
     NewGame(Box<NewGameDialog>),
     Promotion {
         from: Square,
@@ -170,15 +175,61 @@ pub enum Overlay {
 
 pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
-/// What the engine panel shows.
+/// What the search panel shows: the latest search of either engine.
 #[derive(Clone, Debug, Default)]
 pub struct SearchView {
     pub engine: String,
     pub thinking: bool,
-    /// The position the lines are about.
+    /// The position the lines are about, and its half-move number.
     pub board: Option<Board>,
+    pub ply: usize,
+    /// The latest line of each MultiPV rank.
     pub lines: Vec<SearchLine>,
+    /// The main line of every completed iteration, in order of depth.
+    pub iterations: Vec<SearchLine>,
+    /// The root move being searched now.
+    pub progress: Option<Progress>,
     pub started: Option<Instant>,
+}
+
+impl SearchView {
+    /// A view for a new search of `board` (half-move `ply`).
+    pub fn new(engine: String, board: &Board, ply: usize, now: Instant) -> SearchView {
+        SearchView {
+            engine,
+            thinking: true,
+            board: Some(board.clone()),
+            ply,
+            started: Some(now),
+            ..SearchView::default()
+        }
+    }
+
+    /// Takes in an engine's line: MultiPV rank, iteration history.
+    fn add_line(&mut self, line: SearchLine) {
+        let idx = line.multipv.max(1) as usize - 1;
+        if line.multipv <= 1 {
+            match self.iterations.last_mut() {
+                Some(last) if last.depth == line.depth => *last = line.clone(),
+                _ => self.iterations.push(line.clone()),
+            }
+            // Keep the panel's history short.
+            if self.iterations.len() > 64 {
+                self.iterations.remove(0);
+            }
+        }
+        if self.lines.len() <= idx {
+            self.lines.resize(idx + 1, SearchLine::default());
+        }
+        self.lines[idx] = line;
+    }
+}
+
+/// Analysis mode settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnalysisMode {
+    /// Best lines shown (MultiPV), 1-5.
+    pub lines: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -220,6 +271,15 @@ pub struct App {
     pub search: SearchView,
     /// The opponent engine's name, as it reported it.
     pub opponent_name: String,
+    /// What the engines said each position is worth, White's view, by
+    /// half-move (0 = the start position): the eval bar and graph.
+    pub evals: Vec<Option<Score>>,
+    /// Show scores from White's point of view instead of the side to move's.
+    pub white_view: bool,
+    /// Analysis mode: the assistant analyses every position shown.
+    pub analysis: Option<AnalysisMode>,
+    /// The position (half-move) and line count the running analysis is for.
+    analysis_running: Option<(usize, usize)>,
     pub hint: Option<Hint>,
     /// Outstanding requests: (slot, id, purpose).
     pending: Vec<(Slot, u64, Purpose)>,
@@ -288,6 +348,10 @@ impl App {
             overlay: Overlay::None,
             search: SearchView::default(),
             opponent_name: String::new(),
+            evals: Vec::new(),
+            white_view: true,
+            analysis: None,
+            analysis_running: None,
             hint: None,
             pending: Vec::new(),
             next_id: 1,
@@ -342,7 +406,10 @@ impl App {
     pub fn human_to_move(&self) -> bool {
         !self.is_over()
             && !self.paused
-            && matches!(self.overlay, Overlay::None | Overlay::Help)
+            && matches!(
+                self.overlay,
+                Overlay::None | Overlay::Help | Overlay::Eval { .. }
+            )
             && self.mode.is_human(self.board().turn())
     }
 
@@ -394,6 +461,27 @@ impl App {
             Msg::Error(e) => self.error(e),
             Msg::Note(n) => self.info(n),
         }
+        self.sync_analysis(now);
+    }
+
+    /// Records what a search found a position worth (side to move's view).
+    fn note_eval(&mut self, ply: usize, board: &Board, score: Score) {
+        if ply > self.game.moves().len() {
+            return;
+        }
+        if self.evals.len() <= ply {
+            self.evals.resize(ply + 1, None);
+        }
+        self.evals[ply] = Some(match board.turn() {
+            Color::White => score,
+            Color::Black => -score,
+        });
+    }
+
+    /// The latest evaluation at or before the current position, White's view.
+    pub fn current_eval(&self) -> Option<Score> {
+        let ply = self.game.moves().len();
+        self.evals.iter().take(ply + 1).rev().find_map(|e| *e)
     }
 
     /// Clock text for `color`, if there is a clock.

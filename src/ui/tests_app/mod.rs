@@ -1,6 +1,7 @@
 //! State-machine tests (keys, mouse, engine messages, injected time) and
 //! render tests on ratatui's `TestBackend`.
 
+mod analysis;
 mod games;
 mod input;
 mod render;

@@ -17,12 +17,14 @@ use shakmaty::{Color, Piece, Position, Role, Square};
 use std::time::Instant;
 
 mod board;
+mod evalview;
 mod overlays;
 mod panel;
+mod search;
 
 use board::draw_board;
 pub use board::{glyph, sprite, sprite_fit};
-use overlays::{draw_dialog, draw_help, draw_message, draw_promotion, draw_status};
+use overlays::{centered, draw_dialog, draw_help, draw_message, draw_promotion, draw_status};
 pub use panel::move_rows;
 use panel::{block, draw_panel, key_label};
 
@@ -75,6 +77,8 @@ impl BoardGeometry {
 
 pub struct Layout {
     pub board: BoardGeometry,
+    /// The eval bar beside the board, when there is room.
+    pub eval_bar: Option<Rect>,
     pub panel: Rect,
     pub status: Rect,
 }
@@ -101,11 +105,16 @@ pub fn layout(area: Rect) -> Option<Layout> {
         sq_w,
         sq_h,
     };
-    let panel_x = area.x + board_w + 1;
+    // The eval bar takes four columns (a gap and three for the bar, room
+    // for "1.5" or "M12").
+    let bar = board_w + 1 + 4 + PANEL_MIN_W <= area.width;
+    let eval_bar = bar.then(|| Rect::new(area.x + board_w + 1, top, 3, 8 * sq_h));
+    let panel_x = area.x + board_w + if bar { 5 } else { 1 };
     let panel = Rect::new(panel_x, area.y, area.width - (panel_x - area.x), avail_h);
     let status = Rect::new(area.x, area.y + avail_h, area.width, STATUS_H);
     Some(Layout {
         board,
+        eval_bar,
         panel,
         status,
     })
@@ -136,11 +145,15 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
         return;
     };
     draw_board(buf, app, &l.board);
+    if let Some(bar) = l.eval_bar {
+        search::draw_eval_bar(buf, app, bar);
+    }
     draw_panel(buf, app, l.panel, now);
     draw_status(buf, app, l.status);
     match &app.overlay {
         Overlay::None => {}
         Overlay::Help => draw_help(buf, app, area),
+        Overlay::Eval { simple } => evalview::draw_eval(buf, app, *simple, area),
         Overlay::NewGame(d) => draw_dialog(buf, app, d, area),
         Overlay::Promotion { choice, .. } => draw_promotion(buf, app, *choice, area),
         Overlay::ConfirmResign => draw_message(

@@ -93,53 +93,22 @@ pub(super) fn draw_panel(buf: &mut Buffer, app: &App, area: Rect, now: Instant) 
         .block(block("Game", theme))
         .render_ref(game_area, buf);
 
-    // Engine.
-    let engine_h = if area.height >= 20 { 6 } else { 4 };
-    let engine_h = engine_h.min(area.height.saturating_sub(game_h));
-    let engine_area = Rect::new(area.x, area.y + game_h, area.width, engine_h);
-    let s = &app.search;
-    let mut el = Vec::new();
-    let name = if s.engine.is_empty() {
-        app.spec.describe()
-    } else {
-        s.engine.clone()
-    };
-    let status = if s.thinking { "thinking…" } else { "" };
-    el.push(Line::from(vec![
-        Span::styled(name, text.add_modifier(Modifier::BOLD)),
-        Span::raw("  "),
-        Span::styled(status, Style::default().fg(theme.accent)),
-    ]));
-    if let Some(line) = s.lines.first() {
-        let score = line.score.map(score_text).unwrap_or_else(|| "?".into());
-        el.push(Line::from(Span::styled(
-            format!(
-                "depth {}/{}  score {}  nodes {}  {} nps",
-                line.depth,
-                line.seldepth,
-                score,
-                human_count(line.nodes),
-                human_count(line.nps)
-            ),
-            text,
-        )));
-        if let Some(b) = &s.board {
-            el.push(Line::from(Span::styled(san_line(b, &line.pv, 12), dim)));
-        }
-    } else {
-        el.push(Line::from(Span::styled("no search yet", dim)));
+    // Search panel, eval graph, moves.
+    let rest = area.height.saturating_sub(game_h);
+    let graph_h = if rest >= 26 { 7 } else { 0 };
+    let search_h = ((rest - graph_h) * 55 / 100).max(5).min(rest);
+    let moves_h = rest.saturating_sub(search_h + graph_h);
+    let search_area = Rect::new(area.x, area.y + game_h, area.width, search_h);
+    super::search::draw_search(buf, app, search_area);
+    if graph_h > 0 {
+        let graph_area = Rect::new(area.x, area.y + game_h + search_h, area.width, graph_h);
+        super::search::draw_eval_graph(buf, app, graph_area);
     }
-    Paragraph::new(el)
-        .wrap(Wrap { trim: true })
-        .block(block("Engine", theme))
-        .render_ref(engine_area, buf);
-
-    // Moves.
     let moves_area = Rect::new(
         area.x,
-        area.y + game_h + engine_h,
+        area.y + game_h + search_h + graph_h,
         area.width,
-        area.height.saturating_sub(game_h + engine_h),
+        moves_h,
     );
     if moves_area.height < 3 {
         return;
@@ -187,18 +156,6 @@ pub fn move_rows(app: &App) -> Vec<String> {
         rows.push(cur);
     }
     rows
-}
-
-pub(super) fn human_count(n: u64) -> String {
-    if n >= 10_000_000 {
-        format!("{}M", n / 1_000_000)
-    } else if n >= 1_000_000 {
-        format!("{:.1}M", n as f64 / 1e6)
-    } else if n >= 10_000 {
-        format!("{}k", n / 1000)
-    } else {
-        n.to_string()
-    }
 }
 
 pub(super) fn key_label(app: &App, a: Action) -> String {

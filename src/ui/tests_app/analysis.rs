@@ -1,0 +1,248 @@
+//! Watching the engine think: the search panel, the eval bar and graph,
+//! analysis mode and the evaluation breakdown.
+
+use super::*;
+use crate::engine::{Bound, SearchStats, eval};
+use crate::ui::app::AnalysisMode;
+use crate::ui::player::{Progress, SearchLine};
+
+fn info(a: &mut App, slot: Slot, req: &Request, depth: u32, cp: i32, pv: &[&str], now: Instant) {
+    let mut b = req.start.clone();
+    for &m in &req.moves {
+        b = b.play(m);
+    }
+    let mut moves = Vec::new();
+    for u in pv {
+        let m = b.parse_uci(u).unwrap();
+        b = b.play(m);
+        moves.push(m);
+    }
+    a.update(
+        Msg::Engine(
+            slot,
+            EngineEvent::Info {
+                id: req.id,
+                line: SearchLine {
+                    depth,
+                    seldepth: depth + 2,
+                    multipv: 1,
+                    score: Some(Score(cp)),
+                    bound: Some(Bound::Exact),
+                    nodes: 1000 * u64::from(depth),
+                    nps: 1_000_000,
+                    time: Duration::from_millis(u64::from(depth)),
+                    pv: moves,
+                    hashfull: Some(10),
+                    stats: Some(SearchStats {
+                        nodes: 1000,
+                        tt_probes: 100,
+                        tt_hits: 40,
+                        beta_cutoffs: 50,
+                        first_move_cutoffs: 45,
+                        ..SearchStats::default()
+                    }),
+                },
+            },
+        ),
+        now,
+    );
+}
+
+#[test]
+fn search_panel_rows_progress_and_white_view() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(WHITE, None, None), t);
+    type_str(&mut a, "e4", t);
+    let req = take_go(&mut a, Slot::Opponent).unwrap();
+    // The engine (Black) thinks Black is worse by 0.35.
+    info(&mut a, Slot::Opponent, &req, 1, -35, &["e7e5"], t);
+    info(&mut a, Slot::Opponent, &req, 2, -20, &["e7e5", "g1f3"], t);
+    let e5 = Board::startpos()
+        .play(req.moves[0])
+        .parse_uci("e7e5")
+        .unwrap();
+    a.update(
+        Msg::Engine(
+            Slot::Opponent,
+            EngineEvent::Progress {
+                id: req.id,
+                progress: Progress {
+                    depth: 3,
+                    mv: e5,
+                    number: 4,
+                    count: 20,
+                },
+            },
+        ),
+        t,
+    );
+    let s = render(&a, 160, 50);
+    assert!(s.contains("thinking: depth 3, move 4 of 20: e5"), "{s}");
+    assert!(
+        s.contains("1st%") && s.contains("tt%"),
+        "stats columns: {s}"
+    );
+    assert!(
+        s.contains("90%") && s.contains("40%"),
+        "1st-move and TT rates: {s}"
+    );
+    // White's view by default: Black's -0.20 is +0.20 for White.
+    assert!(s.contains("+0.20") && s.contains("+0.35"), "{s}");
+    assert!(s.contains("1... e5 2. Nf3"), "PV in SAN: {s}");
+    key(&mut a, KeyCode::Char('w'), t);
+    assert!(!a.white_view);
+    let s = render(&a, 160, 50);
+    assert!(s.contains("-0.20") && s.contains("-0.35"), "{s}");
+    // The eval is remembered for the position after 1. e4, White's view.
+    assert_eq!(a.evals.get(1).copied().flatten(), Some(Score(20)));
+    assert_eq!(a.current_eval(), Some(Score(20)));
+}
+
+#[test]
+fn eval_bar_and_graph_follow_the_game() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(WHITE, None, None), t);
+    type_str(&mut a, "e4", t);
+    let req = take_go(&mut a, Slot::Opponent).unwrap();
+    // Black is lost: +9 for White.
+    info(&mut a, Slot::Opponent, &req, 5, -900, &["e7e5"], t);
+    let e5 = Board::startpos()
+        .play(req.moves[0])
+        .parse_uci("e7e5")
+        .unwrap();
+    a.update(
+        Msg::Engine(
+            Slot::Opponent,
+            EngineEvent::Done {
+                id: req.id,
+                purpose: Purpose::Move,
+                best: Some(e5),
+                score: Some(Score(-900)),
+                pv: vec![e5],
+            },
+        ),
+        t,
+    );
+    assert_eq!(a.evals.get(1).copied().flatten(), Some(Score(900)));
+    let area = ratatui::layout::Rect::new(0, 0, 160, 50);
+    let l = view::layout(area).unwrap();
+    let bar = l.eval_bar.expect("room for the eval bar");
+    let mut buf = ratatui::buffer::Buffer::empty(area);
+    view::draw_to(&mut buf, area, &a, t);
+    // Mostly White's colour from the bottom (White's side) up.
+    let white_cells = (bar.y..bar.y + bar.height)
+        .filter(|&y| buf[(bar.x, y)].bg == ratatui::style::Color::Rgb(236, 236, 236))
+        .count();
+    assert!(
+        white_cells as u16 >= bar.height * 8 / 10,
+        "{white_cells} of {}",
+        bar.height
+    );
+    let s = render(&a, 160, 50);
+    assert!(s.contains("Evaluation (White's view)"), "{s}");
+    // Taking the moves back forgets their evaluations.
+    key(&mut a, KeyCode::Char('u'), t);
+    assert!(a.evals.len() <= 1);
+}
+
+#[test]
+fn analysis_mode_follows_the_position() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, None), t);
+    a.take_effects();
+    command_letter(&mut a, 'a', t);
+    assert_eq!(a.analysis, Some(AnalysisMode { lines: 3 }));
+    let req = take_go(&mut a, Slot::Assistant).expect("analysis starts");
+    assert_eq!(req.purpose, Purpose::Analysis);
+    assert_eq!(req.multipv, 3);
+    assert!(req.limits.infinite);
+    assert!(req.moves.is_empty());
+    key(&mut a, KeyCode::Char('+'), t);
+    let fx = a.take_effects();
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Stop(Slot::Assistant)))
+    );
+    let req = fx
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Go(Slot::Assistant, r) => Some(*r),
+            _ => None,
+        })
+        .expect("restarted with four lines");
+    assert_eq!(req.multipv, 4);
+    type_str(&mut a, "e4", t);
+    let req = take_go(&mut a, Slot::Assistant).expect("analysis of the new position");
+    assert_eq!(req.moves.len(), 1);
+    // A hint while analysing is the analysis' best move.
+    info(&mut a, Slot::Assistant, &req, 10, 25, &["c7c5"], t);
+    shift(&mut a, 'H', t);
+    assert!(
+        a.status.as_ref().unwrap().text.contains("Hint: c5"),
+        "{:?}",
+        a.status
+    );
+    command_letter(&mut a, 'a', t);
+    assert_eq!(a.analysis, None);
+    assert!(
+        a.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::Stop(Slot::Assistant)))
+    );
+
+    // Against the engine, analysis waits while the engine thinks.
+    let mut b = app();
+    b.start_game(setup(WHITE, None, None), t);
+    command_letter(&mut b, 'a', t);
+    b.take_effects();
+    type_str(&mut b, "e4", t);
+    let fx = b.take_effects();
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Go(Slot::Opponent, _)))
+    );
+    assert!(
+        !fx.iter()
+            .any(|e| matches!(e, Effect::Go(Slot::Assistant, _)))
+    );
+}
+
+#[test]
+fn eval_breakdown_shows_the_engines_numbers() {
+    let t = Instant::now();
+    let mut a = app();
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    a.start_game(setup(Mode::HumanVsHuman, Some(fen), None), t);
+    key(&mut a, KeyCode::Char('i'), t);
+    assert!(matches!(a.overlay, Overlay::Eval { .. }));
+    let s = render(&a, 160, 50);
+    assert!(
+        s.contains("Full evaluation") && s.contains("Simple evaluation"),
+        "{s}"
+    );
+    let board = Board::from_fen(fen).unwrap();
+    let full = eval::trace(board.chess(), crate::engine::EvalKind::Full);
+    let simple = eval::trace(board.chess(), crate::engine::EvalKind::Simple);
+    assert!(
+        s.contains(&format!("total: {:+} for White", full.white)),
+        "{s}"
+    );
+    assert!(
+        s.contains(&format!("total: {:+} for White", simple.white)),
+        "{s}"
+    );
+    // The per-term totals shown are the engine's, and add up.
+    let sum: i32 = full.terms.iter().map(|t| t.net()).sum();
+    assert_eq!(sum, full.white);
+    // Narrow terminal: one table, Tab switches.
+    let s = render(&a, 90, 40);
+    assert!(s.contains("Full evaluation") && !s.contains("Simple evaluation"));
+    key(&mut a, KeyCode::Tab, t);
+    let s = render(&a, 90, 40);
+    assert!(s.contains("Simple evaluation"));
+    key(&mut a, KeyCode::Esc, t);
+    assert!(matches!(a.overlay, Overlay::None));
+}

@@ -1,0 +1,160 @@
+//! The evaluation breakdown: every term of the evaluation for White and
+//! Black, middlegame and endgame parts, the game phase and the tapered
+//! total, for the full evaluation and Michniewski's simple one side by side
+//! (one at a time, Tab to switch, when the terminal is narrow). The numbers
+//! are the engine's own (`eval::trace`): the parts add up to its score.
+
+use super::*;
+use crate::engine::EvalKind;
+use crate::engine::eval::{self, EvalTrace};
+
+const TABLE_W: u16 = 56;
+
+fn table(t: &EvalTrace, theme: &Theme, turn: Color) -> Vec<Line<'static>> {
+    let text = Style::default().fg(theme.text);
+    let dim = Style::default().fg(theme.dim);
+    let bold = text.add_modifier(Modifier::BOLD);
+    let title = match t.kind {
+        EvalKind::Full => "Full evaluation (tuned, tapered)",
+        EvalKind::Simple => "Simple evaluation (Michniewski)",
+    };
+    let mut lines = vec![
+        Line::from(Span::styled(
+            title,
+            Style::default()
+                .fg(theme.accent)
+                .add_modifier(Modifier::BOLD),
+        )),
+        Line::from(Span::styled(
+            format!(
+                "{:<20} {:>11} {:>11} {:>7}",
+                "centipawns", "White", "Black", "total"
+            ),
+            dim,
+        )),
+        Line::from(Span::styled(
+            format!(
+                "{:<20} {:>5} {:>5} {:>5} {:>5} {:>7}",
+                "", "mg", "eg", "mg", "eg", "(White)"
+            ),
+            dim,
+        )),
+    ];
+    for term in &t.terms {
+        let zero =
+            term.white.mg == 0 && term.white.eg == 0 && term.black.mg == 0 && term.black.eg == 0;
+        lines.push(Line::from(Span::styled(
+            format!(
+                "{:<20} {:>5} {:>5} {:>5} {:>5} {:>+7}",
+                term.term.name(),
+                term.white.mg,
+                term.white.eg,
+                term.black.mg,
+                term.black.eg,
+                term.net()
+            ),
+            if zero { dim } else { text },
+        )));
+    }
+    let phase_name = match t.phase {
+        p if p >= 20 => "opening/middlegame",
+        p if p >= 8 => "middlegame",
+        p if p > 0 => "endgame",
+        _ => "pawn ending",
+    };
+    lines.push(Line::from(""));
+    lines.push(Line::from(Span::styled(
+        format!(
+            "phase {}/24 ({phase_name}), endgame scale {}/128",
+            t.phase, t.scale
+        ),
+        text,
+    )));
+    lines.push(Line::from(Span::styled(
+        format!("White − Black: mg {:+}, eg {:+}", t.mg, t.eg),
+        text,
+    )));
+    if t.kind == EvalKind::Full {
+        lines.push(Line::from(Span::styled(
+            "total = (mg·phase + eg·(24−phase))/24 · scale/128",
+            dim,
+        )));
+    }
+    let stm = match turn {
+        Color::White => "White",
+        Color::Black => "Black",
+    };
+    lines.push(Line::from(Span::styled(
+        format!(
+            "total: {:+} for White, {:+} for {stm} to move",
+            t.white, t.score
+        ),
+        bold,
+    )));
+    lines
+}
+
+pub(super) fn draw_eval(buf: &mut Buffer, app: &App, simple_first: bool, area: Rect) {
+    let theme = app.theme();
+    let board = app.board();
+    let full = eval::trace(board.chess(), EvalKind::Full);
+    let simple = eval::trace(board.chess(), EvalKind::Simple);
+    let both = area.width >= 2 * TABLE_W + 5;
+    let (left, right) = if both {
+        (
+            table(&full, theme, board.turn()),
+            Some(table(&simple, theme, board.turn())),
+        )
+    } else if simple_first {
+        (table(&simple, theme, board.turn()), None)
+    } else {
+        (table(&full, theme, board.turn()), None)
+    };
+    let rows = left.len().max(right.as_ref().map_or(0, Vec::len)) as u16;
+    let w = if both { 2 * TABLE_W + 5 } else { TABLE_W + 2 };
+    let r = centered(area, w, rows + 4);
+    Clear.render_ref(r, buf);
+    let hint = if both {
+        "any key closes"
+    } else {
+        "Tab: the other evaluation, any other key closes"
+    };
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(Style::default().fg(theme.border))
+        .title(Span::styled(
+            " Evaluation of this position ",
+            Style::default()
+                .fg(theme.accent)
+                .add_modifier(Modifier::BOLD),
+        ))
+        .title_bottom(Span::styled(
+            format!(" {hint} "),
+            Style::default().fg(theme.dim),
+        ))
+        .style(Style::default().bg(theme.background))
+        .render_ref(r, buf);
+    let inner = Rect::new(
+        r.x + 1,
+        r.y + 1,
+        r.width.saturating_sub(2),
+        r.height.saturating_sub(2),
+    );
+    let lw = if both { TABLE_W } else { inner.width };
+    Paragraph::new(left).render_ref(
+        Rect::new(inner.x, inner.y, lw.min(inner.width), inner.height),
+        buf,
+    );
+    if let Some(right) = right {
+        let x = inner.x + TABLE_W + 3;
+        Paragraph::new(right).render_ref(
+            Rect::new(
+                x,
+                inner.y,
+                inner.width.saturating_sub(TABLE_W + 3),
+                inner.height,
+            ),
+            buf,
+        );
+    }
+}

@@ -143,6 +143,7 @@ pub enum Action {
     CopyPgn,
     WhiteView,
     EvalBreakdown,
+    Explore,
     Analyse,
     MoreLines,
     FewerLines,
@@ -171,6 +172,7 @@ impl Action {
         Action::CopyPgn,
         Action::WhiteView,
         Action::EvalBreakdown,
+        Action::Explore,
         Action::Analyse,
         Action::MoreLines,
         Action::FewerLines,
@@ -201,6 +203,7 @@ impl Action {
             Action::CopyPgn => "copy_pgn",
             Action::WhiteView => "white_view",
             Action::EvalBreakdown => "eval",
+            Action::Explore => "explore",
             Action::Analyse => "analyse",
             Action::MoreLines => "more_lines",
             Action::FewerLines => "fewer_lines",
@@ -231,6 +234,9 @@ impl Action {
             Action::CopyPgn => "Copy the game (PGN) to the clipboard and a file",
             Action::WhiteView => "Scores from White's view / the side to move's",
             Action::EvalBreakdown => "The evaluation term by term: full and simple side by side",
+            Action::Explore => {
+                "Search-tree explorer: walk a real alpha-beta search of this position"
+            }
             Action::Analyse => "Analysis on/off: the engine's best lines for the position",
             Action::MoreLines => "Analysis: one more line (up to 5)",
             Action::FewerLines => "Analysis: one line fewer",
@@ -265,6 +271,7 @@ impl Action {
             Action::CopyPgn => &["C"],
             Action::WhiteView => &["w"],
             Action::EvalBreakdown => &["i"],
+            Action::Explore => &["x"],
             Action::Analyse => &["a", "A"],
             Action::MoreLines => &["+", "="],
             Action::FewerLines => &["-"],
@@ -630,7 +637,7 @@ watch_delay_ms = 800
 # "F1".."F12", "Enter", "Space", "Esc", "Tab", "Up", "Down", "Left",
 # "Right", "PageUp", "PageDown". Actions: quit, help, new_game, flip, theme,
 # takeback, hint, resign, draw, pause, copy_fen, copy_pgn, white_view, eval,
-# analyse, more_lines, fewer_lines, up, down, left, right, select, cancel,
+# explore, analyse, more_lines, fewer_lines, up, down, left, right, select, cancel,
 # scroll_up, scroll_down.
 [keys]
 # flip = ["f", "F2"]

@@ -10,6 +10,7 @@
 pub mod app;
 pub mod clock;
 pub mod config;
+pub mod explorer;
 pub mod input;
 pub mod player;
 pub mod theme;
@@ -204,15 +205,44 @@ pub fn find_unfinished(dir: &Path) -> (Option<(PathBuf, crate::game::Game)>, Opt
     (Some((newest, game)), None)
 }
 
-/// Opens the search-tree explorer on a position (`kibitz tree`).
+/// Opens the search-tree explorer on a position (`kibitz tree`); leaving it
+/// quits.
 pub fn explore(
     pos: crate::engine::GamePosition,
     depth: crate::engine::Depth,
     features: crate::engine::Features,
     max_nodes: usize,
 ) -> Result<()> {
-    let _ = (pos, depth, features, max_nodes);
-    bail!("the terminal tree explorer is not built yet: use --format json or dot")
+    if !crate::engine::has_legal_moves(pos.current()) {
+        bail!("the position has no legal moves: there is no search to explore");
+    }
+    let dirs = config::project_dirs();
+    let config_dir = dirs.as_ref().map(|d| d.config_dir().to_path_buf());
+    let (cfg, warning) = match &config_dir {
+        Some(dir) => config::Config::load(&dir.join("config.toml")),
+        None => (config::Config::default(), None),
+    };
+    let (themes, mut warnings) =
+        theme::load_all(config_dir.as_ref().map(|d| d.join("themes")).as_deref());
+    warnings.extend(warning);
+    if themes.is_empty() {
+        bail!("no colour themes could be loaded");
+    }
+    let mut app = App::new(cfg, themes, None);
+    let ex = explorer::Explorer::new(pos, depth, features, max_nodes);
+    run_terminal(&mut app, Start::Explore(Box::new(ex)), warnings)
+}
+
+/// A game, or the offer to resume one.
+struct PlayStart {
+    setup: Setup,
+    resume: Option<(PathBuf, crate::game::Game)>,
+}
+
+/// What the app does first.
+enum Start {
+    Play(Box<PlayStart>),
+    Explore(Box<explorer::Explorer>),
 }
 
 /// Runs the terminal app until the user quits.
@@ -223,7 +253,22 @@ pub fn run(opts: Options) -> Result<()> {
         resume,
         warnings,
     } = prepare(&opts)?;
+    let result = run_terminal(
+        &mut app,
+        Start::Play(Box::new(PlayStart { setup, resume })),
+        warnings,
+    );
+    if let Some(path) = &app.save_path
+        && path.exists()
+    {
+        eprintln!("Game saved to {}", path.display());
+    }
+    result
+}
 
+/// Takes over the terminal, runs the event loop, and gives the terminal
+/// back (also on errors and panics).
+fn run_terminal(app: &mut App, start: Start, warnings: Vec<String>) -> Result<()> {
     // Our panic hook: a panic in an engine thread is caught there and shown
     // as an engine failure, so the screen stays as it is; any other panic
     // restores the terminal before the message is printed, and a panic in a
@@ -249,16 +294,9 @@ pub fn run(opts: Options) -> Result<()> {
         }
     };
     let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
-
-    let result = event_loop(&mut terminal, &mut app, setup, resume, warnings);
-
+    let result = event_loop(&mut terminal, app, start, warnings);
     let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
-    if let Some(path) = &app.save_path
-        && path.exists()
-    {
-        eprintln!("Game saved to {}", path.display());
-    }
     result
 }
 
@@ -280,8 +318,7 @@ fn engine_sink(tx: &Sender<Msg>, slot: Slot) -> impl Fn(player::EngineEvent) + S
 fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     app: &mut App,
-    setup: Setup,
-    resume: Option<(PathBuf, crate::game::Game)>,
+    start: Start,
     warnings: Vec<String>,
 ) -> Result<()> {
     let (tx, rx): (Sender<Msg>, Receiver<Msg>) = mpsc::channel();
@@ -311,14 +348,25 @@ fn event_loop(
     app.update(Msg::Resize(size.width, size.height), now);
 
     let saver = Saver::spawn().context("cannot start the saving thread")?;
+    // The stop flag of the explorer's work in progress.
+    let mut job_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>> = None;
     let mut opponent: Option<EngineHandle> = None;
     let mut assistant = EngineHandle::spawn(
         &EngineSpec::BuiltIn { level: 8 },
         engine_sink(&tx, Slot::Assistant),
     );
 
+    let (setup, resume) = match start {
+        Start::Play(p) => (p.setup, p.resume),
+        Start::Explore(ex) => {
+            app.start_explorer(*ex, true);
+            (app.default_setup(), None)
+        }
+    };
+    let exploring = app.explorer.is_some();
     app.launch_setup = Some(setup.clone());
     match resume {
+        _ if exploring => {}
         Some((path, game)) => {
             let moves = game.moves().len();
             let summary = format!(
@@ -410,6 +458,14 @@ fn event_loop(
                     };
                     app.update(note, Instant::now());
                 }
+                Effect::Explorer(req) => {
+                    if let Some(flag) = job_stop.take() {
+                        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    if let Some(flag) = spawn_job(req, &tx) {
+                        job_stop = Some(flag);
+                    }
+                }
                 Effect::SaveState => {
                     if let Some(d) = &app.data_dir {
                         let state = config::State {
@@ -444,6 +500,59 @@ fn event_loop(
         }
         app.update(Msg::Tick, Instant::now());
     }
+}
+
+/// Starts the explorer's work on a thread of its own; its results come back
+/// as messages. Returns the job's stop flag.
+fn spawn_job(
+    req: explorer::Request,
+    tx: &Sender<Msg>,
+) -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    let flag = Arc::new(AtomicBool::new(false));
+    let stop = flag.clone();
+    let tx = tx.clone();
+    let work: Box<dyn FnOnce() + Send> = match req {
+        explorer::Request::Record {
+            id,
+            pos,
+            depth,
+            features,
+            cap,
+        } => Box::new(move || {
+            let recording = crate::engine::tree::record_until(
+                &pos,
+                depth,
+                features,
+                crate::engine::EngineOptions::default(),
+                cap,
+                &stop,
+            );
+            let _ = tx.send(Msg::TreeRecorded {
+                id,
+                recording: Box::new(recording),
+            });
+        }),
+        explorer::Request::Compare {
+            id,
+            pos,
+            depth,
+            rows,
+        } => Box::new(move || {
+            explorer::run_compare(&pos, depth, &rows, &stop, |row, result| {
+                let _ = tx.send(Msg::Compared { id, row, result });
+            });
+        }),
+        explorer::Request::Cancel | explorer::Request::Close => return None,
+    };
+    std::thread::Builder::new()
+        .name(player::ENGINE_THREAD.into())
+        .spawn(move || {
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+        })
+        .ok()?;
+    Some(flag)
 }
 
 /// Saves games: the file is written and renamed into place at once (a

@@ -611,6 +611,7 @@ pub fn features_without(names: &[String]) -> Result<Features, String> {
 }
 
 /// A recorded search with the engine's own report of it.
+#[derive(Clone, Debug)]
 pub struct Recording {
     pub tree: SearchTree,
     pub report: SearchReport,
@@ -626,15 +627,26 @@ pub fn record(
     options: EngineOptions,
     cap: usize,
 ) -> Recording {
+    record_until(pos, depth, features, options, cap, &AtomicBool::new(false))
+}
+
+/// [`record`], stopped early (after depth 1) when `stop` is set.
+pub fn record_until(
+    pos: &GamePosition,
+    depth: Depth,
+    features: Features,
+    options: EngineOptions,
+    cap: usize,
+    stop: &AtomicBool,
+) -> Recording {
     let mut engine = Engine::new(options);
     let limits = Limits {
         features,
         ..Limits::depth(depth)
     };
-    let stop = AtomicBool::new(false);
     let mut rec = TreeRecorder::new(pos.current(), cap);
     let t0 = Instant::now();
-    let report = engine.search(pos, &limits, &stop, &mut rec);
+    let report = engine.search(pos, &limits, stop, &mut rec);
     let elapsed = t0.elapsed();
     Recording {
         tree: rec.finish(),

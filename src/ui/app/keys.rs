@@ -16,6 +16,30 @@ impl App {
             self.do_quit();
             return;
         }
+        // The explorer has the keyboard while it is open (help aside).
+        if let Some(ex) = &mut self.explorer
+            && !matches!(self.overlay, Overlay::Help)
+        {
+            if k.code == KeyCode::Char('?') || k.code == KeyCode::F(1) {
+                self.overlay = Overlay::Help;
+                return;
+            }
+            let req = ex.key(k, &mut self.next_id);
+            match req {
+                Some(super::super::explorer::Request::Close) => {
+                    let standalone = ex.standalone;
+                    self.explorer = None;
+                    self.effects
+                        .push(Effect::Explorer(super::super::explorer::Request::Cancel));
+                    if standalone {
+                        self.do_quit();
+                    }
+                }
+                Some(r) => self.effects.push(Effect::Explorer(r)),
+                None => {}
+            }
+            return;
+        }
         match &self.overlay {
             Overlay::None => {}
             Overlay::Help => {
@@ -290,6 +314,9 @@ impl App {
                 });
             }
             Action::EvalBreakdown => self.overlay = Overlay::Eval { simple: false },
+            Action::Explore => {
+                self.open_explorer(super::super::explorer::DEFAULT_DEPTH, false);
+            }
             Action::Analyse => {
                 self.analysis = match self.analysis {
                     Some(_) => {

@@ -61,6 +61,8 @@ pub enum Effect {
     },
     /// Remember the theme and board orientation.
     SaveState,
+    /// Work for the tree explorer (record, compare, cancel).
+    Explorer(super::explorer::Request),
     Quit,
 }
 
@@ -77,6 +79,17 @@ pub enum Msg {
     Error(String),
     /// The runtime finished something worth telling the user.
     Note(String),
+    /// A search tree recorded for the explorer.
+    TreeRecorded {
+        id: u64,
+        recording: Box<crate::engine::tree::Recording>,
+    },
+    /// One row of the explorer's comparison finished.
+    Compared {
+        id: u64,
+        row: usize,
+        result: super::explorer::CompareResult,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -278,6 +291,8 @@ pub struct App {
     pub white_view: bool,
     /// Analysis mode: the assistant analyses every position shown.
     pub analysis: Option<AnalysisMode>,
+    /// The search-tree explorer, when open (it covers the screen).
+    pub explorer: Option<Box<super::explorer::Explorer>>,
     /// The position (half-move) and line count the running analysis is for.
     analysis_running: Option<(usize, usize)>,
     pub hint: Option<Hint>,
@@ -352,6 +367,7 @@ impl App {
             white_view: true,
             analysis: None,
             analysis_running: None,
+            explorer: None,
             hint: None,
             pending: Vec::new(),
             next_id: 1,
@@ -460,8 +476,46 @@ impl App {
             Msg::Engine(slot, e) => self.on_engine(slot, e, now),
             Msg::Error(e) => self.error(e),
             Msg::Note(n) => self.info(n),
+            Msg::TreeRecorded { id, recording } => {
+                if let Some(ex) = &mut self.explorer {
+                    ex.recorded(id, *recording);
+                }
+            }
+            Msg::Compared { id, row, result } => {
+                if let Some(ex) = &mut self.explorer {
+                    ex.compared(id, row, result);
+                }
+            }
         }
         self.sync_analysis(now);
+    }
+
+    /// Opens the tree explorer on the position on the board.
+    pub fn open_explorer(&mut self, depth: crate::engine::Depth, standalone: bool) {
+        let mut pos = crate::engine::GamePosition::new(self.game.start().clone());
+        for &m in self.game.moves() {
+            pos.push(m);
+        }
+        if !crate::engine::has_legal_moves(pos.current()) {
+            self.error("The game is over here: there is no search to explore.");
+            return;
+        }
+        let ex = super::explorer::Explorer::new(
+            pos,
+            depth,
+            crate::engine::Features::default(),
+            crate::engine::tree::DEFAULT_NODE_CAP,
+        );
+        self.start_explorer(ex, standalone);
+    }
+
+    /// Shows `ex` and asks for its first recording.
+    pub fn start_explorer(&mut self, mut ex: super::explorer::Explorer, standalone: bool) {
+        ex.standalone = standalone;
+        self.next_id += 1;
+        let req = ex.start(self.next_id);
+        self.effects.push(Effect::Explorer(req));
+        self.explorer = Some(Box::new(ex));
     }
 
     /// Records what a search found a position worth (side to move's view).

@@ -246,3 +246,79 @@ fn eval_breakdown_shows_the_engines_numbers() {
     key(&mut a, KeyCode::Esc, t);
     assert!(matches!(a.overlay, Overlay::None));
 }
+
+#[test]
+fn the_explorer_opens_on_the_board_position_and_closes() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, None), t);
+    type_str(&mut a, "e4", t);
+    a.take_effects();
+    key(&mut a, KeyCode::Char('x'), t);
+    let req = a
+        .take_effects()
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Explorer(r) => Some(r),
+            _ => None,
+        })
+        .expect("a recording is asked for");
+    let crate::ui::explorer::Request::Record {
+        id,
+        pos,
+        depth,
+        features,
+        cap,
+    } = req
+    else {
+        panic!("{req:?}");
+    };
+    assert_eq!(depth, 3);
+    assert_eq!(
+        pos.moves().len(),
+        1,
+        "the game's position, with its history"
+    );
+    let s = render(&a, 120, 40);
+    assert!(s.contains("Recording the search to depth 3"), "{s}");
+    let recording = crate::engine::tree::record(&pos, depth, features, Default::default(), cap);
+    a.update(
+        Msg::TreeRecorded {
+            id,
+            recording: Box::new(recording),
+        },
+        t,
+    );
+    let s = render(&a, 120, 40);
+    assert!(
+        s.contains("Search tree") && s.contains("Black to move"),
+        "{s}"
+    );
+    assert!(s.contains("★ PV"), "{s}");
+    // Moves typed now go to the explorer, not the game.
+    type_str(&mut a, "e5", t);
+    assert_eq!(a.game.moves().len(), 1);
+    for (w, h) in [(40, 10), (60, 16), (80, 24), (200, 60)] {
+        let _ = render(&a, w, h);
+    }
+    key(&mut a, KeyCode::Char('q'), t);
+    assert!(a.explorer.is_none());
+    assert!(!a.quit, "closing the explorer goes back to the game");
+    assert!(
+        a.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::Explorer(crate::ui::explorer::Request::Cancel)))
+    );
+
+    // Opened by `kibitz tree`, closing it quits.
+    let mut b = app();
+    let ex = crate::ui::explorer::Explorer::new(
+        crate::engine::GamePosition::default(),
+        2,
+        Default::default(),
+        1000,
+    );
+    b.start_explorer(ex, true);
+    key(&mut b, KeyCode::Esc, t);
+    assert!(b.quit);
+}

@@ -313,3 +313,71 @@ pub(super) fn draw_board(buf: &mut Buffer, app: &App, g: &BoardGeometry) {
         );
     }
 }
+
+/// A board without the play screen's cursor and selection: for previews
+/// (the tree explorer). The square size is the largest that fits `area`;
+/// `marked` squares (a move) are highlighted. Returns the board's width and
+/// height in cells, or `None` when it does not fit.
+pub fn draw_plain_board(
+    buf: &mut Buffer,
+    area: Rect,
+    board: &crate::engine::Board,
+    marked: &[Square],
+    theme: &Theme,
+    ascii: bool,
+    flipped: bool,
+) -> Option<(u16, u16)> {
+    let (sq_w, sq_h) = [(11u16, 5u16), (9, 4), (7, 3), (5, 2), (3, 1)]
+        .into_iter()
+        .find(|&(w, h)| 2 + 8 * w <= area.width && 8 * h < area.height)?;
+    let g = BoardGeometry {
+        x: area.x + 2,
+        y: area.y,
+        sq_w,
+        sq_h,
+    };
+    let pieces = board.board();
+    for sq in Square::ALL {
+        let r = g.rect_of(sq, flipped);
+        let light = (sq.file() as u32 + sq.rank() as u32) % 2 == 1;
+        let mut bg = if light { theme.light } else { theme.dark };
+        if marked.contains(&sq) {
+            bg = theme.last_move;
+        }
+        let style = Style::default().bg(bg);
+        buf.set_style(r, style);
+        if let Some(p) = pieces.piece_at(sq) {
+            let fg = match p.color {
+                Color::White => theme.white_piece,
+                Color::Black => theme.black_piece,
+            };
+            if sprite_fit(r.width, r.height).is_some() && !ascii {
+                let outline = match p.color {
+                    Color::White => theme.white_outline,
+                    Color::Black => theme.black_outline,
+                };
+                draw_sprite(buf, r, p.role, fg, outline, bg);
+            } else {
+                buf.set_string(
+                    r.x + r.width / 2,
+                    r.y + r.height / 2,
+                    glyph(p, ascii).to_string(),
+                    style.fg(fg).add_modifier(Modifier::BOLD),
+                );
+            }
+        }
+    }
+    let cs = Style::default().fg(theme.coordinates).bg(theme.background);
+    for i in 0..8u16 {
+        let rank = if flipped { i + 1 } else { 8 - i };
+        buf.set_string(g.x - 2, g.y + i * sq_h + sq_h / 2, rank.to_string(), cs);
+        let file = if flipped { 7 - i } else { i };
+        buf.set_string(
+            g.x + i * sq_w + sq_w / 2,
+            g.y + 8 * sq_h,
+            ((b'a' + file as u8) as char).to_string(),
+            cs,
+        );
+    }
+    Some((2 + 8 * sq_w, 8 * sq_h + 1))
+}

@@ -18,12 +18,13 @@ use std::time::Instant;
 
 mod board;
 mod evalview;
+mod explorer;
 mod overlays;
 mod panel;
 mod search;
 
 use board::draw_board;
-pub use board::{glyph, sprite, sprite_fit};
+pub use board::{draw_plain_board, glyph, sprite, sprite_fit};
 use overlays::{centered, draw_dialog, draw_help, draw_message, draw_promotion, draw_status};
 pub use panel::move_rows;
 use panel::{block, draw_panel, key_label};
@@ -132,6 +133,13 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
     let theme = app.theme();
     let base = Style::default().fg(theme.text).bg(theme.background);
     buf.set_style(area, base);
+    if let Some(ex) = &app.explorer {
+        explorer::draw_explorer(buf, app, ex, area);
+        if matches!(app.overlay, Overlay::Help) {
+            draw_help(buf, app, area);
+        }
+        return;
+    }
     let Some(l) = layout(area) else {
         let msg = format!(
             "Terminal too small (needs {MIN_W} x {MIN_H}, have {} x {}). Enlarge it or press q to quit.",

@@ -1,0 +1,715 @@
+//! The search-tree explorer: walk a recorded alpha-beta search like a file
+//! browser, replay it event by event, and compare it with searches that
+//! have one idea switched off.
+//!
+//! The explorer is a state machine like the rest of the app: keys change
+//! its state and may ask for work (record a tree, run a comparison), which
+//! the runtime does on a thread of its own and sends back as messages.
+
+use crate::engine::tree::{self, NodeId, Recording, SearchTree, StepKind};
+use crate::engine::{Depth, Features, GamePosition, Score};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use shakmaty::{Move, Position};
+use std::time::Duration;
+
+/// Depths the explorer records, and its default.
+pub const MIN_DEPTH: Depth = 1;
+pub const MAX_DEPTH: Depth = 12;
+pub const DEFAULT_DEPTH: Depth = 3;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Walk the tree: the moves searched at a node, one level at a time.
+    Browse,
+    /// Replay the search event by event.
+    Step,
+    /// The same search with one feature off at a time.
+    Compare,
+}
+
+/// One line of compare mode: a feature set and what its search did.
+#[derive(Clone, Debug)]
+pub struct CompareRow {
+    pub label: &'static str,
+    pub features: Features,
+    /// The row this one is measured against.
+    pub reference: usize,
+    pub result: Option<CompareResult>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompareResult {
+    pub nodes: u64,
+    pub time: Duration,
+    pub score: Score,
+    pub best: Option<Move>,
+    /// The search hit the node limit before finishing its depth.
+    pub stopped: bool,
+}
+
+/// Nodes a comparison search may take (plain minimax explodes quickly).
+pub const COMPARE_NODE_LIMIT: u64 = 20_000_000;
+
+/// Work the explorer wants done.
+#[derive(Clone, Debug)]
+pub enum Request {
+    Record {
+        id: u64,
+        pos: Box<GamePosition>,
+        depth: Depth,
+        features: Features,
+        cap: usize,
+    },
+    Compare {
+        id: u64,
+        pos: Box<GamePosition>,
+        depth: Depth,
+        rows: Vec<(usize, Features)>,
+    },
+    /// Stop any work in progress.
+    Cancel,
+    /// Leave the explorer.
+    Close,
+}
+
+pub struct Explorer {
+    pub pos: GamePosition,
+    pub depth: Depth,
+    pub cap: usize,
+    pub features: Features,
+    pub recording: Option<Recording>,
+    /// The id of the awaited recording or comparison.
+    pub job: u64,
+    pub mode: Mode,
+    /// Browse: the node whose moves are listed, and the selected one.
+    pub node: NodeId,
+    pub selected: usize,
+    /// Step: index into the tree's steps.
+    pub step: usize,
+    pub compare: Vec<CompareRow>,
+    /// Opened by `kibitz tree`: leaving the explorer quits.
+    pub standalone: bool,
+    pub note: Option<String>,
+}
+
+impl Explorer {
+    /// An explorer for `pos` (not recorded yet: see [`Explorer::start`]).
+    pub fn new(pos: GamePosition, depth: Depth, features: Features, cap: usize) -> Explorer {
+        Explorer {
+            pos,
+            depth: depth.clamp(MIN_DEPTH, MAX_DEPTH),
+            cap,
+            features,
+            recording: None,
+            job: 0,
+            mode: Mode::Browse,
+            node: 0,
+            selected: 0,
+            step: 0,
+            compare: Vec::new(),
+            standalone: false,
+            note: None,
+        }
+    }
+
+    /// Asks for a (new) recording of the position at the current depth.
+    pub fn start(&mut self, id: u64) -> Request {
+        self.job = id;
+        self.recording = None;
+        self.mode = Mode::Browse;
+        self.compare.clear();
+        Request::Record {
+            id,
+            pos: Box::new(self.pos.clone()),
+            depth: self.depth,
+            features: self.features,
+            cap: self.cap,
+        }
+    }
+
+    pub fn tree(&self) -> Option<&SearchTree> {
+        self.recording.as_ref().map(|r| &r.tree)
+    }
+
+    /// A recording arrived.
+    pub fn recorded(&mut self, id: u64, rec: Recording) {
+        if id != self.job {
+            return;
+        }
+        self.node = rec.tree.root().unwrap_or(0);
+        self.selected = rec
+            .tree
+            .root()
+            .and_then(|r| rec.tree.node(r).best)
+            .unwrap_or(0);
+        self.step = 0;
+        self.recording = Some(rec);
+    }
+
+    /// A comparison row finished.
+    pub fn compared(&mut self, id: u64, row: usize, result: CompareResult) {
+        if id == self.job
+            && let Some(r) = self.compare.get_mut(row)
+        {
+            r.result = Some(result);
+        }
+    }
+
+    /// The children of the current node.
+    pub fn children(&self) -> &[NodeId] {
+        match self.tree() {
+            Some(t) if (self.node as usize) < t.nodes.len() => &t.node(self.node).children,
+            _ => &[],
+        }
+    }
+
+    pub fn selected_child(&self) -> Option<NodeId> {
+        self.children().get(self.selected).copied()
+    }
+
+    /// Handles a key; `next_id` numbers new work.
+    pub fn key(&mut self, k: KeyEvent, next_id: &mut u64) -> Option<Request> {
+        self.note = None;
+        let ch = match k.code {
+            KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => Some(c),
+            _ => None,
+        };
+        // Keys for every mode.
+        match (k.code, ch) {
+            (KeyCode::Char('+') | KeyCode::Char('='), _) | (_, Some(']'))
+                if self.mode != Mode::Step =>
+            {
+                return self.change_depth(1, next_id);
+            }
+            (KeyCode::Char('-'), _) | (_, Some('[')) if self.mode != Mode::Step => {
+                return self.change_depth(-1, next_id);
+            }
+            (KeyCode::Char('q'), _) => return Some(Request::Close),
+            (KeyCode::Esc, _) if self.mode == Mode::Browse || self.recording.is_none() => {
+                return Some(Request::Close);
+            }
+            _ => {}
+        }
+        self.tree()?;
+        match self.mode {
+            Mode::Browse => self.browse_key(k.code, next_id),
+            Mode::Step => {
+                self.step_key(k.code);
+                None
+            }
+            Mode::Compare => match k.code {
+                KeyCode::Esc | KeyCode::Char('c') | KeyCode::Backspace => {
+                    self.mode = Mode::Browse;
+                    Some(Request::Cancel)
+                }
+                KeyCode::Char('r') => Some(self.start_compare(next_id)),
+                _ => None,
+            },
+        }
+    }
+
+    fn change_depth(&mut self, delta: Depth, next_id: &mut u64) -> Option<Request> {
+        let d = (self.depth + delta).clamp(MIN_DEPTH, MAX_DEPTH);
+        if d == self.depth {
+            self.note = Some(format!("Depth stays {d} ({MIN_DEPTH} to {MAX_DEPTH})."));
+            return None;
+        }
+        self.depth = d;
+        *next_id += 1;
+        Some(self.start(*next_id))
+    }
+
+    fn browse_key(&mut self, code: KeyCode, next_id: &mut u64) -> Option<Request> {
+        let n = self.children().len();
+        match code {
+            KeyCode::Up | KeyCode::Char('k') => self.selected = self.selected.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') => {
+                self.selected = (self.selected + 1).min(n.max(1) - 1)
+            }
+            KeyCode::PageUp => self.selected = self.selected.saturating_sub(10),
+            KeyCode::PageDown => self.selected = (self.selected + 10).min(n.saturating_sub(1)),
+            KeyCode::Right | KeyCode::Enter | KeyCode::Char('l') => self.descend(),
+            KeyCode::Left | KeyCode::Backspace | KeyCode::Char('h') => self.ascend(),
+            KeyCode::Home | KeyCode::Char('g') => {
+                if let Some(root) = self.tree().and_then(|t| t.root()) {
+                    self.go_to(root);
+                }
+            }
+            KeyCode::Char('p') => self.follow_pv(false),
+            KeyCode::Char('P') => self.follow_pv(true),
+            KeyCode::Char('s') => {
+                // Replay from where this node's search begins.
+                self.mode = Mode::Step;
+                if let Some(t) = self.tree() {
+                    self.step = t.node(self.node).first_step as usize;
+                }
+            }
+            KeyCode::Char('c') => return Some(self.start_compare(next_id)),
+            _ => {}
+        }
+        None
+    }
+
+    /// Into the selected child (if it has children of its own).
+    fn descend(&mut self) {
+        let Some(c) = self.selected_child() else {
+            return;
+        };
+        let Some(t) = self.tree() else { return };
+        let (leaf, best) = (t.node(c).children.is_empty(), t.node(c).best.unwrap_or(0));
+        if leaf {
+            self.note = Some("A leaf: no moves were searched below it.".into());
+            return;
+        }
+        self.node = c;
+        self.selected = best;
+    }
+
+    fn ascend(&mut self) {
+        let Some(t) = self.tree() else { return };
+        let here = self.node;
+        let Some(parent) = t.node(here).parent else {
+            self.note = Some("At the root.".into());
+            return;
+        };
+        let index = t
+            .node(parent)
+            .children
+            .iter()
+            .position(|&c| c == here)
+            .unwrap_or(0);
+        self.node = parent;
+        self.selected = index;
+    }
+
+    /// Shows `id` selected in its parent's list (or the root itself).
+    pub fn go_to(&mut self, id: NodeId) {
+        let Some(t) = self.tree() else { return };
+        let (node, selected) = match t.node(id).parent {
+            Some(p) => (
+                p,
+                t.node(p)
+                    .children
+                    .iter()
+                    .position(|&c| c == id)
+                    .unwrap_or(0),
+            ),
+            None => (id, t.node(id).best.unwrap_or(0)),
+        };
+        self.node = node;
+        self.selected = selected;
+    }
+
+    /// One step along the principal variation (or to its end): from the
+    /// root when the current node is not on it.
+    fn follow_pv(&mut self, to_end: bool) {
+        let Some(t) = self.tree() else { return };
+        let pv = t.pv_nodes();
+        let Some(&last) = pv.last() else {
+            self.note = Some("No principal variation was recorded.".into());
+            return;
+        };
+        let target = if to_end {
+            last
+        } else {
+            // The PV node after the selected one, if the selection is on it.
+            let sel = self.selected_child();
+            match sel.and_then(|s| pv.iter().position(|&p| p == s)) {
+                Some(i) => pv.get(i + 1).copied().unwrap_or(last),
+                None => pv[0],
+            }
+        };
+        self.go_to(target);
+    }
+
+    fn step_key(&mut self, code: KeyCode) {
+        let total = self.tree().map_or(0, |t| t.steps.len());
+        if total == 0 {
+            return;
+        }
+        let last = total - 1;
+        match code {
+            KeyCode::Right | KeyCode::Char('l') | KeyCode::Char(' ') => {
+                self.step = (self.step + 1).min(last)
+            }
+            KeyCode::Left | KeyCode::Char('h') => self.step = self.step.saturating_sub(1),
+            KeyCode::PageDown => self.step = (self.step + 20).min(last),
+            KeyCode::PageUp => self.step = self.step.saturating_sub(20),
+            KeyCode::Home => self.step = 0,
+            KeyCode::End => self.step = last,
+            // To the next / previous event of the same node (skipping what
+            // its children did).
+            KeyCode::Down | KeyCode::Char('j') => self.step = self.sibling_step(true),
+            KeyCode::Up | KeyCode::Char('k') => self.step = self.sibling_step(false),
+            KeyCode::Enter | KeyCode::Esc | KeyCode::Char('s') => {
+                // Back to browsing, at the node of this step.
+                if let Some(node) = self.tree().map(|t| t.steps[self.step.min(last)].node) {
+                    self.go_to(node);
+                }
+                self.mode = Mode::Browse;
+            }
+            _ => {}
+        }
+    }
+
+    fn sibling_step(&self, forward: bool) -> usize {
+        let Some(t) = self.tree() else {
+            return self.step;
+        };
+        let node = t.steps[self.step].node;
+        let range: Box<dyn Iterator<Item = usize>> = if forward {
+            Box::new(self.step + 1..t.steps.len())
+        } else {
+            Box::new((0..self.step).rev())
+        };
+        for i in range {
+            if t.steps[i].node == node {
+                return i;
+            }
+            // Left the node (its parent's event): stop there.
+            if Some(t.steps[i].node) == t.node(node).parent {
+                return i;
+            }
+        }
+        self.step
+    }
+
+    fn start_compare(&mut self, next_id: &mut u64) -> Request {
+        *next_id += 1;
+        self.job = *next_id;
+        self.mode = Mode::Compare;
+        let base = self.features;
+        let off = |f: fn(&mut Features)| {
+            let mut x = base;
+            f(&mut x);
+            x
+        };
+        let bare = off(|f| {
+            f.quiescence = false;
+            f.pruning = false;
+            f.null_move = false;
+            f.late_move_reductions = false;
+            f.transposition_table = false;
+            f.aspiration = false;
+        });
+        let row = |label, features, reference| CompareRow {
+            label,
+            features,
+            reference,
+            result: None,
+        };
+        let rows = vec![
+            row("everything on (the real search)", base, 0),
+            row("no move ordering", off(|f| f.move_ordering = false), 0),
+            row(
+                "no transposition table",
+                off(|f| f.transposition_table = false),
+                0,
+            ),
+            row("no null move", off(|f| f.null_move = false), 0),
+            row(
+                "no late move reductions",
+                off(|f| f.late_move_reductions = false),
+                0,
+            ),
+            row(
+                "no pruning (futility, LMP, SEE, IIR)",
+                off(|f| f.pruning = false),
+                0,
+            ),
+            row("no quiescence search", off(|f| f.quiescence = false), 0),
+            row("bare alpha-beta (nothing else)", bare, 0),
+            row(
+                "plain minimax (bare, no alpha-beta)",
+                Features {
+                    alpha_beta: false,
+                    ..bare
+                },
+                7,
+            ),
+        ];
+        let req = Request::Compare {
+            id: self.job,
+            pos: Box::new(self.pos.clone()),
+            depth: self.depth,
+            rows: rows.iter().map(|r| r.features).enumerate().collect(),
+        };
+        self.compare = rows;
+        req
+    }
+
+    /// What the event at `step` means, in words.
+    pub fn describe_step(&self, step: usize) -> String {
+        let Some(t) = self.tree() else {
+            return String::new();
+        };
+        let Some(s) = t.steps.get(step) else {
+            return String::new();
+        };
+        let n = t.node(s.node);
+        let board = t.board_at(s.node);
+        let san = |m: Move| {
+            if board.is_legal(m) {
+                board.san(m)
+            } else {
+                crate::engine::Board::uci(m)
+            }
+        };
+        let sc = |x: Score| tree::export::node_relative(x, n.ply);
+        let w = |a: Score, b: Score| format!("[{}, {}]", show(sc(a)), show(sc(b)));
+        match s.kind {
+            StepKind::Enter => format!(
+                "Enter {} at ply {}, depth {}, window {}{}",
+                node_name(t, s.node),
+                n.ply,
+                n.depth,
+                w(n.alpha, n.beta),
+                if n.in_check { " (in check)" } else { "" }
+            ),
+            StepKind::StandPat(v) => format!(
+                "Stand pat: the static evaluation {} is a score this side can already count on",
+                show(sc(v))
+            ),
+            StepKind::Note(note) => format!("{}", NoteText(note, &board)),
+            StepKind::TryMove {
+                mv,
+                index,
+                alpha,
+                beta,
+                depth,
+            } => format!(
+                "Try move {}: {} with window {} (the child's view), depth {depth}",
+                index + 1,
+                san(mv),
+                format_args!(
+                    "[{}, {}]",
+                    show(tree::export::node_relative(alpha, n.ply + 1)),
+                    show(tree::export::node_relative(beta, n.ply + 1))
+                )
+            ),
+            StepKind::MoveScore { mv, score } => {
+                format!("{} comes back with {}", san(mv), show(sc(score)))
+            }
+            StepKind::AlphaRaised { mv, score } => format!(
+                "Alpha raised to {} by {}: the best so far, a new lower limit",
+                show(sc(score)),
+                san(mv)
+            ),
+            StepKind::Cutoff { mv, index } if n.kind == crate::engine::NodeKind::Quiescence => {
+                format!(
+                    "Beta cutoff by capture {}: {} is enough, the other captures are not needed",
+                    index + 1,
+                    san(mv)
+                )
+            }
+            StepKind::Cutoff { mv, index } => {
+                let legal = board.chess().legal_moves().len();
+                let left = legal.saturating_sub(index + 1);
+                format!(
+                    "Beta cutoff by move {} of {legal}: {} is too good, the opponent avoids this \
+                     line; {left} move{} never searched",
+                    index + 1,
+                    san(mv),
+                    if left == 1 { "" } else { "s" }
+                )
+            }
+            StepKind::Leave { score, bound } => {
+                format!("Leave with {} ({})", show(sc(score)), bound_words(bound))
+            }
+        }
+    }
+}
+
+/// What a bound means for the score returned.
+pub fn bound_words(b: crate::engine::Bound) -> &'static str {
+    match b {
+        crate::engine::Bound::Exact => "exact",
+        crate::engine::Bound::Lower => "at least: failed high",
+        crate::engine::Bound::Upper => "at most: failed low",
+        crate::engine::Bound::None => "search stopped",
+    }
+}
+
+/// A node's name: its move in SAN, or what kind of node it is.
+pub fn node_name(t: &SearchTree, id: NodeId) -> String {
+    let n = t.node(id);
+    match (n.entry, n.mv, n.parent) {
+        (tree::Entry::Root, _, _) => "the root".to_string(),
+        (tree::Entry::Move, Some(m), Some(p)) => t.board_at(p).san(m),
+        (tree::Entry::NullMove, _, _) => "a null move".to_string(),
+        _ => "a verification search".to_string(),
+    }
+}
+
+/// A centipawn or mate value as text (`+0.35`, `M3`, `-M2`, `+inf`).
+pub fn show(v: i32) -> String {
+    if v >= Score::INFINITE.0 {
+        "+inf".into()
+    } else if v <= -Score::INFINITE.0 {
+        "-inf".into()
+    } else if v.abs() >= Score::MATE_BOUND {
+        let plies = Score::MATE.0 - v.abs();
+        format!("{}M{}", if v > 0 { "" } else { "-" }, (plies + 1) / 2)
+    } else {
+        format!("{:+.2}", f64::from(v) / 100.0)
+    }
+}
+
+struct NoteText<'a>(tree::Note, &'a crate::engine::Board);
+
+impl std::fmt::Display for NoteText<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::engine::{Prune, Research};
+        let b = self.1;
+        let san = |m: Move| {
+            if b.is_legal(m) {
+                b.san(m)
+            } else {
+                crate::engine::Board::uci(m)
+            }
+        };
+        match self.0 {
+            tree::Note::TtHit {
+                cutoff: true,
+                score,
+                bound,
+                ..
+            } => write!(
+                f,
+                "Transposition table hit: this position was searched before deep enough \
+                 ({}, {}), so the node ends here",
+                score.0,
+                bound_words(bound)
+            ),
+            tree::Note::TtHit { mv: Some(m), .. } => write!(
+                f,
+                "Transposition table hit: not enough to end the node, but {} is tried first",
+                san(m)
+            ),
+            tree::Note::TtHit { mv: None, .. } => write!(
+                f,
+                "Transposition table hit: not deep enough to end the node, and no move to try first"
+            ),
+            tree::Note::TtStore { bound, depth, .. } => write!(
+                f,
+                "Store the result in the transposition table ({}, depth {depth})",
+                bound_words(bound)
+            ),
+            tree::Note::Research { mv, why } => match why {
+                Research::Reduction => write!(
+                    f,
+                    "{} did better than expected at reduced depth: search it again at full depth",
+                    san(mv)
+                ),
+                Research::FullWindow => write!(
+                    f,
+                    "{} beat the zero window: search it again with the full window for its exact score",
+                    san(mv)
+                ),
+            },
+            tree::Note::Prune(p) => match p {
+                Prune::Draw => write!(
+                    f,
+                    "A draw (repetition, 50-move rule or insufficient material)"
+                ),
+                Prune::MateDistance => write!(
+                    f,
+                    "Mate-distance pruning: no mate from here can beat one already found"
+                ),
+                Prune::MateDistanceWindow { .. } => {
+                    write!(
+                        f,
+                        "The window is narrowed to the mates still possible from this ply"
+                    )
+                }
+                Prune::ReverseFutility { eval, margin } => write!(
+                    f,
+                    "Reverse futility: the static evaluation {} minus a margin of {margin} is still above beta",
+                    eval.0
+                ),
+                Prune::NullMoveTry { reduction } => write!(
+                    f,
+                    "Null move: let the opponent move twice, searched {reduction} plies shallower"
+                ),
+                Prune::NullMoveCutoff { .. } => {
+                    write!(
+                        f,
+                        "Even after passing the score stays above beta: the node is cut"
+                    )
+                }
+                Prune::NullMoveVerified { confirmed } => write!(
+                    f,
+                    "Verification search (little material, zugzwang possible): {}",
+                    if confirmed {
+                        "the cutoff holds"
+                    } else {
+                        "the cutoff is refused"
+                    }
+                ),
+                Prune::Iir => write!(f, "No move from the table: search one ply shallower (IIR)"),
+                Prune::QuietsPruned { futility: true } => write!(
+                    f,
+                    "Futility pruning: the position is too far below alpha for a quiet move to help; quiet moves skipped"
+                ),
+                Prune::QuietsPruned { futility: false } => write!(
+                    f,
+                    "Late move pruning: enough moves searched at this depth; the remaining quiet moves are skipped"
+                ),
+                Prune::See { mv } => write!(f, "{} loses material (SEE): skipped", san(mv)),
+                Prune::Delta { mv } => write!(
+                    f,
+                    "Delta pruning: even winning with {} cannot reach alpha: skipped",
+                    san(mv)
+                ),
+                Prune::Lmr { mv, reduction } => write!(
+                    f,
+                    "Late move reduction: {} is searched {reduction} plies shallower",
+                    san(mv)
+                ),
+                Prune::Extension { mv, plies } => {
+                    write!(f, "{} gives check: searched {plies} ply deeper", san(mv))
+                }
+            },
+        }
+    }
+}
+
+/// Runs the comparison searches of `rows` in order, calling `done` after
+/// each; stops early when `stop` is set.
+pub fn run_compare(
+    pos: &GamePosition,
+    depth: Depth,
+    rows: &[(usize, Features)],
+    stop: &std::sync::atomic::AtomicBool,
+    mut done: impl FnMut(usize, CompareResult),
+) {
+    use crate::engine::{Engine, Limits, NoObserver};
+    use std::sync::atomic::Ordering;
+    for &(row, features) in rows {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let mut engine = Engine::default();
+        let limits = Limits {
+            features,
+            nodes: Some(COMPARE_NODE_LIMIT),
+            ..Limits::depth(depth)
+        };
+        let t0 = std::time::Instant::now();
+        let report = engine.search(pos, &limits, stop, &mut NoObserver);
+        let r = &report.result;
+        done(
+            row,
+            CompareResult {
+                nodes: r.stats.nodes,
+                time: t0.elapsed(),
+                score: r.score,
+                best: report.best_move,
+                stopped: r.depth < depth,
+            },
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests;

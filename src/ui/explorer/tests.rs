@@ -1,0 +1,216 @@
+use super::*;
+use crate::engine::tree::{DEFAULT_NODE_CAP, Entry, record};
+use crate::engine::{Board, EngineOptions};
+
+const ITALIAN: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+
+fn key(ex: &mut Explorer, code: KeyCode, id: &mut u64) -> Option<Request> {
+    ex.key(KeyEvent::new(code, KeyModifiers::NONE), id)
+}
+
+/// An explorer with its recording done (as the runtime would do it).
+fn explorer(fen: &str, depth: Depth) -> (Explorer, u64) {
+    let pos = GamePosition::new(Board::from_fen(fen).unwrap());
+    let mut ex = Explorer::new(pos.clone(), depth, Features::default(), DEFAULT_NODE_CAP);
+    let mut id = 1;
+    let Request::Record {
+        id: rid,
+        depth: d,
+        features,
+        cap,
+        ..
+    } = ex.start(id)
+    else {
+        panic!("a recording is asked for");
+    };
+    assert_eq!(d, depth);
+    let rec = record(&pos, d, features, EngineOptions::default(), cap);
+    ex.recorded(rid, rec);
+    id += 1;
+    (ex, id)
+}
+
+#[test]
+fn browsing_down_and_up_the_tree() {
+    let (mut ex, mut id) = explorer(ITALIAN, 4);
+    let t = ex.tree().unwrap().clone();
+    let root = t.root().unwrap();
+    assert_eq!(ex.node, root);
+    // The best move is selected at the start.
+    assert_eq!(ex.selected, t.node(root).best.unwrap());
+    key(&mut ex, KeyCode::Home, &mut id);
+    assert_eq!(ex.node, root);
+    for _ in 0..3 {
+        key(&mut ex, KeyCode::PageUp, &mut id);
+    }
+    key(&mut ex, KeyCode::Up, &mut id);
+    assert_eq!(ex.selected, 0, "the list stops at the top");
+    key(&mut ex, KeyCode::Down, &mut id);
+    assert_eq!(ex.selected, 1);
+    key(&mut ex, KeyCode::Up, &mut id);
+    let first = ex.selected_child().unwrap();
+    key(&mut ex, KeyCode::Enter, &mut id);
+    assert_eq!(ex.node, first);
+    assert_eq!(t.node(first).parent, Some(root));
+    key(&mut ex, KeyCode::Left, &mut id);
+    assert_eq!(ex.node, root);
+    assert_eq!(
+        ex.selected_child(),
+        Some(first),
+        "back on the child we came from"
+    );
+    key(&mut ex, KeyCode::Left, &mut id);
+    assert_eq!(ex.note.as_deref(), Some("At the root."));
+}
+
+#[test]
+fn the_pv_is_one_key_away() {
+    let (mut ex, mut id) = explorer(ITALIAN, 4);
+    let t = ex.tree().unwrap().clone();
+    let pv = t.pv_nodes();
+    assert!(pv.len() >= 4);
+    // 'p' walks the PV one move at a time, 'P' jumps to its end.
+    key(&mut ex, KeyCode::Char('p'), &mut id);
+    assert_eq!(ex.selected_child(), Some(pv[1]));
+    key(&mut ex, KeyCode::Char('p'), &mut id);
+    assert_eq!(ex.selected_child(), Some(pv[2]));
+    key(&mut ex, KeyCode::Char('P'), &mut id);
+    assert_eq!(ex.selected_child(), pv.last().copied());
+    // The moves along the way are the engine's PV.
+    let moves: Vec<Move> = pv.iter().filter_map(|&n| t.node(n).mv).collect();
+    assert_eq!(moves, ex.recording.as_ref().unwrap().report.result.pv);
+}
+
+#[test]
+fn stepping_through_the_search() {
+    let (mut ex, mut id) = explorer(ITALIAN, 3);
+    let t = ex.tree().unwrap().clone();
+    key(&mut ex, KeyCode::Char('s'), &mut id);
+    assert_eq!(ex.mode, Mode::Step);
+    let root = t.root().unwrap();
+    assert_eq!(ex.step, t.node(root).first_step as usize);
+    assert!(ex.describe_step(ex.step).starts_with("Enter the root"));
+    key(&mut ex, KeyCode::Right, &mut id);
+    key(&mut ex, KeyCode::Right, &mut id);
+    assert_eq!(ex.step, t.node(root).first_step as usize + 2);
+    key(&mut ex, KeyCode::Left, &mut id);
+    assert_eq!(ex.step, t.node(root).first_step as usize + 1);
+    key(&mut ex, KeyCode::End, &mut id);
+    assert_eq!(ex.step, t.steps.len() - 1);
+    assert!(
+        ex.describe_step(ex.step).starts_with("Leave with"),
+        "{}",
+        ex.describe_step(ex.step)
+    );
+    // Every event has words.
+    for i in 0..t.steps.len() {
+        assert!(!ex.describe_step(i).is_empty());
+    }
+    // A cutoff says how many moves were never searched.
+    let cut = t
+        .steps
+        .iter()
+        .position(|s| {
+            matches!(s.kind, StepKind::Cutoff { .. })
+                && t.node(s.node).kind != crate::engine::NodeKind::Quiescence
+        })
+        .expect("a main-search cutoff");
+    assert!(ex.describe_step(cut).contains("never searched"));
+    // Down/up skip to the same node's next event.
+    ex.step = t.node(root).first_step as usize;
+    key(&mut ex, KeyCode::Down, &mut id);
+    assert_eq!(t.steps[ex.step].node, root);
+    // Enter goes back to browsing at the step's node.
+    key(&mut ex, KeyCode::Enter, &mut id);
+    assert_eq!(ex.mode, Mode::Browse);
+}
+
+#[test]
+fn depth_changes_and_compare_ask_for_work() {
+    let (mut ex, mut id) = explorer(ITALIAN, 3);
+    match key(&mut ex, KeyCode::Char('+'), &mut id) {
+        Some(Request::Record { depth, .. }) => assert_eq!(depth, 4),
+        other => panic!("{other:?}"),
+    }
+    assert!(ex.recording.is_none(), "waiting for the new recording");
+    let (mut ex, mut id) = explorer(ITALIAN, 1);
+    assert!(key(&mut ex, KeyCode::Char('-'), &mut id).is_none());
+    assert!(ex.note.as_deref().unwrap().contains("Depth stays 1"));
+    let req = key(&mut ex, KeyCode::Char('c'), &mut id);
+    let Some(Request::Compare {
+        id: cid,
+        rows,
+        depth,
+        ..
+    }) = req
+    else {
+        panic!("compare asked for");
+    };
+    assert_eq!(depth, 1);
+    assert_eq!(ex.mode, Mode::Compare);
+    assert_eq!(rows.len(), ex.compare.len());
+    assert!(
+        !rows[rows.len() - 1].1.alpha_beta,
+        "the last row is plain minimax"
+    );
+    // Results for an older job are ignored; the current one fills in.
+    let r = CompareResult {
+        nodes: 10,
+        time: Duration::from_millis(1),
+        score: Score(5),
+        best: None,
+        stopped: false,
+    };
+    ex.compared(cid + 100, 0, r.clone());
+    assert!(ex.compare[0].result.is_none());
+    ex.compared(cid, 0, r.clone());
+    assert_eq!(ex.compare[0].result, Some(r));
+    assert!(matches!(
+        key(&mut ex, KeyCode::Esc, &mut id),
+        Some(Request::Cancel)
+    ));
+    assert_eq!(ex.mode, Mode::Browse);
+    assert!(matches!(
+        key(&mut ex, KeyCode::Char('q'), &mut id),
+        Some(Request::Close)
+    ));
+}
+
+#[test]
+fn comparison_minimax_agrees_with_bare_alpha_beta() {
+    let (mut ex, mut id) = explorer(ITALIAN, 3);
+    let Some(Request::Compare {
+        pos, depth, rows, ..
+    }) = key(&mut ex, KeyCode::Char('c'), &mut id)
+    else {
+        panic!();
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut results = vec![None; rows.len()];
+    run_compare(&pos, depth, &rows, &stop, |row, r| results[row] = Some(r));
+    let n = rows.len();
+    let (bare, minimax) = (
+        results[n - 2].clone().unwrap(),
+        results[n - 1].clone().unwrap(),
+    );
+    assert_eq!(ex.compare[n - 1].reference, n - 2);
+    assert_eq!(bare.score, minimax.score);
+    assert!(minimax.nodes > 10 * bare.nodes);
+    assert!(
+        results
+            .iter()
+            .all(|r| r.as_ref().is_some_and(|r| !r.stopped))
+    );
+}
+
+#[test]
+fn null_move_nodes_have_names() {
+    let (ex, _) = explorer(ITALIAN, 6);
+    let t = ex.tree().unwrap();
+    let null = t
+        .nodes
+        .iter()
+        .position(|n| n.entry == Entry::NullMove)
+        .expect("a null-move node at depth 6") as NodeId;
+    assert_eq!(node_name(t, null), "a null move");
+}

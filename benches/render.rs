@@ -1,6 +1,7 @@
-//! Terminal UI benchmark: drawing one full frame (`cargo bench --bench
-//! render`). Target: a 160 x 50 frame in well under 1 ms, so drawing never
-//! holds up keys, clocks or engine messages.
+//! Terminal UI benchmarks (`cargo bench --bench render`): drawing one full
+//! frame (target: a 160 x 50 frame in well under 1 ms), the tree explorer
+//! on a 200,000-node tree (well under a 16 ms frame), and recording a
+//! depth-4 search tree (target: under 200 ms).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kibitz::engine::Board;
@@ -66,5 +67,81 @@ fn render(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, render);
+criterion_group!(benches, render, explorer, record_tree);
 criterion_main!(benches);
+
+/// The tree explorer on a tree of 200,000 recorded nodes: drawing must stay
+/// far below a frame (16 ms) in every mode, wherever the user is.
+fn explorer(c: &mut Criterion) {
+    use kibitz::engine::tree::{self, DEFAULT_NODE_CAP};
+    use kibitz::engine::{EngineOptions, Features, GamePosition};
+    use kibitz::ui::explorer::Explorer;
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let pos = GamePosition::new(Board::from_fen(fen).unwrap());
+    // Without the selective ideas the tree outgrows the cap quickly.
+    let depth = 6;
+    let features = Features {
+        pruning: false,
+        null_move: false,
+        late_move_reductions: false,
+        ..Features::default()
+    };
+    let rec = tree::record(
+        &pos,
+        depth,
+        features,
+        EngineOptions::default(),
+        DEFAULT_NODE_CAP,
+    );
+    assert_eq!(rec.tree.nodes.len(), DEFAULT_NODE_CAP, "a full tree");
+    let mut a = App::new(Config::default(), theme::builtin(), None);
+    let mut ex = Explorer::new(pos.clone(), depth, features, DEFAULT_NODE_CAP);
+    let Some(kibitz::ui::explorer::Request::Record { id, .. }) = Some(ex.start(1)) else {
+        unreachable!()
+    };
+    ex.recorded(id, rec);
+    a.explorer = Some(Box::new(ex));
+    let area = Rect::new(0, 0, 160, 50);
+    let mut buf = Buffer::empty(area);
+    let now = Instant::now();
+    c.bench_function("explorer 200k nodes: browse the root", |b| {
+        b.iter(|| {
+            buf.reset();
+            view::draw_to(&mut buf, area, black_box(&a), now);
+        })
+    });
+    let last = a.explorer.as_ref().unwrap().tree().unwrap().steps.len() - 1;
+    if let Some(ex) = &mut a.explorer {
+        ex.mode = kibitz::ui::explorer::Mode::Step;
+        ex.step = last;
+    }
+    c.bench_function("explorer 200k nodes: last step", |b| {
+        b.iter(|| {
+            buf.reset();
+            view::draw_to(&mut buf, area, black_box(&a), now);
+        })
+    });
+}
+
+fn record_tree(c: &mut Criterion) {
+    use kibitz::engine::tree;
+    use kibitz::engine::{EngineOptions, Features, GamePosition};
+    let pos = GamePosition::default();
+    let mut g = c.benchmark_group("tree");
+    g.sample_size(20);
+    g.bench_function("record depth 4, start position", |b| {
+        b.iter(|| {
+            tree::record(
+                black_box(&pos),
+                4,
+                Features::default(),
+                EngineOptions::default(),
+                tree::DEFAULT_NODE_CAP,
+            )
+            .tree
+            .nodes
+            .len()
+        })
+    });
+    g.finish();
+}

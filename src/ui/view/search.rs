@@ -40,7 +40,7 @@ fn secs(d: std::time::Duration) -> String {
 }
 
 /// The optional columns of the iteration table, most useful first: what
-/// fits beside the line (at least 16 cells of it) is shown.
+/// fits beside the line (at least 12 cells of it) is shown.
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Col {
     Time,
@@ -100,7 +100,7 @@ struct Columns(Vec<Col>);
 
 impl Columns {
     fn for_width(w: u16, has_stats: bool) -> Columns {
-        let mut room = (w as usize).saturating_sub(5 + 7 + 6 + 2 + 16);
+        let mut room = (w as usize).saturating_sub(5 + 7 + 6 + 2 + 12);
         let mut cols = Vec::new();
         for c in Col::ALL {
             if c.needs_stats() && !has_stats {

@@ -110,17 +110,19 @@ fn explorer(c: &mut Criterion) {
             view::draw_to(&mut buf, area, black_box(&a), now);
         })
     });
-    let last = a.explorer.as_ref().unwrap().tree().unwrap().steps.len() - 1;
-    if let Some(ex) = &mut a.explorer {
-        ex.mode = kibitz::ui::explorer::Mode::Step;
-        ex.step = last;
+    let steps = a.explorer.as_ref().unwrap().tree().unwrap().steps.len();
+    for (name, step) in [("last step", steps - 1), ("middle step", steps / 2)] {
+        if let Some(ex) = &mut a.explorer {
+            ex.mode = kibitz::ui::explorer::Mode::Step;
+            ex.step = step;
+        }
+        c.bench_function(&format!("explorer 200k nodes: {name}"), |b| {
+            b.iter(|| {
+                buf.reset();
+                view::draw_to(&mut buf, area, black_box(&a), now);
+            })
+        });
     }
-    c.bench_function("explorer 200k nodes: last step", |b| {
-        b.iter(|| {
-            buf.reset();
-            view::draw_to(&mut buf, area, black_box(&a), now);
-        })
-    });
 }
 
 fn record_tree(c: &mut Criterion) {

@@ -424,6 +424,12 @@ fn cmd_tree(
     let format = match format.as_deref() {
         Some(f) => f.to_ascii_lowercase(),
         None if out.is_none() && std::io::stdout().is_terminal() => {
+            let max = kibitz::ui::explorer::MAX_DEPTH;
+            if depth > max {
+                bail!(
+                    "the explorer records up to depth {max} (use --format json or dot for deeper trees)"
+                );
+            }
             return kibitz::ui::explore(pos, depth, features, max_nodes);
         }
         None => "json".to_string(),

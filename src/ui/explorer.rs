@@ -256,9 +256,21 @@ impl Explorer {
             return;
         };
         let Some(t) = self.tree() else { return };
-        let (leaf, best) = (t.node(c).children.is_empty(), t.node(c).best.unwrap_or(0));
+        let n = t.node(c);
+        let (leaf, best, lost) = (
+            n.children.is_empty(),
+            n.best.unwrap_or(0),
+            n.unrecorded_children > 0,
+        );
         if leaf {
-            self.note = Some("A leaf: no moves were searched below it.".into());
+            self.note = Some(
+                if lost {
+                    "Not recorded: the search went on below here after the node cap was reached."
+                } else {
+                    "A leaf: no moves were searched below it."
+                }
+                .into(),
+            );
             return;
         }
         self.node = c;
@@ -470,7 +482,7 @@ impl Explorer {
                 "Stand pat: the static evaluation {} is a score this side can already count on",
                 show(sc(v))
             ),
-            StepKind::Note(note) => format!("{}", NoteText(note, &board)),
+            StepKind::Note(note) => format!("{}", NoteText(note, &board, n.ply)),
             StepKind::TryMove {
                 mv,
                 index,
@@ -555,12 +567,15 @@ pub fn show(v: i32) -> String {
     }
 }
 
-struct NoteText<'a>(tree::Note, &'a crate::engine::Board);
+/// A note in words; scores are shown from the node's view (`ply` below
+/// the root).
+struct NoteText<'a>(tree::Note, &'a crate::engine::Board, usize);
 
 impl std::fmt::Display for NoteText<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         use crate::engine::{Prune, Research};
         let b = self.1;
+        let v = |s: Score| show(tree::export::node_relative(s, self.2));
         let san = |m: Move| {
             if b.is_legal(m) {
                 b.san(m)
@@ -578,7 +593,7 @@ impl std::fmt::Display for NoteText<'_> {
                 f,
                 "Transposition table hit: this position was searched before deep enough \
                  ({}, {}), so the node ends here",
-                score.0,
+                v(score),
                 bound_words(bound)
             ),
             tree::Note::TtHit { mv: Some(m), .. } => write!(
@@ -625,7 +640,7 @@ impl std::fmt::Display for NoteText<'_> {
                 Prune::ReverseFutility { eval, margin } => write!(
                     f,
                     "Reverse futility: the static evaluation {} minus a margin of {margin} is still above beta",
-                    eval.0
+                    v(eval)
                 ),
                 Prune::NullMoveTry { reduction } => write!(
                     f,

@@ -359,7 +359,7 @@ fn event_loop(
     let (setup, resume) = match start {
         Start::Play(p) => (p.setup, p.resume),
         Start::Explore(ex) => {
-            app.start_explorer(*ex, true);
+            app.start_explorer(*ex, true, now);
             (app.default_setup(), None)
         }
     };

@@ -59,10 +59,16 @@ pub struct TreeNode {
     pub unrecorded_children: u32,
     /// Index in `children` of the move that caused a beta cutoff.
     pub cutoff: Option<usize>,
+    /// The cutting move's number among the moves the search tried (0-based;
+    /// `children` can also hold re-searches and null-move searches).
+    pub cutoff_move: Option<usize>,
     /// Index in `children` of the move that set the score (last alpha raise
     /// or the cutoff).
     pub best: Option<usize>,
     pub stand_pat: Option<Score>,
+    /// The node's best score so far as it changed (stand pat, alpha
+    /// raises, the final score): (step index, score), for step mode.
+    pub progress: Vec<(u32, Score)>,
     pub notes: Vec<Note>,
     /// Range of this node's events in [`SearchTree::steps`].
     pub first_step: u32,
@@ -295,6 +301,14 @@ impl SearchTree {
             .collect()
     }
 
+    /// A node's best score so far at step `step` (stand pat, alpha raises,
+    /// its final score), if it had one by then.
+    pub fn best_at(&self, id: NodeId, step: usize) -> Option<Score> {
+        let p = &self.node(id).progress;
+        let i = p.partition_point(|&(at, _)| at as usize <= step);
+        i.checked_sub(1).map(|i| p[i].1)
+    }
+
     /// Number of recorded nodes below `id`, itself included.
     pub fn subtree_size(&self, id: NodeId) -> usize {
         let mut count = 0;
@@ -412,7 +426,9 @@ impl SearchObserver for TreeRecorder {
             self.stack.clear();
         }
         self.tree.nodes_entered += 1;
-        if self.tree.nodes.len() >= self.cap {
+        // Past the cap nothing more is recorded, except the root of a new
+        // aspiration pass: the tree must end with the pass that counts.
+        if self.tree.nodes.len() >= self.cap && node.kind != NodeKind::Root {
             self.tree.truncated = true;
             self.stack.push(None);
             return;
@@ -450,8 +466,10 @@ impl SearchObserver for TreeRecorder {
             children: Vec::new(),
             unrecorded_children: 0,
             cutoff: None,
+            cutoff_move: None,
             best: None,
             stand_pat: None,
+            progress: Vec::new(),
             notes: Vec::new(),
             first_step,
             last_step: first_step,
@@ -468,8 +486,11 @@ impl SearchObserver for TreeRecorder {
 
     fn stand_pat(&mut self, _ply: Ply, score: Score) {
         if let Some(id) = self.current() {
-            self.tree.nodes[id as usize].stand_pat = Some(score);
             self.step(StepKind::StandPat(score));
+            let at = self.tree.steps.len() as u32 - 1;
+            let n = &mut self.tree.nodes[id as usize];
+            n.stand_pat = Some(score);
+            n.progress.push((at, score));
         }
     }
 
@@ -523,10 +544,13 @@ impl SearchObserver for TreeRecorder {
 
     fn alpha_raised(&mut self, _ply: Ply, mv: Move, score: Score) {
         let best = self.child_by_move(mv);
-        if let Some(id) = self.current() {
-            self.tree.nodes[id as usize].best = best;
-        }
         self.step(StepKind::AlphaRaised { mv, score });
+        if let Some(id) = self.current() {
+            let at = self.tree.steps.len() as u32 - 1;
+            let n = &mut self.tree.nodes[id as usize];
+            n.best = best;
+            n.progress.push((at, score));
+        }
     }
 
     fn cutoff(&mut self, _ply: Ply, mv: Move, index: usize) {
@@ -534,6 +558,7 @@ impl SearchObserver for TreeRecorder {
         if let Some(id) = self.current() {
             let n = &mut self.tree.nodes[id as usize];
             n.cutoff = child;
+            n.cutoff_move = Some(index);
             n.best = child;
         }
         self.step(StepKind::Cutoff { mv, index });
@@ -555,6 +580,7 @@ impl SearchObserver for TreeRecorder {
             n.score = score;
             n.bound = bound;
             n.last_step = last;
+            n.progress.push((last, score));
         }
         self.stack.pop();
     }

@@ -361,8 +361,15 @@ impl App {
         let ply = self.game.moves().len();
         let want = self
             .analysis
-            .filter(|_| !self.engine_thinking() && !self.paused)
+            .filter(|_| {
+                !self.engine_thinking()
+                    && !self.paused
+                    && crate::engine::has_legal_moves(self.board())
+            })
             .map(|a| (ply, a.lines));
+        if want.is_some() && want == self.analysis_done {
+            return; // finished by itself: the panel keeps its result
+        }
         let running = self
             .pending
             .iter()
@@ -626,8 +633,9 @@ impl App {
                     self.note_eval(self.search.ply, &b, s);
                 }
                 match purpose {
-                    // Analysis ends only when stopped; nothing more to do.
-                    Purpose::Analysis => {}
+                    // An analysis that ends by itself (a mate found, the
+                    // depth limit) is not started again for this position.
+                    Purpose::Analysis => self.analysis_done = self.analysis_running,
                     Purpose::Hint => {
                         if let Some(mv) = best {
                             let board = self.board().clone();

@@ -33,6 +33,9 @@ impl App {
                         .push(Effect::Explorer(super::super::explorer::Request::Cancel));
                     if standalone {
                         self.do_quit();
+                    } else if self.paused_for_explorer {
+                        self.paused_for_explorer = false;
+                        self.toggle_pause(now);
                     }
                 }
                 Some(r) => self.effects.push(Effect::Explorer(r)),
@@ -315,7 +318,7 @@ impl App {
             }
             Action::EvalBreakdown => self.overlay = Overlay::Eval { simple: false },
             Action::Explore => {
-                self.open_explorer(super::super::explorer::DEFAULT_DEPTH, false);
+                self.open_explorer(super::super::explorer::DEFAULT_DEPTH, false, now);
             }
             Action::Analyse => {
                 self.analysis = match self.analysis {
@@ -520,6 +523,10 @@ impl App {
     }
 
     pub(super) fn on_mouse(&mut self, m: MouseEvent, now: Instant) {
+        // The explorer covers the board: clicks must not reach the game.
+        if self.explorer.is_some() {
+            return;
+        }
         self.pending_letters.clear();
         if !matches!(self.overlay, Overlay::None) {
             return;

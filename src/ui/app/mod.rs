@@ -293,8 +293,13 @@ pub struct App {
     pub analysis: Option<AnalysisMode>,
     /// The search-tree explorer, when open (it covers the screen).
     pub explorer: Option<Box<super::explorer::Explorer>>,
+    /// The game was paused when the explorer opened (it resumes on close).
+    paused_for_explorer: bool,
     /// The position (half-move) and line count the running analysis is for.
     analysis_running: Option<(usize, usize)>,
+    /// An analysis that ended by itself (mate found, depth limit): not to
+    /// be started again for the same position and lines.
+    analysis_done: Option<(usize, usize)>,
     pub hint: Option<Hint>,
     /// Outstanding requests: (slot, id, purpose).
     pending: Vec<(Slot, u64, Purpose)>,
@@ -367,7 +372,9 @@ impl App {
             white_view: true,
             analysis: None,
             analysis_running: None,
+            analysis_done: None,
             explorer: None,
+            paused_for_explorer: false,
             hint: None,
             pending: Vec::new(),
             next_id: 1,
@@ -491,7 +498,7 @@ impl App {
     }
 
     /// Opens the tree explorer on the position on the board.
-    pub fn open_explorer(&mut self, depth: crate::engine::Depth, standalone: bool) {
+    pub fn open_explorer(&mut self, depth: crate::engine::Depth, standalone: bool, now: Instant) {
         let mut pos = crate::engine::GamePosition::new(self.game.start().clone());
         for &m in self.game.moves() {
             pos.push(m);
@@ -506,16 +513,32 @@ impl App {
             crate::engine::Features::default(),
             crate::engine::tree::DEFAULT_NODE_CAP,
         );
-        self.start_explorer(ex, standalone);
+        self.start_explorer(ex, standalone, now);
     }
 
-    /// Shows `ex` and asks for its first recording.
-    pub fn start_explorer(&mut self, mut ex: super::explorer::Explorer, standalone: bool) {
+    /// Shows `ex` and asks for its first recording. A live game pauses
+    /// meanwhile (clocks, engine, analysis) and resumes when it closes.
+    pub fn start_explorer(
+        &mut self,
+        mut ex: super::explorer::Explorer,
+        standalone: bool,
+        now: Instant,
+    ) {
         ex.standalone = standalone;
+        if !standalone && !self.is_over() && !self.paused && self.mode_is_live() {
+            self.toggle_pause(now);
+            self.paused_for_explorer = true;
+        }
         self.next_id += 1;
         let req = ex.start(self.next_id);
         self.effects.push(Effect::Explorer(req));
         self.explorer = Some(Box::new(ex));
+    }
+
+    /// A game that would go on by itself or against a clock (something to
+    /// pause): an engine plays, or the clocks run.
+    fn mode_is_live(&self) -> bool {
+        self.mode != Mode::HumanVsHuman || self.clocks.is_some()
     }
 
     /// Records what a search found a position worth (side to move's view).

@@ -214,3 +214,85 @@ fn null_move_nodes_have_names() {
         .expect("a null-move node at depth 6") as NodeId;
     assert_eq!(node_name(t, null), "a null move");
 }
+
+#[test]
+fn the_cutoff_is_numbered_as_the_search_tried_the_moves() {
+    let pos = GamePosition::new(Board::from_fen(ITALIAN).unwrap());
+    let rec = record(
+        &pos,
+        6,
+        Features::default(),
+        EngineOptions::default(),
+        DEFAULT_NODE_CAP,
+    );
+    let t = &rec.tree;
+    let (mut total, mut bad, mut ex) = (0, 0, None);
+    for s in &t.steps {
+        if let StepKind::Cutoff { index, .. } = s.kind {
+            let n = t.node(s.node);
+            if n.kind == crate::engine::NodeKind::Quiescence {
+                continue;
+            }
+            if let Some(k) = n.cutoff_move {
+                total += 1;
+                if k != index {
+                    bad += 1;
+                    let kinds: Vec<_> = n.children.iter().map(|&c| t.node(c).entry).collect();
+                    ex.get_or_insert((s.node, k, index, kinds));
+                }
+            }
+        }
+    }
+    assert_eq!(
+        bad, 0,
+        "{bad} of {total} cutoffs: children index != search index, e.g. {ex:?}"
+    );
+}
+
+#[test]
+fn a_truncated_tree_still_ends_with_the_pass_that_counts() {
+    // Find a position/depth where the final iteration has several passes.
+    let fens = [
+        ITALIAN,
+        "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2PP1N2/PP3PPP/RNBQ1RK1 w - - 0 7",
+        "rnbqkb1r/pp2pppp/3p1n2/8/3NP3/8/PPP2PPP/RNBQKB1R w KQkq - 1 5",
+        "r2q1rk1/pp1bbppp/2n1pn2/3p4/2PP4/2N1PN2/PP1QBPPP/R3KB1R w KQ - 0 9",
+        "2r3k1/pp3ppp/8/3p4/3P4/8/PP3PPP/2R3K1 w - - 0 1",
+    ];
+    for fen in fens {
+        for depth in 4..=7 {
+            let pos = GamePosition::new(Board::from_fen(fen).unwrap());
+            let full = record(
+                &pos,
+                depth,
+                Features::default(),
+                EngineOptions::default(),
+                DEFAULT_NODE_CAP,
+            );
+            if full.tree.passes.len() < 2 || full.tree.truncated {
+                continue;
+            }
+            let cap = full.tree.passes[full.tree.passes.len() - 1] as usize; // nodes before the last pass
+            let cut = record(
+                &pos,
+                depth,
+                Features::default(),
+                EngineOptions::default(),
+                cap,
+            );
+            let root = cut.tree.root().unwrap();
+            let n = cut.tree.node(root);
+            assert_eq!(
+                cut.tree.passes.len(),
+                full.tree.passes.len(),
+                "the final pass's root was not recorded: the tree shows a failed aspiration pass ({:?} {}) while the report says {}",
+                n.bound,
+                n.score.0,
+                cut.report.result.score.0
+            );
+            assert_eq!(n.score, cut.report.result.score);
+            return;
+        }
+    }
+    panic!("no aspiration re-search found");
+}

@@ -318,7 +318,192 @@ fn the_explorer_opens_on_the_board_position_and_closes() {
         Default::default(),
         1000,
     );
-    b.start_explorer(ex, true);
+    b.start_explorer(ex, true, t);
     key(&mut b, KeyCode::Esc, t);
     assert!(b.quit);
+}
+
+#[test]
+fn an_analysis_that_ends_by_itself_is_not_restarted() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, None), t);
+    a.take_effects();
+    command_letter(&mut a, 'a', t);
+    let mut req = take_go(&mut a, Slot::Assistant).expect("analysis starts");
+    // The analysis search ends by itself (max depth, or nothing to search).
+    let mut restarts = 0;
+    for _ in 0..5 {
+        a.update(
+            Msg::Engine(
+                Slot::Assistant,
+                EngineEvent::Done {
+                    id: req.id,
+                    purpose: Purpose::Analysis,
+                    best: None,
+                    score: Some(Score(0)),
+                    pv: vec![],
+                },
+            ),
+            t,
+        );
+        if let Some(r) = take_go(&mut a, Slot::Assistant) {
+            restarts += 1;
+            req = r;
+        }
+    }
+    assert_eq!(
+        restarts, 0,
+        "each Done of the analysis starts the same search again"
+    );
+}
+
+#[test]
+fn no_analysis_of_a_mated_position() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, None), t);
+    for m in ["f3", "e5", "g4"] {
+        type_str(&mut a, m, t);
+    }
+    command_letter(&mut a, 'a', t);
+    a.take_effects();
+    type_str(&mut a, "Qh4", t);
+    assert!(a.is_over(), "{:?}", a.status);
+    assert!(
+        take_go(&mut a, Slot::Assistant).is_none(),
+        "analysis of a mated position is asked for"
+    );
+}
+
+#[test]
+fn clicks_do_not_reach_the_game_under_the_explorer() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, None), t);
+    a.take_effects();
+    key(&mut a, KeyCode::Char('x'), t);
+    assert!(a.explorer.is_some());
+    let g = view::layout(ratatui::layout::Rect::new(0, 0, a.size.0, a.size.1))
+        .unwrap()
+        .board;
+    let click = |a: &mut App, sq: Square| {
+        let r = g.rect_of(sq, a.flipped);
+        for kind in [
+            MouseEventKind::Down(MouseButton::Left),
+            MouseEventKind::Up(MouseButton::Left),
+        ] {
+            a.update(
+                Msg::Mouse(MouseEvent {
+                    kind,
+                    column: r.x + 1,
+                    row: r.y + 1,
+                    modifiers: KeyModifiers::NONE,
+                }),
+                t,
+            );
+        }
+    };
+    click(&mut a, Square::E2);
+    click(&mut a, Square::E4);
+    assert!(
+        a.game.moves().is_empty(),
+        "a move was played under the explorer: {:?}",
+        uci_moves(&a)
+    );
+}
+
+#[test]
+fn the_game_pauses_while_the_explorer_is_open() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, Some("1+0")), t);
+    type_str(&mut a, "e4", t);
+    a.take_effects();
+    key(&mut a, KeyCode::Char('x'), t);
+    assert!(a.explorer.is_some());
+    a.update(Msg::Tick, t + Duration::from_secs(70));
+    assert!(
+        !a.is_over(),
+        "Black lost on time while reading the tree: {:?}",
+        a.game.ending
+    );
+    key(&mut a, KeyCode::Char('q'), t + Duration::from_secs(70));
+    assert!(!a.paused, "closing the explorer resumes the game");
+    let black = a
+        .clocks
+        .as_ref()
+        .unwrap()
+        .remaining(Color::Black, t + Duration::from_secs(71));
+    assert!(black >= Duration::from_secs(58), "{black:?}");
+}
+
+#[test]
+fn every_screen_draws_at_every_size() {
+    use crate::ui::explorer::Mode as XMode;
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(WHITE, None, None), t);
+    type_str(&mut a, "e4", t);
+    let req = take_go(&mut a, Slot::Opponent).unwrap();
+    info(&mut a, Slot::Opponent, &req, 1, -35, &["e7e5"], t);
+    info(
+        &mut a,
+        Slot::Opponent,
+        &req,
+        2,
+        -31990,
+        &["e7e5", "g1f3"],
+        t,
+    );
+    let sizes: Vec<(u16, u16)> = (1..=220)
+        .step_by(9)
+        .flat_map(|w| (1..=70).step_by(5).map(move |h| (w, h)))
+        .collect();
+    for &(w, h) in &sizes {
+        let _ = render(&a, w, h);
+    }
+    a.overlay = Overlay::Eval { simple: false };
+    for &(w, h) in &sizes {
+        let _ = render(&a, w, h);
+    }
+    a.overlay = Overlay::None;
+    // Explorer with a recording.
+    key(&mut a, KeyCode::Char('x'), t);
+    let Some(Effect::Explorer(crate::ui::explorer::Request::Record {
+        id,
+        pos,
+        depth,
+        features,
+        cap,
+    })) = a
+        .take_effects()
+        .into_iter()
+        .find(|e| matches!(e, Effect::Explorer(_)))
+    else {
+        panic!()
+    };
+    let rec = crate::engine::tree::record(&pos, depth, features, Default::default(), cap);
+    a.update(
+        Msg::TreeRecorded {
+            id,
+            recording: Box::new(rec),
+        },
+        t,
+    );
+    for mode in [XMode::Browse, XMode::Step, XMode::Compare] {
+        a.explorer.as_mut().unwrap().mode = mode;
+        for &(w, h) in &sizes {
+            let _ = render(&a, w, h);
+        }
+    }
+    // Step mode at every step near the end on a medium size.
+    let n = a.explorer.as_ref().unwrap().tree().unwrap().steps.len();
+    a.explorer.as_mut().unwrap().mode = XMode::Step;
+    for s in 0..n {
+        a.explorer.as_mut().unwrap().step = s;
+        if s % 7 == 0 {
+            let _ = render(&a, 61, 17);
+        }
+    }
 }

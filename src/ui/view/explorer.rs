@@ -101,7 +101,9 @@ pub(super) fn draw_explorer(buf: &mut Buffer, app: &App, ex: &Explorer, area: Re
         Mode::Step => {
             "→/Space next event  ← previous  ↓↑ next/previous event of this node  PgDn/PgUp ±20  Home/End  Enter browse here"
         }
-        Mode::Compare => "r run again  +/- depth  Esc back to the tree",
+        Mode::Compare => {
+            "r run again  +/- record the tree one ply deeper/shallower  Esc back to the tree"
+        }
     };
     let y = area.y + area.height - 2;
     if let Some(n) = &ex.note {
@@ -123,25 +125,40 @@ fn parent_view(t: &SearchTree, child: NodeId) -> (String, String, &'static str) 
     let p = n.ply;
     let (a, b) = (node_relative(n.alpha, p), node_relative(n.beta, p));
     let s = node_relative(n.score, p);
-    // Negate into the parent's view (a mate one ply further away).
+    let name = |b: Bound| match b {
+        Bound::Exact => "exact",
+        Bound::Lower => "lower",
+        _ => "upper",
+    };
+    if n.entry == Entry::Verification {
+        // The same side searching the same position again: nothing flips.
+        return (
+            format!("[{}, {}]", show(a), show(b)),
+            show(s),
+            name(n.bound),
+        );
+    }
+    // Negate into the parent's view (a mate one ply further away); the
+    // window turns round and a lower bound becomes an upper one.
     let flip = |v: i32| -> i32 {
         if v.abs() >= Score::INFINITE.0 {
             -v
         } else if v.abs() >= Score::MATE_BOUND {
-            -v + v.signum() // one ply further from the parent's mate
+            -v + v.signum()
         } else {
             -v
         }
     };
-    let window = format!("[{}, {}]", show(flip(b)), show(flip(a)));
-    let bound = match (n.entry, n.bound) {
-        (Entry::Move, Bound::Lower) => "upper",
-        (Entry::Move, Bound::Upper) => "lower",
-        (_, Bound::Exact) => "exact",
-        (_, Bound::Lower) => "lower",
-        _ => "upper",
+    let bound = match n.bound {
+        Bound::Lower => Bound::Upper,
+        Bound::Upper | Bound::None => Bound::Lower,
+        Bound::Exact => Bound::Exact,
     };
-    (window, show(flip(s)), bound)
+    (
+        format!("[{}, {}]", show(flip(b)), show(flip(a))),
+        show(flip(s)),
+        name(bound),
+    )
 }
 
 fn draw_browse(buf: &mut Buffer, app: &App, ex: &Explorer, t: &SearchTree, area: Rect) {
@@ -337,7 +354,7 @@ fn draw_browse(buf: &mut Buffer, app: &App, ex: &Explorer, t: &SearchTree, area:
             }
             _ => None,
         });
-        let why = match (node.cutoff, pruned_quiets) {
+        let why = match (node.cutoff_move, pruned_quiets) {
             (Some(k), _) => format!(
                 "beta cutoff by move {} of {}: {} never searched:",
                 k + 1,
@@ -436,7 +453,7 @@ fn draw_browse(buf: &mut Buffer, app: &App, ex: &Explorer, t: &SearchTree, area:
             ),
             text,
         )));
-        if let Some(k) = cn.cutoff {
+        if let Some(k) = cn.cutoff_move {
             let cb = crate::engine::tree::export::child_position(t, c, &board);
             let legal = cb.chess().legal_moves().len();
             d.push(Line::from(Span::styled(
@@ -522,15 +539,8 @@ fn draw_step(buf: &mut Buffer, app: &App, ex: &Explorer, t: &SearchTree, area: R
     ))];
     for &c in &chain {
         let n = t.node(c);
-        let best = t.steps[n.first_step as usize..=i]
-            .iter()
-            .rev()
-            .find_map(|s| match s.kind {
-                StepKind::AlphaRaised { score, .. } if s.node == c => Some(score),
-                StepKind::StandPat(score) if s.node == c => Some(score),
-                StepKind::Leave { score, .. } if s.node == c => Some(score),
-                _ => None,
-            })
+        let best = t
+            .best_at(c, i)
             .map(|s| show(node_relative(s, n.ply)))
             .unwrap_or_else(|| "-".into());
         let style = if c == step.node { bold } else { text };
@@ -677,4 +687,74 @@ fn draw_compare(buf: &mut Buffer, app: &App, ex: &Explorer, area: Rect) {
     Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .render_ref(area, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::tree::{DEFAULT_NODE_CAP, record};
+    use crate::engine::{Board, EngineOptions, Features, GamePosition};
+
+    #[test]
+    fn null_move_and_verification_children_seen_from_the_parent() {
+        // Little material: null-move cutoffs are verified.
+        let fens = [
+            "8/5pk1/6p1/8/3R4/6P1/5PK1/3r4 w - - 0 1",
+            "8/8/4kp2/8/8/2N2PK1/8/8 w - - 0 1",
+            "6k1/5p2/6p1/8/8/6P1/5PK1/3R4 w - - 0 1",
+        ];
+        let mut checked_null = 0;
+        let mut checked_ver = 0;
+        let mut errs: Vec<String> = Vec::new();
+        for fen in fens {
+            let pos = GamePosition::new(Board::from_fen(fen).unwrap());
+            let rec = record(
+                &pos,
+                9,
+                Features::default(),
+                EngineOptions::default(),
+                DEFAULT_NODE_CAP,
+            );
+            let t = &rec.tree;
+            for (i, n) in t.nodes.iter().enumerate() {
+                let id = i as NodeId;
+                let Some(p) = n.parent else { continue };
+                let pn = t.node(p);
+                let (window, score, bound) = parent_view(t, id);
+                match n.entry {
+                    Entry::Verification => {
+                        checked_ver += 1;
+                        // Same side to move: the window is the parent's own terms already.
+                        let want = format!(
+                            "[{}, {}]",
+                            show(node_relative(n.alpha, n.ply)),
+                            show(node_relative(n.beta, n.ply))
+                        );
+                        if window != want
+                            && errs.iter().filter(|e| e.starts_with("verif")).count() < 3
+                        {
+                            errs.push(format!("verification {id}: shown {window} score {score}, its own window {want} score {} (parent window [{}, {}])", show(node_relative(n.score, n.ply)), show(node_relative(pn.alpha, pn.ply)), show(node_relative(pn.beta, pn.ply))));
+                        }
+                    }
+                    Entry::NullMove if n.bound == Bound::Upper || n.bound == Bound::Lower => {
+                        checked_null += 1;
+                        let want = if n.bound == Bound::Upper {
+                            "lower"
+                        } else {
+                            "upper"
+                        };
+                        if bound != want && errs.len() < 8 {
+                            errs.push(format!("null {id}: child bound {:?}, shown for parent as {bound}, score {score}", n.bound));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        assert!(
+            checked_null > 0 && checked_ver > 0,
+            "null {checked_null} verification {checked_ver}"
+        );
+        assert!(errs.is_empty(), "{}", errs.join(" || "));
+    }
 }

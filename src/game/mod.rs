@@ -1,10 +1,13 @@
 //! A game as data: start position, moves, headers, result and how it ended.
 //! Matches, autosave and replay all read and write this one type.
 
+pub mod history;
+pub mod library;
+pub mod movetree;
 mod pgn;
 pub mod pgn_read;
 
-pub use pgn::write_pgn;
+pub use pgn::{write_pgn, write_pgn_tree};
 
 use crate::engine::{Board, GamePosition};
 use shakmaty::{Color, Move, Position};

@@ -1,7 +1,8 @@
 //! PGN export.
 
 use super::Game;
-use shakmaty::{Color, Position};
+use super::movetree::{MoveTree, NodeId};
+use shakmaty::Color;
 
 /// Escapes a tag value (backslash and double quote).
 fn escape(v: &str) -> String {
@@ -17,6 +18,13 @@ fn comment_text(c: &str) -> String {
 /// `SetUp`/`FEN` when the game does not start from the initial position, the
 /// other headers, then SAN movetext wrapped at 80 columns.
 pub fn write_pgn(game: &Game) -> String {
+    let tree = MoveTree::from_line(game.start().clone(), game.moves(), game.comments());
+    write_pgn_tree(game, &tree)
+}
+
+/// [`write_pgn`] with the moves from `tree`: variations in parentheses,
+/// NAGs as `$n`, every comment. The headers and result come from `game`.
+pub fn write_pgn_tree(game: &Game, tree: &MoveTree) -> String {
     let mut out = String::new();
     let result = game.ending.map_or("*", |e| e.result.pgn());
     let roster = ["Event", "Site", "Date", "Round", "White", "Black"];
@@ -28,7 +36,7 @@ pub fn write_pgn(game: &Game) -> String {
         out.push_str(&format!("[{key} \"{}\"]\n", escape(v)));
     }
     out.push_str(&format!("[Result \"{result}\"]\n"));
-    let start = game.start();
+    let start = &tree.start;
     let standard_start = start.fen() == crate::engine::Board::startpos().fen();
     if !standard_start {
         out.push_str("[SetUp \"1\"]\n");
@@ -47,28 +55,11 @@ pub fn write_pgn(game: &Game) -> String {
     }
     out.push('\n');
 
-    // Movetext.
     let mut tokens: Vec<String> = Vec::new();
-    let mut board = start.clone();
-    let mut number = start.chess().fullmoves().get();
-    let mut first = true;
-    for (i, &m) in game.moves().iter().enumerate() {
-        let white = board.turn() == Color::White;
-        if white {
-            tokens.push(format!("{number}."));
-        } else if first {
-            tokens.push(format!("{number}..."));
-        }
-        tokens.push(board.san(m));
-        if let Some(Some(c)) = game.comments().get(i) {
-            tokens.push(format!("{{{}}}", comment_text(c)));
-        }
-        board = board.play(m);
-        if !white {
-            number = number.saturating_add(1);
-        }
-        first = false;
+    for c in &tree.node(0).comments {
+        tokens.push(format!("{{{}}}", comment_text(c)));
     }
+    write_line(tree, 0, &mut tokens);
     if let Some(e) = game.ending {
         tokens.push(format!("{{{}}}", e.termination.describe()));
     }
@@ -89,6 +80,44 @@ pub fn write_pgn(game: &Game) -> String {
     out.push_str(&line);
     out.push_str("\n\n");
     out
+}
+
+/// The line that continues from `from`: its main moves, each followed by
+/// its comments and the variations that replace it.
+fn write_line(tree: &MoveTree, from: NodeId, tokens: &mut Vec<String>) {
+    let mut cur = from;
+    // A Black move needs its number after a comment, a variation or at the
+    // start of a line.
+    let mut numbered = true;
+    while let Some(&main) = tree.node(cur).children.first() {
+        write_move(tree, main, numbered, tokens);
+        let alternatives = &tree.node(cur).children[1..];
+        numbered = !tree.node(main).comments.is_empty() || !alternatives.is_empty();
+        for &v in alternatives {
+            tokens.push("(".to_string());
+            write_move(tree, v, true, tokens);
+            write_line(tree, v, tokens);
+            tokens.push(")".to_string());
+        }
+        cur = main;
+    }
+}
+
+fn write_move(tree: &MoveTree, id: NodeId, numbered: bool, tokens: &mut Vec<String>) {
+    let n = tree.node(id);
+    let (number, color) = tree.move_number(id);
+    match color {
+        Color::White => tokens.push(format!("{number}.")),
+        Color::Black if numbered => tokens.push(format!("{number}...")),
+        Color::Black => {}
+    }
+    tokens.push(n.san.clone());
+    for &g in &n.nags {
+        tokens.push(format!("${g}"));
+    }
+    for c in &n.comments {
+        tokens.push(format!("{{{}}}", comment_text(c)));
+    }
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 //! text is scanned once more for such tokens: `Nf9`, a move cut off at the
 //! end of a truncated file, or binary junk are errors, not missing moves.
 
+use super::movetree::{MoveTree, NodeId};
 use super::{Ending, Game, GameResult, Termination};
 use crate::engine::Board;
 use crate::ui::input::{MoveInputError, parse_move};
@@ -42,6 +43,8 @@ pub enum PgnError {
         white: bool,
         san: String,
         reason: String,
+        /// Main-line moves before it (to find it in the text).
+        ply: usize,
     },
     /// Broken structure: unterminated comment or tag, missing result.
     #[error("game {game}: {reason}")]
@@ -49,6 +52,27 @@ pub enum PgnError {
 }
 
 impl PgnError {
+    /// The line (from 1) of `text`, one game's text, the error points at:
+    /// the bad move, the FEN tag, or the game's first line.
+    pub fn line_in(&self, text: &str) -> usize {
+        let at = match self {
+            PgnError::BadMove { ply, .. } => main_line_move_offset(text.as_bytes(), *ply),
+            PgnError::BadFen { .. } | PgnError::MissingFen { .. } => {
+                text.find("[FEN").or_else(|| text.find("[SetUp"))
+            }
+            PgnError::UnsupportedVariant { .. } => text.find("[Variant"),
+            _ => None,
+        };
+        let bytes = text.as_bytes();
+        at.map_or(1, |at| {
+            bytes[..at.min(bytes.len())]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1
+        })
+    }
+
     /// The game (counting from 1) the error is about.
     pub fn game(&self) -> Option<usize> {
         match self {
@@ -66,15 +90,33 @@ fn dots(white: &bool) -> &'static str {
     if *white { "." } else { "..." }
 }
 
+/// A game read with everything in it: the main line as a [`Game`], the
+/// whole tree with variations, NAGs and comments, and what had to be left
+/// out (a broken variation is cut, the game is kept).
+#[derive(Clone, Debug)]
+pub struct ParsedGame {
+    pub game: Game,
+    pub tree: MoveTree,
+    pub warnings: Vec<String>,
+}
+
 /// All games in a PGN text, each parsed independently (one bad game does not stop the others).
 pub fn read_games(text: &str) -> Vec<Result<Game, PgnError>> {
+    read_games_full(text)
+        .into_iter()
+        .map(|r| r.map(|p| p.game))
+        .collect()
+}
+
+/// [`read_games`] with variations, NAGs and all comments kept.
+pub fn read_games_full(text: &str) -> Vec<Result<ParsedGame, PgnError>> {
     let bytes = text.as_bytes();
     let mut reader = Reader::build(Cursor::new(bytes))
         .set_supported_tag_line_length(MAX_TAG_LINE)
         .finish();
     let mut visitor = GameVisitor { games: 0 };
     // Each game's outcome and where its text starts.
-    let mut read: Vec<(Result<Game, Failure>, usize)> = Vec::new();
+    let mut read: Vec<(Result<ParsedGame, Failure>, usize)> = Vec::new();
     let mut last_start = None;
     loop {
         // `has_more` also finishes skipping a game the visitor gave up on,
@@ -115,12 +157,12 @@ pub fn read_games(text: &str) -> Vec<Result<Game, PgnError>> {
         let span = bytes.get(start..end).unwrap_or_default();
         let game_number = i + 1;
         out.push(match outcome {
-            Ok(game) => match unreadable_token(span) {
+            Ok(parsed) => match unreadable_token(span) {
                 Some((ply, token)) => {
-                    let start = Start::of(game.start().chess());
+                    let start = Start::of(parsed.game.start().chess());
                     Err(not_a_move(game_number, start, ply, &token))
                 }
-                None => Ok(game),
+                None => Ok(parsed),
             },
             // A skipped token before the failing move explains it better
             // (the moves after a skipped one are off by a ply).
@@ -193,6 +235,7 @@ fn bad_move(game: usize, start: Start, ply: usize, san: String, reason: String) 
         white,
         san,
         reason,
+        ply,
     }
 }
 
@@ -246,9 +289,41 @@ struct Movetext {
     /// A comment longer than the reader's buffer, arriving in pieces.
     partial: Vec<u8>,
     outcome: Option<Outcome>,
+    /// Everything, variations included; `cur` is where the next move goes
+    /// and `pos` the position there (the main line's while `frames` is
+    /// empty).
+    tree: MoveTree,
+    cur: NodeId,
+    /// The position at each tree node.
+    positions: Vec<Chess>,
+    /// Open variations: where to go back to at their `)`.
+    frames: Vec<Frame>,
+    /// Depth of a variation being skipped after a bad move in it.
+    broken: Option<usize>,
+    warnings: Vec<String>,
+}
+
+enum Frame {
+    /// A variation being read; back to this node at its end.
+    Open(NodeId),
+    /// A variation pgn-reader skips for us.
+    Skipped,
 }
 
 impl Movetext {
+    /// Plays a legal move at the current node (a new node, or the existing
+    /// one with that move).
+    fn add_move(&mut self, m: Move) {
+        let san = shakmaty::san::SanPlus::from_move(self.pos.clone(), m).to_string();
+        let before = self.tree.nodes.len();
+        let id = self.tree.add_with_san(self.cur, m, san);
+        self.pos.play_unchecked(m);
+        if id == before {
+            self.positions.push(self.pos.clone());
+        }
+        self.cur = id;
+    }
+
     fn fail(&self, ply: usize, san: String, reason: String) -> Failure {
         Failure {
             at: Some((ply, Start::of(self.start.chess()))),
@@ -260,7 +335,7 @@ impl Movetext {
 impl Visitor for GameVisitor {
     type Tags = Tags;
     type Movetext = Movetext;
-    type Output = Result<Game, Failure>;
+    type Output = Result<ParsedGame, Failure>;
 
     fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
         self.games += 1;
@@ -329,6 +404,12 @@ impl Visitor for GameVisitor {
             tagged: tags.tagged,
             headers: tags.headers,
             pos: start.chess().clone(),
+            positions: vec![start.chess().clone()],
+            tree: MoveTree::new(start.clone()),
+            cur: 0,
+            frames: Vec::new(),
+            broken: None,
+            warnings: Vec::new(),
             start,
             moves: Vec::new(),
             comments: Vec::new(),
@@ -343,8 +424,14 @@ impl Visitor for GameVisitor {
         movetext: &mut Self::Movetext,
         san_plus: SanPlus,
     ) -> ControlFlow<Self::Output> {
+        if movetext.broken.is_some() {
+            return ControlFlow::Continue(());
+        }
+        let depth = movetext.frames.len();
         let ply = movetext.moves.len();
-        if let Some(outcome) = movetext.outcome {
+        if depth == 0
+            && let Some(outcome) = movetext.outcome
+        {
             let reason = format!(
                 "a move after the result {outcome} (is a blank line missing between two games?)"
             );
@@ -352,15 +439,76 @@ impl Visitor for GameVisitor {
         }
         match resolve_san(&movetext.pos, san_plus.san) {
             Ok(m) => {
-                movetext.pos.play_unchecked(m);
-                movetext.moves.push(m);
-                movetext.comments.push(Vec::new());
+                movetext.add_move(m);
+                if depth == 0 {
+                    movetext.moves.push(m);
+                    movetext.comments.push(Vec::new());
+                }
                 ControlFlow::Continue(())
             }
-            Err(reason) => {
+            Err(reason) if depth == 0 => {
                 ControlFlow::Break(Err(movetext.fail(ply, san_plus.to_string(), reason)))
             }
+            Err(reason) => {
+                // A bad move in a variation cuts the variation, not the game.
+                let (number, white) = move_label(
+                    Start::of(movetext.start.chess()),
+                    movetext.tree.ply(movetext.cur),
+                );
+                movetext.warnings.push(format!(
+                    "a variation was cut at {number}{} {}: {reason}",
+                    dots(&white),
+                    shown(&san_plus.to_string())
+                ));
+                movetext.broken = Some(depth);
+                ControlFlow::Continue(())
+            }
         }
+    }
+
+    fn nag(
+        &mut self,
+        movetext: &mut Self::Movetext,
+        nag: pgn_reader::Nag,
+    ) -> ControlFlow<Self::Output> {
+        if movetext.broken.is_none() && movetext.cur != 0 {
+            let cur = movetext.cur;
+            movetext.tree.nodes[cur].nags.push(nag.0);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(
+        &mut self,
+        movetext: &mut Self::Movetext,
+    ) -> ControlFlow<Self::Output, pgn_reader::Skip> {
+        // A variation replaces the move just played: it starts from the
+        // position before it.
+        let parent = movetext.tree.node(movetext.cur).parent;
+        match (movetext.broken, parent) {
+            (None, Some(parent)) => {
+                movetext.frames.push(Frame::Open(movetext.cur));
+                movetext.cur = parent;
+                movetext.pos = movetext.positions[parent].clone();
+                ControlFlow::Continue(pgn_reader::Skip(false))
+            }
+            _ => {
+                movetext.frames.push(Frame::Skipped);
+                ControlFlow::Continue(pgn_reader::Skip(true))
+            }
+        }
+    }
+
+    fn end_variation(&mut self, movetext: &mut Self::Movetext) -> ControlFlow<Self::Output> {
+        let depth = movetext.frames.len();
+        if let Some(Frame::Open(back)) = movetext.frames.pop() {
+            if movetext.broken == Some(depth) {
+                movetext.broken = None;
+            }
+            movetext.cur = back;
+            movetext.pos = movetext.positions[back].clone();
+        }
+        ControlFlow::Continue(())
     }
 
     fn partial_comment(
@@ -383,10 +531,14 @@ impl Visitor for GameVisitor {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
-        if !text.is_empty() {
-            match movetext.comments.last_mut() {
-                Some(after) => after.push(text),
-                None => movetext.leading.push(text),
+        if !text.is_empty() && movetext.broken.is_none() {
+            let cur = movetext.cur;
+            movetext.tree.nodes[cur].comments.push(text.clone());
+            if movetext.frames.is_empty() {
+                match movetext.comments.last_mut() {
+                    Some(after) => after.push(text),
+                    None => movetext.leading.push(text),
+                }
             }
         }
         ControlFlow::Continue(())
@@ -397,7 +549,11 @@ impl Visitor for GameVisitor {
         movetext: &mut Self::Movetext,
         outcome: Outcome,
     ) -> ControlFlow<Self::Output> {
-        movetext.outcome = Some(outcome);
+        // A result inside a variation (some programs write one) is not the
+        // game's.
+        if movetext.frames.is_empty() {
+            movetext.outcome = Some(outcome);
+        }
         ControlFlow::Continue(())
     }
 
@@ -464,7 +620,7 @@ fn fits(t: Termination, result: GameResult) -> bool {
     }
 }
 
-fn finish(mut mt: Movetext) -> Result<Game, Failure> {
+fn finish(mut mt: Movetext) -> Result<ParsedGame, Failure> {
     let ply = mt.moves.len();
     if mt.outcome.is_none() && mt.tagged {
         // Tagged PGN always ends its moves with a result: this one was cut.
@@ -508,6 +664,8 @@ fn finish(mut mt: Movetext) -> Result<Game, Failure> {
         {
             described = Some(t);
             last.pop();
+            let end = mt.tree.main_line().last().copied().unwrap_or(0);
+            mt.tree.nodes[end].comments.pop();
         }
     }
 
@@ -523,7 +681,11 @@ fn finish(mut mt: Movetext) -> Result<Game, Failure> {
         result,
         termination: described.unwrap_or_else(|| termination(&game, result, tag.as_deref())),
     });
-    Ok(game)
+    Ok(ParsedGame {
+        game,
+        tree: mt.tree,
+        warnings: mt.warnings,
+    })
 }
 
 /// The reason a game ended in `result`: the `Termination` tag when it names
@@ -547,14 +709,45 @@ fn termination(game: &Game, result: GameResult, tag: Option<&str>) -> Terminatio
     }
 }
 
+/// A main-line token of a game's text: a move pgn-reader reads, or one it
+/// skips without telling the visitor. `ply` counts the moves before it,
+/// `at` is its byte offset in the text.
+enum Token<'a> {
+    Move {
+        ply: usize,
+        at: usize,
+    },
+    Unreadable {
+        ply: usize,
+        at: usize,
+        text: &'a [u8],
+    },
+}
+
 /// The first main-line token of one game's text that pgn-reader skipped
 /// without telling the visitor (it reads what it can as SAN and drops the
 /// rest), with the number of main-line moves before it.
-///
-/// This walks the text the way `pgn_reader::Reader` does (tags, comments,
-/// `;` and `%` lines, variations, NAGs, move numbers, results), so the move
-/// count matches the visitor's.
 fn unreadable_token(span: &[u8]) -> Option<(usize, String)> {
+    main_line_tokens(span, &mut |t| match t {
+        Token::Unreadable { ply, text, .. } => {
+            Some((ply, String::from_utf8_lossy(text).into_owned()))
+        }
+        Token::Move { .. } => None,
+    })
+}
+
+/// Where (byte offset) the main-line move after `ply` moves is written.
+pub fn main_line_move_offset(span: &[u8], ply: usize) -> Option<usize> {
+    main_line_tokens(span, &mut |t| match t {
+        Token::Move { ply: p, at } | Token::Unreadable { ply: p, at, .. } if p == ply => Some(at),
+        _ => None,
+    })
+}
+
+/// Walks one game's text the way `pgn_reader::Reader` does (tags, comments,
+/// `;` and `%` lines, variations, NAGs, move numbers, results), calling `f`
+/// for each main-line token until it returns something.
+fn main_line_tokens<R>(span: &[u8], f: &mut dyn FnMut(Token<'_>) -> Option<R>) -> Option<R> {
     let mut s = Scan { b: span, i: 0 };
     if s.rest().starts_with(b"\xef\xbb\xbf") {
         s.i += 3;
@@ -591,10 +784,14 @@ fn unreadable_token(span: &[u8]) -> Option<(usize, String)> {
             b'!' | b'?' | b'*' | b' ' | b'\t' | b'\r' | b'.' => s.i += 1,
             b'0' => {
                 s.i += 1;
+                let at = s.i - 1;
                 if s.eat_dash() && !s.eat(b"1") && s.eat(b"0") {
                     // 0-0 or 0-0-0, read as castling.
                     let _ = s.eat_dash() && s.eat(b"0");
                     let _ = s.eat(b"+") || s.eat(b"#");
+                    if let Some(r) = f(Token::Move { ply: plies, at }) {
+                        return Some(r);
+                    }
                     plies += 1;
                 }
             }
@@ -618,14 +815,25 @@ fn unreadable_token(span: &[u8]) -> Option<(usize, String)> {
                 let start = s.i;
                 match SanPlus::from_ascii_prefix(s.rest()) {
                     Ok((_, n)) if s.b.get(start + n).is_none_or(|&b| is_token_end(b)) => {
+                        if let Some(r) = f(Token::Move {
+                            ply: plies,
+                            at: start,
+                        }) {
+                            return Some(r);
+                        }
                         s.i += n;
                         plies += 1;
                     }
                     _ => {
                         s.i += 1;
                         s.skip_token();
-                        let token = String::from_utf8_lossy(&span[start..s.i]).into_owned();
-                        return Some((plies, token));
+                        if let Some(r) = f(Token::Unreadable {
+                            ply: plies,
+                            at: start,
+                            text: &span[start..s.i],
+                        }) {
+                            return Some(r);
+                        }
                     }
                 }
             }

@@ -71,12 +71,29 @@ impl PlayArgs {
             side: self.side,
             theme: self.theme,
             new_game: self.new,
+            replay: None,
         }
     }
 }
 
 #[derive(Subcommand, Debug)]
 enum Cmd {
+    /// Replay a game file in the terminal: PGN (any number of games), a
+    /// move-history file (a FEN line, then `1. e2e4 e7e5` lines) or a
+    /// plain list of moves.
+    Replay {
+        /// The file to open.
+        file: PathBuf,
+        /// Show this game of the file first (from 1) instead of the list.
+        #[arg(long)]
+        game: Option<usize>,
+        /// Draw pieces as letters.
+        #[arg(long)]
+        ascii: bool,
+        /// Colour theme by name.
+        #[arg(long)]
+        theme: Option<String>,
+    },
     /// Play in the terminal (the default when no command is given).
     Play(PlayArgs),
     /// Run as a UCI engine on stdin/stdout (for chess GUIs and matches).
@@ -140,6 +157,29 @@ enum Cmd {
         max_nodes: usize,
         /// Write to this file instead of standard output.
         #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Review games with the engine and write them as annotated PGN: an
+    /// `[%eval]` after every move; inaccuracies, mistakes and blunders
+    /// marked ?!, ? and ?? with the better line as a variation.
+    ///
+    /// FILE may hold PGN (any number of games), a move history or a plain
+    /// move list. Games that cannot be read are skipped with the reason on
+    /// standard error; progress goes there too.
+    Annotate {
+        /// The file of games.
+        file: PathBuf,
+        /// Search time per position, in milliseconds.
+        #[arg(long, default_value_t = 500)]
+        movetime: u64,
+        /// Search each position to this depth instead (overrides --movetime).
+        #[arg(long)]
+        depth: Option<i32>,
+        /// Annotate only this game (counting from 1).
+        #[arg(long)]
+        game: Option<usize>,
+        /// Write to this file (atomically) instead of standard output.
+        #[arg(short = 'o', long)]
         out: Option<PathBuf>,
     },
     /// Explain the static evaluation of a position, term by term.
@@ -236,6 +276,23 @@ fn main() {
     let result = match cli.command {
         None => kibitz::ui::run(cli.play.options()),
         Some(Cmd::Play(args)) => kibitz::ui::run(args.options()),
+        Some(Cmd::Replay {
+            file,
+            game,
+            ascii,
+            theme,
+        }) => {
+            if game == Some(0) {
+                Err(anyhow::anyhow!("--game counts from 1"))
+            } else {
+                kibitz::ui::run(kibitz::ui::Options {
+                    ascii,
+                    theme,
+                    replay: Some((file, game.map(|g| g - 1))),
+                    ..kibitz::ui::Options::default()
+                })
+            }
+        }
         Some(Cmd::Uci) => {
             kibitz::uci::engine::run(std::io::stdin().lock(), Output::stdout());
             Ok(())
@@ -253,6 +310,13 @@ fn main() {
             hash,
         }) => cmd_analyse(fen, moves, depth, movetime, nodes, multipv, &eval, hash),
         Some(Cmd::Eval { fen, eval }) => cmd_eval(fen, &eval),
+        Some(Cmd::Annotate {
+            file,
+            movetime,
+            depth,
+            game,
+            out,
+        }) => cmd_annotate(&file, movetime, depth, game, out),
         Some(Cmd::Tree {
             fen,
             moves,
@@ -465,6 +529,134 @@ fn cmd_eval(fen: Option<String>, kind: &str) -> Result<()> {
     let board = board_from(fen.as_deref())?;
     let trace = eval::trace(board.chess(), parse_eval(kind)?);
     println!("{trace}");
+    Ok(())
+}
+
+/// Judgements per side: [White, Black] x [inaccuracies, mistakes, blunders].
+type Tally = [[usize; 3]; 2];
+
+fn tally_text(t: &Tally) -> String {
+    let side = |c: &[usize; 3]| format!("{}/{}/{}", c[0], c[1], c[2]);
+    format!("?!/?/?? White {}, Black {}", side(&t[0]), side(&t[1]))
+}
+
+fn cmd_annotate(
+    file: &std::path::Path,
+    movetime: u64,
+    depth: Option<i32>,
+    game: Option<usize>,
+    out: Option<PathBuf>,
+) -> Result<()> {
+    use kibitz::game::library::{Library, Status};
+    use kibitz::game::review::{self, Judgement, Reviewer};
+    use shakmaty::Color;
+    use std::io::{IsTerminal, Write};
+
+    let limits = match depth {
+        Some(d) if !(1..=100).contains(&d) => bail!("--depth must be 1 to 100"),
+        Some(d) => Limits::depth(d),
+        None if movetime == 0 => bail!("--movetime must be at least 1"),
+        None => Limits::movetime(movetime),
+    };
+    let mut lib = Library::open(file, &mut |_| {})
+        .with_context(|| format!("cannot read {}", file.display()))?;
+    let n = lib.entries.len();
+    if n == 0 {
+        bail!("no games in {}", file.display());
+    }
+    let which: Vec<usize> = match game {
+        Some(g) if g == 0 || g > n => {
+            bail!("--game {g}: {} has games 1 to {n}", file.display())
+        }
+        Some(g) => vec![g - 1],
+        None => (0..n).collect(),
+    };
+    let name = file.display().to_string();
+    let live = std::io::stderr().is_terminal();
+    let mut reviewer = Reviewer::new(limits);
+    let stop = AtomicBool::new(false);
+    let mut text = String::new();
+    let (mut annotated, mut skipped) = (0usize, 0usize);
+    for &i in &which {
+        let number = i + 1;
+        let mut parsed = match lib.load(i) {
+            Ok(p) => p,
+            Err(e) => {
+                match &lib.entries[i].status {
+                    Status::Bad { line, reason } => {
+                        eprintln!("{name}: game {number}, line {line}: {reason} (skipped)")
+                    }
+                    _ => eprintln!("{name}: game {number}: {e} (skipped)"),
+                }
+                skipped += 1;
+                continue;
+            }
+        };
+        for w in &parsed.warnings {
+            eprintln!("{name}: game {number}: warning: {w}");
+        }
+        let players = lib.entries[i].players();
+        let label = format!("game {number}/{n} ({players})");
+        let start = parsed.game.start().clone();
+        let moves = parsed.game.moves().to_vec();
+        let first_turn = start.turn();
+        let mut tally: Tally = [[0; 3]; 2];
+        let began = Instant::now();
+        let reviews = reviewer.review(&start, &moves, &stop, &mut |done, total, r| {
+            if let Some(j) = r.and_then(|r| r.judgement) {
+                // Who moved: the first mover on even plies.
+                let white = (r.map_or(0, |r| r.ply) % 2 == 0) == (first_turn == Color::White);
+                let kind = match j {
+                    Judgement::Inaccuracy => 0,
+                    Judgement::Mistake => 1,
+                    Judgement::Blunder => 2,
+                };
+                tally[usize::from(!white)][kind] += 1;
+            }
+            if live {
+                eprint!("\r{label}: move {done}/{total}\x1b[K");
+            }
+        });
+        review::annotate_tree(&mut parsed.tree, &reviews);
+        annotated += 1;
+        let summary = format!(
+            "{label}: {} moves in {:.1} s, {}",
+            moves.len(),
+            began.elapsed().as_secs_f64(),
+            tally_text(&tally)
+        );
+        if live {
+            eprintln!("\r{summary}\x1b[K");
+        } else {
+            eprintln!("{summary}");
+        }
+        let pgn = kibitz::game::write_pgn_tree(&parsed.game, &parsed.tree);
+        if out.is_some() {
+            text.push_str(&pgn);
+        } else {
+            // Game by game, so a long file shows results as they come. A
+            // closed pipe (`| head`) ends the work without a message.
+            let mut stdout = std::io::stdout().lock();
+            if stdout
+                .write_all(pgn.as_bytes())
+                .and_then(|_| stdout.flush())
+                .is_err()
+            {
+                return Ok(());
+            }
+        }
+    }
+    if annotated == 0 {
+        bail!("no game in {name} could be annotated");
+    }
+    if let Some(path) = &out {
+        kibitz::util::write_atomic(path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let target = out
+        .as_ref()
+        .map_or(String::new(), |p| format!(", written to {}", p.display()));
+    eprintln!("{annotated} game(s) annotated, {skipped} skipped{target}");
     Ok(())
 }
 

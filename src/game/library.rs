@@ -75,6 +75,7 @@ const LISTED_TAGS: [&str; 9] = [
     "Event", "Site", "Date", "Round", "White", "Black", "Result", "ECO", "Opening",
 ];
 
+#[derive(Clone, Debug)]
 pub struct Library {
     /// File name for titles.
     pub name: String,

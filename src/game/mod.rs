@@ -6,6 +6,7 @@ pub mod library;
 pub mod movetree;
 mod pgn;
 pub mod pgn_read;
+pub mod review;
 
 pub use pgn::{write_pgn, write_pgn_tree};
 

@@ -147,6 +147,7 @@ pub enum Action {
     Analyse,
     MoreLines,
     FewerLines,
+    Open,
     Up,
     Down,
     Left,
@@ -176,6 +177,7 @@ impl Action {
         Action::Analyse,
         Action::MoreLines,
         Action::FewerLines,
+        Action::Open,
         Action::Up,
         Action::Down,
         Action::Left,
@@ -207,6 +209,7 @@ impl Action {
             Action::Analyse => "analyse",
             Action::MoreLines => "more_lines",
             Action::FewerLines => "fewer_lines",
+            Action::Open => "open",
             Action::Up => "up",
             Action::Down => "down",
             Action::Left => "left",
@@ -240,6 +243,7 @@ impl Action {
             Action::Analyse => "Analysis on/off: the engine's best lines for the position",
             Action::MoreLines => "Analysis: one more line (up to 5)",
             Action::FewerLines => "Analysis: one line fewer",
+            Action::Open => "Open a game file to replay (PGN, move history)",
             Action::Up => "Cursor up",
             Action::Down => "Cursor down",
             Action::Left => "Cursor left",
@@ -249,10 +253,6 @@ impl Action {
             Action::ScrollUp => "Scroll the move list up",
             Action::ScrollDown => "Scroll the move list down",
         }
-    }
-
-    fn from_name(s: &str) -> Option<Action> {
-        Action::ALL.iter().copied().find(|a| a.name() == s)
     }
 
     fn default_keys(self) -> &'static [&'static str] {
@@ -275,6 +275,7 @@ impl Action {
             Action::Analyse => &["a", "A"],
             Action::MoreLines => &["+", "="],
             Action::FewerLines => &["-"],
+            Action::Open => &["o"],
             Action::Up => &["Up", "k"],
             Action::Down => &["Down", "j"],
             Action::Left => &["Left", "h"],
@@ -379,27 +380,175 @@ fn key_name(k: &Key) -> String {
     s + &base
 }
 
-#[derive(Clone, Debug)]
-pub struct KeyMap {
-    map: HashMap<Key, Action>,
+/// A set of actions that keys can be bound to: the play screen's
+/// ([`Action`], `[keys]` in the config) and the replay screen's
+/// ([`ReplayAction`], `[replay_keys]`). The two sets are separate, so one
+/// key may do different things on the two screens.
+pub trait Bindable: Copy + Eq + std::hash::Hash + 'static {
+    /// The config table that rebinds them.
+    const TABLE: &'static str;
+    fn all() -> &'static [Self];
+    fn name(self) -> &'static str;
+    fn default_keys(self) -> &'static [&'static str];
 }
 
-impl Default for KeyMap {
-    fn default() -> KeyMap {
+impl Bindable for Action {
+    const TABLE: &'static str = "keys";
+    fn all() -> &'static [Action] {
+        Action::ALL
+    }
+    fn name(self) -> &'static str {
+        Action::name(self)
+    }
+    fn default_keys(self) -> &'static [&'static str] {
+        Action::default_keys(self)
+    }
+}
+
+/// Keys of the replay screen (the play screen's keys that make sense
+/// there, like flip, theme, analyse and explore, work too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReplayAction {
+    Next,
+    Previous,
+    First,
+    Last,
+    /// The variation before / after this move (its alternatives).
+    VariationUp,
+    VariationDown,
+    Autoplay,
+    Faster,
+    Slower,
+    GoTo,
+    Games,
+    Open,
+    Review,
+    PlayFromHere,
+    Export,
+}
+
+impl ReplayAction {
+    pub const ALL: &'static [ReplayAction] = &[
+        ReplayAction::Next,
+        ReplayAction::Previous,
+        ReplayAction::First,
+        ReplayAction::Last,
+        ReplayAction::VariationUp,
+        ReplayAction::VariationDown,
+        ReplayAction::Autoplay,
+        ReplayAction::Faster,
+        ReplayAction::Slower,
+        ReplayAction::GoTo,
+        ReplayAction::Games,
+        ReplayAction::Open,
+        ReplayAction::Review,
+        ReplayAction::PlayFromHere,
+        ReplayAction::Export,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ReplayAction::Next => "next",
+            ReplayAction::Previous => "previous",
+            ReplayAction::First => "first",
+            ReplayAction::Last => "last",
+            ReplayAction::VariationUp => "variation_up",
+            ReplayAction::VariationDown => "variation_down",
+            ReplayAction::Autoplay => "autoplay",
+            ReplayAction::Faster => "faster",
+            ReplayAction::Slower => "slower",
+            ReplayAction::GoTo => "go_to",
+            ReplayAction::Games => "games",
+            ReplayAction::Open => "open",
+            ReplayAction::Review => "review",
+            ReplayAction::PlayFromHere => "play_from_here",
+            ReplayAction::Export => "export",
+        }
+    }
+
+    pub fn description(self) -> &'static str {
+        match self {
+            ReplayAction::Next => "Next move",
+            ReplayAction::Previous => "Previous move",
+            ReplayAction::First => "Start of the game",
+            ReplayAction::Last => "End of the line",
+            ReplayAction::VariationUp => "Previous alternative to this move (variations)",
+            ReplayAction::VariationDown => "Next alternative to this move (variations)",
+            ReplayAction::Autoplay => "Autoplay on/off",
+            ReplayAction::Faster => "Autoplay faster",
+            ReplayAction::Slower => "Autoplay slower",
+            ReplayAction::GoTo => "Go to a move number (digits also start it: 23, 23b)",
+            ReplayAction::Games => "The games in this file",
+            ReplayAction::Open => "Open a game file",
+            ReplayAction::Review => {
+                "Review the game: evaluate every move, mark mistakes (again: cancel)"
+            }
+            ReplayAction::PlayFromHere => "Play from here against the engine",
+            ReplayAction::Export => "Save the game with the review as annotated PGN",
+        }
+    }
+
+    fn default_keys(self) -> &'static [&'static str] {
+        match self {
+            ReplayAction::Next => &["Right", "l"],
+            ReplayAction::Previous => &["Left", "h"],
+            ReplayAction::First => &["Home", "g"],
+            ReplayAction::Last => &["End", "G"],
+            ReplayAction::VariationUp => &["Up", "k"],
+            ReplayAction::VariationDown => &["Down", "j"],
+            ReplayAction::Autoplay => &["Space"],
+            ReplayAction::Faster => &["+", "="],
+            ReplayAction::Slower => &["-"],
+            ReplayAction::GoTo => &[":"],
+            ReplayAction::Games => &["L"],
+            ReplayAction::Open => &["o"],
+            ReplayAction::Review => &["r"],
+            ReplayAction::PlayFromHere => &["P"],
+            ReplayAction::Export => &["E"],
+        }
+    }
+}
+
+impl Bindable for ReplayAction {
+    const TABLE: &'static str = "replay_keys";
+    fn all() -> &'static [ReplayAction] {
+        ReplayAction::ALL
+    }
+    fn name(self) -> &'static str {
+        ReplayAction::name(self)
+    }
+    fn default_keys(self) -> &'static [&'static str] {
+        ReplayAction::default_keys(self)
+    }
+}
+
+/// Keys bound to one set of actions.
+#[derive(Clone, Debug)]
+pub struct Bindings<A> {
+    map: HashMap<Key, A>,
+}
+
+/// The play screen's keys.
+pub type KeyMap = Bindings<Action>;
+/// The replay screen's keys.
+pub type ReplayKeyMap = Bindings<ReplayAction>;
+
+impl<A: Bindable> Default for Bindings<A> {
+    fn default() -> Bindings<A> {
         let mut map = HashMap::new();
-        for &a in Action::ALL {
+        for &a in A::all() {
             for k in a.default_keys() {
                 if let Some(key) = parse_key(k) {
                     map.insert(key, a);
                 }
             }
         }
-        KeyMap { map }
+        Bindings { map }
     }
 }
 
-impl KeyMap {
-    pub fn action(&self, ev: &KeyEvent) -> Option<Action> {
+impl<A: Bindable> Bindings<A> {
+    pub fn action(&self, ev: &KeyEvent) -> Option<A> {
         let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
         let alt = ev.modifiers.contains(KeyModifiers::ALT);
         let code = match ev.code {
@@ -410,7 +559,7 @@ impl KeyMap {
     }
 
     /// The keys bound to `a`, for the help screen ("f", "Ctrl+c", "Up").
-    pub fn keys_for(&self, a: Action) -> Vec<String> {
+    pub fn keys_for(&self, a: A) -> Vec<String> {
         let mut v: Vec<String> = self
             .map
             .iter()
@@ -428,18 +577,23 @@ impl KeyMap {
         v
     }
 
-    /// Applies `[keys]` overrides: each named action gets exactly the keys
-    /// given (replacing its defaults).
+    /// Applies overrides (`[keys]` or `[replay_keys]`): each named action
+    /// gets exactly the keys given (replacing its defaults).
     fn apply(&mut self, overrides: &toml::Table) -> Result<(), String> {
-        let mut wanted: Vec<(Action, Vec<Key>)> = Vec::new();
+        let table = A::TABLE;
+        let mut wanted: Vec<(A, Vec<Key>)> = Vec::new();
         for (name, value) in overrides {
-            let action = Action::from_name(name).ok_or_else(|| {
-                let names: Vec<&str> = Action::ALL.iter().map(|a| a.name()).collect();
-                format!(
-                    "[keys] {name}: no such action (actions: {})",
-                    names.join(", ")
-                )
-            })?;
+            let action = A::all()
+                .iter()
+                .copied()
+                .find(|a| a.name() == name)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = A::all().iter().map(|a| a.name()).collect();
+                    format!(
+                        "[{table}] {name}: no such action (actions: {})",
+                        names.join(", ")
+                    )
+                })?;
             let list: Vec<String> = match value {
                 toml::Value::String(s) => vec![s.clone()],
                 toml::Value::Array(a) => a
@@ -447,18 +601,20 @@ impl KeyMap {
                     .map(|v| {
                         v.as_str()
                             .map(str::to_string)
-                            .ok_or_else(|| format!("[keys] {name}: keys must be strings"))
+                            .ok_or_else(|| format!("[{table}] {name}: keys must be strings"))
                     })
                     .collect::<Result<_, _>>()?,
                 _ => {
                     return Err(format!(
-                        "[keys] {name}: give a key like \"f\" or a list [\"f\", \"F2\"]"
+                        "[{table}] {name}: give a key like \"f\" or a list [\"f\", \"F2\"]"
                     ));
                 }
             };
             let keys = list
                 .iter()
-                .map(|k| parse_key(k).ok_or_else(|| format!("[keys] {name}: '{k}' is not a key")))
+                .map(|k| {
+                    parse_key(k).ok_or_else(|| format!("[{table}] {name}: '{k}' is not a key"))
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             wanted.push((action, keys));
         }
@@ -471,7 +627,7 @@ impl KeyMap {
                     && *other != action
                 {
                     return Err(format!(
-                        "[keys] '{}' is bound to both {} and {}",
+                        "[{table}] '{}' is bound to both {} and {}",
                         key_name(&k),
                         other.name(),
                         action.name()
@@ -500,6 +656,7 @@ pub struct Config {
     pub engine: Option<PathBuf>,
     pub piece_style: PieceStyle,
     pub keys: KeyMap,
+    pub replay_keys: ReplayKeyMap,
     pub autosave: bool,
     /// Engine vs engine without a clock: the least time between two moves,
     /// so the game can be followed.
@@ -515,6 +672,7 @@ impl Default for Config {
             engine: None,
             piece_style: PieceStyle::Unicode,
             keys: KeyMap::default(),
+            replay_keys: ReplayKeyMap::default(),
             autosave: true,
             watch_delay: Duration::from_millis(800),
         }
@@ -536,6 +694,7 @@ struct RawConfig {
     autosave: Option<bool>,
     watch_delay_ms: Option<i64>,
     keys: Option<toml::Table>,
+    replay_keys: Option<toml::Table>,
 }
 
 impl Config {
@@ -588,6 +747,9 @@ impl Config {
         if let Some(k) = raw.keys {
             c.keys.apply(&k).map_err(ConfigError)?;
         }
+        if let Some(k) = raw.replay_keys {
+            c.replay_keys.apply(&k).map_err(ConfigError)?;
+        }
         Ok(c)
     }
 
@@ -637,10 +799,17 @@ watch_delay_ms = 800
 # "F1".."F12", "Enter", "Space", "Esc", "Tab", "Up", "Down", "Left",
 # "Right", "PageUp", "PageDown". Actions: quit, help, new_game, flip, theme,
 # takeback, hint, resign, draw, pause, copy_fen, copy_pgn, white_view, eval,
-# explore, analyse, more_lines, fewer_lines, up, down, left, right, select, cancel,
+# explore, analyse, more_lines, fewer_lines, open, up, down, left, right, select, cancel,
 # scroll_up, scroll_down.
 [keys]
 # flip = ["f", "F2"]
+
+# The replay screen's keys (the play screen's flip, theme, analyse, explore,
+# eval, white_view, copy_fen, copy_pgn, help, new_game and quit work there too).
+# Actions: next, previous, first, last, variation_up, variation_down, autoplay,
+# faster, slower, go_to, games, open, review, play_from_here, export.
+[replay_keys]
+# next = ["Right", "l"]
 "#
     }
 }

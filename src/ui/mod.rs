@@ -13,6 +13,7 @@ pub mod config;
 pub mod explorer;
 pub mod input;
 pub mod player;
+pub mod replay;
 pub mod theme;
 pub mod view;
 
@@ -42,6 +43,19 @@ pub struct Options {
     pub theme: Option<String>,
     /// Do not offer to resume an unfinished game.
     pub new_game: bool,
+    /// Open this game file for replay (and this game of it, from 0).
+    pub replay: Option<(PathBuf, Option<usize>)>,
+}
+
+/// The repository's sample games: `games/` in the working directory (as
+/// with `cargo run`), else next to the sources this was built from.
+pub fn samples_dir() -> Option<PathBuf> {
+    let here = PathBuf::from("games");
+    if here.is_dir() {
+        return Some(here);
+    }
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    built.is_dir().then_some(built)
 }
 
 /// Everything the app needs before the terminal is taken over; errors here
@@ -121,6 +135,7 @@ fn prepare(opts: &Options) -> Result<Prepared> {
         }
     }
     app.flipped = state.flipped;
+    app.samples_dir = samples_dir();
 
     let mut setup = app.default_setup();
     if let Some(fen) = &opts.fen {
@@ -151,7 +166,7 @@ fn prepare(opts: &Options) -> Result<Prepared> {
             other => bail!("--side must be white, black, random, engines or humans, not '{other}'"),
         };
     }
-    let resume = if opts.new_game || opts.fen.is_some() {
+    let resume = if opts.new_game || opts.fen.is_some() || opts.replay.is_some() {
         None
     } else if let Some(d) = &data_dir {
         let (found, warning) = find_unfinished(&d.join("games"));
@@ -243,6 +258,8 @@ struct PlayStart {
 enum Start {
     Play(Box<PlayStart>),
     Explore(Box<explorer::Explorer>),
+    /// A game file (and the game of it to show first).
+    Replay(PathBuf, Option<usize>),
 }
 
 /// Runs the terminal app until the user quits.
@@ -253,11 +270,18 @@ pub fn run(opts: Options) -> Result<()> {
         resume,
         warnings,
     } = prepare(&opts)?;
-    let result = run_terminal(
-        &mut app,
-        Start::Play(Box::new(PlayStart { setup, resume })),
-        warnings,
-    );
+    let start = match &opts.replay {
+        Some((path, game)) => {
+            // Errors a shell user should see before the screen changes.
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+            if path.is_dir() {
+                bail!("{} is a directory, not a game file", path.display());
+            }
+            Start::Replay(path.clone(), *game)
+        }
+        None => Start::Play(Box::new(PlayStart { setup, resume })),
+    };
+    let result = run_terminal(&mut app, start, warnings);
     if let Some(path) = &app.save_path
         && path.exists()
     {
@@ -350,20 +374,29 @@ fn event_loop(
     let saver = Saver::spawn().context("cannot start the saving thread")?;
     // The stop flag of the explorer's work in progress.
     let mut job_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>> = None;
+    // The stop flags of the file being opened (and checked) and of the review.
+    let mut open_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>> = None;
+    let mut review_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>> = None;
     let mut opponent: Option<EngineHandle> = None;
     let mut assistant = EngineHandle::spawn(
         &EngineSpec::BuiltIn { level: 8 },
         engine_sink(&tx, Slot::Assistant),
     );
 
+    let mut replaying = false;
     let (setup, resume) = match start {
         Start::Play(p) => (p.setup, p.resume),
         Start::Explore(ex) => {
             app.start_explorer(*ex, true, now);
             (app.default_setup(), None)
         }
+        Start::Replay(path, game) => {
+            replaying = true;
+            app.open_file(path, game);
+            (app.default_setup(), None)
+        }
     };
-    let exploring = app.explorer.is_some();
+    let exploring = app.explorer.is_some() || replaying;
     app.launch_setup = Some(setup.clone());
     match resume {
         _ if exploring => {}
@@ -466,6 +499,23 @@ fn event_loop(
                         job_stop = Some(flag);
                     }
                 }
+                Effect::OpenFile { id, path } => {
+                    if let Some(flag) = open_stop.take() {
+                        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    open_stop = spawn_open(id, path, &tx);
+                }
+                Effect::Review(req) => {
+                    if let Some(flag) = review_stop.take() {
+                        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    review_stop = spawn_review(*req, &tx);
+                }
+                Effect::CancelReview => {
+                    if let Some(flag) = review_stop.take() {
+                        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
                 Effect::SaveState => {
                     if let Some(d) = &app.data_dir {
                         let state = config::State {
@@ -545,6 +595,131 @@ fn spawn_job(
             });
         }),
         explorer::Request::Cancel | explorer::Request::Close => return None,
+    };
+    std::thread::Builder::new()
+        .name(player::ENGINE_THREAD.into())
+        .spawn(move || {
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+        })
+        .ok()?;
+    Some(flag)
+}
+
+/// Reads and indexes a game file on a thread of its own (progress, then
+/// the library), then reads every game once to mark the unreadable ones in
+/// the game list. Returns the stop flag.
+fn spawn_open(
+    id: u64,
+    path: PathBuf,
+    tx: &Sender<Msg>,
+) -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let flag = Arc::new(AtomicBool::new(false));
+    let stop = flag.clone();
+    let tx = tx.clone();
+    let work = move || {
+        let mut last = 0.0;
+        let progress_tx = tx.clone();
+        let mut progress = |share: f64| {
+            if share - last >= 0.01 {
+                last = share;
+                let _ = progress_tx.send(Msg::Indexing { id, share });
+            }
+        };
+        let mut library = match crate::game::library::Library::open(&path, &mut progress) {
+            Ok(l) => l,
+            Err(e) => {
+                let _ = tx.send(Msg::Opened {
+                    id,
+                    path,
+                    result: Err(e.to_string()),
+                });
+                return;
+            }
+        };
+        let check =
+            library.format == crate::game::library::Format::Pgn && library.entries.len() > 1;
+        let _ = tx.send(Msg::Opened {
+            id,
+            path,
+            result: Ok(Box::new(library.clone())),
+        });
+        if !check {
+            return;
+        }
+        let mut batch = Vec::new();
+        let mut sent = Instant::now();
+        for i in 0..library.entries.len() {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let _ = library.load(i);
+            batch.push((i, library.entries[i].status.clone()));
+            if sent.elapsed() > Duration::from_millis(100) {
+                sent = Instant::now();
+                let statuses = std::mem::take(&mut batch);
+                if tx
+                    .send(Msg::Checked {
+                        id,
+                        statuses,
+                        done: false,
+                    })
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        }
+        let _ = tx.send(Msg::Checked {
+            id,
+            statuses: batch,
+            done: true,
+        });
+    };
+    std::thread::Builder::new()
+        .name("kibitz-open".into())
+        .spawn(work)
+        .ok()?;
+    Some(flag)
+}
+
+/// Reviews a game on a thread of its own with the built-in engine.
+fn spawn_review(
+    req: app::ReviewRequest,
+    tx: &Sender<Msg>,
+) -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    let app::ReviewRequest {
+        id,
+        start,
+        moves,
+        limits,
+    } = req;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let flag = Arc::new(AtomicBool::new(false));
+    let stop = flag.clone();
+    let tx = tx.clone();
+    let work = move || {
+        crate::game::review::review_line(&start, &moves, &limits, &stop, &mut |done, total, r| {
+            let _ = tx.send(Msg::Reviewed {
+                id,
+                done,
+                total,
+                review: r.map(|r| Box::new(r.clone())),
+                finished: false,
+            });
+        });
+        if !stop.load(Ordering::Relaxed) {
+            let n = moves.len();
+            let _ = tx.send(Msg::Reviewed {
+                id,
+                done: n,
+                total: n,
+                review: None,
+                finished: true,
+            });
+        }
     };
     std::thread::Builder::new()
         .name(player::ENGINE_THREAD.into())

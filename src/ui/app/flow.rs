@@ -20,6 +20,7 @@ impl App {
 
     pub fn start_game(&mut self, setup: Setup, now: Instant) {
         self.stop_all();
+        self.leave_replay();
         if setup.engine != self.spec || self.opponent_name.is_empty() || self.engine_dead {
             self.effects.push(Effect::StartEngine(setup.engine.clone()));
             self.engine_dead = false;
@@ -126,6 +127,7 @@ impl App {
     /// Resumes a saved, unfinished game.
     pub fn resume(&mut self, game: Game, path: PathBuf, now: Instant) {
         self.stop_all();
+        self.leave_replay();
         let mode = game
             .header("KibitzMode")
             .and_then(Mode::from_tag)
@@ -308,7 +310,7 @@ impl App {
         // Analysing already: its best line is the hint.
         if self
             .analysis_running
-            .is_some_and(|(ply, _)| ply == self.game.moves().len())
+            .is_some_and(|(ply, _, _)| ply == self.game.moves().len())
             && let Some(line) = self.search.lines.first().filter(|l| !l.pv.is_empty())
         {
             let board = self.board().clone();
@@ -366,7 +368,7 @@ impl App {
                     && !self.paused
                     && crate::engine::has_legal_moves(self.board())
             })
-            .map(|a| (ply, a.lines));
+            .map(|a| (ply, a.lines, self.board().hash()));
         if want.is_some() && want == self.analysis_done {
             return; // finished by itself: the panel keeps its result
         }
@@ -385,7 +387,7 @@ impl App {
             self.search.thinking = self.engine_thinking();
         }
         self.analysis_running = None;
-        let Some((ply, lines)) = want else {
+        let Some((ply, lines, hash)) = want else {
             return;
         };
         // A hint search in progress gives way to the analysis.
@@ -393,7 +395,7 @@ impl App {
         let id = self.next_id;
         self.next_id += 1;
         self.pending.push((Slot::Assistant, id, Purpose::Analysis));
-        self.analysis_running = Some((ply, lines));
+        self.analysis_running = Some((ply, lines, hash));
         self.search = SearchView::new(
             format!(
                 "Kibitz analysis, {lines} line{}",
@@ -499,6 +501,9 @@ impl App {
     }
 
     pub(super) fn save(&mut self) {
+        if self.replay.is_some() {
+            return; // a replayed game is not a game of ours
+        }
         // A game without moves gets no file (nor a resume prompt); once it
         // has one, the file follows every change, takebacks included.
         if self.game.moves().is_empty() && !self.saved {
@@ -514,6 +519,10 @@ impl App {
     }
 
     pub(super) fn on_tick(&mut self, now: Instant) {
+        if self.replay.is_some() {
+            self.replay_tick(now);
+            return;
+        }
         if self.is_over() || self.paused {
             return;
         }

@@ -43,8 +43,16 @@ impl App {
             }
             return;
         }
+        // A file being opened: Esc gives up on it.
+        if self.opening.is_some() && k.code == KeyCode::Esc {
+            self.opening = None;
+            self.info("Opening cancelled.");
+            return;
+        }
         match &self.overlay {
             Overlay::None => {}
+            Overlay::Games { .. } => return self.games_key(k),
+            Overlay::Files(_) => return self.files_key(k),
             Overlay::Help => {
                 self.overlay = Overlay::None;
                 return;
@@ -120,6 +128,51 @@ impl App {
                 }
                 return;
             }
+        }
+
+        if self.replay.is_some() {
+            if self.replay_key(k, now) {
+                return;
+            }
+            match self.keys.action(&k) {
+                Some(
+                    a @ (Action::Takeback
+                    | Action::Hint
+                    | Action::Resign
+                    | Action::OfferDraw
+                    | Action::Pause
+                    | Action::Select
+                    | Action::Up
+                    | Action::Down
+                    | Action::Left
+                    | Action::Right),
+                ) => {
+                    let what = a.description();
+                    self.error(format!(
+                        "Not while replaying ({}: {what}). {} plays on from here against the engine.",
+                        self.keys_hint(a),
+                        self.replay_key_hint(super::super::config::ReplayAction::PlayFromHere)
+                    ));
+                }
+                Some(Action::Cancel) => {
+                    if let Some(r) = &mut self.replay {
+                        r.autoplay = None;
+                    }
+                    self.status = None;
+                }
+                Some(a) => self.run_action(a, now),
+                None => {
+                    if let KeyCode::Char(c) = k.code
+                        && !c.is_whitespace()
+                    {
+                        self.error(format!(
+                            "'{c}' is not a replay command ({} shows the keys).",
+                            self.keys_hint(Action::Help)
+                        ));
+                    }
+                }
+            }
+            return;
         }
 
         // Typing a move.
@@ -309,7 +362,11 @@ impl App {
                 });
             }
             Action::CopyPgn => {
-                let pgn = crate::game::write_pgn(&self.game);
+                // Replaying: the whole game, variations and comments too.
+                let pgn = match &self.replay {
+                    Some(r) => crate::game::write_pgn_tree(&r.parsed.game, &r.parsed.tree),
+                    None => crate::game::write_pgn(&self.game),
+                };
                 self.effects.push(Effect::Copy {
                     what: "PGN",
                     text: pgn,
@@ -358,6 +415,7 @@ impl App {
             }
             Action::ScrollUp => self.scroll = (self.scroll + 5).min(self.max_scroll()),
             Action::ScrollDown => self.scroll = self.scroll.saturating_sub(5),
+            Action::Open => self.open_file_picker(),
         }
     }
 
@@ -529,6 +587,18 @@ impl App {
         }
         self.pending_letters.clear();
         if !matches!(self.overlay, Overlay::None) {
+            return;
+        }
+        if self.replay.is_some() {
+            use super::super::config::ReplayAction;
+            match m.kind {
+                MouseEventKind::Down(MouseButton::Left) => {
+                    self.replay_click(m.column, m.row);
+                }
+                MouseEventKind::ScrollUp => self.run_replay_action(ReplayAction::Previous, now),
+                MouseEventKind::ScrollDown => self.run_replay_action(ReplayAction::Next, now),
+                _ => {}
+            }
             return;
         }
         match m.kind {

@@ -13,6 +13,8 @@ use super::player::{EngineEvent, EngineSpec, Progress, Purpose, Request, SearchL
 use super::theme::Theme;
 use super::view::{self, BoardGeometry};
 use crate::engine::{Board, Bound, Clock, Limits, Score};
+use crate::game::library::{Library, Status as GameStatus};
+use crate::game::review::MoveReview;
 use crate::game::{Ending, Game, GameResult, Termination};
 use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -24,6 +26,7 @@ use std::time::{Duration, Instant};
 mod dialog;
 mod flow;
 mod keys;
+mod replay;
 
 pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, parse_limits, time_choices};
 use dialog::{parse_spec_tag, spec_tag};
@@ -63,7 +66,25 @@ pub enum Effect {
     SaveState,
     /// Work for the tree explorer (record, compare, cancel).
     Explorer(super::explorer::Request),
+    /// Read and index a game file (answered by `Indexing`, `Opened`, then
+    /// `Checked` messages with this id).
+    OpenFile {
+        id: u64,
+        path: PathBuf,
+    },
+    /// Review a line of moves in the background (answered by `Reviewed`).
+    Review(Box<ReviewRequest>),
+    CancelReview,
     Quit,
+}
+
+/// A game review for the runtime to run.
+#[derive(Clone, Debug)]
+pub struct ReviewRequest {
+    pub id: u64,
+    pub start: Board,
+    pub moves: Vec<Move>,
+    pub limits: Limits,
 }
 
 /// Messages the app reacts to.
@@ -89,6 +110,31 @@ pub enum Msg {
         id: u64,
         row: usize,
         result: super::explorer::CompareResult,
+    },
+    /// Share (0..1) of a game file indexed.
+    Indexing {
+        id: u64,
+        share: f64,
+    },
+    /// A game file was read and indexed (or could not be).
+    Opened {
+        id: u64,
+        path: PathBuf,
+        result: Result<Box<Library>, String>,
+    },
+    /// Games of the open file checked in the background: index and status.
+    Checked {
+        id: u64,
+        statuses: Vec<(usize, GameStatus)>,
+        done: bool,
+    },
+    /// The review reached another position (`review` when a move is judged).
+    Reviewed {
+        id: u64,
+        done: usize,
+        total: usize,
+        review: Option<Box<MoveReview>>,
+        finished: bool,
     },
 }
 
@@ -184,6 +230,23 @@ pub enum Overlay {
         game: Box<Game>,
         summary: String,
     },
+    /// The games of the file being replayed; `selected` is highlighted.
+    Games {
+        selected: usize,
+    },
+    /// Choosing a game file to open.
+    Files(Box<super::replay::FilePicker>),
+}
+
+/// A game file being read.
+#[derive(Clone, Debug)]
+pub struct Opening {
+    pub id: u64,
+    pub path: PathBuf,
+    /// Share indexed so far (0..1).
+    pub share: f64,
+    /// Game to show first (from 0), as `kibitz replay --game` asked.
+    pub game: Option<usize>,
 }
 
 pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
@@ -291,15 +354,23 @@ pub struct App {
     pub white_view: bool,
     /// Analysis mode: the assistant analyses every position shown.
     pub analysis: Option<AnalysisMode>,
+    /// Replaying a game file (instead of playing).
+    pub replay: Option<Box<super::replay::Replay>>,
+    /// A game file being opened.
+    pub opening: Option<Opening>,
+    /// The move-number box of the replay screen (`:` or a digit).
+    pub goto: Option<String>,
+    /// Where the repository's sample games are (for the file picker).
+    pub samples_dir: Option<PathBuf>,
     /// The search-tree explorer, when open (it covers the screen).
     pub explorer: Option<Box<super::explorer::Explorer>>,
     /// The game was paused when the explorer opened (it resumes on close).
     paused_for_explorer: bool,
     /// The position (half-move) and line count the running analysis is for.
-    analysis_running: Option<(usize, usize)>,
+    analysis_running: Option<(usize, usize, u64)>,
     /// An analysis that ended by itself (mate found, depth limit): not to
     /// be started again for the same position and lines.
-    analysis_done: Option<(usize, usize)>,
+    analysis_done: Option<(usize, usize, u64)>,
     pub hint: Option<Hint>,
     /// Outstanding requests: (slot, id, purpose).
     pending: Vec<(Slot, u64, Purpose)>,
@@ -373,6 +444,10 @@ impl App {
             analysis: None,
             analysis_running: None,
             analysis_done: None,
+            replay: None,
+            opening: None,
+            goto: None,
+            samples_dir: None,
             explorer: None,
             paused_for_explorer: false,
             hint: None,
@@ -427,7 +502,8 @@ impl App {
 
     /// The human may move now.
     pub fn human_to_move(&self) -> bool {
-        !self.is_over()
+        self.replay.is_none()
+            && !self.is_over()
             && !self.paused
             && matches!(
                 self.overlay,
@@ -439,13 +515,17 @@ impl App {
     /// Keys may go to the move box: a live game with a human player and no
     /// dialog open (moves typed during the engine's turn wait in the box).
     fn typing_allowed(&self) -> bool {
-        !self.is_over()
+        self.replay.is_none()
+            && !self.is_over()
             && self.mode != Mode::EngineVsEngine
             && matches!(self.overlay, Overlay::None)
     }
 
     fn engine_to_move(&self) -> bool {
-        !self.is_over() && !self.paused && !self.mode.is_human(self.board().turn())
+        self.replay.is_none()
+            && !self.is_over()
+            && !self.paused
+            && !self.mode.is_human(self.board().turn())
     }
 
     pub fn engine_thinking(&self) -> bool {
@@ -493,6 +573,22 @@ impl App {
                     ex.compared(id, row, result);
                 }
             }
+            Msg::Indexing { id, share } => {
+                if let Some(o) = &mut self.opening
+                    && o.id == id
+                {
+                    o.share = share;
+                }
+            }
+            Msg::Opened { id, path, result } => self.on_opened(id, path, result, now),
+            Msg::Checked { id, statuses, done } => self.on_checked(id, statuses, done),
+            Msg::Reviewed {
+                id,
+                done,
+                total,
+                review,
+                finished,
+            } => self.on_reviewed(id, done, total, review, finished),
         }
         self.sync_analysis(now);
     }
@@ -546,6 +642,16 @@ impl App {
         if ply > self.game.moves().len() {
             return;
         }
+        if let Some(r) = &mut self.replay
+            && ply == self.game.moves().len()
+            && board.hash() == self.game.current().hash()
+            && let Some(slot) = r.evals.get_mut(r.cursor)
+        {
+            *slot = Some(match board.turn() {
+                Color::White => score,
+                Color::Black => -score,
+            });
+        }
         if self.evals.len() <= ply {
             self.evals.resize(ply + 1, None);
         }
@@ -563,6 +669,14 @@ impl App {
 
     /// Clock text for `color`, if there is a clock.
     pub fn clock_text(&self, color: Color, now: Instant) -> Option<String> {
+        if let Some(r) = &self.replay {
+            let (w, b) = r.clocks();
+            return match color {
+                Color::White => w,
+                Color::Black => b,
+            }
+            .map(format_clock);
+        }
         self.clocks
             .as_ref()
             .map(|c| format_clock(c.remaining(color, now)))

@@ -5,6 +5,7 @@ mod analysis;
 mod games;
 mod input;
 mod render;
+mod replay;
 mod saving;
 
 use super::config::{Config, PieceStyle, TimeControl};

@@ -21,7 +21,10 @@ mod evalview;
 mod explorer;
 mod overlays;
 mod panel;
+mod replay;
 mod search;
+
+pub use replay::{ReplayPanel, replay_panel, replay_rows};
 
 use board::draw_board;
 pub use board::{draw_plain_board, glyph, sprite, sprite_fit};
@@ -156,10 +159,19 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
     if let Some(bar) = l.eval_bar {
         search::draw_eval_bar(buf, app, bar);
     }
-    draw_panel(buf, app, l.panel, now);
+    match &app.replay {
+        Some(r) => replay::draw_replay_panel(buf, app, r, l.panel, now),
+        None => draw_panel(buf, app, l.panel, now),
+    }
     draw_status(buf, app, l.status);
     match &app.overlay {
         Overlay::None => {}
+        Overlay::Games { selected } => {
+            if let Some(r) = &app.replay {
+                replay::draw_games(buf, app, r, *selected, area);
+            }
+        }
+        Overlay::Files(p) => replay::draw_files(buf, app, p, area),
         Overlay::Help => draw_help(buf, app, area),
         Overlay::Eval { simple } => evalview::draw_eval(buf, app, *simple, area),
         Overlay::NewGame(d) => draw_dialog(buf, app, d, area),
@@ -199,6 +211,9 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
                 "Enter or y = resume    n = new game    q = quit",
             ],
         ),
+    }
+    if let Some(o) = &app.opening {
+        replay::draw_opening(buf, app, o, area);
     }
 }
 

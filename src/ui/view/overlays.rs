@@ -40,6 +40,10 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &App, area: Rect) {
     } else {
         Line::from("")
     };
+    if app.replay.is_some() {
+        draw_replay_status(buf, app, line1, area);
+        return;
+    }
     let hints = [
         (Action::Help, "help"),
         (Action::NewGame, "new"),
@@ -83,6 +87,76 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &App, area: Rect) {
     Paragraph::new(vec![line1, Line::from(spans)]).render_ref(area, buf);
 }
 
+/// The replay screen's status: the move-number box or the message, then
+/// its keys.
+fn draw_replay_status(buf: &mut Buffer, app: &App, line1: Line, area: Rect) {
+    use crate::ui::config::ReplayAction as R;
+    let theme = app.theme();
+    let key = Style::default()
+        .fg(theme.accent)
+        .add_modifier(Modifier::BOLD);
+    let dim = Style::default().fg(theme.dim);
+    let line1 = match &app.goto {
+        Some(t) => Line::from(vec![
+            Span::styled("Go to move: ", Style::default().fg(theme.accent)),
+            Span::styled(
+                format!("{t}▏"),
+                Style::default().fg(theme.text).add_modifier(Modifier::BOLD),
+            ),
+            Span::styled(
+                "  (23 = White's 23rd move, 23b = Black's; Enter goes, Esc cancels)",
+                dim,
+            ),
+        ]),
+        None => line1,
+    };
+    let replay_hints = [
+        (R::Previous, R::Next, "step"),
+        (R::First, R::Last, "start/end"),
+    ];
+    let mut spans = Vec::new();
+    let label = |a: R| {
+        app.config
+            .replay_keys
+            .keys_for(a)
+            .first()
+            .map(|k| match k.as_str() {
+                "Left" => "←".to_string(),
+                "Right" => "→".to_string(),
+                "Up" => "↑".to_string(),
+                "Down" => "↓".to_string(),
+                other => other.to_string(),
+            })
+            .unwrap_or_else(|| "-".into())
+    };
+    for (a, b, what) in replay_hints {
+        let (la, lb) = (label(a), label(b));
+        let sep = if la.chars().count() > 1 || lb.chars().count() > 1 {
+            "/"
+        } else {
+            ""
+        };
+        spans.push(Span::styled(format!("{la}{sep}{lb}"), key));
+        spans.push(Span::styled(format!(" {what}  "), dim));
+    }
+    for (a, what) in [
+        (R::Autoplay, "autoplay"),
+        (R::GoTo, "go to"),
+        (R::Review, "review"),
+        (R::PlayFromHere, "play from here"),
+        (R::Games, "games"),
+        (R::Open, "open"),
+    ] {
+        spans.push(Span::styled(label(a), key));
+        spans.push(Span::styled(format!(" {what}  "), dim));
+    }
+    for (a, what) in [(Action::Help, "help"), (Action::Quit, "quit")] {
+        spans.push(Span::styled(key_label(app, a), key));
+        spans.push(Span::styled(format!(" {what}  "), dim));
+    }
+    Paragraph::new(vec![line1, Line::from(spans)]).render_ref(area, buf);
+}
+
 pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);
     let h = h.min(area.height);
@@ -122,6 +196,72 @@ pub(super) fn draw_help(buf: &mut Buffer, app: &App, area: Rect) {
         .fg(theme.accent)
         .add_modifier(Modifier::BOLD);
     let text = Style::default().fg(theme.text);
+    if app.replay.is_some() {
+        for a in crate::ui::config::ReplayAction::ALL {
+            let keys = app.config.replay_keys.keys_for(*a).join(", ");
+            lines.push(Line::from(vec![
+                Span::styled(format!("{keys:>16}  "), key),
+                Span::styled(a.description().to_string(), text),
+            ]));
+        }
+        lines.push(Line::from(""));
+        for a in Action::ALL.iter().filter(|a| {
+            !matches!(
+                a,
+                Action::Takeback
+                    | Action::Hint
+                    | Action::Resign
+                    | Action::OfferDraw
+                    | Action::Pause
+                    | Action::Up
+                    | Action::Down
+                    | Action::Left
+                    | Action::Right
+                    | Action::Select
+                    | Action::ScrollUp
+                    | Action::ScrollDown
+                    | Action::Open
+            )
+        }) {
+            let keys = app.keys.keys_for(*a).join(", ");
+            // Replay keys win where both are bound.
+            let keys: Vec<&str> = keys
+                .split(", ")
+                .filter(|k| {
+                    !crate::ui::config::ReplayAction::ALL
+                        .iter()
+                        .any(|r| app.config.replay_keys.keys_for(*r).iter().any(|x| x == k))
+                })
+                .collect();
+            if keys.is_empty() {
+                continue;
+            }
+            lines.push(Line::from(vec![
+                Span::styled(format!("{:>16}  ", keys.join(", ")), key),
+                Span::styled(a.description().to_string(), text),
+            ]));
+        }
+        lines.push(Line::from(""));
+        for l in [
+            "Digits go to a move number (23, 23b). Click a move in the list to",
+            "go there, or the eval graph. Variations are in parentheses: step",
+            "into one with the arrows up/down at its first move.",
+            "Review marks ?! inaccuracies, ? mistakes and ?? blunders: a move",
+            "that loses 5, 10 or 15 percentage points of winning chance.",
+            "",
+            "Press any key to close this help.",
+        ] {
+            lines.push(Line::from(Span::styled(l, text)));
+        }
+        let h = lines.len() as u16 + 2;
+        let r = centered(area, 76, h);
+        Clear.render_ref(r, buf);
+        Paragraph::new(lines)
+            .style(Style::default().bg(theme.background))
+            .block(block("Replay keys", theme))
+            .render_ref(r, buf);
+        return;
+    }
     for a in Action::ALL {
         let keys = app.keys.keys_for(*a).join(", ");
         lines.push(Line::from(vec![

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::engine::{Board, Bound, Score};
+use crate::game::review::Judgement;
 use crate::ui::player::SearchLine;
 
 /// A score for display, from White's view when the app asks for it.
@@ -352,17 +353,45 @@ pub(super) fn draw_eval_graph(buf: &mut Buffer, app: &App, area: Rect) {
     if inner.width < 4 || inner.height < 2 {
         return;
     }
-    let known: Vec<(usize, Score)> = app
-        .evals
+    // Replaying: the whole main line, the review's marks under it.
+    let (series, current, marks): (Vec<Option<Score>>, usize, Vec<(usize, Judgement)>) =
+        match &app.replay {
+            Some(r) => {
+                let main = r.main_nodes();
+                let series = main
+                    .iter()
+                    .map(|&n| r.evals.get(n).copied().flatten())
+                    .collect();
+                let marks = main
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(ply, &n)| {
+                        r.reviews
+                            .get(n)
+                            .and_then(|x| x.as_ref())
+                            .and_then(|x| x.judgement)
+                            .map(|j| (ply, j))
+                    })
+                    .collect();
+                (series, r.tree().ply(r.cursor), marks)
+            }
+            None => (app.evals.clone(), app.game.moves().len(), Vec::new()),
+        };
+    let known: Vec<(usize, Score)> = series
         .iter()
         .enumerate()
         .filter_map(|(i, e)| e.map(|s| (i, s)))
         .collect();
     if known.is_empty() {
-        buf.set_string(inner.x, inner.y, "no evaluations yet", dim);
+        let text = if app.replay.is_some() {
+            "no evaluations yet: r reviews the game"
+        } else {
+            "no evaluations yet"
+        };
+        buf.set_string(inner.x, inner.y, text, dim);
         return;
     }
-    let plies = app.game.moves().len().max(1);
+    let plies = series.len().saturating_sub(1).max(current).max(1);
     let width = inner.width as usize;
     // Half-cell rows above and below the zero line.
     let half_rows = inner.height as i32; // total halves = 2 * height
@@ -431,12 +460,30 @@ pub(super) fn draw_eval_graph(buf: &mut Buffer, app: &App, area: Rect) {
             }
         }
     }
+    // Mistakes of the review, on the bottom row.
+    for (ply, j) in marks {
+        let x = inner.x + col_of(ply) as u16;
+        let colour = judgement_colour(theme, j);
+        if let Some(cell) = buf.cell_mut((x, inner.y + inner.height - 1)) {
+            cell.set_symbol("•").set_fg(colour);
+        }
+    }
     // The current position.
-    let cur = col_of(app.game.moves().len());
+    let cur = col_of(current);
     if cur < width {
         let x = inner.x + cur as u16;
         if let Some(cell) = buf.cell_mut((x, inner.y)) {
             cell.set_symbol("▼").set_fg(theme.accent);
         }
+    }
+}
+
+/// The colour of a review's mark: blunders in the error colour, mistakes
+/// and inaccuracies in the accent colour and dimmer.
+pub fn judgement_colour(theme: &Theme, j: Judgement) -> ratatui::style::Color {
+    match j {
+        Judgement::Blunder => theme.error,
+        Judgement::Mistake => theme.accent,
+        Judgement::Inaccuracy => theme.dim,
     }
 }

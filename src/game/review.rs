@@ -1,0 +1,732 @@
+//! Game review: the engine evaluates every position of a line, and each
+//! move is judged by how much it lowered the mover's chance of winning, the
+//! way lichess does it. The results can be written into a [`MoveTree`] as
+//! `[%eval]` comments, `?!`/`?`/`??` glyphs and the better line as a
+//! variation.
+//!
+//! Scores here are from **White's** point of view (unlike the engine's
+//! [`Score`], which is the side to move's). A mate in a white-view score is
+//! stored so that [`Score::mate_moves`] and `Display` give lichess' numbers:
+//! White mating in n moves is `Score::mate_in(2n - 1)` (`#n`), Black mating
+//! in n moves is `Score::mated_in(2n)` (`#-n`); see [`white_view`].
+
+use super::movetree::{MoveTree, NodeId};
+use crate::engine::{Board, Engine, EngineOptions, GamePosition, Limits, NoObserver, Score};
+use shakmaty::{Color, Move, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// A drop of at least this much in the mover's winning chance (0..1) is an
+/// inaccuracy (`?!`, NAG 6). Lichess' 0.1 on its -1..1 scale.
+pub const INACCURACY: f64 = 0.05;
+/// A drop of at least this much is a mistake (`?`, NAG 2). Lichess' 0.2.
+pub const MISTAKE: f64 = 0.10;
+/// A drop of at least this much is a blunder (`??`, NAG 4). Lichess' 0.3.
+pub const BLUNDER: f64 = 0.15;
+
+/// The slope of lichess' winning-chance curve, per centipawn.
+const WIN_CHANCE_K: f64 = 0.003_682_08;
+/// Scores beyond this many centipawns (and mates) count as this.
+const CP_CAP: i32 = 1000;
+/// The best line written as a variation is at most this many plies.
+pub const MAX_BEST_LINE: usize = 8;
+
+/// How bad a move was.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Judgement {
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+impl Judgement {
+    /// The PGN glyph: 6 (`?!`), 2 (`?`) or 4 (`??`).
+    pub fn nag(self) -> u8 {
+        match self {
+            Judgement::Inaccuracy => 6,
+            Judgement::Mistake => 2,
+            Judgement::Blunder => 4,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Judgement::Inaccuracy => "Inaccuracy",
+            Judgement::Mistake => "Mistake",
+            Judgement::Blunder => "Blunder",
+        }
+    }
+
+    /// The judgement for a drop in winning chance (0..1), by the
+    /// [`INACCURACY`], [`MISTAKE`] and [`BLUNDER`] thresholds.
+    pub fn from_loss(loss: f64) -> Option<Judgement> {
+        if loss >= BLUNDER {
+            Some(Judgement::Blunder)
+        } else if loss >= MISTAKE {
+            Some(Judgement::Mistake)
+        } else if loss >= INACCURACY {
+            Some(Judgement::Inaccuracy)
+        } else {
+            None
+        }
+    }
+}
+
+/// What the engine thought of one move of the line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveReview {
+    /// Index of the move in the line (0 = first move).
+    pub ply: usize,
+    /// Evaluation of the position before the move, White's view.
+    pub before: Score,
+    /// Evaluation of the position after the move, White's view.
+    pub after: Score,
+    /// The engine's best move in the position before (`None` when that
+    /// position was already drawn by rule).
+    pub best: Option<Move>,
+    /// Its principal variation, the best move first, at most
+    /// [`MAX_BEST_LINE`] plies.
+    pub best_line: Vec<Move>,
+    /// `None` for a good move and always when the move was the best one.
+    pub judgement: Option<Judgement>,
+    /// The drop in the mover's winning chance, 0..1.
+    pub loss: f64,
+}
+
+/// A side-to-move score as White's view, mates normalised as the module
+/// documentation says.
+pub fn white_view(score: Score, turn: Color) -> Score {
+    match score.mate_moves() {
+        // Mated at the root: the side to move is checkmated.
+        Some(0) => match (score.is_loss(), turn) {
+            (true, Color::White) | (false, Color::Black) => Score::mated_in(0),
+            (true, Color::Black) | (false, Color::White) => Score::mate_in(0),
+        },
+        Some(m) => mate_score(match turn {
+            Color::White => m,
+            Color::Black => -m,
+        }),
+        None => match turn {
+            Color::White => score,
+            Color::Black => -score,
+        },
+    }
+}
+
+/// White's view of "mate in `moves`" (negative: Black mates). `moves` is
+/// not 0.
+fn mate_score(moves: i32) -> Score {
+    let n = moves.unsigned_abs() as usize;
+    if moves > 0 {
+        Score::mate_in(2 * n - 1)
+    } else {
+        Score::mated_in(2 * n)
+    }
+}
+
+/// The chance (0..1) that `for_color` wins from a position evaluated at
+/// `white_view`: lichess' curve `1 / (1 + exp(-0.00368208 cp))`, with the
+/// score capped at ±1000 centipawns and a mate counted as ±1000.
+pub fn win_chance(white_view: Score, for_color: Color) -> f64 {
+    let cp = if white_view.is_win() {
+        CP_CAP
+    } else if white_view.is_loss() {
+        -CP_CAP
+    } else {
+        white_view.0.clamp(-CP_CAP, CP_CAP)
+    };
+    let white = 1.0 / (1.0 + (-WIN_CHANCE_K * f64::from(cp)).exp());
+    match for_color {
+        Color::White => white,
+        Color::Black => 1.0 - white,
+    }
+}
+
+/// One evaluated position.
+struct Eval {
+    /// White's view.
+    score: Score,
+    best: Option<Move>,
+    pv: Vec<Move>,
+}
+
+/// An engine set up for reviews: one per thread, reusable for many games.
+pub struct Reviewer {
+    engine: Engine,
+    limits: Limits,
+}
+
+impl Reviewer {
+    /// An engine with default options (no book, full strength, no move
+    /// overhead) searching each position under `limits`.
+    pub fn new(limits: Limits) -> Reviewer {
+        Reviewer::with_options(
+            limits,
+            EngineOptions {
+                move_overhead: Duration::ZERO,
+                ..EngineOptions::default()
+            },
+        )
+    }
+
+    /// [`Reviewer::new`] with other engine options. A book or a strength
+    /// level would make the review worse; they are switched off.
+    pub fn with_options(limits: Limits, options: EngineOptions) -> Reviewer {
+        let options = EngineOptions {
+            multipv: 1,
+            own_book: false,
+            book_file: None,
+            level: crate::engine::Level::MAX,
+            ..options
+        };
+        Reviewer {
+            engine: Engine::new(options),
+            limits,
+        }
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Reviews `moves` played from `start`: `moves.len() + 1` positions are
+    /// evaluated, each once, with the game's history (so repetitions count).
+    /// `progress` gets (moves done, moves in all, the review just made),
+    /// first (0, n, None). When `stop` is set the reviews done so far are
+    /// returned (the search it interrupted is thrown away). An illegal move
+    /// ends the review there.
+    pub fn review(
+        &mut self,
+        start: &Board,
+        moves: &[Move],
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(usize, usize, Option<&MoveReview>),
+    ) -> Vec<MoveReview> {
+        self.engine.new_game();
+        let total = moves.len();
+        let mut out = Vec::with_capacity(total);
+        progress(0, total, None);
+        let mut pos = GamePosition::new(start.clone());
+        let Some(mut before) = self.evaluate(&pos, stop) else {
+            return out;
+        };
+        for (ply, &played) in moves.iter().enumerate() {
+            let board = pos.current().clone();
+            if !board.is_legal(played) {
+                break;
+            }
+            pos.push(played);
+            let Some(after) = self.evaluate(&pos, stop) else {
+                break;
+            };
+            let mover = board.turn();
+            let loss = (win_chance(before.score, mover) - win_chance(after.score, mover)).max(0.0);
+            let judgement = if before.best == Some(played) {
+                None
+            } else {
+                Judgement::from_loss(loss)
+            };
+            let review = MoveReview {
+                ply,
+                before: before.score,
+                after: after.score,
+                best: before.best,
+                best_line: std::mem::take(&mut before.pv),
+                judgement,
+                loss,
+            };
+            progress(ply + 1, total, Some(&review));
+            out.push(review);
+            before = after;
+        }
+        out
+    }
+
+    /// The current position's score (White's view) and best line; `None`
+    /// when `stop` was set.
+    fn evaluate(&mut self, pos: &GamePosition, stop: &AtomicBool) -> Option<Eval> {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let board = pos.current();
+        let chess = board.chess();
+        let turn = board.turn();
+        let terminal = |score| {
+            Some(Eval {
+                score: white_view(score, turn),
+                best: None,
+                pv: Vec::new(),
+            })
+        };
+        if chess.legal_moves().is_empty() {
+            return terminal(if chess.is_check() {
+                Score::mated_in(0)
+            } else {
+                Score::DRAW
+            });
+        }
+        // Over by rule whatever the players want.
+        if chess.is_insufficient_material() || pos.repetitions() >= 5 || board.halfmoves() >= 150 {
+            return terminal(Score::DRAW);
+        }
+        let report = self.engine.search(pos, &self.limits, stop, &mut NoObserver);
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let best = report.best_move;
+        let mut pv = report.result.pv;
+        if pv.first() != best.as_ref() {
+            pv = best.into_iter().collect();
+        }
+        // Only legal moves, in case a line ends in something odd.
+        let mut b = board.clone();
+        let mut len = 0;
+        for &m in pv.iter().take(MAX_BEST_LINE) {
+            if !b.is_legal(m) {
+                break;
+            }
+            b = b.play(m);
+            len += 1;
+        }
+        pv.truncate(len);
+        Some(Eval {
+            score: white_view(report.result.score, turn),
+            best,
+            pv,
+        })
+    }
+}
+
+/// Reviews a line with a new [`Reviewer`]; see [`Reviewer::review`].
+pub fn review_line(
+    start: &Board,
+    moves: &[Move],
+    limits: &Limits,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(usize, usize, Option<&MoveReview>),
+) -> Vec<MoveReview> {
+    Reviewer::new(limits.clone()).review(start, moves, stop, progress)
+}
+
+/// Writes reviews of the main line into `tree`. For each reviewed move:
+/// - its `[%eval]` comment is set (a previous `[%eval ...]` is removed from
+///   the comments, the rest of their text is kept; a checkmate gets none);
+/// - a judged move gets its glyph (`?!`, `?`, `??`) unless it already has a
+///   move-quality glyph (NAGs 1 to 6: an annotator's verdict stays), a
+///   comment like "Mistake (+0.20 → -1.50). Qd2 was best." (replacing one
+///   from an earlier review), and the best line as a variation after the
+///   existing ones, unless the best move is already one of them.
+///
+/// Reviews past the end of the main line are skipped.
+pub fn annotate_tree(tree: &mut MoveTree, reviews: &[MoveReview]) {
+    let main = tree.main_line();
+    for r in reviews {
+        let Some(&node) = main.get(r.ply) else {
+            continue;
+        };
+        let parent = tree.nodes[node].parent.unwrap_or(0);
+
+        let mut comments: Vec<String> = std::mem::take(&mut tree.nodes[node].comments)
+            .iter()
+            .filter(|c| !is_review_comment(c))
+            .map(|c| strip_eval(c))
+            .filter(|c| !c.is_empty())
+            .collect();
+        if r.after.mate_moves() != Some(0) {
+            comments.insert(0, eval_comment(r.after));
+        }
+        let Some(j) = r.judgement else {
+            tree.nodes[node].comments = comments;
+            continue;
+        };
+        let board = tree.board_at(parent);
+        let best_san = r.best.filter(|&m| board.is_legal(m)).map(|m| board.san(m));
+        comments.push(match &best_san {
+            Some(san) => format!("{} ({} → {}). {san} was best.", j.name(), r.before, r.after),
+            None => format!("{} ({} → {}).", j.name(), r.before, r.after),
+        });
+        let n = &mut tree.nodes[node];
+        n.comments = comments;
+        if !n.nags.iter().any(|g| (1..=6).contains(g)) {
+            n.nags.push(j.nag());
+        }
+        if best_san.is_some() {
+            add_best_line(tree, parent, board, r);
+        }
+    }
+}
+
+/// The best line below `parent` (whose position is `board`), unless its
+/// first move is there already.
+fn add_best_line(tree: &mut MoveTree, parent: NodeId, mut board: Board, r: &MoveReview) {
+    let Some(best) = r.best else {
+        return;
+    };
+    if tree.nodes[parent]
+        .children
+        .iter()
+        .any(|&c| tree.nodes[c].mv == Some(best))
+    {
+        return;
+    }
+    let line: Vec<Move> = if r.best_line.first() == Some(&best) {
+        r.best_line.clone()
+    } else {
+        vec![best]
+    };
+    let mut cur = parent;
+    for m in line {
+        if !board.is_legal(m) {
+            break;
+        }
+        cur = tree.add(cur, &board, m);
+        board = board.play(m);
+    }
+}
+
+/// Is this a judgement comment [`annotate_tree`] wrote?
+fn is_review_comment(c: &str) -> bool {
+    [
+        Judgement::Inaccuracy,
+        Judgement::Mistake,
+        Judgement::Blunder,
+    ]
+    .iter()
+    .any(|j| {
+        c.strip_prefix(j.name())
+            .and_then(|rest| rest.strip_prefix(" ("))
+            .is_some_and(|rest| {
+                rest.contains(" → ") && (rest.ends_with(").") || rest.ends_with(" was best."))
+            })
+    })
+}
+
+/// A comment without its `[%eval ...]` commands, spaces tidied.
+fn strip_eval(c: &str) -> String {
+    let mut rest = c;
+    let mut out = String::new();
+    while let Some(at) = rest.find("[%eval") {
+        let Some(len) = rest[at..].find(']') else {
+            break;
+        };
+        out.push_str(&rest[..at]);
+        out.push(' ');
+        rest = &rest[at + len + 1..];
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The lichess comment for a White-view score: `[%eval 0.35]`,
+/// `[%eval -1.20]`, `[%eval #3]` (White mates in 3), `[%eval #-3]`.
+/// A checkmate on the board is `#0` (White mated) or `#-0`.
+pub fn eval_comment(score: Score) -> String {
+    let text = match score.mate_moves() {
+        Some(0) if score.is_loss() => "#-0".to_string(),
+        Some(m) => format!("#{m}"),
+        None => format!("{:.2}", f64::from(score.0) / 100.0),
+    };
+    format!("[%eval {text}]")
+}
+
+/// The argument of a `[%name ...]` command in a comment.
+fn command<'a>(comment: &'a str, name: &str) -> Option<&'a str> {
+    let at = comment.find(&format!("[%{name}"))?;
+    let rest = &comment[at + 2 + name.len()..];
+    // `[%evaluation` is not `[%eval`.
+    if !rest.starts_with(|c: char| c.is_whitespace()) {
+        return None;
+    }
+    let end = rest.find(']')?;
+    Some(rest[..end].trim())
+}
+
+/// The score (White's view) in a `[%eval ...]` command: `[%eval 0.35]`,
+/// `[%eval -1.2]`, `[%eval #-3]`, `[%eval 0.35,18]` (with a depth).
+pub fn parse_eval_comment(comment: &str) -> Option<Score> {
+    let arg = command(comment, "eval")?;
+    let value = arg.split(',').next()?.trim();
+    if let Some(mate) = value.strip_prefix('#') {
+        let n: i32 = mate.parse().ok()?;
+        // Deeper mates would leave the mate score range.
+        if n.unsigned_abs() > 500 {
+            return None;
+        }
+        return Some(match n {
+            0 if mate.starts_with('-') => Score::mated_in(0),
+            0 => Score::mate_in(0),
+            n => mate_score(n),
+        });
+    }
+    let pawns: f64 = value.parse().ok()?;
+    if !pawns.is_finite() {
+        return None;
+    }
+    let max = f64::from(Score::MATE_BOUND - 1);
+    Some(Score((pawns * 100.0).round().clamp(-max, max) as i32))
+}
+
+/// The clock in a `[%clk ...]` command: `[%clk 1:23:45]`,
+/// `[%clk 0:03:12.5]` (also `m:ss`).
+pub fn parse_clk_comment(comment: &str) -> Option<Duration> {
+    let arg = command(comment, "clk")?;
+    let parts: Vec<&str> = arg.split(':').collect();
+    let (h, m, s) = match parts.as_slice() {
+        [h, m, s] => (*h, *m, *s),
+        [m, s] => ("0", *m, *s),
+        _ => return None,
+    };
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    if !digits(h) || !digits(m) {
+        return None;
+    }
+    let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
+    if !digits(whole) || !(frac.is_empty() || digits(frac)) {
+        return None;
+    }
+    let h: u64 = h.parse().ok()?;
+    let m: u64 = m.parse().ok()?;
+    let secs: f64 = s.parse().ok()?;
+    let whole = h.checked_mul(3600)?.checked_add(m.checked_mul(60)?)?;
+    Duration::from_secs(whole).checked_add(Duration::try_from_secs_f64(secs).ok()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(start: &Board, sans: &[&str]) -> Vec<Move> {
+        let mut b = start.clone();
+        let mut out = Vec::new();
+        for s in sans {
+            let san: shakmaty::san::San = s.parse().unwrap();
+            let m = san.to_move(b.chess()).unwrap();
+            b = b.play(m);
+            out.push(m);
+        }
+        out
+    }
+
+    fn review(sans: &[&str]) -> (Vec<Move>, Vec<MoveReview>) {
+        let start = Board::startpos();
+        let moves = line(&start, sans);
+        let stop = AtomicBool::new(false);
+        let reviews = review_line(&start, &moves, &Limits::depth(6), &stop, &mut |_, _, _| {});
+        (moves, reviews)
+    }
+
+    #[test]
+    fn win_chance_is_symmetric_and_monotone() {
+        assert!((win_chance(Score(0), Color::White) - 0.5).abs() < 1e-12);
+        for cp in [-2000, -350, -1, 0, 40, 999, 5000] {
+            let w = win_chance(Score(cp), Color::White);
+            let b = win_chance(Score(cp), Color::Black);
+            assert!((w + b - 1.0).abs() < 1e-12);
+            assert!((w - win_chance(Score(-cp), Color::Black)).abs() < 1e-12);
+        }
+        let mut last = 0.0;
+        for cp in (-1000..=1000).step_by(10) {
+            let w = win_chance(Score(cp), Color::White);
+            assert!(w > last, "{cp}");
+            last = w;
+        }
+        // Capped: a mate is as good as +10, and no better.
+        let mate = win_chance(Score::mate_in(3), Color::White);
+        assert_eq!(mate, win_chance(Score(1000), Color::White));
+        assert_eq!(mate, win_chance(Score(3000), Color::White));
+        assert_eq!(
+            win_chance(Score::mated_in(4), Color::White),
+            win_chance(Score(-1000), Color::White)
+        );
+        // Lichess' -1..1 value at +1.00 is 0.182; ours is (1 + it) / 2.
+        let lichess = 2.0 / (1.0 + (-0.00368208f64 * 100.0).exp()) - 1.0;
+        assert!((win_chance(Score(100), Color::White) - (1.0 + lichess) / 2.0).abs() < 1e-12);
+        assert!((lichess - 0.182).abs() < 1e-3);
+    }
+
+    #[test]
+    fn thresholds_classify_drops() {
+        let drop = |from: i32, to: i32| {
+            win_chance(Score(from), Color::White) - win_chance(Score(to), Color::White)
+        };
+        assert_eq!(Judgement::from_loss(drop(30, 0)), None);
+        // +0.20 -> -0.50: about 0.064.
+        assert_eq!(
+            Judgement::from_loss(drop(20, -50)),
+            Some(Judgement::Inaccuracy)
+        );
+        // +0.20 -> -1.50: about 0.20.
+        assert_eq!(
+            Judgement::from_loss(drop(20, -150)),
+            Some(Judgement::Blunder)
+        );
+        // 0.00 -> -1.20: about 0.11.
+        assert_eq!(
+            Judgement::from_loss(drop(0, -120)),
+            Some(Judgement::Mistake)
+        );
+        assert_eq!(Judgement::from_loss(0.049), None);
+        assert_eq!(
+            Judgement::from_loss(INACCURACY),
+            Some(Judgement::Inaccuracy)
+        );
+        assert_eq!(Judgement::from_loss(MISTAKE), Some(Judgement::Mistake));
+        assert_eq!(Judgement::from_loss(BLUNDER), Some(Judgement::Blunder));
+        assert_eq!(Judgement::Blunder.nag(), 4);
+        assert_eq!(Judgement::Mistake.nag(), 2);
+        assert_eq!(Judgement::Inaccuracy.nag(), 6);
+    }
+
+    #[test]
+    fn white_view_mates() {
+        // White to move mates in 3 plies = 2 moves.
+        assert_eq!(
+            white_view(Score::mate_in(3), Color::White).to_string(),
+            "#2"
+        );
+        // Black to move mates in 3 plies: Black mates in 2.
+        assert_eq!(
+            white_view(Score::mate_in(3), Color::Black).to_string(),
+            "#-2"
+        );
+        // Black to move is mated in 4 plies: White mates in 2.
+        assert_eq!(
+            white_view(Score::mated_in(4), Color::Black).to_string(),
+            "#2"
+        );
+        assert_eq!(
+            white_view(Score::mated_in(4), Color::White).to_string(),
+            "#-2"
+        );
+        assert_eq!(white_view(Score(35), Color::Black), Score(-35));
+        assert!(white_view(Score::mated_in(0), Color::Black).is_win());
+        assert!(white_view(Score::mated_in(0), Color::White).is_loss());
+    }
+
+    #[test]
+    fn a_hung_queen_is_a_blunder() {
+        // 3. Qxe5+?? loses the queen to the knight; 3... Nxe5 is best.
+        let (moves, r) = review(&["e4", "e5", "Qh5", "Nc6", "Qxe5+", "Nxe5"]);
+        assert_eq!(r.len(), 6);
+        assert_eq!(r[4].judgement, Some(Judgement::Blunder), "{:?}", r[4]);
+        assert_ne!(r[4].best, Some(moves[4]));
+        assert!(r[4].loss >= BLUNDER);
+        assert!(r[4].after.0 < -500, "{}", r[4].after);
+        assert_eq!(r[4].after, r[5].before);
+        assert_eq!(r[5].best, Some(moves[5]), "the capture is best");
+        assert_eq!(r[5].judgement, None);
+        assert_eq!(r[4].best_line.first(), r[4].best.as_ref());
+        assert!(r[4].best_line.len() <= MAX_BEST_LINE);
+        assert_eq!(r[0].judgement, None, "1. e4 is fine");
+    }
+
+    #[test]
+    fn allowing_mate_is_a_blunder_and_the_defence_is_best() {
+        let (moves, r) = review(&["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]);
+        let nf6 = &r[5];
+        assert_eq!(nf6.judgement, Some(Judgement::Blunder), "{nf6:?}");
+        assert_eq!(nf6.after.to_string(), "#1");
+        let start = Board::startpos();
+        let mut b = start.clone();
+        for &m in &moves[..5] {
+            b = b.play(m);
+        }
+        let best = b.san(nf6.best.unwrap());
+        assert!(["g6", "Qe7", "Qf6"].contains(&best.as_str()), "{best}");
+        // The mate itself: best, and the final position is mate.
+        assert_eq!(r[6].judgement, None);
+        assert!(r[6].after.is_win() && r[6].after.mate_moves() == Some(0));
+
+        let mut tree = MoveTree::from_line(start, &moves, &[]);
+        let nf6_node = tree.main_line()[5];
+        tree.nodes[nf6_node]
+            .comments
+            .push("[%eval 0.10] [%clk 0:01:00] old".to_string());
+        annotate_tree(&mut tree, &r);
+        let main = tree.main_line();
+        let n = tree.node(main[5]);
+        assert_eq!(n.nags, vec![4]);
+        assert_eq!(n.comments[0], "[%eval #1]");
+        assert_eq!(n.comments[1], "[%clk 0:01:00] old");
+        assert!(
+            n.comments[2].starts_with("Blunder (")
+                && n.comments[2].ends_with(&format!("{best} was best.")),
+            "{:?}",
+            n.comments
+        );
+        let parent = tree.node(main[4]);
+        assert_eq!(parent.children.len(), 2);
+        assert_eq!(tree.node(parent.children[1]).mv, nf6.best);
+        // The mate has no eval comment.
+        assert!(tree.node(main[6]).comments.is_empty());
+
+        // Annotating again changes nothing.
+        let before = tree.clone();
+        annotate_tree(&mut tree, &r);
+        assert!(tree.same_as(&before));
+    }
+
+    #[test]
+    fn stop_returns_what_is_done() {
+        let start = Board::startpos();
+        let moves = line(&start, &["e4", "e5", "Nf3", "Nc6"]);
+        let stop = AtomicBool::new(false);
+        let mut reviewer = Reviewer::new(Limits::depth(3));
+        let r = reviewer.review(&start, &moves, &stop, &mut |done, total, _| {
+            assert_eq!(total, 4);
+            if done == 2 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        assert_eq!(r.len(), 2);
+    }
+
+    #[test]
+    fn eval_comments_round_trip() {
+        for (score, text) in [
+            (Score(35), "[%eval 0.35]"),
+            (Score(-120), "[%eval -1.20]"),
+            (Score(0), "[%eval 0.00]"),
+            (mate_score(3), "[%eval #3]"),
+            (mate_score(-3), "[%eval #-3]"),
+            (Score::mated_in(0), "[%eval #-0]"),
+        ] {
+            assert_eq!(eval_comment(score), text);
+            assert_eq!(parse_eval_comment(text), Some(score), "{text}");
+        }
+        assert_eq!(parse_eval_comment("[%eval -1.2]"), Some(Score(-120)));
+        assert_eq!(
+            parse_eval_comment("good move [%eval 0.35,18] [%clk 0:01:00]"),
+            Some(Score(35))
+        );
+        assert_eq!(parse_eval_comment("[%eval #-3,30]"), Some(mate_score(-3)));
+        assert_eq!(parse_eval_comment("[%eval  2 ]"), Some(Score(200)));
+        assert_eq!(parse_eval_comment("[%eval]"), None);
+        assert_eq!(parse_eval_comment("[%eval x]"), None);
+        assert_eq!(parse_eval_comment("[%eval 0.3"), None);
+        assert_eq!(parse_eval_comment("[%evaluation 0.3]"), None);
+        assert_eq!(parse_eval_comment("no eval"), None);
+        assert_eq!(strip_eval("a [%eval 0.3] b [%eval #2]"), "a b");
+    }
+
+    #[test]
+    fn clock_comments() {
+        assert_eq!(
+            parse_clk_comment("[%clk 1:23:45]"),
+            Some(Duration::from_secs(3600 + 23 * 60 + 45))
+        );
+        assert_eq!(
+            parse_clk_comment("[%eval 0.2] [%clk 0:03:12.5]"),
+            Some(Duration::from_millis(192_500))
+        );
+        assert_eq!(
+            parse_clk_comment("[%clk 3:07]"),
+            Some(Duration::from_secs(187))
+        );
+        assert_eq!(parse_clk_comment("[%clk -0:01:00]"), None);
+        assert_eq!(parse_clk_comment("[%clk 1:2:x]"), None);
+        assert_eq!(parse_clk_comment("[%clk 5]"), None);
+        assert_eq!(parse_clk_comment("[%clk 0:01:00"), None);
+        assert_eq!(parse_clk_comment("no clock"), None);
+    }
+}

@@ -1,0 +1,749 @@
+//! The replay screen: opening game files, choosing a game, stepping through
+//! its moves and variations, autoplay, the game review, playing on from a
+//! position, and the annotated export.
+
+use super::super::config::ReplayAction;
+use super::super::replay::{self as rp, DELAYS, FilePicker, Replay, ReviewState};
+use super::*;
+use crate::game::movetree::NodeId;
+
+impl App {
+    // ------------------------------------------------------------------
+    // Opening files.
+
+    /// Opens the file picker: saved games, then the sample games.
+    pub fn open_file_picker(&mut self) {
+        let mut dirs = Vec::new();
+        if let Some(d) = &self.data_dir {
+            dirs.push((d.join("games"), "saved"));
+        }
+        if let Some(d) = &self.samples_dir {
+            dirs.push((d.clone(), "sample"));
+        }
+        let picker = FilePicker::scan(&dirs);
+        if picker.files.is_empty() {
+            self.info("No game files found: type a file's path and press Enter.");
+        }
+        self.autoplay_off();
+        self.overlay = Overlay::Files(Box::new(picker));
+    }
+
+    /// Starts reading a game file (on the runtime's thread); `game` (from
+    /// 0) is shown first, else the game list opens for a file of many.
+    pub fn open_file(&mut self, path: PathBuf, game: Option<usize>) {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.opening = Some(Opening {
+            id,
+            path: path.clone(),
+            share: 0.0,
+            game,
+        });
+        self.effects.push(Effect::OpenFile { id, path });
+    }
+
+    pub(super) fn on_opened(
+        &mut self,
+        id: u64,
+        path: PathBuf,
+        result: Result<Box<Library>, String>,
+        now: Instant,
+    ) {
+        let Some(opening) = self.opening.take_if(|o| o.id == id) else {
+            return; // cancelled, or an older request
+        };
+        let mut library = match result {
+            Ok(l) => *l,
+            Err(e) => {
+                self.error(format!("Cannot open {}: {e}", path.display()));
+                return;
+            }
+        };
+        let n = library.entries.len();
+        if n == 0 {
+            self.error(format!("{}: no games in this file.", library.name));
+            return;
+        }
+        let wanted = opening.game;
+        let missing = wanted.filter(|&g| g >= n).map(|g| {
+            format!(
+                "{} has {n} game{}; there is no game {}.",
+                library.name,
+                if n == 1 { "" } else { "s" },
+                g + 1
+            )
+        });
+        let index = wanted.filter(|&g| g < n).unwrap_or(0);
+        let (parsed, problem) = match library.load(index) {
+            Ok(p) => (p, None),
+            Err(e) => (rp::empty_game(Board::startpos()), Some(e)),
+        };
+        let many = library.format == crate::game::library::Format::Pgn && n > 1;
+        let mut replay = Replay::new(library, Some(path), index, parsed);
+        replay.checking = many;
+        self.enter_replay(replay, now);
+        if many && (wanted.is_none() || missing.is_some()) {
+            self.overlay = Overlay::Games { selected: index };
+        }
+        match (missing, problem) {
+            (Some(m), _) => self.error(m),
+            (None, Some(e)) => self.error(format!("Game {} cannot be read: {e}", index + 1)),
+            (None, None) => self.announce_game(),
+        }
+    }
+
+    pub(super) fn on_checked(&mut self, id: u64, statuses: Vec<(usize, GameStatus)>, done: bool) {
+        let _ = id;
+        let Some(r) = &mut self.replay else { return };
+        for (i, st) in statuses {
+            if let Some(e) = r.library.entries.get_mut(i)
+                && e.status == GameStatus::Unchecked
+            {
+                e.status = st;
+            }
+        }
+        if done {
+            r.checking = false;
+        }
+    }
+
+    /// Switches the screen to replay `replay`: no game of ours goes on
+    /// (nothing is saved), analysis follows the moves shown.
+    pub fn enter_replay(&mut self, replay: Replay, now: Instant) {
+        self.stop_all();
+        self.leave_replay();
+        self.queued = None;
+        self.clocks = None;
+        self.clock_history.clear();
+        self.paused = false;
+        self.save_path = None;
+        self.saved = false;
+        self.selected = None;
+        self.input.clear();
+        self.pending_letters.clear();
+        self.hint = None;
+        self.overlay = Overlay::None;
+        self.scroll = 0;
+        self.engine_score = None;
+        self.search = SearchView::default();
+        self.started_at = Some(now);
+        self.replay = Some(Box::new(replay));
+        if self.analysis.is_none() {
+            self.analysis = Some(AnalysisMode { lines: 1 });
+        }
+        self.sync_replay();
+    }
+
+    /// Leaves the replay screen (a new game, a resumed one).
+    pub(super) fn leave_replay(&mut self) {
+        if let Some(r) = self.replay.take()
+            && matches!(r.review, ReviewState::Running { .. })
+        {
+            self.effects.push(Effect::CancelReview);
+        }
+        self.goto = None;
+    }
+
+    /// Shows game `index` of the open file.
+    pub(super) fn show_game(&mut self, index: usize) {
+        let Some(r) = &mut self.replay else { return };
+        if matches!(r.review, ReviewState::Running { .. }) {
+            self.effects.push(Effect::CancelReview);
+        }
+        let result = r.library.load(index);
+        r.index = index;
+        let problem = match result {
+            Ok(p) => {
+                r.parsed = p;
+                None
+            }
+            Err(e) => {
+                r.parsed = rp::empty_game(Board::startpos());
+                Some(e)
+            }
+        };
+        r.reset_game_state();
+        self.sync_replay();
+        match problem {
+            Some(e) => self.error(format!("Game {} cannot be read: {e}", index + 1)),
+            None => self.announce_game(),
+        }
+    }
+
+    fn announce_game(&mut self) {
+        let Some(r) = &self.replay else { return };
+        let mut text = format!(
+            "{} ({}): {}",
+            r.library.name,
+            r.file_summary(),
+            r.parsed.game.header("White").map_or_else(
+                || format!("game {}", r.index + 1),
+                |w| format!("{w} - {}", r.parsed.game.header("Black").unwrap_or("?")),
+            )
+        );
+        if let Some(w) = r.parsed.warnings.first() {
+            text.push_str(&format!(". Note: {w}"));
+        }
+        let hint = format!(
+            ". {}/{} step, {} autoplay, {} review",
+            self.replay_key_hint(ReplayAction::Previous),
+            self.replay_key_hint(ReplayAction::Next),
+            self.replay_key_hint(ReplayAction::Autoplay),
+            self.replay_key_hint(ReplayAction::Review)
+        );
+        text.push_str(&hint);
+        self.info(text);
+    }
+
+    pub fn replay_key_hint(&self, a: ReplayAction) -> String {
+        self.config
+            .replay_keys
+            .keys_for(a)
+            .first()
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Makes the board, move list, evaluations and analysis follow the
+    /// replay's cursor.
+    pub(super) fn sync_replay(&mut self) {
+        let Some(r) = &self.replay else { return };
+        self.game = r.game_at_cursor();
+        self.evals = r.path_evals();
+        self.hint = None;
+        self.selected = None;
+    }
+
+    /// Moves the cursor to `node`.
+    pub(super) fn replay_goto(&mut self, node: NodeId) {
+        let Some(r) = &mut self.replay else { return };
+        if node >= r.tree().nodes.len() || node == r.cursor {
+            return;
+        }
+        r.cursor = node;
+        self.sync_replay();
+        self.status = None;
+    }
+
+    fn autoplay_off(&mut self) {
+        if let Some(r) = &mut self.replay {
+            r.autoplay = None;
+        }
+    }
+
+    /// Autoplay: the next move when it is due; stops at the end.
+    pub(super) fn replay_tick(&mut self, now: Instant) {
+        let Some(r) = &mut self.replay else { return };
+        let Some(due) = r.autoplay else { return };
+        if now < due || !matches!(self.overlay, Overlay::None) || self.explorer.is_some() {
+            return;
+        }
+        match r.tree().node(r.cursor).children.first().copied() {
+            Some(next) => {
+                r.autoplay = Some(now + r.delay());
+                self.replay_goto(next);
+            }
+            None => {
+                r.autoplay = None;
+                self.info("Autoplay: the end of the line.");
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------
+    // Keys.
+
+    /// Keys on the replay screen (no overlay open). Returns whether the key
+    /// was used.
+    pub(super) fn replay_key(&mut self, k: KeyEvent, now: Instant) -> bool {
+        if self.replay.is_none() {
+            return false;
+        }
+        // The move-number box.
+        if let Some(text) = &mut self.goto {
+            match k.code {
+                KeyCode::Enter => {
+                    let text = self.goto.take().unwrap_or_default();
+                    self.goto_move_number(&text);
+                }
+                KeyCode::Esc => {
+                    self.goto = None;
+                    self.status = None;
+                }
+                KeyCode::Backspace => {
+                    text.pop();
+                    if text.is_empty() {
+                        self.goto = None;
+                    }
+                }
+                KeyCode::Char(c) if (c.is_ascii_alphanumeric() || c == '.') && text.len() < 8 => {
+                    text.push(c);
+                }
+                _ => {}
+            }
+            return true;
+        }
+        let plain = !k
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        if let KeyCode::Char(c) = k.code
+            && plain
+            && c.is_ascii_digit()
+        {
+            self.goto = Some(c.to_string());
+            self.info("Go to move: type its number (23, or 23b for Black's), then Enter.");
+            return true;
+        }
+        let Some(a) = self.config.replay_keys.action(&k) else {
+            return false;
+        };
+        self.run_replay_action(a, now);
+        true
+    }
+
+    pub(super) fn run_replay_action(&mut self, a: ReplayAction, now: Instant) {
+        let Some(r) = &self.replay else { return };
+        let tree = r.tree();
+        let cur = r.cursor;
+        let next = tree.node(cur).children.first().copied();
+        let parent = tree.node(cur).parent;
+        let mut last = cur;
+        while let Some(&c) = tree.node(last).children.first() {
+            last = c;
+        }
+        let sibs = parent
+            .map(|p| tree.node(p).children.clone())
+            .unwrap_or_default();
+        let autoplaying = r.autoplay.is_some();
+        let index = r.index;
+        let stepping = matches!(
+            a,
+            ReplayAction::Next
+                | ReplayAction::Previous
+                | ReplayAction::First
+                | ReplayAction::Last
+                | ReplayAction::Games
+                | ReplayAction::VariationUp
+                | ReplayAction::VariationDown
+        );
+        if stepping {
+            self.autoplay_off();
+        }
+        match a {
+            ReplayAction::Next => match next {
+                Some(n) => self.replay_goto(n),
+                None => self.info("The end of the line."),
+            },
+            ReplayAction::Previous => match parent {
+                Some(p) => self.replay_goto(p),
+                None => self.info("The start of the game."),
+            },
+            ReplayAction::First => self.replay_goto(0),
+            ReplayAction::Last => self.replay_goto(last),
+            ReplayAction::VariationUp | ReplayAction::VariationDown => {
+                if sibs.len() < 2 {
+                    self.info("No alternatives to this move.");
+                    return;
+                }
+                let i = sibs.iter().position(|&s| s == cur).unwrap_or(0);
+                let j = if a == ReplayAction::VariationDown {
+                    (i + 1) % sibs.len()
+                } else {
+                    (i + sibs.len() - 1) % sibs.len()
+                };
+                self.replay_goto(sibs[j]);
+                let what = if j == 0 {
+                    "the main line".to_string()
+                } else {
+                    format!("variation {j} of {}", sibs.len() - 1)
+                };
+                self.info(format!("Now on {what}."));
+            }
+            ReplayAction::Autoplay => {
+                if autoplaying {
+                    self.autoplay_off();
+                    self.info("Autoplay stopped.");
+                } else if next.is_none() {
+                    self.info("Autoplay: already at the end of the line.");
+                } else {
+                    let mut d = 0.0;
+                    if let Some(r) = &mut self.replay {
+                        r.autoplay = Some(now + r.delay());
+                        d = r.delay().as_secs_f64();
+                    }
+                    self.info(format!(
+                        "Autoplay: a move every {d:.2} s ({} faster, {} slower, {} stops).",
+                        self.replay_key_hint(ReplayAction::Faster),
+                        self.replay_key_hint(ReplayAction::Slower),
+                        self.replay_key_hint(ReplayAction::Autoplay)
+                    ));
+                }
+            }
+            ReplayAction::Faster | ReplayAction::Slower => {
+                let mut d = 0.0;
+                if let Some(r) = &mut self.replay {
+                    r.delay = if a == ReplayAction::Faster {
+                        r.delay.saturating_sub(1)
+                    } else {
+                        (r.delay + 1).min(DELAYS.len() - 1)
+                    };
+                    if let Some(due) = &mut r.autoplay {
+                        *due = now + DELAYS[r.delay];
+                    }
+                    d = r.delay().as_secs_f64();
+                }
+                self.info(format!("Autoplay: a move every {d:.2} s."));
+            }
+            ReplayAction::GoTo => {
+                self.goto = Some(String::new());
+                self.info("Go to move: type its number (23, or 23b for Black's), then Enter.");
+            }
+            ReplayAction::Games => self.overlay = Overlay::Games { selected: index },
+            ReplayAction::Open => self.open_file_picker(),
+            ReplayAction::Review => self.toggle_review(),
+            ReplayAction::PlayFromHere => self.play_from_here(now),
+            ReplayAction::Export => self.export_annotated(),
+        }
+    }
+
+    /// "23" goes to White's 23rd move, "23b" / "23..." to Black's.
+    fn goto_move_number(&mut self, text: &str) {
+        let t = text.trim().to_ascii_lowercase();
+        let black = t.ends_with('b') || t.ends_with("...");
+        let digits: String = t.chars().take_while(|c| c.is_ascii_digit()).collect();
+        let Ok(number) = digits.parse::<u32>() else {
+            self.error(format!("'{text}' is not a move number (try 23 or 23b)."));
+            return;
+        };
+        let Some(r) = &self.replay else { return };
+        // On the line through the cursor: the path, then its main continuation.
+        let tree = r.tree();
+        let mut line = tree.path(r.cursor);
+        let mut n = r.cursor;
+        while let Some(&c) = tree.node(n).children.first() {
+            line.push(c);
+            n = c;
+        }
+        let want = if black {
+            shakmaty::Color::Black
+        } else {
+            shakmaty::Color::White
+        };
+        if number == 0 {
+            self.replay_goto(0);
+            return;
+        }
+        // Not in this line: the main line's.
+        let found = line
+            .iter()
+            .copied()
+            .find(|&id| tree.move_number(id) == (number, want))
+            .or_else(|| {
+                let main = tree.main_line();
+                let hit = main
+                    .iter()
+                    .copied()
+                    .find(|&id| tree.move_number(id) == (number, want));
+                if hit.is_some() {
+                    line = main;
+                }
+                hit
+            });
+        match found {
+            Some(id) => {
+                self.replay_goto(id);
+                self.status = None;
+            }
+            None => {
+                let last = line.last().map(|&id| tree.move_number(id).0).unwrap_or(0);
+                self.error(format!(
+                    "There is no move {number}{} in this line (it has {last} moves).",
+                    if black { " for Black" } else { "" }
+                ));
+            }
+        }
+    }
+
+    /// Keys of the game list.
+    pub(super) fn games_key(&mut self, k: KeyEvent) {
+        let Overlay::Games { selected } = &mut self.overlay else {
+            return;
+        };
+        let Some(r) = &self.replay else {
+            self.overlay = Overlay::None;
+            return;
+        };
+        let n = r.library.entries.len();
+        let page = (self.size.1 as usize).saturating_sub(8).max(1);
+        match k.code {
+            KeyCode::Up | KeyCode::Char('k') => *selected = selected.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') => *selected = (*selected + 1).min(n - 1),
+            KeyCode::PageUp => *selected = selected.saturating_sub(page),
+            KeyCode::PageDown => *selected = (*selected + page).min(n - 1),
+            KeyCode::Home | KeyCode::Char('g') => *selected = 0,
+            KeyCode::End | KeyCode::Char('G') => *selected = n - 1,
+            KeyCode::Enter => {
+                let i = *selected;
+                self.overlay = Overlay::None;
+                self.show_game(i);
+            }
+            KeyCode::Esc | KeyCode::Char('L') => self.overlay = Overlay::None,
+            KeyCode::Char('q') => self.do_quit(),
+            KeyCode::Char('o') => self.open_file_picker(),
+            _ => {}
+        }
+    }
+
+    /// Keys of the file picker.
+    pub(super) fn files_key(&mut self, k: KeyEvent) {
+        let Overlay::Files(p) = &mut self.overlay else {
+            return;
+        };
+        let n = p.shown().len();
+        match k.code {
+            KeyCode::Up => p.selected = p.selected.saturating_sub(1),
+            KeyCode::Down => p.selected = (p.selected + 1).min(n.saturating_sub(1)),
+            KeyCode::PageUp => p.selected = p.selected.saturating_sub(10),
+            KeyCode::PageDown => p.selected = (p.selected + 10).min(n.saturating_sub(1)),
+            KeyCode::Esc => {
+                self.overlay = Overlay::None;
+                self.status = None;
+            }
+            KeyCode::Backspace => {
+                p.filter.pop();
+                p.selected = 0;
+            }
+            KeyCode::Enter => match p.choice() {
+                Some(path) => {
+                    self.overlay = Overlay::None;
+                    self.open_file(path, None);
+                }
+                None => self.error("No file chosen: pick one, or type a path to a file."),
+            },
+            KeyCode::Char(c)
+                if !k
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+            {
+                p.filter.push(c);
+                p.selected = 0;
+            }
+            _ => {}
+        }
+    }
+
+    // ------------------------------------------------------------------
+    // Mouse.
+
+    /// A click on the replay panel: a move of the list, or the eval graph.
+    pub(super) fn replay_click(&mut self, col: u16, row: u16) -> bool {
+        let Some(r) = &self.replay else { return false };
+        let area = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
+        let Some(l) = view::layout(area) else {
+            return false;
+        };
+        let parts = view::replay_panel(l.panel);
+        let inside = |a: ratatui::layout::Rect| {
+            col >= a.x && col < a.x + a.width && row >= a.y && row < a.y + a.height
+        };
+        if let Some(moves) = parts.moves
+            && inside(moves)
+        {
+            let (rows, first, inner) = view::replay_rows(self, r, moves);
+            if row < inner.y || col < inner.x {
+                return true;
+            }
+            let i = first + (row - inner.y) as usize;
+            let x = col - inner.x;
+            let hit = rows.get(i).and_then(|rw| {
+                rw.iter()
+                    .find(|p| x >= p.x && x < p.x + p.tok.text.chars().count() as u16)
+                    .and_then(|p| match p.tok.kind {
+                        rp::TokKind::Move(id) => Some(id),
+                        _ => None,
+                    })
+            });
+            if let Some(id) = hit {
+                if let Some(r) = &mut self.replay {
+                    r.autoplay = None;
+                }
+                self.replay_goto(id);
+            }
+            return true;
+        }
+        if let Some(graph) = parts.graph
+            && inside(graph)
+            && graph.width > 2
+        {
+            let main = r.main_nodes();
+            let width = (graph.width - 2) as usize;
+            let c = col.saturating_sub(graph.x + 1) as usize;
+            let ply = (c * main.len() / width.max(1)).min(main.len() - 1);
+            self.replay_goto(main[ply]);
+            return true;
+        }
+        false
+    }
+
+    // ------------------------------------------------------------------
+    // Review, play from here, export.
+
+    fn toggle_review(&mut self) {
+        let Some(r) = &mut self.replay else { return };
+        if let ReviewState::Running { done, total, .. } = r.review {
+            r.review = ReviewState::Cancelled { done, total };
+            self.effects.push(Effect::CancelReview);
+            self.info(format!(
+                "Review cancelled after {done} of {total} positions (what was found stays)."
+            ));
+            return;
+        }
+        let tree = r.tree();
+        let main = tree.main_line();
+        if main.is_empty() {
+            self.info("Nothing to review: the game has no moves.");
+            return;
+        }
+        let moves: Vec<Move> = main.iter().filter_map(|&n| tree.node(n).mv).collect();
+        let start = tree.start.clone();
+        self.next_id += 1;
+        let id = self.next_id;
+        r.review = ReviewState::Running {
+            id,
+            done: 0,
+            total: moves.len() + 1,
+        };
+        for slot in &mut r.reviews {
+            *slot = None;
+        }
+        self.effects.push(Effect::Review(Box::new(ReviewRequest {
+            id,
+            start,
+            moves,
+            limits: Limits::movetime(rp::REVIEW_MOVETIME_MS),
+        })));
+        self.info(format!(
+            "Reviewing the game ({} ms a position; {} again cancels)…",
+            rp::REVIEW_MOVETIME_MS,
+            self.replay_key_hint(ReplayAction::Review)
+        ));
+    }
+
+    pub(super) fn on_reviewed(
+        &mut self,
+        id: u64,
+        done: usize,
+        total: usize,
+        review: Option<Box<MoveReview>>,
+        finished: bool,
+    ) {
+        let Some(r) = &mut self.replay else { return };
+        let ReviewState::Running { id: want, .. } = r.review else {
+            return;
+        };
+        if want != id {
+            return;
+        }
+        r.review = if finished {
+            ReviewState::Done
+        } else {
+            ReviewState::Running { id, done, total }
+        };
+        if let Some(mr) = review {
+            let main = r.main_nodes();
+            if let (Some(&before), Some(&after)) = (main.get(mr.ply), main.get(mr.ply + 1)) {
+                if let Some(e) = r.evals.get_mut(before) {
+                    *e = Some(mr.before);
+                }
+                if let Some(e) = r.evals.get_mut(after) {
+                    *e = Some(mr.after);
+                }
+                if let Some(slot) = r.reviews.get_mut(after) {
+                    *slot = Some(*mr);
+                }
+            }
+        }
+        if finished {
+            let [w, b] = r.judgement_counts();
+            let side = |(i, m, b): (usize, usize, usize)| {
+                let n = |k: usize, one: &str, many: &str| {
+                    format!("{k} {}", if k == 1 { one } else { many })
+                };
+                format!(
+                    "{}, {}, {}",
+                    n(i, "inaccuracy", "inaccuracies"),
+                    n(m, "mistake", "mistakes"),
+                    n(b, "blunder", "blunders")
+                )
+            };
+            let text = format!(
+                "Review done. White: {}. Black: {}. {} saves it annotated.",
+                side(w),
+                side(b),
+                self.replay_key_hint(ReplayAction::Export)
+            );
+            self.info(text);
+        }
+        self.evals = self
+            .replay
+            .as_ref()
+            .map(|r| r.path_evals())
+            .unwrap_or_default();
+    }
+
+    /// A new game against the engine from the position shown, the human
+    /// playing the side to move.
+    fn play_from_here(&mut self, now: Instant) {
+        let Some(r) = &self.replay else { return };
+        let board = self.board().clone();
+        if !crate::engine::has_legal_moves(&board) {
+            self.error("The game is over in this position: nothing to play.");
+            return;
+        }
+        let _ = r;
+        let setup = Setup {
+            mode: Mode::HumanVsEngine {
+                human: board.turn(),
+            },
+            engine: self.spec.clone(),
+            time: self.time,
+            start: board,
+        };
+        self.start_game(setup, now);
+    }
+
+    /// Saves the game (with the review's evaluations, marks and better
+    /// moves when there is one) as PGN in the data directory.
+    fn export_annotated(&mut self) {
+        let Some(r) = &self.replay else { return };
+        let mut tree = r.parsed.tree.clone();
+        let reviews: Vec<MoveReview> = r.reviews.iter().flatten().cloned().collect();
+        crate::game::review::annotate_tree(&mut tree, &reviews);
+        let text = crate::game::write_pgn_tree(&r.parsed.game, &tree);
+        let stem = r
+            .path
+            .as_ref()
+            .and_then(|p| p.file_stem())
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "game".into());
+        let name = format!("{stem}-game{}-annotated.pgn", r.index + 1);
+        let Some(dir) = self.data_dir.as_ref().map(|d| d.join("annotated")) else {
+            self.effects.push(Effect::Copy {
+                what: "Annotated PGN",
+                text,
+                path: None,
+            });
+            return;
+        };
+        let what = if reviews.is_empty() {
+            "The game (not reviewed yet)"
+        } else {
+            "The annotated game"
+        };
+        self.effects.push(Effect::Copy {
+            what,
+            text,
+            path: Some(dir.join(name)),
+        });
+    }
+}

@@ -1,0 +1,567 @@
+//! The replay screen: opening files, the game list, stepping, variations,
+//! move numbers, autoplay, review, play from here, export, mouse, drawing.
+
+use super::*;
+use crate::game::library::Library;
+use crate::game::review::{Judgement, MoveReview};
+use crate::ui::replay::TokKind;
+
+const OPERA: &str = "[Event \"Paris\"]\n[White \"Morphy\"]\n[Black \"Allies\"]\n[Result \"1-0\"]\n\n\
+1. e4 e5 2. Nf3 d6 3. d4 Bg4 (3... exd4 4. Nxd4 (4. Qxd4 Nc6) Nf6) 4. dxe5 Bxf3 5. Qxf3 dxe5 \
+6. Bc4 Nf6 7. Qb3 {[%clk 0:01:00] Two threats} Qe7 8. Nc3 c6 9. Bg5 b5 10. Nxb5 cxb5 \
+11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0\n\n";
+const BAD: &str =
+    "[Event \"Broken\"]\n[White \"X\"]\n[Black \"Y\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n";
+
+/// An app replaying `text` as the runtime would deliver it.
+fn replaying(text: &str, game: Option<usize>, now: Instant) -> App {
+    let mut a = app();
+    a.update(Msg::Resize(160, 50), now);
+    a.open_file(PathBuf::from("test.pgn"), game);
+    let id = a
+        .take_effects()
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::OpenFile { id, .. } => Some(id),
+            _ => None,
+        })
+        .expect("opening a file asks the runtime to read it");
+    assert!(a.opening.is_some(), "progress is shown while indexing");
+    a.update(Msg::Indexing { id, share: 0.5 }, now);
+    assert_eq!(a.opening.as_ref().map(|o| o.share), Some(0.5));
+    let lib = Library::from_text("test.pgn".into(), text.to_string(), &mut |_| {});
+    a.update(
+        Msg::Opened {
+            id,
+            path: PathBuf::from("test.pgn"),
+            result: Ok(Box::new(lib)),
+        },
+        now,
+    );
+    assert!(a.opening.is_none());
+    a
+}
+
+fn cursor_san(a: &App) -> String {
+    let r = a.replay.as_ref().expect("replaying");
+    r.tree().node(r.cursor).san.clone()
+}
+
+#[test]
+fn stepping_jumping_and_variations() {
+    let now = Instant::now();
+    let mut a = replaying(OPERA, None, now);
+    assert!(a.replay.is_some());
+    assert!(matches!(a.overlay, Overlay::None), "one game: no list");
+    assert_eq!(a.game.moves().len(), 0);
+    assert_eq!(a.game.header("White"), Some("Morphy"));
+    key(&mut a, KeyCode::Right, now);
+    key(&mut a, KeyCode::Right, now);
+    assert_eq!(uci_moves(&a), ["e2e4", "e7e5"]);
+    key(&mut a, KeyCode::Left, now);
+    assert_eq!(uci_moves(&a), ["e2e4"]);
+    key(&mut a, KeyCode::End, now);
+    assert_eq!(a.game.moves().len(), 33);
+    assert_eq!(
+        a.game.ending.map(|e| e.result),
+        Some(GameResult::WhiteWins),
+        "the end of the game as recorded"
+    );
+    key(&mut a, KeyCode::Home, now);
+    assert_eq!(a.game.moves().len(), 0);
+    // Move numbers: digits open the box.
+    type_str(&mut a, "3b", now);
+    assert_eq!(cursor_san(&a), "Bg4");
+    assert_eq!(a.game.moves().len(), 6);
+    // The alternatives to 3...Bg4.
+    key(&mut a, KeyCode::Down, now);
+    assert_eq!(cursor_san(&a), "exd4");
+    assert_eq!(a.game.moves().len(), 6, "same move number, other move");
+    key(&mut a, KeyCode::Right, now);
+    assert_eq!(cursor_san(&a), "Nxd4");
+    key(&mut a, KeyCode::Down, now);
+    assert_eq!(cursor_san(&a), "Qxd4", "a variation inside the variation");
+    key(&mut a, KeyCode::Right, now);
+    assert_eq!(cursor_san(&a), "Nc6");
+    key(&mut a, KeyCode::End, now);
+    assert_eq!(cursor_san(&a), "Nc6", "End: the end of this line");
+    key(&mut a, KeyCode::Up, now);
+    assert!(
+        a.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("No alternatives"))
+    );
+    type_str(&mut a, "16", now);
+    assert_eq!(
+        cursor_san(&a),
+        "Qb8+",
+        "a number jumps along the line to the main line"
+    );
+    type_str(&mut a, "40", now);
+    assert!(
+        a.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("no move 40")),
+        "{:?}",
+        a.status
+    );
+    assert_eq!(cursor_san(&a), "Qb8+", "a bad number changes nothing");
+    // The clock recorded after 7. Qb3.
+    type_str(&mut a, "7", now);
+    assert_eq!(a.clock_text(Color::White, now).as_deref(), Some("1:00"));
+    // Nothing is ever saved while replaying.
+    assert!(
+        !a.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::Save { .. })),
+        "a replayed game is not saved"
+    );
+}
+
+#[test]
+fn play_keys_are_refused_and_change_nothing() {
+    let now = Instant::now();
+    let mut a = replaying(OPERA, None, now);
+    type_str(&mut a, "5", now);
+    let before = uci_moves(&a);
+    key(&mut a, KeyCode::Char('u'), now);
+    assert!(
+        a.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("Not while replaying"))
+    );
+    shift(&mut a, 'R', now);
+    assert!(matches!(a.overlay, Overlay::None), "no resign dialog");
+    key(&mut a, KeyCode::Char('z'), now);
+    assert!(
+        a.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("not a replay command"))
+    );
+    assert_eq!(uci_moves(&a), before);
+    // Clicking the board moves nothing.
+    let geo = view::layout(ratatui::layout::Rect::new(0, 0, 160, 50))
+        .unwrap()
+        .board;
+    let r = geo.rect_of(Square::E1, false);
+    a.update(
+        Msg::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: r.x + 1,
+            row: r.y,
+            modifiers: KeyModifiers::NONE,
+        }),
+        now,
+    );
+    assert_eq!(a.selected, None);
+    assert_eq!(uci_moves(&a), before);
+}
+
+#[test]
+fn autoplay_steps_with_the_delay_and_stops_at_the_end() {
+    let t0 = Instant::now();
+    let mut a = replaying(OPERA, None, t0);
+    type_str(&mut a, "16b", t0);
+    key(&mut a, KeyCode::Char(' '), t0);
+    let delay = a.replay.as_ref().unwrap().delay();
+    assert_eq!(delay, Duration::from_secs(1));
+    a.update(Msg::Tick, t0 + delay / 2);
+    assert_eq!(cursor_san(&a), "Nxb8", "not yet");
+    a.update(Msg::Tick, t0 + delay);
+    assert_eq!(cursor_san(&a), "Rd8#");
+    a.update(Msg::Tick, t0 + delay * 3);
+    assert!(
+        a.replay.as_ref().unwrap().autoplay.is_none(),
+        "stops at the end"
+    );
+    // Faster and slower.
+    key(&mut a, KeyCode::Home, t0);
+    key(&mut a, KeyCode::Char(' '), t0);
+    key(&mut a, KeyCode::Char('+'), t0);
+    assert_eq!(
+        a.replay.as_ref().unwrap().delay(),
+        Duration::from_millis(500)
+    );
+    a.update(Msg::Tick, t0 + Duration::from_millis(500));
+    assert_eq!(a.game.moves().len(), 1);
+    key(&mut a, KeyCode::Char('-'), t0);
+    key(&mut a, KeyCode::Char('-'), t0);
+    assert_eq!(
+        a.replay.as_ref().unwrap().delay(),
+        Duration::from_millis(1500)
+    );
+    // A step by hand stops autoplay.
+    key(&mut a, KeyCode::Right, t0);
+    assert!(a.replay.as_ref().unwrap().autoplay.is_none());
+}
+
+#[test]
+fn game_list_with_a_bad_game() {
+    let now = Instant::now();
+    let text = format!("{OPERA}{BAD}{OPERA}");
+    let mut a = replaying(&text, None, now);
+    assert!(
+        matches!(a.overlay, Overlay::Games { selected: 0 }),
+        "many games: the list first"
+    );
+    let screen = render(&a, 160, 50);
+    assert!(screen.contains("Games in test.pgn (3 games"), "{screen}");
+    key(&mut a, KeyCode::Down, now);
+    key(&mut a, KeyCode::Enter, now);
+    let status = a.status.clone().expect("an error");
+    assert!(
+        status.text.contains("Game 2 cannot be read: line 13") && status.text.contains("Ke3"),
+        "{}",
+        status.text
+    );
+    assert_eq!(a.game.moves().len(), 0, "an empty board, nothing broken");
+    let screen = render(&a, 160, 50);
+    assert!(screen.contains("Replay · game 2/3"), "{screen}");
+    shift(&mut a, 'L', now);
+    let screen = render(&a, 160, 50);
+    assert!(
+        screen.contains("✗ line 13"),
+        "the list names the line: {screen}"
+    );
+    key(&mut a, KeyCode::End, now);
+    key(&mut a, KeyCode::Enter, now);
+    assert_eq!(a.replay.as_ref().unwrap().index, 2);
+    key(&mut a, KeyCode::End, now);
+    assert_eq!(a.game.moves().len(), 33);
+    // `--game N` shows that game at once.
+    let b = replaying(&text, Some(2), now);
+    assert!(matches!(b.overlay, Overlay::None));
+    assert_eq!(b.replay.as_ref().unwrap().index, 2);
+    let c = replaying(&text, Some(7), now);
+    assert!(
+        c.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("there is no game 8")),
+        "{:?}",
+        c.status
+    );
+}
+
+#[test]
+fn a_file_that_cannot_be_read_is_an_error() {
+    let now = Instant::now();
+    let mut a = app();
+    a.open_file(PathBuf::from("missing.pgn"), None);
+    let id = a
+        .take_effects()
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::OpenFile { id, .. } => Some(id),
+            _ => None,
+        })
+        .unwrap();
+    a.update(
+        Msg::Opened {
+            id,
+            path: PathBuf::from("missing.pgn"),
+            result: Err("No such file or directory".into()),
+        },
+        now,
+    );
+    assert!(a.replay.is_none());
+    assert!(
+        a.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("Cannot open missing.pgn"))
+    );
+    // Esc while a file is being opened gives up on it.
+    a.open_file(PathBuf::from("x.pgn"), None);
+    key(&mut a, KeyCode::Esc, now);
+    assert!(a.opening.is_none());
+}
+
+#[test]
+fn analysis_follows_the_moves_shown() {
+    let now = Instant::now();
+    let mut a = replaying(OPERA, None, now);
+    let go = take_go(&mut a, Slot::Assistant).expect("analysis starts");
+    assert_eq!(go.purpose, Purpose::Analysis);
+    assert!(go.moves.is_empty());
+    type_str(&mut a, "3b", now);
+    let go = take_go(&mut a, Slot::Assistant).expect("analysis of the new position");
+    assert_eq!(go.moves.len(), 6);
+    // The other move at the same number: a new position, a new search.
+    key(&mut a, KeyCode::Down, now);
+    let go = take_go(&mut a, Slot::Assistant).expect("analysis of the variation");
+    assert_eq!(Board::uci(go.moves[5]), "e5d4");
+    // Its score is kept for the node.
+    a.update(
+        Msg::Engine(
+            Slot::Assistant,
+            EngineEvent::Done {
+                id: go.id,
+                purpose: Purpose::Analysis,
+                best: None,
+                score: Some(Score(-50)),
+                pv: Vec::new(),
+            },
+        ),
+        now,
+    );
+    let r = a.replay.as_ref().unwrap();
+    assert_eq!(
+        r.evals[r.cursor],
+        Some(Score(-50)),
+        "White's view (White to move, -0.5)"
+    );
+    // Black to move: the sign turns.
+    key(&mut a, KeyCode::Right, now);
+    let go = take_go(&mut a, Slot::Assistant).expect("analysis");
+    a.update(
+        Msg::Engine(
+            Slot::Assistant,
+            EngineEvent::Done {
+                id: go.id,
+                purpose: Purpose::Analysis,
+                best: None,
+                score: Some(Score(-50)),
+                pv: Vec::new(),
+            },
+        ),
+        now,
+    );
+    let r = a.replay.as_ref().unwrap();
+    assert_eq!(r.evals[r.cursor], Some(Score(50)));
+}
+
+#[test]
+fn review_marks_moves_and_export_writes_them() {
+    let now = Instant::now();
+    let mut a = replaying(OPERA, None, now);
+    a.take_effects();
+    key(&mut a, KeyCode::Char('r'), now);
+    let (id, moves) = a
+        .take_effects()
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Review(r) => Some((r.id, r.moves)),
+            _ => None,
+        })
+        .expect("the review runs in the background");
+    assert_eq!(moves.len(), 33);
+    // 11...Nbd7 (ply 21) judged a blunder; the better move 11...Nfd7? Take
+    // 11...Kd8 as the engine's choice.
+    let board = {
+        let mut b = Board::startpos();
+        for &m in &moves[..21] {
+            b = b.play(m);
+        }
+        b
+    };
+    let best = board.parse_uci("e8d8").unwrap();
+    let review = MoveReview {
+        ply: 21,
+        before: Score(-100),
+        after: Score(400),
+        best: Some(best),
+        best_line: vec![best],
+        judgement: Some(Judgement::Blunder),
+        loss: 0.4,
+    };
+    a.update(
+        Msg::Reviewed {
+            id,
+            done: 22,
+            total: 33,
+            review: Some(Box::new(review)),
+            finished: false,
+        },
+        now,
+    );
+    let screen = render(&a, 160, 50);
+    assert!(screen.contains("review 66%"), "progress shown: {screen}");
+    a.update(
+        Msg::Reviewed {
+            id,
+            done: 33,
+            total: 33,
+            review: None,
+            finished: true,
+        },
+        now,
+    );
+    assert!(
+        a.status.as_ref().is_some_and(|s| s
+            .text
+            .contains("Black: 0 inaccuracies, 0 mistakes, 1 blunder")),
+        "{:?}",
+        a.status
+    );
+    type_str(&mut a, "11b", now);
+    let screen = render(&a, 160, 50);
+    assert!(screen.contains("Nbd7??"), "the mark in the list: {screen}");
+    assert!(
+        screen.contains("Blunder"),
+        "the verdict under the list: {screen}"
+    );
+    assert!(screen.contains("Best was Kd8"), "{screen}");
+    // Export: the annotated PGN, readable again with the same moves.
+    a.data_dir = Some(PathBuf::from("/tmp/kibitz-test-data"));
+    shift(&mut a, 'E', now);
+    let (text, path) = a
+        .take_effects()
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Copy { text, path, .. } => Some((text, path)),
+            _ => None,
+        })
+        .expect("export");
+    assert!(
+        text.contains("Nbd7??") || text.contains("Nbd7 $4"),
+        "{text}"
+    );
+    assert!(text.contains("[%eval"), "{text}");
+    assert!(
+        path.is_some_and(|p| p.ends_with("annotated/test-game1-annotated.pgn")),
+        "saved in the data directory"
+    );
+    let again = crate::game::pgn_read::read_games_full(&text);
+    let g = again[0].as_ref().expect("the export reads back");
+    assert_eq!(g.game.moves(), &moves[..]);
+    // A second review press while it runs cancels it.
+    key(&mut a, KeyCode::Char('r'), now);
+    key(&mut a, KeyCode::Char('r'), now);
+    assert!(
+        a.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::CancelReview))
+    );
+}
+
+#[test]
+fn play_from_here_starts_a_game_from_the_position() {
+    let now = Instant::now();
+    let mut a = replaying(OPERA, None, now);
+    type_str(&mut a, "9", now);
+    let fen = a.board().fen();
+    shift(&mut a, 'P', now);
+    assert!(a.replay.is_none());
+    assert_eq!(a.game.start().fen(), fen);
+    assert_eq!(
+        a.mode,
+        Mode::HumanVsEngine {
+            human: Color::Black
+        },
+        "the human plays the side to move"
+    );
+    assert!(a.human_to_move());
+}
+
+#[test]
+fn clicking_a_move_goes_there() {
+    let now = Instant::now();
+    let mut a = replaying(OPERA, None, now);
+    let area = ratatui::layout::Rect::new(0, 0, 160, 50);
+    let l = view::layout(area).unwrap();
+    let parts = view::replay_panel(l.panel);
+    let moves = parts.moves.expect("room for moves");
+    let r = a.replay.as_ref().unwrap();
+    let (rows, first, inner) = view::replay_rows(&a, r, moves);
+    let (row, placed) = rows
+        .iter()
+        .enumerate()
+        .skip(first)
+        .find_map(|(i, row)| {
+            row.iter()
+                .find(|p| p.tok.text == "(3...exd4")
+                .map(|p| (i, p))
+        })
+        .expect("the variation is listed");
+    let TokKind::Move(id) = placed.tok.kind else {
+        panic!("a move")
+    };
+    a.update(
+        Msg::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: inner.x + placed.x + 2,
+            row: inner.y + (row - first) as u16,
+            modifiers: KeyModifiers::NONE,
+        }),
+        now,
+    );
+    assert_eq!(a.replay.as_ref().unwrap().cursor, id);
+    assert_eq!(cursor_san(&a), "exd4");
+    // The wheel steps.
+    a.update(
+        Msg::Mouse(MouseEvent {
+            kind: MouseEventKind::ScrollDown,
+            column: 0,
+            row: 0,
+            modifiers: KeyModifiers::NONE,
+        }),
+        now,
+    );
+    assert_eq!(cursor_san(&a), "Nxd4");
+}
+
+#[test]
+fn replay_screen_draws_at_every_size() {
+    let now = Instant::now();
+    let mut a = replaying(OPERA, None, now);
+    type_str(&mut a, "3b", now);
+    key(&mut a, KeyCode::Down, now);
+    let screen = render(&a, 160, 50);
+    for want in [
+        "Replay · game 1/1 · test.pgn",
+        "Morphy",
+        "3... exd4 (6/33)  variation",
+        "(3...exd4",
+        "(4.Qxd4",
+        "Space autoplay",
+        "r review",
+    ] {
+        assert!(screen.contains(want), "missing {want:?}:\n{screen}");
+    }
+    type_str(&mut a, "7", now);
+    let screen = render(&a, 160, 50);
+    assert!(
+        screen.contains("Two threats"),
+        "the comment under the list: {screen}"
+    );
+    assert!(screen.contains("1:00"), "the recorded clock: {screen}");
+    key(&mut a, KeyCode::Char('?'), now);
+    let screen = render(&a, 160, 50);
+    assert!(
+        screen.contains("Replay keys") && screen.contains("Next move"),
+        "{screen}"
+    );
+    key(&mut a, KeyCode::Esc, now);
+    for (w, h) in [(58, 12), (80, 24), (100, 30), (200, 60), (30, 10)] {
+        a.update(Msg::Resize(w, h), now);
+        let _ = render(&a, w, h);
+    }
+}
+
+#[test]
+fn the_file_picker_opens_the_chosen_file() {
+    let now = Instant::now();
+    let mut a = app();
+    a.samples_dir = Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games"));
+    key(&mut a, KeyCode::Char('o'), now);
+    // `o` may begin a move (o-o): Enter right after runs the command.
+    if a.input == "o" {
+        key(&mut a, KeyCode::Enter, now);
+    }
+    assert!(matches!(a.overlay, Overlay::Files(_)), "{:?}", a.status);
+    let screen = render(&a, 160, 50);
+    assert!(screen.contains("kasparov-deep-blue-1997.pgn"), "{screen}");
+    for c in "deep".chars() {
+        key(&mut a, KeyCode::Char(c), now);
+    }
+    key(&mut a, KeyCode::Enter, now);
+    let path = a
+        .take_effects()
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::OpenFile { path, .. } => Some(path),
+            _ => None,
+        })
+        .expect("the file is opened");
+    assert!(path.ends_with("kasparov-deep-blue-1997.pgn"));
+    assert!(matches!(a.overlay, Overlay::None));
+}

@@ -1,0 +1,581 @@
+//! The replay screen's panel (the game, its moves with variations and
+//! comments, the review), the game list and the file picker.
+
+use super::*;
+use crate::game::library::Status as GameStatus;
+use crate::game::review::Judgement;
+use crate::ui::app::Opening;
+use crate::ui::replay::{self as rp, FilePicker, Placed, Replay, ReviewState, TokKind};
+
+/// Where the replay panel's parts are (shared with the mouse handler).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplayPanel {
+    pub game: Rect,
+    pub search: Rect,
+    pub graph: Option<Rect>,
+    pub moves: Option<Rect>,
+}
+
+const GAME_H: u16 = 6;
+/// Rows at the bottom of the move list for the current move's notes.
+const NOTE_H: u16 = 3;
+
+pub fn replay_panel(area: Rect) -> ReplayPanel {
+    let game_h = GAME_H.min(area.height);
+    let rest = area.height.saturating_sub(game_h);
+    let graph_h = if rest >= 24 { 7 } else { 0 };
+    let search_h = ((rest - graph_h) * 40 / 100).max(5).min(rest - graph_h);
+    let moves_h = rest.saturating_sub(search_h + graph_h);
+    let y = area.y + game_h;
+    ReplayPanel {
+        game: Rect::new(area.x, area.y, area.width, game_h),
+        search: Rect::new(area.x, y, area.width, search_h),
+        graph: (graph_h > 0).then(|| Rect::new(area.x, y + search_h, area.width, graph_h)),
+        moves: (moves_h >= 3)
+            .then(|| Rect::new(area.x, y + search_h + graph_h, area.width, moves_h)),
+    }
+}
+
+/// Inside the move list's box: (rows of moves, first row shown, where the
+/// rows go).
+pub fn replay_rows(app: &App, r: &Replay, moves: Rect) -> (Vec<Vec<Placed>>, usize, Rect) {
+    let _ = app;
+    let inner_h = moves.height.saturating_sub(2);
+    let note_h = if inner_h >= 8 { NOTE_H } else { 0 };
+    let inner = Rect::new(
+        moves.x + 1,
+        moves.y + 1,
+        moves.width.saturating_sub(2),
+        inner_h - note_h,
+    );
+    let result = r.parsed.game.header("Result").filter(|r| !r.is_empty());
+    let toks = rp::tokens(r.tree(), &r.reviews, result);
+    let rows = rp::wrap(&toks, inner.width);
+    let focus = rp::row_of(&rows, r.cursor);
+    let first = rp::first_row(rows.len(), focus, inner.height as usize);
+    (rows, first, inner)
+}
+
+/// Pieces captured from `color` (start position counts minus the board's),
+/// most valuable first, and the material balance in pawns for `color`'s
+/// opponent.
+fn captured(start: &shakmaty::Board, now: &shakmaty::Board, color: Color) -> Vec<Role> {
+    let mut out = Vec::new();
+    for role in [
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ] {
+        let had = (start.by_color(color) & start.by_role(role)).count();
+        let has = (now.by_color(color) & now.by_role(role)).count();
+        for _ in has..had {
+            out.push(role);
+        }
+    }
+    out
+}
+
+fn material(b: &shakmaty::Board, color: Color) -> i32 {
+    [
+        (Role::Pawn, 1),
+        (Role::Knight, 3),
+        (Role::Bishop, 3),
+        (Role::Rook, 5),
+        (Role::Queen, 9),
+    ]
+    .iter()
+    .map(|&(role, v)| (b.by_color(color) & b.by_role(role)).count() as i32 * v)
+    .sum()
+}
+
+fn fit(s: &str, w: usize) -> String {
+    if s.chars().count() <= w {
+        s.to_string()
+    } else if w > 1 {
+        let mut t: String = s.chars().take(w - 1).collect();
+        t.push('…');
+        t
+    } else {
+        String::new()
+    }
+}
+
+pub(super) fn draw_replay_panel(buf: &mut Buffer, app: &App, r: &Replay, area: Rect, now: Instant) {
+    let theme = app.theme();
+    let text = Style::default().fg(theme.text);
+    let dim = Style::default().fg(theme.dim);
+    let accent = Style::default().fg(theme.accent);
+    let parts = replay_panel(area);
+    let width = area.width.saturating_sub(4) as usize;
+    let board = app.board();
+    let start = r.tree().start.board().clone();
+    let mut lines = Vec::new();
+    for c in [Color::White, Color::Black] {
+        let name = super::panel::player_name(app, c);
+        let elo = app
+            .game
+            .header(if c == Color::White {
+                "WhiteElo"
+            } else {
+                "BlackElo"
+            })
+            .filter(|e| !e.is_empty() && *e != "?" && *e != "-")
+            .map(|e| format!(" ({e})"))
+            .unwrap_or_default();
+        let took: String = captured(&start, board.board(), !c)
+            .into_iter()
+            .map(|role| glyph(Piece { color: !c, role }, app.ascii))
+            .collect();
+        let diff = material(board.board(), c) - material(board.board(), !c);
+        let plus = if diff > 0 {
+            format!(" +{diff}")
+        } else {
+            String::new()
+        };
+        let clock = app.clock_text(c, now).unwrap_or_default();
+        let marker = if c == board.turn() { "▶ " } else { "  " };
+        let left = format!(
+            "{marker}{} {name}{elo}",
+            if c == Color::White { "○" } else { "●" }
+        );
+        let mid = format!("{took}{plus}");
+        let room = width.saturating_sub(clock.chars().count() + 1);
+        let left = fit(&left, room.saturating_sub(mid.chars().count() + 1).max(8));
+        let mid = fit(&mid, room.saturating_sub(left.chars().count() + 1));
+        let pad = width
+            .saturating_sub(left.chars().count() + mid.chars().count() + clock.chars().count() + 1);
+        let mut style = text;
+        if c == board.turn() {
+            style = style.add_modifier(Modifier::BOLD);
+        }
+        lines.push(Line::from(vec![
+            Span::styled(left, style),
+            Span::raw(" "),
+            Span::styled(mid, dim),
+            Span::raw(" ".repeat(pad)),
+            Span::styled(clock, style),
+        ]));
+    }
+    // Event, date, opening, result.
+    let g = &r.parsed.game;
+    let mut info: Vec<String> = Vec::new();
+    for key in ["Event", "Site", "Date", "Round"] {
+        if let Some(v) = g
+            .header(key)
+            .filter(|v| !v.is_empty() && !v.starts_with('?') && *v != "-")
+        {
+            info.push(if key == "Round" {
+                format!("round {v}")
+            } else {
+                v.to_string()
+            });
+        }
+    }
+    let opening = match (g.header("ECO"), g.header("Opening")) {
+        (Some(e), Some(o)) => format!("{e} {o}"),
+        (Some(e), None) => e.to_string(),
+        (None, Some(o)) => o.to_string(),
+        (None, None) => String::new(),
+    };
+    if !opening.is_empty() {
+        info.push(opening);
+    }
+    lines.push(Line::from(Span::styled(fit(&info.join(" · "), width), dim)));
+    // Where we are.
+    let tree = r.tree();
+    let total = tree.main_line().len();
+    let mut state: Vec<Span> = Vec::new();
+    let here = if r.cursor == 0 {
+        "Start".to_string()
+    } else {
+        let (n, c) = tree.move_number(r.cursor);
+        let dots = if c == Color::White { "." } else { "..." };
+        format!("{n}{dots} {}", tree.node(r.cursor).san)
+    };
+    state.push(Span::styled(
+        format!("{here} ({}/{total})", tree.ply(r.cursor)),
+        text.add_modifier(Modifier::BOLD),
+    ));
+    if !tree.on_main_line(r.cursor) {
+        state.push(Span::styled("  variation", accent));
+    }
+    if let Some(e) = app.game.ending {
+        state.push(Span::styled(format!("  {}", describe_ending(e)), accent));
+    }
+    if r.autoplay.is_some() {
+        state.push(Span::styled(
+            format!("  ▶ {:.2}s", r.delay().as_secs_f64()),
+            accent,
+        ));
+    }
+    match &r.review {
+        ReviewState::Running { done, total, .. } => state.push(Span::styled(
+            format!("  review {}%", done * 100 / (*total).max(1)),
+            accent,
+        )),
+        ReviewState::Done => {
+            let [w, b] = r.judgement_counts();
+            state.push(Span::styled(
+                format!(
+                    "  ?! ? ?? W {}/{}/{} B {}/{}/{}",
+                    w.0, w.1, w.2, b.0, b.1, b.2
+                ),
+                dim,
+            ));
+        }
+        ReviewState::Cancelled { done, total } => state.push(Span::styled(
+            format!("  review stopped {done}/{total}"),
+            dim,
+        )),
+        ReviewState::Idle => {}
+    }
+    lines.push(Line::from(state));
+    let title = format!(
+        "Replay · game {}/{} · {}",
+        r.index + 1,
+        r.library.entries.len(),
+        r.library.name
+    );
+    let title = fit(&title, area.width.saturating_sub(6) as usize);
+    Paragraph::new(lines)
+        .block(block(&title, theme))
+        .render_ref(parts.game, buf);
+
+    super::search::draw_search(buf, app, parts.search);
+    if let Some(gr) = parts.graph {
+        super::search::draw_eval_graph(buf, app, gr);
+    }
+    let Some(moves) = parts.moves else { return };
+    let (rows, first, inner) = replay_rows(app, r, moves);
+    let title = if r.tree().nodes.iter().skip(1).any(|n| {
+        n.parent
+            .is_some_and(|p| r.tree().node(p).children.len() > 1)
+    }) {
+        "Moves (↑↓ variations)"
+    } else {
+        "Moves"
+    };
+    block(title, theme).render_ref(moves, buf);
+    for (i, row) in rows
+        .iter()
+        .skip(first)
+        .take(inner.height as usize)
+        .enumerate()
+    {
+        let y = inner.y + i as u16;
+        for p in row {
+            let style = match p.tok.kind {
+                TokKind::Move(id) if id == r.cursor => Style::default()
+                    .fg(theme.background)
+                    .bg(theme.accent)
+                    .add_modifier(Modifier::BOLD),
+                TokKind::Move(id) => {
+                    let judged = r
+                        .reviews
+                        .get(id)
+                        .and_then(|x| x.as_ref())
+                        .and_then(|x| x.judgement);
+                    match judged {
+                        Some(j) => Style::default().fg(super::search::judgement_colour(theme, j)),
+                        None if p.tok.depth > 0 => dim,
+                        None => text,
+                    }
+                }
+                TokKind::Comment => dim.add_modifier(Modifier::ITALIC),
+                TokKind::Result => accent.add_modifier(Modifier::BOLD),
+            };
+            let x = inner.x + p.x;
+            let w = inner.width.saturating_sub(p.x) as usize;
+            buf.set_stringn(x, y, &p.tok.text, w, style);
+        }
+    }
+    if rows.is_empty() {
+        buf.set_string(inner.x, inner.y, "(no moves)", dim);
+    }
+    // The current move's notes: the review's verdict, the comment.
+    let note_top = inner.y + inner.height;
+    let note_h = (moves.y + moves.height).saturating_sub(1 + note_top);
+    if note_h == 0 {
+        return;
+    }
+    let mut note: Vec<Span> = Vec::new();
+    if let Some(rev) = r.reviews.get(r.cursor).and_then(|x| x.as_ref()) {
+        let before_board = tree
+            .node(r.cursor)
+            .parent
+            .map(|p| tree.board_at(p))
+            .unwrap_or_else(|| tree.start.clone());
+        let verdict = rev.judgement.map(Judgement::name).unwrap_or("Fine");
+        let best = match rev.best {
+            Some(b) if Some(b) != tree.node(r.cursor).mv => format!(
+                " Best was {}: {}.",
+                before_board.san(b),
+                san_line(&before_board, &rev.best_line, 6)
+            ),
+            _ => String::new(),
+        };
+        let colour = rev
+            .judgement
+            .map(|j| super::search::judgement_colour(theme, j))
+            .unwrap_or(theme.dim);
+        note.push(Span::styled(
+            format!(
+                "{verdict} ({} → {}, −{:.0}% winning chance).{best} ",
+                score_text(rev.before),
+                score_text(rev.after),
+                rev.loss * 100.0
+            ),
+            Style::default().fg(colour),
+        ));
+    }
+    let comments: Vec<String> = tree
+        .node(r.cursor)
+        .comments
+        .iter()
+        .map(|c| rp::comment_text(c))
+        .filter(|c| !c.is_empty())
+        .collect();
+    if !comments.is_empty() {
+        note.push(Span::styled(
+            comments.join(" "),
+            text.add_modifier(Modifier::ITALIC),
+        ));
+    }
+    if note.is_empty() {
+        return;
+    }
+    let rule = "─".repeat(inner.width as usize);
+    buf.set_string(inner.x, note_top, &rule, Style::default().fg(theme.border));
+    Paragraph::new(Line::from(note))
+        .wrap(Wrap { trim: true })
+        .render_ref(
+            Rect::new(inner.x, note_top + 1, inner.width, note_h.saturating_sub(1)),
+            buf,
+        );
+}
+
+/// The games of the open file.
+pub(super) fn draw_games(buf: &mut Buffer, app: &App, r: &Replay, selected: usize, area: Rect) {
+    let theme = app.theme();
+    let w = area.width.saturating_sub(4).min(140);
+    let h = area.height.saturating_sub(2);
+    let rect = centered(area, w, h);
+    Clear.render_ref(rect, buf);
+    let title = format!("Games in {} ({})", r.library.name, r.file_summary());
+    let title = fit(&title, w.saturating_sub(6) as usize);
+    block(&title, theme)
+        .style(Style::default().bg(theme.background))
+        .render_ref(rect, buf);
+    let inner = Rect::new(
+        rect.x + 1,
+        rect.y + 1,
+        rect.width.saturating_sub(2),
+        rect.height.saturating_sub(2),
+    );
+    if inner.height < 3 {
+        return;
+    }
+    let iw = inner.width as usize;
+    // Columns: # White Black Result Date Moves | Event / opening | status.
+    let name_w = ((iw.saturating_sub(40)) / 4).clamp(8, 24);
+    let header = format!(
+        "{:>5} {:<nw$} {:<nw$} {:<7} {:<10} {:>5}  {}",
+        "#",
+        "White",
+        "Black",
+        "Result",
+        "Date",
+        "Moves",
+        "Event · opening / problem",
+        nw = name_w
+    );
+    buf.set_stringn(
+        inner.x,
+        inner.y,
+        &header,
+        iw,
+        Style::default()
+            .fg(theme.accent)
+            .add_modifier(Modifier::BOLD),
+    );
+    let visible = inner.height.saturating_sub(2) as usize;
+    let n = r.library.entries.len();
+    let first = if selected >= visible {
+        (selected + 1 - visible).min(n.saturating_sub(visible))
+    } else {
+        0
+    };
+    for (i, e) in r
+        .library
+        .entries
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(visible)
+    {
+        let y = inner.y + 1 + (i - first) as u16;
+        let tag = |k: &str| e.tag(k).unwrap_or("").to_string();
+        let moves = if e.plies > 0 {
+            e.plies.div_ceil(2).to_string()
+        } else {
+            String::new()
+        };
+        let (extra, bad) = match &e.status {
+            GameStatus::Bad { line, reason } => (format!("✗ line {line}: {reason}"), true),
+            _ => {
+                let mut parts = Vec::new();
+                let ev = tag("Event");
+                if !ev.is_empty() && ev != "?" {
+                    parts.push(ev);
+                }
+                let op = match (e.tag("ECO"), e.tag("Opening")) {
+                    (Some(a), Some(b)) => format!("{a} {b}"),
+                    (Some(a), None) => a.to_string(),
+                    (None, Some(b)) => b.to_string(),
+                    _ => String::new(),
+                };
+                if !op.is_empty() {
+                    parts.push(op);
+                }
+                (parts.join(" · "), false)
+            }
+        };
+        let row = format!(
+            "{:>5} {:<nw$} {:<nw$} {:<7} {:<10} {:>5}  {}",
+            e.number,
+            fit(&tag("White"), name_w),
+            fit(&tag("Black"), name_w),
+            fit(&tag("Result"), 7),
+            fit(&tag("Date"), 10),
+            moves,
+            extra,
+            nw = name_w
+        );
+        let style = if i == selected {
+            Style::default().fg(theme.background).bg(theme.accent)
+        } else if bad {
+            Style::default().fg(theme.error)
+        } else if i == r.index {
+            Style::default().fg(theme.text).add_modifier(Modifier::BOLD)
+        } else {
+            Style::default().fg(theme.text)
+        };
+        let padded = format!("{row:<iw$}");
+        buf.set_stringn(inner.x, y, &padded, iw, style);
+    }
+    let help = "↑↓ PgUp PgDn Home End choose · Enter open · o another file · Esc close";
+    buf.set_stringn(
+        inner.x,
+        inner.y + inner.height - 1,
+        help,
+        iw,
+        Style::default().fg(theme.dim),
+    );
+}
+
+/// The file picker.
+pub(super) fn draw_files(buf: &mut Buffer, app: &App, p: &FilePicker, area: Rect) {
+    let theme = app.theme();
+    let w = area.width.saturating_sub(4).min(90);
+    let h = area.height.saturating_sub(2).min(30);
+    let rect = centered(area, w, h);
+    Clear.render_ref(rect, buf);
+    block("Open a game file", theme)
+        .style(Style::default().bg(theme.background))
+        .render_ref(rect, buf);
+    let inner = Rect::new(
+        rect.x + 1,
+        rect.y + 1,
+        rect.width.saturating_sub(2),
+        rect.height.saturating_sub(2),
+    );
+    if inner.height < 4 {
+        return;
+    }
+    let iw = inner.width as usize;
+    let prompt = format!("Name or path: {}▏", p.filter);
+    buf.set_stringn(
+        inner.x,
+        inner.y,
+        &prompt,
+        iw,
+        Style::default().fg(theme.accent),
+    );
+    let shown = p.shown();
+    let visible = inner.height.saturating_sub(3) as usize;
+    let first = if p.selected >= visible {
+        p.selected + 1 - visible
+    } else {
+        0
+    };
+    if shown.is_empty() {
+        buf.set_stringn(
+            inner.x,
+            inner.y + 2,
+            "No game files match. Type a path to a PGN or move-history file and press Enter.",
+            iw,
+            Style::default().fg(theme.dim),
+        );
+    }
+    for (i, e) in shown.iter().enumerate().skip(first).take(visible) {
+        let y = inner.y + 2 + (i - first) as u16;
+        let name = e
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let size = if e.size >= 1 << 20 {
+            format!("{:.1} MB", e.size as f64 / (1u64 << 20) as f64)
+        } else {
+            format!("{} KB", e.size.div_ceil(1024))
+        };
+        let row = format!(
+            "{:<7} {:<nw$} {:>9}",
+            e.place,
+            fit(&name, iw.saturating_sub(20)),
+            size,
+            nw = iw.saturating_sub(20)
+        );
+        let style = if i == p.selected {
+            Style::default().fg(theme.background).bg(theme.accent)
+        } else {
+            Style::default().fg(theme.text)
+        };
+        buf.set_stringn(inner.x, y, format!("{row:<iw$}"), iw, style);
+    }
+    buf.set_stringn(
+        inner.x,
+        inner.y + inner.height - 1,
+        "↑↓ choose · type to filter or a path · Enter open · Esc close",
+        iw,
+        Style::default().fg(theme.dim),
+    );
+}
+
+/// Progress of a file being opened.
+pub(super) fn draw_opening(buf: &mut Buffer, app: &App, o: &Opening, area: Rect) {
+    let theme = app.theme();
+    let name = o
+        .path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let bar_w = 30usize;
+    let filled = ((o.share.clamp(0.0, 1.0)) * bar_w as f64).round() as usize;
+    let bar = format!(
+        "{}{} {:>3.0}%",
+        "█".repeat(filled),
+        "░".repeat(bar_w - filled),
+        o.share * 100.0
+    );
+    let first = format!("Indexing {}", fit(&name, 40));
+    draw_message(
+        buf,
+        theme,
+        area,
+        "Opening",
+        &[&first, &bar, "", "Esc cancels"],
+    );
+}

@@ -565,3 +565,84 @@ fn the_file_picker_opens_the_chosen_file() {
     assert!(path.ends_with("kasparov-deep-blue-1997.pgn"));
     assert!(matches!(a.overlay, Overlay::None));
 }
+
+#[test]
+fn random_keys_clicks_and_sizes_never_panic_while_replaying() {
+    use crate::util::Rng;
+    let mut rng = Rng::new(
+        std::env::var("SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(4242),
+    );
+    let keys: Vec<KeyCode> = "hjklgGLrEcCfwatu:0123456789b+-= ?iz"
+        .chars()
+        .map(KeyCode::Char)
+        .chain([
+            KeyCode::Enter,
+            KeyCode::Esc,
+            KeyCode::Backspace,
+            KeyCode::Up,
+            KeyCode::Down,
+            KeyCode::Left,
+            KeyCode::Right,
+            KeyCode::Home,
+            KeyCode::End,
+            KeyCode::PageUp,
+            KeyCode::PageDown,
+        ])
+        .collect();
+    let texts = [
+        format!("{OPERA}{BAD}{OPERA}"),
+        OPERA.to_string(),
+        BAD.to_string(),
+        "[FEN \"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. Kd2 (1. Kf2 Kf4) Kd4 *"
+            .into(),
+        "e4 e5 Nf3 Nc6".into(),
+    ];
+    for round in 0..40 {
+        let t0 = Instant::now();
+        let mut now = t0;
+        let mut a = replaying(&texts[round % texts.len()], None, now);
+        for _ in 0..300 {
+            now += Duration::from_millis(rng.below(400) as u64);
+            a.take_effects();
+            match rng.below(10) {
+                0..=6 => {
+                    let k = keys[rng.below(keys.len())];
+                    let m = match k {
+                        KeyCode::Char(c) if c.is_ascii_uppercase() => KeyModifiers::SHIFT,
+                        _ => KeyModifiers::NONE,
+                    };
+                    a.update(Msg::Key(KeyEvent::new(k, m)), now);
+                }
+                7 => {
+                    let kind = match rng.below(3) {
+                        0 => MouseEventKind::Down(MouseButton::Left),
+                        1 => MouseEventKind::ScrollUp,
+                        _ => MouseEventKind::ScrollDown,
+                    };
+                    a.update(
+                        Msg::Mouse(MouseEvent {
+                            kind,
+                            column: rng.below(200) as u16,
+                            row: rng.below(60) as u16,
+                            modifiers: KeyModifiers::NONE,
+                        }),
+                        now,
+                    );
+                }
+                8 => {
+                    let (w, h) = (20 + rng.below(180) as u16, 5 + rng.below(60) as u16);
+                    a.update(Msg::Resize(w, h), now);
+                }
+                _ => a.update(Msg::Tick, now),
+            }
+            if a.replay.is_none() {
+                break; // `n` (new game) or quitting leaves the replay
+            }
+            let (w, h) = a.size;
+            let _ = render(&a, w, h);
+        }
+    }
+}

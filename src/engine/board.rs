@@ -160,6 +160,16 @@ impl Board {
 
     /// Parses and validates a FEN. Errors say what is wrong.
     pub fn from_fen(fen: &str) -> Result<Board, FenError> {
+        Board::from_fen_mode(fen, CastlingMode::Standard)
+    }
+
+    /// A Chess960 (Fischer random) position: castling rights may name any
+    /// rook (X-FEN or Shredder-FEN).
+    pub fn from_fen_960(fen: &str) -> Result<Board, FenError> {
+        Board::from_fen_mode(fen, CastlingMode::Chess960)
+    }
+
+    fn from_fen_mode(fen: &str, mode: CastlingMode) -> Result<Board, FenError> {
         let fen = fen.trim();
         if fen.is_empty() {
             return Err(FenError::Syntax("empty FEN".into()));
@@ -168,7 +178,7 @@ impl Board {
             .parse()
             .map_err(|e: shakmaty::fen::ParseFenError| FenError::Syntax(fen_syntax_reason(e)))?;
         let pos: Chess = parsed
-            .into_position(CastlingMode::Standard)
+            .into_position(mode)
             .map_err(|e| FenError::Illegal(illegal_reason(e.kinds())))?;
         Ok(Board::from_chess(pos))
     }

@@ -374,17 +374,30 @@ impl Visitor for GameVisitor {
 
     fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
         let game = tags.game;
+        let mut chess960 = false;
         if let Some(variant) = tags.variant {
             let v = variant.trim().to_ascii_lowercase();
-            if !matches!(v.as_str(), "" | "standard" | "chess" | "from position") {
-                return ControlFlow::Break(Err(Failure::new(PgnError::UnsupportedVariant {
-                    game,
-                    variant: shown(&variant),
-                })));
+            match v.as_str() {
+                "" | "standard" | "chess" | "from position" => {}
+                // Fischer random: the same rules but castling, which
+                // shakmaty plays in its Chess960 mode.
+                "chess960" | "chess 960" | "960" | "fischerandom" | "fischerrandom"
+                | "fischer random" | "fischer-random" => chess960 = true,
+                _ => {
+                    return ControlFlow::Break(Err(Failure::new(PgnError::UnsupportedVariant {
+                        game,
+                        variant: shown(&variant),
+                    })));
+                }
             }
         }
+        let parse = if chess960 {
+            Board::from_fen_960
+        } else {
+            Board::from_fen
+        };
         let start = match tags.fen {
-            Some(fen) => match Board::from_fen(&fen) {
+            Some(fen) => match parse(&fen) {
                 Ok(board) => board,
                 Err(e) => {
                     return ControlFlow::Break(Err(Failure::new(PgnError::BadFen {

@@ -206,11 +206,31 @@ fn odd_files_from_other_programs() {
         }
     }
     assert!(ok >= 10, "{ok} good games; bad: {bad:#?}");
-    // The variants are refused by name, not by a cryptic move error.
-    for name in ["cutechess-fischerrandom.pgn", "antichess-programfox.pgn"] {
-        let mut l = Library::open(&dir.join(name), &mut |_| {}).unwrap();
-        let e = l.load(0).unwrap_err();
-        assert!(e.contains("not supported"), "{name}: {e}");
+    // Other variants are refused by name, not by a cryptic move error.
+    let mut l = Library::open(&dir.join("antichess-programfox.pgn"), &mut |_| {}).unwrap();
+    let e = l.load(0).unwrap_err();
+    assert!(e.contains("not supported"), "{e}");
+    // Chess960 games read, castling included, and their export reads back.
+    let mut l = Library::open(&dir.join("cutechess-fischerrandom.pgn"), &mut |_| {}).unwrap();
+    assert_eq!(l.entries.len(), 4);
+    for i in 0..4 {
+        let g = l
+            .load(i)
+            .unwrap_or_else(|e| panic!("Chess960 game {}: {e}", i + 1));
+        assert!(g.game.moves().len() >= 60, "{}", g.game.moves().len());
+        let castles = g
+            .game
+            .moves()
+            .iter()
+            .filter(|m| matches!(m, shakmaty::Move::Castle { .. }))
+            .count();
+        if i == 0 {
+            assert!(castles > 0, "game 1 has castling");
+        }
+        let text = crate::game::write_pgn_tree(&g.game, &g.tree);
+        let again = crate::game::pgn_read::read_games_full(&text);
+        let back = again[0].as_ref().unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(back.game.moves(), g.game.moves());
     }
     // A BOM and empty lines inside a game do not matter.
     for name in ["utf8-bom.pgn", "chessbase-empty-line.pgn", "uci-moves.pgn"] {

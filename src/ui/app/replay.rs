@@ -276,7 +276,7 @@ impl App {
                         self.goto = None;
                     }
                 }
-                KeyCode::Char(c) if (c.is_ascii_alphanumeric() || c == '.') && text.len() < 8 => {
+                KeyCode::Char(c) if !c.is_control() && text.len() < 12 => {
                     text.push(c);
                 }
                 _ => {}
@@ -291,7 +291,7 @@ impl App {
             && c.is_ascii_digit()
         {
             self.goto = Some(c.to_string());
-            self.info("Go to move: type its number (23, or 23b for Black's), then Enter.");
+            self.info("Go to move: type its number (23, or 23b for Black's) or a move to try, then Enter.");
             return true;
         }
         let Some(a) = self.config.replay_keys.action(&k) else {
@@ -396,7 +396,9 @@ impl App {
             }
             ReplayAction::GoTo => {
                 self.goto = Some(String::new());
-                self.info("Go to move: type its number (23, or 23b for Black's), then Enter.");
+                self.info(
+                    "Type a move number (23, or 23b for Black's) or a move to try (Nf3, e2e4), then Enter.",
+                );
             }
             ReplayAction::Games => self.overlay = Overlay::Games { selected: index },
             ReplayAction::Open => self.open_file_picker(),
@@ -406,8 +408,43 @@ impl App {
         }
     }
 
-    /// "23" goes to White's 23rd move, "23b" / "23..." to Black's.
+    /// Plays `mv` (legal here) as a move of the tree: an existing move is
+    /// followed, a new one becomes a variation (in memory, not in the file).
+    pub(super) fn replay_add_move(&mut self, mv: Move) {
+        let board = self.board().clone();
+        let Some(r) = &mut self.replay else { return };
+        let before = r.parsed.tree.nodes.len();
+        let id = r.parsed.tree.add(r.cursor, &board, mv);
+        let n = r.parsed.tree.nodes.len();
+        r.evals.resize(n, None);
+        r.reviews.resize(n, None);
+        r.autoplay = None;
+        let new = n > before;
+        self.replay_goto(id);
+        if new {
+            self.info(format!(
+                "{} added as a variation (not saved in the file; C copies the game with it).",
+                board.san(mv)
+            ));
+        }
+    }
+
+    /// "23" goes to White's 23rd move, "23b" / "23..." to Black's; a move
+    /// (e4, Nf3, e2e4) is played from the position shown.
     fn goto_move_number(&mut self, text: &str) {
+        let looks_like_number = text
+            .trim()
+            .trim_end_matches(['b', 'B', '.'])
+            .chars()
+            .all(|c| c.is_ascii_digit());
+        if !looks_like_number {
+            let board = self.board().clone();
+            match crate::ui::input::parse_move(board.chess(), text) {
+                Ok(m) => self.replay_add_move(m),
+                Err(e) => self.error(format!("{e} (or a move number: 23, 23b)")),
+            }
+            return;
+        }
         let t = text.trim().to_ascii_lowercase();
         let black = t.ends_with('b') || t.ends_with("...");
         let digits: String = t.chars().take_while(|c| c.is_ascii_digit()).collect();
@@ -535,8 +572,63 @@ impl App {
     // ------------------------------------------------------------------
     // Mouse.
 
+    /// A click on the board while replaying: pick a piece of the side to
+    /// move, then its square, to try a move (a queen when it promotes).
+    fn replay_board_click(&mut self, col: u16, row: u16) -> bool {
+        let Some(geo) = self.geometry() else {
+            return false;
+        };
+        let Some(sq) = geo.square_at(col, row, self.flipped) else {
+            return false;
+        };
+        let board = self.board().clone();
+        let own = board
+            .chess()
+            .board()
+            .color_at(sq)
+            .is_some_and(|c| c == board.turn());
+        if let Some(from) = self.selected.take()
+            && from != sq
+        {
+            let legal = board.chess().legal_moves();
+            let mv = legal
+                .iter()
+                .filter(|m| m.from() == Some(from) && shown_to(**m) == sq)
+                .max_by_key(|m| m.promotion() == Some(Role::Queen))
+                .copied();
+            match mv {
+                Some(m) => {
+                    self.replay_add_move(m);
+                    return true;
+                }
+                None if !own => {
+                    self.error(format!(
+                        "{}{from} cannot go to {sq} here.",
+                        board
+                            .chess()
+                            .board()
+                            .role_at(from)
+                            .map(|r| r.upper_char().to_string())
+                            .unwrap_or_default()
+                            .replace('P', "")
+                    ));
+                    return true;
+                }
+                None => {}
+            }
+        }
+        if own {
+            self.selected = Some(sq);
+            self.cursor = sq;
+        }
+        true
+    }
+
     /// A click on the replay panel: a move of the list, or the eval graph.
     pub(super) fn replay_click(&mut self, col: u16, row: u16) -> bool {
+        if self.replay_board_click(col, row) {
+            return true;
+        }
         let Some(r) = &self.replay else { return false };
         let area = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
         let Some(l) = view::layout(area) else {

@@ -646,3 +646,78 @@ fn random_keys_clicks_and_sizes_never_panic_while_replaying() {
         }
     }
 }
+
+#[test]
+fn own_moves_become_variations() {
+    let now = Instant::now();
+    let mut a = replaying(OPERA, None, now);
+    // Typed after `:`.
+    key(&mut a, KeyCode::Char(':'), now);
+    type_str(&mut a, "d4", now);
+    assert_eq!(cursor_san(&a), "d4");
+    let r = a.replay.as_ref().unwrap();
+    assert_eq!(
+        r.tree().node(0).children.len(),
+        2,
+        "a variation beside 1. e4"
+    );
+    assert!(!r.tree().on_main_line(r.cursor));
+    assert_eq!(r.evals.len(), r.tree().nodes.len());
+    // The main move typed again is followed, not added.
+    key(&mut a, KeyCode::Home, now);
+    key(&mut a, KeyCode::Char(':'), now);
+    type_str(&mut a, "e2e4", now);
+    assert_eq!(a.replay.as_ref().unwrap().tree().node(0).children.len(), 2);
+    assert!(
+        a.replay
+            .as_ref()
+            .unwrap()
+            .tree()
+            .on_main_line(a.replay.as_ref().unwrap().cursor)
+    );
+    // A bad move is explained and changes nothing.
+    key(&mut a, KeyCode::Char(':'), now);
+    type_str(&mut a, "Ke3", now);
+    assert!(
+        a.status.as_ref().is_some_and(|s| s.text.contains("cannot")),
+        "{:?}",
+        a.status
+    );
+    assert_eq!(cursor_san(&a), "e4");
+    // Clicked on the board: the piece, then its square.
+    let geo = view::layout(ratatui::layout::Rect::new(0, 0, 160, 50))
+        .unwrap()
+        .board;
+    let click = |a: &mut App, sq: Square| {
+        let r = geo.rect_of(sq, a.flipped);
+        a.update(
+            Msg::Mouse(MouseEvent {
+                kind: MouseEventKind::Down(MouseButton::Left),
+                column: r.x + 1,
+                row: r.y,
+                modifiers: KeyModifiers::NONE,
+            }),
+            now,
+        );
+    };
+    click(&mut a, Square::C7);
+    assert_eq!(a.selected, Some(Square::C7));
+    click(&mut a, Square::C5);
+    assert_eq!(cursor_san(&a), "c5");
+    assert_eq!(uci_moves(&a), ["e2e4", "c7c5"]);
+    // The copied PGN has the new variations.
+    shift(&mut a, 'C', now);
+    let text = a
+        .take_effects()
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Copy { text, .. } => Some(text),
+            _ => None,
+        })
+        .expect("copy");
+    assert!(
+        text.contains("( 1. d4 )") || text.contains("(1. d4)"),
+        "{text}"
+    );
+    assert!(text.contains("c5"), "{text}");
+}

@@ -245,7 +245,8 @@ pub(super) fn draw_help(buf: &mut Buffer, app: &App, area: Rect) {
         for l in [
             "Digits go to a move number (23, 23b). Click a move in the list to",
             "go there, or the eval graph. Variations are in parentheses: step",
-            "into one with the arrows up/down at its first move.",
+            "into one with the arrows up/down at its first move. Try your own",
+            "moves: click a piece and its square, or type one after ':'.",
             "Review marks ?! inaccuracies, ? mistakes and ?? blunders: a move",
             "that loses 5, 10 or 15 percentage points of winning chance.",
             "",

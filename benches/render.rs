@@ -1,7 +1,8 @@
 //! Terminal UI benchmarks (`cargo bench --bench render`): drawing one full
 //! frame (target: a 160 x 50 frame in well under 1 ms), the tree explorer
 //! on a 200,000-node tree (well under a 16 ms frame), and recording a
-//! depth-4 search tree (target: under 200 ms).
+//! depth-4 search tree (target: under 200 ms); the replay screen with an
+//! annotated game (well under 1 ms).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kibitz::engine::Board;
@@ -67,8 +68,37 @@ fn render(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, render, explorer, record_tree);
+criterion_group!(benches, render, replay, explorer, record_tree);
 criterion_main!(benches);
+
+/// The replay screen on the annotated Opera game (comments, nested
+/// variations, the move list laid out every frame), at its last move.
+fn replay(c: &mut Criterion) {
+    use kibitz::game::library::Library;
+    use kibitz::ui::replay::Replay;
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/games/opera-annotated.pgn"
+    ))
+    .expect("the sample game");
+    let mut lib = Library::from_text("opera-annotated.pgn".into(), text, &mut |_| {});
+    let parsed = lib.load(0).expect("the sample reads");
+    let now = Instant::now();
+    let mut a = App::new(Config::default(), theme::builtin(), None);
+    let mut r = Replay::new(lib, None, 0, parsed);
+    r.cursor = *r.tree().main_line().last().expect("moves");
+    a.enter_replay(r, now);
+    for (w, h) in [(160u16, 50u16), (80, 24)] {
+        let area = Rect::new(0, 0, w, h);
+        let mut buf = Buffer::empty(area);
+        c.bench_function(&format!("replay {w}x{h}"), |b| {
+            b.iter(|| {
+                buf.reset();
+                view::draw_to(&mut buf, area, black_box(&a), now);
+            })
+        });
+    }
+}
 
 /// The tree explorer on a tree of 200,000 recorded nodes: drawing must stay
 /// far below a frame (16 ms) in every mode, wherever the user is.

@@ -257,6 +257,24 @@ pub fn index_pgn(text: &str, progress: &mut dyn FnMut(f64)) -> Vec<Entry> {
             progress(start as f64 / bytes.len().max(1) as f64);
         }
     }
+    // An unclosed `{` or `(` swallows the games after it: the reader sees
+    // one long game. Where a tag line follows a blank line inside a game,
+    // the next game begins; index from there again.
+    let mut i = 0;
+    while i < found.len() {
+        let start = found[i].0;
+        let end = found.get(i + 1).map_or(bytes.len(), |f| f.0);
+        if let Some(rel) = runaway_end(&text[start..end]) {
+            let cut = start + rel;
+            let rest = index_pgn(&text[cut..end], &mut |_| {});
+            let more: Vec<(usize, Tags, usize)> = rest
+                .into_iter()
+                .map(|e| (cut + e.span.start, e.tags, e.plies))
+                .collect();
+            found.splice(i + 1..i + 1, more);
+        }
+        i += 1;
+    }
     // Line numbers, counted once over the text.
     let mut entries = Vec::with_capacity(found.len());
     let mut line = 1;
@@ -290,10 +308,43 @@ pub fn index_pgn(text: &str, progress: &mut dyn FnMut(f64)) -> Vec<Entry> {
 
 type Tags = Vec<(String, String)>;
 
+/// Where, in the text of one game, another game's tags begin: a line like
+/// `[Event "..."]` after a blank line, past the game's own tags.
+fn runaway_end(game: &str) -> Option<usize> {
+    // The movetext begins at the first line that is not a tag.
+    let mut offset = 0;
+    let mut body = None;
+    for line in game.split_inclusive('\n') {
+        let t = line.trim();
+        if !t.is_empty() && !t.starts_with('[') {
+            body = Some(offset);
+            break;
+        }
+        offset += line.len();
+    }
+    let mut from = body?;
+    while let Some(p) = game[from..].find("\n[") {
+        let at = from + p + 1;
+        let before = game[..at - 1].trim_end_matches([' ', '\t', '\r']);
+        let after_blank = before.ends_with('\n');
+        let rest = &game[at + 1..];
+        let name_len = rest
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count();
+        if after_blank && name_len > 0 && rest[name_len..].trim_start().starts_with('"') {
+            return Some(at);
+        }
+        from = at;
+    }
+    None
+}
+
 struct IndexVisitor;
 
 impl Visitor for IndexVisitor {
     type Tags = Vec<(String, String)>;
+
     type Movetext = (Vec<(String, String)>, usize);
     type Output = (Vec<(String, String)>, usize);
 

@@ -17,14 +17,22 @@ fn comment_text(c: &str) -> String {
 /// Writes a game as PGN: the seven-tag roster (with `?` for missing values),
 /// `SetUp`/`FEN` when the game does not start from the initial position, the
 /// other headers, then SAN movetext wrapped at 80 columns.
+/// How the game ended is recorded: a `Termination` tag when there is none,
+/// and the exact reason ("checkmate", "threefold repetition") as a last
+/// comment, which the reader takes back.
 pub fn write_pgn(game: &Game) -> String {
     let tree = MoveTree::from_line(game.start().clone(), game.moves(), game.comments());
-    write_pgn_tree(game, &tree)
+    write(game, &tree, true)
 }
 
 /// [`write_pgn`] with the moves from `tree`: variations in parentheses,
-/// NAGs as `$n`, every comment. The headers and result come from `game`.
+/// NAGs as `$n`, every comment. The headers and result come from `game`;
+/// nothing is added to them (a game read from a file is written as it came).
 pub fn write_pgn_tree(game: &Game, tree: &MoveTree) -> String {
+    write(game, tree, false)
+}
+
+fn write(game: &Game, tree: &MoveTree, ours: bool) -> String {
     let mut out = String::new();
     let result = game.ending.map_or("*", |e| e.result.pgn());
     let roster = ["Event", "Site", "Date", "Round", "White", "Black"];
@@ -50,6 +58,7 @@ pub fn write_pgn_tree(game: &Game, tree: &MoveTree) -> String {
     }
     if let Some(e) = game.ending
         && game.header("Termination").is_none()
+        && ours
     {
         out.push_str(&format!("[Termination \"{}\"]\n", e.termination.pgn_tag()));
     }
@@ -59,8 +68,10 @@ pub fn write_pgn_tree(game: &Game, tree: &MoveTree) -> String {
     for c in &tree.node(0).comments {
         tokens.push(format!("{{{}}}", comment_text(c)));
     }
-    write_line(tree, 0, &mut tokens);
-    if let Some(e) = game.ending {
+    write_line(tree, 0, true, &mut tokens);
+    if let Some(e) = game.ending
+        && ours
+    {
         tokens.push(format!("{{{}}}", e.termination.describe()));
     }
     tokens.push(result.to_string());
@@ -84,11 +95,12 @@ pub fn write_pgn_tree(game: &Game, tree: &MoveTree) -> String {
 
 /// The line that continues from `from`: its main moves, each followed by
 /// its comments and the variations that replace it.
-fn write_line(tree: &MoveTree, from: NodeId, tokens: &mut Vec<String>) {
+/// `numbered`: the first Black move needs its number (at the start of the
+/// game or after the move that a variation replaces).
+fn write_line(tree: &MoveTree, from: NodeId, mut numbered: bool, tokens: &mut Vec<String>) {
     let mut cur = from;
     // A Black move needs its number after a comment, a variation or at the
     // start of a line.
-    let mut numbered = true;
     while let Some(&main) = tree.node(cur).children.first() {
         write_move(tree, main, numbered, tokens);
         let alternatives = &tree.node(cur).children[1..];
@@ -96,7 +108,7 @@ fn write_line(tree: &MoveTree, from: NodeId, tokens: &mut Vec<String>) {
         for &v in alternatives {
             tokens.push("(".to_string());
             write_move(tree, v, true, tokens);
-            write_line(tree, v, tokens);
+            write_line(tree, v, !tree.node(v).comments.is_empty(), tokens);
             tokens.push(")".to_string());
         }
         cur = main;
@@ -106,12 +118,12 @@ fn write_line(tree: &MoveTree, from: NodeId, tokens: &mut Vec<String>) {
 fn write_move(tree: &MoveTree, id: NodeId, numbered: bool, tokens: &mut Vec<String>) {
     let n = tree.node(id);
     let (number, color) = tree.move_number(id);
+    // The number and the move in one token: a line break never parts them.
     match color {
-        Color::White => tokens.push(format!("{number}.")),
-        Color::Black if numbered => tokens.push(format!("{number}...")),
-        Color::Black => {}
+        Color::White => tokens.push(format!("{number}. {}", n.san)),
+        Color::Black if numbered => tokens.push(format!("{number}... {}", n.san)),
+        Color::Black => tokens.push(n.san.clone()),
     }
-    tokens.push(n.san.clone());
     for &g in &n.nags {
         tokens.push(format!("${g}"));
     }

@@ -301,6 +301,10 @@ struct Movetext {
     /// Depth of a variation being skipped after a bad move in it.
     broken: Option<usize>,
     warnings: Vec<String>,
+    /// A variation just opened, no move in it yet: its comments so far
+    /// ("{Also good is} 2. Bc4") belong to its first move.
+    fresh: bool,
+    before: Vec<String>,
 }
 
 enum Frame {
@@ -423,6 +427,8 @@ impl Visitor for GameVisitor {
             frames: Vec::new(),
             broken: None,
             warnings: Vec::new(),
+            fresh: false,
+            before: Vec::new(),
             start,
             moves: Vec::new(),
             comments: Vec::new(),
@@ -453,6 +459,12 @@ impl Visitor for GameVisitor {
         match resolve_san(&movetext.pos, san_plus.san) {
             Ok(m) => {
                 movetext.add_move(m);
+                movetext.fresh = false;
+                if !movetext.before.is_empty() {
+                    let cur = movetext.cur;
+                    let before = std::mem::take(&mut movetext.before);
+                    movetext.tree.nodes[cur].comments.splice(0..0, before);
+                }
                 if depth == 0 {
                     movetext.moves.push(m);
                     movetext.comments.push(Vec::new());
@@ -503,6 +515,7 @@ impl Visitor for GameVisitor {
                 movetext.frames.push(Frame::Open(movetext.cur));
                 movetext.cur = parent;
                 movetext.pos = movetext.positions[parent].clone();
+                movetext.fresh = true;
                 ControlFlow::Continue(pgn_reader::Skip(false))
             }
             _ => {
@@ -514,6 +527,11 @@ impl Visitor for GameVisitor {
 
     fn end_variation(&mut self, movetext: &mut Self::Movetext) -> ControlFlow<Self::Output> {
         let depth = movetext.frames.len();
+        // A variation of comments only: they stay with the move before.
+        let cur = movetext.cur;
+        let before = std::mem::take(&mut movetext.before);
+        movetext.tree.nodes[cur].comments.extend(before);
+        movetext.fresh = false;
         if let Some(Frame::Open(back)) = movetext.frames.pop() {
             if movetext.broken == Some(depth) {
                 movetext.broken = None;
@@ -544,6 +562,10 @@ impl Visitor for GameVisitor {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
+        if !text.is_empty() && movetext.broken.is_none() && movetext.fresh {
+            movetext.before.push(text);
+            return ControlFlow::Continue(());
+        }
         if !text.is_empty() && movetext.broken.is_none() {
             let cur = movetext.cur;
             movetext.tree.nodes[cur].comments.push(text.clone());

@@ -375,7 +375,7 @@ fn event_loop(
     // The stop flag of the explorer's work in progress.
     let mut job_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>> = None;
     // The stop flags of the file being opened (and checked) and of the review.
-    let mut open_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>> = None;
+    let mut open_stops: Vec<(u64, std::sync::Arc<std::sync::atomic::AtomicBool>)> = Vec::new();
     let mut review_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>> = None;
     let mut opponent: Option<EngineHandle> = None;
     let mut assistant = EngineHandle::spawn(
@@ -500,10 +500,17 @@ fn event_loop(
                     }
                 }
                 Effect::OpenFile { id, path } => {
-                    if let Some(flag) = open_stop.take() {
-                        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                    if let Some(flag) = spawn_open(id, path, &tx) {
+                        open_stops.push((id, flag));
                     }
-                    open_stop = spawn_open(id, path, &tx);
+                }
+                Effect::StopFile { id } => {
+                    open_stops.retain(|(i, flag)| {
+                        if *i == id {
+                            flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        *i != id
+                    });
                 }
                 Effect::Review(req) => {
                     if let Some(flag) = review_stop.take() {

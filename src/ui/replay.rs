@@ -57,6 +57,11 @@ pub struct Replay {
     pub review: ReviewState,
     /// The background pass marking unreadable games is still going.
     pub checking: bool,
+    /// The id of the file's opening: its background check's messages carry it.
+    pub file_id: u64,
+    /// Nodes up to here came from the file; later ones are moves the user
+    /// tried.
+    pub file_nodes: usize,
 }
 
 impl Replay {
@@ -80,6 +85,8 @@ impl Replay {
             reviews: Vec::new(),
             review: ReviewState::Idle,
             checking: false,
+            file_id: 0,
+            file_nodes: 0,
         };
         r.reset_game_state();
         r
@@ -89,6 +96,7 @@ impl Replay {
     /// from the file's `[%eval]` comments, no review.
     pub fn reset_game_state(&mut self) {
         self.cursor = 0;
+        self.file_nodes = self.parsed.tree.nodes.len();
         self.autoplay = None;
         let tree = &self.parsed.tree;
         self.evals = tree
@@ -112,11 +120,24 @@ impl Replay {
         DELAYS[self.delay.min(DELAYS.len() - 1)]
     }
 
-    /// The main line's nodes, the start included (index = half-move).
+    /// The file's main line, the start included (index = half-move); moves
+    /// the user tried at its end are not part of it.
     pub fn main_nodes(&self) -> Vec<NodeId> {
         let mut v = vec![0];
-        v.extend(self.tree().main_line());
+        v.extend(self.file_main_line());
         v
+    }
+
+    /// The main line as the file has it (without moves the user added).
+    pub fn file_main_line(&self) -> Vec<NodeId> {
+        let mut line = self.tree().main_line();
+        line.retain(|&id| id < self.file_nodes);
+        line
+    }
+
+    /// A move the user tried (not from the file)?
+    pub fn is_own(&self, id: NodeId) -> bool {
+        id >= self.file_nodes
     }
 
     /// The game up to the cursor, with the file's headers.
@@ -132,7 +153,7 @@ impl Replay {
         }
         // The end of the game as the file records it, at the end of the
         // main line; elsewhere only what the rules say.
-        let at_end = tree.node(self.cursor).children.is_empty() && tree.on_main_line(self.cursor);
+        let at_end = self.file_main_line().last().copied().unwrap_or(0) == self.cursor;
         g.ending = if at_end {
             self.parsed.game.ending.or_else(|| g.rule_ending(false))
         } else {

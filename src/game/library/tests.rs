@@ -238,3 +238,49 @@ fn odd_files_from_other_programs() {
         assert!(l.load(0).is_ok(), "{name}: {:?}", l.load(0).err());
     }
 }
+
+#[test]
+fn a_comment_opening_a_variation_belongs_to_its_first_move() {
+    let mut l = lib("1. e4 e5 2. Nf3 ({Also good is} 2. Bc4 Nf6 ({or} 2... Bc5)) Nc6 *\n");
+    let g = l.load(0).unwrap();
+    let main = g.tree.main_line();
+    let e5 = main[1];
+    assert!(
+        g.tree.node(e5).comments.is_empty(),
+        "not on the move before"
+    );
+    let bc4 = g.tree.node(e5).children[1];
+    assert_eq!(g.tree.node(bc4).san, "Bc4");
+    assert_eq!(g.tree.node(bc4).comments, ["Also good is"]);
+    let nf6 = g.tree.node(bc4).children[0];
+    let bc5 = g.tree.node(bc4).children[1];
+    assert!(g.tree.node(nf6).comments.is_empty());
+    assert_eq!(g.tree.node(bc5).comments, ["or"]);
+    // Written back: numbers only where needed, and the same tree again.
+    let text = crate::game::write_pgn_tree(&g.game, &g.tree);
+    assert!(
+        text.contains("2. Nf3 ( 2. Bc4 {Also good is} 2... Nf6 ( 2... Bc5 {or} ) ) 2... Nc6"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("[Termination"),
+        "nothing added to a game from elsewhere"
+    );
+    let mut again = lib(&text);
+    assert!(again.load(0).unwrap().tree.same_as(&g.tree));
+}
+
+#[test]
+fn an_unclosed_comment_does_not_hide_the_next_games() {
+    let text = "[Event \"A\"]\n[White \"a\"]\n\n1. e4 {never closed e5 *\n\n\
+[Event \"B\"]\n[White \"b\"]\n\n1. d4 d5 *\n\n[Event \"C\"]\n\n1. c4 *\n";
+    let mut l = lib(text);
+    assert_eq!(l.entries.len(), 3, "{:?}", l.entries);
+    assert_eq!(l.entries[1].tag("Event"), Some("B"));
+    assert_eq!(l.entries[1].line, 6);
+    assert_eq!(l.load(1).unwrap().game.moves().len(), 2);
+    assert_eq!(l.load(2).unwrap().game.moves().len(), 1);
+    // Comments and clock commands in ordinary games are no game starts.
+    let ok = "[Event \"X\"]\n\n1. e4 {[%clk 0:01:00]\n\n[%eval 0.2]} e5 *\n";
+    assert_eq!(lib(ok).entries.len(), 1);
+}

@@ -45,7 +45,9 @@ impl App {
         }
         // A file being opened: Esc gives up on it.
         if self.opening.is_some() && k.code == KeyCode::Esc {
-            self.opening = None;
+            if let Some(o) = self.opening.take() {
+                self.effects.push(Effect::StopFile { id: o.id });
+            }
             self.info("Opening cancelled.");
             return;
         }

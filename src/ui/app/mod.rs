@@ -75,6 +75,10 @@ pub enum Effect {
     /// Review a line of moves in the background (answered by `Reviewed`).
     Review(Box<ReviewRequest>),
     CancelReview,
+    /// Stop reading or checking the file of this id.
+    StopFile {
+        id: u64,
+    },
     Quit,
 }
 
@@ -360,6 +364,8 @@ pub struct App {
     pub opening: Option<Opening>,
     /// The move-number box of the replay screen (`:` or a digit).
     pub goto: Option<String>,
+    /// The analysis setting before the replay screen turned it on.
+    analysis_before_replay: Option<Option<AnalysisMode>>,
     /// Where the repository's sample games are (for the file picker).
     pub samples_dir: Option<PathBuf>,
     /// The search-tree explorer, when open (it covers the screen).
@@ -447,6 +453,7 @@ impl App {
             replay: None,
             opening: None,
             goto: None,
+            analysis_before_replay: None,
             samples_dir: None,
             explorer: None,
             paused_for_explorer: false,

@@ -31,6 +31,10 @@ impl App {
     /// Starts reading a game file (on the runtime's thread); `game` (from
     /// 0) is shown first, else the game list opens for a file of many.
     pub fn open_file(&mut self, path: PathBuf, game: Option<usize>) {
+        // A file still being read is given up.
+        if let Some(o) = self.opening.take() {
+            self.effects.push(Effect::StopFile { id: o.id });
+        }
         self.next_id += 1;
         let id = self.next_id;
         self.opening = Some(Opening {
@@ -55,14 +59,20 @@ impl App {
         let mut library = match result {
             Ok(l) => *l,
             Err(e) => {
-                self.error(format!("Cannot open {}: {e}", path.display()));
+                self.open_failed(format!("Cannot open {}: {e}", path.display()), now);
                 return;
             }
         };
         let n = library.entries.len();
         if n == 0 {
-            self.error(format!("{}: no games in this file.", library.name));
+            self.open_failed(format!("{}: no games in this file.", library.name), now);
             return;
+        }
+        // The file shown until now: its background check is not needed.
+        if let Some(old) = &self.replay
+            && old.checking
+        {
+            self.effects.push(Effect::StopFile { id: old.file_id });
         }
         let wanted = opening.game;
         let missing = wanted.filter(|&g| g >= n).map(|g| {
@@ -81,6 +91,8 @@ impl App {
         let many = library.format == crate::game::library::Format::Pgn && n > 1;
         let mut replay = Replay::new(library, Some(path), index, parsed);
         replay.checking = many;
+        replay.file_id = id;
+        let live = self.replay.is_none() && !self.is_over() && !self.game.moves().is_empty();
         self.enter_replay(replay, now);
         if many && (wanted.is_none() || missing.is_some()) {
             self.overlay = Overlay::Games { selected: index };
@@ -88,13 +100,37 @@ impl App {
         match (missing, problem) {
             (Some(m), _) => self.error(m),
             (None, Some(e)) => self.error(format!("Game {} cannot be read: {e}", index + 1)),
-            (None, None) => self.announce_game(),
+            (None, None) => {
+                self.announce_game();
+                if live {
+                    self.info(
+                        "Your game in progress is saved; Kibitz offers to resume it when it starts.",
+                    );
+                }
+            }
         }
     }
 
+    /// A file could not be opened: say why, and when nothing is on the
+    /// screen yet (`kibitz replay` of a bad file), start a game and offer
+    /// the file picker.
+    fn open_failed(&mut self, message: String, now: Instant) {
+        if self.replay.is_none() && self.started_at.is_none() {
+            let setup = self
+                .launch_setup
+                .clone()
+                .unwrap_or_else(|| self.default_setup());
+            self.start_game(setup, now);
+            self.open_file_picker();
+        }
+        self.error(message);
+    }
+
     pub(super) fn on_checked(&mut self, id: u64, statuses: Vec<(usize, GameStatus)>, done: bool) {
-        let _ = id;
         let Some(r) = &mut self.replay else { return };
+        if r.file_id != id {
+            return; // another file's
+        }
         for (i, st) in statuses {
             if let Some(e) = r.library.entries.get_mut(i)
                 && e.status == GameStatus::Unchecked
@@ -112,6 +148,8 @@ impl App {
     pub fn enter_replay(&mut self, replay: Replay, now: Instant) {
         self.stop_all();
         self.leave_replay();
+        // Analysis is on while replaying; the setting comes back after.
+        self.analysis_before_replay = Some(self.analysis);
         self.queued = None;
         self.clocks = None;
         self.clock_history.clear();
@@ -136,10 +174,16 @@ impl App {
 
     /// Leaves the replay screen (a new game, a resumed one).
     pub(super) fn leave_replay(&mut self) {
-        if let Some(r) = self.replay.take()
-            && matches!(r.review, ReviewState::Running { .. })
-        {
-            self.effects.push(Effect::CancelReview);
+        if let Some(r) = self.replay.take() {
+            if matches!(r.review, ReviewState::Running { .. }) {
+                self.effects.push(Effect::CancelReview);
+            }
+            if r.checking {
+                self.effects.push(Effect::StopFile { id: r.file_id });
+            }
+        }
+        if let Some(a) = self.analysis_before_replay.take() {
+            self.analysis = a;
         }
         self.goto = None;
     }
@@ -212,6 +256,10 @@ impl App {
         self.evals = r.path_evals();
         self.hint = None;
         self.selected = None;
+        if self.analysis.is_none() {
+            // No search: no lines about another position.
+            self.search = SearchView::default();
+        }
     }
 
     /// Moves the cursor to `node`.
@@ -291,6 +339,7 @@ impl App {
             && c.is_ascii_digit()
         {
             self.goto = Some(c.to_string());
+            self.autoplay_off();
             self.info("Go to move: type its number (23, or 23b for Black's) or a move to try, then Enter.");
             return true;
         }
@@ -395,6 +444,7 @@ impl App {
                 self.info(format!("Autoplay: a move every {d:.2} s."));
             }
             ReplayAction::GoTo => {
+                self.autoplay_off();
                 self.goto = Some(String::new());
                 self.info(
                     "Type a move number (23, or 23b for Black's) or a move to try (Nf3, e2e4), then Enter.",
@@ -423,7 +473,7 @@ impl App {
         self.replay_goto(id);
         if new {
             self.info(format!(
-                "{} added as a variation (not saved in the file; C copies the game with it).",
+                "You try {} (not saved in the file; C copies the game with your moves).",
                 board.san(mv)
             ));
         }
@@ -642,8 +692,8 @@ impl App {
             && inside(moves)
         {
             let (rows, first, inner) = view::replay_rows(self, r, moves);
-            if row < inner.y || col < inner.x {
-                return true;
+            if row < inner.y || col < inner.x || row >= inner.y + inner.height {
+                return true; // the border or the notes under the list
             }
             let i = first + (row - inner.y) as usize;
             let x = col - inner.x;
@@ -690,8 +740,8 @@ impl App {
             ));
             return;
         }
+        let main = r.file_main_line();
         let tree = r.tree();
-        let main = tree.main_line();
         if main.is_empty() {
             self.info("Nothing to review: the game has no moves.");
             return;

@@ -721,3 +721,106 @@ fn own_moves_become_variations() {
     );
     assert!(text.contains("c5"), "{text}");
 }
+
+#[test]
+fn leaving_restores_analysis_and_old_messages_are_ignored() {
+    let now = Instant::now();
+    let mut a = app();
+    assert!(a.analysis.is_none());
+    let text = format!("{OPERA}{BAD}{OPERA}");
+    // Opened while no analysis was on.
+    a.open_file(PathBuf::from("a.pgn"), None);
+    let id = a.opening.as_ref().unwrap().id;
+    let lib = Library::from_text("a.pgn".into(), text.clone(), &mut |_| {});
+    a.update(
+        Msg::Opened {
+            id,
+            path: PathBuf::from("a.pgn"),
+            result: Ok(Box::new(lib)),
+        },
+        now,
+    );
+    key(&mut a, KeyCode::Esc, now);
+    assert!(a.analysis.is_some(), "analysis follows the replay");
+    // The check of another file does not land here.
+    a.update(
+        Msg::Checked {
+            id: id + 100,
+            statuses: vec![(
+                0,
+                crate::game::library::Status::Bad {
+                    line: 1,
+                    reason: "x".into(),
+                },
+            )],
+            done: true,
+        },
+        now,
+    );
+    let r = a.replay.as_ref().unwrap();
+    assert_eq!(
+        r.library.entries[0].status,
+        crate::game::library::Status::Ok
+    );
+    assert!(r.checking, "its own check still runs");
+    // Its own does.
+    a.update(
+        Msg::Checked {
+            id,
+            statuses: vec![(
+                1,
+                crate::game::library::Status::Bad {
+                    line: 11,
+                    reason: "bad".into(),
+                },
+            )],
+            done: true,
+        },
+        now,
+    );
+    let r = a.replay.as_ref().unwrap();
+    assert!(!r.checking);
+    assert!(matches!(
+        r.library.entries[1].status,
+        crate::game::library::Status::Bad { line: 11, .. }
+    ));
+    // Playing from here: the analysis setting comes back (off).
+    type_str(&mut a, "9", now);
+    shift(&mut a, 'P', now);
+    assert!(a.replay.is_none());
+    assert!(a.analysis.is_none(), "no engine lines while you play");
+}
+
+#[test]
+fn own_moves_at_the_end_are_not_the_game() {
+    let now = Instant::now();
+    let text = "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n";
+    let mut a = replaying(text, None, now);
+    key(&mut a, KeyCode::End, now);
+    assert_eq!(a.game.ending.map(|e| e.result), Some(GameResult::WhiteWins));
+    // Black resigned here; try playing on.
+    key(&mut a, KeyCode::Char(':'), now);
+    type_str(&mut a, "Nc6", now);
+    assert!(
+        a.status.as_ref().is_some_and(|s| s.text.starts_with("You try")),
+        "{:?}",
+        a.status
+    );
+    assert_eq!(cursor_san(&a), "Nc6");
+    assert!(a.game.ending.is_none(), "the file's result is not this line's");
+    let r = a.replay.as_ref().unwrap();
+    assert!(r.is_own(r.cursor));
+    assert_eq!(r.main_nodes().len(), 4, "the game's own line: start + 3 moves");
+    // The review covers the file's moves only.
+    a.take_effects();
+    key(&mut a, KeyCode::Char('r'), now);
+    let moves = a
+        .take_effects()
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Review(r) => Some(r.moves),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(moves.len(), 3);
+}

@@ -56,10 +56,10 @@ pub fn replay_rows(app: &App, r: &Replay, moves: Rect) -> (Vec<Vec<Placed>>, usi
     (rows, first, inner)
 }
 
-/// Pieces captured from `color` (start position counts minus the board's),
-/// most valuable first, and the material balance in pawns for `color`'s
-/// opponent.
-fn captured(start: &shakmaty::Board, now: &shakmaty::Board, color: Color) -> Vec<Role> {
+/// The pieces `color` has more of than the other side (the material
+/// imbalance, as lichess shows it: promotions and odd start positions
+/// come out right), most valuable first.
+fn extra_pieces(b: &shakmaty::Board, color: Color) -> Vec<Role> {
     let mut out = Vec::new();
     for role in [
         Role::Queen,
@@ -68,9 +68,9 @@ fn captured(start: &shakmaty::Board, now: &shakmaty::Board, color: Color) -> Vec
         Role::Knight,
         Role::Pawn,
     ] {
-        let had = (start.by_color(color) & start.by_role(role)).count();
-        let has = (now.by_color(color) & now.by_role(role)).count();
-        for _ in has..had {
+        let mine = (b.by_color(color) & b.by_role(role)).count();
+        let theirs = (b.by_color(!color) & b.by_role(role)).count();
+        for _ in theirs..mine {
             out.push(role);
         }
     }
@@ -110,7 +110,6 @@ pub(super) fn draw_replay_panel(buf: &mut Buffer, app: &App, r: &Replay, area: R
     let parts = replay_panel(area);
     let width = area.width.saturating_sub(4) as usize;
     let board = app.board();
-    let start = r.tree().start.board().clone();
     let mut lines = Vec::new();
     for c in [Color::White, Color::Black] {
         let name = super::panel::player_name(app, c);
@@ -124,7 +123,7 @@ pub(super) fn draw_replay_panel(buf: &mut Buffer, app: &App, r: &Replay, area: R
             .filter(|e| !e.is_empty() && *e != "?" && *e != "-")
             .map(|e| format!(" ({e})"))
             .unwrap_or_default();
-        let took: String = captured(&start, board.board(), !c)
+        let took: String = extra_pieces(board.board(), c)
             .into_iter()
             .map(|role| glyph(Piece { color: !c, role }, app.ascii))
             .collect();

@@ -373,7 +373,9 @@ pub(super) fn draw_eval_graph(buf: &mut Buffer, app: &App, area: Rect) {
                             .map(|j| (ply, j))
                     })
                     .collect();
-                (series, r.tree().ply(r.cursor), marks)
+                // In a variation: where it leaves the main line, at most.
+                let last = main.len() - 1;
+                (series, r.tree().ply(r.cursor).min(last), marks)
             }
             None => (app.evals.clone(), app.game.moves().len(), Vec::new()),
         };

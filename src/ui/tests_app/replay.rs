@@ -802,15 +802,24 @@ fn own_moves_at_the_end_are_not_the_game() {
     key(&mut a, KeyCode::Char(':'), now);
     type_str(&mut a, "Nc6", now);
     assert!(
-        a.status.as_ref().is_some_and(|s| s.text.starts_with("You try")),
+        a.status
+            .as_ref()
+            .is_some_and(|s| s.text.starts_with("You try")),
         "{:?}",
         a.status
     );
     assert_eq!(cursor_san(&a), "Nc6");
-    assert!(a.game.ending.is_none(), "the file's result is not this line's");
+    assert!(
+        a.game.ending.is_none(),
+        "the file's result is not this line's"
+    );
     let r = a.replay.as_ref().unwrap();
     assert!(r.is_own(r.cursor));
-    assert_eq!(r.main_nodes().len(), 4, "the game's own line: start + 3 moves");
+    assert_eq!(
+        r.main_nodes().len(),
+        4,
+        "the game's own line: start + 3 moves"
+    );
     // The review covers the file's moves only.
     a.take_effects();
     key(&mut a, KeyCode::Char('r'), now);

@@ -833,3 +833,23 @@ fn own_moves_at_the_end_are_not_the_game() {
         .unwrap();
     assert_eq!(moves.len(), 3);
 }
+
+#[test]
+fn evaluations_from_the_file_are_shown() {
+    let now = Instant::now();
+    let text =
+        "[White \"A\"]\n[Black \"B\"]\n\n1. e4 {[%eval 0.31] [%clk 0:03:00]} e5 {[%eval -1.5]} *\n";
+    let mut a = replaying(text, None, now);
+    key(&mut a, KeyCode::Right, now);
+    let screen = render(&a, 160, 50);
+    assert!(screen.contains("Evaluation in the file: +0.31"), "{screen}");
+    assert!(screen.contains("3:00"), "{screen}");
+    let r = a.replay.as_ref().unwrap();
+    assert_eq!(
+        r.evals[r.cursor],
+        Some(Score(31)),
+        "on the eval bar and graph"
+    );
+    key(&mut a, KeyCode::Right, now);
+    assert_eq!(a.current_eval(), Some(Score(-150)));
+}

@@ -329,6 +329,19 @@ pub(super) fn draw_replay_panel(buf: &mut Buffer, app: &App, r: &Replay, area: R
             Style::default().fg(colour),
         ));
     }
+    // An evaluation the file records ([%eval]), when there is no review.
+    if note.is_empty()
+        && let Some(e) = tree
+            .node(r.cursor)
+            .comments
+            .iter()
+            .find_map(|c| crate::game::review::parse_eval_comment(c))
+    {
+        note.push(Span::styled(
+            format!("Evaluation in the file: {} (White's view). ", score_text(e)),
+            dim,
+        ));
+    }
     let comments: Vec<String> = tree
         .node(r.cursor)
         .comments

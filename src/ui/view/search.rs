@@ -481,11 +481,11 @@ pub(super) fn draw_eval_graph(buf: &mut Buffer, app: &App, area: Rect) {
 }
 
 /// The colour of a review's mark: blunders in the error colour, mistakes
-/// and inaccuracies in the accent colour and dimmer.
+/// in the accent colour, inaccuracies in the hint colour.
 pub fn judgement_colour(theme: &Theme, j: Judgement) -> ratatui::style::Color {
     match j {
         Judgement::Blunder => theme.error,
         Judgement::Mistake => theme.accent,
-        Judgement::Inaccuracy => theme.dim,
+        Judgement::Inaccuracy => theme.hint,
     }
 }

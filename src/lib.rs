@@ -13,6 +13,7 @@
 pub mod engine;
 pub mod game;
 pub mod matchplay;
+pub mod tablebase;
 pub mod tune;
 pub mod uci;
 pub mod ui;

@@ -189,6 +189,12 @@ enum Cmd {
         #[arg(long, default_value = "full")]
         eval: String,
     },
+    /// Endgame tablebases up to 4 pieces (distance to mate): generate,
+    /// probe, verify against Syzygy, statistics.
+    Tb {
+        #[command(subcommand)]
+        cmd: kibitz::tablebase::cli::TbCmd,
+    },
     /// Play engine-vs-engine games over UCI and estimate the Elo difference.
     ///
     /// Give two `--engine` commands (`kibitz` means this program). `--option`,
@@ -326,6 +332,7 @@ fn main() {
             max_nodes,
             out,
         }) => cmd_tree(fen, moves, depth, format, &no, max_nodes, out),
+        Some(Cmd::Tb { cmd }) => kibitz::tablebase::cli::run(cmd),
         Some(Cmd::Match { .. }) => match matches.subcommand_matches("match") {
             Some(m) => cmd_match(m),
             None => Ok(()),

@@ -1,0 +1,304 @@
+//! `kibitz tb ...`: generate, probe, verify and describe tables.
+
+use super::{Event, MAX_PIECES, Material, TableStats, Tablebases, verify};
+use crate::engine::Board;
+use anyhow::{Context, Result, bail};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// The `tb` subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum TbCmd {
+    /// Generate tables (all with up to --max-pieces pieces when none are
+    /// named), smaller ones first. Valid files are kept; an interrupted
+    /// run continues where it stopped.
+    Generate {
+        /// Material signatures, e.g. KQvK KRvKP.
+        names: Vec<String>,
+        /// With no names: every table with at most this many pieces.
+        #[arg(long, default_value_t = MAX_PIECES)]
+        max_pieces: usize,
+        /// Table directory (default: the data directory's tablebases/).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Print a position's value and every move's as JSON, best move first
+    /// (DTM in plies: positive = the side to move mates, negative = it is
+    /// mated). Missing tables are generated first.
+    Probe {
+        fen: String,
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+    /// Compare every position's win/draw/loss with Syzygy tables.
+    Verify {
+        /// Directory of Syzygy .rtbw files.
+        #[arg(long)]
+        syzygy: PathBuf,
+        /// Only these tables (default: every table up to 4 pieces that has
+        /// a Syzygy file).
+        names: Vec<String>,
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+    /// Position counts and win/draw/loss per side to move.
+    Stats {
+        name: String,
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+}
+
+/// Runs a `tb` subcommand.
+pub fn run(cmd: TbCmd) -> Result<()> {
+    match cmd {
+        TbCmd::Generate {
+            names,
+            max_pieces,
+            dir,
+            threads,
+        } => generate(&names, max_pieces, dir, threads),
+        TbCmd::Probe { fen, dir } => probe(&fen, dir),
+        TbCmd::Verify { syzygy, names, dir } => verify(syzygy, &names, dir),
+        TbCmd::Stats { name, dir } => stats(&name, dir),
+    }
+}
+
+fn parse_names(names: &[String]) -> Result<Vec<Material>> {
+    names
+        .iter()
+        .map(|n| {
+            let m: Material = n.parse()?;
+            if m.pieces() > MAX_PIECES {
+                bail!("{m}: tables cover at most {MAX_PIECES} pieces");
+            }
+            if m.pieces() < 3 {
+                bail!("{m}: bare kings need no table (always a draw)");
+            }
+            Ok(m.normalized().0)
+        })
+        .collect()
+}
+
+/// 1234567 -> "1,234,567".
+fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn open(dir: Option<PathBuf>) -> Result<Tablebases> {
+    Ok(Tablebases::open(dir)?)
+}
+
+/// Progress on standard error: a line per table, and a live ply counter
+/// when standard error is a terminal.
+fn reporter() -> impl FnMut(&Event) {
+    let live = std::io::stderr().is_terminal();
+    move |e: &Event| {
+        let mut err = std::io::stderr().lock();
+        match e {
+            Event::Invalid { material, error } => {
+                let _ = writeln!(err, "{material}: {error}; regenerating");
+            }
+            Event::Generating {
+                material,
+                positions,
+            } => {
+                let _ = writeln!(
+                    err,
+                    "{material}: generating ({} index entries)",
+                    thousands(*positions)
+                );
+            }
+            Event::Level {
+                material,
+                ply,
+                resolved,
+            } if live => {
+                let _ = write!(
+                    err,
+                    "\r\x1b[K  {material}: ply {ply}, {} positions decided",
+                    thousands(*resolved)
+                );
+            }
+            Event::Generated { .. } if live => {
+                let _ = write!(err, "\r\x1b[K");
+            }
+            _ => {}
+        }
+    }
+}
+
+fn print_stats(st: &TableStats) {
+    for (k, side) in ["White", "Black"].iter().enumerate() {
+        let s = &st.sides[k];
+        println!(
+            "  {side} to move: {} positions, {} wins, {} draws, {} losses; longest win {} plies, longest loss {} plies",
+            thousands(s.positions),
+            thousands(s.wins),
+            thousands(s.draws),
+            thousands(s.losses),
+            s.longest_win,
+            s.longest_loss
+        );
+    }
+}
+
+fn generate(
+    names: &[String],
+    max_pieces: usize,
+    dir: Option<PathBuf>,
+    threads: Option<usize>,
+) -> Result<()> {
+    let list = if names.is_empty() {
+        if max_pieces > MAX_PIECES {
+            bail!("--max-pieces: tables cover at most {MAX_PIECES} pieces");
+        }
+        Material::all(max_pieces)
+    } else {
+        parse_names(names)?
+    };
+    let mut tb = open(dir)?;
+    if let Some(t) = threads {
+        tb.set_threads(t);
+    }
+    let start = Instant::now();
+    let mut report = reporter();
+    let mut done: Vec<(Material, String)> = Vec::new();
+    tb.ensure_many(&list, &mut |e| {
+        report(e);
+        match e {
+            Event::Generated {
+                material,
+                seconds,
+                bytes,
+                ..
+            } => done.push((
+                *material,
+                format!("generated in {seconds:.2} s, {} bytes", thousands(*bytes)),
+            )),
+            Event::Loaded { material, .. } => {
+                done.push((*material, "up to date (valid file)".into()))
+            }
+            _ => {}
+        }
+    })?;
+    for (m, how) in &done {
+        println!("{m}: {how}");
+        if let Some(t) = tb.table(m) {
+            print_stats(t.stats());
+        }
+    }
+    println!(
+        "{} tables ready in {} ({:.2} s)",
+        done.len(),
+        tb.dir().display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn probe(fen: &str, dir: Option<PathBuf>) -> Result<()> {
+    let board = Board::from_fen(fen).with_context(|| format!("FEN '{fen}'"))?;
+    let pieces = board.board().occupied().count();
+    if pieces > MAX_PIECES {
+        bail!("the position has {pieces} pieces; tables cover at most {MAX_PIECES} pieces");
+    }
+    let mut tb = open(dir)?;
+    let mut report = reporter();
+    tb.ensure_for(board.chess(), &mut report)?;
+    let p = tb
+        .probe(&board)
+        .context("the table could not be read after generation")?;
+    let moves = tb
+        .best_moves(&board)
+        .context("a table the moves need is missing")?;
+    let json = serde_json::json!({
+        "wdl": p.wdl.signum(),
+        "dtm": p.dtm,
+        "moves": moves.iter().map(|(m, v)| serde_json::json!({
+            "uci": Board::uci(*m),
+            "san": board.san(*m),
+            "wdl": v.wdl.signum(),
+            "dtm": v.dtm,
+        })).collect::<Vec<_>>(),
+    });
+    println!("{json}");
+    Ok(())
+}
+
+fn verify(syzygy: PathBuf, names: &[String], dir: Option<PathBuf>) -> Result<()> {
+    let list = if names.is_empty() {
+        Material::all(MAX_PIECES)
+    } else {
+        parse_names(names)?
+    };
+    let list: Vec<Material> = list
+        .into_iter()
+        .filter(|m| verify::syzygy_has(&syzygy, m))
+        .collect();
+    if list.is_empty() {
+        bail!(
+            "no Syzygy WDL files (.rtbw) for these tables in {}",
+            syzygy.display()
+        );
+    }
+    let sz = verify::open_syzygy(&syzygy)
+        .with_context(|| format!("reading Syzygy tables in {}", syzygy.display()))?;
+    let mut tb = open(dir)?;
+    let mut report = reporter();
+    tb.ensure_many(&list, &mut report)?;
+    let (mut total, mut bad) = (0u64, 0u64);
+    for m in &list {
+        let rep = tb
+            .verify_syzygy(m, &sz)
+            .with_context(|| format!("{m} is not loaded"))?;
+        println!(
+            "{m}: {} positions checked, {} mismatches",
+            thousands(rep.checked),
+            thousands(rep.mismatches)
+        );
+        for ex in &rep.examples {
+            let theirs = ex.syzygy.map_or("error".to_string(), |w| w.to_string());
+            println!("  {}: ours {}, Syzygy {theirs}", ex.fen, ex.ours);
+        }
+        total += rep.checked;
+        bad += rep.mismatches;
+    }
+    println!(
+        "{} tables, {} positions checked, {} mismatches",
+        list.len(),
+        thousands(total),
+        thousands(bad)
+    );
+    if bad > 0 {
+        bail!("{bad} positions disagree with Syzygy");
+    }
+    Ok(())
+}
+
+fn stats(name: &str, dir: Option<PathBuf>) -> Result<()> {
+    let m = parse_names(&[name.to_string()])?[0];
+    let mut tb = open(dir)?;
+    let mut report = reporter();
+    tb.ensure(&m, &mut report)?;
+    let t = tb.table(&m).context("table not loaded")?;
+    let st = t.stats();
+    println!(
+        "{m} (symmetric images counted separately; legal = the side not to move is not in check)"
+    );
+    print_stats(st);
+    println!("  longest mate: {} plies", st.longest_mate());
+    Ok(())
+}

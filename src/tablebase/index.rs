@@ -1,0 +1,422 @@
+//! Position <-> index for one table.
+//!
+//! Squares are `0..64` (a1 = 0, h8 = 63). A table's positions have the
+//! White king, the Black king and up to two more pieces ("slots", in
+//! ascending piece code; two identical pieces are sorted by square).
+//!
+//! Without pawns the board has 8 symmetries: the White king is brought into
+//! the triangle a1-d1-d4 (10 squares). With the king on the a1-h8 diagonal
+//! two symmetries qualify; the smaller index wins. With pawns only the
+//! left-right mirror applies: the White king goes to files a-d (32 squares).
+//!
+//! `index = ((king * 64 + black_king) * m0 + s0) * m1 + s1`, `m` = 64 per
+//! piece or 48 per pawn (ranks 2-7). Indices that are not the canonical
+//! form of their position (or whose pieces overlap) are never used.
+
+use super::material::{Material, NONE, code_is_pawn};
+
+/// `t` bit 0: mirror files; bit 1: mirror ranks; bit 2: then transpose.
+pub(crate) const TRANSPOSE: u8 = 4;
+
+pub(crate) static SQ_T: [[u8; 64]; 8] = make_transforms();
+
+const fn make_transforms() -> [[u8; 64]; 8] {
+    let mut out = [[0u8; 64]; 8];
+    let mut t = 0;
+    while t < 8 {
+        let mut sq = 0;
+        while sq < 64 {
+            let mut f = sq & 7;
+            let mut r = sq >> 3;
+            if t & 1 != 0 {
+                f = 7 - f;
+            }
+            if t & 2 != 0 {
+                r = 7 - r;
+            }
+            if t & 4 != 0 {
+                let x = f;
+                f = r;
+                r = x;
+            }
+            out[t][sq] = (r * 8 + f) as u8;
+            sq += 1;
+        }
+        t += 1;
+    }
+    out
+}
+
+/// For each White king square: the transform that brings it into a1-d1-d4.
+static KING_T: [u8; 64] = make_king_t();
+
+const fn make_king_t() -> [u8; 64] {
+    let mut out = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut t = 0;
+        let mut f = sq & 7;
+        let mut r = sq >> 3;
+        if f > 3 {
+            t |= 1;
+            f = 7 - f;
+        }
+        if r > 3 {
+            t |= 2;
+            r = 7 - r;
+        }
+        if r > f {
+            t |= 4;
+        }
+        out[sq] = t;
+        sq += 1;
+    }
+    out
+}
+
+/// Triangle square -> 0..10 (255 elsewhere), and back.
+static TRI: [u8; 64] = make_tri().0;
+static TRI_SQ: [u8; 10] = make_tri().1;
+
+const fn make_tri() -> ([u8; 64], [u8; 10]) {
+    let mut idx = [255u8; 64];
+    let mut sqs = [0u8; 10];
+    let mut n = 0;
+    let mut sq = 0;
+    while sq < 64 {
+        let f = sq & 7;
+        let r = sq >> 3;
+        if f <= 3 && r <= f {
+            idx[sq] = n as u8;
+            sqs[n] = sq as u8;
+            n += 1;
+        }
+        sq += 1;
+    }
+    (idx, sqs)
+}
+
+#[inline]
+pub(crate) const fn on_diagonal(sq: u8) -> bool {
+    sq & 7 == sq >> 3
+}
+
+#[inline]
+const fn on_antidiagonal(sq: u8) -> bool {
+    (sq & 7) + (sq >> 3) == 7
+}
+
+/// A table's position: kings and up to two pieces `(code, square)`.
+/// (Eight bytes, aligned: copies are one move.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(8))]
+pub(crate) struct Raw {
+    pub wk: u8,
+    pub bk: u8,
+    pub n: u8,
+    pub pc: [(u8, u8); 2],
+}
+
+impl Raw {
+    #[inline]
+    pub fn pieces(&self) -> &[(u8, u8)] {
+        &self.pc[..self.n as usize]
+    }
+
+    #[inline(always)]
+    pub fn transformed(&self, t: u8) -> Raw {
+        let m = &SQ_T[t as usize];
+        let mut r = *self;
+        r.wk = m[self.wk as usize];
+        r.bk = m[self.bk as usize];
+        for p in &mut r.pc[..self.n as usize] {
+            p.1 = m[p.1 as usize];
+        }
+        r
+    }
+
+    /// Colours exchanged and the board turned upside down.
+    #[inline]
+    pub fn color_flipped(&self) -> Raw {
+        let mut r = *self;
+        r.wk = self.bk ^ 56;
+        r.bk = self.wk ^ 56;
+        for p in &mut r.pc[..self.n as usize] {
+            *p = (super::material::flip_code(p.0), p.1 ^ 56);
+        }
+        r
+    }
+
+    /// Is the board the same after transposing on the a1-h8 or the a8-h1
+    /// diagonal (the only symmetries that can fix a position)?
+    #[inline]
+    pub fn is_symmetric(&self) -> bool {
+        let all =
+            |f: fn(u8) -> bool| f(self.wk) && f(self.bk) && self.pieces().iter().all(|p| f(p.1));
+        if on_diagonal(self.wk) {
+            all(on_diagonal) || self.same_as(&self.transformed(TRANSPOSE))
+        } else if on_antidiagonal(self.wk) {
+            all(on_antidiagonal) || self.same_as(&self.transformed(TRANSPOSE | 3))
+        } else {
+            false
+        }
+    }
+
+    /// The same board (pieces in any order)?
+    fn same_as(&self, o: &Raw) -> bool {
+        if self.wk != o.wk || self.bk != o.bk || self.n != o.n {
+            return false;
+        }
+        match self.n {
+            0 => true,
+            1 => self.pc[0] == o.pc[0],
+            _ => {
+                (self.pc[0] == o.pc[0] && self.pc[1] == o.pc[1])
+                    || (self.pc[0] == o.pc[1] && self.pc[1] == o.pc[0])
+            }
+        }
+    }
+}
+
+/// The shape of one table's index.
+#[derive(Clone, Debug)]
+pub(crate) struct Layout {
+    pub material: Material,
+    /// Piece codes of the slots (ascending), `NONE` past `n`.
+    pub slots: [u8; 2],
+    pub n: u8,
+    pub pawns: bool,
+    /// Squares per slot: 64, or 48 for a pawn.
+    mult: [usize; 2],
+    /// Positions per side to move.
+    pub size: usize,
+    /// Index steps per square of the black king and of each slot.
+    pub stride_bk: usize,
+    pub stride: [usize; 2],
+    /// Two pieces of the same kind (sorted by square)?
+    pub identical: bool,
+}
+
+impl Layout {
+    /// `material` must be normalized with at most two non-king pieces.
+    pub fn new(material: Material) -> Layout {
+        let codes = material.codes();
+        debug_assert!(codes.len() <= 2);
+        let mut slots = [NONE; 2];
+        let mut mult = [1; 2];
+        for (i, &c) in codes.iter().enumerate().take(2) {
+            slots[i] = c;
+            mult[i] = if code_is_pawn(c) { 48 } else { 64 };
+        }
+        let pawns = material.has_pawns();
+        let kings = if pawns { 32 * 64 } else { 10 * 64 };
+        Layout {
+            material,
+            slots,
+            n: codes.len().min(2) as u8,
+            pawns,
+            mult,
+            size: kings * mult[0] * mult[1],
+            stride_bk: mult[0] * mult[1],
+            stride: [mult[1], 1],
+            identical: codes.len() == 2 && slots[0] == slots[1],
+        }
+    }
+
+    /// Index steps per White king square.
+    #[inline(always)]
+    pub fn stride_kk(&self) -> usize {
+        64 * self.stride_bk
+    }
+
+    /// The White king's digit for a square that needs no symmetry to be
+    /// canonical (files a-d with pawns; the triangle off the diagonal
+    /// without).
+    #[inline(always)]
+    pub fn king_digit(&self, sq: u8) -> Option<usize> {
+        if self.pawns {
+            (sq & 7 <= 3).then(|| ((sq >> 3) * 4 + (sq & 7)) as usize)
+        } else {
+            let t = TRI[sq as usize];
+            (t < 10 && !on_diagonal(sq)).then_some(t as usize)
+        }
+    }
+
+    /// The White king's digit of a triangle square (no pawns).
+    #[inline(always)]
+    pub fn tri_digit(&self, sq: u8) -> usize {
+        TRI[sq as usize] as usize
+    }
+
+    /// The symmetry that brings a White king on `sq` into its region.
+    #[inline(always)]
+    pub fn king_transform(&self, sq: u8) -> u8 {
+        if self.pawns {
+            u8::from(sq & 7 > 3)
+        } else {
+            KING_T[sq as usize]
+        }
+    }
+
+    /// The index of `r` transformed by `t` (pieces sorted), without the
+    /// White king's digit: add `king digit * stride_kk()`.
+    #[inline]
+    pub fn rest_index(&self, r: &Raw, t: u8) -> usize {
+        let c = Self::sorted(r.transformed(t));
+        self.raw_index(0, &c)
+    }
+
+    /// The raw (not minimised) index of the position transposed on the
+    /// a1-h8 diagonal (White king on that diagonal, no pawns).
+    #[inline]
+    pub fn transposed_raw_index(&self, r: &Raw) -> usize {
+        let c = Self::sorted(r.transformed(TRANSPOSE));
+        self.raw_index(TRI[c.wk as usize] as usize, &c)
+    }
+
+    /// The symmetry group's order (positions per canonical one, unless
+    /// the position is symmetric).
+    pub fn group_order(&self) -> u64 {
+        if self.pawns { 2 } else { 8 }
+    }
+
+    /// Index of a position already in canonical form, pieces in slot order.
+    #[inline(always)]
+    fn raw_index(&self, kk: usize, r: &Raw) -> usize {
+        let mut i = kk * 64 + r.bk as usize;
+        for s in 0..self.n as usize {
+            let sq = r.pc[s].1 as usize;
+            i = i * self.mult[s] + if self.mult[s] == 48 { sq - 8 } else { sq };
+        }
+        i
+    }
+
+    /// Pieces into slot order (codes ascending, then squares).
+    #[inline(always)]
+    fn sorted(mut r: Raw) -> Raw {
+        if r.n == 2 && r.pc[1] < r.pc[0] {
+            r.pc.swap(0, 1);
+        }
+        r
+    }
+
+    /// The index of a position of this table's material (White = the
+    /// table's White). Pieces in any order.
+    #[inline]
+    pub fn index(&self, r: &Raw) -> usize {
+        if self.pawns {
+            let c = Self::sorted(if r.wk & 7 > 3 { r.transformed(1) } else { *r });
+            let kk = ((c.wk >> 3) * 4 + (c.wk & 7)) as usize;
+            self.raw_index(kk, &c)
+        } else {
+            let t = KING_T[r.wk as usize];
+            let c = Self::sorted(if t == 0 { *r } else { r.transformed(t) });
+            let i = self.raw_index(TRI[c.wk as usize] as usize, &c);
+            if on_diagonal(c.wk) {
+                let c2 = Self::sorted(c.transformed(TRANSPOSE));
+                i.min(self.raw_index(TRI[c2.wk as usize] as usize, &c2))
+            } else {
+                i
+            }
+        }
+    }
+
+    /// The position stored at `index` (which may be unused: pieces may
+    /// overlap or the form may not be canonical).
+    #[inline]
+    pub fn decode(&self, index: usize) -> Raw {
+        // One digit: (square, rest); divisors are constants per branch.
+        #[inline(always)]
+        fn digit(index: usize, m: usize) -> (u8, usize) {
+            if m == 48 {
+                ((index % 48) as u8 + 8, index / 48)
+            } else {
+                ((index & 63) as u8, index >> 6)
+            }
+        }
+        let (mut s0, mut s1) = (0u8, 0u8);
+        let mut rest = index;
+        if self.n == 2 {
+            (s1, rest) = digit(rest, self.mult[1]);
+        }
+        if self.n >= 1 {
+            (s0, rest) = digit(rest, self.mult[0]);
+        }
+        let bk = (rest & 63) as u8;
+        let kk = rest >> 6;
+        let wk = if self.pawns {
+            ((kk >> 2) * 8 + (kk & 3)) as u8
+        } else {
+            TRI_SQ[kk]
+        };
+        Raw {
+            wk,
+            bk,
+            n: self.n,
+            pc: [(self.slots[0], s0), (self.slots[1], s1)],
+        }
+    }
+
+    /// Decoded, with no two pieces on one square and in canonical form.
+    #[inline]
+    pub fn is_canonical(&self, index: usize, r: &Raw) -> bool {
+        let mut occ: u64 = (1 << r.wk) | (1 << r.bk);
+        if r.wk == r.bk {
+            return false;
+        }
+        for p in r.pieces() {
+            if occ & (1 << p.1) != 0 {
+                return false;
+            }
+            occ |= 1 << p.1;
+        }
+        // Decoding puts the White king in its region; only the order of
+        // identical pieces and the diagonal can make the form non-canonical.
+        if self.identical && r.pc[1] < r.pc[0] {
+            return false;
+        }
+        self.pawns || !on_diagonal(r.wk) || index <= self.transposed_raw_index(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transforms_are_symmetries() {
+        for t in 0..8 {
+            let mut seen = [false; 64];
+            for sq in 0..64 {
+                seen[SQ_T[t][sq] as usize] = true;
+            }
+            assert!(seen.iter().all(|&s| s));
+        }
+        for sq in 0..64u8 {
+            let t = KING_T[sq as usize];
+            assert!(TRI[SQ_T[t as usize][sq as usize] as usize] < 10);
+        }
+    }
+
+    #[test]
+    fn canonical_indices_round_trip() {
+        for name in ["KQvK", "KBBvK", "KRvKN", "KPvKP", "KNPvK", "KPPvK"] {
+            let l = Layout::new(name.parse().unwrap());
+            let mut canonical = 0u64;
+            for i in (0..l.size).step_by(7) {
+                let r = l.decode(i);
+                if l.is_canonical(i, &r) {
+                    canonical += 1;
+                    // Every symmetric image has the same index.
+                    for t in 0..8u8 {
+                        if l.pawns && t != 1 {
+                            continue;
+                        }
+                        assert_eq!(l.index(&r.transformed(t)), i, "{name} {r:?} t={t}");
+                    }
+                }
+            }
+            assert!(canonical > 0);
+        }
+    }
+}

@@ -1,0 +1,571 @@
+//! Endgame tablebases for up to four pieces, made here by retrograde
+//! analysis: distance to mate (DTM, in plies) and so win/draw/loss for
+//! every position of a material signature, both sides to move.
+//!
+//! - [`Tablebases`] holds the loaded tables of a directory (by default
+//!   `<data dir>/tablebases`). [`Tablebases::ensure`] loads a table or
+//!   generates it (smaller tables first) and writes its file;
+//!   [`Tablebases::probe`] and [`Tablebases::best_moves`] only read what is
+//!   loaded, so they are safe inside a search.
+//! - Values use Gaviota's DTM convention: positive = the side to move mates
+//!   in that many plies, negative = it is mated, 0 = draw or mated now.
+//! - Castling and the 50-move rule are ignored (pure DTM); positions with
+//!   a legal en-passant capture (or castling rights) are answered by a
+//!   one-ply search over the tables.
+//!
+//! Modules: [`material`] (signatures), `index` (symmetry and indexing),
+//! `generate` (retrograde algorithm), `file` (file format), [`verify`]
+//! (comparison with Syzygy tables).
+
+pub mod cli;
+mod file;
+mod generate;
+mod index;
+pub mod material;
+mod table;
+pub mod verify;
+
+pub use file::{FORMAT_VERSION, FileError, file_name};
+pub use material::{Material, ParseMaterialError};
+pub use table::{SideStats, Table, TableStats};
+
+use crate::engine::Board;
+use index::{Layout, Raw};
+use material::code;
+use shakmaty::{Chess, Color, Move, Position, Role};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use table::{TableSet, UNKNOWN, dtm_of, is_loss, is_win, rank, via_move};
+
+/// Most pieces (kings included) a table can have.
+pub const MAX_PIECES: usize = 4;
+
+/// Win, draw or loss for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Wdl {
+    Loss = -1,
+    Draw = 0,
+    Win = 1,
+}
+
+impl Wdl {
+    /// -1, 0 or 1.
+    pub fn signum(self) -> i32 {
+        self as i32
+    }
+}
+
+/// A tablebase answer for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Probe {
+    pub wdl: Wdl,
+    /// Plies to mate, Gaviota signs: positive = the side to move mates,
+    /// negative = it is mated, 0 = draw or already mated.
+    pub dtm: i32,
+}
+
+impl Probe {
+    fn from_code(code: u8) -> Probe {
+        let wdl = if is_win(code) {
+            Wdl::Win
+        } else if is_loss(code) {
+            Wdl::Loss
+        } else {
+            Wdl::Draw
+        };
+        Probe {
+            wdl,
+            dtm: dtm_of(code),
+        }
+    }
+
+    /// Sort key: larger is better for the side to move (quick wins first,
+    /// slow losses before quick ones).
+    pub fn goodness(&self) -> i32 {
+        match self.wdl {
+            Wdl::Win => 1000 - self.dtm,
+            Wdl::Draw => 0,
+            Wdl::Loss => -1000 - self.dtm,
+        }
+    }
+}
+
+/// What loading and generation report as they go.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// A valid file was read.
+    Loaded { material: Material, path: &'a Path },
+    /// A file exists but cannot be trusted; it will be regenerated.
+    Invalid {
+        material: Material,
+        error: &'a FileError,
+    },
+    /// Generation starts (`positions` = index entries, both sides to move).
+    Generating { material: Material, positions: u64 },
+    /// A retrograde level is done.
+    Level {
+        material: Material,
+        ply: u32,
+        resolved: u64,
+    },
+    /// A table was generated and written.
+    Generated {
+        material: Material,
+        stats: &'a TableStats,
+        seconds: f64,
+        path: &'a Path,
+        bytes: u64,
+    },
+}
+
+/// Why a table could not be made ready.
+#[derive(Debug, thiserror::Error)]
+pub enum TbError {
+    #[error("no data directory for tablebases on this system; pass --dir")]
+    NoDataDir,
+    #[error("{0}: tables exist for at most {MAX_PIECES} pieces")]
+    TooManyPieces(Material),
+    #[error("{0}: bare kings need no table (always a draw)")]
+    BareKings(Material),
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("generating {material} failed: {reason}")]
+    Generate { material: Material, reason: String },
+}
+
+/// The tables of one directory, loaded on demand.
+pub struct Tablebases {
+    dir: PathBuf,
+    set: TableSet,
+    threads: usize,
+}
+
+impl Tablebases {
+    /// Tables in `dir` (nothing is read yet).
+    pub fn new(dir: impl Into<PathBuf>) -> Tablebases {
+        Tablebases {
+            dir: dir.into(),
+            set: TableSet::new(),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+
+    /// `<data dir>/tablebases` (from `directories`).
+    pub fn default_dir() -> Option<PathBuf> {
+        crate::ui::config::project_dirs().map(|d| d.data_dir().join("tablebases"))
+    }
+
+    /// `dir`, or the default directory.
+    pub fn open(dir: Option<PathBuf>) -> Result<Tablebases, TbError> {
+        match dir.or_else(Tablebases::default_dir) {
+            Some(d) => Ok(Tablebases::new(d)),
+            None => Err(TbError::NoDataDir),
+        }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Threads used by generation (default: all cores).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// Where the table of `m` lives.
+    pub fn path_of(&self, m: &Material) -> PathBuf {
+        self.dir.join(file_name(&m.normalized().0))
+    }
+
+    /// The loaded table of `m` (either colour order).
+    pub fn table(&self, m: &Material) -> Option<&Table> {
+        self.set.get(m)
+    }
+
+    /// Loads the table of `m` from its file, if the file is valid. Does
+    /// not generate.
+    pub fn load(&mut self, m: &Material) -> Result<(), FileError> {
+        let m = m.normalized().0;
+        if self.set.get(&m).is_some() {
+            return Ok(());
+        }
+        if m.key().is_none() || m == Material::KVK {
+            return Err(FileError::NotATable {
+                path: self.path_of(&m),
+            });
+        }
+        let t = file::read(&self.path_of(&m), &m)?;
+        self.insert(t);
+        Ok(())
+    }
+
+    /// Loads every valid table file of the directory (for a search: no
+    /// generation). Returns how many tables are loaded.
+    pub fn load_available(&mut self) -> usize {
+        for m in Material::all(MAX_PIECES) {
+            let _ = self.load(&m);
+        }
+        self.set.tables.iter().flatten().count()
+    }
+
+    /// Makes the table of `m` ready: loaded from its file if that is
+    /// valid, else generated (after every table a capture or promotion
+    /// leads to) and written. Bad files are reported and replaced.
+    pub fn ensure(
+        &mut self,
+        m: &Material,
+        progress: &mut dyn FnMut(&Event),
+    ) -> Result<(), TbError> {
+        self.ensure_many(std::slice::from_ref(m), progress)
+    }
+
+    /// [`Tablebases::ensure`] for every table with up to `max_pieces`
+    /// pieces.
+    pub fn ensure_all(
+        &mut self,
+        max_pieces: usize,
+        progress: &mut dyn FnMut(&Event),
+    ) -> Result<(), TbError> {
+        self.ensure_many(&Material::all(max_pieces), progress)
+    }
+
+    /// Makes ready the table needed to probe `pos` and its moves.
+    pub fn ensure_for(
+        &mut self,
+        pos: &Chess,
+        progress: &mut dyn FnMut(&Event),
+    ) -> Result<(), TbError> {
+        let m = Material::of_board(pos.board());
+        if m.pieces() > MAX_PIECES {
+            return Err(TbError::TooManyPieces(m));
+        }
+        if m != Material::KVK {
+            self.ensure(&m, progress)?;
+        }
+        Ok(())
+    }
+
+    /// [`Tablebases::ensure`] for several tables. Tables without a valid
+    /// file are generated smaller ones first, independent ones in
+    /// parallel; each is written as soon as it is done, so an interrupted
+    /// run resumes where it stopped.
+    pub fn ensure_many(
+        &mut self,
+        materials: &[Material],
+        progress: &mut dyn FnMut(&Event),
+    ) -> Result<(), TbError> {
+        // Every table needed, children before parents.
+        fn visit(m: Material, seen: &mut Vec<Material>) {
+            if seen.contains(&m) {
+                return;
+            }
+            for c in m.children() {
+                visit(c, seen);
+            }
+            seen.push(m);
+        }
+        let mut order = Vec::new();
+        for m in materials {
+            let m = m.normalized().0;
+            if m.pieces() > MAX_PIECES {
+                return Err(TbError::TooManyPieces(m));
+            }
+            if m == Material::KVK {
+                return Err(TbError::BareKings(m));
+            }
+            visit(m, &mut order);
+        }
+        // Valid files first.
+        let mut todo = Vec::new();
+        for m in order {
+            if self.set.get(&m).is_some() {
+                continue;
+            }
+            let path = self.path_of(&m);
+            match file::read(&path, &m) {
+                Ok(t) => {
+                    self.insert(t);
+                    progress(&Event::Loaded {
+                        material: m,
+                        path: &path,
+                    });
+                }
+                Err(e) if e.is_missing() => todo.push(m),
+                Err(e) => {
+                    progress(&Event::Invalid {
+                        material: m,
+                        error: &e,
+                    });
+                    todo.push(m);
+                }
+            }
+        }
+        if todo.is_empty() {
+            return Ok(());
+        }
+        std::fs::create_dir_all(&self.dir).map_err(|source| TbError::Write {
+            path: self.dir.clone(),
+            source,
+        })?;
+        self.generate_all(todo, progress)
+    }
+
+    /// Generates `todo` (children before parents) on up to `threads`
+    /// workers, writing each table as it is done.
+    fn generate_all(
+        &mut self,
+        mut todo: Vec<Material>,
+        progress: &mut dyn FnMut(&Event),
+    ) -> Result<(), TbError> {
+        enum Msg {
+            Level(Material, u32, u64),
+            Done(Material, Result<(Table, f64, u64), TbError>),
+        }
+        let workers = self.threads;
+        let (tx, rx) = std::sync::mpsc::channel::<Msg>();
+        std::thread::scope(|scope| {
+            let mut running: Vec<Material> = Vec::new();
+            let mut failure: Option<TbError> = None;
+            loop {
+                // Start every table whose children are ready.
+                while failure.is_none() && running.len() < workers {
+                    let ready: Vec<usize> = (0..todo.len())
+                        .filter(|&k| todo[k].children().iter().all(|c| self.set.get(c).is_some()))
+                        .collect();
+                    // The longest chain of work first, so that the last
+                    // tables do not run alone.
+                    let Some(&k) = ready.iter().max_by_key(|&&k| chain_cost(&todo, todo[k])) else {
+                        break;
+                    };
+                    let m = todo.remove(k);
+                    // Alone: all threads for the initialisation.
+                    let threads = if running.is_empty() && ready.len() == 1 {
+                        workers
+                    } else {
+                        1
+                    };
+                    let set = self.set.clone();
+                    let tx = tx.clone();
+                    running.push(m);
+                    progress(&Event::Generating {
+                        material: m,
+                        positions: 2 * Layout::new(m).size as u64,
+                    });
+                    let path = self.path_of(&m);
+                    scope.spawn(move || {
+                        // Generate and write here: the main thread only
+                        // schedules.
+                        let run = || {
+                            let (t, seconds) =
+                                generate_table(&m, &set, threads, &mut |ply, resolved| {
+                                    let _ = tx.send(Msg::Level(m, ply, resolved));
+                                })?;
+                            let bytes = file::encode(&t);
+                            crate::util::write_atomic(&path, &bytes)
+                                .map_err(|source| TbError::Write { path, source })?;
+                            Ok((t, seconds, bytes.len() as u64))
+                        };
+                        // A panic must still answer, or the loop would wait.
+                        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
+                            .unwrap_or_else(|_| {
+                                Err(TbError::Generate {
+                                    material: m,
+                                    reason: "the generator panicked".into(),
+                                })
+                            });
+                        let _ = tx.send(Msg::Done(m, result));
+                    });
+                }
+                if running.is_empty() {
+                    break;
+                }
+                let Ok(msg) = rx.recv() else {
+                    break;
+                };
+                match msg {
+                    Msg::Level(material, ply, resolved) => progress(&Event::Level {
+                        material,
+                        ply,
+                        resolved,
+                    }),
+                    Msg::Done(m, result) => {
+                        running.retain(|r| *r != m);
+                        match result {
+                            Ok((t, seconds, bytes)) => {
+                                let (stats, path) = (t.stats, self.path_of(&m));
+                                self.insert(t);
+                                progress(&Event::Generated {
+                                    material: m,
+                                    stats: &stats,
+                                    seconds,
+                                    path: &path,
+                                    bytes,
+                                });
+                            }
+                            Err(e) => {
+                                failure.get_or_insert(e);
+                            }
+                        }
+                    }
+                }
+            }
+            match failure {
+                Some(e) => Err(e),
+                None if !todo.is_empty() => Err(TbError::Generate {
+                    material: todo[0],
+                    reason: "a table it needs could not be made".into(),
+                }),
+                None => Ok(()),
+            }
+        })
+    }
+
+    fn insert(&mut self, t: Table) {
+        if let Some(key) = t.layout.material.key() {
+            self.set.tables[key as usize] = Some(std::sync::Arc::new(t));
+        }
+    }
+
+    /// The value of a position, or `None` if it has more than four pieces
+    /// or its table is not loaded. Never generates; fast (a direct index
+    /// computation) unless the position has castling rights or a legal
+    /// en-passant capture (then a one-ply search over the tables).
+    #[inline]
+    pub fn probe(&self, board: &Board) -> Option<Probe> {
+        self.probe_chess(board.chess())
+    }
+
+    /// [`Tablebases::probe`] for a shakmaty position.
+    pub fn probe_chess(&self, pos: &Chess) -> Option<Probe> {
+        self.probe_code(pos).map(Probe::from_code)
+    }
+
+    fn probe_code(&self, pos: &Chess) -> Option<u8> {
+        let board = pos.board();
+        if board.occupied().count() > MAX_PIECES {
+            return None;
+        }
+        if pos.castles().any() || pos.maybe_ep_square().is_some() {
+            // Rare: search one ply (exact, with the special moves).
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                return Some(if pos.is_check() { 2 } else { UNKNOWN });
+            }
+            let mut best: Option<u8> = None;
+            for m in moves {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                let v = via_move(self.probe_code(&child)?);
+                best = Some(best.map_or(v, |b| table::better(b, v)));
+            }
+            return best;
+        }
+        let raw = raw_of(board)?;
+        self.set.probe_raw(&raw, pos.turn())
+    }
+
+    /// Every legal move with its value for the side to move (the value of
+    /// the position after it, negated and one ply longer), best first.
+    /// `None` if a needed table is not loaded or there are too many pieces.
+    pub fn best_moves(&self, board: &Board) -> Option<Vec<(Move, Probe)>> {
+        self.best_moves_chess(board.chess())
+    }
+
+    /// [`Tablebases::best_moves`] for a shakmaty position.
+    pub fn best_moves_chess(&self, pos: &Chess) -> Option<Vec<(Move, Probe)>> {
+        if pos.board().occupied().count() > MAX_PIECES {
+            return None;
+        }
+        let mut out = Vec::new();
+        for m in pos.legal_moves() {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let code = via_move(self.probe_code(&child)?);
+            out.push((m, code));
+        }
+        out.sort_by_key(|&(m, code)| {
+            (
+                std::cmp::Reverse(rank(code)),
+                m.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+            )
+        });
+        Some(
+            out.into_iter()
+                .map(|(m, c)| (m, Probe::from_code(c)))
+                .collect(),
+        )
+    }
+}
+
+/// The work on the longest chain from `m` through the tables of `todo`
+/// that need it (in index entries).
+fn chain_cost(todo: &[Material], m: Material) -> usize {
+    let own = Layout::new(m).size;
+    own + todo
+        .iter()
+        .filter(|p| p.children().contains(&m))
+        .map(|&p| chain_cost(todo, p))
+        .max()
+        .unwrap_or(0)
+}
+
+/// Generates one table from its children in `set`.
+fn generate_table(
+    m: &Material,
+    set: &TableSet,
+    threads: usize,
+    level: &mut dyn FnMut(u32, u64),
+) -> Result<(Table, f64), TbError> {
+    let start = Instant::now();
+    let layout = Layout::new(*m);
+    let values = generate::generate(&layout, set, threads, |l| level(l.ply, l.resolved)).map_err(
+        |reason| TbError::Generate {
+            material: *m,
+            reason,
+        },
+    )?;
+    let stats = generate::stats(&layout, &values, threads);
+    let table = Table {
+        layout,
+        values: values.into_boxed_slice(),
+        stats,
+    };
+    Ok((table, start.elapsed().as_secs_f64()))
+}
+
+/// The table form of a board with at most two non-king pieces.
+#[inline]
+fn raw_of(board: &shakmaty::Board) -> Option<Raw> {
+    let kings = board.kings();
+    let wk = (kings & board.white()).first()? as u8;
+    let bk = (kings & board.black()).first()? as u8;
+    let mut r = Raw {
+        wk,
+        bk,
+        n: 0,
+        pc: [(material::NONE, 0); 2],
+    };
+    for sq in board.occupied() & !kings {
+        if r.n == 2 {
+            return None;
+        }
+        let color = if board.white().contains(sq) {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let role = board.role_at(sq)?;
+        if role == Role::King {
+            return None;
+        }
+        r.pc[r.n as usize] = (code(color, role), sq as u8);
+        r.n += 1;
+    }
+    Some(r)
+}
+
+#[cfg(test)]
+mod tests;

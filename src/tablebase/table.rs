@@ -1,0 +1,184 @@
+//! A table in memory, value codes, and lookups across tables.
+
+use super::index::{Layout, Raw};
+use super::material::{KEY_KVK, KEYS, Material, NONE, NORMALIZE, key_of};
+use shakmaty::Color;
+use std::sync::Arc;
+
+/// Value codes, one byte per position:
+/// - [`UNKNOWN`] (0): a draw once generation has finished;
+/// - [`ILLEGAL`] (1): unused index (only while generating; files store
+///   anything there);
+/// - `2 + d`: mate in `d` plies. Odd `d`: the side to move mates; even
+///   `d`: it is mated (0 = already mated). The parity says who wins.
+pub(crate) const UNKNOWN: u8 = 0;
+pub(crate) const ILLEGAL: u8 = 1;
+
+#[inline]
+pub(crate) const fn code_of(dist: u32) -> u8 {
+    (dist + 2) as u8
+}
+
+#[inline]
+pub(crate) const fn dist_of(code: u8) -> u32 {
+    code as u32 - 2
+}
+
+#[inline]
+pub(crate) const fn is_win(code: u8) -> bool {
+    code >= 2 && code & 1 == 1
+}
+
+#[inline]
+pub(crate) const fn is_loss(code: u8) -> bool {
+    code >= 2 && code & 1 == 0
+}
+
+/// The value of a move for the mover, from the value of the position it
+/// leads to: negated, one ply further from mate.
+#[inline]
+pub(crate) const fn via_move(child: u8) -> u8 {
+    if child >= 2 { child + 1 } else { UNKNOWN }
+}
+
+/// Orders codes from the side to move's view: quick wins, slow wins,
+/// draws, slow losses, quick losses.
+#[inline]
+pub(crate) const fn rank(code: u8) -> i32 {
+    if is_win(code) {
+        1000 - dist_of(code) as i32
+    } else if is_loss(code) {
+        -1000 + dist_of(code) as i32
+    } else {
+        0
+    }
+}
+
+/// The better of two codes for the side to move.
+#[inline]
+pub(crate) const fn better(a: u8, b: u8) -> u8 {
+    if rank(b) > rank(a) { b } else { a }
+}
+
+/// Gaviota-convention DTM of a code: positive = the side to move mates in
+/// that many plies, negative = it is mated, 0 = draw or mated now.
+#[inline]
+pub(crate) const fn dtm_of(code: u8) -> i32 {
+    if is_win(code) {
+        dist_of(code) as i32
+    } else if is_loss(code) {
+        -(dist_of(code) as i32)
+    } else {
+        0
+    }
+}
+
+/// 0 = White, 1 = Black (shakmaty numbers them the other way round).
+#[inline]
+pub(crate) const fn side(c: Color) -> usize {
+    match c {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+/// Counts of one side to move, over all positions of the board (symmetric
+/// images counted separately).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SideStats {
+    /// Legal positions (the side not to move is not in check).
+    pub positions: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Longest win of the side to move, in plies (0 if none).
+    pub longest_win: u32,
+    /// Longest loss of the side to move, in plies.
+    pub longest_loss: u32,
+}
+
+/// Statistics of a table: `[White to move, Black to move]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableStats {
+    pub sides: [SideStats; 2],
+}
+
+impl TableStats {
+    /// The longest mate in the table, in plies.
+    pub fn longest_mate(&self) -> u32 {
+        self.sides
+            .iter()
+            .map(|s| s.longest_win.max(s.longest_loss))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// One generated (or loaded) table.
+pub struct Table {
+    pub(crate) layout: Layout,
+    /// `[side to move][index]`, White to move first.
+    pub(crate) values: Box<[u8]>,
+    pub(crate) stats: TableStats,
+}
+
+impl Table {
+    pub fn material(&self) -> Material {
+        self.layout.material
+    }
+
+    pub fn stats(&self) -> &TableStats {
+        &self.stats
+    }
+
+    /// Positions per side to move in the index (used or not).
+    pub fn index_size(&self) -> usize {
+        self.layout.size
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, r: &Raw, stm: Color) -> u8 {
+        self.values[side(stm) * self.layout.size + self.layout.index(r)]
+    }
+}
+
+/// Tables by material key.
+#[derive(Clone)]
+pub(crate) struct TableSet {
+    pub tables: Vec<Option<Arc<Table>>>,
+}
+
+impl TableSet {
+    pub fn new() -> TableSet {
+        TableSet {
+            tables: (0..KEYS).map(|_| None).collect(),
+        }
+    }
+
+    pub fn get(&self, m: &Material) -> Option<&Table> {
+        let key = m.normalized().0.key()?;
+        self.tables[key as usize].as_deref()
+    }
+
+    /// The value code of a position of any material with at most two
+    /// non-king pieces: `None` if its table is not loaded. Bare kings are
+    /// a draw.
+    #[inline]
+    pub fn probe_raw(&self, r: &Raw, stm: Color) -> Option<u8> {
+        let key = match r.n {
+            0 => KEY_KVK,
+            1 => key_of(r.pc[0].0, NONE),
+            _ => key_of(r.pc[0].0, r.pc[1].0),
+        };
+        let (norm, flip) = NORMALIZE[key as usize];
+        if norm == KEY_KVK {
+            return Some(UNKNOWN);
+        }
+        let t = self.tables[norm as usize].as_ref()?;
+        Some(if flip {
+            t.get(&r.color_flipped(), !stm)
+        } else {
+            t.get(r, stm)
+        })
+    }
+}

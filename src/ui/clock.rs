@@ -120,17 +120,7 @@ pub fn pgn_clock(d: Duration) -> String {
 
 /// Parses the time out of a comment containing `[%clk h:mm:ss(.f)]`.
 pub fn parse_pgn_clock(comment: &str) -> Option<Duration> {
-    let start = comment.find("[%clk")? + 5;
-    let rest = &comment[start..];
-    let end = rest.find(']')?;
-    let mut parts = rest[..end].trim().split(':');
-    let h: f64 = parts.next()?.parse().ok()?;
-    let m: f64 = parts.next()?.parse().ok()?;
-    let s: f64 = parts.next()?.parse().ok()?;
-    let total = h * 3600.0 + m * 60.0 + s;
-    // A year at most: hand-edited files must not overflow a Duration.
-    (total.is_finite() && (0.0..=31_536_000.0).contains(&total))
-        .then(|| Duration::from_secs_f64(total))
+    crate::game::review::parse_clk_comment(comment)
 }
 
 #[cfg(test)]

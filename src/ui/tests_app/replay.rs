@@ -42,6 +42,23 @@ fn replaying(text: &str, game: Option<usize>, now: Instant) -> App {
     a
 }
 
+/// The analysis search `id` ends with `score` (side to move's view).
+fn analysis_done(a: &mut App, id: u64, score: Score, now: Instant) {
+    a.update(
+        Msg::Engine(
+            Slot::Assistant,
+            EngineEvent::Done {
+                id,
+                purpose: Purpose::Analysis,
+                best: None,
+                score: Some(score),
+                pv: Vec::new(),
+            },
+        ),
+        now,
+    );
+}
+
 fn cursor_san(a: &App) -> String {
     let r = a.replay.as_ref().expect("replaying");
     r.tree().node(r.cursor).san.clone()
@@ -290,19 +307,7 @@ fn analysis_follows_the_moves_shown() {
     let go = take_go(&mut a, Slot::Assistant).expect("analysis of the variation");
     assert_eq!(Board::uci(go.moves[5]), "e5d4");
     // Its score is kept for the node.
-    a.update(
-        Msg::Engine(
-            Slot::Assistant,
-            EngineEvent::Done {
-                id: go.id,
-                purpose: Purpose::Analysis,
-                best: None,
-                score: Some(Score(-50)),
-                pv: Vec::new(),
-            },
-        ),
-        now,
-    );
+    analysis_done(&mut a, go.id, Score(-50), now);
     let r = a.replay.as_ref().unwrap();
     assert_eq!(
         r.evals[r.cursor],
@@ -312,19 +317,7 @@ fn analysis_follows_the_moves_shown() {
     // Black to move: the sign turns.
     key(&mut a, KeyCode::Right, now);
     let go = take_go(&mut a, Slot::Assistant).expect("analysis");
-    a.update(
-        Msg::Engine(
-            Slot::Assistant,
-            EngineEvent::Done {
-                id: go.id,
-                purpose: Purpose::Analysis,
-                best: None,
-                score: Some(Score(-50)),
-                pv: Vec::new(),
-            },
-        ),
-        now,
-    );
+    analysis_done(&mut a, go.id, Score(-50), now);
     let r = a.replay.as_ref().unwrap();
     assert_eq!(r.evals[r.cursor], Some(Score(50)));
 }

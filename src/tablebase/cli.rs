@@ -224,16 +224,34 @@ fn probe(fen: &str, dir: Option<PathBuf>) -> Result<()> {
     let moves = tb
         .best_moves(&board)
         .context("a table the moves need is missing")?;
-    let json = serde_json::json!({
-        "wdl": p.wdl.signum(),
-        "dtm": p.dtm,
-        "moves": moves.iter().map(|(m, v)| serde_json::json!({
-            "uci": Board::uci(*m),
-            "san": board.san(*m),
-            "wdl": v.wdl.signum(),
-            "dtm": v.dtm,
-        })).collect::<Vec<_>>(),
-    });
+    // Fields in the documented order.
+    #[derive(serde::Serialize)]
+    struct MoveOut {
+        uci: String,
+        san: String,
+        wdl: i32,
+        dtm: i32,
+    }
+    #[derive(serde::Serialize)]
+    struct Out {
+        wdl: i32,
+        dtm: i32,
+        moves: Vec<MoveOut>,
+    }
+    let out = Out {
+        wdl: p.wdl.signum(),
+        dtm: p.dtm,
+        moves: moves
+            .iter()
+            .map(|(m, v)| MoveOut {
+                uci: Board::uci(*m),
+                san: board.san(*m),
+                wdl: v.wdl.signum(),
+                dtm: v.dtm,
+            })
+            .collect(),
+    };
+    let json = serde_json::to_string(&out)?;
     println!("{json}");
     Ok(())
 }

@@ -57,6 +57,9 @@ const DONE: u8 = 0x80;
 const SPECIAL: u8 = 0x7F;
 /// Longest distance a cell can hold.
 const GEN_MAX_DIST: u32 = 125;
+/// Levels with fewer positions run on one thread (small in unit tests, so
+/// that they exercise the threaded path on small tables).
+const PARALLEL_MIN: usize = if cfg!(test) { 64 } else { 1 << 14 };
 
 #[inline(always)]
 fn sq(s: u8) -> Square {
@@ -470,16 +473,13 @@ enum Init {
     },
 }
 
-/// Looks at one position (decoded, canonical) for one side to move:
-/// legality, moves, external values.
+/// Looks at one legal position (decoded, canonical) for one side to move:
+/// moves and external values.
 #[inline]
-fn init_position(set: &TableSet, r: &Raw, occ: Bitboard, stm: Color) -> Init {
+fn init_position(set: &TableSet, r: &Raw, occ: Bitboard, stm: Color, in_check: bool) -> Init {
     let r = *r;
     let own_k = king_of(&r, stm);
     let opp_k = king_of(&r, !stm);
-    if attacked(&r, opp_k, stm, occ, usize::MAX) {
-        return Init::Illegal;
-    }
     let mut own = bb(own_k);
     let mut theirs = Bitboard::EMPTY;
     for p in r.pieces() {
@@ -496,7 +496,10 @@ fn init_position(set: &TableSet, r: &Raw, occ: Bitboard, stm: Color) -> Init {
     for p in r.pieces() {
         if code_color(p.0) != stm {
             enemy |= piece_attacks(p.0, p.1, occ_nk);
-            if p.0 % 5 <= 2 && piece_attacks(p.0, p.1, Bitboard::EMPTY).contains(sq(own_k)) {
+            if !in_check
+                && p.0 % 5 <= 2
+                && piece_attacks(p.0, p.1, Bitboard::EMPTY).contains(sq(own_k))
+            {
                 let between = attacks::between(sq(own_k), sq(p.1)) & occ;
                 if between.count() == 1 && (between & own).any() {
                     pinned = true;
@@ -504,7 +507,6 @@ fn init_position(set: &TableSet, r: &Raw, occ: Bitboard, stm: Color) -> Init {
             }
         }
     }
-    let in_check = enemy.contains(sq(own_k));
     let mut internal: u32 = 0;
     let mut ext: Option<u8> = None;
     let mut special = false;
@@ -841,10 +843,21 @@ impl Gen<'_> {
                         continue;
                     }
                     let occ = occupancy(&r);
+                    // Is White's / Black's king attacked?
+                    let checked = [
+                        attacked(&r, r.wk, Color::Black, occ, usize::MAX),
+                        attacked(&r, r.bk, Color::White, occ, usize::MAX),
+                    ];
                     for (s, stm) in [Color::White, Color::Black].into_iter().enumerate() {
                         let i = (s * size + idx) as u32;
                         let cell = &mut cells[s][k];
-                        match init_position(set, &r, occ, stm) {
+                        // Legal: the side not to move is not in check.
+                        let result = if checked[1 - s] {
+                            Init::Illegal
+                        } else {
+                            init_position(set, &r, occ, stm, checked[s])
+                        };
+                        match result {
                             Init::Illegal => *cell = DONE | ILLEGAL,
                             Init::Special => {
                                 *cell = SPECIAL;
@@ -994,7 +1007,7 @@ pub(crate) fn generate(
         radix_sort(&mut work, &mut scratch);
         let after_take = frontier.len();
         let (white, black) = g.cells.split_at_mut(layout.size);
-        if threads > 1 && work.len() >= 1 << 14 {
+        if threads > 1 && work.len() >= PARALLEL_MIN {
             // Threads own White king digits: every un-move but the White
             // king's stays in its digit. The White king's follow alone.
             let stride = layout.stride_kk();
@@ -1124,7 +1137,10 @@ pub(crate) fn stats(layout: &Layout, values: &[u8], threads: usize) -> TableStat
             if v == ILLEGAL {
                 continue;
             }
-            let w = if !layout.pawns && layout.decode(idx).is_symmetric() {
+            let w = if !layout.pawns
+                && layout.king_on_diagonal(idx)
+                && layout.decode(idx).is_symmetric()
+            {
                 order / 2
             } else {
                 order

@@ -242,6 +242,12 @@ impl Layout {
         }
     }
 
+    /// Is the White king of index `idx` on the a1-h8 diagonal (no pawns)?
+    #[inline(always)]
+    pub fn king_on_diagonal(&self, idx: usize) -> bool {
+        !self.pawns && on_diagonal(TRI_SQ[idx / self.stride_kk()])
+    }
+
     /// The White king's digit of a triangle square (no pawns).
     #[inline(always)]
     pub fn tri_digit(&self, sq: u8) -> usize {

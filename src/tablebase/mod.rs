@@ -15,7 +15,7 @@
 //!
 //! Modules: [`material`] (signatures), `index` (symmetry and indexing),
 //! `generate` (retrograde algorithm), `file` (file format), [`verify`]
-//! (comparison with Syzygy tables).
+//! (comparison with Syzygy tables), [`cli`] (`kibitz tb`).
 
 pub mod cli;
 mod file;

@@ -57,12 +57,12 @@ fn self_consistent(tb: &Tablebases, m: &Material, step: usize) -> u64 {
 fn small_tables_are_self_consistent() {
     let dir = temp_dir("consistent");
     let mut tb = Tablebases::new(&dir);
-    for name in [
-        "KQvK", "KRvK", "KPvK", "KNvK", "KBvK", "KRvKN", "KPvKP", "KBBvK",
-    ] {
+    // One at a time: each runs alone, on every thread. (KPvKP, the table
+    // with en passant, needs 14 others: see the ignored integration test.)
+    for name in ["KQvK", "KRvK", "KPvK", "KNvK", "KBvK", "KRvKN", "KBBvK"] {
         let m: Material = name.parse().unwrap();
         tb.ensure(&m, &mut |_| {}).unwrap();
-        let step = if m.pieces() == 3 { 1 } else { 97 };
+        let step = if m.pieces() == 3 { 3 } else { 101 };
         assert!(self_consistent(&tb, &m, step) > 1000, "{name}");
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -72,7 +72,7 @@ fn small_tables_are_self_consistent() {
 fn threads_do_not_change_the_tables() {
     let one = temp_dir("threads1");
     let two = temp_dir("threads2");
-    for name in ["KRvKN", "KNPvK"] {
+    for name in ["KPvK", "KRvKN", "KBBvK"] {
         let m: Material = name.parse().unwrap();
         let mut a = Tablebases::new(&one);
         a.set_threads(1);

@@ -72,6 +72,7 @@ impl PlayArgs {
             theme: self.theme,
             new_game: self.new,
             replay: None,
+            train: None,
         }
     }
 }
@@ -87,6 +88,26 @@ enum Cmd {
         /// Show this game of the file first (from 1) instead of the list.
         #[arg(long)]
         game: Option<usize>,
+        /// Draw pieces as letters.
+        #[arg(long)]
+        ascii: bool,
+        /// Colour theme by name.
+        #[arg(long)]
+        theme: Option<String>,
+    },
+    /// Endgame trainer in the terminal: a random won position of an ending
+    /// (KQvK, KRvK, KBBvK, KBNvK, KPvK, KQvKR, ...) or your own position
+    /// (FEN, up to 4 pieces) against perfect tablebase defence. Without
+    /// an argument: the menu. Missing tables are generated first.
+    Train {
+        /// An ending (KBNvK, kbnk) or a FEN.
+        what: Option<String>,
+        /// easy, medium or hard (how long the mate is).
+        #[arg(long)]
+        difficulty: Option<String>,
+        /// The side you play in a random position: white, black, random.
+        #[arg(long)]
+        side: Option<String>,
         /// Draw pieces as letters.
         #[arg(long)]
         ascii: bool,
@@ -299,6 +320,22 @@ fn main() {
                 })
             }
         }
+        Some(Cmd::Train {
+            what,
+            difficulty,
+            side,
+            ascii,
+            theme,
+        }) => kibitz::ui::run(kibitz::ui::Options {
+            ascii,
+            theme,
+            train: Some(kibitz::ui::TrainOptions {
+                what,
+                difficulty,
+                side,
+            }),
+            ..kibitz::ui::Options::default()
+        }),
         Some(Cmd::Uci) => {
             kibitz::uci::engine::run(std::io::stdin().lock(), Output::stdout());
             Ok(())

@@ -15,6 +15,7 @@ pub mod input;
 pub mod player;
 pub mod replay;
 pub mod theme;
+pub mod trainer;
 pub mod view;
 
 use anyhow::{Context, Result, bail};
@@ -45,6 +46,67 @@ pub struct Options {
     pub new_game: bool,
     /// Open this game file for replay (and this game of it, from 0).
     pub replay: Option<(PathBuf, Option<usize>)>,
+    /// Open the endgame trainer.
+    pub train: Option<TrainOptions>,
+}
+
+/// `kibitz train`: an ending or a position, and the menu's choices.
+#[derive(Clone, Debug, Default)]
+pub struct TrainOptions {
+    /// An ending (`KBNvK`, `kqk`) or a FEN; `None` opens the menu.
+    pub what: Option<String>,
+    /// easy, medium or hard.
+    pub difficulty: Option<String>,
+    /// white, black or random.
+    pub side: Option<String>,
+}
+
+impl TrainOptions {
+    /// What the trainer starts with (`None`: the menu). Errors explain
+    /// an unknown ending, a bad choice or an illegal position.
+    pub fn start(&self) -> Result<Option<app::TrainerStart>> {
+        use trainer::{Difficulty, ENDINGS, Ending, SideChoice};
+        let difficulty = match self.difficulty.as_deref() {
+            None => Difficulty::Medium,
+            Some(d) => *Difficulty::ALL
+                .iter()
+                .find(|x| x.name() == d.to_ascii_lowercase())
+                .with_context(|| format!("--difficulty must be easy, medium or hard, not '{d}'"))?,
+        };
+        let side = match self.side.as_deref() {
+            None => SideChoice::White,
+            Some(s) => *SideChoice::ALL
+                .iter()
+                .find(|x| x.name().eq_ignore_ascii_case(s))
+                .with_context(|| format!("--side must be white, black or random, not '{s}'"))?,
+        };
+        let Some(what) = self.what.as_deref() else {
+            return Ok(None);
+        };
+        if let Some(ending) = Ending::find(what) {
+            return Ok(Some(app::TrainerStart::Random {
+                ending,
+                difficulty,
+                side,
+            }));
+        }
+        if !what.contains('/') {
+            let names: Vec<&str> = ENDINGS.iter().map(|e| e.name).collect();
+            bail!(
+                "'{what}' is neither an ending nor a FEN; endings: {}",
+                names.join(", ")
+            );
+        }
+        let fen: shakmaty::fen::Fen = what
+            .trim()
+            .parse()
+            .map_err(|e| anyhow::anyhow!("not a FEN ({e}): {what}"))?;
+        let setup = fen.into_setup();
+        match trainer::validate(&setup.board, setup.turn) {
+            Ok(board) => Ok(Some(app::TrainerStart::Position(board))),
+            Err(problems) => bail!("cannot train from this position: {}", problems.join(" ")),
+        }
+    }
 }
 
 /// The repository's sample games: `games/` in the working directory (as
@@ -166,15 +228,16 @@ fn prepare(opts: &Options) -> Result<Prepared> {
             other => bail!("--side must be white, black, random, engines or humans, not '{other}'"),
         };
     }
-    let resume = if opts.new_game || opts.fen.is_some() || opts.replay.is_some() {
-        None
-    } else if let Some(d) = &data_dir {
-        let (found, warning) = find_unfinished(&d.join("games"));
-        warnings.extend(warning);
-        found
-    } else {
-        None
-    };
+    let resume =
+        if opts.new_game || opts.fen.is_some() || opts.replay.is_some() || opts.train.is_some() {
+            None
+        } else if let Some(d) = &data_dir {
+            let (found, warning) = find_unfinished(&d.join("games"));
+            warnings.extend(warning);
+            found
+        } else {
+            None
+        };
     Ok(Prepared {
         app,
         setup,
@@ -260,6 +323,8 @@ enum Start {
     Explore(Box<explorer::Explorer>),
     /// A game file (and the game of it to show first).
     Replay(PathBuf, Option<usize>),
+    /// The endgame trainer: this start, or the menu.
+    Train(Box<PlayStart>, Option<app::TrainerStart>),
 }
 
 /// Runs the terminal app until the user quits.
@@ -271,6 +336,10 @@ pub fn run(opts: Options) -> Result<()> {
         warnings,
     } = prepare(&opts)?;
     let start = match &opts.replay {
+        None if opts.train.is_some() => {
+            let train = opts.train.as_ref().map(TrainOptions::start).transpose()?;
+            Start::Train(Box::new(PlayStart { setup, resume }), train.flatten())
+        }
         Some((path, game)) => {
             // Errors a shell user should see before the screen changes.
             std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
@@ -384,8 +453,13 @@ fn event_loop(
     );
 
     let mut replaying = false;
+    let mut train = None;
     let (setup, resume) = match start {
         Start::Play(p) => (p.setup, p.resume),
+        Start::Train(p, t) => {
+            train = Some(t);
+            (p.setup, None)
+        }
         Start::Explore(ex) => {
             app.start_explorer(*ex, true, now);
             (app.default_setup(), None)
@@ -401,12 +475,12 @@ fn event_loop(
     match resume {
         _ if exploring => {}
         Some((path, game)) => {
-            let moves = game.moves().len();
+            let moves = game.moves().len().div_ceil(2);
             let summary = format!(
-                "{} vs {}, {} moves, {}",
+                "{} vs {}, {moves} move{}, {}",
                 game.header("White").unwrap_or("?"),
                 game.header("Black").unwrap_or("?"),
-                moves.div_ceil(2),
+                if moves == 1 { "" } else { "s" },
                 path.file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default()
@@ -418,6 +492,11 @@ fn event_loop(
             };
         }
         None => app.start_game(setup, now),
+    }
+    match train {
+        Some(Some(t)) => app.begin_trainer(t, now),
+        Some(None) => app.open_trainer_menu(),
+        None => {}
     }
     if !warnings.is_empty() {
         app.update(Msg::Error(warnings.join("; ")), now);
@@ -503,6 +582,9 @@ fn event_loop(
                     if let Some(flag) = spawn_open(id, path, &tx) {
                         open_stops.push((id, flag));
                     }
+                }
+                Effect::PrepareTables { id, dir, materials } => {
+                    spawn_tables(id, dir, materials, &tx);
                 }
                 Effect::StopFile { id } => {
                     open_stops.retain(|(i, flag)| {
@@ -689,6 +771,42 @@ fn spawn_open(
         .spawn(work)
         .ok()?;
     Some(flag)
+}
+
+/// Loads or generates the trainer's tables on a thread of its own.
+fn spawn_tables(
+    id: u64,
+    dir: PathBuf,
+    materials: Vec<crate::tablebase::Material>,
+    tx: &Sender<Msg>,
+) {
+    let err_tx = tx.clone();
+    let panic_tx = tx.clone();
+    let tx = tx.clone();
+    let work = move || {
+        let progress_tx = tx.clone();
+        let result = trainer::prepare_tables(Some(dir), &materials, &mut |text, share| {
+            let _ = progress_tx.send(Msg::TablesProgress { id, text, share });
+        })
+        .map(|tb| trainer::Tables(std::sync::Arc::new(tb)));
+        let _ = tx.send(Msg::TablesReady { id, result });
+    };
+    let spawned = std::thread::Builder::new()
+        .name("kibitz-tables".into())
+        .spawn(move || {
+            if std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).is_err() {
+                let _ = panic_tx.send(Msg::TablesReady {
+                    id,
+                    result: Err("the generator failed (a bug: please report it)".into()),
+                });
+            }
+        });
+    if let Err(e) = spawned {
+        let _ = err_tx.send(Msg::TablesReady {
+            id,
+            result: Err(format!("cannot start a thread: {e}")),
+        });
+    }
 }
 
 /// Reviews a game on a thread of its own with the built-in engine.

@@ -21,6 +21,8 @@ impl App {
     pub fn start_game(&mut self, setup: Setup, now: Instant) {
         self.stop_all();
         self.leave_replay();
+        self.trainer = None;
+        self.editor = None;
         if setup.engine != self.spec || self.opponent_name.is_empty() || self.engine_dead {
             self.effects.push(Effect::StartEngine(setup.engine.clone()));
             self.engine_dead = false;
@@ -126,8 +128,14 @@ impl App {
 
     /// Resumes a saved, unfinished game.
     pub fn resume(&mut self, game: Game, path: PathBuf, now: Instant) {
+        if game.header("KibitzTrainer").is_some() {
+            self.overlay = Overlay::None;
+            self.begin_trainer(TrainerStart::Resume(Box::new(game), path), now);
+            return;
+        }
         self.stop_all();
         self.leave_replay();
+        self.trainer = None;
         let mode = game
             .header("KibitzMode")
             .and_then(Mode::from_tag)
@@ -250,6 +258,10 @@ impl App {
     }
 
     pub(super) fn request_move(&mut self, now: Instant) {
+        if self.trainer.is_some() {
+            self.trainer_reply(now);
+            return;
+        }
         if self.engine_dead {
             self.effects.push(Effect::StartEngine(self.spec.clone()));
             self.engine_dead = false;
@@ -302,6 +314,10 @@ impl App {
     pub(super) fn request_hint(&mut self, now: Instant) {
         if !self.human_to_move() {
             self.error("A hint is for your own move.");
+            return;
+        }
+        if self.trainer.is_some() {
+            self.trainer_hint();
             return;
         }
         if self.pending.iter().any(|p| p.2 == Purpose::Hint) {
@@ -365,6 +381,7 @@ impl App {
             .analysis
             .filter(|_| {
                 !self.engine_thinking()
+                    && self.editor.is_none()
                     && !self.paused
                     && crate::engine::has_legal_moves(self.board())
             })
@@ -467,7 +484,11 @@ impl App {
             }
             comment = Some(format!("[%clk {}]", pgn_clock(c.remaining(mover, now))));
         }
+        let before = self.board().clone();
         self.game.push(m, comment);
+        if self.trainer.is_some() {
+            self.trainer_after_move(&before, m);
+        }
         self.pending_letters.clear();
         self.last_move_at = Some(now);
         self.selected = None;
@@ -496,7 +517,11 @@ impl App {
         self.game.ending = Some(ending);
         self.selected = None;
         self.hint = None;
-        self.info(format!("Game over: {}.", describe_ending(ending)));
+        let summary = self
+            .trainer_summary()
+            .map(|s| format!(" {s}"))
+            .unwrap_or_default();
+        self.info(format!("Game over: {}.{summary}", describe_ending(ending)));
         self.save();
     }
 
@@ -515,6 +540,9 @@ impl App {
                 path: path.clone(),
                 contents: crate::game::write_pgn(&self.game),
             });
+            if let Some(e) = self.trainer_history_effect() {
+                self.effects.push(e);
+            }
         }
     }
 
@@ -749,10 +777,15 @@ impl App {
             c.start(self.game.current().turn(), now);
         }
         self.forget_hint();
+        self.queued = None;
         self.selected = None;
         self.engine_score = None;
         self.search.lines.clear();
         self.evals.truncate(self.game.moves().len() + 1);
+        let len = self.game.moves().len();
+        if let Some(t) = &mut self.trainer {
+            t.feedback.retain(|f| f.ply < len);
+        }
         self.info(format!(
             "Took back {n} move{}.",
             if n == 1 { "" } else { "s" }
@@ -774,6 +807,10 @@ impl App {
         }
         if let Some(claim) = self.claimable_draw() {
             self.finish(claim, now);
+            return;
+        }
+        if self.trainer.is_some() {
+            self.trainer_draw_offer(now);
             return;
         }
         match self.mode {

@@ -51,8 +51,27 @@ impl App {
             self.info("Opening cancelled.");
             return;
         }
+        // Tables being prepared: Esc stops waiting, q quits.
+        if self.preparing.is_some() && matches!(self.overlay, Overlay::None) {
+            match k.code {
+                KeyCode::Esc => self.cancel_preparing(),
+                KeyCode::Char('q') => self.do_quit(),
+                _ => self.info("Preparing the tables... Esc stops waiting."),
+            }
+            return;
+        }
+        // The board editor has the keyboard (help aside).
+        if self.editor.is_some() && matches!(self.overlay, Overlay::None) {
+            if matches!(k.code, KeyCode::Char('?') | KeyCode::F(1)) {
+                self.overlay = Overlay::Help;
+            } else {
+                self.editor_key(k, now);
+            }
+            return;
+        }
         match &self.overlay {
             Overlay::None => {}
+            Overlay::Trainer(_) => return self.trainer_menu_key(k, now),
             Overlay::Games { .. } => return self.games_key(k),
             Overlay::Files(_) => return self.files_key(k),
             Overlay::Help => {
@@ -418,6 +437,7 @@ impl App {
             Action::ScrollUp => self.scroll = (self.scroll + 5).min(self.max_scroll()),
             Action::ScrollDown => self.scroll = self.scroll.saturating_sub(5),
             Action::Open => self.open_file_picker(),
+            Action::Trainer => self.open_trainer_menu(),
         }
     }
 
@@ -610,6 +630,12 @@ impl App {
         }
         let Some(geo) = self.geometry() else { return };
         let sq = geo.square_at(m.column, m.row, self.flipped);
+        if self.editor.is_some() {
+            if let (MouseEventKind::Down(MouseButton::Left), Some(sq)) = (m.kind, sq) {
+                self.editor_click(sq);
+            }
+            return;
+        }
         match m.kind {
             MouseEventKind::Down(MouseButton::Left) => {
                 if let Some(sq) = sq {

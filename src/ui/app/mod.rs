@@ -27,9 +27,11 @@ mod dialog;
 mod flow;
 mod keys;
 mod replay;
+mod trainer;
 
 pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, parse_limits, time_choices};
 use dialog::{parse_spec_tag, spec_tag};
+pub use trainer::{Preparing, REPLY_DELAY, TrainerGame, TrainerMenu, TrainerStart};
 
 /// Which engine a request goes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +80,13 @@ pub enum Effect {
     /// Stop reading or checking the file of this id.
     StopFile {
         id: u64,
+    },
+    /// Load (or generate) the tables of `materials` in `dir` for the
+    /// trainer (answered by `TablesProgress` and `TablesReady`).
+    PrepareTables {
+        id: u64,
+        dir: PathBuf,
+        materials: Vec<crate::tablebase::Material>,
     },
     Quit,
 }
@@ -131,6 +140,17 @@ pub enum Msg {
         id: u64,
         statuses: Vec<(usize, GameStatus)>,
         done: bool,
+    },
+    /// Tables being prepared: what happens now, share of the current table.
+    TablesProgress {
+        id: u64,
+        text: String,
+        share: f64,
+    },
+    /// The trainer's tables are ready (or could not be made).
+    TablesReady {
+        id: u64,
+        result: Result<crate::ui::trainer::Tables, String>,
     },
     /// The review reached another position (`review` when a move is judged).
     Reviewed {
@@ -240,6 +260,8 @@ pub enum Overlay {
     },
     /// Choosing a game file to open.
     Files(Box<super::replay::FilePicker>),
+    /// The endgame trainer's menu.
+    Trainer(TrainerMenu),
 }
 
 /// A game file being read.
@@ -403,6 +425,19 @@ pub struct App {
     /// Engine vs engine: a move that arrived early, played when it is due.
     queued: Option<(Move, Instant)>,
     last_move_at: Option<Instant>,
+    /// The endgame trainer's game, when one is played.
+    pub trainer: Option<Box<TrainerGame>>,
+    /// Tables loaded for the trainer.
+    pub tables: Option<crate::ui::trainer::Tables>,
+    /// Where the trainer's tables live (default: the data folder's
+    /// `tablebases`).
+    pub tables_dir: Option<PathBuf>,
+    /// Tables being prepared for the trainer.
+    pub preparing: Option<Preparing>,
+    /// The board editor, when open.
+    pub editor: Option<Box<crate::ui::trainer::Editor>>,
+    pub trainer_rng: crate::util::Rng,
+    last_trainer_menu: Option<TrainerMenu>,
 }
 
 impl App {
@@ -474,6 +509,13 @@ impl App {
             started_at: None,
             queued: None,
             last_move_at: None,
+            trainer: None,
+            tables: None,
+            tables_dir: None,
+            preparing: None,
+            editor: None,
+            trainer_rng: crate::util::Rng::from_entropy(),
+            last_trainer_menu: None,
         }
     }
 
@@ -510,6 +552,8 @@ impl App {
     /// The human may move now.
     pub fn human_to_move(&self) -> bool {
         self.replay.is_none()
+            && self.editor.is_none()
+            && self.preparing.is_none()
             && !self.is_over()
             && !self.paused
             && matches!(
@@ -523,6 +567,8 @@ impl App {
     /// dialog open (moves typed during the engine's turn wait in the box).
     fn typing_allowed(&self) -> bool {
         self.replay.is_none()
+            && self.editor.is_none()
+            && self.preparing.is_none()
             && !self.is_over()
             && self.mode != Mode::EngineVsEngine
             && matches!(self.overlay, Overlay::None)
@@ -530,6 +576,7 @@ impl App {
 
     fn engine_to_move(&self) -> bool {
         self.replay.is_none()
+            && self.editor.is_none()
             && !self.is_over()
             && !self.paused
             && !self.mode.is_human(self.board().turn())
@@ -589,6 +636,8 @@ impl App {
             }
             Msg::Opened { id, path, result } => self.on_opened(id, path, result, now),
             Msg::Checked { id, statuses, done } => self.on_checked(id, statuses, done),
+            Msg::TablesProgress { id, text, share } => self.on_tables_progress(id, text, share),
+            Msg::TablesReady { id, result } => self.on_tables_ready(id, result, now),
             Msg::Reviewed {
                 id,
                 done,

@@ -165,6 +165,8 @@ impl App {
         self.engine_score = None;
         self.search = SearchView::default();
         self.started_at = Some(now);
+        self.trainer = None;
+        self.editor = None;
         self.replay = Some(Box::new(replay));
         if self.analysis.is_none() {
             self.analysis = Some(AnalysisMode { lines: 1 });

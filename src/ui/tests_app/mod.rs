@@ -7,6 +7,7 @@ mod input;
 mod render;
 mod replay;
 mod saving;
+mod trainer;
 
 use super::config::{Config, PieceStyle, TimeControl};
 use super::{theme, view};

@@ -111,7 +111,7 @@ fn help_overlay_lists_the_keys() {
     key(&mut a, KeyCode::Char('?'), t);
     assert!(matches!(a.overlay, Overlay::Help));
     let s = render(&a, 120, 40);
-    for word in ["Flip", "Takeback", "Hint", "Quit"] {
+    for word in ["Flip", "Take back", "Hint", "Quit", "Endgame trainer"] {
         assert!(
             s.to_lowercase().contains(&word.to_lowercase()),
             "{word} missing:\n{s}"

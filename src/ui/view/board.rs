@@ -199,8 +199,15 @@ pub fn glyph(piece: Piece, ascii: bool) -> char {
 pub(super) fn draw_board(buf: &mut Buffer, app: &App, g: &BoardGeometry) {
     let theme = app.theme();
     let board = app.board();
-    let pieces = board.board();
-    let last = app.game.moves().last().copied();
+    // The board editor shows its own (possibly illegal) placement.
+    let editing = app.editor.as_deref();
+    let pieces = editing.map_or(board.board(), |e| &e.board);
+    let last = app
+        .game
+        .moves()
+        .last()
+        .copied()
+        .filter(|_| editing.is_none());
     let last_squares: Vec<Square> = last
         .map(|m| {
             let mut v = vec![shown_to(m)];
@@ -213,7 +220,8 @@ pub(super) fn draw_board(buf: &mut Buffer, app: &App, g: &BoardGeometry) {
     let check_sq = board
         .in_check()
         .then(|| pieces.king_of(board.turn()))
-        .flatten();
+        .flatten()
+        .filter(|_| editing.is_none());
     let dests = app
         .selected
         .map(|s| app.destinations(s))
@@ -230,7 +238,8 @@ pub(super) fn draw_board(buf: &mut Buffer, app: &App, g: &BoardGeometry) {
             v
         })
         .unwrap_or_default();
-    let show_cursor = app.human_to_move();
+    let show_cursor = app.human_to_move() || editing.is_some();
+    let cursor = editing.map_or(app.cursor, |e| e.cursor);
     let ascii = app.ascii || theme.ascii;
 
     for sq in Square::ALL {
@@ -285,7 +294,7 @@ pub(super) fn draw_board(buf: &mut Buffer, app: &App, g: &BoardGeometry) {
                 buf.set_string(r.x + r.width - 1, r.y + r.height - 1, "◢", m);
             }
         }
-        if show_cursor && app.cursor == sq {
+        if show_cursor && cursor == sq {
             let m = Style::default()
                 .fg(theme.cursor)
                 .bg(bg)

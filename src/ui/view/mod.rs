@@ -23,6 +23,7 @@ mod overlays;
 mod panel;
 mod replay;
 mod search;
+mod trainer;
 
 pub use replay::{ReplayPanel, replay_panel, replay_rows};
 
@@ -156,12 +157,13 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
         return;
     };
     draw_board(buf, app, &l.board);
-    if let Some(bar) = l.eval_bar {
+    if let Some(bar) = l.eval_bar.filter(|_| app.editor.is_none()) {
         search::draw_eval_bar(buf, app, bar);
     }
-    match &app.replay {
-        Some(r) => replay::draw_replay_panel(buf, app, r, l.panel, now),
-        None => draw_panel(buf, app, l.panel, now),
+    match (&app.replay, &app.editor) {
+        (_, Some(e)) => trainer::draw_editor_panel(buf, app, e, l.panel),
+        (Some(r), None) => replay::draw_replay_panel(buf, app, r, l.panel, now),
+        (None, None) => draw_panel(buf, app, l.panel, now),
     }
     draw_status(buf, app, l.status);
     match &app.overlay {
@@ -172,6 +174,7 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
             }
         }
         Overlay::Files(p) => replay::draw_files(buf, app, p, area),
+        Overlay::Trainer(m) => trainer::draw_trainer_menu(buf, app, m, area),
         Overlay::Help => draw_help(buf, app, area),
         Overlay::Eval { simple } => evalview::draw_eval(buf, app, *simple, area),
         Overlay::NewGame(d) => draw_dialog(buf, app, d, area),
@@ -214,6 +217,9 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
     }
     if let Some(o) = &app.opening {
         replay::draw_opening(buf, app, o, area);
+    }
+    if let Some(p) = &app.preparing {
+        trainer::draw_preparing(buf, app, p, area);
     }
 }
 

@@ -99,7 +99,10 @@ pub(super) fn draw_panel(buf: &mut Buffer, app: &App, area: Rect, now: Instant) 
     let search_h = ((rest - graph_h) * 55 / 100).max(5).min(rest);
     let moves_h = rest.saturating_sub(search_h + graph_h);
     let search_area = Rect::new(area.x, area.y + game_h, area.width, search_h);
-    super::search::draw_search(buf, app, search_area);
+    match &app.trainer {
+        Some(t) => super::trainer::draw_trainer_panel(buf, app, t, search_area),
+        None => super::search::draw_search(buf, app, search_area),
+    }
     if graph_h > 0 {
         let graph_area = Rect::new(area.x, area.y + game_h + search_h, area.width, graph_h);
         super::search::draw_eval_graph(buf, app, graph_area);

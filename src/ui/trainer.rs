@@ -1,0 +1,756 @@
+//! The endgame trainer's logic, without terminal or app state: the endings
+//! on offer, random won positions, the board editor and its validation, and
+//! the verdict on each move ("mate in 12 -> mate in 11: best").
+
+use crate::engine::{Board, Score};
+use crate::tablebase::{Material, Probe, Tablebases, Wdl};
+use crate::util::Rng;
+use shakmaty::{
+    Bitboard, CastlingMode, Chess, Color, FromSetup, Piece, Position, PositionErrorKinds, Rank,
+    Role, Setup, Square,
+};
+use std::sync::Arc;
+
+/// An ending the trainer offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// Material, stronger side first, as the tables name it.
+    pub name: &'static str,
+    pub title: &'static str,
+    /// Longest mate with the stronger side to move, in moves (our tables;
+    /// the published figures).
+    pub longest: u32,
+}
+
+pub const ENDINGS: &[Ending] = &[
+    Ending {
+        name: "KQvK",
+        title: "Queen against king",
+        longest: 10,
+    },
+    Ending {
+        name: "KRvK",
+        title: "Rook against king",
+        longest: 16,
+    },
+    Ending {
+        name: "KBBvK",
+        title: "Two bishops",
+        longest: 19,
+    },
+    Ending {
+        name: "KBNvK",
+        title: "Bishop and knight",
+        longest: 33,
+    },
+    Ending {
+        name: "KPvK",
+        title: "King and pawn",
+        longest: 28,
+    },
+    Ending {
+        name: "KPPvK",
+        title: "Two pawns",
+        longest: 32,
+    },
+    Ending {
+        name: "KQvKR",
+        title: "Queen against rook",
+        longest: 35,
+    },
+    Ending {
+        name: "KQvKP",
+        title: "Queen against pawn",
+        longest: 28,
+    },
+    Ending {
+        name: "KQvKN",
+        title: "Queen against knight",
+        longest: 21,
+    },
+    Ending {
+        name: "KQvKB",
+        title: "Queen against bishop",
+        longest: 17,
+    },
+    Ending {
+        name: "KRvKP",
+        title: "Rook against pawn",
+        longest: 26,
+    },
+    Ending {
+        name: "KRvKN",
+        title: "Rook against knight",
+        longest: 40,
+    },
+    Ending {
+        name: "KRvKB",
+        title: "Rook against bishop",
+        longest: 29,
+    },
+];
+
+impl Ending {
+    pub fn material(&self) -> Material {
+        // The names above are valid material signatures (tested).
+        self.name.parse().unwrap_or(Material::KVK)
+    }
+
+    /// Looks an ending up by name, case-insensitive, with or without the
+    /// `v` (`kqk`, `KQvK`).
+    pub fn find(name: &str) -> Option<&'static Ending> {
+        let want = name.to_ascii_uppercase().replace('V', "");
+        ENDINGS
+            .iter()
+            .find(|e| e.name.to_ascii_uppercase().replace('V', "") == want)
+    }
+}
+
+/// How far from the longest mate random positions are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Difficulty {
+    Easy,
+    Medium,
+    Hard,
+}
+
+impl Difficulty {
+    pub const ALL: [Difficulty; 3] = [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Medium => "medium",
+            Difficulty::Hard => "hard",
+        }
+    }
+
+    /// Share of the longest mate a position's mate should take.
+    fn range(self) -> (f64, f64) {
+        match self {
+            Difficulty::Easy => (0.15, 0.45),
+            Difficulty::Medium => (0.45, 0.75),
+            Difficulty::Hard => (0.75, 1.01),
+        }
+    }
+}
+
+/// Which side the trainee plays in a random position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SideChoice {
+    White,
+    Black,
+    Random,
+}
+
+impl SideChoice {
+    pub const ALL: [SideChoice; 3] = [SideChoice::White, SideChoice::Black, SideChoice::Random];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SideChoice::White => "White",
+            SideChoice::Black => "Black",
+            SideChoice::Random => "random",
+        }
+    }
+}
+
+/// "mate in 12", "mated in 9", "draw", "checkmate" for the side to move
+/// in the probed position.
+pub fn describe(p: Probe) -> String {
+    match p.wdl {
+        Wdl::Win => format!("mate in {}", (p.dtm + 1) / 2),
+        Wdl::Draw => "draw".to_string(),
+        Wdl::Loss if p.dtm == 0 => "checkmated".to_string(),
+        Wdl::Loss => format!("mated in {}", (-p.dtm) / 2),
+    }
+}
+
+/// The mover's prospects after a move, from the probe of the position
+/// after it (the opponent to move): "mate in 11", "checkmate", "draw",
+/// "mated in 6".
+fn describe_after(after: Probe) -> String {
+    match after.wdl {
+        Wdl::Loss if after.dtm == 0 => "checkmate".to_string(),
+        Wdl::Loss => format!("mate in {}", (-after.dtm) / 2),
+        Wdl::Draw => "draw".to_string(),
+        Wdl::Win => format!("mated in {}", (after.dtm + 1) / 2),
+    }
+}
+
+/// How a move compares with the table's best.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// As good as the best move (fastest win, longest resistance, a draw
+    /// kept).
+    Best,
+    /// Still wins, but slower; or still loses, but faster.
+    Slower,
+    /// The result got worse: a win became a draw or loss, a draw a loss.
+    Spoiled,
+}
+
+/// The trainer's judgement of one move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Feedback {
+    /// Half-move number of the move in the game (0 = first).
+    pub ply: usize,
+    pub san: String,
+    pub verdict: Verdict,
+    /// "mate in 12 -> mate in 11: best".
+    pub text: String,
+}
+
+/// Judges a move: the mover's position was `before`; `after` is the
+/// probe of the position after the move (the opponent to move); `best`
+/// names the best moves.
+pub fn judge(ply: usize, san: &str, before: Probe, after: Probe, best: &[String]) -> Feedback {
+    // The value of the move from the mover's view, one ply longer.
+    let mine = Probe {
+        wdl: match after.wdl {
+            Wdl::Win => Wdl::Loss,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::Loss => Wdl::Win,
+        },
+        dtm: if after.dtm > 0 {
+            -(after.dtm + 1)
+        } else if after.dtm < 0 {
+            -after.dtm + 1
+        } else if after.wdl == Wdl::Loss {
+            1 // mate on the board
+        } else {
+            0
+        },
+    };
+    let verdict = if mine.wdl < before.wdl {
+        Verdict::Spoiled
+    } else if mine.goodness() >= before.goodness() {
+        Verdict::Best
+    } else {
+        Verdict::Slower
+    };
+    let best_text = match best {
+        [] => String::new(),
+        [one] => one.clone(),
+        [one, two] => format!("{one} or {two}"),
+        [one, two, ..] => format!("{one}, {two}, ..."),
+    };
+    let how = match (verdict, before.wdl, mine.wdl) {
+        (Verdict::Best, Wdl::Win, _) => "best".to_string(),
+        (Verdict::Best, Wdl::Draw, _) => "holds the draw".to_string(),
+        (Verdict::Best, Wdl::Loss, _) => "best defence".to_string(),
+        (Verdict::Slower, Wdl::Win, _) => format!("slower (best: {best_text})"),
+        (Verdict::Slower, _, _) => format!("gives in sooner (best: {best_text})"),
+        (Verdict::Spoiled, Wdl::Win, Wdl::Draw) => {
+            format!("the win is gone ({best_text} kept it)")
+        }
+        (Verdict::Spoiled, Wdl::Win, _) => format!("the win is gone, you lose ({best_text} won)"),
+        (Verdict::Spoiled, _, _) => format!("the draw is gone ({best_text} held)"),
+    };
+    Feedback {
+        ply,
+        san: san.to_string(),
+        verdict,
+        text: format!("{} -> {}: {how}", describe(before), describe_after(after)),
+    }
+}
+
+/// A score for the eval bar and the hint: mate in `dtm` plies, or a draw.
+pub fn probe_score(p: Probe) -> Score {
+    match p.wdl {
+        Wdl::Win => Score::mate_in(p.dtm.max(0) as usize),
+        Wdl::Draw => Score::DRAW,
+        Wdl::Loss => Score::mated_in((-p.dtm).max(0) as usize),
+    }
+}
+
+/// The tables' value of `board`; bare kings are a draw.
+pub fn probe(tb: &Tablebases, board: &Board) -> Option<Probe> {
+    tb.probe(board).or_else(|| {
+        (board.board().occupied().count() == 2).then_some(Probe {
+            wdl: Wdl::Draw,
+            dtm: 0,
+        })
+    })
+}
+
+/// The best moves of `board` by the tables (all that share the best
+/// value), or `None` when a table is missing.
+pub fn best_moves(tb: &Tablebases, board: &Board) -> Option<Vec<(shakmaty::Move, Probe)>> {
+    let moves = tb.best_moves(board)?;
+    let top = moves.first()?.1;
+    Some(moves.into_iter().take_while(|(_, p)| *p == top).collect())
+}
+
+/// The line the tables play from `board`: best moves for both sides, at
+/// most `max` plies.
+pub fn table_line(tb: &Tablebases, board: &Board, max: usize) -> Vec<shakmaty::Move> {
+    let mut b = board.clone();
+    let mut line = Vec::new();
+    while line.len() < max {
+        let Some(m) = best_moves(tb, &b).and_then(|v| v.first().map(|x| x.0)) else {
+            break;
+        };
+        line.push(m);
+        b = b.play(m);
+    }
+    line
+}
+
+/// A random position of `ending` that the trainee (playing `side`) wins
+/// with the move, its mate distance within the difficulty's range of the
+/// longest. Gives the closest position found if none is in range after
+/// many tries. `None` if the table is missing.
+pub fn random_position(
+    tb: &Tablebases,
+    ending: &Ending,
+    difficulty: Difficulty,
+    side: Color,
+    rng: &mut Rng,
+) -> Option<(Board, Probe)> {
+    let material = ending.material();
+    tb.table(&material)?;
+    let longest = f64::from(ending.longest * 2 - 1);
+    let (lo, hi) = difficulty.range();
+    let (lo, hi) = ((lo * longest).round() as i32, (hi * longest).round() as i32);
+    let mut pieces = Vec::new();
+    for color in [Color::White, Color::Black] {
+        for role in [
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ] {
+            for _ in 0..material.count(color, role) {
+                pieces.push(Piece { color, role });
+            }
+        }
+    }
+    let mut closest: Option<(i32, Chess, Probe)> = None;
+    for _ in 0..400_000 {
+        let mut board = shakmaty::Board::empty();
+        let mut used = Bitboard::EMPTY;
+        let mut place = |board: &mut shakmaty::Board, piece: Piece, rng: &mut Rng| -> bool {
+            for _ in 0..16 {
+                let sq = Square::new(rng.below(64) as u32);
+                if used.contains(sq)
+                    || (piece.role == Role::Pawn && matches!(sq.rank(), Rank::First | Rank::Eighth))
+                {
+                    continue;
+                }
+                used.add(sq);
+                board.set_piece_at(sq, piece);
+                return true;
+            }
+            false
+        };
+        let mut ok = place(&mut board, Color::White.king(), rng)
+            && place(&mut board, Color::Black.king(), rng);
+        for &p in &pieces {
+            ok = ok && place(&mut board, p, rng);
+        }
+        if !ok {
+            continue;
+        }
+        let setup = Setup {
+            board,
+            turn: Color::White,
+            ..Setup::empty()
+        };
+        let Ok(pos) = Chess::from_setup(setup, CastlingMode::Standard) else {
+            continue;
+        };
+        let Some(p) = tb.probe_chess(&pos) else {
+            continue;
+        };
+        if p.wdl != Wdl::Win {
+            continue;
+        }
+        let miss = if p.dtm < lo {
+            lo - p.dtm
+        } else if p.dtm > hi {
+            p.dtm - hi
+        } else {
+            0
+        };
+        if closest.as_ref().is_none_or(|c| miss < c.0) {
+            closest = Some((miss, pos, p));
+            if miss == 0 {
+                break;
+            }
+        }
+    }
+    let (_, pos, p) = closest?;
+    let pos = if side == Color::Black {
+        let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
+        setup.mirror();
+        Chess::from_setup(setup, CastlingMode::Standard).ok()?
+    } else {
+        pos
+    };
+    Some((Board::from_chess(pos), p))
+}
+
+/// The tables ready for the trainer, shared with the background thread
+/// that prepared them.
+#[derive(Clone)]
+pub struct Tables(pub Arc<Tablebases>);
+
+impl std::ops::Deref for Tables {
+    type Target = Tablebases;
+    fn deref(&self) -> &Tablebases {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tables({})", self.0.dir().display())
+    }
+}
+
+/// Loads or generates what playing `materials` needs (tables of captures
+/// and promotions included), reporting `(text, share done)` as it goes.
+pub fn prepare_tables(
+    dir: Option<std::path::PathBuf>,
+    materials: &[Material],
+    progress: &mut dyn FnMut(String, f64),
+) -> Result<Tablebases, String> {
+    use crate::tablebase::Event;
+    let mut tb = Tablebases::open(dir).map_err(|e| e.to_string())?;
+    // The share shown is that of the table being generated.
+    let mut current = 0u64;
+    let mut last_share: f64 = -1.0;
+    let result = tb.ensure_many(materials, &mut |e| match e {
+        Event::Loaded { material, .. } => {
+            progress(format!("Loaded {material}"), last_share.max(0.0));
+        }
+        Event::Invalid { material, error } => {
+            progress(
+                format!("{material}: {error}; generating it again"),
+                last_share.max(0.0),
+            );
+        }
+        Event::Generating {
+            material,
+            positions,
+        } => {
+            current = *positions;
+            last_share = 0.0;
+            progress(format!("Generating {material}"), last_share.max(0.0));
+        }
+        Event::Level {
+            material,
+            ply,
+            resolved,
+        } => {
+            let share = if current == 0 {
+                0.0
+            } else {
+                (*resolved as f64 / current as f64).min(1.0)
+            };
+            if (share - last_share).abs() > 0.01 {
+                last_share = share;
+                progress(format!("Generating {material}: depth {ply}"), share);
+            }
+        }
+        Event::Generated {
+            material, seconds, ..
+        } => {
+            progress(format!("Generated {material} in {seconds:.1} s"), 1.0);
+            last_share = -1.0;
+        }
+    });
+    result.map_err(|e| e.to_string())?;
+    Ok(tb)
+}
+
+// ----------------------------------------------------------------------
+// The board editor.
+
+/// Entering a position for the trainer.
+#[derive(Clone, Debug)]
+pub struct Editor {
+    pub board: shakmaty::Board,
+    pub turn: Color,
+    pub cursor: Square,
+    /// What is wrong with the position (empty when it can be played).
+    pub problems: Vec<String>,
+    /// A FEN being typed (`f`), if any.
+    pub fen: Option<String>,
+}
+
+impl Editor {
+    /// An editor holding `board` (or an empty board).
+    pub fn new(board: Option<&Board>) -> Editor {
+        let (b, turn) = match board {
+            Some(b) => (b.board().clone(), b.turn()),
+            None => (shakmaty::Board::empty(), Color::White),
+        };
+        let mut e = Editor {
+            board: b,
+            turn,
+            cursor: Square::E4,
+            problems: Vec::new(),
+            fen: None,
+        };
+        e.check();
+        e
+    }
+
+    /// Puts a piece on the cursor's square (`None` empties it).
+    pub fn put(&mut self, piece: Option<Piece>) {
+        match piece {
+            Some(p) => self.board.set_piece_at(self.cursor, p),
+            None => self.board.discard_piece_at(self.cursor),
+        }
+        self.check();
+    }
+
+    pub fn clear(&mut self) {
+        self.board = shakmaty::Board::empty();
+        self.check();
+    }
+
+    pub fn toggle_turn(&mut self) {
+        self.turn = !self.turn;
+        self.check();
+    }
+
+    /// Takes a FEN's placement and side to move. Errors say why not.
+    pub fn load_fen(&mut self, fen: &str) -> Result<(), String> {
+        let parsed: shakmaty::fen::Fen = fen
+            .trim()
+            .parse()
+            .map_err(|e| format!("Not a FEN ({e})."))?;
+        let setup = parsed.into_setup();
+        self.board = setup.board;
+        self.turn = setup.turn;
+        self.check();
+        Ok(())
+    }
+
+    /// Re-validates the position.
+    pub fn check(&mut self) {
+        self.problems = match validate(&self.board, self.turn) {
+            Ok(_) => Vec::new(),
+            Err(p) => p,
+        };
+    }
+
+    /// The FEN of the position (whatever its legality).
+    pub fn fen(&self) -> String {
+        let setup = Setup {
+            board: self.board.clone(),
+            turn: self.turn,
+            ..Setup::empty()
+        };
+        shakmaty::fen::Fen::try_from_setup(setup)
+            .unwrap_or_else(shakmaty::fen::LossyFenError::ignore)
+            .to_string()
+    }
+}
+
+fn piece_name(p: Piece) -> String {
+    format!(
+        "{} {}",
+        crate::ui::input::color_name(p.color).to_lowercase(),
+        crate::ui::input::role_name(p.role)
+    )
+}
+
+/// A position the trainer can play, or every reason it cannot, in words.
+pub fn validate(board: &shakmaty::Board, turn: Color) -> Result<Board, Vec<String>> {
+    let mut problems = Vec::new();
+    for color in [Color::White, Color::Black] {
+        let kings = (board.kings() & board.by_color(color)).count();
+        let name = crate::ui::input::color_name(color);
+        if kings == 0 {
+            problems.push(format!("{name} has no king."));
+        } else if kings > 1 {
+            problems.push(format!("{name} has {kings} kings."));
+        }
+    }
+    let n = board.occupied().count();
+    if n > crate::tablebase::MAX_PIECES {
+        problems.push(format!(
+            "{n} pieces: the tables cover at most {} (kings included).",
+            crate::tablebase::MAX_PIECES
+        ));
+    }
+    for sq in board.pawns() & (Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth))
+    {
+        let rank = if sq.rank() == Rank::First {
+            "first"
+        } else {
+            "last"
+        };
+        problems.push(format!(
+            "The pawn on {sq} stands on the {rank} rank (pawns never do)."
+        ));
+    }
+    if let (Some(wk), Some(bk)) = (board.king_of(Color::White), board.king_of(Color::Black))
+        && problems.is_empty()
+    {
+        if wk.distance(bk) <= 1 {
+            problems.push(format!(
+                "The kings on {wk} and {bk} stand next to each other."
+            ));
+        } else {
+            let other = !turn;
+            let king = if other == Color::White { wk } else { bk };
+            let checkers = board.attacks_to(king, turn, board.occupied());
+            if let Some(from) = checkers.first()
+                && let Some(p) = board.piece_at(from)
+            {
+                problems.push(format!(
+                    "{} is in check from the {} on {from}, but {} is to move: the side not to move cannot be in check.",
+                    crate::ui::input::color_name(other),
+                    piece_name(p),
+                    crate::ui::input::color_name(turn)
+                ));
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    if board.occupied().count() == 2 {
+        return Err(vec!["Only the kings: a draw, nothing to play.".to_string()]);
+    }
+    let setup = Setup {
+        board: board.clone(),
+        turn,
+        ..Setup::empty()
+    };
+    let pos = match Chess::from_setup(setup, CastlingMode::Standard) {
+        Ok(pos) => Ok(pos),
+        Err(e) => e.ignore_impossible_check().map_err(|e| {
+            if e.kinds().contains(PositionErrorKinds::OPPOSITE_CHECK) {
+                "The side not to move is in check.".to_string()
+            } else {
+                format!("Not a legal position: {e}.")
+            }
+        }),
+    };
+    pos.map(Board::from_chess).map_err(|why| vec![why])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn probe(wdl: Wdl, dtm: i32) -> Probe {
+        Probe { wdl, dtm }
+    }
+
+    #[test]
+    fn ending_names_are_tables() {
+        for e in ENDINGS {
+            let m: Material = e.name.parse().expect(e.name);
+            assert_eq!(m.to_string(), e.name);
+        }
+        assert_eq!(Ending::find("kbnk").map(|e| e.name), Some("KBNvK"));
+        assert_eq!(Ending::find("KQvKR").map(|e| e.name), Some("KQvKR"));
+        assert!(Ending::find("KNNvK").is_none());
+    }
+
+    #[test]
+    fn verdicts_name_the_change_in_mate_distance() {
+        let best = vec!["Qb6".to_string()];
+        // Mate in 12 (23 plies); best leaves the opponent mated in 22.
+        let f = judge(0, "Qb6", probe(Wdl::Win, 23), probe(Wdl::Loss, -22), &best);
+        assert_eq!(f.verdict, Verdict::Best);
+        assert_eq!(f.text, "mate in 12 -> mate in 11: best");
+        let f = judge(0, "Qc7", probe(Wdl::Win, 23), probe(Wdl::Loss, -28), &best);
+        assert_eq!(f.verdict, Verdict::Slower);
+        assert_eq!(f.text, "mate in 12 -> mate in 14: slower (best: Qb6)");
+        let f = judge(0, "Qd8", probe(Wdl::Win, 23), probe(Wdl::Draw, 0), &best);
+        assert_eq!(f.verdict, Verdict::Spoiled);
+        assert_eq!(f.text, "mate in 12 -> draw: the win is gone (Qb6 kept it)");
+        let f = judge(0, "Qh7#", probe(Wdl::Win, 1), probe(Wdl::Loss, 0), &best);
+        assert_eq!(f.verdict, Verdict::Best);
+        assert_eq!(f.text, "mate in 1 -> checkmate: best");
+        // Defending: mated in 5 (10 plies); the best keeps 9 plies.
+        let f = judge(1, "Kd8", probe(Wdl::Loss, -10), probe(Wdl::Win, 9), &best);
+        assert_eq!(
+            (f.verdict, f.text.as_str()),
+            (Verdict::Best, "mated in 5 -> mated in 5: best defence")
+        );
+        let f = judge(1, "Ke8", probe(Wdl::Loss, -10), probe(Wdl::Win, 3), &best);
+        assert_eq!(f.verdict, Verdict::Slower);
+        let f = judge(1, "Rd1", probe(Wdl::Draw, 0), probe(Wdl::Win, 7), &best);
+        assert_eq!(f.verdict, Verdict::Spoiled);
+        assert_eq!(f.text, "draw -> mated in 4: the draw is gone (Qb6 held)");
+    }
+
+    fn placed(pieces: &[(&str, char)], turn: Color) -> Result<Board, Vec<String>> {
+        let mut b = shakmaty::Board::empty();
+        for (sq, c) in pieces {
+            let sq: Square = sq.parse().unwrap();
+            b.set_piece_at(sq, Piece::from_char(*c).unwrap());
+        }
+        validate(&b, turn)
+    }
+
+    #[test]
+    fn the_editor_explains_illegal_positions() {
+        let err = |r: Result<Board, Vec<String>>| r.err().unwrap_or_default().join(" ");
+        assert!(placed(&[("e1", 'K'), ("e8", 'k'), ("d1", 'Q')], Color::White).is_ok());
+        let e = err(placed(
+            &[("e4", 'K'), ("e5", 'k'), ("a1", 'Q')],
+            Color::White,
+        ));
+        assert!(e.contains("next to each other"), "{e}");
+        let e = err(placed(
+            &[("e1", 'K'), ("e8", 'k'), ("e2", 'R')],
+            Color::White,
+        ));
+        assert!(
+            e.contains("Black is in check from the white rook on e2"),
+            "{e}"
+        );
+        // The same with Black to move is fine.
+        assert!(placed(&[("e1", 'K'), ("e8", 'k'), ("e2", 'R')], Color::Black).is_ok());
+        let e = err(placed(
+            &[("e1", 'K'), ("e8", 'k'), ("a8", 'P')],
+            Color::White,
+        ));
+        assert!(e.contains("pawn on a8 stands on the last rank"), "{e}");
+        let e = err(placed(
+            &[("e1", 'K'), ("e8", 'k'), ("a1", 'p')],
+            Color::White,
+        ));
+        assert!(e.contains("pawn on a1 stands on the first rank"), "{e}");
+        let e = err(placed(&[("e8", 'k'), ("a1", 'Q')], Color::White));
+        assert!(e.contains("White has no king"), "{e}");
+        let e = err(placed(
+            &[
+                ("e1", 'K'),
+                ("e8", 'k'),
+                ("a1", 'Q'),
+                ("b1", 'Q'),
+                ("c1", 'Q'),
+            ],
+            Color::White,
+        ));
+        assert!(e.contains("5 pieces"), "{e}");
+        let e = err(placed(&[("e1", 'K'), ("e8", 'k')], Color::White));
+        assert!(e.contains("Only the kings"), "{e}");
+    }
+
+    #[test]
+    fn editor_keeps_fen_and_reports_bad_ones() {
+        let mut e = Editor::new(None);
+        assert!(!e.problems.is_empty(), "an empty board is not a position");
+        assert!(e.load_fen("8/8/8/4k3/8/8/8/4K2R w - - 0 1").is_ok());
+        assert!(e.problems.is_empty(), "{:?}", e.problems);
+        assert!(e.fen().starts_with("8/8/8/4k3/8/8/8/4K2R w"));
+        assert!(e.load_fen("not a fen").is_err());
+        assert!(e.fen().starts_with("8/8/8/4k3/8/8/8/4K2R w"), "kept");
+        e.cursor = Square::H1;
+        e.put(None);
+        assert!(e.problems.iter().any(|p| p.contains("Only the kings")));
+    }
+}

@@ -4,13 +4,24 @@
 //!   nothing (target: under 10 s on two cores). Slow: 10 samples.
 //! - `tb_generate/KBNvK`: one big table from its (loaded) children.
 //! - `tb_probe/*`: one probe (target: under 1 µs), and the moves of a
-//!   position.
+//!   position; a Syzygy WDL probe (tables in memory) when the shared data
+//!   directory has them.
+//! - `tb_load/all_35`: `load_available` of every table (90 MB), what the
+//!   UCI engine does in the background at startup. The tables are
+//!   generated first (about 15 s) unless `KIBITZ_TB_BENCH_DIR` names a
+//!   directory that has them.
+//! - `tb_search/*`: fixed-depth searches of 5-piece rook and minor-piece
+//!   endings whose captures lead into the tables, with and without them;
+//!   the throughput is the search's nodes per second.
 
 use criterion::{BatchSize, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
-use kibitz::engine::Board;
+use kibitz::engine::{Board, Engine, EngineOptions, GamePosition, Limits, NoObserver};
+use kibitz::tablebase::syzygy::SyzygyTables;
 use kibitz::tablebase::{Material, Tablebases};
 use std::hint::black_box;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 fn temp_dir(tag: &str) -> PathBuf {
@@ -124,9 +135,107 @@ fn probe(c: &mut Criterion) {
             b.iter(|| tb.best_moves(black_box(&kqk)))
         });
     }
+    // Syzygy WDL (after a zeroing move), as the search probes it.
+    let syzygy_dir = kibitz::util::shared_data_dir().map(|d| d.join("syzygy"));
+    if let Some(sz) = syzygy_dir
+        .and_then(|d| d.to_str().map(str::to_string))
+        .and_then(|d| SyzygyTables::open(&d).ok())
+        .filter(|s| s.wdl_tables() > 0)
+    {
+        let chess: Vec<shakmaty::Chess> = boards.iter().map(|b| b.chess().clone()).collect();
+        g.throughput(Throughput::Elements(chess.len() as u64));
+        g.bench_function(format!("syzygy wdl x{}", chess.len()), |b| {
+            b.iter(|| {
+                let mut sum = 0i32;
+                for pos in &chess {
+                    if let Some(w) = sz.probe_wdl_after_zeroing(black_box(pos)) {
+                        sum += w.signum();
+                    }
+                }
+                sum
+            })
+        });
+    } else {
+        eprintln!("no Syzygy tables in the shared data directory: syzygy probe skipped");
+    }
     g.finish();
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-criterion_group!(benches, probe, generate);
+fn load(c: &mut Criterion) {
+    let (dir, temporary) = match std::env::var_os("KIBITZ_TB_BENCH_DIR") {
+        Some(d) => (PathBuf::from(d), false),
+        None => (temp_dir("load"), true),
+    };
+    let mut tb = Tablebases::new(&dir);
+    if let Err(e) = tb.ensure_all(4, &mut |_| {}) {
+        eprintln!("cannot generate the tables: {e}");
+        return;
+    }
+    drop(tb);
+    let mut g = c.benchmark_group("tb_load");
+    g.sampling_mode(SamplingMode::Flat);
+    g.sample_size(10);
+    g.bench_function("all_35", |b| {
+        b.iter(|| {
+            let mut tb = Tablebases::new(&dir);
+            tb.load_available()
+        })
+    });
+    g.finish();
+    if temporary {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+fn search(c: &mut Criterion) {
+    let dir = temp_dir("search");
+    let mut tb = Tablebases::new(&dir);
+    let names: Vec<Material> = ["KRvKR", "KRvKP", "KRPvK", "KBNvK", "KBvKP", "KNvKP"]
+        .iter()
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    if let Err(e) = tb.ensure_many(&names, &mut |_| {}) {
+        eprintln!("cannot generate the tables: {e}");
+        return;
+    }
+    let tb = Arc::new(tb);
+    let mut g = c.benchmark_group("tb_search");
+    g.sample_size(10);
+    for (name, fen, depth) in [
+        ("KRvKRP d14", "8/5k2/8/4p3/8/2R5/4K3/7r w - - 0 1", 14),
+        ("KBNvKP d12", "7k/8/8/8/4p3/3B1N2/8/4K3 w - - 0 1", 12),
+    ] {
+        let Ok(board) = Board::from_fen(fen) else {
+            continue;
+        };
+        let pos = GamePosition::new(board);
+        for (label, tables) in [("without tables", None), ("with tables", Some(tb.clone()))] {
+            let run = |tables: &Option<Arc<Tablebases>>| {
+                let mut e = Engine::new(EngineOptions {
+                    hash_mb: 4,
+                    ..EngineOptions::default()
+                });
+                e.set_tablebases(tables.clone());
+                let stop = AtomicBool::new(false);
+                e.search(&pos, &Limits::depth(depth), &stop, &mut NoObserver)
+                    .result
+                    .stats
+            };
+            let stats = run(&tables);
+            eprintln!(
+                "{name} {label}: {} nodes, {} tablebase hits",
+                stats.nodes, stats.tb_hits
+            );
+            g.throughput(Throughput::Elements(stats.nodes));
+            g.bench_function(format!("{name} {label}"), |b| {
+                b.iter(|| run(black_box(&tables)).nodes)
+            });
+        }
+    }
+    g.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, probe, search, load, generate);
 criterion_main!(benches);

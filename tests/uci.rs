@@ -7,6 +7,7 @@ use common::is_legal_uci;
 use kibitz::engine::GamePosition;
 use shakmaty::Chess;
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -23,9 +24,17 @@ struct Session {
 }
 
 impl Session {
+    /// An engine that finds none of our own tablebases (whatever the data
+    /// directory of this machine holds).
     fn start() -> Session {
+        Session::start_with_tables(Path::new("/nonexistent/kibitz-tablebases"))
+    }
+
+    /// An engine whose own tablebases are those of `dir`.
+    fn start_with_tables(dir: &Path) -> Session {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kibitz"))
             .arg("uci")
+            .env("KIBITZ_TB_DIR", dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -213,6 +222,8 @@ fn handshake_lists_options() {
         "BookFile",
         "Eval",
         "Level",
+        "OwnTablebases",
+        "SyzygyPath",
     ] {
         let prefix = format!("option name {name} type ");
         assert!(
@@ -657,4 +668,160 @@ fn eof_ends_the_session() {
     s.close_stdin();
     let status = s.wait_exit(Duration::from_secs(5));
     assert!(status.is_some_and(|st| st.success()), "{status:?}");
+}
+
+/// The last `info depth` line with a score.
+fn last_info(info: &[String]) -> &str {
+    info.iter()
+        .rev()
+        .find(|l| l.starts_with("info depth") && l.contains(" score "))
+        .map_or("", String::as_str)
+}
+
+#[test]
+fn own_tablebases_are_loaded_in_the_background() {
+    let dir = std::env::temp_dir().join(format!("kibitz-uci-tb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut tb = kibitz::tablebase::Tablebases::new(&dir);
+    tb.ensure(&"KQvK".parse().unwrap(), &mut |_| {}).unwrap();
+    let fen = "8/8/8/5k2/8/8/1Q6/K7 w - - 0 1";
+    let best = tb.best_moves(&common::board(fen)).unwrap();
+
+    let mut s = Session::start_with_tables(&dir);
+    s.send("uci");
+    s.until_prefix("uciok");
+    assert!(s.sync().is_empty(), "output before the first search");
+    s.send(&format!("position fen {fen}"));
+    // The first searches may come before the tables are loaded; once they
+    // are, the engine says so (once) and plays the tables' move.
+    let mut announced = 0;
+    let give_up = Instant::now() + Duration::from_secs(60);
+    let (info, mv) = loop {
+        assert!(
+            Instant::now() < give_up,
+            "the tables were never loaded\n{}",
+            s.transcript()
+        );
+        s.send("go depth 3");
+        let (info, mv) = s.bestmove(TIMEOUT);
+        announced += info
+            .iter()
+            .filter(|l| l.starts_with("info string own tablebases: 1 tables"))
+            .count();
+        if announced > 0 {
+            break (info, mv);
+        }
+    };
+    assert_eq!(announced, 1);
+    let last = last_info(&info);
+    // 19 plies: mate in 10 moves, on the tables' line.
+    assert!(last.contains(" score mate 10 "), "{last}");
+    assert!(field(last, "tbhits").is_some_and(|n| n != "0"), "{last}");
+    let pv: Vec<&str> = last
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(pv.len(), 19, "{last}");
+    assert_eq!(mv, kibitz::engine::Board::uci(best[0].0));
+    assert_eq!(pv[0], mv);
+
+    // Switched off: a plain search again (no mate seen at depth 3).
+    s.send("setoption name OwnTablebases value false");
+    s.send("go depth 3");
+    let (info, _) = s.bestmove(TIMEOUT);
+    let last = last_info(&info);
+    assert!(last.contains(" score cp "), "{last}");
+    assert_eq!(field(last, "tbhits"), Some("0"), "{last}");
+    s.expect_error("setoption name OwnTablebases value perhaps");
+    s.send("setoption name OwnTablebases value true");
+    s.send("go depth 3");
+    let (info, _) = s.bestmove(TIMEOUT);
+    assert!(last_info(&info).contains(" score mate 10 "));
+    assert!(
+        !info.iter().any(|l| l.starts_with("info string own")),
+        "announced twice"
+    );
+    s.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn syzygy_path_keeps_the_win() {
+    let Some(data) = common::shared_data("Syzygy tables") else {
+        return;
+    };
+    let dir = data.join("syzygy");
+    if !dir.is_dir() {
+        eprintln!("skipping: {} is missing", dir.display());
+        return;
+    }
+    let syzygy = kibitz::tablebase::syzygy::SyzygyTables::open(dir.to_str().unwrap()).unwrap();
+    let mut s = Session::start();
+    s.send("setoption name OwnTablebases value false");
+    s.send(&format!(
+        "setoption name SyzygyPath value {}",
+        dir.display()
+    ));
+    let out = s.sync();
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string Syzygy:") && l.contains("up to 4 pieces")),
+        "{out:?}"
+    );
+    // KQvKR (White wins) and KRvKP-like races: every bestmove keeps the
+    // win under the 50-move rule, as the tables' DTZ say.
+    for fen in [
+        "8/8/8/2k5/8/6r1/8/K6Q w - - 0 1",
+        "8/8/8/8/8/2k5/1r6/K2Q4 w - - 40 80",
+        "8/1k6/8/8/8/8/3K1p2/6R1 w - - 0 1",
+    ] {
+        s.send(&format!("position fen {fen}"));
+        s.send("go depth 6");
+        let (info, mv) = s.bestmove(Duration::from_secs(60));
+        let pos = position_after(Some(fen), &[]);
+        assert!(is_legal_uci(&pos, &mv), "{mv}");
+        let m = mv
+            .parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        let ranks = syzygy.rank_root_moves(&pos, &[]).unwrap();
+        let best = ranks[0].wdl;
+        assert_eq!(best, shakmaty_syzygy::Wdl::Win, "{fen}");
+        let played = ranks.iter().find(|r| r.mv == m).unwrap();
+        assert_eq!(played.wdl, best, "{fen}: {mv} gives the win away");
+        let last = last_info(&info);
+        assert!(field(last, "tbhits").is_some_and(|n| n != "0"), "{last}");
+        // A tablebase win: no mate in sight, a score above any evaluation.
+        let cp: i32 = field(last, "cp").map_or(i32::MAX, |v| v.parse().unwrap());
+        assert!(last.contains(" score mate ") || cp > 20_000, "{last}");
+    }
+    s.quit();
+}
+
+#[test]
+fn bad_syzygy_path_is_an_error_and_the_engine_goes_on() {
+    let mut s = Session::start();
+    let err = s.expect_error("setoption name SyzygyPath value /nonexistent/kibitz/syzygy");
+    assert!(
+        err.contains("SyzygyPath") && err.contains("/nonexistent/kibitz/syzygy"),
+        "{err}"
+    );
+    s.send("position fen 8/8/8/2k5/8/6r1/8/K6Q w - - 0 1");
+    s.send("go depth 4");
+    let (info, mv) = s.bestmove(TIMEOUT);
+    assert!(
+        is_legal_uci(
+            &position_after(Some("8/8/8/2k5/8/6r1/8/K6Q w - - 0 1"), &[]),
+            &mv
+        ),
+        "{mv}"
+    );
+    assert_eq!(field(last_info(&info), "tbhits"), Some("0"));
+    // Empty switches it off without a word.
+    s.send("setoption name SyzygyPath value <empty>");
+    assert!(s.sync().is_empty());
+    s.quit();
 }

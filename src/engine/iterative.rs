@@ -51,8 +51,20 @@ impl<O: SearchObserver> Searcher<'_, O> {
                 prev_score: -Score::INFINITE,
                 pv: vec![mv],
                 seldepth: 0,
+                tb_score: None,
             })
             .collect();
+        if !self.root_tb.is_empty() {
+            // Only the moves the tables allow, in their order.
+            let tb = std::mem::take(&mut self.root_tb);
+            self.root_moves
+                .retain(|r| tb.iter().any(|&(m, _)| m == r.mv));
+            self.root_moves
+                .sort_by_key(|r| tb.iter().position(|&(m, _)| m == r.mv));
+            for rm in &mut self.root_moves {
+                rm.tb_score = tb.iter().find(|&&(m, _)| m == rm.mv).map(|&(_, s)| s);
+            }
+        }
         if self.root_moves.is_empty() {
             let score = if root.in_check() {
                 Score::mated_in(0)
@@ -148,7 +160,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
                     depth,
                     seldepth: rm.seldepth,
                     multipv: pv_index + 1,
-                    score,
+                    score: rm.shown(score),
                     bound: Bound::Exact,
                     nodes: self.stats.nodes,
                     elapsed: self.time.elapsed(),
@@ -168,7 +180,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
                     && !lines.is_empty()
                 {
                     lines[0] = Line {
-                        score: first.score,
+                        score: first.shown(first.score),
                         pv: first.pv.clone(),
                     };
                 }
@@ -178,7 +190,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
             lines = self.root_moves[..multipv]
                 .iter()
                 .map(|rm| Line {
-                    score: rm.score,
+                    score: rm.shown(rm.score),
                     pv: rm.pv.clone(),
                 })
                 .collect();
@@ -221,7 +233,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
             // Stopped before depth 1 finished: fall back on the first move.
             let rm = &self.root_moves[0];
             lines.push(Line {
-                score: rm.score.max(-Score::INFINITE),
+                score: rm.shown(rm.score.max(-Score::INFINITE)),
                 pv: vec![rm.mv],
             });
         }

@@ -19,6 +19,7 @@ mod qsearch;
 pub mod score;
 mod search;
 pub mod see;
+mod tb;
 pub mod time;
 pub mod tree;
 pub mod tt;
@@ -34,6 +35,8 @@ pub use observer::{
 pub use score::{Bound, Depth, Ply, Score};
 pub use time::{Clock, Features, Limits};
 
+use crate::tablebase::Tablebases;
+use crate::tablebase::syzygy::{SyzygyPathError, SyzygyTables};
 use crate::util::Rng;
 use book::Book;
 use eval::Evaluator;
@@ -41,8 +44,9 @@ use history::Histories;
 use search::Searcher;
 use shakmaty::{Move, Position};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use time::TimeManager;
 use tt::TranspositionTable;
 
@@ -153,6 +157,10 @@ pub struct EngineOptions {
     pub own_book: bool,
     pub book_file: Option<PathBuf>,
     pub level: Level,
+    /// Syzygy directories, separated by `:` (`;` on Windows); empty = none.
+    /// [`Engine::new`] opens them and ignores errors; use
+    /// [`Engine::set_syzygy_path`] to see them.
+    pub syzygy_path: String,
 }
 
 impl Default for EngineOptions {
@@ -165,6 +173,7 @@ impl Default for EngineOptions {
             own_book: false,
             book_file: None,
             level: Level::MAX,
+            syzygy_path: String::new(),
         }
     }
 }
@@ -176,6 +185,9 @@ pub enum MoveSource {
     Book,
     /// A strength level picked a weaker move than the search's best.
     Level,
+    /// Our own tablebases decided (the fastest mate or the longest
+    /// resistance); no search was needed.
+    Tablebase,
 }
 
 /// The result of [`Engine::search`].
@@ -194,6 +206,8 @@ pub struct Engine {
     options: EngineOptions,
     book: Option<Book>,
     rng: Rng,
+    tablebases: Option<Arc<Tablebases>>,
+    syzygy: Option<Arc<SyzygyTables>>,
 }
 
 impl Default for Engine {
@@ -204,14 +218,21 @@ impl Default for Engine {
 
 impl Engine {
     pub fn new(options: EngineOptions) -> Engine {
-        Engine {
+        let syzygy_path = options.syzygy_path.clone();
+        let mut engine = Engine {
             tt: TranspositionTable::new(options.hash_mb),
             hist: Histories::new(),
             eval: Evaluator::new(options.eval),
             options,
             book: None,
             rng: Rng::from_entropy(),
+            tablebases: None,
+            syzygy: None,
+        };
+        if !syzygy_path.is_empty() {
+            let _ = engine.set_syzygy_path(&syzygy_path);
         }
+        engine
     }
 
     pub fn options(&self) -> &EngineOptions {
@@ -263,6 +284,41 @@ impl Engine {
         self.book.as_ref()
     }
 
+    /// Our own (DTM) tablebases, loaded elsewhere (see
+    /// [`crate::tablebase::shared_loader`]): the search only reads them.
+    /// `None` switches them off.
+    pub fn set_tablebases(&mut self, tables: Option<Arc<Tablebases>>) {
+        self.tablebases = tables;
+    }
+
+    pub fn tablebases(&self) -> Option<&Arc<Tablebases>> {
+        self.tablebases.as_ref()
+    }
+
+    /// Uses the Syzygy tables of `path` (directories separated by `:`, `;`
+    /// on Windows; empty or `<empty>` = none) and returns how many WDL
+    /// tables were found. The WDL files are read into memory here, not
+    /// during a search. A directory that cannot be read is an error, and
+    /// then no Syzygy tables are used.
+    pub fn set_syzygy_path(&mut self, path: &str) -> Result<usize, SyzygyPathError> {
+        let path = path.trim();
+        self.syzygy = None;
+        self.options.syzygy_path = String::new();
+        if path.is_empty() || path == "<empty>" {
+            return Ok(0);
+        }
+        let tables = SyzygyTables::open(path)?;
+        let n = tables.wdl_tables();
+        self.syzygy = Some(Arc::new(tables));
+        self.options.syzygy_path = path.to_string();
+        Ok(n)
+    }
+
+    /// The Syzygy tables in use.
+    pub fn syzygy(&self) -> Option<&SyzygyTables> {
+        self.syzygy.as_deref()
+    }
+
     /// Forget everything learned (new game).
     pub fn new_game(&mut self) {
         self.tt.clear();
@@ -276,6 +332,13 @@ impl Engine {
 
     /// Searches `pos`. `stop` may be set from another thread; the search then
     /// returns its best move so far within a millisecond or so.
+    ///
+    /// With tablebases (see [`Engine::set_tablebases`] and
+    /// [`Engine::set_syzygy_path`]), positions they know are scored by them
+    /// inside the search; at full strength our own tables also decide the
+    /// root (the fastest mate, the longest resistance; among the drawing
+    /// moves the search chooses), and Syzygy DTZ tables restrict it to the
+    /// moves that keep the best outcome under the 50-move rule.
     pub fn search<O: SearchObserver>(
         &mut self,
         pos: &GamePosition,
@@ -308,6 +371,33 @@ impl Engine {
 
         let level = self.options.level;
         let (limits, multipv) = level.adjust(limits, self.options.multipv);
+        let started = Instant::now();
+
+        // Tablebases at the root: only at full strength, where the engine
+        // plays its best move anyway (a weaker level keeps its search,
+        // noise and random moves; the tables still score its leaves).
+        let own = self.tablebases.as_deref();
+        let syzygy = self.syzygy.as_deref();
+        let mut tb = tb::TbAccess::new(own, syzygy);
+        let (plan, root_hits) = if level == Level::MAX {
+            tb::plan_root(own, syzygy, root, &limits.searchmoves, multipv)
+        } else {
+            (tb::RootPlan::Search, 0)
+        };
+        let mut root_tb = Vec::new();
+        match plan {
+            tb::RootPlan::Decided(lines) => {
+                return self.tablebase_report(lines, root_hits, started, obs);
+            }
+            tb::RootPlan::Restrict { moves, probe } => {
+                root_tb = moves;
+                if !probe {
+                    tb = tb::TbAccess::none();
+                }
+            }
+            tb::RootPlan::Search => {}
+        }
+
         self.tt.new_search();
         self.hist.age();
         let time = TimeManager::new(&limits, root.turn(), self.options.move_overhead);
@@ -323,6 +413,9 @@ impl Engine {
             pos.keys(),
             limits.features,
         );
+        searcher.tb = tb;
+        searcher.root_tb = root_tb;
+        searcher.stats.tb_hits = root_hits;
         let result = searcher.run(root, &limits, multipv);
         let (best_move, source) = match level.choose(root, &result, &mut self.rng) {
             Some(m) if Some(m) != result.best_move => (Some(m), MoveSource::Level),
@@ -332,6 +425,56 @@ impl Engine {
             best_move,
             source,
             result,
+        }
+    }
+
+    /// The report of a move our own tables chose: one "iteration" per line.
+    fn tablebase_report<O: SearchObserver>(
+        &self,
+        lines: Vec<Line>,
+        tb_hits: u64,
+        started: Instant,
+        obs: &mut O,
+    ) -> SearchReport {
+        let stats = SearchStats {
+            nodes: 1,
+            tb_hits,
+            seldepth: lines.first().map_or(0, |l| l.pv.len()),
+            ..SearchStats::default()
+        };
+        let elapsed = started.elapsed();
+        for (i, line) in lines.iter().enumerate() {
+            obs.iteration(&IterationInfo {
+                depth: 1,
+                seldepth: line.pv.len(),
+                multipv: i + 1,
+                score: line.score,
+                bound: Bound::Exact,
+                nodes: stats.nodes,
+                elapsed,
+                hashfull: self.tt.hashfull(),
+                pv: line.pv.clone(),
+                stats,
+            });
+        }
+        let best = lines.first().cloned().unwrap_or(Line {
+            score: Score::DRAW,
+            pv: Vec::new(),
+        });
+        let best_move = best.pv.first().copied();
+        SearchReport {
+            best_move,
+            source: MoveSource::Tablebase,
+            result: SearchResult {
+                best_move,
+                score: best.score,
+                depth: 1,
+                seldepth: stats.seldepth,
+                pv: best.pv,
+                lines,
+                stats,
+                elapsed,
+            },
         }
     }
 

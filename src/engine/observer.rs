@@ -30,6 +30,9 @@ pub enum NodeKind {
     NonPv,
     /// A quiescence-search node.
     Quiescence,
+    /// A leaf answered by an endgame tablebase: it searches no move (a draw
+    /// by repetition or the 50-move rule still comes first).
+    Tablebase,
 }
 
 /// Passed to [`SearchObserver::enter`].
@@ -143,6 +146,9 @@ pub struct SearchStats {
     pub beta_cutoffs: u64,
     /// Beta cutoffs made by the first move tried: move-ordering quality.
     pub first_move_cutoffs: u64,
+    /// Positions answered by an endgame tablebase (in the search, and the
+    /// root moves ranked by one).
+    pub tb_hits: u64,
     pub seldepth: Ply,
 }
 

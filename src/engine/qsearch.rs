@@ -2,6 +2,9 @@
 //! promotions (all evasions when in check) until the position is quiet, so
 //! the static evaluation is never taken in the middle of an exchange.
 //!
+//! A position the tablebases know is scored by them, so a capture into a
+//! won or drawn ending is valued exactly.
+//!
 //! The side to move may "stand pat" on its static evaluation (it is not
 //! forced to capture). Captures that cannot raise alpha even when winning the
 //! piece (delta pruning) and captures that lose material by static exchange
@@ -28,18 +31,24 @@ impl<O: SearchObserver> Searcher<'_, O> {
         entered_by: Option<Move>,
     ) -> Score {
         let in_check = board.in_check();
+        // Captures into a position the tables know are scored exactly.
+        let tb = self.tb.probe(board, ply);
         observe!(self.obs.enter(&NodeInfo {
             ply,
             depth: 0,
             alpha,
             beta,
-            kind: NodeKind::Quiescence,
+            kind: if tb.is_some() {
+                NodeKind::Tablebase
+            } else {
+                NodeKind::Quiescence
+            },
             pv: PV,
             mv: entered_by,
             board,
             in_check,
         }));
-        let (score, bound) = self.qsearch_body::<PV>(board, ply, alpha, beta, in_check);
+        let (score, bound) = self.qsearch_body::<PV>(board, ply, alpha, beta, in_check, tb);
         observe!(self.obs.leave(ply, score, bound));
         score
     }
@@ -51,12 +60,16 @@ impl<O: SearchObserver> Searcher<'_, O> {
         mut alpha: Score,
         beta: Score,
         in_check: bool,
+        tb: Option<(Score, Bound)>,
     ) -> (Score, Bound) {
         self.pv.clear(ply);
         if self.visit(ply) {
             return (Score::ZERO, Bound::None);
         }
         self.stats.qnodes += 1;
+        if let Some((score, bound)) = tb {
+            return self.tb_leaf(board, ply, score, bound);
+        }
         if ply >= MAX_PLY - 4 {
             let e = if in_check {
                 Score::DRAW

@@ -28,6 +28,13 @@ impl Score {
     pub const INFINITE: Score = Score(32001);
     /// Any score at least this large (in absolute value) is a mate score.
     pub const MATE_BOUND: i32 = 32000 - 1024;
+    /// A win proven by a win/draw/loss tablebase (Syzygy) at the root: just
+    /// below the mate range, above any evaluation. The table knows the
+    /// position is won but not in how many moves, so it is not a mate.
+    pub const TB_WIN: Score = Score(Score::MATE_BOUND - 1);
+    /// Any score at least this large (in absolute value) is a proven result:
+    /// a tablebase win (`TB_WIN - ply`) or a mate.
+    pub const TB_WIN_BOUND: i32 = Score::TB_WIN.0 - MAX_PLY as i32;
 
     /// The side to move mates in `ply` plies.
     #[inline]
@@ -39,6 +46,36 @@ impl Score {
     #[inline]
     pub const fn mated_in(ply: Ply) -> Score {
         Score(-Score::MATE.0 + ply as i32)
+    }
+
+    /// A tablebase win found `ply` plies from the root.
+    #[inline]
+    pub const fn tb_win_in(ply: Ply) -> Score {
+        Score(Score::TB_WIN.0 - ply as i32)
+    }
+
+    /// A tablebase loss found `ply` plies from the root.
+    #[inline]
+    pub const fn tb_loss_in(ply: Ply) -> Score {
+        Score(-Score::TB_WIN.0 + ply as i32)
+    }
+
+    /// A proven win: a mate or a tablebase win.
+    #[inline]
+    pub const fn is_proven_win(self) -> bool {
+        self.0 >= Self::TB_WIN_BOUND
+    }
+
+    /// A proven loss: mated or a tablebase loss.
+    #[inline]
+    pub const fn is_proven_loss(self) -> bool {
+        self.0 <= -Self::TB_WIN_BOUND
+    }
+
+    /// A tablebase win or loss that is not a mate score.
+    #[inline]
+    pub const fn is_tb_result(self) -> bool {
+        (self.is_proven_win() || self.is_proven_loss()) && !self.is_mate()
     }
 
     #[inline]
@@ -78,12 +115,13 @@ impl Score {
     }
 
     /// Converts a score relative to the current node into the form stored in
-    /// the transposition table (mate distance relative to this node).
+    /// the transposition table (mate and tablebase-win distances relative to
+    /// this node).
     #[inline]
     pub fn to_tt(self, ply: Ply) -> i16 {
-        let v = if self.is_win() {
+        let v = if self.is_proven_win() {
             self.0 + ply as i32
-        } else if self.is_loss() {
+        } else if self.is_proven_loss() {
             self.0 - ply as i32
         } else {
             self.0
@@ -95,9 +133,9 @@ impl Score {
     #[inline]
     pub fn from_tt(v: i16, ply: Ply) -> Score {
         let v = v as i32;
-        if v >= Self::MATE_BOUND {
+        if v >= Self::TB_WIN_BOUND {
             Score(v - ply as i32)
-        } else if v <= -Self::MATE_BOUND {
+        } else if v <= -Self::TB_WIN_BOUND {
             Score(v + ply as i32)
         } else {
             Score(v)
@@ -234,5 +272,14 @@ mod tests {
         let loss = Score::mated_in(6);
         assert_eq!(Score::from_tt(loss.to_tt(2), 2), loss);
         assert_eq!(Score::from_tt(Score(123).to_tt(9), 1), Score(123));
+        // Tablebase wins move with the ply like mates, and are no mates.
+        let tb = Score::tb_win_in(7);
+        assert!(tb.is_proven_win() && tb.is_tb_result() && !tb.is_mate());
+        assert_eq!(Score::from_tt(tb.to_tt(7), 9), Score::tb_win_in(9));
+        let tl = Score::tb_loss_in(4);
+        assert!(tl.is_proven_loss() && !tl.is_loss());
+        assert_eq!(Score::from_tt(tl.to_tt(4), 2), Score::tb_loss_in(2));
+        assert!(Score::mate_in(90).0 > Score::tb_win_in(0).0);
+        assert!(!Score(3000).is_tb_result());
     }
 }

@@ -1,12 +1,13 @@
 //! Negamax alpha-beta with principal variation search.
 //!
-//! One node, in order: draw and mate-distance checks, transposition-table
-//! probe (a cutoff ends the node), static evaluation, whole-node pruning
-//! (reverse futility, null move with verification when material is low),
-//! internal iterative reduction, then the move loop: per-move pruning (late
-//! move, futility, SEE), check extension, PVS with late move reductions and
-//! re-searches, history/killer/countermove updates on a cutoff, and finally
-//! the TT store. Quiescence search is in `qsearch.rs`, the root and
+//! One node, in order: draw checks, a tablebase answer (few pieces, a table
+//! loaded: the node ends, see `tb.rs`), mate-distance pruning,
+//! transposition-table probe (a cutoff ends the node), static evaluation,
+//! whole-node pruning (reverse futility, null move with verification when
+//! material is low), internal iterative reduction, then the move loop:
+//! per-move pruning (late move, futility, SEE), check extension, PVS with
+//! late move reductions and re-searches, history/killer/countermove updates
+//! on a cutoff, and finally the TT store. Quiescence search is in `qsearch.rs`, the root and
 //! iterative deepening in `iterative.rs`.
 
 use super::board::{Board, Move16};
@@ -17,6 +18,7 @@ use super::observer::{NodeInfo, NodeKind, Prune, Research, SearchObserver, Searc
 use super::params::*;
 use super::score::{Bound, Depth, MAX_PLY, Ply, Score};
 use super::see;
+use super::tb::TbAccess;
 use super::time::{Features, TimeManager};
 use super::tt::TranspositionTable;
 use arrayvec::ArrayVec;
@@ -81,7 +83,24 @@ pub struct RootMove {
     pub prev_score: Score,
     pub pv: Vec<Move>,
     pub seldepth: Ply,
+    /// The score the tablebases give this move, reported instead of a
+    /// search score that is not a mate.
+    pub tb_score: Option<Score>,
 }
+
+impl RootMove {
+    /// The score to report for `score` (this move's search score): the
+    /// tablebase score unless the search found a mate.
+    pub fn shown(&self, score: Score) -> Score {
+        match self.tb_score {
+            Some(tb) if !score.is_mate() => tb,
+            _ => score,
+        }
+    }
+}
+
+/// Depth stored with tablebase scores: deeper than any search.
+pub(crate) const TB_DEPTH: Depth = MAX_PLY as Depth;
 
 /// Observer calls, compiled out entirely with the `strip-observer` feature.
 macro_rules! observe {
@@ -113,6 +132,11 @@ pub(crate) struct Searcher<'a, O: SearchObserver> {
     pub features: Features,
     pub aborted: bool,
     pub root_depth: Depth,
+    /// The tables probed inside the search.
+    pub tb: TbAccess<'a>,
+    /// Root moves with their tablebase scores, in the order to search them
+    /// (empty: the tables do not cover the root).
+    pub root_tb: Vec<(Move, Score)>,
     lmr: Vec<[u8; 64]>,
 }
 
@@ -153,6 +177,8 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             features: features.effective(),
             aborted: false,
             root_depth: 0,
+            tb: TbAccess::none(),
+            root_tb: Vec::new(),
             lmr,
         }
     }
@@ -265,19 +291,26 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             return self.leaf(board, ply, alpha, beta, entered_by);
         }
         let in_check = board.in_check();
+        let tb = self.tb.probe(board, ply);
         observe!(self.obs.enter(&NodeInfo {
             ply,
             depth,
             alpha,
             beta,
-            kind: if PV { NodeKind::Pv } else { NodeKind::NonPv },
+            kind: if tb.is_some() {
+                NodeKind::Tablebase
+            } else if PV {
+                NodeKind::Pv
+            } else {
+                NodeKind::NonPv
+            },
             pv: PV,
             mv: entered_by,
             board,
             in_check,
         }));
         let (score, bound) =
-            self.negamax_body::<PV>(board, depth, ply, alpha, beta, cut_node, in_check);
+            self.negamax_body::<PV>(board, depth, ply, alpha, beta, cut_node, in_check, tb);
         observe!(self.obs.leave(ply, score, bound));
         score
     }
@@ -293,12 +326,17 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
         entered_by: Option<Move>,
     ) -> Score {
         let in_check = board.in_check();
+        let tb = self.tb.probe(board, ply);
         observe!(self.obs.enter(&NodeInfo {
             ply,
             depth: 0,
             alpha,
             beta,
-            kind: NodeKind::Quiescence,
+            kind: if tb.is_some() {
+                NodeKind::Tablebase
+            } else {
+                NodeKind::Quiescence
+            },
             pv: false,
             mv: entered_by,
             board,
@@ -306,6 +344,11 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
         }));
         self.visit(ply);
         self.pv.clear(ply);
+        if let Some((score, bound)) = tb {
+            self.stats.tb_hits += 1;
+            observe!(self.obs.leave(ply, score, bound));
+            return score;
+        }
         let score = if board.chess().legal_moves().is_empty() {
             if in_check {
                 Score::mated_in(ply)
@@ -320,6 +363,31 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
         score
     }
 
+    /// Counts a node the tablebases answered and stores its score.
+    #[cold]
+    pub(crate) fn tb_leaf(
+        &mut self,
+        board: &Board,
+        ply: Ply,
+        score: Score,
+        bound: Bound,
+    ) -> (Score, Bound) {
+        self.stats.tb_hits += 1;
+        if self.features.transposition_table {
+            self.tt.store(
+                board.hash(),
+                ply,
+                Move16::NONE,
+                score,
+                None,
+                TB_DEPTH,
+                bound,
+            );
+            observe!(self.obs.tt_store(ply, score, bound, TB_DEPTH));
+        }
+        (score, bound)
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn negamax_body<const PV: bool>(
         &mut self,
@@ -330,6 +398,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
         mut beta: Score,
         cut_node: bool,
         in_check: bool,
+        tb: Option<(Score, Bound)>,
     ) -> (Score, Bound) {
         self.pv.clear(ply);
         if self.visit(ply) {
@@ -341,6 +410,11 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
         if self.is_draw(board, ply) {
             observe!(self.obs.prune(ply, Prune::Draw));
             return (Score::DRAW, Bound::Exact);
+        }
+        // A tablebase answer ends the node (after the draw rules, which the
+        // tables do not know).
+        if let Some((score, bound)) = tb {
+            return self.tb_leaf(board, ply, score, bound);
         }
         if ply >= MAX_PLY - 4 {
             let e = if in_check {
@@ -480,7 +554,8 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
                     return (Score::ZERO, Bound::None);
                 }
                 if score >= beta {
-                    let score = if score.is_win() { beta } else { score };
+                    // A mate or tablebase win after passing proves nothing.
+                    let score = if score.is_proven_win() { beta } else { score };
                     // Zugzwang is likely with little material: verify with a
                     // reduced search of our own moves, null move disabled.
                     if non_pawn_units(board) <= NMP_VERIFY_MATERIAL || depth >= 12 {

@@ -19,7 +19,8 @@ pub enum TbCmd {
         /// With no names: every table with at most this many pieces.
         #[arg(long, default_value_t = MAX_PIECES)]
         max_pieces: usize,
-        /// Table directory (default: the data directory's tablebases/).
+        /// Table directory (default: $KIBITZ_TB_DIR, else the data
+        /// directory's tablebases/).
         #[arg(long)]
         dir: Option<PathBuf>,
         /// Worker threads (default: all cores).

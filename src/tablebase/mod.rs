@@ -13,15 +13,22 @@
 //!   a legal en-passant capture (or castling rights) are answered by a
 //!   one-ply search over the tables.
 //!
+//! - The engine never generates or reads table files while it searches:
+//!   [`shared_loader`] loads the tables of a directory once per process in
+//!   a background thread and hands them out (as `Arc<Tablebases>`) when
+//!   they are ready.
+//!
 //! Modules: [`material`] (signatures), `index` (symmetry and indexing),
 //! `generate` (retrograde algorithm), `file` (file format), [`verify`]
-//! (comparison with Syzygy tables), [`cli`] (`kibitz tb`).
+//! (comparison with Syzygy tables), [`syzygy`] (Syzygy tables for the
+//! engine), [`cli`] (`kibitz tb`).
 
 pub mod cli;
 mod file;
 mod generate;
 mod index;
 pub mod material;
+pub mod syzygy;
 mod table;
 pub mod verify;
 
@@ -34,7 +41,8 @@ use index::{Layout, Raw};
 use material::code;
 use shakmaty::{Chess, Color, Move, Position, Role};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 use table::{TableSet, UNKNOWN, dtm_of, is_loss, is_win, rank, via_move};
 
 /// Most pieces (kings included) a table can have.
@@ -143,6 +151,12 @@ pub struct Tablebases {
     threads: usize,
 }
 
+// Shared by the engines of a process (read-only once loaded).
+const _: () = {
+    const fn shared<T: Send + Sync>() {}
+    shared::<Tablebases>();
+};
+
 impl Tablebases {
     /// Tables in `dir` (nothing is read yet).
     pub fn new(dir: impl Into<PathBuf>) -> Tablebases {
@@ -153,8 +167,12 @@ impl Tablebases {
         }
     }
 
+    /// `$KIBITZ_TB_DIR` when set (and not empty), else
     /// `<data dir>/tablebases` (from `directories`).
     pub fn default_dir() -> Option<PathBuf> {
+        if let Some(d) = std::env::var_os("KIBITZ_TB_DIR").filter(|d| !d.is_empty()) {
+            return Some(PathBuf::from(d));
+        }
         crate::ui::config::project_dirs().map(|d| d.data_dir().join("tablebases"))
     }
 
@@ -208,6 +226,11 @@ impl Tablebases {
         for m in Material::all(MAX_PIECES) {
             let _ = self.load(&m);
         }
+        self.loaded()
+    }
+
+    /// How many tables are loaded.
+    pub fn loaded(&self) -> usize {
         self.set.tables.iter().flatten().count()
     }
 
@@ -497,6 +520,87 @@ impl Tablebases {
                 .map(|(m, c)| (m, Probe::from_code(c)))
                 .collect(),
         )
+    }
+}
+
+/// Tables loaded in the background, once per process: see
+/// [`shared_loader`].
+pub struct SharedLoader {
+    started: OnceLock<()>,
+    result: OnceLock<Option<Loaded>>,
+}
+
+/// What the background loader found.
+#[derive(Clone)]
+pub struct Loaded {
+    pub tables: Arc<Tablebases>,
+    /// Tables loaded (at least one).
+    pub count: usize,
+    /// Time spent reading and checking the files.
+    pub elapsed: Duration,
+}
+
+/// The process's background loader. Start it with [`SharedLoader::start`]
+/// (the UCI engine does at startup), then ask [`SharedLoader::get`] before
+/// each search: the engine plays without tables until they are ready.
+pub fn shared_loader() -> &'static SharedLoader {
+    static LOADER: SharedLoader = SharedLoader {
+        started: OnceLock::new(),
+        result: OnceLock::new(),
+    };
+    &LOADER
+}
+
+impl SharedLoader {
+    /// Loads every valid table file of `dir` (default: the data
+    /// directory's `tablebases/`) on a background thread. Only the first
+    /// call of the process does anything; it returns whether loading was
+    /// started (false when the directory does not exist: then there are no
+    /// tables, and nothing is printed or created).
+    pub fn start(&'static self, dir: Option<PathBuf>) -> bool {
+        let mut started = false;
+        self.started.get_or_init(|| {
+            let dir = dir.or_else(Tablebases::default_dir).filter(|d| d.is_dir());
+            let Some(dir) = dir else {
+                let _ = self.result.set(None);
+                return;
+            };
+            let spawned = std::thread::Builder::new()
+                .name("tablebase-loader".into())
+                .spawn(move || {
+                    let start = Instant::now();
+                    let mut tb = Tablebases::new(dir);
+                    let count = tb.load_available();
+                    let loaded = (count > 0).then(|| Loaded {
+                        tables: Arc::new(tb),
+                        count,
+                        elapsed: start.elapsed(),
+                    });
+                    let _ = self.result.set(loaded);
+                });
+            started = spawned.is_ok();
+            if !started {
+                let _ = self.result.set(None);
+            }
+        });
+        started
+    }
+
+    /// The loaded tables, once loading has finished and found at least one.
+    pub fn get(&self) -> Option<&Loaded> {
+        self.result.get()?.as_ref()
+    }
+
+    /// Has loading finished (or was there nothing to load)?
+    pub fn is_done(&self) -> bool {
+        self.result.get().is_some()
+    }
+
+    /// Waits until loading has finished (`None` at once if it was never
+    /// started).
+    pub fn wait(&self) -> Option<&Loaded> {
+        self.started.get()?;
+        self.result.wait().as_ref()
     }
 }
 

@@ -2,6 +2,11 @@
 //! on stdout. Searches run on their own thread so `stop`, `isready` and
 //! `quit` are answered at once. Bad input never ends the session: it is
 //! answered with `info string error: ...` and the previous state is kept.
+//!
+//! Our own tablebases are loaded from the data directory in the background
+//! at startup (nothing happens when there are none); each `go` uses them
+//! once they are ready (option `OwnTablebases`). Syzygy tables come from
+//! the option `SyzygyPath`.
 
 use super::info::{InfoPrinter, Output};
 use crate::engine::tt::TranspositionTable;
@@ -9,6 +14,7 @@ use crate::engine::{
     Board, Clock, Engine, EngineOptions, EvalKind, GamePosition, Level, Limits, MoveSource, eval,
     perft,
 };
+use crate::tablebase::shared_loader;
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -32,6 +38,10 @@ pub struct UciEngine {
     engine: Option<Engine>,
     running: Option<Running>,
     position: GamePosition,
+    /// Use our own tablebases (once the background loader has them).
+    own_tablebases: bool,
+    /// The loaded tables were announced with an `info string`.
+    tablebases_announced: bool,
 }
 
 /// Runs a UCI session until `quit` or end of input.
@@ -48,11 +58,15 @@ pub fn run(input: impl BufRead, out: Output) {
 
 impl UciEngine {
     pub fn new(out: Output) -> UciEngine {
+        // Once per process, in the background: a move never waits for it.
+        shared_loader().start(None);
         UciEngine {
             out,
             engine: Some(Engine::new(EngineOptions::default())),
             running: None,
             position: GamePosition::default(),
+            own_tablebases: true,
+            tablebases_announced: false,
         }
     }
 
@@ -155,6 +169,10 @@ impl UciEngine {
             .line("option name Eval type combo default full var full var simple");
         self.out
             .line("option name Level type spin default 8 min 1 max 8");
+        self.out
+            .line("option name OwnTablebases type check default true");
+        self.out
+            .line("option name SyzygyPath type string default <empty>");
         self.out.line("option name Clear Hash type button");
         self.out.line("uciok");
     }
@@ -293,6 +311,23 @@ impl UciEngine {
             self.error("engine unavailable");
             return;
         };
+        // Our own tables, if they are loaded by now.
+        let loaded = shared_loader()
+            .get()
+            .filter(|_| self.own_tablebases)
+            .cloned();
+        if let Some(l) = &loaded
+            && !self.tablebases_announced
+        {
+            self.tablebases_announced = true;
+            self.out.line(&format!(
+                "info string own tablebases: {} tables from {} (loaded in {} ms)",
+                l.count,
+                l.tables.dir().display(),
+                l.elapsed.as_millis()
+            ));
+        }
+        engine.set_tablebases(loaded.map(|l| l.tables));
         let stop = Arc::new(AtomicBool::new(false));
         let thread_stop = Arc::clone(&stop);
         let done = Arc::new(AtomicBool::new(false));
@@ -317,7 +352,7 @@ impl UciEngine {
                         "info string level {} plays a weaker move",
                         engine.options().level.get()
                     )),
-                    MoveSource::Search => {}
+                    MoveSource::Search | MoveSource::Tablebase => {}
                 }
                 thread_done.store(true, Ordering::SeqCst);
                 match report.best_move {
@@ -326,7 +361,9 @@ impl UciEngine {
                             .result
                             .pv
                             .get(1)
-                            .filter(|_| report.source == MoveSource::Search)
+                            .filter(|_| {
+                                matches!(report.source, MoveSource::Search | MoveSource::Tablebase)
+                            })
                             .map(|&p| format!(" ponder {}", Board::uci(p)))
                             .unwrap_or_default();
                         out.line(&format!("bestmove {}{ponder}", Board::uci(m)));
@@ -405,6 +442,35 @@ impl UciEngine {
                     Ok(())
                 }
                 None => Err(format!("option Eval is full or simple, got '{value}'")),
+            },
+            "owntablebases" => match value.trim().to_ascii_lowercase().as_str() {
+                "true" => {
+                    self.own_tablebases = true;
+                    Ok(())
+                }
+                "false" => {
+                    self.own_tablebases = false;
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "option OwnTablebases is true or false, got '{value}'"
+                )),
+            },
+            "syzygypath" => match engine.set_syzygy_path(&value) {
+                Ok(_) => {
+                    if let Some(t) = engine.syzygy() {
+                        self.out.line(&format!(
+                            "info string Syzygy: {} WDL and {} DTZ tables (up to {} pieces, {} MB in memory) in {}",
+                            t.wdl_tables(),
+                            t.dtz_tables(),
+                            t.max_pieces(),
+                            t.preloaded_bytes().div_ceil(1 << 20),
+                            value.trim()
+                        ));
+                    }
+                    Ok(())
+                }
+                Err(e) => Err(format!("{e}; Syzygy tablebases off")),
             },
             "level" => spin(1, 8).map(|v| {
                 if let Some(l) = Level::new(v as u8) {

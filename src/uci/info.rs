@@ -42,7 +42,7 @@ pub fn format_info(info: &IterationInfo) -> String {
         _ => "",
     };
     format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} tbhits 0 time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
         info.depth,
         info.seldepth.max(info.depth as usize),
         info.multipv,
@@ -51,6 +51,7 @@ pub fn format_info(info: &IterationInfo) -> String {
         info.nodes,
         info.nps(),
         info.hashfull,
+        info.stats.tb_hits,
         ms,
         pv.join(" ")
     )

@@ -278,6 +278,9 @@ impl SearchTree {
     /// [`SearchTree::unsearched`] when the node's position is at hand.
     pub fn unsearched_at(&self, id: NodeId, board: &Board) -> Vec<Move> {
         let n = self.node(id);
+        if n.kind == NodeKind::Tablebase {
+            return Vec::new(); // a leaf: the table answered, nothing skipped
+        }
         if n.kind == NodeKind::Quiescence {
             return n
                 .notes

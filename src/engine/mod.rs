@@ -314,6 +314,22 @@ impl Engine {
         Ok(n)
     }
 
+    /// Uses Syzygy tables opened elsewhere (several engines can share
+    /// one set); `None` switches them off.
+    pub fn set_syzygy_tables(&mut self, tables: Option<Arc<SyzygyTables>>) {
+        self.options.syzygy_path = tables
+            .as_ref()
+            .map(|t| {
+                t.dirs()
+                    .iter()
+                    .map(|d| d.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(":")
+            })
+            .unwrap_or_default();
+        self.syzygy = tables;
+    }
+
     /// The Syzygy tables in use.
     pub fn syzygy(&self) -> Option<&SyzygyTables> {
         self.syzygy.as_deref()

@@ -666,6 +666,12 @@ pub struct Config {
     /// Engine vs engine without a clock: the least time between two moves,
     /// so the game can be followed.
     pub watch_delay: Duration,
+    /// Syzygy directories for the built-in engines (`:`-separated, as the
+    /// `SyzygyPath` UCI option); `None` = none.
+    pub syzygy_path: Option<String>,
+    /// The built-in engines use our own tablebases (the data folder's
+    /// `tablebases/`) when they are there.
+    pub own_tablebases: bool,
 }
 
 impl Default for Config {
@@ -680,6 +686,8 @@ impl Default for Config {
             replay_keys: ReplayKeyMap::default(),
             autosave: true,
             watch_delay: Duration::from_millis(800),
+            syzygy_path: None,
+            own_tablebases: true,
         }
     }
 }
@@ -698,6 +706,8 @@ struct RawConfig {
     pieces: Option<String>,
     autosave: Option<bool>,
     watch_delay_ms: Option<i64>,
+    syzygy_path: Option<String>,
+    own_tablebases: Option<bool>,
     keys: Option<toml::Table>,
     replay_keys: Option<toml::Table>,
 }
@@ -748,6 +758,10 @@ impl Config {
                 )));
             }
             c.watch_delay = Duration::from_millis(ms as u64);
+        }
+        c.syzygy_path = raw.syzygy_path.filter(|p| !p.trim().is_empty());
+        if let Some(o) = raw.own_tablebases {
+            c.own_tablebases = o;
         }
         if let Some(k) = raw.keys {
             c.keys.apply(&k).map_err(ConfigError)?;
@@ -800,11 +814,17 @@ autosave = true
 # Engine vs engine without a clock: at least this long between moves (ms).
 watch_delay_ms = 800
 
+# Endgame tables for the built-in engines: our own (the data folder's
+# tablebases/, made by the trainer or `kibitz tb generate`), and Syzygy
+# files if you have them (directories separated by ':').
+own_tablebases = true
+# syzygy_path = "/path/to/syzygy"
+
 # Key bindings: action = "key" or ["key", "key"]. Keys: letters, "Ctrl+x",
 # "F1".."F12", "Enter", "Space", "Esc", "Tab", "Up", "Down", "Left",
 # "Right", "PageUp", "PageDown". Actions: quit, help, new_game, flip, theme,
 # takeback, hint, resign, draw, pause, copy_fen, copy_pgn, white_view, eval,
-# explore, analyse, more_lines, fewer_lines, open, up, down, left, right, select, cancel,
+# explore, analyse, more_lines, fewer_lines, open, trainer, up, down, left, right, select, cancel,
 # scroll_up, scroll_down.
 [keys]
 # flip = ["f", "F2"]
@@ -861,6 +881,8 @@ mod tests {
         assert_eq!(c.level, 4);
         assert_eq!(c.time_control, Some(TimeControl::new(300, 3)));
         assert_eq!(c.watch_delay, Duration::from_millis(800));
+        assert_eq!(c.syzygy_path.as_deref(), Some("/usr/share/syzygy"));
+        assert!(c.own_tablebases);
         assert_eq!(
             c.keys
                 .action(&KeyEvent::new(KeyCode::F(3), KeyModifiers::NONE)),

@@ -333,8 +333,26 @@ pub fn run(opts: Options) -> Result<()> {
         mut app,
         setup,
         resume,
-        warnings,
+        mut warnings,
     } = prepare(&opts)?;
+    // Endgame tables for the built-in engines.
+    let syzygy = match app.config.syzygy_path.as_deref() {
+        Some(path) => match crate::tablebase::syzygy::SyzygyTables::open(path) {
+            Ok(t) => Some(std::sync::Arc::new(t)),
+            Err(e) => {
+                warnings.push(format!("syzygy_path: {e}; Syzygy tables off"));
+                None
+            }
+        },
+        None => None,
+    };
+    if app.config.own_tablebases {
+        crate::tablebase::shared_loader().start(app.tables_dir());
+    }
+    player::set_engine_tables(player::EngineTables {
+        own: app.config.own_tablebases,
+        syzygy,
+    });
     let start = match &opts.replay {
         None if opts.train.is_some() => {
             let train = opts.train.as_ref().map(TrainOptions::start).transpose()?;

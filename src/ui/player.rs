@@ -314,12 +314,48 @@ fn position_of(req: &Request) -> GamePosition {
     pos
 }
 
+/// Endgame tables for the built-in engines, as the configuration asks.
+#[derive(Clone, Default)]
+pub struct EngineTables {
+    /// Use our own tables (loaded once in the background by
+    /// [`crate::tablebase::shared_loader`]).
+    pub own: bool,
+    /// Syzygy tables, opened once and shared by every engine thread.
+    pub syzygy: Option<Arc<crate::tablebase::syzygy::SyzygyTables>>,
+}
+
+static ENGINE_TABLES: std::sync::OnceLock<EngineTables> = std::sync::OnceLock::new();
+
+/// Sets the tables of every built-in engine started from now on (once per
+/// process; later calls are ignored).
+pub fn set_engine_tables(tables: EngineTables) {
+    let _ = ENGINE_TABLES.set(tables);
+}
+
+/// Gives `engine` the configured tables; our own ones as soon as the
+/// background loader has them (the engine plays without until then).
+fn attach_tables(engine: &mut Engine) {
+    let Some(t) = ENGINE_TABLES.get() else {
+        return;
+    };
+    if engine.syzygy().is_none() && t.syzygy.is_some() {
+        engine.set_syzygy_tables(t.syzygy.clone());
+    }
+    if t.own
+        && engine.tablebases().is_none()
+        && let Some(loaded) = crate::tablebase::shared_loader().get()
+    {
+        engine.set_tablebases(Some(loaded.tables.clone()));
+    }
+}
+
 fn run_builtin(
     level: Option<Level>,
     rx: std::sync::mpsc::Receiver<Command>,
     sink: &impl Fn(EngineEvent),
 ) {
     let mut engine = Engine::new(EngineOptions::default());
+    attach_tables(&mut engine);
     let play_level = level.unwrap_or(Level::MAX);
     sink(EngineEvent::Ready {
         name: format!("Kibitz {}", env!("CARGO_PKG_VERSION")),
@@ -335,6 +371,7 @@ fn run_builtin(
                     Purpose::Hint | Purpose::Analysis => Level::MAX,
                 });
                 engine.set_multipv(req.multipv.max(1));
+                attach_tables(&mut engine);
                 let pos = position_of(&req);
                 let mut forward = Forward {
                     id: req.id,

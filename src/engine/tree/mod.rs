@@ -254,11 +254,13 @@ impl SearchTree {
             .collect()
     }
 
-    /// PV / CUT / ALL / quiescence, by what the node turned out to be.
+    /// PV / CUT / ALL / quiescence / tablebase, by what the node turned out
+    /// to be.
     pub fn node_type(&self, id: NodeId) -> NodeType {
         let n = self.node(id);
         match n.kind {
             NodeKind::Quiescence => NodeType::Quiescence,
+            NodeKind::Tablebase => NodeType::Tablebase,
             NodeKind::Root => NodeType::Pv,
             _ => match n.bound {
                 Bound::Exact => NodeType::Pv,
@@ -334,6 +336,8 @@ pub enum NodeType {
     /// Failed low: every move was searched and none reached alpha.
     All,
     Quiescence,
+    /// Answered by an endgame tablebase: a leaf with an exact score.
+    Tablebase,
 }
 
 impl NodeType {
@@ -343,6 +347,7 @@ impl NodeType {
             NodeType::Cut => "cut",
             NodeType::All => "all",
             NodeType::Quiescence => "qs",
+            NodeType::Tablebase => "tb",
         }
     }
 }

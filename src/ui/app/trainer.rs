@@ -77,6 +77,11 @@ impl App {
     pub fn tables_dir(&self) -> Option<PathBuf> {
         self.tables_dir
             .clone()
+            .or_else(|| {
+                std::env::var_os("KIBITZ_TB_DIR")
+                    .filter(|d| !d.is_empty())
+                    .map(PathBuf::from)
+            })
             .or_else(|| self.data_dir.as_ref().map(|d| d.join("tablebases")))
     }
 

@@ -296,6 +296,7 @@ fn draw_browse(buf: &mut Buffer, app: &App, ex: &Explorer, t: &SearchTree, area:
             NodeType::Cut => "CUT",
             NodeType::All => "ALL",
             NodeType::Quiescence => "QS",
+            NodeType::Tablebase => "TB",
         };
         let mut marks = Vec::new();
         if pv.contains(&c) {
@@ -339,6 +340,9 @@ fn draw_browse(buf: &mut Buffer, app: &App, ex: &Explorer, t: &SearchTree, area:
             match node.kind {
                 crate::engine::NodeKind::Quiescence => {
                     "a leaf: the evaluation (or captures) decided"
+                }
+                crate::engine::NodeKind::Tablebase => {
+                    "a leaf: the endgame tables know this position exactly"
                 }
                 _ => "no moves searched here (the node ended before its move loop)",
             },

@@ -513,7 +513,7 @@ fn event_loop(
     }
     match train {
         Some(Some(t)) => app.begin_trainer(t, now),
-        Some(None) => app.open_trainer_menu(),
+        Some(None) => app.open_trainer_menu(now),
         None => {}
     }
     if !warnings.is_empty() {

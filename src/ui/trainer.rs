@@ -239,8 +239,28 @@ pub fn judge(ply: usize, san: &str, before: Probe, after: Probe, best: &[String]
         (Verdict::Best, Wdl::Win, _) => "best".to_string(),
         (Verdict::Best, Wdl::Draw, _) => "holds the draw".to_string(),
         (Verdict::Best, Wdl::Loss, _) => "best defence".to_string(),
-        (Verdict::Slower, Wdl::Win, _) => format!("slower (best: {best_text})"),
-        (Verdict::Slower, _, _) => format!("gives in sooner (best: {best_text})"),
+        (Verdict::Slower, Wdl::Win, _) => {
+            let n = (mine.dtm - before.dtm) / 2;
+            format!(
+                "{} slower (best: {best_text})",
+                if n == 1 {
+                    "a move".to_string()
+                } else {
+                    format!("{n} moves")
+                }
+            )
+        }
+        (Verdict::Slower, _, _) => {
+            let n = (mine.dtm - before.dtm).abs() / 2;
+            format!(
+                "gives in {} sooner (best: {best_text})",
+                if n == 1 {
+                    "a move".to_string()
+                } else {
+                    format!("{n} moves")
+                }
+            )
+        }
         (Verdict::Spoiled, Wdl::Win, Wdl::Draw) => {
             format!("the win is gone ({best_text} kept it)")
         }
@@ -253,6 +273,54 @@ pub fn judge(ply: usize, san: &str, before: Probe, after: Probe, best: &[String]
         verdict,
         text: format!("{} -> {}: {how}", describe(before), describe_after(after)),
     }
+}
+
+/// Judges the trainee's move `m` from `before` (half-move `ply` of the
+/// game) by the tables; `None` when they do not cover it.
+pub fn judge_move(
+    tb: &Tablebases,
+    before: &Board,
+    m: shakmaty::Move,
+    ply: usize,
+) -> Option<Feedback> {
+    let after_board = before.play(m);
+    let (b, a) = (probe(tb, before)?, probe(tb, &after_board)?);
+    let best: Vec<String> = best_moves(tb, before)
+        .unwrap_or_default()
+        .iter()
+        .map(|(mv, _)| before.san(*mv))
+        .collect();
+    let mut fb = judge(ply, &before.san(m), b, a, &best);
+    if !after_board.in_check() && !crate::engine::has_legal_moves(&after_board) {
+        fb.text = fb.text.replacen("-> draw:", "-> stalemate:", 1);
+    }
+    Some(fb)
+}
+
+/// The tables' reply among their `best` moves: when several hold a draw,
+/// the one that leaves the trainee the most losing answers (a drawn
+/// ending is practice only if it sets problems); else any, at random.
+pub fn pick_reply(
+    tb: &Tablebases,
+    board: &Board,
+    best: &[(shakmaty::Move, Probe)],
+    rng: &mut Rng,
+) -> shakmaty::Move {
+    let mut pool: Vec<shakmaty::Move> = best.iter().map(|(m, _)| *m).collect();
+    if best.len() > 1 && best[0].1.wdl == Wdl::Draw {
+        let traps = |m: shakmaty::Move| {
+            tb.best_moves(&board.play(m))
+                .map_or(0, |v| v.iter().filter(|(_, p)| p.wdl == Wdl::Loss).count())
+        };
+        let scored: Vec<(shakmaty::Move, usize)> = pool.iter().map(|&m| (m, traps(m))).collect();
+        let most = scored.iter().map(|x| x.1).max().unwrap_or(0);
+        pool = scored
+            .into_iter()
+            .filter(|x| x.1 == most)
+            .map(|x| x.0)
+            .collect();
+    }
+    pool[rng.below(pool.len())]
 }
 
 /// A score for the eval bar and the hint: mate in `dtm` plies, or a draw.
@@ -582,9 +650,9 @@ pub fn validate(board: &shakmaty::Board, turn: Color) -> Result<Board, Vec<Strin
     for sq in board.pawns() & (Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth))
     {
         let rank = if sq.rank() == Rank::First {
-            "first"
+            "1st"
         } else {
-            "last"
+            "8th"
         };
         problems.push(format!(
             "The pawn on {sq} stands on the {rank} rank (pawns never do)."
@@ -665,7 +733,10 @@ mod tests {
         assert_eq!(f.text, "mate in 12 -> mate in 11: best");
         let f = judge(0, "Qc7", probe(Wdl::Win, 23), probe(Wdl::Loss, -28), &best);
         assert_eq!(f.verdict, Verdict::Slower);
-        assert_eq!(f.text, "mate in 12 -> mate in 14: slower (best: Qb6)");
+        assert_eq!(
+            f.text,
+            "mate in 12 -> mate in 14: 3 moves slower (best: Qb6)"
+        );
         let f = judge(0, "Qd8", probe(Wdl::Win, 23), probe(Wdl::Draw, 0), &best);
         assert_eq!(f.verdict, Verdict::Spoiled);
         assert_eq!(f.text, "mate in 12 -> draw: the win is gone (Qb6 kept it)");
@@ -717,12 +788,12 @@ mod tests {
             &[("e1", 'K'), ("e8", 'k'), ("a8", 'P')],
             Color::White,
         ));
-        assert!(e.contains("pawn on a8 stands on the last rank"), "{e}");
+        assert!(e.contains("pawn on a8 stands on the 8th rank"), "{e}");
         let e = err(placed(
             &[("e1", 'K'), ("e8", 'k'), ("a1", 'p')],
             Color::White,
         ));
-        assert!(e.contains("pawn on a1 stands on the first rank"), "{e}");
+        assert!(e.contains("pawn on a1 stands on the 1st rank"), "{e}");
         let e = err(placed(&[("e8", 'k'), ("a1", 'Q')], Color::White));
         assert!(e.contains("White has no king"), "{e}");
         let e = err(placed(

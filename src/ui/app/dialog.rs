@@ -79,7 +79,13 @@ impl App {
             EngineSpec::External { .. } => (9, String::new()),
         };
         let choices = time_choices();
-        let time = match self.time {
+        // After a trainer game: the time control of the games before it.
+        let time_control = if self.trainer.is_some() {
+            self.time_before_trainer
+        } else {
+            self.time
+        };
+        let time = match time_control {
             None => 0,
             Some(t) => choices
                 .iter()
@@ -96,7 +102,7 @@ impl App {
                 limits
             },
             time,
-            custom_time: self.time.map_or("10+5".to_string(), |t| t.to_string()),
+            custom_time: time_control.map_or("10+5".to_string(), |t| t.to_string()),
             fen: String::new(),
             error: None,
         }));

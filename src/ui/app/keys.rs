@@ -54,7 +54,7 @@ impl App {
         // Tables being prepared: Esc stops waiting, q quits.
         if self.preparing.is_some() && matches!(self.overlay, Overlay::None) {
             match k.code {
-                KeyCode::Esc => self.cancel_preparing(),
+                KeyCode::Esc => self.cancel_preparing(now),
                 KeyCode::Char('q') => self.do_quit(),
                 _ => self.info("Preparing the tables... Esc stops waiting."),
             }
@@ -437,7 +437,7 @@ impl App {
             Action::ScrollUp => self.scroll = (self.scroll + 5).min(self.max_scroll()),
             Action::ScrollDown => self.scroll = self.scroll.saturating_sub(5),
             Action::Open => self.open_file_picker(),
-            Action::Trainer => self.open_trainer_menu(),
+            Action::Trainer => self.open_trainer_menu(now),
         }
     }
 
@@ -611,6 +611,14 @@ impl App {
         if !matches!(self.overlay, Overlay::None) {
             return;
         }
+        if self.editor.is_some() {
+            if let (MouseEventKind::Down(MouseButton::Left), Some(geo)) = (m.kind, self.geometry())
+                && let Some(sq) = geo.square_at(m.column, m.row, self.flipped)
+            {
+                self.editor_click(sq);
+            }
+            return;
+        }
         if self.replay.is_some() {
             use super::super::config::ReplayAction;
             match m.kind {
@@ -630,12 +638,6 @@ impl App {
         }
         let Some(geo) = self.geometry() else { return };
         let sq = geo.square_at(m.column, m.row, self.flipped);
-        if self.editor.is_some() {
-            if let (MouseEventKind::Down(MouseButton::Left), Some(sq)) = (m.kind, sq) {
-                self.editor_click(sq);
-            }
-            return;
-        }
         match m.kind {
             MouseEventKind::Down(MouseButton::Left) => {
                 if let Some(sq) = sq {

@@ -438,6 +438,12 @@ pub struct App {
     pub editor: Option<Box<crate::ui::trainer::Editor>>,
     pub trainer_rng: crate::util::Rng,
     last_trainer_menu: Option<TrainerMenu>,
+    /// A live game was paused for the trainer's menu or editor.
+    paused_for_trainer: bool,
+    /// Tables being made in the background: request id and material.
+    tables_job: Option<(u64, crate::tablebase::Material)>,
+    /// The time control before trainer games (for the new-game dialog).
+    time_before_trainer: Option<TimeControl>,
 }
 
 impl App {
@@ -516,6 +522,9 @@ impl App {
             editor: None,
             trainer_rng: crate::util::Rng::from_entropy(),
             last_trainer_menu: None,
+            paused_for_trainer: false,
+            tables_job: None,
+            time_before_trainer: None,
         }
     }
 

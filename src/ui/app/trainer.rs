@@ -85,7 +85,29 @@ impl App {
             .or_else(|| self.data_dir.as_ref().map(|d| d.join("tablebases")))
     }
 
-    pub fn open_trainer_menu(&mut self) {
+    /// A live game (engine to move, clocks) waits while the trainer's
+    /// menu, editor or table preparation is open.
+    fn pause_for_trainer(&mut self, now: Instant) {
+        if self.trainer.is_none()
+            && self.replay.is_none()
+            && !self.is_over()
+            && !self.paused
+            && self.mode_is_live()
+        {
+            self.toggle_pause(now);
+            self.paused_for_trainer = true;
+        }
+    }
+
+    /// Back to the game behind the trainer's menu or editor.
+    fn resume_after_trainer(&mut self, now: Instant) {
+        if std::mem::take(&mut self.paused_for_trainer) && self.paused {
+            self.toggle_pause(now);
+        }
+    }
+
+    pub fn open_trainer_menu(&mut self, now: Instant) {
+        self.pause_for_trainer(now);
         let (difficulty, side) = match &self.last_trainer_menu {
             Some(m) => (m.difficulty, m.side),
             None => (1, 0),
@@ -120,11 +142,12 @@ impl App {
             KeyCode::Esc | KeyCode::Char('q') => {
                 self.last_trainer_menu = Some(menu.clone());
                 self.overlay = Overlay::None;
+                self.resume_after_trainer(now);
             }
             KeyCode::Char('e') => {
                 self.last_trainer_menu = Some(menu.clone());
                 self.overlay = Overlay::None;
-                self.open_editor(None);
+                self.open_editor(None, now);
             }
             KeyCode::Enter | KeyCode::Char(' ') => {
                 let menu = menu.clone();
@@ -142,7 +165,8 @@ impl App {
     }
 
     /// Opens the board editor on `board` (or an empty board).
-    pub fn open_editor(&mut self, board: Option<&Board>) {
+    pub fn open_editor(&mut self, board: Option<&Board>, now: Instant) {
+        self.pause_for_trainer(now);
         self.stop_all();
         self.hint = None;
         self.selected = None;
@@ -196,7 +220,7 @@ impl App {
             KeyCode::Char('f') => ed.fen = Some(String::new()),
             KeyCode::Esc => {
                 self.editor = None;
-                self.open_trainer_menu();
+                self.open_trainer_menu(now);
             }
             KeyCode::Enter => match tr::validate(&ed.board, ed.turn) {
                 Ok(board) => {
@@ -229,22 +253,43 @@ impl App {
         let material = match &start {
             TrainerStart::Random { ending, .. } => ending.material(),
             TrainerStart::Position(b) => Material::of_board(b.board()),
-            TrainerStart::Resume(g, _) => Material::of_board(g.current().board()),
+            // The start's tables cover every later position of the game.
+            TrainerStart::Resume(g, _) => Material::of_board(g.start().board()),
         };
         let (material, _) = material.normalized();
-        if let Some(t) = &self.tables
-            && (material == Material::KVK || t.table(&material).is_some())
+        let covers = |t: &Tables| material == Material::KVK || t.table(&material).is_some();
+        // The engines' tables, loaded at start, may already have it.
+        if !self.tables.as_ref().is_some_and(covers)
+            && let Some(loaded) = crate::tablebase::shared_loader().get()
+            && covers(&Tables(loaded.tables.clone()))
         {
-            let t = t.clone();
+            self.tables = Some(Tables(loaded.tables.clone()));
+        }
+        if let Some(t) = self.tables.clone().filter(covers) {
             self.start_trainer(start, &t, now);
             return;
         }
+        // Tables for this material are still being made (the user stopped
+        // waiting earlier): wait for that job again.
+        if let Some((id, m)) = self.tables_job
+            && m == material
+        {
+            self.preparing = Some(Preparing {
+                id,
+                text: format!("Preparing {material}"),
+                share: 0.0,
+                then: start,
+            });
+            return;
+        }
         let Some(dir) = self.tables_dir() else {
+            self.resume_after_trainer(now);
             self.error("No data folder for tablebases on this system.");
             return;
         };
         self.next_id += 1;
         let id = self.next_id;
+        self.tables_job = Some((id, material));
         self.preparing = Some(Preparing {
             id,
             text: format!("Preparing {material}"),
@@ -273,6 +318,13 @@ impl App {
         result: Result<Tables, String>,
         now: Instant,
     ) {
+        if self.tables_job.is_some_and(|(j, _)| j == id) {
+            self.tables_job = None;
+            // Kept even if nobody waits any more: the next start is quick.
+            if let Ok(t) = &result {
+                self.tables = Some(t.clone());
+            }
+        }
         if self.preparing.as_ref().is_none_or(|p| p.id != id) {
             return;
         }
@@ -284,15 +336,25 @@ impl App {
                 self.tables = Some(t.clone());
                 self.start_trainer(p.then, &t, now);
             }
-            Err(e) => self.error(format!("The tables could not be prepared: {e}")),
+            Err(e) => {
+                self.resume_after_trainer(now);
+                self.error(format!("The tables could not be prepared: {e}"));
+            }
         }
     }
 
-    /// Esc while tables are prepared: give up waiting (files already
-    /// written stay; the rest is generated next time).
-    pub(super) fn cancel_preparing(&mut self) {
-        if self.preparing.take().is_some() {
-            self.info("Stopped waiting for the tables.");
+    /// Esc while tables are prepared: stop waiting. The job goes on in the
+    /// background (each table is written when done); choosing the same
+    /// ending again waits for it instead of starting another.
+    pub(super) fn cancel_preparing(&mut self, now: Instant) {
+        if let Some(p) = self.preparing.take() {
+            if let TrainerStart::Position(b) = &p.then {
+                // Back to the editor with the position entered.
+                self.editor = Some(Box::new(Editor::new(Some(b))));
+            } else {
+                self.resume_after_trainer(now);
+            }
+            self.info("Stopped waiting; the tables are still being made in the background.");
         }
     }
 
@@ -317,6 +379,7 @@ impl App {
                 match tr::random_position(tables, ending, difficulty, side, &mut self.trainer_rng) {
                     Some((b, _)) => (b, ending.name.to_string(), None),
                     None => {
+                        self.resume_after_trainer(now);
                         self.error(format!("No table for {}.", ending.name));
                         return;
                     }
@@ -335,6 +398,7 @@ impl App {
             }
         };
         let Some(probe) = tr::probe(tables, &board) else {
+            self.resume_after_trainer(now);
             self.error("The tables do not cover this position.");
             return;
         };
@@ -348,7 +412,11 @@ impl App {
         self.paused = false;
         self.clocks = None;
         self.clock_history.clear();
+        if self.trainer.is_none() {
+            self.time_before_trainer = self.time;
+        }
         self.time = None;
+        self.paused_for_trainer = false;
         self.engine_score = None;
         self.search.lines.clear();
         self.search.iterations.clear();
@@ -388,13 +456,17 @@ impl App {
                 self.game = Game::new(board.clone());
                 self.set_trainer_headers(&name, human);
                 self.save_path = self.new_save_path().map(|p| {
-                    let file = format!(
-                        "trainer-{}",
-                        p.file_name()
-                            .map(|f| f.to_string_lossy().into_owned())
-                            .unwrap_or_default()
-                    );
-                    p.with_file_name(file)
+                    let stem = p
+                        .file_stem()
+                        .map(|f| f.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    let mut path = p.with_file_name(format!("trainer-{stem}.pgn"));
+                    let mut n = 2;
+                    while path.exists() || path.with_extension("history").exists() {
+                        path = p.with_file_name(format!("trainer-{stem}-{n}.pgn"));
+                        n += 1;
+                    }
+                    path
                 });
                 self.saved = false;
             }
@@ -411,6 +483,9 @@ impl App {
         let ply = self.game.moves().len();
         let current = self.game.current().clone();
         self.note_eval(ply, &current, tr::probe_score(probe));
+        if current.turn() != human {
+            self.engine_score = Some(tr::probe_score(probe));
+        }
         self.started_at = Some(now);
         let you = color_name(human);
         let goal = match start_probe.wdl {
@@ -465,14 +540,9 @@ impl App {
         for (ply, &m) in moves.iter().enumerate() {
             let after = board.play(m);
             if board.turn() == human
-                && let (Some(b), Some(a)) = (tr::probe(&t, &board), tr::probe(&t, &after))
+                && let Some(fb) = tr::judge_move(&t, &board, m, ply)
             {
-                let best: Vec<String> = tr::best_moves(&t, &board)
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|(mv, _)| board.san(*mv))
-                    .collect();
-                feedback.push(tr::judge(ply, &board.san(m), b, a, &best));
+                feedback.push(fb);
             }
             if let Some(a) = tr::probe(&t, &after) {
                 self.note_eval(ply + 1, &after, tr::probe_score(a));
@@ -493,7 +563,7 @@ impl App {
         let board = self.board().clone();
         match tr::best_moves(&t, &board) {
             Some(best) if !best.is_empty() => {
-                let pick = best[self.trainer_rng.below(best.len())].0;
+                let pick = tr::pick_reply(&t, &board, &best, &mut self.trainer_rng);
                 self.queued = Some((pick, now + REPLY_DELAY));
             }
             _ => self.error("The tables do not cover this position: the trainer stops here."),
@@ -506,27 +576,24 @@ impl App {
         let Some(t) = self.tables.clone() else {
             return;
         };
+        let Some(human) = self.trainer.as_ref().map(|t| t.human) else {
+            return;
+        };
         let ply = self.game.moves().len();
         let after_board = self.game.current().clone();
-        let after = tr::probe(&t, &after_board);
-        if let Some(a) = after {
+        if let Some(a) = tr::probe(&t, &after_board) {
             self.note_eval(ply, &after_board, tr::probe_score(a));
+            if after_board.turn() != human {
+                // What the tables' side stands to get (draw claims).
+                self.engine_score = Some(tr::probe_score(a));
+            }
         }
-        let Some(trainer) = &self.trainer else {
+        if before.turn() != human {
+            return;
+        }
+        let Some(fb) = tr::judge_move(&t, before, m, ply - 1) else {
             return;
         };
-        if before.turn() != trainer.human {
-            return;
-        }
-        let (Some(b), Some(a)) = (tr::probe(&t, before), after) else {
-            return;
-        };
-        let best: Vec<String> = tr::best_moves(&t, before)
-            .unwrap_or_default()
-            .iter()
-            .map(|(mv, _)| before.san(*mv))
-            .collect();
-        let fb = tr::judge(ply - 1, &before.san(m), b, a, &best);
         let text = format!("{}: {}", fb.san, fb.text);
         match fb.verdict {
             Verdict::Best => self.info(text),
@@ -550,10 +617,10 @@ impl App {
         let (mv, value) = best[0];
         let line = tr::table_line(&t, &board, 12);
         let others: Vec<String> = best[1..].iter().map(|(m, _)| board.san(*m)).collect();
-        let also = if others.is_empty() {
-            String::new()
-        } else {
-            format!("; as good: {}", others.join(", "))
+        let also = match others.len() {
+            0 => String::new(),
+            1..=3 => format!("; as good: {}", others.join(", ")),
+            n => format!("; as good: {} and {} more", others[..3].join(", "), n - 3),
         };
         let after = tr::describe(Probe {
             wdl: value.wdl,
@@ -616,10 +683,12 @@ impl App {
             p.wdl == Wdl::Win
         };
         if human_loses {
-            self.info(format!(
-                "The tables decline: the side to move has {}.",
-                tr::describe(p)
-            ));
+            let you = if board.turn() == human {
+                format!("you are {}", tr::describe(p))
+            } else {
+                format!("they have {}", tr::describe(p))
+            };
+            self.info(format!("The tables decline: {you}."));
         } else {
             self.finish(
                 Ending {

@@ -173,10 +173,28 @@ fn esc_stops_waiting_and_a_late_answer_is_dropped() {
         t,
     );
     assert!(a.trainer.is_none(), "nobody waits for it any more");
-    // A failure is reported.
+    // The tables are kept: choosing the ending again starts at once.
+    shift(&mut a, 'T', t);
+    key(&mut a, KeyCode::Enter, t);
+    assert!(a.preparing.is_none() && a.trainer.is_some());
+    // Choosing again while the job still runs waits for the same job.
+    let mut a = app();
+    a.tables_dir = Some(temp_dir("trainer-cancel"));
     shift(&mut a, 'T', t);
     key(&mut a, KeyCode::Enter, t);
     let id = a.preparing.as_ref().expect("preparing").id;
+    key(&mut a, KeyCode::Esc, t);
+    let _ = a.take_effects();
+    shift(&mut a, 'T', t);
+    key(&mut a, KeyCode::Enter, t);
+    assert_eq!(a.preparing.as_ref().map(|p| p.id), Some(id), "the same job");
+    assert!(
+        !a.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::PrepareTables { .. })),
+        "no second generator"
+    );
+    // A failure is reported.
     a.update(
         Msg::TablesReady {
             id,
@@ -249,7 +267,7 @@ fn slower_moves_and_lost_wins_are_named_and_taken_back() {
     type_str(&mut a, &board.san(slower), t);
     let fb = a.trainer.as_ref().unwrap().feedback[0].clone();
     assert_eq!(fb.verdict, Verdict::Slower);
-    assert!(fb.text.contains(": slower (best: "), "{}", fb.text);
+    assert!(fb.text.contains("slower (best: "), "{}", fb.text);
     assert!(matches!(
         a.status.as_ref().map(|s| s.kind),
         Some(crate::ui::app::StatusKind::Error)
@@ -425,7 +443,7 @@ fn the_editor_validates_explains_and_starts_the_trainer() {
 fn the_editor_takes_a_fen_and_the_side_to_move() {
     let t = Instant::now();
     let mut a = trainer_app();
-    a.open_editor(None);
+    a.open_editor(None, t);
     key(&mut a, KeyCode::Char('f'), t);
     // Black to move in check from the rook is legal; White to move is not.
     for c in "4k3/8/8/8/8/8/8/K3R3 w - - 0 1".chars() {
@@ -449,9 +467,10 @@ fn the_editor_takes_a_fen_and_the_side_to_move() {
     assert_eq!(trainer.start.wdl, Wdl::Loss);
     assert!(status(&a).contains("resist"), "{}", status(&a));
     // A bad FEN is refused with a reason; the editor keeps its board.
-    a.open_editor(Some(
-        &Board::from_fen("8/8/8/4k3/8/8/3K4/7R w - - 0 1").unwrap(),
-    ));
+    a.open_editor(
+        Some(&Board::from_fen("8/8/8/4k3/8/8/3K4/7R w - - 0 1").unwrap()),
+        t,
+    );
     key(&mut a, KeyCode::Char('f'), t);
     for c in "not/a/fen".chars() {
         key(&mut a, KeyCode::Char(c), t);
@@ -492,7 +511,7 @@ fn trainer_screens_render_at_every_size() {
     assert!(screen.contains(": best"), "{screen}");
     for (w, h) in [(58, 12), (80, 24), (200, 60), (40, 10)] {
         let _ = render(&a, w, h);
-        a.open_editor(None);
+        a.open_editor(None, t);
         let _ = render(&a, w, h);
         a.editor = None;
     }
@@ -514,4 +533,68 @@ fn draw_offers_follow_the_tables() {
         a.game.ending.map(|e| (e.result, e.termination)),
         Some((GameResult::Draw, Termination::Agreement))
     );
+}
+
+#[test]
+fn a_live_game_waits_behind_the_trainer_menu_and_editor() {
+    let t = Instant::now();
+    let mut a = trainer_app();
+    let black = Mode::HumanVsEngine {
+        human: Color::Black,
+    };
+    a.start_game(setup(black, None, Some("3+2")), t);
+    assert!(
+        take_go(&mut a, Slot::Opponent).is_some(),
+        "the engine thinks"
+    );
+    shift(&mut a, 'T', t);
+    assert!(a.paused, "the game waits behind the menu");
+    key(&mut a, KeyCode::Char('e'), t);
+    assert!(a.editor.is_some() && a.paused);
+    key(&mut a, KeyCode::Esc, t); // editor -> menu
+    key(&mut a, KeyCode::Esc, t); // menu -> the game
+    assert!(!a.paused, "resumed");
+    assert!(
+        take_go(&mut a, Slot::Opponent).is_some(),
+        "the engine is asked again"
+    );
+    // Starting a trainer game leaves the old game for good.
+    shift(&mut a, 'T', t);
+    key(&mut a, KeyCode::Enter, t);
+    assert!(a.trainer.is_some() && !a.paused && a.clocks.is_none());
+}
+
+#[test]
+fn black_moves_are_numbered_with_dots_and_slow_moves_say_by_how_much() {
+    let t = Instant::now();
+    let mut a = trainer_app();
+    start_at(&mut a, "7r/8/3k4/8/8/8/8/4K3 b - - 0 1", t);
+    assert_eq!(a.trainer.as_ref().unwrap().human, Color::Black);
+    shift(&mut a, 'H', t);
+    let san = a.board().san(a.hint.clone().unwrap().mv);
+    type_str(&mut a, &san, t);
+    let screen = render(&a, 120, 40);
+    assert!(screen.contains(&format!("1... {san} mate in")), "{screen}");
+    // A slower move names the loss in moves.
+    let now = let_tables_reply(&mut a, t);
+    let tb = tables();
+    let board = a.board().clone();
+    let all = tb.best_moves(&board).unwrap();
+    let top = all[0].1.dtm;
+    let slow = all
+        .iter()
+        .find(|(_, p)| p.wdl == Wdl::Win && p.dtm == top + 2)
+        .map(|(m, _)| *m)
+        .unwrap();
+    type_str(&mut a, &board.san(slow), now);
+    let fb = a
+        .trainer
+        .as_ref()
+        .unwrap()
+        .feedback
+        .last()
+        .cloned()
+        .unwrap();
+    assert_eq!(fb.verdict, Verdict::Slower);
+    assert!(fb.text.contains(": a move slower (best: "), "{}", fb.text);
 }

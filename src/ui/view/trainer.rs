@@ -74,7 +74,7 @@ pub(super) fn draw_trainer_menu(buf: &mut Buffer, app: &App, menu: &TrainerMenu,
         dim,
     )));
     lines.push(Line::from(Span::styled(
-        "Missing tables are generated on first use (seconds).",
+        "Missing tables are made on first use (seconds; pawns up to ~20 s).",
         dim,
     )));
     let h = (lines.len() as u16 + 2).min(area.height);
@@ -151,9 +151,18 @@ pub(super) fn draw_trainer_panel(buf: &mut Buffer, app: &App, t: &TrainerGame, a
     // The latest verdicts, newest last, as many as fit (wrapped).
     let mut room = (area.height as usize).saturating_sub(2 + lines.len());
     let mut shown = Vec::new();
+    let start = app.game.start();
+    let first = start.chess().fullmoves().get() as usize;
+    let black_first = start.turn() == Color::Black;
     for f in t.feedback.iter().rev() {
-        let n = f.ply / 2 + 1;
-        let row = format!("{n}. {} {}", f.san, f.text);
+        // Move number and mover of half-move f.ply.
+        let (n, black) = if black_first {
+            (first + f.ply.div_ceil(2), f.ply % 2 == 0)
+        } else {
+            (first + f.ply / 2, f.ply % 2 == 1)
+        };
+        let dots = if black { "..." } else { "." };
+        let row = format!("{n}{dots} {} {}", f.san, f.text);
         let h = row.chars().count().div_ceil(w.max(1)).max(1);
         if h > room {
             break;
@@ -192,10 +201,22 @@ pub(super) fn draw_editor_panel(buf: &mut Buffer, app: &App, e: &Editor, area: R
         Line::from(""),
     ];
     match &e.fen {
-        Some(f) => lines.push(Line::from(Span::styled(
-            fit(&format!("FEN: {f}▏"), w),
-            Style::default().fg(theme.accent),
-        ))),
+        Some(f) => {
+            // The end, where the typing is, stays visible.
+            let typed = format!("FEN: {f}▏");
+            let n = typed.chars().count();
+            let shown: String = if n > w {
+                std::iter::once('…')
+                    .chain(typed.chars().skip(n + 1 - w))
+                    .collect()
+            } else {
+                typed
+            };
+            lines.push(Line::from(Span::styled(
+                shown,
+                Style::default().fg(theme.accent),
+            )))
+        }
         None => lines.push(Line::from(Span::styled(fit(&e.fen(), w), dim))),
     }
     lines.push(Line::from(""));

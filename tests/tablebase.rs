@@ -99,6 +99,19 @@ fn longest_mates_with_the_stronger_side_to_move() {
 }
 
 #[test]
+fn queen_against_rook_takes_35_moves_at_most() {
+    let mut tb = shared().lock().unwrap();
+    tb.ensure(&m("KQvKR"), &mut |_| {}).unwrap();
+    let st = tb.table(&m("KQvKR")).unwrap().stats();
+    // 35 moves with White to move (69 plies); Black to move loses in at
+    // most 70 plies.
+    assert_eq!(st.sides[0].longest_win, 69);
+    assert_eq!(st.sides[1].longest_loss, 70);
+    // The rook side to move can win (skewers, forks) but never slowly.
+    assert!(st.sides[1].wins > 0 && st.sides[1].longest_win < 69);
+}
+
+#[test]
 fn kpk_counted_on_all_files_without_mirroring() {
     let tb = shared().lock().unwrap();
     // [side to move] -> (legal, White wins)

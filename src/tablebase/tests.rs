@@ -13,6 +13,16 @@ fn temp_dir(tag: &str) -> PathBuf {
 /// Every `step`-th legal position: the stored value equals the best move
 /// value over its legal moves (or mate/stalemate).
 fn self_consistent(tb: &Tablebases, m: &Material, step: usize) -> u64 {
+    self_consistent_where(tb, m, step, |_| true)
+}
+
+/// [`self_consistent`] for the sampled positions that `filter` accepts.
+fn self_consistent_where(
+    tb: &Tablebases,
+    m: &Material,
+    step: usize,
+    filter: impl Fn(&Chess) -> bool,
+) -> u64 {
     let t = tb.table(m).expect("loaded");
     let layout = &t.layout;
     let mut checked = 0;
@@ -25,6 +35,9 @@ fn self_consistent(tb: &Tablebases, m: &Material, step: usize) -> u64 {
             let Some(pos) = verify::chess_of(&r, stm) else {
                 continue;
             };
+            if !filter(&pos) {
+                continue;
+            }
             let stored = t.values[table::side(stm) * layout.size + idx];
             let moves = pos.legal_moves();
             let expect = if moves.is_empty() {
@@ -263,6 +276,33 @@ fn five_piece_tables_are_consistent_and_match_references() {
         eprintln!("{checked} dm values of endgame-dm-5.epd agree");
         assert!(checked >= 2, "{checked}");
     }
+    if keep.is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Three strong pieces on one side: positions with more moves than a
+/// generation counter holds (64 or more) are evaluated forward.
+#[test]
+#[ignore = "generates KQQNvK (5 pieces): about 2 minutes, 1 GB of memory"]
+fn positions_with_too_many_moves_for_a_counter_are_right() {
+    let keep = std::env::var_os("KIBITZ_TB5_DIR").map(PathBuf::from);
+    let dir = keep.clone().unwrap_or_else(|| temp_dir("many-moves"));
+    let mut tb = Tablebases::new(&dir);
+    let m: Material = "KQQNvK".parse().unwrap();
+    tb.ensure(&m, &mut |_| {}).unwrap();
+    let t = tb.table(&m).unwrap();
+    let layout = &t.layout;
+    // Such positions (about one in 10,000) equal the best of their moves,
+    // like a sample of the others.
+    let many = self_consistent_where(&tb, &m, 7, |pos| pos.legal_moves().len() >= 64);
+    eprintln!("{many} positions with 64 moves or more are right");
+    assert!(many > 500, "{many}");
+    let checked = self_consistent(&tb, &m, (layout.size / 50_000) | 1);
+    assert!(checked > 20_000, "{checked}");
+    let st = t.stats();
+    eprintln!("{m}: {st:?}");
+    assert_eq!(st.sides[0].wins, st.sides[0].positions);
     if keep.is_none() {
         let _ = std::fs::remove_dir_all(&dir);
     }

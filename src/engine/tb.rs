@@ -35,8 +35,10 @@ impl<'a> TbAccess<'a> {
     pub fn new(own: Option<&'a Tablebases>, syzygy: Option<&'a SyzygyTables>) -> TbAccess<'a> {
         let own = own.filter(|t| t.loaded() > 0);
         let syzygy = syzygy.filter(|s| s.wdl_tables() > 0);
+        // Only as many pieces as the largest loaded table: a five-piece
+        // position costs no probe when only four-piece tables exist.
         let pieces = own
-            .map_or(0, |_| MAX_PIECES)
+            .map_or(0, |t| t.max_pieces())
             .max(syzygy.map_or(0, |s| s.max_pieces()));
         TbAccess {
             own,

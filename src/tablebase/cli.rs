@@ -1,6 +1,6 @@
 //! `kibitz tb ...`: generate, probe, verify and describe tables.
 
-use super::{Event, MAX_PIECES, Material, TableStats, Tablebases, verify};
+use super::{DEFAULT_MAX_PIECES, Event, MAX_PIECES, Material, TableStats, Tablebases, verify};
 use crate::engine::Board;
 use anyhow::{Context, Result, bail};
 use std::io::{IsTerminal, Write};
@@ -11,13 +11,17 @@ use std::time::Instant;
 #[derive(clap::Subcommand, Debug)]
 pub enum TbCmd {
     /// Generate tables (all with up to --max-pieces pieces when none are
-    /// named), smaller ones first. Valid files are kept; an interrupted
-    /// run continues where it stopped.
+    /// named), smaller ones first, with every table they need. Valid files
+    /// are kept; an interrupted run continues where it stopped. The 35
+    /// tables of up to 4 pieces take seconds; a 5-piece table takes
+    /// minutes and up to 2 GB of memory (KRPvKR first needs KQRvKR,
+    /// KRRvKR, KRBvKR and KRNvKR), and all 110 of them take hours.
     Generate {
-        /// Material signatures, e.g. KQvK KRvKP.
+        /// Material signatures of up to 5 pieces, e.g. KQvK KRvKP KRPvKR.
         names: Vec<String>,
-        /// With no names: every table with at most this many pieces.
-        #[arg(long, default_value_t = MAX_PIECES)]
+        /// With no names: every table with at most this many pieces (4 or
+        /// 5).
+        #[arg(long, default_value_t = DEFAULT_MAX_PIECES)]
         max_pieces: usize,
         /// Table directory (default: $KIBITZ_TB_DIR, else the data
         /// directory's tablebases/).
@@ -29,7 +33,8 @@ pub enum TbCmd {
     },
     /// Print a position's value and every move's as JSON, best move first
     /// (DTM in plies: positive = the side to move mates, negative = it is
-    /// mated). Missing tables are generated first.
+    /// mated). Missing tables of up to 4 pieces are generated first; a
+    /// 5-piece table must have been generated with `tb generate`.
     Probe {
         fen: String,
         #[arg(long)]
@@ -41,7 +46,7 @@ pub enum TbCmd {
         #[arg(long)]
         syzygy: PathBuf,
         /// Only these tables (default: every table up to 4 pieces that has
-        /// a Syzygy file).
+        /// a Syzygy file; 5-piece tables when named).
         names: Vec<String>,
         #[arg(long)]
         dir: Option<PathBuf>,
@@ -166,6 +171,15 @@ fn generate(
         if max_pieces > MAX_PIECES {
             bail!("--max-pieces: tables cover at most {MAX_PIECES} pieces");
         }
+        if max_pieces > DEFAULT_MAX_PIECES {
+            eprintln!(
+                "{} tables with {max_pieces} pieces: each takes minutes",
+                Material::all(max_pieces)
+                    .iter()
+                    .filter(|m| m.pieces() > DEFAULT_MAX_PIECES)
+                    .count()
+            );
+        }
         Material::all(max_pieces)
     } else {
         parse_names(names)?
@@ -217,6 +231,14 @@ fn probe(fen: &str, dir: Option<PathBuf>) -> Result<()> {
         bail!("the position has {pieces} pieces; tables cover at most {MAX_PIECES} pieces");
     }
     let mut tb = open(dir)?;
+    let m = Material::of_board(board.board()).normalized().0;
+    if pieces > DEFAULT_MAX_PIECES && !tb.path_of(&m).is_file() {
+        bail!(
+            "the position has {pieces} pieces; tables are made on demand for at most \
+             {DEFAULT_MAX_PIECES} pieces: make this one first with `kibitz tb generate {m}` \
+             ({pieces}-piece tables take minutes each)"
+        );
+    }
     let mut report = reporter();
     tb.ensure_for(board.chess(), &mut report)?;
     let p = tb
@@ -259,7 +281,7 @@ fn probe(fen: &str, dir: Option<PathBuf>) -> Result<()> {
 
 fn verify(syzygy: PathBuf, names: &[String], dir: Option<PathBuf>) -> Result<()> {
     let list = if names.is_empty() {
-        Material::all(MAX_PIECES)
+        Material::all(DEFAULT_MAX_PIECES)
     } else {
         parse_names(names)?
     };

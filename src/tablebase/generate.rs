@@ -37,9 +37,9 @@
 //! locks; the White king's un-moves follow on one thread. The updates of
 //! one level commute, so the result does not depend on the order.
 //!
-//! **Memory.** One byte per position (value or counter, see [`DONE`]), one
-//! for the best external move, and the lists of positions found per
-//! level (four bytes each).
+//! **Memory.** One byte per position (counter or [`DONE`]), one for the
+//! best external move and then the final value, and the lists of positions
+//! found per level (four bytes each).
 
 use super::index::{Layout, Raw, TRANSPOSE, on_diagonal};
 use super::material::{NONE, code, code_color, code_is_pawn};
@@ -50,13 +50,16 @@ use super::table::{
 use shakmaty::{Bitboard, Color, Role, Square, attacks};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-/// A generation cell is one byte: `DONE | code` once the value is known,
-/// else the counter of unresolved moves (at most 2 * 62 + 1), or
-/// [`SPECIAL`] for a position evaluated forward (en passant).
+/// A generation cell is one byte: [`DONE`] once the value is known (the
+/// value is then in the position's `ext` byte), else the counter of
+/// unresolved moves (below [`SPECIAL`]), or [`SPECIAL`] for a position
+/// evaluated forward (en passant, or more than 62 moves: only with three
+/// pieces on one side, e.g. KQQNvK).
 const DONE: u8 = 0x80;
 const SPECIAL: u8 = 0x7F;
-/// Longest distance a cell can hold.
-const GEN_MAX_DIST: u32 = 125;
+/// Longest distance a table may hold: its code (254) still leaves room
+/// for [`via_move`] (255).
+const GEN_MAX_DIST: u32 = 252;
 /// Levels with fewer positions run on one thread (small in unit tests, so
 /// that they exercise the threaded path on small tables).
 const PARALLEL_MIN: usize = if cfg!(test) { 64 } else { 1 << 14 };
@@ -131,11 +134,12 @@ pub(crate) enum Mv {
 /// Removes piece slot `j` (a capture).
 #[inline(always)]
 fn without(mut r: Raw, j: usize) -> Raw {
-    if j == 0 && r.n == 2 {
-        r.pc[0] = r.pc[1];
+    let n = r.n as usize;
+    for k in j..n - 1 {
+        r.pc[k] = r.pc[k + 1];
     }
     r.n -= 1;
-    r.pc[r.n as usize] = (NONE, 0);
+    r.pc[n - 1] = (NONE, 0);
     r
 }
 
@@ -396,14 +400,11 @@ pub(crate) struct LevelInfo {
     pub resolved: u64,
 }
 
-/// The value code in a cell (0 while unknown).
+/// The value code of a position from its cell and `ext` byte (0 while
+/// unknown).
 #[inline(always)]
-fn known(cell: u8) -> u8 {
-    if cell & DONE != 0 {
-        cell & !DONE
-    } else {
-        UNKNOWN
-    }
+fn known(cell: u8, ext: u8) -> u8 {
+    if cell & DONE != 0 { ext } else { UNKNOWN }
 }
 
 /// Lists of positions by distance.
@@ -624,18 +625,20 @@ enum Part {
     WhiteKing,
 }
 
-/// Mutable cells of both sides to move, for the indices
+/// Mutable cells and `ext` bytes of both sides to move, for the indices
 /// `lo..lo + halves[0].len()`.
 struct CellView<'a> {
     halves: [&'a mut [u8]; 2],
+    ext: [&'a mut [u8]; 2],
     lo: usize,
 }
 
 impl CellView<'_> {
-    /// The cells of one side to move, and the index of the first.
+    /// The cells and `ext` bytes of one side to move, and the index of the
+    /// first.
     #[inline(always)]
-    fn half(&mut self, side: usize) -> (&mut [u8], usize) {
-        (&mut *self.halves[side], self.lo)
+    fn half(&mut self, side: usize) -> (&mut [u8], &mut [u8], usize) {
+        (&mut *self.halves[side], &mut *self.ext[side], self.lo)
     }
 }
 
@@ -644,7 +647,6 @@ impl CellView<'_> {
 #[inline]
 fn propagate(
     layout: &Layout,
-    ext: &[u8],
     cells: &mut CellView,
     i: usize,
     d: u32,
@@ -683,7 +685,7 @@ fn propagate(
         Part::NoWhiteKing => (black_moves, true),
         Part::WhiteKing => (!black_moves, false),
     };
-    let (half, lo) = cells.half(ms);
+    let (half, ext, lo) = cells.half(ms);
     for_each_unmove(&r, mover, which, |moved, from, delta| {
         let mut p_stab = 1;
         let general = |p_stab: &mut u8| {
@@ -726,11 +728,8 @@ fn propagate(
                 (layout.stride[moved - UN_SLOT], r.pc[moved - UN_SLOT].1)
             };
             let order_kept = !layout.identical
-                || if moved == UN_SLOT {
-                    (r.pc[0].0, from) < r.pc[1]
-                } else {
-                    r.pc[0] < (r.pc[1].0, from)
-                };
+                || moved == UN_KING
+                || layout.order_kept(&r, moved - UN_SLOT, from);
             let direct = idx.wrapping_add_signed(delta * stride as isize);
             if !order_kept {
                 general(&mut p_stab)
@@ -756,19 +755,21 @@ fn propagate(
         if *cell >= SPECIAL {
             return; // known, or evaluated forward
         }
+        let e = &mut ext[p_idx - lo];
         if lost {
-            *cell = DONE | code_of(d);
+            *cell = DONE;
+            *e = code_of(d);
             frontier.push(d, pi as u32);
         } else {
             let w = 2 * p_stab / q_stab;
             *cell -= w;
             if *cell == 0 {
-                let e = ext[pi];
-                if is_win(e) {
+                if is_win(*e) {
                     return; // its winning capture is pending
                 }
-                let dist = if is_loss(e) { d.max(dist_of(e)) } else { d };
-                *cell = DONE | code_of(dist);
+                let dist = if is_loss(*e) { d.max(dist_of(*e)) } else { d };
+                *cell = DONE;
+                *e = code_of(dist);
                 frontier.push(dist, pi as u32);
             }
         }
@@ -838,8 +839,10 @@ impl Gen<'_> {
                     let idx = start + k;
                     let r = layout.decode(idx);
                     if !layout.is_canonical(idx, &r) {
-                        cells[0][k] = DONE | ILLEGAL;
-                        cells[1][k] = DONE | ILLEGAL;
+                        for s in 0..2 {
+                            cells[s][k] = DONE;
+                            ext[s][k] = ILLEGAL;
+                        }
                         continue;
                     }
                     let occ = occupancy(&r);
@@ -857,23 +860,26 @@ impl Gen<'_> {
                         } else {
                             init_position(set, &r, occ, stm, checked[s])
                         };
+                        // Two per move, one more if an external move
+                        // draws (the position can then never be lost).
+                        let count = |internal: u32, e: Option<u8>| {
+                            2 * internal + u32::from(e == Some(UNKNOWN))
+                        };
                         match result {
-                            Init::Illegal => *cell = DONE | ILLEGAL,
-                            Init::Special => {
-                                *cell = SPECIAL;
-                                out.specials.push(i);
+                            Init::Illegal => {
+                                *cell = DONE;
+                                ext[s][k] = ILLEGAL;
                             }
                             Init::Final(UNKNOWN) => {}
                             Init::Final(v) => {
-                                *cell = DONE | v;
+                                *cell = DONE;
+                                ext[s][k] = v;
                                 out.frontier.push(dist_of(v), i);
                             }
-                            Init::Open { internal, ext: e } => {
-                                // Two per move, one more if an external
-                                // move draws (the position can then never
-                                // be lost).
-                                let guard = u32::from(e == Some(UNKNOWN));
-                                *cell = (2 * internal + guard) as u8;
+                            Init::Open { internal, ext: e }
+                                if count(internal, e) < u32::from(SPECIAL) =>
+                            {
+                                *cell = count(internal, e) as u8;
                                 if let Some(e) = e
                                     && e != UNKNOWN
                                 {
@@ -882,6 +888,12 @@ impl Gen<'_> {
                                         out.pending.push(dist_of(e), i);
                                     }
                                 }
+                            }
+                            // Too many moves for a counter (three pieces
+                            // on one side): evaluated forward.
+                            Init::Special | Init::Open { .. } => {
+                                *cell = SPECIAL;
+                                out.specials.push(i);
                             }
                         }
                     }
@@ -912,12 +924,14 @@ impl Gen<'_> {
         for_each_move(&r, stm, |mv| {
             let v = match mv {
                 Mv::Internal(c) => {
-                    let v = known(self.cells[child_base + self.layout.index(&c)]);
+                    let j = child_base + self.layout.index(&c);
+                    let v = known(self.cells[j], self.ext[j]);
                     (v != UNKNOWN).then(|| via_move(v))
                 }
                 Mv::External(c) => Some(via_move(self.set.probe_raw(&c, !stm).unwrap_or(UNKNOWN))),
                 Mv::DoublePush(q, passed) => {
-                    let qv = known(self.cells[child_base + self.layout.index(&q)]);
+                    let j = child_base + self.layout.index(&q);
+                    let qv = known(self.cells[j], self.ext[j]);
                     ep_child_value(self.set, &q, stm, passed, qv, d, horizon).map(via_move)
                 }
             };
@@ -991,13 +1005,15 @@ pub(crate) fn generate(
             }
         });
         for (i, v) in found {
-            g.cells[i as usize] = DONE | v;
+            g.cells[i as usize] = DONE;
+            g.ext[i as usize] = v;
             frontier.push(dist_of(v), i);
         }
         // Wins by a capture or promotion, if nothing quicker was found.
         for i in pending.take(d) {
             if g.cells[i as usize] < DONE {
-                g.cells[i as usize] = DONE | code_of(d);
+                g.cells[i as usize] = DONE;
+                g.ext[i as usize] = code_of(d);
                 frontier.push(d, i);
             }
         }
@@ -1007,27 +1023,35 @@ pub(crate) fn generate(
         radix_sort(&mut work, &mut scratch);
         let after_take = frontier.len();
         let (white, black) = g.cells.split_at_mut(layout.size);
+        let (ext_white, ext_black) = g.ext.split_at_mut(layout.size);
         if threads > 1 && work.len() >= PARALLEL_MIN {
             // Threads own White king digits: every un-move but the White
             // king's stays in its digit. The White king's follow alone.
             let stride = layout.stride_kk();
-            let groups: Vec<(usize, [&mut [u8]; 2])> = white
+            type Group<'a> = (usize, [&'a mut [u8]; 2], [&'a mut [u8]; 2]);
+            let groups: Vec<Group> = white
                 .chunks_mut(stride)
                 .zip(black.chunks_mut(stride))
+                .zip(
+                    ext_white
+                        .chunks_mut(stride)
+                        .zip(ext_black.chunks_mut(stride)),
+                )
                 .enumerate()
-                .map(|(kk, (w, b))| (kk, [w, b]))
+                .map(|(kk, ((w, b), (ew, eb)))| (kk, [w, b], [ew, eb]))
                 .collect();
             let groups = std::sync::Mutex::new(groups);
-            let (work_ref, ext) = (&work, &g.ext);
+            let work_ref = &work;
             let parts = parallel(threads, || {
                 let mut out = Lists::default();
                 loop {
                     let job = groups.lock().ok().and_then(|mut v| v.pop());
-                    let Some((kk, halves)) = job else {
+                    let Some((kk, halves, ext)) = job else {
                         break;
                     };
                     let mut view = CellView {
                         halves,
+                        ext,
                         lo: kk * stride,
                     };
                     for s in 0..2 {
@@ -1038,7 +1062,6 @@ pub(crate) fn generate(
                         for &i in &work_ref[a..b] {
                             propagate(
                                 layout,
-                                ext,
                                 &mut view,
                                 i as usize,
                                 d,
@@ -1055,13 +1078,13 @@ pub(crate) fn generate(
             }
             let mut view = CellView {
                 halves: [white, black],
+                ext: [ext_white, ext_black],
                 lo: 0,
             };
             let first_black = work.partition_point(|&i| (i as usize) < layout.size);
             for &i in &work[first_black..] {
                 propagate(
                     layout,
-                    &g.ext,
                     &mut view,
                     i as usize,
                     d,
@@ -1072,25 +1095,23 @@ pub(crate) fn generate(
         } else {
             let mut view = CellView {
                 halves: [white, black],
+                ext: [ext_white, ext_black],
                 lo: 0,
             };
             for &i in &work {
-                propagate(
-                    layout,
-                    &g.ext,
-                    &mut view,
-                    i as usize,
-                    d,
-                    &mut frontier,
-                    Part::All,
-                );
+                propagate(layout, &mut view, i as usize, d, &mut frontier, Part::All);
             }
         }
         resolved += frontier.len() - after_take + (after_take + work.len() as u64 - before);
         level(LevelInfo { ply: d, resolved });
         d += 1;
     }
-    Ok(g.cells.into_iter().map(known).collect())
+    // The values: the `ext` bytes of known positions, draws elsewhere.
+    let mut values = g.ext;
+    for (v, &c) in values.iter_mut().zip(&g.cells) {
+        *v = known(c, *v);
+    }
+    Ok(values)
 }
 
 /// Sorts indices (LSD radix sort, 11 bits a pass).

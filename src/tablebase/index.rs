@@ -1,17 +1,19 @@
 //! Position <-> index for one table.
 //!
 //! Squares are `0..64` (a1 = 0, h8 = 63). A table's positions have the
-//! White king, the Black king and up to two more pieces ("slots", in
-//! ascending piece code; two identical pieces are sorted by square).
+//! White king, the Black king and up to three more pieces ("slots", in
+//! ascending piece code; identical pieces are sorted by square).
 //!
 //! Without pawns the board has 8 symmetries: the White king is brought into
 //! the triangle a1-d1-d4 (10 squares). With the king on the a1-h8 diagonal
 //! two symmetries qualify; the smaller index wins. With pawns only the
 //! left-right mirror applies: the White king goes to files a-d (32 squares).
 //!
-//! `index = ((king * 64 + black_king) * m0 + s0) * m1 + s1`, `m` = 64 per
-//! piece or 48 per pawn (ranks 2-7). Indices that are not the canonical
-//! form of their position (or whose pieces overlap) are never used.
+//! `index = (((king * 64 + black_king) * m0 + s0) * m1 + s1) * m2 + s2`,
+//! `m` = 64 per piece or 48 per pawn (ranks 2-7), 1 past the last slot (so
+//! tables of up to four pieces keep the index they always had). Indices
+//! that are not the canonical form of their position (or whose pieces
+//! overlap) are never used.
 
 use super::material::{Material, NONE, code_is_pawn};
 
@@ -106,15 +108,19 @@ const fn on_antidiagonal(sq: u8) -> bool {
     (sq & 7) + (sq >> 3) == 7
 }
 
-/// A table's position: kings and up to two pieces `(code, square)`.
-/// (Eight bytes, aligned: copies are one move.)
+/// Most non-king pieces of a table.
+pub(crate) const SLOTS: usize = 3;
+
+/// A table's position: kings and up to three pieces `(code, square)`;
+/// unused slots hold `(NONE, 0)`. (Sixteen bytes, aligned: copies are one
+/// vector move.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(C, align(8))]
+#[repr(C, align(16))]
 pub(crate) struct Raw {
     pub wk: u8,
     pub bk: u8,
     pub n: u8,
-    pub pc: [(u8, u8); 2],
+    pub pc: [(u8, u8); SLOTS],
 }
 
 impl Raw {
@@ -170,10 +176,7 @@ impl Raw {
         match self.n {
             0 => true,
             1 => self.pc[0] == o.pc[0],
-            _ => {
-                (self.pc[0] == o.pc[0] && self.pc[1] == o.pc[1])
-                    || (self.pc[0] == o.pc[1] && self.pc[1] == o.pc[0])
-            }
+            _ => Layout::sorted(*self).pc == Layout::sorted(*o).pc,
         }
     }
 }
@@ -183,44 +186,54 @@ impl Raw {
 pub(crate) struct Layout {
     pub material: Material,
     /// Piece codes of the slots (ascending), `NONE` past `n`.
-    pub slots: [u8; 2],
+    pub slots: [u8; SLOTS],
     pub n: u8,
     pub pawns: bool,
-    /// Squares per slot: 64, or 48 for a pawn.
-    mult: [usize; 2],
+    /// Squares per slot: 64, or 48 for a pawn (1 past `n`).
+    mult: [usize; SLOTS],
     /// Positions per side to move.
     pub size: usize,
     /// Index steps per square of the black king and of each slot.
     pub stride_bk: usize,
-    pub stride: [usize; 2],
-    /// Two pieces of the same kind (sorted by square)?
+    pub stride: [usize; SLOTS],
+    /// Two (or more) pieces of the same kind (sorted by square)?
     pub identical: bool,
 }
 
 impl Layout {
-    /// `material` must be normalized with at most two non-king pieces.
+    /// `material` must be normalized with at most three non-king pieces.
     pub fn new(material: Material) -> Layout {
         let codes = material.codes();
-        debug_assert!(codes.len() <= 2);
-        let mut slots = [NONE; 2];
-        let mut mult = [1; 2];
-        for (i, &c) in codes.iter().enumerate().take(2) {
+        debug_assert!(codes.len() <= SLOTS);
+        let mut slots = [NONE; SLOTS];
+        let mut mult = [1; SLOTS];
+        for (i, &c) in codes.iter().enumerate().take(SLOTS) {
             slots[i] = c;
             mult[i] = if code_is_pawn(c) { 48 } else { 64 };
         }
         let pawns = material.has_pawns();
         let kings = if pawns { 32 * 64 } else { 10 * 64 };
+        let n = codes.len().min(SLOTS);
         Layout {
             material,
             slots,
-            n: codes.len().min(2) as u8,
+            n: n as u8,
             pawns,
             mult,
-            size: kings * mult[0] * mult[1],
-            stride_bk: mult[0] * mult[1],
-            stride: [mult[1], 1],
-            identical: codes.len() == 2 && slots[0] == slots[1],
+            size: kings * mult[0] * mult[1] * mult[2],
+            stride_bk: mult[0] * mult[1] * mult[2],
+            stride: [mult[1] * mult[2], mult[2], 1],
+            identical: (1..n).any(|i| slots[i] == slots[i - 1]),
         }
+    }
+
+    /// Does slot `s` of the canonical position `r` stay in slot order when
+    /// its piece moves to `from` (identical neighbours sorted by square)?
+    #[inline(always)]
+    pub fn order_kept(&self, r: &Raw, s: usize, from: u8) -> bool {
+        let c = r.pc[s].0;
+        (s == 0 || r.pc[s - 1].0 != c || r.pc[s - 1].1 < from)
+            && (s + 1 >= self.n as usize || r.pc[s + 1].0 != c || from < r.pc[s + 1].1)
     }
 
     /// Index steps per White king square.
@@ -300,8 +313,14 @@ impl Layout {
     /// Pieces into slot order (codes ascending, then squares).
     #[inline(always)]
     fn sorted(mut r: Raw) -> Raw {
-        if r.n == 2 && r.pc[1] < r.pc[0] {
+        if r.n >= 2 && r.pc[1] < r.pc[0] {
             r.pc.swap(0, 1);
+        }
+        if r.n == 3 && r.pc[2] < r.pc[1] {
+            r.pc.swap(1, 2);
+            if r.pc[1] < r.pc[0] {
+                r.pc.swap(0, 1);
+            }
         }
         r
     }
@@ -340,9 +359,12 @@ impl Layout {
                 ((index & 63) as u8, index >> 6)
             }
         }
-        let (mut s0, mut s1) = (0u8, 0u8);
+        let (mut s0, mut s1, mut s2) = (0u8, 0u8, 0u8);
         let mut rest = index;
-        if self.n == 2 {
+        if self.n == 3 {
+            (s2, rest) = digit(rest, self.mult[2]);
+        }
+        if self.n >= 2 {
             (s1, rest) = digit(rest, self.mult[1]);
         }
         if self.n >= 1 {
@@ -359,7 +381,11 @@ impl Layout {
             wk,
             bk,
             n: self.n,
-            pc: [(self.slots[0], s0), (self.slots[1], s1)],
+            pc: [
+                (self.slots[0], s0),
+                (self.slots[1], s1),
+                (self.slots[2], s2),
+            ],
         }
     }
 
@@ -378,7 +404,9 @@ impl Layout {
         }
         // Decoding puts the White king in its region; only the order of
         // identical pieces and the diagonal can make the form non-canonical.
-        if self.identical && r.pc[1] < r.pc[0] {
+        if self.identical
+            && (1..self.n as usize).any(|i| r.pc[i].0 == r.pc[i - 1].0 && r.pc[i].1 < r.pc[i - 1].1)
+        {
             return false;
         }
         self.pawns || !on_diagonal(r.wk) || index <= self.transposed_raw_index(r)
@@ -424,5 +452,39 @@ mod tests {
             }
             assert!(canonical > 0);
         }
+    }
+
+    #[test]
+    fn five_piece_indices_round_trip() {
+        // A sample of each table's indices: every canonical one decodes to
+        // a position whose symmetric images all index back to it.
+        for name in ["KRPvKR", "KBNvKN", "KRRvKN", "KPPvKP", "KQvKRB", "KNNNvK"] {
+            let l = Layout::new(name.parse().unwrap());
+            assert_eq!(l.n, 3);
+            let mut canonical = 0u64;
+            for i in (0..l.size).step_by(997) {
+                let r = l.decode(i);
+                if l.is_canonical(i, &r) {
+                    canonical += 1;
+                    for t in 0..8u8 {
+                        if l.pawns && t > 1 {
+                            continue;
+                        }
+                        let image = r.transformed(t);
+                        assert_eq!(l.index(&image), i, "{name} {r:?} t={t}");
+                        // Pieces in any order.
+                        let mut shuffled = image;
+                        shuffled.pc.swap(0, 2);
+                        assert_eq!(l.index(&shuffled), i, "{name} {r:?} t={t}");
+                    }
+                }
+            }
+            assert!(canonical > l.size as u64 / 997 / 10, "{name}");
+        }
+        let sizes: Vec<usize> = ["KRPvKR", "KBNvKN"]
+            .iter()
+            .map(|n| Layout::new(n.parse().unwrap()).size)
+            .collect();
+        assert_eq!(sizes, [32 * 64 * 64 * 48 * 64, 10 * 64 * 64 * 64 * 64]);
     }
 }

@@ -3,20 +3,20 @@
 //! A non-king piece is a *code* `0..10`: `color * 5 + r` with `r` = 0 queen,
 //! 1 rook, 2 bishop, 3 knight, 4 pawn (White = 0). Ascending codes therefore
 //! list White's strongest piece first, which is also the order of a table's
-//! piece slots. Tables exist for at most two non-king pieces, so a material
-//! with up to four pieces has a *key*: its two codes sorted, [`NONE`] filling
-//! the gaps, `a * 11 + b` (< 121).
+//! piece slots. Tables exist for at most three non-king pieces, so a
+//! material with up to five pieces has a *key*: its three codes sorted,
+//! [`NONE`] filling the gaps, `(a * 11 + b) * 11 + c` (< 1331).
 
 use shakmaty::{Color, Role};
 use std::fmt;
 use std::str::FromStr;
 
-/// "No piece" in a code pair.
+/// "No piece" in a code triple.
 pub(crate) const NONE: u8 = 10;
-/// Number of material keys (pairs of codes including [`NONE`]).
-pub(crate) const KEYS: usize = 121;
+/// Number of material keys (triples of codes including [`NONE`]).
+pub(crate) const KEYS: usize = 1331;
 /// The key of bare kings.
-pub(crate) const KEY_KVK: u8 = NONE * 11 + NONE;
+pub(crate) const KEY_KVK: u16 = (NONE as u16 * 11 + NONE as u16) * 11 + NONE as u16;
 
 const ROLES: [Role; 5] = [
     Role::Queen,
@@ -64,60 +64,50 @@ pub(crate) const fn flip_code(c: u8) -> u8 {
     if c < 5 { c + 5 } else { c - 5 }
 }
 
-/// The key of two codes (either may be [`NONE`]).
+/// The key of three codes (any of them may be [`NONE`]), in any order.
 #[inline]
-pub(crate) const fn key_of(a: u8, b: u8) -> u8 {
-    if a <= b { a * 11 + b } else { b * 11 + a }
+pub(crate) const fn key_of(a: u8, b: u8, c: u8) -> u16 {
+    let (a, b) = if a <= b { (a, b) } else { (b, a) };
+    let (b, c) = if b <= c { (b, c) } else { (c, b) };
+    let (a, b) = if a <= b { (a, b) } else { (b, a) };
+    (a as u16 * 11 + b as u16) * 11 + c as u16
 }
 
 /// For every key: the key of its table (the stronger side White) and whether
 /// the position must be colour-flipped to fit it.
-pub(crate) static NORMALIZE: [(u8, bool); KEYS] = normalize_all();
+pub(crate) static NORMALIZE: [(u16, bool); KEYS] = normalize_all();
 
-const fn normalize_all() -> [(u8, bool); KEYS] {
-    let mut out = [(0u8, false); KEYS];
+const fn normalize_all() -> [(u16, bool); KEYS] {
+    let mut out = [(0u16, false); KEYS];
     let mut k = 0;
     while k < KEYS {
-        let a = (k / 11) as u8;
-        let b = (k % 11) as u8;
-        // Strength of each side: (count, then the codes' roles, strongest
-        // first). Sides are compared as Syzygy names them.
-        let mut w = [NONE; 2];
-        let mut bl = [NONE; 2];
-        let (mut nw, mut nb) = (0, 0);
-        let pair = [a, b];
+        let codes = [(k / 121) as u8, (k / 11 % 11) as u8, (k % 11) as u8];
+        // Strength of each side as [`Material::normalized`] compares it:
+        // the number of pieces, then the counts from the queen down.
+        let mut counts = [[0u8; 6]; 2];
         let mut i = 0;
-        while i < 2 {
-            let c = pair[i];
+        while i < 3 {
+            let c = codes[i];
             if c != NONE {
-                if c < 5 {
-                    w[nw] = c;
-                    nw += 1;
-                } else {
-                    bl[nb] = c - 5;
-                    nb += 1;
-                }
+                let s = (c / 5) as usize;
+                counts[s][0] += 1;
+                counts[s][1 + (c % 5) as usize] += 1;
             }
             i += 1;
         }
-        // Sort each side's roles strongest first (lower r = stronger).
-        if w[0] > w[1] {
-            w = [w[1], w[0]];
+        let mut flip = false;
+        let mut j = 0;
+        while j < 6 {
+            if counts[0][j] != counts[1][j] {
+                flip = counts[1][j] > counts[0][j];
+                break;
+            }
+            j += 1;
         }
-        if bl[0] > bl[1] {
-            bl = [bl[1], bl[0]];
-        }
-        let flip = if nw != nb {
-            nb > nw
-        } else if w[0] != bl[0] {
-            bl[0] < w[0]
-        } else {
-            bl[1] < w[1]
-        };
         let key = if flip {
-            key_of(fc(a), fc(b))
+            key_of(fc(codes[0]), fc(codes[1]), fc(codes[2]))
         } else {
-            key_of(a, b)
+            key_of(codes[0], codes[1], codes[2])
         };
         out[k] = (key, flip);
         k += 1;
@@ -225,20 +215,22 @@ impl Material {
         v
     }
 
-    /// The key of a material with at most two non-king pieces.
-    pub(crate) fn key(&self) -> Option<u8> {
+    /// The key of a material with at most three non-king pieces.
+    pub(crate) fn key(&self) -> Option<u16> {
         let c = self.codes();
         match c.as_slice() {
-            [] => Some(key_of(NONE, NONE)),
-            [a] => Some(key_of(*a, NONE)),
-            [a, b] => Some(key_of(*a, *b)),
+            [] => Some(key_of(NONE, NONE, NONE)),
+            [a] => Some(key_of(*a, NONE, NONE)),
+            [a, b] => Some(key_of(*a, *b, NONE)),
+            [a, b, c] => Some(key_of(*a, *b, *c)),
             _ => None,
         }
     }
 
-    pub(crate) fn from_key(key: u8) -> Material {
+    pub(crate) fn from_key(key: u16) -> Material {
         let mut m = Material::KVK;
-        for c in [key / 11, key % 11] {
+        for c in [key / 121, key / 11 % 11, key % 11] {
+            let c = c as u8;
             if c != NONE {
                 m.counts[(c / 5) as usize][(c % 5) as usize] += 1;
             }
@@ -246,13 +238,13 @@ impl Material {
         m
     }
 
-    /// Every normalized material with 3..=`max_pieces` pieces (at most 4),
-    /// smaller tables first.
+    /// Every normalized material with 3..=`max_pieces` pieces (at most
+    /// [`super::MAX_PIECES`]), smaller tables first.
     pub fn all(max_pieces: usize) -> Vec<Material> {
-        let mut out: Vec<Material> = (0..KEYS as u8)
+        let mut out: Vec<Material> = (0..KEYS as u16)
             .filter(|&k| NORMALIZE[k as usize] == (k, false) && k != KEY_KVK)
             .map(Material::from_key)
-            .filter(|m| m.pieces() <= max_pieces.min(4))
+            .filter(|m| m.pieces() <= max_pieces.min(super::MAX_PIECES))
             .collect();
         out.sort_by_key(|m| (m.pieces(), m.to_string()));
         out.dedup();
@@ -394,5 +386,39 @@ mod tests {
         ];
         want.sort();
         assert_eq!(names, want);
+    }
+
+    #[test]
+    fn five_piece_keys() {
+        let all = Material::all(5);
+        assert_eq!(all[..35], Material::all(4)[..], "four-piece tables first");
+        // Three pieces against none (35) or two against one (75).
+        assert_eq!(all.iter().filter(|m| m.pieces() == 5).count(), 110);
+        for m in &all {
+            let key = m.key().unwrap();
+            assert_eq!(NORMALIZE[key as usize], (key, false), "{m}");
+            assert_eq!(Material::from_key(key), *m);
+            assert_eq!(m.normalized(), (*m, false), "{m}");
+            let (k2, flip) = NORMALIZE[m.flipped().key().unwrap() as usize];
+            assert_eq!((k2, flip), (key, m.flipped() != *m), "{m}");
+        }
+        let krpkr: Material = "KRvKRP".parse().unwrap();
+        assert_eq!(krpkr.normalized().0.to_string(), "KRPvKR");
+        let mut names: Vec<String> = krpkr
+            .normalized()
+            .0
+            .children()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                "KQRvK", "KQRvKR", "KRBvK", "KRBvKR", "KRNvK", "KRNvKR", "KRPvK", "KRRvK",
+                "KRRvKR", "KRvKP", "KRvKR"
+            ]
+        );
+        assert!("KQRBNvK".parse::<Material>().unwrap().key().is_none());
     }
 }

@@ -1,6 +1,9 @@
-//! Endgame tablebases for up to four pieces, made here by retrograde
+//! Endgame tablebases for up to five pieces, made here by retrograde
 //! analysis: distance to mate (DTM, in plies) and so win/draw/loss for
-//! every position of a material signature, both sides to move.
+//! every position of a material signature, both sides to move. Tables of
+//! up to four pieces take seconds in all and are made on demand; a
+//! five-piece table takes minutes (and up to 1.6 GB while it is made) and
+//! is made only when asked for by name or `--max-pieces 5`.
 //!
 //! - [`Tablebases`] holds the loaded tables of a directory (by default
 //!   `<data dir>/tablebases`). [`Tablebases::ensure`] loads a table or
@@ -46,7 +49,12 @@ use std::time::{Duration, Instant};
 use table::{TableSet, UNKNOWN, dtm_of, is_loss, is_win, rank, via_move};
 
 /// Most pieces (kings included) a table can have.
-pub const MAX_PIECES: usize = 4;
+pub const MAX_PIECES: usize = 5;
+
+/// Most pieces of the tables made without being named: by `kibitz tb
+/// generate` with no names, `kibitz tb probe` and the trainer. (Five-piece
+/// tables take minutes each.)
+pub const DEFAULT_MAX_PIECES: usize = 4;
 
 /// Win, draw or loss for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -234,6 +242,17 @@ impl Tablebases {
         self.set.tables.iter().flatten().count()
     }
 
+    /// The most pieces (kings included) of any loaded table; 0 if none.
+    pub fn max_pieces(&self) -> usize {
+        self.set
+            .tables
+            .iter()
+            .flatten()
+            .map(|t| t.material().pieces())
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Makes the table of `m` ready: loaded from its file if that is
     /// valid, else generated (after every table a capture or promotion
     /// leads to) and written. Bad files are reported and replaced.
@@ -360,7 +379,11 @@ impl Tablebases {
                         .collect();
                     // The longest chain of work first, so that the last
                     // tables do not run alone.
-                    let Some(&k) = ready.iter().max_by_key(|&&k| chain_cost(&todo, todo[k])) else {
+                    let mut memo = std::collections::HashMap::new();
+                    let Some(&k) = ready
+                        .iter()
+                        .max_by_key(|&&k| chain_cost(&todo, todo[k], &mut memo))
+                    else {
                         break;
                     };
                     let m = todo.remove(k);
@@ -452,7 +475,7 @@ impl Tablebases {
         }
     }
 
-    /// The value of a position, or `None` if it has more than four pieces
+    /// The value of a position, or `None` if it has more than five pieces
     /// or its table is not loaded. Never generates; fast (a direct index
     /// computation) unless the position has castling rights or a legal
     /// en-passant capture (then a one-ply search over the tables).
@@ -605,15 +628,29 @@ impl SharedLoader {
 }
 
 /// The work on the longest chain from `m` through the tables of `todo`
-/// that need it (in index entries).
-fn chain_cost(todo: &[Material], m: Material) -> usize {
+/// that need it (in index entries), remembered in `memo`.
+fn chain_cost(
+    todo: &[Material],
+    m: Material,
+    memo: &mut std::collections::HashMap<Material, usize>,
+) -> usize {
+    if let Some(&c) = memo.get(&m) {
+        return c;
+    }
     let own = Layout::new(m).size;
-    own + todo
+    let parents: Vec<Material> = todo
         .iter()
         .filter(|p| p.children().contains(&m))
-        .map(|&p| chain_cost(todo, p))
-        .max()
-        .unwrap_or(0)
+        .copied()
+        .collect();
+    let cost = own
+        + parents
+            .into_iter()
+            .map(|p| chain_cost(todo, p, memo))
+            .max()
+            .unwrap_or(0);
+    memo.insert(m, cost);
+    cost
 }
 
 /// Generates one table from its children in `set`.
@@ -640,7 +677,7 @@ fn generate_table(
     Ok((table, start.elapsed().as_secs_f64()))
 }
 
-/// The table form of a board with at most two non-king pieces.
+/// The table form of a board with at most three non-king pieces.
 #[inline]
 fn raw_of(board: &shakmaty::Board) -> Option<Raw> {
     let kings = board.kings();
@@ -650,10 +687,10 @@ fn raw_of(board: &shakmaty::Board) -> Option<Raw> {
         wk,
         bk,
         n: 0,
-        pc: [(material::NONE, 0); 2],
+        pc: [(material::NONE, 0); index::SLOTS],
     };
     for sq in board.occupied() & !kings {
-        if r.n == 2 {
+        if r.n as usize == index::SLOTS {
             return None;
         }
         let color = if board.white().contains(sq) {

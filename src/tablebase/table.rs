@@ -160,15 +160,16 @@ impl TableSet {
         self.tables[key as usize].as_deref()
     }
 
-    /// The value code of a position of any material with at most two
+    /// The value code of a position of any material with at most three
     /// non-king pieces: `None` if its table is not loaded. Bare kings are
     /// a draw.
     #[inline]
     pub fn probe_raw(&self, r: &Raw, stm: Color) -> Option<u8> {
         let key = match r.n {
             0 => KEY_KVK,
-            1 => key_of(r.pc[0].0, NONE),
-            _ => key_of(r.pc[0].0, r.pc[1].0),
+            1 => key_of(r.pc[0].0, NONE, NONE),
+            2 => key_of(r.pc[0].0, r.pc[1].0, NONE),
+            _ => key_of(r.pc[0].0, r.pc[1].0, r.pc[2].0),
         };
         let (norm, flip) = NORMALIZE[key as usize];
         if norm == KEY_KVK {

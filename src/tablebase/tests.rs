@@ -13,6 +13,16 @@ fn temp_dir(tag: &str) -> PathBuf {
 /// Every `step`-th legal position: the stored value equals the best move
 /// value over its legal moves (or mate/stalemate).
 fn self_consistent(tb: &Tablebases, m: &Material, step: usize) -> u64 {
+    self_consistent_where(tb, m, step, |_| true)
+}
+
+/// [`self_consistent`] for the sampled positions that `filter` accepts.
+fn self_consistent_where(
+    tb: &Tablebases,
+    m: &Material,
+    step: usize,
+    filter: impl Fn(&Chess) -> bool,
+) -> u64 {
     let t = tb.table(m).expect("loaded");
     let layout = &t.layout;
     let mut checked = 0;
@@ -25,6 +35,9 @@ fn self_consistent(tb: &Tablebases, m: &Material, step: usize) -> u64 {
             let Some(pos) = verify::chess_of(&r, stm) else {
                 continue;
             };
+            if !filter(&pos) {
+                continue;
+            }
             let stored = t.values[table::side(stm) * layout.size + idx];
             let moves = pos.legal_moves();
             let expect = if moves.is_empty() {
@@ -91,4 +104,206 @@ fn threads_do_not_change_the_tables() {
     }
     let _ = std::fs::remove_dir_all(&one);
     let _ = std::fs::remove_dir_all(&two);
+}
+
+/// The shared data folder (`KIBITZ_SHARED_DATA`, else `../shared/data`).
+fn shared_data() -> Option<PathBuf> {
+    let p = std::env::var_os("KIBITZ_SHARED_DATA").map_or_else(
+        || Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data")).to_path_buf(),
+        PathBuf::from,
+    );
+    p.is_dir().then_some(p)
+}
+
+/// Stockfish's mate score (in moves, signed) for each FEN, searching for a
+/// mate in at most `within[i]` moves for up to `ms` milliseconds; `None`
+/// where it reports no mate.
+fn stockfish_mates(engine: &Path, fens: &[String], within: &[i32], ms: u32) -> Vec<Option<i32>> {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = std::process::Command::new(engine)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start stockfish");
+    let mut input = child.stdin.take().unwrap();
+    let mut output = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    let mut out = Vec::new();
+    writeln!(input, "uci\nsetoption name Threads value 1").unwrap();
+    for (fen, n) in fens.iter().zip(within) {
+        writeln!(
+            input,
+            "ucinewgame\nposition fen {fen}\ngo mate {n} movetime {ms}"
+        )
+        .unwrap();
+        input.flush().unwrap();
+        let mut mate = None;
+        loop {
+            line.clear();
+            if output.read_line(&mut line).unwrap() == 0 {
+                panic!("stockfish quit");
+            }
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if words.first() == Some(&"bestmove") {
+                break;
+            }
+            if let Some(k) = words.windows(2).position(|w| w == ["score", "mate"]) {
+                mate = words.get(k + 2).and_then(|n| n.parse().ok());
+            } else if words.contains(&"score") {
+                mate = None;
+            }
+        }
+        out.push(mate);
+    }
+    let _ = writeln!(input, "quit");
+    let _ = child.wait();
+    out
+}
+
+/// Five-piece tables: KRPvKR (with KQRvKR, KRRvKR, KRBvKR and KRNvKR,
+/// which its promotions lead to) and KBNvKB. Set `KIBITZ_TB5_DIR` to keep
+/// (and reuse) the tables; `KIBITZ_SHARED_DATA` for the Gaviota `dm`
+/// suite if `../shared/data` is elsewhere.
+#[test]
+#[ignore = "generates six 5-piece tables: about 15 minutes on two cores, 5 GB of memory"]
+fn five_piece_tables_are_consistent_and_match_references() {
+    let keep = std::env::var_os("KIBITZ_TB5_DIR").map(PathBuf::from);
+    let dir = keep.clone().unwrap_or_else(|| temp_dir("five"));
+    let mut tb = Tablebases::new(&dir);
+    let krpkr: Material = "KRPvKR".parse().unwrap();
+    let kbnkb: Material = "KBNvKB".parse().unwrap();
+    tb.ensure_many(&[krpkr, kbnkb], &mut |_| {}).unwrap();
+    let mut five: Vec<Material> = krpkr.children();
+    five.extend([krpkr, kbnkb]);
+    five.retain(|m| m.pieces() == 5);
+    assert_eq!(five.len(), 6);
+    let engine = std::env::var_os("STOCKFISH")
+        .map_or_else(|| PathBuf::from("/usr/games/stockfish"), PathBuf::from);
+    for m in &five {
+        let t = tb.table(m).unwrap();
+        let st = t.stats();
+        eprintln!("{m}: {st:?}");
+        // Each position of a sample equals the best of its moves.
+        let step = (t.layout.size / 20_000) | 1;
+        let checked = self_consistent(&tb, m, step);
+        eprintln!("{m}: {checked} positions self-consistent");
+        assert!(checked > 5_000, "{m}");
+        // Short wins against Stockfish, asked for a mate in at most the
+        // table's number of moves: it must never find a quicker one (the
+        // table's is the shortest), and it finds one that long (the mate
+        // exists).
+        if !engine.is_file() {
+            eprintln!("no Stockfish at {}: skipped", engine.display());
+            continue;
+        }
+        let layout = &t.layout;
+        let mut fens = Vec::new();
+        let mut want = Vec::new();
+        'sample: for stm in [Color::White, Color::Black] {
+            for idx in (0..layout.size).step_by(7919) {
+                let v = t.values[table::side(stm) * layout.size + idx];
+                let r = layout.decode(idx);
+                if !table::is_win(v)
+                    || table::dist_of(v) > 15
+                    || !layout.is_canonical(idx, &r)
+                    || !generate::is_legal(&r, stm)
+                {
+                    continue;
+                }
+                let Some(pos) = verify::chess_of(&r, stm) else {
+                    continue;
+                };
+                fens.push(
+                    shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+                        .to_string(),
+                );
+                want.push(table::dist_of(v).div_ceil(2) as i32);
+                if fens.len() == 12 {
+                    break 'sample;
+                }
+            }
+        }
+        let mut got = stockfish_mates(&engine, &fens, &want, 5_000);
+        // A busy machine may stop it early: once more, longer.
+        for k in 0..fens.len() {
+            if got[k] != Some(want[k]) {
+                got[k] = stockfish_mates(&engine, &fens[k..=k], &want[k..=k], 30_000)[0];
+            }
+        }
+        let same = got
+            .iter()
+            .zip(&want)
+            .filter(|(g, w)| **g == Some(**w))
+            .count();
+        for ((fen, g), w) in fens.iter().zip(&got).zip(&want) {
+            if let Some(g) = g {
+                assert!(
+                    *g >= *w,
+                    "{m} {fen}: Stockfish mates in {g}, the table in {w}"
+                );
+            }
+        }
+        eprintln!(
+            "{m}: Stockfish agrees on {same} of {} short mates",
+            fens.len()
+        );
+        assert!(same + 1 >= fens.len(), "{m}: {got:?} {want:?}");
+    }
+    // Published values: the Gaviota `dm` suite's positions of these tables
+    // (KBNvKB: mate in 39 moves, and mate in 2).
+    if let Some(data) = shared_data() {
+        let text = std::fs::read_to_string(data.join("epd/endgame-dm-5.epd")).unwrap();
+        let mut checked = 0;
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && l.contains(" dm "))
+        {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let fen = format!("{} {} {} {} 0 1", f[0], f[1], f[2], f[3]);
+            let dm: i32 = f[5].trim_end_matches(';').parse().unwrap();
+            let pos: Chess = fen
+                .parse::<shakmaty::fen::Fen>()
+                .unwrap()
+                .into_position(shakmaty::CastlingMode::Standard)
+                .unwrap();
+            let Some(p) = tb.probe_chess(&pos) else {
+                continue;
+            };
+            let plies = if dm > 0 { 2 * dm - 1 } else { 2 * dm };
+            assert_eq!(p.dtm, plies, "{fen} (dm {dm})");
+            checked += 1;
+        }
+        eprintln!("{checked} dm values of endgame-dm-5.epd agree");
+        assert!(checked >= 2, "{checked}");
+    }
+    if keep.is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Three strong pieces on one side: positions with more moves than a
+/// generation counter holds (64 or more) are evaluated forward.
+#[test]
+#[ignore = "generates KQQNvK (5 pieces): about 2 minutes, 1 GB of memory"]
+fn positions_with_too_many_moves_for_a_counter_are_right() {
+    let keep = std::env::var_os("KIBITZ_TB5_DIR").map(PathBuf::from);
+    let dir = keep.clone().unwrap_or_else(|| temp_dir("many-moves"));
+    let mut tb = Tablebases::new(&dir);
+    let m: Material = "KQQNvK".parse().unwrap();
+    tb.ensure(&m, &mut |_| {}).unwrap();
+    let t = tb.table(&m).unwrap();
+    let layout = &t.layout;
+    // Such positions (about one in 10,000) equal the best of their moves,
+    // like a sample of the others.
+    let many = self_consistent_where(&tb, &m, 7, |pos| pos.legal_moves().len() >= 64);
+    eprintln!("{many} positions with 64 moves or more are right");
+    assert!(many > 500, "{many}");
+    let checked = self_consistent(&tb, &m, (layout.size / 50_000) | 1);
+    assert!(checked > 20_000, "{checked}");
+    let st = t.stats();
+    eprintln!("{m}: {st:?}");
+    assert_eq!(st.sides[0].wins, st.sides[0].positions);
+    if keep.is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

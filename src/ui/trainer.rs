@@ -641,10 +641,10 @@ pub fn validate(board: &shakmaty::Board, turn: Color) -> Result<Board, Vec<Strin
         }
     }
     let n = board.occupied().count();
-    if n > crate::tablebase::MAX_PIECES {
+    if n > crate::tablebase::DEFAULT_MAX_PIECES {
         problems.push(format!(
             "{n} pieces: the tables cover at most {} (kings included).",
-            crate::tablebase::MAX_PIECES
+            crate::tablebase::DEFAULT_MAX_PIECES
         ));
     }
     for sq in board.pawns() & (Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth))

@@ -93,13 +93,8 @@ impl App {
             Mode::EngineVsEngine => (engine.clone(), engine.clone()),
             Mode::HumanVsHuman => ("White".to_string(), "Black".to_string()),
         };
+        set_seven_tags(&mut self.game, "Kibitz game", white, black);
         let g = &mut self.game;
-        g.set_header("Event", "Kibitz game");
-        g.set_header("Site", "Kibitz terminal");
-        g.set_header("Date", crate::util::today());
-        g.set_header("Round", "-");
-        g.set_header("White", white);
-        g.set_header("Black", black);
         g.set_header(
             "TimeControl",
             self.time.map_or("-".to_string(), |t| t.pgn_tag()),
@@ -866,4 +861,15 @@ impl App {
             self.next_turn(now);
         }
     }
+}
+
+/// The tags of every game Kibitz writes (the PGN seven tag roster but the
+/// result, which the game sets).
+pub(super) fn set_seven_tags(g: &mut Game, event: &str, white: String, black: String) {
+    g.set_header("Event", event);
+    g.set_header("Site", "Kibitz terminal");
+    g.set_header("Date", crate::util::today());
+    g.set_header("Round", "-");
+    g.set_header("White", white);
+    g.set_header("Black", black);
 }

@@ -508,13 +508,9 @@ impl App {
             Color::White => ("You".to_string(), table),
             Color::Black => (table, "You".to_string()),
         };
+        let event = format!("Kibitz endgame trainer: {name}");
+        super::flow::set_seven_tags(&mut self.game, &event, white, black);
         let g = &mut self.game;
-        g.set_header("Event", format!("Kibitz endgame trainer: {name}"));
-        g.set_header("Site", "Kibitz terminal");
-        g.set_header("Date", crate::util::today());
-        g.set_header("Round", "-");
-        g.set_header("White", white);
-        g.set_header("Black", black);
         g.set_header(
             "KibitzMode",
             format!("trainer-{}", color_name(human).to_lowercase()),

@@ -143,12 +143,10 @@ fn without(mut r: Raw, j: usize) -> Raw {
     r
 }
 
-/// Calls `f` for every legal move of `stm`.
+/// The squares of `stm`'s men (its king `own_k` included) and of the other
+/// side's men (their king excluded).
 #[inline(always)]
-pub(crate) fn for_each_move(r: &Raw, stm: Color, mut f: impl FnMut(Mv)) {
-    let occ = occupancy(r);
-    let own_k = king_of(r, stm);
-    let opp_k = king_of(r, !stm);
+fn sides(r: &Raw, stm: Color, own_k: u8) -> (Bitboard, Bitboard) {
     let mut own = bb(own_k);
     let mut theirs = Bitboard::EMPTY;
     for p in r.pieces() {
@@ -158,6 +156,16 @@ pub(crate) fn for_each_move(r: &Raw, stm: Color, mut f: impl FnMut(Mv)) {
             theirs |= bb(p.1);
         }
     }
+    (own, theirs)
+}
+
+/// Calls `f` for every legal move of `stm`.
+#[inline(always)]
+pub(crate) fn for_each_move(r: &Raw, stm: Color, mut f: impl FnMut(Mv)) {
+    let occ = occupancy(r);
+    let own_k = king_of(r, stm);
+    let opp_k = king_of(r, !stm);
+    let (own, theirs) = sides(r, stm, own_k);
     let victim = |to: u8| -> usize {
         r.pieces()
             .iter()
@@ -481,15 +489,7 @@ fn init_position(set: &TableSet, r: &Raw, occ: Bitboard, stm: Color, in_check: b
     let r = *r;
     let own_k = king_of(&r, stm);
     let opp_k = king_of(&r, !stm);
-    let mut own = bb(own_k);
-    let mut theirs = Bitboard::EMPTY;
-    for p in r.pieces() {
-        if code_color(p.0) == stm {
-            own |= bb(p.1);
-        } else {
-            theirs |= bb(p.1);
-        }
-    }
+    let (own, theirs) = sides(&r, stm, own_k);
     // Squares the enemy attacks, seen through our king (for king moves).
     let occ_nk = occ ^ bb(own_k);
     let mut enemy = attacks::king_attacks(sq(opp_k));

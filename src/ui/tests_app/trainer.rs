@@ -43,6 +43,15 @@ fn let_tables_reply(a: &mut App, now: Instant) -> Instant {
     later
 }
 
+/// Asks for the hint and types its move, as a user would; returns its SAN.
+fn play_hint(a: &mut App, now: Instant) -> String {
+    shift(a, 'H', now);
+    let m = a.hint.clone().expect("a hint").mv;
+    let san = a.board().san(m);
+    type_str(a, &san, now);
+    san
+}
+
 fn status(a: &App) -> String {
     a.status
         .as_ref()
@@ -312,10 +321,7 @@ fn perfect_play_mates_in_the_table_distance_and_is_saved_in_both_formats() {
     let mut mine = 0;
     while !a.is_over() {
         assert!(a.human_to_move(), "after {mine} moves");
-        shift(&mut a, 'H', now);
-        let m = a.hint.clone().expect("hint").mv;
-        let san = a.board().san(m);
-        type_str(&mut a, &san, now);
+        play_hint(&mut a, now);
         mine += 1;
         if !a.is_over() {
             now = let_tables_reply(&mut a, now);
@@ -372,9 +378,7 @@ fn a_resumed_trainer_game_gets_its_verdicts_back() {
     let t = Instant::now();
     let mut a = trainer_app();
     start_at(&mut a, "8/8/8/4k3/8/8/3K4/7R w - - 0 1", t);
-    shift(&mut a, 'H', t);
-    let san = a.board().san(a.hint.clone().unwrap().mv);
-    type_str(&mut a, &san, t);
+    play_hint(&mut a, t);
     let now = let_tables_reply(&mut a, t);
     let game = a.game.clone();
     let mut b = trainer_app();
@@ -502,9 +506,7 @@ fn trainer_screens_render_at_every_size() {
     assert!(menu.contains("[medium]"));
     key(&mut a, KeyCode::Down, t);
     key(&mut a, KeyCode::Enter, t);
-    shift(&mut a, 'H', t);
-    let san = a.board().san(a.hint.clone().unwrap().mv);
-    type_str(&mut a, &san, t);
+    play_hint(&mut a, t);
     let screen = render(&a, 120, 40);
     assert!(screen.contains("Trainer: KRvK"), "{screen}");
     assert!(screen.contains("Best moves: 1 of 1"), "{screen}");
@@ -570,9 +572,7 @@ fn black_moves_are_numbered_with_dots_and_slow_moves_say_by_how_much() {
     let mut a = trainer_app();
     start_at(&mut a, "7r/8/3k4/8/8/8/8/4K3 b - - 0 1", t);
     assert_eq!(a.trainer.as_ref().unwrap().human, Color::Black);
-    shift(&mut a, 'H', t);
-    let san = a.board().san(a.hint.clone().unwrap().mv);
-    type_str(&mut a, &san, t);
+    let san = play_hint(&mut a, t);
     let screen = render(&a, 120, 40);
     assert!(screen.contains(&format!("1... {san} mate in")), "{screen}");
     // A slower move names the loss in moves.

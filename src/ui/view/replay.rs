@@ -90,7 +90,8 @@ fn material(b: &shakmaty::Board, color: Color) -> i32 {
     .sum()
 }
 
-fn fit(s: &str, w: usize) -> String {
+/// `s` cut to `w` characters, with an ellipsis when cut.
+pub(super) fn fit(s: &str, w: usize) -> String {
     if s.chars().count() <= w {
         s.to_string()
     } else if w > 1 {

@@ -217,7 +217,10 @@ pub(super) fn draw_editor_panel(buf: &mut Buffer, app: &App, e: &Editor, area: R
                 Style::default().fg(theme.accent),
             )))
         }
-        None => lines.push(Line::from(Span::styled(fit(&e.fen(), w), dim))),
+        None => lines.push(Line::from(Span::styled(
+            super::replay::fit(&e.fen(), w),
+            dim,
+        ))),
     }
     lines.push(Line::from(""));
     if e.problems.is_empty() {
@@ -248,14 +251,4 @@ pub(super) fn draw_editor_panel(buf: &mut Buffer, app: &App, e: &Editor, area: R
         .wrap(Wrap { trim: false })
         .block(block("Board editor", theme))
         .render_ref(area, buf);
-}
-
-fn fit(s: &str, w: usize) -> String {
-    if s.chars().count() <= w {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(w.saturating_sub(1)).collect();
-        t.push('…');
-        t
-    }
 }

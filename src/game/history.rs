@@ -14,7 +14,7 @@
 //! from the initial position (`1. e4 e5 2. Nf3` or `e2e4 e7e5 g1f3`).
 
 use crate::engine::Board;
-use crate::ui::input::parse_move;
+use crate::game::notation::parse_move;
 use shakmaty::{Color, Move, Position};
 
 /// A problem in a move file, with the line (from 1) it is on.

@@ -4,6 +4,7 @@
 pub mod history;
 pub mod library;
 pub mod movetree;
+pub mod notation;
 mod pgn;
 pub mod pgn_read;
 pub mod review;

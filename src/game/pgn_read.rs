@@ -12,7 +12,7 @@
 use super::movetree::{MoveTree, NodeId};
 use super::{Ending, Game, GameResult, Termination};
 use crate::engine::Board;
-use crate::ui::input::{MoveInputError, parse_move};
+use crate::game::notation::{MoveInputError, parse_move};
 use pgn_reader::{KnownOutcome, Outcome, RawComment, RawTag, Reader, SanPlus, Visitor};
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Move, Position};

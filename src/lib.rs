@@ -18,3 +18,4 @@ pub mod tune;
 pub mod uci;
 pub mod ui;
 pub mod util;
+pub mod variant;

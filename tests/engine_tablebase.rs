@@ -193,7 +193,7 @@ impl SearchObserver for TbLeaves {
         self.enters += 1;
         if node.kind == NodeKind::Tablebase {
             self.tb += 1;
-            assert!(node.board.board().occupied().count() <= 4);
+            assert!(node.occupied.count() <= 4);
         }
     }
     fn leave(&mut self, _ply: usize, _score: Score, _bound: kibitz::engine::Bound) {

@@ -1,18 +1,23 @@
-//! The engine's position: a shakmaty [`Chess`] plus an incrementally updated
-//! Zobrist key.
+//! The engine's position: a shakmaty position (standard chess, or
+//! Crazyhouse for the drop variants, see [`super::variant`]) plus an
+//! incrementally updated Zobrist key.
 //!
 //! shakmaty positions are copy-make (there is no unmake), so [`Board::play`]
 //! returns a new board. The key uses shakmaty's Polyglot-compatible random
 //! numbers and the Polyglot en-passant convention (the file counts only when a
 //! pawn of the side to move could capture), so it equals both
 //! `zobrist_hash(EnPassantMode::PseudoLegal)` and the Polyglot book key.
+//! In the drop variants the key also covers the pockets and the promoted
+//! pieces (as shakmaty's own key does), and in Bughouse the pieces each
+//! side has sent to its partner.
 
-use super::eval::{PSQT, S, psqt_of};
+use super::eval::S;
+use super::variant::{Bug, Extra, Std, Variant, Zh, drop_gives_check};
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
-    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Move, Piece,
-    Position, Role, Setup, Square, attacks,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role,
+    Setup, Square, attacks,
 };
 use std::fmt;
 
@@ -26,8 +31,8 @@ pub enum FenError {
 }
 
 #[derive(Clone)]
-pub struct Board {
-    pos: Chess,
+pub struct Board<V: Variant = Std> {
+    pos: V::Pos,
     hash: u64,
     /// Material + piece-square sum of the full evaluation, White minus
     /// Black, updated move by move.
@@ -35,11 +40,38 @@ pub struct Board {
     /// Pieces giving check (computed once per position: both the parent,
     /// asking "does this move give check?", and the child need it).
     checkers: Bitboard,
+    /// Bughouse: what each side has sent to its partner.
+    extra: V::Extra,
 }
 
+/// A Crazyhouse board.
+pub type ZhBoard = Board<Zh>;
+/// One board of Bughouse.
+pub type BugBoard = Board<Bug>;
+
 #[inline(always)]
-fn psqt(color: Color, role: Role, sq: Square) -> S {
-    PSQT[color as usize][role as usize - 1][sq as usize]
+fn psqt<V: Variant>(color: Color, role: Role, sq: Square) -> S {
+    V::psqt_table()[color as usize][role as usize - 1][sq as usize]
+}
+
+/// Material + piece-square sum of a board (White minus Black) with a
+/// variant's table.
+pub fn psqt_sum<V: Variant>(board: &shakmaty::Board) -> S {
+    let mut s = S::ZERO;
+    for (sq, piece) in board.iter() {
+        s += psqt::<V>(piece.color, piece.role, sq);
+    }
+    s
+}
+
+#[inline]
+fn zpocket(color: Color, role: Role, n: u8) -> u64 {
+    Zobrist64::zobrist_for_pocket(color, role, n).0
+}
+
+#[inline]
+fn zpromoted(sq: Square) -> u64 {
+    Zobrist64::zobrist_for_promoted(sq).0
 }
 
 #[inline]
@@ -53,7 +85,7 @@ fn zturn() -> u64 {
 }
 
 #[inline]
-fn zcastle(pos: &Chess) -> u64 {
+fn zcastle<P: Position>(pos: &P) -> u64 {
     let castles = pos.castles();
     let mut h = 0;
     for color in Color::ALL {
@@ -69,7 +101,7 @@ fn zcastle(pos: &Chess) -> u64 {
 /// The en-passant part of the key: the file of the ep square when a pawn of
 /// the side to move attacks it (Polyglot's rule).
 #[inline]
-fn zep(pos: &Chess) -> u64 {
+fn zep<P: Position>(pos: &P) -> u64 {
     match pos.maybe_ep_square() {
         Some(ep) if (attacks::pawn_attacks(!pos.turn(), ep) & pos.our(Role::Pawn)).any() => {
             Zobrist64::zobrist_for_en_passant_file(ep.file()).0
@@ -141,21 +173,13 @@ fn illegal_reason(kinds: shakmaty::PositionErrorKinds) -> String {
     }
 }
 
-impl Board {
+impl Board<Std> {
     pub fn startpos() -> Board {
         Board::from_chess(Chess::default())
     }
 
     pub fn from_chess(pos: Chess) -> Board {
-        let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal).0;
-        let psqt = psqt_of(&pos);
-        let checkers = pos.checkers();
-        Board {
-            pos,
-            hash,
-            psqt,
-            checkers,
-        }
+        Board::from_pos(pos)
     }
 
     /// Parses and validates a FEN. Errors say what is wrong.
@@ -169,20 +193,6 @@ impl Board {
         Board::from_fen_mode(fen, CastlingMode::Chess960)
     }
 
-    fn from_fen_mode(fen: &str, mode: CastlingMode) -> Result<Board, FenError> {
-        let fen = fen.trim();
-        if fen.is_empty() {
-            return Err(FenError::Syntax("empty FEN".into()));
-        }
-        let parsed: Fen = fen
-            .parse()
-            .map_err(|e: shakmaty::fen::ParseFenError| FenError::Syntax(fen_syntax_reason(e)))?;
-        let pos: Chess = parsed
-            .into_position(mode)
-            .map_err(|e| FenError::Illegal(illegal_reason(e.kinds())))?;
-        Ok(Board::from_chess(pos))
-    }
-
     #[inline]
     pub fn chess(&self) -> &Chess {
         &self.pos
@@ -192,7 +202,75 @@ impl Board {
         self.pos
     }
 
-    /// Zobrist key (Polyglot-compatible).
+    /// The move in UCI notation (`e2e4`, `e7e8q`, castling as king two
+    /// squares, drops as `N@f3`), in any variant.
+    pub fn uci(m: Move) -> String {
+        m.to_uci(CastlingMode::Standard).to_string()
+    }
+}
+
+impl<V: Variant> Board<V> {
+    /// The variant's start position.
+    pub fn start_position() -> Board<V> {
+        Board::from_pos(V::default_pos())
+    }
+
+    /// A board of this variant from a shakmaty position (nothing sent to
+    /// the partners yet).
+    pub fn from_pos(pos: V::Pos) -> Board<V> {
+        Board::with_extra(pos, V::Extra::default())
+    }
+
+    /// A board with its extra state (Bughouse: pieces sent to the partners).
+    pub fn with_extra(pos: V::Pos, extra: V::Extra) -> Board<V> {
+        let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal).0 ^ extra.key();
+        let psqt = psqt_sum::<V>(pos.board());
+        let checkers = pos.checkers();
+        Board {
+            pos,
+            hash,
+            psqt,
+            checkers,
+            extra,
+        }
+    }
+
+    /// Parses and validates a FEN in this variant (pockets in brackets for
+    /// the drop variants). Errors say what is wrong.
+    pub fn from_variant_fen(fen: &str) -> Result<Board<V>, FenError> {
+        Board::from_fen_mode(fen, CastlingMode::Standard)
+    }
+
+    fn from_fen_mode(fen: &str, mode: CastlingMode) -> Result<Board<V>, FenError> {
+        let fen = fen.trim();
+        if fen.is_empty() {
+            return Err(FenError::Syntax("empty FEN".into()));
+        }
+        let parsed: Fen = fen
+            .parse()
+            .map_err(|e: shakmaty::fen::ParseFenError| FenError::Syntax(fen_syntax_reason(e)))?;
+        let pos = V::from_setup(parsed.into_setup(), mode)
+            .map_err(|e| FenError::Illegal(illegal_reason(e.kinds())))?;
+        Ok(Board::from_pos(pos))
+    }
+
+    /// The shakmaty position.
+    #[inline]
+    pub fn pos(&self) -> &V::Pos {
+        &self.pos
+    }
+
+    pub fn into_pos(self) -> V::Pos {
+        self.pos
+    }
+
+    /// Extra state (Bughouse: what each side has sent to its partner).
+    #[inline]
+    pub fn extra(&self) -> &V::Extra {
+        &self.extra
+    }
+
+    /// Zobrist key (Polyglot-compatible in standard chess).
     #[inline]
     pub fn hash(&self) -> u64 {
         self.hash
@@ -229,8 +307,20 @@ impl Board {
         self.checkers.any()
     }
 
+    /// The pieces `color` has in hand (all zero in standard chess).
+    #[inline]
+    pub fn pocket(&self, color: Color) -> shakmaty::ByRole<u8> {
+        super::variant::pocket(&self.pos, color)
+    }
+
     pub fn fen(&self) -> String {
         Fen::from_position(&self.pos, EnPassantMode::Legal).to_string()
+    }
+
+    /// All legal moves.
+    #[inline]
+    pub fn legal_moves(&self) -> shakmaty::MoveList {
+        self.pos.legal_moves()
     }
 
     /// Non-pawn, non-king material of `color` exists (null move is safe-ish).
@@ -242,7 +332,7 @@ impl Board {
 
     /// Plays a legal move and returns the new board (copy-make).
     #[inline]
-    pub fn play(&self, m: Move) -> Board {
+    pub fn play(&self, m: Move) -> Board<V> {
         let us = self.pos.turn();
         let mut h = self.hash ^ zturn() ^ zep(&self.pos);
         let mut v = self.psqt;
@@ -257,18 +347,18 @@ impl Board {
                 let new_role = promotion.unwrap_or(role);
                 h ^= zpiece(from, role.of(us));
                 h ^= zpiece(to, new_role.of(us));
-                v += psqt(us, new_role, to) - psqt(us, role, from);
+                v += psqt::<V>(us, new_role, to) - psqt::<V>(us, role, from);
                 if let Some(c) = capture {
                     h ^= zpiece(to, c.of(!us));
-                    v -= psqt(!us, c, to);
+                    v -= psqt::<V>(!us, c, to);
                 }
             }
             Move::EnPassant { from, to } => {
                 let captured = Square::from_coords(to.file(), from.rank());
                 h ^= zpiece(from, us.pawn()) ^ zpiece(to, us.pawn());
                 h ^= zpiece(captured, (!us).pawn());
-                v += psqt(us, Role::Pawn, to) - psqt(us, Role::Pawn, from);
-                v -= psqt(!us, Role::Pawn, captured);
+                v += psqt::<V>(us, Role::Pawn, to) - psqt::<V>(us, Role::Pawn, from);
+                v -= psqt::<V>(!us, Role::Pawn, captured);
             }
             Move::Castle { king, rook } => {
                 let side = CastlingSide::from_queen_side(rook < king);
@@ -276,30 +366,75 @@ impl Board {
                 let rook_to = Square::from_coords(side.rook_to_file(), rook.rank());
                 h ^= zpiece(king, us.king()) ^ zpiece(king_to, us.king());
                 h ^= zpiece(rook, us.rook()) ^ zpiece(rook_to, us.rook());
-                v += psqt(us, Role::King, king_to) - psqt(us, Role::King, king);
-                v += psqt(us, Role::Rook, rook_to) - psqt(us, Role::Rook, rook);
+                v += psqt::<V>(us, Role::King, king_to) - psqt::<V>(us, Role::King, king);
+                v += psqt::<V>(us, Role::Rook, rook_to) - psqt::<V>(us, Role::Rook, rook);
             }
-            Move::Put { .. } => unreachable!("drops do not exist in standard chess"),
+            Move::Put { role, to } => {
+                h ^= zpiece(to, role.of(us));
+                v += psqt::<V>(us, role, to);
+            }
         }
         let old_rights = self.pos.castles().castling_rights();
-        let mut pos = self.pos.clone();
-        pos.play_unchecked(m);
+        let (pos, sent) = V::play(&self.pos, m);
         if pos.castles().castling_rights() != old_rights {
             h ^= zcastle(&self.pos) ^ zcastle(&pos);
         }
         h ^= zep(&pos);
+        let mut extra = self.extra;
+        if V::DROPS {
+            h ^= self.drop_key_change(&pos, m);
+            if let Some(piece) = sent {
+                h ^= extra.send(us, piece.role);
+            }
+        }
         let checkers = pos.checkers();
         Board {
             pos,
             hash: h,
             psqt: v,
             checkers,
+            extra,
         }
     }
 
-    /// The key after `m`, ignoring changes of castling rights and en
-    /// passant: exact for most moves, and good enough to prefetch the
-    /// child's transposition-table entry before the move is made.
+    /// The change of the pocket and promoted-piece part of the key from
+    /// this position to `after` (by `m`).
+    #[inline]
+    fn drop_key_change(&self, after: &V::Pos, m: Move) -> u64 {
+        let mut h = 0;
+        let us = self.pos.turn();
+        let before = super::variant::pocket(&self.pos, us);
+        let now = super::variant::pocket(after, us);
+        let mut changed = |role: Role| {
+            let (a, b) = (*before.get(role), *now.get(role));
+            if a != b {
+                h ^= zpocket(us, role, a) ^ zpocket(us, role, b);
+            }
+        };
+        match m {
+            Move::Put { role, .. } => changed(role),
+            Move::EnPassant { .. } => changed(Role::Pawn),
+            Move::Normal {
+                capture: Some(c),
+                to,
+                ..
+            } => changed(if self.pos.promoted().contains(to) {
+                Role::Pawn
+            } else {
+                c
+            }),
+            _ => {}
+        }
+        for sq in self.pos.promoted() ^ after.promoted() {
+            h ^= zpromoted(sq);
+        }
+        h
+    }
+
+    /// The key after `m`, ignoring changes of castling rights, en
+    /// passant and pockets: exact for most moves, and good enough to
+    /// prefetch the child's transposition-table entry before the move is
+    /// made.
     #[inline]
     pub fn key_after(&self, m: Move) -> u64 {
         let us = self.pos.turn();
@@ -320,6 +455,9 @@ impl Board {
             Move::EnPassant { from, to } => {
                 h ^= zpiece(from, us.pawn()) ^ zpiece(to, us.pawn());
             }
+            Move::Put { role, to } => {
+                h ^= zpiece(to, role.of(us));
+            }
             _ => {}
         }
         h
@@ -333,11 +471,11 @@ impl Board {
     /// the `Setup` directly, which skips the en-passant work; the key is
     /// updated incrementally. Returns `None` if shakmaty rejects the position
     /// (it cannot when the side to move is not in check).
-    pub fn null_move(&self) -> Option<Board> {
+    pub fn null_move(&self) -> Option<Board<V>> {
         let setup = Setup {
             board: self.pos.board().clone(),
-            promoted: Bitboard::EMPTY,
-            pockets: None,
+            promoted: self.pos.promoted(),
+            pockets: self.pos.pockets().copied(),
             turn: !self.pos.turn(),
             castling_rights: self.pos.castles().castling_rights(),
             ep_square: None,
@@ -346,33 +484,49 @@ impl Board {
             halfmoves: 0,
             fullmoves: self.pos.fullmoves(),
         };
-        let pos = Chess::from_setup(setup, self.pos.castles().mode()).ok()?;
+        let pos = V::from_setup(setup, self.pos.castles().mode()).ok()?;
         let hash = self.hash ^ zturn() ^ zep(&self.pos);
         Some(Board {
             pos,
             hash,
             psqt: self.psqt,
             checkers: Bitboard::EMPTY,
+            extra: self.extra,
         })
     }
 
-    /// The move in UCI notation (`e2e4`, `e7e8q`, castling as king two squares).
-    pub fn uci(m: Move) -> String {
-        m.to_uci(CastlingMode::Standard).to_string()
-    }
-
-    /// Parses a UCI move and checks it is legal here.
+    /// Parses a UCI move and checks it is legal here. Drops may be written
+    /// in lower case (`p@e4`).
     pub fn parse_uci(&self, s: &str) -> Result<Move, String> {
-        let uci: shakmaty::uci::UciMove = s
+        let normalized;
+        let text = match s.as_bytes() {
+            [r, b'@', rest @ ..] if r.is_ascii_lowercase() => {
+                normalized = format!(
+                    "{}@{}",
+                    r.to_ascii_uppercase() as char,
+                    String::from_utf8_lossy(rest)
+                );
+                normalized.as_str()
+            }
+            _ => s,
+        };
+        let uci: shakmaty::uci::UciMove = text
             .parse()
             .map_err(|_| format!("'{s}' is not a move in UCI notation"))?;
         uci.to_move(&self.pos)
             .map_err(|_| format!("'{s}' is not legal in {}", self.fen()))
     }
 
-    /// The move in SAN (`Nf3`, `exd5`, `O-O`, `e8=Q+`).
+    /// The move in SAN (`Nf3`, `exd5`, `O-O`, `e8=Q+`, `N@f7+`, `P@e4`).
     pub fn san(&self, m: Move) -> String {
-        shakmaty::san::SanPlus::from_move(self.pos.clone(), m).to_string()
+        let san = shakmaty::san::SanPlus::from_move(self.pos.clone(), m).to_string();
+        match m {
+            // shakmaty writes a pawn drop as `@e4`; players write `P@e4`.
+            Move::Put {
+                role: Role::Pawn, ..
+            } if san.starts_with('@') => format!("P{san}"),
+            _ => san,
+        }
     }
 
     /// Reconstructs a full move from its 16-bit TT encoding, if it fits this
@@ -382,6 +536,13 @@ impl Board {
             return None;
         }
         let (from, to, promo) = m.parts();
+        if V::DROPS && from == to {
+            // A drop: the role is stored in the promotion bits.
+            return Some(Move::Put {
+                role: m.drop_role()?,
+                to,
+            });
+        }
         let board = self.pos.board();
         let us = self.pos.turn();
         let piece = board.piece_at(from)?;
@@ -476,19 +637,23 @@ impl Board {
                 };
                 direct || (discovery.contains(from) && !attacks::aligned(from, to, king))
             }
+            // A drop uncovers nothing: only the dropped piece can check.
+            Move::Put { role, to } => {
+                drop_gives_check(us, role, to, king, board.occupied().with(to))
+            }
             // Rare: decide by playing the move.
             _ => self.play(m).in_check(),
         }
     }
 }
 
-impl fmt::Debug for Board {
+impl<V: Variant> fmt::Debug for Board<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Board({})", self.fen())
     }
 }
 
-impl fmt::Display for Board {
+impl<V: Variant> fmt::Display for Board<V> {
     /// An ASCII diagram (White at the bottom), as printed by the UCI `d`
     /// command.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -514,7 +679,9 @@ impl fmt::Display for Board {
 
 /// A move packed into 16 bits for the transposition table:
 /// from (6 bits) | to (6 bits) | promotion role (3 bits). Castling is stored
-/// as king-takes-rook, as shakmaty represents it. Zero means "no move".
+/// as king-takes-rook, as shakmaty represents it. A drop is stored with
+/// from = to (no board move has that) and its role in the promotion bits.
+/// Zero means "no move".
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Hash)]
 pub struct Move16(pub u16);
 
@@ -532,7 +699,7 @@ impl Move16 {
             } => (from, to, promotion.map_or(0, |r| r as u16)),
             Move::EnPassant { from, to } => (from, to, 0),
             Move::Castle { king, rook } => (king, rook, 0),
-            Move::Put { to, .. } => (to, to, 0),
+            Move::Put { role, to } => (to, to, role as u16),
         };
         Move16(from as u16 | (to as u16) << 6 | promo << 12)
     }
@@ -540,6 +707,12 @@ impl Move16 {
     #[inline]
     pub fn is_none(self) -> bool {
         self.0 == 0
+    }
+
+    /// The dropped role of a drop's code.
+    #[inline]
+    fn drop_role(self) -> Option<Role> {
+        Role::try_from(self.0 >> 12).ok()
     }
 
     #[inline]
@@ -574,23 +747,28 @@ mod tests {
         assert!(Board::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").is_ok());
     }
 
-    fn walk(board: &Board, depth: u32, seen: &mut u64) {
+    fn walk<V: Variant>(board: &Board<V>, depth: u32, seen: &mut u64) {
         let expect = board
-            .chess()
+            .pos()
             .zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal)
-            .0;
+            .0
+            ^ board.extra().key();
         assert_eq!(
             board.hash(),
             expect,
             "incremental key wrong at {}",
             board.fen()
         );
-        assert_eq!(board.psqt(), psqt_of(board.chess()), "incremental psqt");
+        assert_eq!(
+            board.psqt(),
+            psqt_sum::<V>(board.board()),
+            "incremental psqt"
+        );
         *seen += 1;
         if depth == 0 {
             return;
         }
-        for m in board.chess().legal_moves() {
+        for m in board.pos().legal_moves() {
             let child = board.play(m);
             let packed = Move16::new(m);
             assert_eq!(board.decode(packed), Some(m), "move16 round trip");
@@ -612,6 +790,77 @@ mod tests {
             walk(&b, 3, &mut seen);
             assert!(seen > 1000);
         }
+    }
+
+    /// Crazyhouse and Bughouse boards: the key covers pockets, promoted
+    /// pieces and (Bughouse) what was sent to the partner, and stays equal
+    /// to a full recomputation through drops, captures and promotions.
+    #[test]
+    fn incremental_key_with_pockets() {
+        for fen in [
+            "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[] b KQkq - 0 1",
+            "2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1",
+            "4k3/1Q~6/8/8/4b3/8/Kpp5/8[Nn] b - - 0 1",
+            "2rn1b1r/1pp2n1p/B1PBk1pP/5p1P/P5p1/2P2RP1/RP1QNP2/1NBK4[QPp] w - - 0 1",
+        ] {
+            let zh = Board::<Zh>::from_variant_fen(fen).unwrap();
+            let mut seen = 0;
+            walk(&zh, 2, &mut seen);
+            assert!(seen > 300, "{fen}: {seen}");
+            let bug = Board::<Bug>::from_variant_fen(fen).unwrap();
+            let mut seen = 0;
+            walk(&bug, 2, &mut seen);
+            assert!(seen > 300, "{fen}: {seen}");
+        }
+    }
+
+    #[test]
+    fn bughouse_capture_goes_to_the_partner() {
+        // White takes the knight: Crazyhouse puts it in White's hand,
+        // Bughouse sends it away.
+        let fen = "4k3/8/8/3n4/4P3/8/8/4K3[] w - - 0 1";
+        let zh = Board::<Zh>::from_variant_fen(fen).unwrap();
+        let m = zh.parse_uci("e4d5").unwrap();
+        assert_eq!(zh.play(m).pocket(Color::White).knight, 1);
+        let bug = Board::<Bug>::from_variant_fen(fen).unwrap();
+        let after = bug.play(m);
+        assert_eq!(after.pocket(Color::White).knight, 0);
+        assert_eq!(after.extra().count(Color::White, Role::Knight), 1);
+        // A promoted queen goes back as a pawn.
+        let fen = "4k3/8/8/8/8/8/1q~6/K7[] w - - 0 1";
+        let zh = Board::<Zh>::from_variant_fen(fen).unwrap();
+        let m = zh.parse_uci("a1b2").unwrap();
+        let after = zh.play(m);
+        assert_eq!(after.pocket(Color::White).pawn, 1);
+        assert_eq!(after.pocket(Color::White).queen, 0);
+        let bug = Board::<Bug>::from_variant_fen(fen).unwrap();
+        assert_eq!(bug.play(m).extra().count(Color::White, Role::Pawn), 1);
+    }
+
+    #[test]
+    fn drops_in_uci_and_san() {
+        let b = Board::<Zh>::from_variant_fen(
+            "rnbqkb1r/ppp1pppp/8/8/8/8/PPPP1PPP/RNBQKB1R[Pnp] w KQkq - 0 4",
+        )
+        .unwrap();
+        let m = b.parse_uci("P@e4").unwrap();
+        assert_eq!(
+            m,
+            Move::Put {
+                role: Role::Pawn,
+                to: Square::E4
+            }
+        );
+        assert_eq!(b.parse_uci("p@e4"), Ok(m), "lower case drops");
+        assert_eq!(Board::uci(m), "P@e4");
+        assert_eq!(b.san(m), "P@e4");
+        assert!(b.parse_uci("N@e4").is_err(), "White has no knight in hand");
+        assert!(
+            b.parse_uci("P@e8").is_err(),
+            "no pawn drops on the back rank"
+        );
+        let code = Move16::new(m);
+        assert_eq!(b.decode(code), Some(m));
     }
 
     #[test]

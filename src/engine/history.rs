@@ -27,9 +27,14 @@ pub fn dest(m: Move) -> Square {
     }
 }
 
+/// The origin square of a move for the butterfly table; a drop counts as
+/// coming from its own target square (no board move has from = to).
 #[inline(always)]
 fn from_sq(m: Move) -> usize {
-    m.from().map_or(0, |s| s as usize)
+    match m.from() {
+        Some(s) => s as usize,
+        None => m.to() as usize,
+    }
 }
 
 /// A (piece, destination) pair identifying a move for continuation history.

@@ -12,6 +12,7 @@ use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW};
 use super::score::{Bound, Depth, MAX_PLY, Score};
 use super::search::{RootMove, Searcher, observe};
 use super::time::Limits;
+use super::variant::Variant;
 use shakmaty::{Move, Position};
 use std::time::Duration;
 
@@ -40,8 +41,13 @@ pub struct SearchResult {
 
 impl<O: SearchObserver> Searcher<'_, O> {
     /// Runs iterative deepening from `root` under `limits`.
-    pub fn run(&mut self, root: &Board, limits: &Limits, multipv: usize) -> SearchResult {
-        let legal = root.chess().legal_moves();
+    pub fn run<V: Variant>(
+        &mut self,
+        root: &Board<V>,
+        limits: &Limits,
+        multipv: usize,
+    ) -> SearchResult {
+        let legal = root.pos().legal_moves();
         self.root_moves = legal
             .iter()
             .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
@@ -253,7 +259,13 @@ impl<O: SearchObserver> Searcher<'_, O> {
     /// The root node: like an interior PV node, but its moves come from the
     /// ranked root-move list, each move's score is remembered for the next
     /// iteration, and MultiPV lines already found are skipped.
-    fn search_root(&mut self, root: &Board, depth: Depth, mut alpha: Score, beta: Score) -> Score {
+    fn search_root<V: Variant>(
+        &mut self,
+        root: &Board<V>,
+        depth: Depth,
+        mut alpha: Score,
+        beta: Score,
+    ) -> Score {
         let in_check = root.in_check();
         observe!(self.obs.enter(&NodeInfo {
             ply: 0,
@@ -263,8 +275,9 @@ impl<O: SearchObserver> Searcher<'_, O> {
             kind: NodeKind::Root,
             pv: true,
             mv: None,
-            board: root,
             in_check,
+            occupied: root.board().occupied(),
+            _life: std::marker::PhantomData,
         }));
         self.stats.nodes += 1;
         self.pv.clear(0);
@@ -291,22 +304,36 @@ impl<O: SearchObserver> Searcher<'_, O> {
                     (-Score::INFINITE, Score::INFINITE)
                 };
                 observe!(self.obs.try_move(0, m, searched, a, b, new_depth));
-                score = -self.negamax::<true>(&child, new_depth, 1, a, b, false, Some(m));
+                score = -self.negamax::<V, true>(&child, new_depth, 1, a, b, false, Some(m));
             } else {
                 observe!(
                     self.obs
                         .try_move(0, m, searched, -alpha - 1, -alpha, new_depth)
                 );
-                score =
-                    -self.negamax::<false>(&child, new_depth, 1, -alpha - 1, -alpha, true, Some(m));
+                score = -self.negamax::<V, false>(
+                    &child,
+                    new_depth,
+                    1,
+                    -alpha - 1,
+                    -alpha,
+                    true,
+                    Some(m),
+                );
                 if score > alpha && score < beta && !self.aborted {
                     observe!(
                         self.obs
                             .research(0, m, super::observer::Research::FullWindow)
                     );
                     observe!(self.obs.try_move(0, m, searched, -beta, -alpha, new_depth));
-                    score =
-                        -self.negamax::<true>(&child, new_depth, 1, -beta, -alpha, false, Some(m));
+                    score = -self.negamax::<V, true>(
+                        &child,
+                        new_depth,
+                        1,
+                        -beta,
+                        -alpha,
+                        false,
+                        Some(m),
+                    );
                 }
             }
             self.hashes.pop();

@@ -20,6 +20,7 @@ use super::board::Board;
 use super::iterative::SearchResult;
 use super::score::Depth;
 use super::time::Limits;
+use super::variant::Variant;
 use crate::util::Rng;
 use shakmaty::{Move, Position};
 use std::time::Duration;
@@ -135,12 +136,17 @@ impl Level {
     }
 
     /// The move this level plays, given the search result (`None`: no move).
-    pub fn choose(self, board: &Board, result: &SearchResult, rng: &mut Rng) -> Option<Move> {
+    pub fn choose<V: Variant>(
+        self,
+        board: &Board<V>,
+        result: &SearchResult,
+        rng: &mut Rng,
+    ) -> Option<Move> {
         let Some(s) = self.spec() else {
             return result.best_move;
         };
         if s.random_pct > 0 && rng.below(100) < s.random_pct as usize {
-            let legal = board.chess().legal_moves();
+            let legal = board.pos().legal_moves();
             if !legal.is_empty() {
                 return Some(legal[rng.below(legal.len())]);
             }

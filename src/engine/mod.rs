@@ -23,8 +23,9 @@ mod tb;
 pub mod time;
 pub mod tree;
 pub mod tt;
+pub mod variant;
 
-pub use board::{Board, FenError};
+pub use board::{Board, BugBoard, FenError, ZhBoard};
 pub use eval::{EvalKind, EvalTrace};
 pub use iterative::{Line, SearchResult};
 pub use levels::Level;
@@ -34,6 +35,7 @@ pub use observer::{
 };
 pub use score::{Bound, Depth, Ply, Score};
 pub use time::{Clock, Features, Limits};
+pub use variant::{Bug, Std, Variant, Zh};
 
 use crate::tablebase::Tablebases;
 use crate::tablebase::syzygy::{SyzygyPathError, SyzygyTables};
@@ -53,22 +55,35 @@ use tt::TranspositionTable;
 /// A position to search together with the game that led to it (for
 /// repetition detection).
 #[derive(Clone, Debug)]
-pub struct GamePosition {
-    start: Board,
+pub struct GamePosition<V: Variant = Std> {
+    start: Board<V>,
     moves: Vec<Move>,
-    current: Board,
+    current: Board<V>,
     /// Keys of all positions before `current`, oldest first.
     history: Vec<u64>,
 }
 
-impl Default for GamePosition {
+impl Default for GamePosition<Std> {
     fn default() -> Self {
         GamePosition::new(Board::startpos())
     }
 }
 
-impl GamePosition {
-    pub fn new(start: Board) -> GamePosition {
+impl GamePosition<Std> {
+    /// From a FEN (or the start position) and UCI moves, as UCI `position`
+    /// sends them. Errors name the offending move.
+    pub fn from_uci(fen: Option<&str>, moves: &[&str]) -> Result<GamePosition, String> {
+        GamePosition::from_uci_moves(fen, moves)
+    }
+}
+
+impl<V: Variant> GamePosition<V> {
+    /// The variant's start position, no moves.
+    pub fn initial() -> GamePosition<V> {
+        GamePosition::new(Board::start_position())
+    }
+
+    pub fn new(start: Board<V>) -> GamePosition<V> {
         GamePosition {
             current: start.clone(),
             start,
@@ -77,12 +92,12 @@ impl GamePosition {
         }
     }
 
-    /// From a FEN (or the start position) and UCI moves, as UCI `position`
-    /// sends them. Errors name the offending move.
-    pub fn from_uci(fen: Option<&str>, moves: &[&str]) -> Result<GamePosition, String> {
+    /// From a FEN of this variant (or its start position) and UCI moves.
+    /// Errors name the offending move.
+    pub fn from_uci_moves(fen: Option<&str>, moves: &[&str]) -> Result<GamePosition<V>, String> {
         let start = match fen {
-            Some(f) => Board::from_fen(f).map_err(|e| e.to_string())?,
-            None => Board::startpos(),
+            Some(f) => Board::from_variant_fen(f).map_err(|e| e.to_string())?,
+            None => Board::start_position(),
         };
         let mut g = GamePosition::new(start);
         for (i, s) in moves.iter().enumerate() {
@@ -114,11 +129,11 @@ impl GamePosition {
         Some(m)
     }
 
-    pub fn current(&self) -> &Board {
+    pub fn current(&self) -> &Board<V> {
         &self.current
     }
 
-    pub fn start(&self) -> &Board {
+    pub fn start(&self) -> &Board<V> {
         &self.start
     }
 
@@ -342,7 +357,7 @@ impl Engine {
     }
 
     /// Evaluates the position with the current evaluation, side to move's view.
-    pub fn static_eval(&mut self, board: &Board) -> i32 {
+    pub fn static_eval<V: Variant>(&mut self, board: &Board<V>) -> i32 {
         self.eval.evaluate(board)
     }
 
@@ -355,18 +370,21 @@ impl Engine {
     /// root (the fastest mate, the longest resistance; among the drawing
     /// moves the search chooses), and Syzygy DTZ tables restrict it to the
     /// moves that keep the best outcome under the 50-move rule.
-    pub fn search<O: SearchObserver>(
+    pub fn search<V: Variant, O: SearchObserver>(
         &mut self,
-        pos: &GamePosition,
+        pos: &GamePosition<V>,
         limits: &Limits,
         stop: &AtomicBool,
         obs: &mut O,
     ) -> SearchReport {
         let root = pos.current();
+        // The book and the tablebases know standard chess only.
+        let std_root = V::as_std(root);
         if self.options.own_book
             && limits.searchmoves.is_empty()
             && let Some(book) = &self.book
-            && let Some(m) = book.pick(root, &mut self.rng)
+            && let Some(std_root) = std_root
+            && let Some(m) = book.pick(std_root, &mut self.rng)
         {
             let score = Score(self.eval.evaluate(root));
             return SearchReport {
@@ -395,10 +413,11 @@ impl Engine {
         let own = self.tablebases.as_deref();
         let syzygy = self.syzygy.as_deref();
         let mut tb = tb::TbAccess::new(own, syzygy);
-        let (plan, root_hits) = if level == Level::MAX {
-            tb::plan_root(own, syzygy, root, &limits.searchmoves, multipv)
-        } else {
-            (tb::RootPlan::Search, 0)
+        let (plan, root_hits) = match std_root {
+            Some(std_root) if level == Level::MAX => {
+                tb::plan_root(own, syzygy, std_root, &limits.searchmoves, multipv)
+            }
+            _ => (tb::RootPlan::Search, 0),
         };
         let mut root_tb = Vec::new();
         match plan {
@@ -495,7 +514,7 @@ impl Engine {
     }
 
     /// Convenience: a fixed-depth search with no observer.
-    pub fn search_depth(&mut self, board: &Board, depth: Depth) -> SearchResult {
+    pub fn search_depth<V: Variant>(&mut self, board: &Board<V>, depth: Depth) -> SearchResult {
         let stop = AtomicBool::new(false);
         let pos = GamePosition::new(board.clone());
         self.search(&pos, &Limits::depth(depth), &stop, &mut NoObserver)
@@ -504,6 +523,6 @@ impl Engine {
 }
 
 /// Does the side to move have a legal move? (Convenience for callers.)
-pub fn has_legal_moves(board: &Board) -> bool {
-    !board.chess().legal_moves().is_empty()
+pub fn has_legal_moves<V: Variant>(board: &Board<V>) -> bool {
+    !board.pos().legal_moves().is_empty()
 }

@@ -17,7 +17,7 @@
 //! (tested against shakmaty below).
 
 use shakmaty::{
-    Bitboard, CastlingSide, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks,
+    Bitboard, CastlingSide, Color, Move, MoveList, Position, Rank, Role, Square, attacks,
 };
 
 /// Per-node facts shared by both generators.
@@ -30,7 +30,7 @@ pub struct GenContext {
 impl GenContext {
     /// `None` when the side to move has no king (not a legal chess position).
     #[inline]
-    pub fn new(pos: &Chess) -> Option<GenContext> {
+    pub fn new<P: Position>(pos: &P) -> Option<GenContext> {
         let king = pos.board().king_of(pos.turn())?;
         Some(GenContext {
             king,
@@ -41,7 +41,7 @@ impl GenContext {
 
 /// Our pieces pinned to our king.
 #[inline]
-pub fn pinned(pos: &Chess, king: Square) -> Bitboard {
+pub fn pinned<P: Position>(pos: &P, king: Square) -> Bitboard {
     let board = pos.board();
     let us = pos.us();
     let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens()
@@ -70,7 +70,12 @@ fn allowed(ctx: &GenContext, from: Square, to: Square) -> bool {
 
 /// Pieces other than pawns and the king, to `targets`.
 #[inline(always)]
-fn piece_moves(pos: &Chess, ctx: &GenContext, targets: Bitboard, f: &mut impl FnMut(Move)) {
+fn piece_moves<P: Position>(
+    pos: &P,
+    ctx: &GenContext,
+    targets: Bitboard,
+    f: &mut impl FnMut(Move),
+) {
     let board = pos.board();
     let us = pos.us();
     let occupied = board.occupied();
@@ -114,7 +119,7 @@ fn piece_moves(pos: &Chess, ctx: &GenContext, targets: Bitboard, f: &mut impl Fn
 
 /// King steps to `targets` that are not attacked once the king has moved.
 #[inline(always)]
-fn king_moves(pos: &Chess, ctx: &GenContext, targets: Bitboard, f: &mut impl FnMut(Move)) {
+fn king_moves<P: Position>(pos: &P, ctx: &GenContext, targets: Bitboard, f: &mut impl FnMut(Move)) {
     let board = pos.board();
     let occupied = board.occupied().without(ctx.king);
     for to in attacks::king_attacks(ctx.king) & targets {
@@ -133,7 +138,12 @@ fn king_moves(pos: &Chess, ctx: &GenContext, targets: Bitboard, f: &mut impl FnM
 /// Captures and queen promotions (not in check). With `underpromotions`,
 /// capturing underpromotions too (the main search needs every legal move;
 /// quiescence does not).
-pub fn tactical(pos: &Chess, ctx: &GenContext, underpromotions: bool, mut f: impl FnMut(Move)) {
+pub fn tactical<P: Position>(
+    pos: &P,
+    ctx: &GenContext,
+    underpromotions: bool,
+    mut f: impl FnMut(Move),
+) {
     let board = pos.board();
     let turn = pos.turn();
     let us = pos.us();
@@ -223,7 +233,7 @@ pub fn tactical(pos: &Chess, ctx: &GenContext, underpromotions: bool, mut f: imp
 /// Every legal move that [`tactical`] (with underpromotions) does not
 /// generate (not in check): pushes, quiet underpromotions, quiet piece and
 /// king moves, castling.
-pub fn quiet(pos: &Chess, ctx: &GenContext, mut f: impl FnMut(Move)) {
+pub fn quiet<P: Position>(pos: &P, ctx: &GenContext, mut f: impl FnMut(Move)) {
     let board = pos.board();
     let turn = pos.turn();
     let us = pos.us();
@@ -292,7 +302,12 @@ pub fn quiet(pos: &Chess, ctx: &GenContext, mut f: impl FnMut(Move)) {
 /// The quiet moves (as [`quiet`] defines them) that give check, without
 /// generating the others. `discovery`: our pieces shielding the enemy king
 /// from one of our sliders ([`crate::engine::Board::discovery_candidates`]).
-pub fn quiet_checks(pos: &Chess, ctx: &GenContext, discovery: Bitboard, mut f: impl FnMut(Move)) {
+pub fn quiet_checks<P: Position + Clone>(
+    pos: &P,
+    ctx: &GenContext,
+    discovery: Bitboard,
+    mut f: impl FnMut(Move),
+) {
     let board = pos.board();
     let turn = pos.turn();
     let us = pos.us();
@@ -468,7 +483,7 @@ pub fn quiet_checks(pos: &Chess, ctx: &GenContext, discovery: Bitboard, mut f: i
 /// Is `m` (a move from somewhere else: the TT, a killer) legal here? Fast
 /// for ordinary moves when not in check; castling, en passant and positions
 /// in check go to shakmaty's legality test.
-pub fn is_legal(pos: &Chess, in_check: bool, m: Move) -> bool {
+pub fn is_legal<P: Position>(pos: &P, in_check: bool, m: Move) -> bool {
     let Move::Normal {
         role,
         from,
@@ -477,6 +492,11 @@ pub fn is_legal(pos: &Chess, in_check: bool, m: Move) -> bool {
         promotion,
     } = m
     else {
+        if let Move::Put { role, to } = m
+            && !in_check
+        {
+            return drop_is_legal(pos, role, to);
+        }
         return pos.is_legal(m);
     };
     if in_check {
@@ -546,7 +566,7 @@ pub fn is_legal(pos: &Chess, in_check: bool, m: Move) -> bool {
 
 /// The moves quiescence search looks at: all evasions when in check,
 /// otherwise captures and queen promotions.
-pub fn tactical_moves(pos: &Chess, in_check: bool) -> MoveList {
+pub fn tactical_moves<P: Position>(pos: &P, in_check: bool) -> MoveList {
     if in_check {
         return pos.legal_moves();
     }
@@ -557,11 +577,85 @@ pub fn tactical_moves(pos: &Chess, in_check: bool) -> MoveList {
     moves
 }
 
+/// Is dropping `role` on `to` legal (not in check)?
+#[inline]
+pub fn drop_is_legal<P: Position>(pos: &P, role: Role, to: Square) -> bool {
+    let Some(pockets) = pos.pockets() else {
+        return false;
+    };
+    *pockets.get(pos.turn()).get(role) > 0
+        && role != Role::King
+        && crate::engine::variant::drop_targets(pos, role).contains(to)
+}
+
+/// Every drop of the side to move when it is not in check (in check, the
+/// evasions come from shakmaty): each piece in hand on every empty square,
+/// pawns not on the first or last rank. Nothing without pockets.
+#[inline]
+pub fn drops<P: Position>(pos: &P, mut f: impl FnMut(Move)) {
+    let Some(pockets) = pos.pockets() else {
+        return;
+    };
+    let hand = pockets.get(pos.turn());
+    for role in [
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ] {
+        if *hand.get(role) > 0 {
+            for to in crate::engine::variant::drop_targets(pos, role) {
+                f(Move::Put { role, to });
+            }
+        }
+    }
+}
+
+/// The drops that give check (not in check).
+#[inline]
+pub fn checking_drops<P: Position>(pos: &P, mut f: impl FnMut(Move)) {
+    let Some(pockets) = pos.pockets() else {
+        return;
+    };
+    let board = pos.board();
+    let turn = pos.turn();
+    let Some(king) = board.king_of(!turn) else {
+        return;
+    };
+    let hand = pockets.get(turn);
+    let occupied = board.occupied();
+    let bishop = attacks::bishop_attacks(king, occupied);
+    let rook = attacks::rook_attacks(king, occupied);
+    for role in [
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ] {
+        if *hand.get(role) == 0 {
+            continue;
+        }
+        let from = match role {
+            Role::Pawn => attacks::pawn_attacks(!turn, king),
+            Role::Knight => attacks::knight_attacks(king),
+            Role::Bishop => bishop,
+            Role::Rook => rook,
+            _ => bishop | rook,
+        };
+        for to in from & crate::engine::variant::drop_targets(pos, role) {
+            f(Move::Put { role, to });
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::board::Board;
     use crate::util::Rng;
+    use shakmaty::Chess;
 
     fn key(m: &Move) -> String {
         format!("{m:?}")

@@ -16,6 +16,7 @@ use super::board::{Board, Move16};
 use super::history::{ContKey, Histories};
 use super::movegen::{self, GenContext};
 use super::see;
+use super::variant::{EntryBuf, Std, Variant};
 use arrayvec::ArrayVec;
 use shakmaty::{Move, Position, Role};
 
@@ -60,6 +61,11 @@ const KILLER1: i32 = 1 << 24;
 const KILLER2: i32 = KILLER1 - 1;
 const COUNTER: i32 = KILLER1 - 2;
 const TACTICAL_EVASION: i32 = 1 << 26;
+/// Drops (Crazyhouse, Bughouse): a checking drop is tried before the
+/// quiet moves history has no opinion on, and a drop next to the enemy
+/// king gets a smaller bonus per square of closeness.
+const DROP_CHECK: i32 = 6000;
+const DROP_NEAR_KING: i32 = 800;
 /// Quiet moves picked by selection before the rest is sorted at once.
 const SELECT_FIRST: usize = 3;
 
@@ -89,17 +95,17 @@ impl QuietOrder<'_> {
     }
 }
 
-impl MovePicker {
+impl<V: Variant> MovePicker<V> {
     /// Killer or countermove `m` is worth returning before the quiet moves
     /// are generated: quiet, not already returned, and legal here (it was
     /// found in a sibling position).
     #[inline]
-    fn special_ok(&mut self, board: &Board, m: Move, slot: usize) -> bool {
+    fn special_ok(&mut self, board: &Board<V>, m: Move, slot: usize) -> bool {
         let code = Move16::new(m);
         if Some(m) == self.tt_move
             || is_tactical(m)
             || self.special[..slot].contains(&code)
-            || !movegen::is_legal(board.chess(), self.in_check, m)
+            || !movegen::is_legal(board.pos(), self.in_check, m)
         {
             return false;
         }
@@ -111,7 +117,7 @@ impl MovePicker {
     }
 }
 
-pub struct MovePicker {
+pub struct MovePicker<V: Variant = Std> {
     stage: Stage,
     tt_move: Option<Move>,
     killers: [Option<Move>; 2],
@@ -120,7 +126,7 @@ pub struct MovePicker {
     /// moves are generated).
     special: [Move16; 3],
     in_check: bool,
-    entries: ArrayVec<(Move, i32), 256>,
+    entries: V::Entries,
     next: usize,
     /// Where the quiet moves begin in `entries`.
     quiets_start: usize,
@@ -134,7 +140,7 @@ pub struct MovePicker {
     ctx: Option<GenContext>,
 }
 
-impl MovePicker {
+impl<V: Variant> MovePicker<V> {
     /// `tt_move` must already be known to be legal in the position.
     /// Without `ordering`, moves come in generation order (a feature switch
     /// for learners).
@@ -145,7 +151,7 @@ impl MovePicker {
         counter: Move16,
         in_check: bool,
         ordering: bool,
-    ) -> MovePicker {
+    ) -> MovePicker<V> {
         let stage = match (ordering, tt_move.is_some(), in_check) {
             (false, _, _) => Stage::GenUnordered,
             (true, true, _) => Stage::TtMove,
@@ -159,7 +165,7 @@ impl MovePicker {
             special: [Move16::NONE; 3],
             counter,
             in_check,
-            entries: ArrayVec::new(),
+            entries: V::Entries::default(),
             next: 0,
             quiets_start: 0,
             bad: ArrayVec::new(),
@@ -179,7 +185,7 @@ impl MovePicker {
     }
 
     #[inline]
-    fn gives_check(&mut self, board: &Board, m: Move) -> bool {
+    fn gives_check(&mut self, board: &Board<V>, m: Move) -> bool {
         let d = *self
             .discovery
             .get_or_insert_with(|| board.discovery_candidates());
@@ -189,7 +195,7 @@ impl MovePicker {
     /// Sorts `entries[from..]` by descending score (insertion sort: the
     /// lists are short).
     fn sort_rest(&mut self, from: usize) {
-        let e = &mut self.entries;
+        let e = self.entries.as_mut_slice();
         for i in from + 1..e.len() {
             let x = e[i];
             let mut j = i;
@@ -203,8 +209,9 @@ impl MovePicker {
 
     /// Swaps the best-scored entry of `entries[from..]` to `from`.
     #[inline(always)]
+    #[allow(clippy::needless_range_loop)]
     fn select(&mut self, from: usize) -> Move {
-        let e = &mut self.entries;
+        let e = self.entries.as_mut_slice();
         let mut best = from;
         let mut best_score = e[from].1;
         for i in from + 1..e.len() {
@@ -220,15 +227,15 @@ impl MovePicker {
     // Generation lives out of line so that `next` (called once per move)
     // stays small.
     #[inline(never)]
-    fn gen_tactical(&mut self, board: &Board) {
-        self.ctx = GenContext::new(board.chess());
+    fn gen_tactical(&mut self, board: &Board<V>) {
+        self.ctx = GenContext::new(board.pos());
         let Some(ctx) = self.ctx else {
             self.stage = Stage::Done;
             return;
         };
         let tt = self.tt_move;
         let entries = &mut self.entries;
-        movegen::tactical(board.chess(), &ctx, true, |m| {
+        movegen::tactical(board.pos(), &ctx, true, |m| {
             if Some(m) != tt {
                 entries.push((m, mvv_lva(m)));
             }
@@ -238,7 +245,7 @@ impl MovePicker {
     }
 
     #[inline(never)]
-    fn gen_quiets(&mut self, board: &Board, hist: &Histories, prev: [Option<ContKey>; 2]) {
+    fn gen_quiets(&mut self, board: &Board<V>, hist: &Histories, prev: [Option<ContKey>; 2]) {
         self.stage = Stage::Quiets;
         self.entries.clear();
         self.next = 0;
@@ -254,25 +261,56 @@ impl MovePicker {
             let discovery = board.discovery_candidates();
             self.discovery = Some(discovery);
             let entries = &mut self.entries;
-            movegen::quiet_checks(board.chess(), &ctx, discovery, |m| {
+            movegen::quiet_checks(board.pos(), &ctx, discovery, |m| {
                 if !skip(m) {
                     entries.push((m, 0));
                 }
             });
+            if V::DROPS {
+                movegen::checking_drops(board.pos(), |m| {
+                    if !skip(m) {
+                        entries.push((m, 0));
+                    }
+                });
+            }
             return;
         }
         let scorer = hist.quiet_scorer(board.turn(), prev);
         let entries = &mut self.entries;
-        movegen::quiet(board.chess(), &ctx, |m| {
+        movegen::quiet(board.pos(), &ctx, |m| {
             if !skip(m) {
                 entries.push((m, scorer.score(m)));
             }
         });
+        if V::DROPS {
+            // Drops by history, checking drops and drops near the enemy
+            // king first.
+            let us = board.turn();
+            let b = board.board();
+            let Some(king) = b.king_of(!us) else {
+                return;
+            };
+            let occupied = b.occupied();
+            movegen::drops(board.pos(), |m| {
+                if skip(m) {
+                    return;
+                }
+                let Move::Put { role, to } = m else {
+                    return;
+                };
+                let mut score = scorer.score(m);
+                if super::variant::drop_gives_check(us, role, to, king, occupied.with(to)) {
+                    score += DROP_CHECK;
+                }
+                score += DROP_NEAR_KING * (3 - (to.distance(king) as i32).min(3));
+                entries.push((m, score));
+            });
+        }
     }
 
     pub fn next(
         &mut self,
-        board: &Board,
+        board: &Board<V>,
         hist: &Histories,
         prev: [Option<ContKey>; 2],
     ) -> Option<Move> {
@@ -298,7 +336,7 @@ impl MovePicker {
                     let cheap = m
                         .capture()
                         .is_some_and(|c| see::value(c) >= see::value(m.role()));
-                    if cheap || see::see_ge(board.chess(), m, 0) || self.bad.is_full() {
+                    if cheap || see::see_ge(board.pos(), m, 0) || self.bad.is_full() {
                         return Some(m);
                     }
                     self.bad.push(m);
@@ -341,7 +379,7 @@ impl MovePicker {
                         if i == self.quiets_start + SELECT_FIRST {
                             self.sort_rest(i);
                         }
-                        self.entries[i].0
+                        self.entries.as_slice()[i].0
                     };
                     if self.checks_only && !self.gives_check(board, m) {
                         continue;
@@ -365,7 +403,7 @@ impl MovePicker {
                         prev,
                     };
                     let tt = self.tt_move;
-                    for m in board.chess().legal_moves() {
+                    for m in board.pos().legal_moves() {
                         if Some(m) == tt {
                             continue;
                         }
@@ -389,7 +427,7 @@ impl MovePicker {
                     return Some(self.select(i));
                 }
                 Stage::GenUnordered => {
-                    for m in board.chess().legal_moves() {
+                    for m in board.pos().legal_moves() {
                         self.entries.push((m, 0));
                     }
                     self.next = 0;
@@ -401,7 +439,7 @@ impl MovePicker {
                         continue;
                     }
                     self.next += 1;
-                    return Some(self.entries[self.next - 1].0);
+                    return Some(self.entries.as_slice()[self.next - 1].0);
                 }
                 Stage::Done => return None,
             }

@@ -14,7 +14,6 @@
 //! `alpha_raised` or `cutoff`; finally `tt_store` and `leave`. Every `enter`
 //! is matched by exactly one `leave`, also when the search is stopped.
 
-use super::board::Board;
 use super::score::{Bound, Depth, Ply, Score};
 use shakmaty::Move;
 use std::time::Duration;
@@ -47,8 +46,12 @@ pub struct NodeInfo<'a> {
     pub pv: bool,
     /// The move that led here (`None` at the root and after a null move).
     pub mv: Option<Move>,
-    pub board: &'a Board,
     pub in_check: bool,
+    /// The occupied squares of the node's board.
+    pub occupied: shakmaty::Bitboard,
+    /// Ties the event to the search's lifetime (observers copy what they
+    /// keep).
+    pub _life: std::marker::PhantomData<&'a ()>,
 }
 
 /// Why the search skipped, shortened or ended something early.

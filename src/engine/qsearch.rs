@@ -18,13 +18,14 @@ use super::params::DELTA_MARGIN;
 use super::score::{Bound, MAX_PLY, Ply, Score};
 use super::search::{Searcher, observe};
 use super::see;
+use super::variant::Variant;
 use arrayvec::ArrayVec;
 use shakmaty::{Move, Position};
 
 impl<O: SearchObserver> Searcher<'_, O> {
-    pub fn qsearch<const PV: bool>(
+    pub fn qsearch<V: Variant, const PV: bool>(
         &mut self,
-        board: &Board,
+        board: &Board<V>,
         ply: Ply,
         alpha: Score,
         beta: Score,
@@ -45,17 +46,18 @@ impl<O: SearchObserver> Searcher<'_, O> {
             },
             pv: PV,
             mv: entered_by,
-            board,
             in_check,
+            occupied: board.board().occupied(),
+            _life: std::marker::PhantomData,
         }));
-        let (score, bound) = self.qsearch_body::<PV>(board, ply, alpha, beta, in_check, tb);
+        let (score, bound) = self.qsearch_body::<V, PV>(board, ply, alpha, beta, in_check, tb);
         observe!(self.obs.leave(ply, score, bound));
         score
     }
 
-    fn qsearch_body<const PV: bool>(
+    fn qsearch_body<V: Variant, const PV: bool>(
         &mut self,
-        board: &Board,
+        board: &Board<V>,
         ply: Ply,
         mut alpha: Score,
         beta: Score,
@@ -164,14 +166,14 @@ impl<O: SearchObserver> Searcher<'_, O> {
             }
         };
         if in_check {
-            for m in board.chess().legal_moves() {
+            for m in board.pos().legal_moves() {
                 moves.push((m, score(m)));
             }
             if moves.is_empty() {
                 return (Score::mated_in(ply), Bound::Exact);
             }
-        } else if let Some(ctx) = movegen::GenContext::new(board.chess()) {
-            movegen::tactical(board.chess(), &ctx, false, |m| moves.push((m, score(m))));
+        } else if let Some(ctx) = movegen::GenContext::new(board.pos()) {
+            movegen::tactical(board.pos(), &ctx, false, |m| moves.push((m, score(m))));
         }
         let mut best_move = None;
         let mut searched = 0usize;
@@ -201,7 +203,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
                 let cheap = m
                     .capture()
                     .is_some_and(|c| see::value(c) >= see::value(m.role()));
-                if !cheap && !see::see_ge(board.chess(), m, 0) {
+                if !cheap && !see::see_ge(board.pos(), m, 0) {
                     observe!(self.obs.prune(ply, Prune::See { mv: m }));
                     continue;
                 }
@@ -218,7 +220,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
                 (-Score::INFINITE, Score::INFINITE)
             };
             observe!(self.obs.try_move(ply, m, searched, a, b, 0));
-            let score = -self.qsearch::<PV>(&child, ply + 1, a, b, Some(m));
+            let score = -self.qsearch::<V, PV>(&child, ply + 1, a, b, Some(m));
             if self.aborted {
                 return (Score::ZERO, Bound::None);
             }

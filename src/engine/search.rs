@@ -21,6 +21,7 @@ use super::see;
 use super::tb::TbAccess;
 use super::time::{Features, TimeManager};
 use super::tt::TranspositionTable;
+use super::variant::Variant;
 use arrayvec::ArrayVec;
 use shakmaty::{Move, Position, Role};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -226,7 +227,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
 
     /// Repetition: a position repeated inside the search tree is a draw; one
     /// that repeats the game's history must have occurred twice before.
-    pub fn is_repetition(&self, board: &Board, ply: Ply) -> bool {
+    pub fn is_repetition<V: Variant>(&self, board: &Board<V>, ply: Ply) -> bool {
         let n = self.hashes.len();
         let back = (board.halfmoves() as usize).min(n.saturating_sub(1));
         let key = board.hash();
@@ -248,24 +249,24 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
     }
 
     /// Draw by the 50-move rule, repetition or insufficient material.
-    pub fn is_draw(&self, board: &Board, ply: Ply) -> bool {
+    pub fn is_draw<V: Variant>(&self, board: &Board<V>, ply: Ply) -> bool {
         if board.halfmoves() >= 100 {
             // Checkmate on the 100th half-move still wins.
-            return !(board.in_check() && board.chess().legal_moves().is_empty());
+            return !(board.in_check() && board.pos().legal_moves().is_empty());
         }
         if self.is_repetition(board, ply) {
             return true;
         }
         let b = board.board();
-        (b.pawns() | b.rooks() | b.queens()).is_empty() && board.chess().is_insufficient_material()
+        (b.pawns() | b.rooks() | b.queens()).is_empty() && board.pos().is_insufficient_material()
     }
 
     /// Decodes a TT move and checks that it is legal here.
     #[inline]
-    pub fn legal_tt_move(board: &Board, m: Move16) -> Option<Move> {
+    pub fn legal_tt_move<V: Variant>(board: &Board<V>, m: Move16) -> Option<Move> {
         board
             .decode(m)
-            .filter(|&m| super::movegen::is_legal(board.chess(), board.in_check(), m))
+            .filter(|&m| super::movegen::is_legal(board.pos(), board.in_check(), m))
     }
 
     #[inline]
@@ -274,9 +275,9 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub fn negamax<const PV: bool>(
+    pub fn negamax<V: Variant, const PV: bool>(
         &mut self,
-        board: &Board,
+        board: &Board<V>,
         depth: Depth,
         ply: Ply,
         alpha: Score,
@@ -286,7 +287,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
     ) -> Score {
         if depth <= 0 {
             if self.features.quiescence {
-                return self.qsearch::<PV>(board, ply, alpha, beta, entered_by);
+                return self.qsearch::<V, PV>(board, ply, alpha, beta, entered_by);
             }
             return self.leaf(board, ply, alpha, beta, entered_by);
         }
@@ -306,20 +307,21 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             },
             pv: PV,
             mv: entered_by,
-            board,
             in_check,
+            occupied: board.board().occupied(),
+            _life: std::marker::PhantomData,
         }));
         let (score, bound) =
-            self.negamax_body::<PV>(board, depth, ply, alpha, beta, cut_node, in_check, tb);
+            self.negamax_body::<V, PV>(board, depth, ply, alpha, beta, cut_node, in_check, tb);
         observe!(self.obs.leave(ply, score, bound));
         score
     }
 
     /// A leaf without quiescence (that feature switched off): the static
     /// evaluation, or the mate/stalemate score.
-    fn leaf(
+    fn leaf<V: Variant>(
         &mut self,
-        board: &Board,
+        board: &Board<V>,
         ply: Ply,
         alpha: Score,
         beta: Score,
@@ -339,8 +341,9 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             },
             pv: false,
             mv: entered_by,
-            board,
             in_check,
+            occupied: board.board().occupied(),
+            _life: std::marker::PhantomData,
         }));
         self.visit(ply);
         self.pv.clear(ply);
@@ -349,7 +352,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             observe!(self.obs.leave(ply, score, bound));
             return score;
         }
-        let score = if board.chess().legal_moves().is_empty() {
+        let score = if board.pos().legal_moves().is_empty() {
             if in_check {
                 Score::mated_in(ply)
             } else {
@@ -365,9 +368,9 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
 
     /// Counts a node the tablebases answered and stores its score.
     #[cold]
-    pub(crate) fn tb_leaf(
+    pub(crate) fn tb_leaf<V: Variant>(
         &mut self,
-        board: &Board,
+        board: &Board<V>,
         ply: Ply,
         score: Score,
         bound: Bound,
@@ -389,9 +392,9 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn negamax_body<const PV: bool>(
+    fn negamax_body<V: Variant, const PV: bool>(
         &mut self,
-        board: &Board,
+        board: &Board<V>,
         mut depth: Depth,
         ply: Ply,
         mut alpha: Score,
@@ -540,7 +543,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
                 observe!(self.obs.prune(ply, Prune::NullMoveTry { reduction: r }));
                 self.stack[ply].cont = None;
                 self.hashes.push(null.hash());
-                let score = -self.negamax::<false>(
+                let score = -self.negamax::<V, false>(
                     &null,
                     depth - r,
                     ply + 1,
@@ -560,7 +563,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
                     // reduced search of our own moves, null move disabled.
                     if non_pawn_units(board) <= NMP_VERIFY_MATERIAL || depth >= 12 {
                         self.stack[ply].no_null = true;
-                        let v = self.negamax::<false>(
+                        let v = self.negamax::<V, false>(
                             board,
                             depth - r,
                             ply,
@@ -596,7 +599,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
 
         let prev = self.prev_keys(ply);
         let counter = self.hist.counter_move(prev[0]);
-        let mut picker = MovePicker::new(
+        let mut picker = MovePicker::<V>::new(
             tt_move,
             self.stack[ply].killers,
             counter,
@@ -645,13 +648,13 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
                     let lmr_depth = (depth - self.lmr_reduction(depth, searched)).max(1);
                     if lmr_depth <= SEE_QUIET_DEPTH
                         && !board.gives_check(m, discovery(&mut discovered, board))
-                        && !see::see_ge(board.chess(), m, -SEE_QUIET_MARGIN * lmr_depth)
+                        && !see::see_ge(board.pos(), m, -SEE_QUIET_MARGIN * lmr_depth)
                     {
                         observe!(self.obs.prune(ply, Prune::See { mv: m }));
                         continue;
                     }
                 } else if depth <= SEE_CAPTURE_DEPTH
-                    && !see::see_ge(board.chess(), m, -SEE_CAPTURE_MARGIN * depth)
+                    && !see::see_ge(board.pos(), m, -SEE_CAPTURE_MARGIN * depth)
                 {
                     observe!(self.obs.prune(ply, Prune::See { mv: m }));
                     continue;
@@ -688,14 +691,14 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
                     (-Score::INFINITE, Score::INFINITE)
                 };
                 observe!(self.obs.try_move(ply, m, searched, a, b, new_depth));
-                score = -self.negamax::<PV>(&child, new_depth, ply + 1, a, b, false, Some(m));
+                score = -self.negamax::<V, PV>(&child, new_depth, ply + 1, a, b, false, Some(m));
             } else {
                 // Late move reductions.
                 let mut r = 0;
                 if self.features.late_move_reductions
                     && depth >= LMR_DEPTH
                     && searched > PV as usize
-                    && (quiet || !see::see_ge(board.chess(), m, 0))
+                    && (quiet || !see::see_ge(board.pos(), m, 0))
                 {
                     r = self.lmr_reduction(depth, searched);
                     if !PV {
@@ -728,7 +731,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
                     self.obs
                         .try_move(ply, m, searched, -alpha - 1, -alpha, new_depth - r)
                 );
-                score = -self.negamax::<false>(
+                score = -self.negamax::<V, false>(
                     &child,
                     new_depth - r,
                     ply + 1,
@@ -743,7 +746,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
                         self.obs
                             .try_move(ply, m, searched, -alpha - 1, -alpha, new_depth)
                     );
-                    score = -self.negamax::<false>(
+                    score = -self.negamax::<V, false>(
                         &child,
                         new_depth,
                         ply + 1,
@@ -759,7 +762,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
                         self.obs
                             .try_move(ply, m, searched, -beta, -alpha, new_depth)
                     );
-                    score = -self.negamax::<true>(
+                    score = -self.negamax::<V, true>(
                         &child,
                         new_depth,
                         ply + 1,
@@ -857,12 +860,15 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
 
 /// The discovered-check candidates of `board`, computed at most once per node.
 #[inline]
-fn discovery(cache: &mut Option<shakmaty::Bitboard>, board: &Board) -> shakmaty::Bitboard {
+fn discovery<V: Variant>(
+    cache: &mut Option<shakmaty::Bitboard>,
+    board: &Board<V>,
+) -> shakmaty::Bitboard {
     *cache.get_or_insert_with(|| board.discovery_candidates())
 }
 
 /// Non-pawn material of the side to move in pawn units (N = B = 3, R = 5, Q = 9).
-fn non_pawn_units(board: &Board) -> i32 {
+fn non_pawn_units<V: Variant>(board: &Board<V>) -> i32 {
     let b = board.board();
     let us = b.by_color(board.turn());
     [

@@ -3,7 +3,7 @@
 //! least valuable attacker? X-ray attackers behind moved sliders join in;
 //! pins are ignored.
 
-use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, attacks};
+use shakmaty::{Bitboard, Color, Move, Position, Role, attacks};
 
 /// Piece values used by SEE (king: large, it can only capture last).
 pub const SEE_VALUE: [i32; 7] = [0, 100, 300, 300, 500, 900, 20000];
@@ -23,12 +23,15 @@ pub fn gain(m: Move) -> i32 {
     }
 }
 
-/// True if the exchange started by `m` gains at least `threshold`.
-pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
+/// True if the exchange started by `m` gains at least `threshold`. A drop
+/// starts an exchange like a quiet move: it wins nothing and may lose the
+/// dropped piece.
+pub fn see_ge<P: Position>(pos: &P, m: Move, threshold: i32) -> bool {
     let (from, to) = match m {
-        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
+        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (Some(from), to),
+        Move::Put { to, .. } => (None, to),
         // Castling never loses material.
-        Move::Castle { .. } | Move::Put { .. } => return 0 >= threshold,
+        Move::Castle { .. } => return 0 >= threshold,
     };
     let board = pos.board();
 
@@ -44,8 +47,11 @@ pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
         return true;
     }
 
-    let mut occupied = board.occupied() ^ Bitboard::from(from) | Bitboard::from(to);
-    if let Move::EnPassant { .. } = m {
+    let mut occupied = match from {
+        Some(from) => board.occupied() ^ Bitboard::from(from) | Bitboard::from(to),
+        None => board.occupied() | Bitboard::from(to),
+    };
+    if let (Move::EnPassant { .. }, Some(from)) = (m, from) {
         occupied ^= Bitboard::from(shakmaty::Square::from_coords(to.file(), from.rank()));
     }
     let mut stm = pos.turn();

@@ -16,6 +16,7 @@
 use super::board::Board;
 use super::iterative::Line;
 use super::score::{Bound, MAX_PLY, Ply, Score};
+use super::variant::Variant;
 use crate::tablebase::syzygy::SyzygyTables;
 use crate::tablebase::{MAX_PIECES, Probe, Tablebases, Wdl};
 use shakmaty::Move;
@@ -55,8 +56,11 @@ impl<'a> TbAccess<'a> {
     /// The score of a non-root node from the tables, and its bound, or
     /// `None` (too many pieces, no table, or checkmate on the board, which
     /// the search scores itself).
+    /// Only standard chess has tables: in the drop variants this is `None`
+    /// at compile time.
     #[inline(always)]
-    pub fn probe(&self, board: &Board, ply: Ply) -> Option<(Score, Bound)> {
+    pub fn probe<V: Variant>(&self, board: &Board<V>, ply: Ply) -> Option<(Score, Bound)> {
+        let board = V::as_std(board)?;
         let pieces = board.board().occupied().count();
         if pieces > self.pieces {
             return None;

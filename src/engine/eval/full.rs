@@ -9,7 +9,7 @@ use super::masks::{
     adjacent, file, forward, front_span, passed_span, pawn_attacks, relative_rank, support_span,
 };
 use super::{NoTrace, Raw, S, Term, Tracer};
-use shakmaty::{Bitboard, Board, Chess, Color, Position, Square, attacks};
+use shakmaty::{Bitboard, Board, Color, Position, Square, attacks};
 
 struct Acc<'a, T: Tracer> {
     w: &'a [S; NUM_WEIGHTS],
@@ -496,11 +496,17 @@ fn second_pass<T: Tracer, const CI: usize>(
     }
 }
 
+/// Squares a side attacks with its pawns and pieces (not its king).
+#[inline(always)]
+fn pieces_attacks(info: &SideInfo, pawn_att: Bitboard) -> Bitboard {
+    info.by_role[0] | info.by_role[1] | info.by_role[2] | info.by_role[3] | pawn_att
+}
+
 /// `psqt`: the material + piece-square sum when the caller keeps it up to
 /// date (the engine's boards do); `None` computes it here, weight by weight
 /// (tracing and tuning).
-pub(crate) fn evaluate<T: Tracer>(
-    pos: &Chess,
+pub(crate) fn evaluate<T: Tracer, P: Position>(
+    pos: &P,
     w: &[S; NUM_WEIGHTS],
     cache: Option<&mut PawnCache>,
     psqt: Option<S>,
@@ -514,6 +520,7 @@ pub(crate) fn evaluate<T: Tracer>(
             eg: 0,
             phase: 0,
             scale: 128,
+            attacked: [Bitboard::EMPTY; 2],
         };
     };
     // Start fetching the pawn-cache entry; it is read after the pieces.
@@ -587,5 +594,9 @@ pub(crate) fn evaluate<T: Tracer>(
         eg,
         phase: (white.phase + black.phase).min(24),
         scale: endgame_scale(board, eg),
+        attacked: [
+            pieces_attacks(&black, ctx.pawn_att[0]),
+            pieces_attacks(&white, ctx.pawn_att[1]),
+        ],
     }
 }

@@ -283,7 +283,7 @@ pub static WEIGHTS: [S; NUM_WEIGHTS] = DEFAULT_WEIGHTS;
 /// Indexed `[color as usize][role as usize - 1][square]`.
 pub static PSQT: [[[S; 64]; 6]; 2] = build_psqt(&DEFAULT_WEIGHTS);
 
-const fn build_psqt(w: &[S; NUM_WEIGHTS]) -> [[[S; 64]; 6]; 2] {
+pub(crate) const fn build_psqt(w: &[S; NUM_WEIGHTS]) -> [[[S; 64]; 6]; 2] {
     let mut t = [[[S::ZERO; 64]; 6]; 2];
     let mut role = 0;
     while role < 6 {

@@ -16,9 +16,12 @@ pub mod layout;
 mod masks;
 pub mod simple;
 pub mod weights;
+pub mod zh;
+pub mod zh_weights;
 
 use super::board::Board;
-use shakmaty::{Chess, Color, Position};
+use super::variant::{Std, Variant};
+use shakmaty::{Bitboard, Chess, Color, Position};
 use std::fmt;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
@@ -110,10 +113,16 @@ pub enum Term {
     Rooks,
     Outposts,
     Tempo,
+    /// Crazyhouse and Bughouse: pieces in hand.
+    Hand,
+    /// Crazyhouse and Bughouse: drops that threaten the enemy king.
+    DropThreats,
+    /// Bughouse: pieces captured here and sent to the partner.
+    Partner,
 }
 
 impl Term {
-    pub const ALL: [Term; 11] = [
+    pub const ALL: [Term; 14] = [
         Term::Material,
         Term::PieceSquares,
         Term::Mobility,
@@ -125,6 +134,9 @@ impl Term {
         Term::Rooks,
         Term::Outposts,
         Term::Tempo,
+        Term::Hand,
+        Term::DropThreats,
+        Term::Partner,
     ];
 
     pub const fn name(self) -> &'static str {
@@ -140,6 +152,9 @@ impl Term {
             Term::Rooks => "rooks on open files",
             Term::Outposts => "outposts",
             Term::Tempo => "tempo",
+            Term::Hand => "pieces in hand",
+            Term::DropThreats => "drop threats",
+            Term::Partner => "sent to partner",
         }
     }
 }
@@ -231,9 +246,9 @@ pub struct EvalTrace {
 
 /// Accumulates mg/eg per term and side for an [`EvalTrace`].
 #[derive(Debug, Default, Clone)]
-struct TermTracer {
+pub(crate) struct TermTracer {
     /// [term][color] (color index: Black = 0, White = 1).
-    sums: [[S; 2]; Term::ALL.len()],
+    pub sums: [[S; 2]; Term::ALL.len()],
 }
 
 impl Tracer for TermTracer {
@@ -251,6 +266,9 @@ pub(crate) struct Raw {
     pub eg: i32,
     pub phase: i32,
     pub scale: i32,
+    /// Squares each side attacks with pawns and pieces, not the king
+    /// (Black = 0, White = 1).
+    pub attacked: [Bitboard; 2],
 }
 
 impl Raw {
@@ -275,6 +293,8 @@ pub fn psqt_of(pos: &Chess) -> S {
 pub struct Evaluator {
     kind: EvalKind,
     pawns: PawnCache,
+    /// The drop variants' pawn structure has its own weights.
+    pub(crate) zh_pawns: PawnCache,
 }
 
 impl Default for Evaluator {
@@ -288,6 +308,7 @@ impl Evaluator {
         Evaluator {
             kind,
             pawns: PawnCache::new(),
+            zh_pawns: PawnCache::new(),
         }
     }
 
@@ -299,8 +320,16 @@ impl Evaluator {
         self.kind = kind;
     }
 
+    /// Evaluates `board` from the side to move's point of view, by its
+    /// variant's evaluation.
     #[inline]
-    pub fn evaluate(&mut self, board: &Board) -> i32 {
+    pub fn evaluate<V: Variant>(&mut self, board: &Board<V>) -> i32 {
+        V::evaluate(self, board)
+    }
+
+    /// The standard-chess evaluation.
+    #[inline]
+    pub fn evaluate_std(&mut self, board: &Board<Std>) -> i32 {
         let pos = board.chess();
         match self.kind {
             EvalKind::Full => {
@@ -360,12 +389,26 @@ pub fn trace(pos: &Chess, kind: EvalKind) -> EvalTrace {
                     eg: 0,
                     phase: if endgame { 0 } else { 24 },
                     scale: 128,
+                    attacked: [Bitboard::EMPTY; 2],
                 },
                 Some(stm),
             )
         }
     };
 
+    assemble(kind, &t, &raw, pos.turn(), simple_score, false)
+}
+
+/// Builds the trace from per-term sums: each part's tapered share, adding
+/// up exactly to the score. `drops`: the Crazyhouse/Bughouse terms count.
+pub(crate) fn assemble(
+    kind: EvalKind,
+    t: &TermTracer,
+    raw: &Raw,
+    turn: Color,
+    simple_score: Option<i32>,
+    drops: bool,
+) -> EvalTrace {
     // Telescoping shares: part k gets F(sum of parts 1..=k) - F(sum of 1..k-1),
     // where F tapers a White-view (mg, eg). Rounding never makes them disagree.
     let taper = |mg: i32, eg: i32| match kind {
@@ -390,16 +433,12 @@ pub fn trace(pos: &Chess, kind: EvalKind) -> EvalTrace {
         };
         let white = part(w, 1);
         let black = part(b, -1);
-        if term_used(kind, term) {
+        if term_used(kind, term) || (drops && kind == EvalKind::Full) {
             terms.push(TermScore { term, white, black });
         }
     }
     let white = cum_val;
-    let score = if pos.turn() == Color::White {
-        white
-    } else {
-        -white
-    };
+    let score = if turn == Color::White { white } else { -white };
     if let Some(s) = simple_score {
         debug_assert_eq!(s, score);
     }
@@ -416,6 +455,9 @@ pub fn trace(pos: &Chess, kind: EvalKind) -> EvalTrace {
 }
 
 fn term_used(kind: EvalKind, term: Term) -> bool {
+    if matches!(term, Term::Hand | Term::DropThreats | Term::Partner) {
+        return false;
+    }
     match kind {
         EvalKind::Full => true,
         EvalKind::Simple => matches!(term, Term::Material | Term::PieceSquares),

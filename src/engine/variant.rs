@@ -1,0 +1,412 @@
+//! The rules the engine plays by: standard chess, Crazyhouse, or one board
+//! of Bughouse.
+//!
+//! The search, move picker, evaluation and board are generic over a
+//! [`Variant`]. Each variant is a zero-sized marker type, so the compiler
+//! builds one search per variant and standard chess pays nothing for the
+//! others: every `if V::DROPS` below is a constant.
+//!
+//! - [`Std`]: standard chess on shakmaty's [`Chess`].
+//! - [`Zh`]: Crazyhouse on shakmaty's `Crazyhouse` (pockets, drops as
+//!   `Move::Put`, promoted pieces return to the hand as pawns).
+//! - [`Bug`]: one board of Bughouse, also on shakmaty's `Crazyhouse`: a
+//!   captured piece leaves the board for the partner's hand on the other
+//!   board instead of entering the capturer's hand. The board remembers what
+//!   each side has sent across (its evaluation counts it: material gained
+//!   also feeds the partner), and a check that a drop could block is not
+//!   mate (the partner may still send a piece).
+
+use super::board::Board;
+use super::eval::{Evaluator, S};
+use crate::variant::VariantKind;
+use shakmaty::variant::Crazyhouse;
+use shakmaty::{
+    Bitboard, ByColor, ByRole, CastlingMode, Chess, Color, FromSetup, Move, Piece, Position,
+    PositionError, Role, Setup, Square,
+};
+use std::fmt::Debug;
+
+/// What one board of a variant needs to know on top of the shakmaty
+/// position. Standard chess and Crazyhouse need nothing (`()`).
+pub trait Extra: Copy + Default + Debug + PartialEq + Eq + Send + Sync + 'static {
+    /// This state's part of the position key (0 when there is none).
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        0
+    }
+    /// `color` captured a piece that goes to its partner; returns the change
+    /// of [`Extra::key`].
+    #[inline(always)]
+    fn send(&mut self, _color: Color, _role: Role) -> u64 {
+        0
+    }
+    /// Pieces sent to the partner, if this variant has partners.
+    #[inline(always)]
+    fn sent(&self) -> Option<&Sent> {
+        None
+    }
+}
+impl Extra for () {}
+
+/// The pieces each side has sent to its partner's hand (Bughouse), by role
+/// (pawn to queen). Index: colour of the capturer (Black = 0, White = 1).
+#[derive(Copy, Clone, Default, Debug, PartialEq, Eq, Hash)]
+pub struct Sent(pub [[u8; 5]; 2]);
+
+impl Extra for Sent {
+    fn key(&self) -> u64 {
+        let mut h = 0;
+        for color in Color::ALL {
+            for role in [
+                Role::Pawn,
+                Role::Knight,
+                Role::Bishop,
+                Role::Rook,
+                Role::Queen,
+            ] {
+                h ^= zsent(color, role, self.count(color, role));
+            }
+        }
+        h
+    }
+
+    #[inline]
+    fn send(&mut self, color: Color, role: Role) -> u64 {
+        let n = &mut self.0[color as usize][role as usize - 1];
+        let old = *n;
+        *n = n.saturating_add(1);
+        zsent(color, role, old) ^ zsent(color, role, *n)
+    }
+
+    #[inline(always)]
+    fn sent(&self) -> Option<&Sent> {
+        Some(self)
+    }
+}
+
+impl Sent {
+    #[inline]
+    pub fn count(&self, color: Color, role: Role) -> u8 {
+        self.0[color as usize][role as usize - 1]
+    }
+}
+
+/// Keys for the pieces sent to the partner (Bughouse): one per colour,
+/// role and count bit, like shakmaty's pocket keys.
+const SENT_KEYS: [[[u64; 8]; 5]; 2] = {
+    let mut t = [[[0u64; 8]; 5]; 2];
+    let mut x: u64 = 0x6b69_6269_747a_4247;
+    let mut i = 0;
+    while i < 80 {
+        // splitmix64
+        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        t[i / 40][(i / 8) % 5][i % 8] = z;
+        i += 1;
+    }
+    t
+};
+
+#[inline]
+fn zsent(color: Color, role: Role, n: u8) -> u64 {
+    let keys = &SENT_KEYS[color as usize][role as usize - 1];
+    let mut h = 0;
+    for (bit, k) in keys.iter().enumerate() {
+        if n >> bit & 1 != 0 {
+            h ^= k;
+        }
+    }
+    h
+}
+
+/// A variant's rules as the engine sees them.
+pub trait Variant: Copy + Default + Debug + Send + Sync + 'static {
+    /// The shakmaty position type.
+    type Pos: Position + Clone + Debug + Send + Sync + 'static;
+    /// Extra per-board state ([`Sent`] in Bughouse).
+    type Extra: Extra;
+    /// Move-picker buffer: large enough for every legal move.
+    type Entries: EntryBuf;
+    const KIND: VariantKind;
+    /// Pieces in hand and drops.
+    const DROPS: bool;
+    /// Captured pieces leave the board for the partner (Bughouse).
+    const BUGHOUSE: bool;
+
+    fn default_pos() -> Self::Pos;
+
+    /// The position from a setup (FEN) in this variant's rules.
+    fn from_setup(setup: Setup, mode: CastlingMode) -> Result<Self::Pos, PositionError<Self::Pos>>;
+
+    /// Plays a legal move. Returns the captured piece when it leaves the
+    /// board for the partner (Bughouse only): colour of the captured piece,
+    /// a promoted piece as a pawn.
+    fn play(pos: &Self::Pos, m: Move) -> (Self::Pos, Option<Piece>);
+
+    /// The same board as standard chess (tablebases and the book work only
+    /// there).
+    fn as_std(board: &Board<Self>) -> Option<&Board<Std>>;
+
+    /// The material + piece-square table the board keeps up to date.
+    fn psqt_table() -> &'static [[[S; 64]; 6]; 2];
+
+    /// Static evaluation from the side to move's point of view.
+    fn evaluate(ev: &mut Evaluator, board: &Board<Self>) -> i32;
+}
+
+/// A move-picker buffer of `(move, ordering score)` pairs.
+pub trait EntryBuf: Default + Send {
+    fn push(&mut self, e: (Move, i32));
+    fn clear(&mut self);
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    fn as_slice(&self) -> &[(Move, i32)];
+    fn as_mut_slice(&mut self) -> &mut [(Move, i32)];
+}
+
+impl<const N: usize> EntryBuf for arrayvec::ArrayVec<(Move, i32), N> {
+    #[inline(always)]
+    fn push(&mut self, e: (Move, i32)) {
+        arrayvec::ArrayVec::push(self, e)
+    }
+    #[inline(always)]
+    fn clear(&mut self) {
+        arrayvec::ArrayVec::clear(self)
+    }
+    #[inline(always)]
+    fn len(&self) -> usize {
+        arrayvec::ArrayVec::len(self)
+    }
+    #[inline(always)]
+    fn as_slice(&self) -> &[(Move, i32)] {
+        arrayvec::ArrayVec::as_slice(self)
+    }
+    #[inline(always)]
+    fn as_mut_slice(&mut self) -> &mut [(Move, i32)] {
+        arrayvec::ArrayVec::as_mut_slice(self)
+    }
+}
+
+/// Standard chess.
+#[derive(Copy, Clone, Default, Debug, PartialEq, Eq, Hash)]
+pub struct Std;
+
+/// Crazyhouse: captured pieces go to the capturer's hand and can be dropped.
+#[derive(Copy, Clone, Default, Debug, PartialEq, Eq, Hash)]
+pub struct Zh;
+
+/// One board of Bughouse: captured pieces go to the partner.
+#[derive(Copy, Clone, Default, Debug, PartialEq, Eq, Hash)]
+pub struct Bug;
+
+impl Variant for Std {
+    type Pos = Chess;
+    type Extra = ();
+    type Entries = arrayvec::ArrayVec<(Move, i32), 256>;
+    const KIND: VariantKind = VariantKind::Chess;
+    const DROPS: bool = false;
+    const BUGHOUSE: bool = false;
+
+    #[inline]
+    fn default_pos() -> Chess {
+        Chess::default()
+    }
+
+    fn from_setup(setup: Setup, mode: CastlingMode) -> Result<Chess, PositionError<Chess>> {
+        Chess::from_setup(setup, mode)
+    }
+
+    #[inline(always)]
+    fn play(pos: &Chess, m: Move) -> (Chess, Option<Piece>) {
+        let mut p = pos.clone();
+        p.play_unchecked(m);
+        (p, None)
+    }
+
+    #[inline(always)]
+    fn as_std(board: &Board<Std>) -> Option<&Board<Std>> {
+        Some(board)
+    }
+
+    #[inline(always)]
+    fn psqt_table() -> &'static [[[S; 64]; 6]; 2] {
+        &super::eval::PSQT
+    }
+
+    #[inline(always)]
+    fn evaluate(ev: &mut Evaluator, board: &Board<Std>) -> i32 {
+        ev.evaluate_std(board)
+    }
+}
+
+impl Variant for Zh {
+    type Pos = Crazyhouse;
+    type Extra = ();
+    type Entries = arrayvec::ArrayVec<(Move, i32), 512>;
+    const KIND: VariantKind = VariantKind::Crazyhouse;
+    const DROPS: bool = true;
+    const BUGHOUSE: bool = false;
+
+    fn default_pos() -> Crazyhouse {
+        Crazyhouse::default()
+    }
+
+    fn from_setup(
+        setup: Setup,
+        mode: CastlingMode,
+    ) -> Result<Crazyhouse, PositionError<Crazyhouse>> {
+        Crazyhouse::from_setup(setup, mode)
+    }
+
+    #[inline(always)]
+    fn play(pos: &Crazyhouse, m: Move) -> (Crazyhouse, Option<Piece>) {
+        let mut p = pos.clone();
+        p.play_unchecked(m);
+        (p, None)
+    }
+
+    #[inline(always)]
+    fn as_std(_: &Board<Zh>) -> Option<&Board<Std>> {
+        None
+    }
+
+    #[inline(always)]
+    fn psqt_table() -> &'static [[[S; 64]; 6]; 2] {
+        &super::eval::zh::ZH_PSQT
+    }
+
+    #[inline(always)]
+    fn evaluate(ev: &mut Evaluator, board: &Board<Zh>) -> i32 {
+        super::eval::zh::evaluate(ev, board)
+    }
+}
+
+impl Variant for Bug {
+    type Pos = Crazyhouse;
+    type Extra = Sent;
+    type Entries = arrayvec::ArrayVec<(Move, i32), 512>;
+    const KIND: VariantKind = VariantKind::Bughouse;
+    const DROPS: bool = true;
+    const BUGHOUSE: bool = true;
+
+    fn default_pos() -> Crazyhouse {
+        Crazyhouse::default()
+    }
+
+    fn from_setup(
+        setup: Setup,
+        mode: CastlingMode,
+    ) -> Result<Crazyhouse, PositionError<Crazyhouse>> {
+        // A bughouse board may hold more of a piece than a chess set has.
+        Crazyhouse::from_setup(setup, mode).or_else(PositionError::ignore_too_much_material)
+    }
+
+    #[inline]
+    fn play(pos: &Crazyhouse, m: Move) -> (Crazyhouse, Option<Piece>) {
+        play_bughouse(pos, m)
+    }
+
+    #[inline(always)]
+    fn as_std(_: &Board<Bug>) -> Option<&Board<Std>> {
+        None
+    }
+
+    #[inline(always)]
+    fn psqt_table() -> &'static [[[S; 64]; 6]; 2] {
+        &super::eval::zh::ZH_PSQT
+    }
+
+    #[inline(always)]
+    fn evaluate(ev: &mut Evaluator, board: &Board<Bug>) -> i32 {
+        super::eval::zh::evaluate(ev, board)
+    }
+}
+
+/// The pocket of `color` (all zero without pockets).
+#[inline(always)]
+pub fn pocket<P: Position>(pos: &P, color: Color) -> ByRole<u8> {
+    match pos.pockets() {
+        Some(p) => *p.get(color),
+        None => ByRole::default(),
+    }
+}
+
+/// Pieces in either pocket.
+#[inline(always)]
+pub fn pockets<P: Position>(pos: &P) -> ByColor<ByRole<u8>> {
+    pos.pockets().copied().unwrap_or_default()
+}
+
+/// Squares where a piece of `role` may be dropped by the side to move when
+/// it is not in check (any empty square; pawns not on the back ranks).
+#[inline(always)]
+pub fn drop_targets<P: Position>(pos: &P, role: Role) -> Bitboard {
+    let empty = !pos.board().occupied();
+    if role == Role::Pawn {
+        empty & !Bitboard::BACKRANKS
+    } else {
+        empty
+    }
+}
+
+/// Does a piece of `role` dropped by `us` on `to` attack `king` (with the
+/// board occupied as `occupied`, `to` included)?
+#[inline(always)]
+pub fn drop_gives_check(
+    us: Color,
+    role: Role,
+    to: Square,
+    king: Square,
+    occupied: Bitboard,
+) -> bool {
+    use shakmaty::attacks;
+    match role {
+        Role::Pawn => attacks::pawn_attacks(us, to).contains(king),
+        Role::Knight => attacks::knight_attacks(to).contains(king),
+        Role::Bishop => attacks::bishop_attacks(to, occupied).contains(king),
+        Role::Rook => attacks::rook_attacks(to, occupied).contains(king),
+        Role::Queen => attacks::queen_attacks(to, occupied).contains(king),
+        Role::King => false,
+    }
+}
+
+/// A Bughouse move on one board: shakmaty plays it as Crazyhouse, then the
+/// captured piece (a promoted one as a pawn) is taken back out of the
+/// capturer's hand: it goes to the partner.
+#[inline]
+pub fn play_bughouse(pos: &Crazyhouse, m: Move) -> (Crazyhouse, Option<Piece>) {
+    let captured = match m {
+        Move::Normal {
+            capture: Some(c),
+            to,
+            ..
+        } => Some(if pos.promoted().contains(to) {
+            Role::Pawn
+        } else {
+            c
+        }),
+        Move::EnPassant { .. } => Some(Role::Pawn),
+        _ => None,
+    };
+    let us = pos.turn();
+    let mut p = pos.clone();
+    p.play_unchecked(m);
+    let Some(role) = captured else {
+        return (p, None);
+    };
+    let mut setup = p.to_setup(shakmaty::EnPassantMode::Always);
+    if let Some(pockets) = setup.pockets.as_mut() {
+        let n = pockets.get_mut(us).get_mut(role);
+        *n = n.saturating_sub(1);
+    }
+    let mode = p.castles().mode();
+    let p = Crazyhouse::from_setup(setup, mode)
+        .or_else(PositionError::ignore_too_much_material)
+        .unwrap_or(p);
+    (p, Some(Piece { color: !us, role }))
+}

@@ -1,13 +1,13 @@
 //! The `kibitz` command line.
 
+mod cli;
+
 use anyhow::{Context, Result, bail};
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
-use kibitz::engine::{
-    Board, Engine, EngineOptions, EvalKind, GamePosition, Limits, bench, eval, perft,
-};
+use kibitz::engine::{Limits, bench};
 use kibitz::matchplay::{self, MatchConfig, MoveLimits, PlayerConfig, TimeControl};
 use kibitz::uci::client::split_command;
-use kibitz::uci::info::{InfoPrinter, Output};
+use kibitz::uci::info::Output;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -127,6 +127,9 @@ enum Cmd {
         /// Show the count below each root move.
         #[arg(long)]
         divide: bool,
+        /// chess, crazyhouse or bughouse (one board: captures go to the partner).
+        #[arg(long, default_value = "chess")]
+        variant: String,
     },
     /// Fixed-depth search of built-in positions (last line: `Bench: <nodes> nodes <nps> nps`).
     Bench {
@@ -154,6 +157,9 @@ enum Cmd {
         eval: String,
         #[arg(long, default_value_t = 16)]
         hash: usize,
+        /// chess, crazyhouse or bughouse (pockets in the FEN: `...[Nn] w ...`).
+        #[arg(long, default_value = "chess")]
+        variant: String,
     },
     /// Record a real search as a tree: walk it in the terminal, or write
     /// it as JSON or Graphviz DOT (`--format`).
@@ -179,6 +185,9 @@ enum Cmd {
         /// Write to this file instead of standard output.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// chess, crazyhouse or bughouse.
+        #[arg(long, default_value = "chess")]
+        variant: String,
     },
     /// Review games with the engine and write them as annotated PGN: an
     /// `[%eval]` after every move; inaccuracies, mistakes and blunders
@@ -209,6 +218,9 @@ enum Cmd {
         fen: Option<String>,
         #[arg(long, default_value = "full")]
         eval: String,
+        /// chess, crazyhouse or bughouse.
+        #[arg(long, default_value = "chess")]
+        variant: String,
     },
     /// Endgame tablebases up to 4 pieces (distance to mate): generate,
     /// probe, verify against Syzygy, statistics.
@@ -340,7 +352,13 @@ fn main() {
             kibitz::uci::engine::run(std::io::stdin().lock(), Output::stdout());
             Ok(())
         }
-        Some(Cmd::Perft { depth, fen, divide }) => cmd_perft(depth, fen, divide),
+        Some(Cmd::Perft {
+            depth,
+            fen,
+            divide,
+            variant,
+        }) => cli::search::parse_variant(&variant)
+            .and_then(|v| cli::search::perft(v, cli::search::Perft { depth, fen, divide })),
         Some(Cmd::Bench { depth }) => cmd_bench(depth),
         Some(Cmd::Analyse {
             fen,
@@ -351,8 +369,25 @@ fn main() {
             multipv,
             eval,
             hash,
-        }) => cmd_analyse(fen, moves, depth, movetime, nodes, multipv, &eval, hash),
-        Some(Cmd::Eval { fen, eval }) => cmd_eval(fen, &eval),
+            variant,
+        }) => cli::search::parse_variant(&variant).and_then(|v| {
+            cli::search::analyse(
+                v,
+                cli::search::Analyse {
+                    fen,
+                    moves,
+                    depth,
+                    movetime,
+                    nodes,
+                    multipv,
+                    eval,
+                    hash,
+                },
+            )
+        }),
+        Some(Cmd::Eval { fen, eval, variant }) => {
+            cli::search::parse_variant(&variant).and_then(|v| cli::search::eval(v, fen, &eval))
+        }
         Some(Cmd::Annotate {
             file,
             movetime,
@@ -368,7 +403,9 @@ fn main() {
             no,
             max_nodes,
             out,
-        }) => cmd_tree(fen, moves, depth, format, &no, max_nodes, out),
+            variant,
+        }) => cli::search::parse_variant(&variant)
+            .and_then(|v| cli::search::tree(v, fen, moves, depth, format, &no, max_nodes, out)),
         Some(Cmd::Tb { cmd }) => kibitz::tablebase::cli::run(cmd),
         Some(Cmd::Match { .. }) => match matches.subcommand_matches("match") {
             Some(m) => cmd_match(m),
@@ -408,41 +445,6 @@ fn main() {
     }
 }
 
-fn board_from(fen: Option<&str>) -> Result<Board> {
-    match fen {
-        Some(f) => Board::from_fen(f).map_err(|e| anyhow::anyhow!("{e}")),
-        None => Ok(Board::startpos()),
-    }
-}
-
-fn parse_eval(s: &str) -> Result<EvalKind> {
-    EvalKind::parse(s).with_context(|| format!("unknown evaluation '{s}' (full or simple)"))
-}
-
-fn cmd_perft(depth: u32, fen: Option<String>, divide: bool) -> Result<()> {
-    let board = board_from(fen.as_deref())?;
-    let start = Instant::now();
-    let nodes = if divide {
-        let mut total = 0;
-        for (m, n) in perft::divide(board.chess(), depth) {
-            println!("{}: {n}", Board::uci(m));
-            total += n;
-        }
-        println!();
-        total
-    } else {
-        perft::perft(board.chess(), depth)
-    };
-    let secs = start.elapsed().as_secs_f64();
-    println!(
-        "time {:.3} s, {:.0} nodes/s",
-        secs,
-        nodes as f64 / secs.max(1e-9)
-    );
-    println!("nodes {nodes}");
-    Ok(())
-}
-
 fn cmd_bench(depth: i32) -> Result<()> {
     if !(1..=30).contains(&depth) {
         bail!("bench depth must be between 1 and 30");
@@ -463,116 +465,6 @@ fn cmd_bench(depth: i32) -> Result<()> {
     println!("Nodes searched  : {}", result.nodes);
     println!("Nodes/second    : {}", result.nps());
     println!("Bench: {} nodes {} nps", result.nodes, result.nps());
-    Ok(())
-}
-
-#[allow(clippy::too_many_arguments)]
-fn cmd_analyse(
-    fen: Option<String>,
-    moves: Vec<String>,
-    depth: Option<i32>,
-    movetime: Option<u64>,
-    nodes: Option<u64>,
-    multipv: usize,
-    eval: &str,
-    hash: usize,
-) -> Result<()> {
-    let move_refs: Vec<&str> = moves.iter().map(|s| s.as_str()).collect();
-    let pos = GamePosition::from_uci(fen.as_deref(), &move_refs).map_err(|e| anyhow::anyhow!(e))?;
-    let limits = match (depth, movetime, nodes) {
-        (Some(d), _, _) if d < 1 => bail!("depth must be at least 1"),
-        (Some(d), _, _) => Limits::depth(d.min(100)),
-        (_, Some(ms), _) => Limits::movetime(ms),
-        (_, _, Some(n)) => Limits::nodes(n),
-        _ => Limits::depth(12),
-    };
-    let mut engine = Engine::new(EngineOptions {
-        hash_mb: hash,
-        multipv: multipv.max(1),
-        eval: parse_eval(eval)?,
-        move_overhead: Duration::ZERO,
-        ..EngineOptions::default()
-    });
-    let stop = AtomicBool::new(false);
-    let out = Output::stdout();
-    let mut printer = InfoPrinter::new(out.clone());
-    let report = engine.search(&pos, &limits, &stop, &mut printer);
-    match report.best_move {
-        Some(m) => out.line(&format!("bestmove {}", Board::uci(m))),
-        None => {
-            let why = if pos.current().in_check() {
-                "checkmate"
-            } else {
-                "stalemate"
-            };
-            out.line(&format!("info string no legal moves ({why})"));
-            out.line("bestmove 0000");
-        }
-    }
-    Ok(())
-}
-
-fn cmd_tree(
-    fen: Option<String>,
-    moves: Vec<String>,
-    depth: i32,
-    format: Option<String>,
-    no: &[String],
-    max_nodes: usize,
-    out: Option<PathBuf>,
-) -> Result<()> {
-    use kibitz::engine::tree::{self, export};
-    use std::io::IsTerminal;
-    if !(1..=30).contains(&depth) {
-        bail!("--depth must be 1 to 30");
-    }
-    let features = tree::features_without(no).map_err(|e| anyhow::anyhow!("--no: {e}"))?;
-    let move_refs: Vec<&str> = moves.iter().map(|s| s.as_str()).collect();
-    let pos = GamePosition::from_uci(fen.as_deref(), &move_refs).map_err(|e| anyhow::anyhow!(e))?;
-    let format = match format.as_deref() {
-        Some(f) => f.to_ascii_lowercase(),
-        None if out.is_none() && std::io::stdout().is_terminal() => {
-            let max = kibitz::ui::explorer::MAX_DEPTH;
-            if depth > max {
-                bail!(
-                    "the explorer records up to depth {max} (use --format json or dot for deeper trees)"
-                );
-            }
-            return kibitz::ui::explore(pos, depth, features, max_nodes);
-        }
-        None => "json".to_string(),
-    };
-    if !matches!(format.as_str(), "json" | "dot") {
-        bail!("--format must be json or dot, not '{format}'");
-    }
-    let rec = tree::record(&pos, depth, features, EngineOptions::default(), max_nodes);
-    let text = match format.as_str() {
-        "dot" => export::to_dot(&rec.tree),
-        _ => {
-            let mut s = serde_json::to_string(&export::to_json(&rec.tree, &rec.report))?;
-            s.push('\n');
-            s
-        }
-    };
-    match out {
-        Some(path) => kibitz::util::write_atomic(&path, text.as_bytes())
-            .with_context(|| format!("cannot write {}", path.display()))?,
-        None => {
-            use std::io::Write;
-            let mut stdout = std::io::stdout().lock();
-            // A closed pipe (`| head`) is not an error worth a message.
-            let _ = stdout
-                .write_all(text.as_bytes())
-                .and_then(|_| stdout.flush());
-        }
-    }
-    Ok(())
-}
-
-fn cmd_eval(fen: Option<String>, kind: &str) -> Result<()> {
-    let board = board_from(fen.as_deref())?;
-    let trace = eval::trace(board.chess(), parse_eval(kind)?);
-    println!("{trace}");
     Ok(())
 }
 

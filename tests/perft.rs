@@ -296,3 +296,143 @@ fn cli_perft_rejects_bad_fen() {
         );
     }
 }
+
+// ---- Crazyhouse and Bughouse ----
+
+use kibitz::engine::perft::perft_in;
+use kibitz::engine::{Bug, Variant, Zh};
+
+/// Crazyhouse perft counts are cheap with bulk counting: every depth of the
+/// shared suite up to this many leaves is checked.
+const MAX_ZH_NODES: u64 = 20_000_000;
+
+fn variant_board<V: Variant>(fen: &str) -> Board<V> {
+    Board::<V>::from_variant_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+#[test]
+fn crazyhouse_suite() {
+    let Some(path) = shared_file("perft/crazyhouse.perft") else {
+        return;
+    };
+    let text = std::fs::read_to_string(&path).unwrap();
+    let records = parse_suite(&text);
+    let mut checked = 0;
+    for r in &records {
+        let board = variant_board::<Zh>(&format!("{} 0 1", r.epd));
+        for &(depth, expected) in &r.counts {
+            if expected > MAX_ZH_NODES {
+                continue;
+            }
+            assert_eq!(
+                perft_in::<Zh>(board.pos(), depth),
+                expected,
+                "{} ({}) depth {depth}",
+                r.id,
+                r.epd
+            );
+            checked += 1;
+        }
+    }
+    eprintln!(
+        "crazyhouse.perft: {} positions, {checked} depths checked",
+        records.len()
+    );
+    assert!(records.len() >= 5 && checked >= 18, "only {checked} depths");
+}
+
+/// Counts from Fairy-Stockfish 11.1 (`UCI_Variant bughouse`, `go perft`):
+/// in one board of bughouse a capture leaves the board for the partner.
+const BUGHOUSE: &[(&str, &[u64])] = &[
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pp] w KQkq - 0 1",
+        &[52, 2_658, 87_470, 2_867_427],
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[QRBNPqrbnp] w KQkq - 0 1",
+        &[180, 31_181, 4_634_832],
+    ),
+    // Our own positions, counted by Fairy-Stockfish the same way: an
+    // Italian game with pawns in hand, a check that drops can block,
+    // Kiwipete with knights in hand (more material than a chess set), and
+    // a promoted queen that would return to a Crazyhouse hand as a pawn.
+    (
+        "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R[Pp] w KQkq - 4 5",
+        &[62, 3_740, 185_250],
+    ),
+    ("4k3/4r3/8/8/8/8/8/4K3[NPp] w - - 0 1", &[14, 848, 59_224]),
+    (
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R[Nn] w KQkq - 0 1",
+        &[80, 5_852, 390_853],
+    ),
+    (
+        "4k3/1Q~6/8/8/4b3/8/Kpp5/8[Nn] b - - 0 1",
+        &[78, 5_607, 178_122],
+    ),
+];
+
+#[test]
+fn bughouse_one_board_counts() {
+    for &(fen, counts) in BUGHOUSE {
+        let board = variant_board::<Bug>(fen);
+        for (i, &expected) in counts.iter().enumerate() {
+            let depth = i as u32 + 1;
+            assert_eq!(
+                perft_in::<Bug>(board.pos(), depth),
+                expected,
+                "{fen} depth {depth}"
+            );
+        }
+    }
+}
+
+#[test]
+fn crazyhouse_agrees_with_bughouse_until_a_capture_is_recaptured_from_hand() {
+    // Same first two plies (nothing captured can be dropped yet), then the
+    // captured pieces enter the hand in Crazyhouse only (Fairy-Stockfish:
+    // 180,635 for Crazyhouse at depth 3).
+    let fen = "4k3/1Q~6/8/8/4b3/8/Kpp5/8[Nn] b - - 0 1";
+    let zh = variant_board::<Zh>(fen);
+    assert_eq!(perft_in::<Zh>(zh.pos(), 2), 5_607);
+    assert_eq!(perft_in::<Zh>(zh.pos(), 3), 180_635);
+    // And Crazyhouse refuses what only Bughouse can reach.
+    assert!(
+        Board::<Zh>::from_variant_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R[Nn] w KQkq - 0 1"
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn cli_perft_variants() {
+    let o = kibitz(&[
+        "perft",
+        "3",
+        "--variant",
+        "bughouse",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pp] w KQkq - 0 1",
+    ]);
+    assert!(o.status.success(), "stderr: {}", stderr_of(&o));
+    assert_eq!(last_line(&stdout_of(&o)), "nodes 87470");
+    let o = kibitz(&[
+        "perft",
+        "2",
+        "--variant",
+        "crazyhouse",
+        "--fen",
+        "2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - -",
+        "--divide",
+    ]);
+    let out = stdout_of(&o);
+    assert!(o.status.success(), "stderr: {}", stderr_of(&o));
+    assert_eq!(last_line(&out), "nodes 75353");
+    assert!(
+        out.lines().any(|l| l.starts_with("Q@")),
+        "drops in UCI: {out}"
+    );
+    let o = kibitz(&["perft", "2", "--variant", "atomic"]);
+    assert!(!o.status.success());
+    assert!(stderr_of(&o).contains("unknown variant"));
+}

@@ -72,11 +72,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
             }
         }
         if self.root_moves.is_empty() {
-            let score = if root.in_check() {
-                Score::mated_in(0)
-            } else {
-                Score::DRAW
-            };
+            let score = super::search::no_moves_score(root, 0);
             return SearchResult {
                 best_move: None,
                 score,

@@ -507,6 +507,72 @@ mod tests {
         assert!(checked > 200);
     }
 
+    /// The same in Crazyhouse and Bughouse positions, drops included.
+    fn picker_yields_each_move_once_in<V: Variant>() {
+        let hist = Histories::new();
+        let mut rng = Rng::new(8);
+        let mut checked = 0;
+        for fen in [
+            "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[] b KQkq - 0 1",
+            "2rn1b1r/1pp2n1p/B1PBk1pP/5p1P/P5p1/2P2RP1/RP1QNP2/1NBK4[QPp] w - - 0 1",
+            "2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1",
+        ] {
+            let mut board = Board::<V>::from_variant_fen(fen).unwrap();
+            for _ in 0..40 {
+                let legal = board.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let pick = |rng: &mut Rng| legal[rng.below(legal.len())];
+                let tt = (rng.below(2) == 0).then(|| pick(&mut rng));
+                let killers = [Some(pick(&mut rng)), Some(pick(&mut rng))];
+                for (ordering, checks_only) in [(true, false), (false, false), (true, true)] {
+                    let mut p = MovePicker::<V>::new(
+                        tt,
+                        killers,
+                        Move16::new(pick(&mut rng)),
+                        board.in_check(),
+                        ordering,
+                    );
+                    let mut got = Vec::new();
+                    while let Some(m) = p.next(&board, &hist, [None, None]) {
+                        got.push(m);
+                        if checks_only && got.len() == 1 {
+                            p.skip_quiets();
+                        }
+                    }
+                    for m in &got {
+                        assert_eq!(got.iter().filter(|&&x| x == *m).count(), 1, "{m:?} twice");
+                        assert!(legal.contains(m), "{m:?} is not legal in {}", board.fen());
+                    }
+                    if !checks_only {
+                        assert_eq!(got.len(), legal.len(), "count in {}", board.fen());
+                    } else if !board.in_check() {
+                        // Every checking drop survives the pruning of quiet moves.
+                        for m in &legal {
+                            if matches!(m, Move::Put { .. }) && board.play(*m).in_check() {
+                                assert!(got.contains(m), "checking drop {m:?} lost");
+                            }
+                        }
+                    }
+                    checked += 1;
+                }
+                board = board.play(pick(&mut rng));
+            }
+        }
+        assert!(checked > 100);
+    }
+
+    #[test]
+    fn picker_yields_each_move_once_in_crazyhouse() {
+        picker_yields_each_move_once_in::<crate::engine::variant::Zh>();
+    }
+
+    #[test]
+    fn picker_yields_each_move_once_in_bughouse() {
+        picker_yields_each_move_once_in::<crate::engine::variant::Bug>();
+    }
+
     #[test]
     fn good_captures_come_before_quiets_and_bad_captures_last() {
         // White queen can take a defended pawn (bad) or an undefended knight (good).

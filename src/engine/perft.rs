@@ -5,10 +5,26 @@
 //! number of legal moves is the number of leaves), the same method as
 //! `shakmaty::perft`.
 
+//!
+//! In the drop variants the moves include the drops; in Bughouse a capture
+//! takes the piece off the board for the partner instead of putting it in
+//! the capturer's hand (Fairy-Stockfish counts it the same way).
+
+use super::variant::{Std, Variant};
 use shakmaty::{Chess, Move, Position};
 
 /// Leaf nodes at `depth` plies.
 pub fn perft(pos: &Chess, depth: u32) -> u64 {
+    perft_in::<Std>(pos, depth)
+}
+
+/// Perft split by root move ("divide"), in generation order.
+pub fn divide(pos: &Chess, depth: u32) -> Vec<(Move, u64)> {
+    divide_in::<Std>(pos, depth)
+}
+
+/// Leaf nodes at `depth` plies in the variant `V`.
+pub fn perft_in<V: Variant>(pos: &V::Pos, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -18,21 +34,19 @@ pub fn perft(pos: &Chess, depth: u32) -> u64 {
     }
     let mut nodes = 0;
     for &m in &moves {
-        let mut child = pos.clone();
-        child.play_unchecked(m);
-        nodes += perft(&child, depth - 1);
+        let (child, _) = V::play(pos, m);
+        nodes += perft_in::<V>(&child, depth - 1);
     }
     nodes
 }
 
-/// Perft split by root move ("divide"), in generation order.
-pub fn divide(pos: &Chess, depth: u32) -> Vec<(Move, u64)> {
+/// [`divide`] in the variant `V`.
+pub fn divide_in<V: Variant>(pos: &V::Pos, depth: u32) -> Vec<(Move, u64)> {
     pos.legal_moves()
         .into_iter()
         .map(|m| {
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            (m, perft(&child, depth.saturating_sub(1)))
+            let (child, _) = V::play(pos, m);
+            (m, perft_in::<V>(&child, depth.saturating_sub(1)))
         })
         .collect()
 }

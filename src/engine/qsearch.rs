@@ -170,7 +170,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
                 moves.push((m, score(m)));
             }
             if moves.is_empty() {
-                return (Score::mated_in(ply), Bound::Exact);
+                return (super::search::no_moves_score(board, ply), Bound::Exact);
             }
         } else if let Some(ctx) = movegen::GenContext::new(board.pos()) {
             movegen::tactical(board.pos(), &ctx, false, |m| moves.push((m, score(m))));

@@ -249,8 +249,10 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
     }
 
     /// Draw by the 50-move rule, repetition or insufficient material.
+    /// (Bughouse has no 50-move rule and never runs out of material: a
+    /// piece may always arrive from the partner.)
     pub fn is_draw<V: Variant>(&self, board: &Board<V>, ply: Ply) -> bool {
-        if board.halfmoves() >= 100 {
+        if !V::BUGHOUSE && board.halfmoves() >= 100 {
             // Checkmate on the 100th half-move still wins.
             return !(board.in_check() && board.pos().legal_moves().is_empty());
         }
@@ -258,7 +260,9 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             return true;
         }
         let b = board.board();
-        (b.pawns() | b.rooks() | b.queens()).is_empty() && board.pos().is_insufficient_material()
+        !V::BUGHOUSE
+            && (b.pawns() | b.rooks() | b.queens()).is_empty()
+            && board.pos().is_insufficient_material()
     }
 
     /// Decodes a TT move and checks that it is legal here.
@@ -353,11 +357,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             return score;
         }
         let score = if board.pos().legal_moves().is_empty() {
-            if in_check {
-                Score::mated_in(ply)
-            } else {
-                Score::DRAW
-            }
+            no_moves_score(board, ply)
         } else {
             Score(self.eval.evaluate(board))
         };
@@ -810,12 +810,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
         if searched == 0 {
             // Nothing was searched and nothing can be pruned before the first
             // move: there is no legal move.
-            let s = if in_check {
-                Score::mated_in(ply)
-            } else {
-                Score::DRAW
-            };
-            return (s, Bound::Exact);
+            return (no_moves_score(board, ply), Bound::Exact);
         }
 
         let bound = if best >= beta {
@@ -855,6 +850,40 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             k[0] = Some(m);
         }
         self.hist.update_quiet(us, m, tried, depth, prev);
+    }
+}
+
+/// Bughouse: the score of a player who has no legal move but is not mated
+/// (a check a drop could block, or no move at all): they must wait for a
+/// piece from their partner while their clock runs. Bad, but not lost.
+pub(crate) const BUG_STUCK_IN_CHECK: i32 = 1200;
+pub(crate) const BUG_STUCK: i32 = 300;
+
+/// The score of a position without legal moves, from the side to move's
+/// view: mated, stalemated (a draw), or in Bughouse maybe only waiting
+/// (a check that a drop could block is not mate: the partner may still
+/// send a piece).
+#[inline]
+pub(crate) fn no_moves_score<V: Variant>(board: &Board<V>, ply: Ply) -> Score {
+    let in_check = board.in_check();
+    if V::BUGHOUSE {
+        let blockable = board.checkers().single_square().is_some_and(|checker| {
+            board
+                .board()
+                .king_of(board.turn())
+                .is_some_and(|king| shakmaty::attacks::between(checker, king).any())
+        });
+        if !in_check {
+            return Score(-BUG_STUCK);
+        }
+        if blockable {
+            return Score(-BUG_STUCK_IN_CHECK);
+        }
+    }
+    if in_check {
+        Score::mated_in(ply)
+    } else {
+        Score::DRAW
     }
 }
 

@@ -327,6 +327,22 @@ impl Variant for Bug {
     }
 }
 
+/// Code generic over the variant, run for a variant chosen at run time
+/// (see [`dispatch`]).
+pub trait ForVariant {
+    type Out;
+    fn run<V: Variant>(self) -> Self::Out;
+}
+
+/// Runs `f` with the variant type of `kind`.
+pub fn dispatch<F: ForVariant>(kind: VariantKind, f: F) -> F::Out {
+    match kind {
+        VariantKind::Chess => f.run::<Std>(),
+        VariantKind::Crazyhouse => f.run::<Zh>(),
+        VariantKind::Bughouse => f.run::<Bug>(),
+    }
+}
+
 /// The pocket of `color` (all zero without pockets).
 #[inline(always)]
 pub fn pocket<P: Position>(pos: &P, color: Color) -> ByRole<u8> {

@@ -10,11 +10,14 @@
 
 use super::info::{InfoPrinter, Output};
 use crate::engine::tt::TranspositionTable;
+use crate::engine::variant::Variant;
 use crate::engine::{
-    Board, Clock, Engine, EngineOptions, EvalKind, GamePosition, Level, Limits, MoveSource, eval,
-    perft,
+    Board, Bug, Clock, Engine, EngineOptions, EvalKind, GamePosition, Level, Limits, MoveSource,
+    Std, Zh, eval, perft,
 };
 use crate::tablebase::shared_loader;
+use crate::variant::VariantKind;
+use shakmaty::Move;
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -33,11 +36,60 @@ struct Running {
     handle: JoinHandle<Engine>,
 }
 
+/// The position set by `position`, in the variant chosen with
+/// `UCI_Variant`.
+#[derive(Clone, Debug)]
+enum UciPosition {
+    Chess(GamePosition<Std>),
+    Crazyhouse(GamePosition<Zh>),
+    Bughouse(GamePosition<Bug>),
+}
+
+/// Runs `$body` with `$p` bound to the game position of any variant.
+macro_rules! with_pos {
+    ($pos:expr, $p:ident => $body:expr) => {
+        match $pos {
+            UciPosition::Chess($p) => $body,
+            UciPosition::Crazyhouse($p) => $body,
+            UciPosition::Bughouse($p) => $body,
+        }
+    };
+}
+
+impl UciPosition {
+    fn initial(kind: VariantKind) -> UciPosition {
+        match kind {
+            VariantKind::Chess => UciPosition::Chess(GamePosition::default()),
+            VariantKind::Crazyhouse => UciPosition::Crazyhouse(GamePosition::initial()),
+            VariantKind::Bughouse => UciPosition::Bughouse(GamePosition::initial()),
+        }
+    }
+
+    fn parse(kind: VariantKind, fen: Option<&str>, moves: &[&str]) -> Result<UciPosition, String> {
+        Ok(match kind {
+            VariantKind::Chess => UciPosition::Chess(GamePosition::from_uci(fen, moves)?),
+            VariantKind::Crazyhouse => {
+                UciPosition::Crazyhouse(GamePosition::from_uci_moves(fen, moves)?)
+            }
+            VariantKind::Bughouse => {
+                UciPosition::Bughouse(GamePosition::from_uci_moves(fen, moves)?)
+            }
+        })
+    }
+
+    /// A move in UCI notation, legal in the current position.
+    fn parse_move(&self, s: &str) -> Result<Move, String> {
+        with_pos!(self, p => p.current().parse_uci(s))
+    }
+}
+
 pub struct UciEngine {
     out: Output,
     engine: Option<Engine>,
     running: Option<Running>,
-    position: GamePosition,
+    position: UciPosition,
+    /// The variant `position` commands are read in (`UCI_Variant`).
+    variant: VariantKind,
     /// Use our own tablebases (once the background loader has them).
     own_tablebases: bool,
     /// The loaded tables were announced with an `info string`.
@@ -64,7 +116,8 @@ impl UciEngine {
             out,
             engine: Some(Engine::new(EngineOptions::default())),
             running: None,
-            position: GamePosition::default(),
+            position: UciPosition::initial(VariantKind::Chess),
+            variant: VariantKind::Chess,
             own_tablebases: true,
             tablebases_announced: false,
         }
@@ -117,7 +170,7 @@ impl UciEngine {
                 if let Some(e) = &mut self.engine {
                     e.new_game();
                 }
-                self.position = GamePosition::default();
+                self.position = UciPosition::initial(self.variant);
             }
             "position" => self.position(&rest),
             "go" => self.go(&rest),
@@ -129,14 +182,19 @@ impl UciEngine {
                 return false;
             }
             "d" => {
-                self.out.line(&self.position.current().to_string());
+                let text = with_pos!(&self.position, p => p.current().to_string());
+                self.out.line(&text);
             }
             "eval" => {
                 let kind = self
                     .engine
                     .as_ref()
                     .map_or(EvalKind::Full, |e| e.options().eval);
-                let trace = eval::trace(self.position.current().chess(), kind);
+                let trace = match &self.position {
+                    UciPosition::Chess(p) => eval::trace(p.current().chess(), kind),
+                    UciPosition::Crazyhouse(p) => eval::zh::trace(p.current()),
+                    UciPosition::Bughouse(p) => eval::zh::trace(p.current()),
+                };
                 for l in trace.to_string().lines() {
                     self.out.line(l);
                 }
@@ -173,6 +231,9 @@ impl UciEngine {
             .line("option name OwnTablebases type check default true");
         self.out
             .line("option name SyzygyPath type string default <empty>");
+        self.out.line(
+            "option name UCI_Variant type combo default chess var chess var crazyhouse var bughouse",
+        );
         self.out.line("option name Clear Hash type button");
         self.out.line("uciok");
     }
@@ -191,7 +252,7 @@ impl UciEngine {
                 return;
             }
         };
-        match GamePosition::from_uci(fen.as_deref(), moves) {
+        match UciPosition::parse(self.variant, fen.as_deref(), moves) {
             Ok(p) => self.position = p,
             Err(e) => self.error(&format!("position ignored: {e}")),
         }
@@ -203,7 +264,6 @@ impl UciEngine {
         let mut has_clock = false;
         let mut perft_depth = None;
         let mut i = 0;
-        let board = self.position.current();
         fn num<T: std::str::FromStr>(args: &[&str], i: usize, what: &str) -> Result<T, String> {
             let v = args
                 .get(i + 1)
@@ -266,7 +326,7 @@ impl UciEngine {
                 "infinite" | "ponder" => limits.infinite = true,
                 "searchmoves" => {
                     while i + 1 < args.len() {
-                        match board.parse_uci(args[i + 1]) {
+                        match self.position.parse_move(args[i + 1]) {
                             Ok(m) => limits.searchmoves.push(m),
                             Err(_) if is_go_keyword(args[i + 1]) => break,
                             Err(e) => return Err(e),
@@ -297,9 +357,13 @@ impl UciEngine {
             }
         };
         if let Some(d) = perft_depth {
-            let board = self.position.current();
             let mut total = 0;
-            for (m, n) in perft::divide(board.chess(), d) {
+            let counts = match &self.position {
+                UciPosition::Chess(p) => perft::divide(p.current().chess(), d),
+                UciPosition::Crazyhouse(p) => perft::divide_in::<Zh>(p.current().pos(), d),
+                UciPosition::Bughouse(p) => perft::divide_in::<Bug>(p.current().pos(), d),
+            };
+            for (m, n) in counts {
                 self.out.line(&format!("{}: {n}", Board::uci(m)));
                 total += n;
             }
@@ -338,39 +402,14 @@ impl UciEngine {
             .name("search".into())
             .stack_size(16 * 1024 * 1024)
             .spawn(move || {
-                let mut printer = InfoPrinter::new(out.clone());
-                let report = engine.search(&pos, &limits, &thread_stop, &mut printer);
-                // In infinite mode the GUI expects bestmove only after stop.
-                if limits.infinite {
-                    while !thread_stop.load(Ordering::SeqCst) {
-                        std::thread::sleep(Duration::from_millis(1));
-                    }
-                }
-                match report.source {
-                    MoveSource::Book => out.line("info string book move"),
-                    MoveSource::Level => out.line(&format!(
-                        "info string level {} plays a weaker move",
-                        engine.options().level.get()
-                    )),
-                    MoveSource::Search | MoveSource::Tablebase => {}
-                }
-                thread_done.store(true, Ordering::SeqCst);
-                match report.best_move {
-                    Some(m) => {
-                        let ponder = report
-                            .result
-                            .pv
-                            .get(1)
-                            .filter(|_| {
-                                matches!(report.source, MoveSource::Search | MoveSource::Tablebase)
-                            })
-                            .map(|&p| format!(" ponder {}", Board::uci(p)))
-                            .unwrap_or_default();
-                        out.line(&format!("bestmove {}{ponder}", Board::uci(m)));
-                    }
-                    None => out.line("bestmove 0000"),
-                }
-                engine
+                let job = SearchJob {
+                    engine,
+                    limits,
+                    stop: thread_stop,
+                    done: thread_done,
+                    out,
+                };
+                with_pos!(pos, p => job.run(p))
             });
         match handle {
             Ok(handle) => self.running = Some(Running { stop, done, handle }),
@@ -481,11 +520,87 @@ impl UciEngine {
                 engine.new_game();
                 Ok(())
             }
+            "uci_variant" => match parse_variant(&value) {
+                Some(kind) => {
+                    if kind != self.variant {
+                        self.variant = kind;
+                        engine.new_game();
+                    }
+                    self.position = UciPosition::initial(kind);
+                    Ok(())
+                }
+                None => Err(format!(
+                    "option UCI_Variant is chess, crazyhouse or bughouse, got '{value}'"
+                )),
+            },
             _ => Err(format!("unknown option '{name}'")),
         };
         if let Err(e) = result {
             self.error(&e);
         }
+    }
+}
+
+/// One `go`, on the search thread.
+struct SearchJob {
+    engine: Engine,
+    limits: Limits,
+    stop: Arc<AtomicBool>,
+    done: Arc<AtomicBool>,
+    out: Output,
+}
+
+impl SearchJob {
+    /// Searches, prints `bestmove` and hands the engine back.
+    fn run<V: Variant>(self, pos: GamePosition<V>) -> Engine {
+        let SearchJob {
+            mut engine,
+            limits,
+            stop,
+            done,
+            out,
+        } = self;
+        let mut printer = InfoPrinter::new(out.clone());
+        let report = engine.search(&pos, &limits, &stop, &mut printer);
+        // In infinite mode the GUI expects bestmove only after stop.
+        if limits.infinite {
+            while !stop.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        match report.source {
+            MoveSource::Book => out.line("info string book move"),
+            MoveSource::Level => out.line(&format!(
+                "info string level {} plays a weaker move",
+                engine.options().level.get()
+            )),
+            MoveSource::Search | MoveSource::Tablebase => {}
+        }
+        done.store(true, Ordering::SeqCst);
+        match report.best_move {
+            Some(m) => {
+                let ponder = report
+                    .result
+                    .pv
+                    .get(1)
+                    .filter(|_| matches!(report.source, MoveSource::Search | MoveSource::Tablebase))
+                    .map(|&p| format!(" ponder {}", Board::uci(p)))
+                    .unwrap_or_default();
+                out.line(&format!("bestmove {}{ponder}", Board::uci(m)));
+            }
+            None => out.line("bestmove 0000"),
+        }
+        engine
+    }
+}
+
+/// A `UCI_Variant` value.
+fn parse_variant(s: &str) -> Option<VariantKind> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "chess" | "standard" | "normal" => Some(VariantKind::Chess),
+        "crazyhouse" => Some(VariantKind::Crazyhouse),
+        "bughouse" => Some(VariantKind::Bughouse),
+        _ => None,
     }
 }
 

@@ -15,6 +15,7 @@
 use super::{Entry, NodeId, Note, SearchTree};
 use crate::engine::board::Board;
 use crate::engine::score::{Ply, Score};
+use crate::engine::variant::Variant;
 use crate::engine::{Bound, Features, SearchReport};
 use serde_json::{Value, json};
 use std::fmt::Write;
@@ -65,7 +66,7 @@ pub fn disabled_features(f: Features) -> Vec<&'static str> {
 }
 
 /// The labels of a node's events (`tt-hit`, `null-move -3`, `lmr -2`...).
-pub fn event_labels(tree: &SearchTree, id: NodeId) -> Vec<String> {
+pub fn event_labels<V: Variant>(tree: &SearchTree<V>, id: NodeId) -> Vec<String> {
     let n = tree.node(id);
     let mut v = Vec::new();
     match n.entry {
@@ -93,11 +94,11 @@ pub fn event_labels(tree: &SearchTree, id: NodeId) -> Vec<String> {
 
 /// A node as JSON; `board` is its position, `parent` its parent's, `pv`
 /// the nodes of the principal variation.
-fn node_json(
-    tree: &SearchTree,
+fn node_json<V: Variant>(
+    tree: &SearchTree<V>,
     id: NodeId,
-    board: &Board,
-    parent: Option<&Board>,
+    board: &Board<V>,
+    parent: Option<&Board<V>>,
     pv: &[NodeId],
 ) -> Value {
     let n = tree.node(id);
@@ -135,7 +136,11 @@ fn node_json(
 }
 
 /// The position a child node stands in, from its parent's position.
-pub fn child_position(tree: &SearchTree, child: NodeId, parent: &Board) -> Board {
+pub fn child_position<V: Variant>(
+    tree: &SearchTree<V>,
+    child: NodeId,
+    parent: &Board<V>,
+) -> Board<V> {
     let n = tree.node(child);
     match (n.entry, n.mv) {
         (Entry::Move, Some(m)) => parent.play(m),
@@ -145,7 +150,7 @@ pub fn child_position(tree: &SearchTree, child: NodeId, parent: &Board) -> Board
 }
 
 /// The whole tree as the JSON contract says.
-pub fn to_json(tree: &SearchTree, report: &SearchReport) -> Value {
+pub fn to_json<V: Variant>(tree: &SearchTree<V>, report: &SearchReport) -> Value {
     let pv = tree.pv_nodes();
     let root = tree
         .root()
@@ -177,7 +182,7 @@ pub fn to_json(tree: &SearchTree, report: &SearchReport) -> Value {
 /// Graphviz DOT: one box per node (move, score and bound, window), PV nodes
 /// bold, cut nodes red, all nodes grey, quiescence dashed; pruned moves as a
 /// greyed note under their node.
-pub fn to_dot(tree: &SearchTree) -> String {
+pub fn to_dot<V: Variant>(tree: &SearchTree<V>) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "digraph search {{");
     let _ = writeln!(

@@ -18,6 +18,7 @@ use super::board::Board;
 use super::observer::{IterationInfo, NodeInfo, NodeKind, Prune, Research, SearchObserver};
 use super::score::{Bound, Depth, Ply, Score};
 use super::time::{Features, Limits};
+use super::variant::{Std, Variant};
 use super::{Engine, EngineOptions, GamePosition, SearchReport};
 use shakmaty::{Move, Position};
 use std::sync::atomic::AtomicBool;
@@ -168,8 +169,8 @@ pub enum StepKind {
 
 /// The recorded final iteration of a search.
 #[derive(Clone, Debug)]
-pub struct SearchTree {
-    pub root_board: Board,
+pub struct SearchTree<V: Variant = Std> {
+    pub root_board: Board<V>,
     /// Depth of the recorded iteration.
     pub depth: Depth,
     pub nodes: Vec<TreeNode>,
@@ -183,7 +184,7 @@ pub struct SearchTree {
     pub nodes_entered: u64,
 }
 
-impl SearchTree {
+impl<V: Variant> SearchTree<V> {
     /// The root of the final pass.
     pub fn root(&self) -> Option<NodeId> {
         self.passes.last().copied()
@@ -210,7 +211,7 @@ impl SearchTree {
     }
 
     /// The position at a node.
-    pub fn board_at(&self, id: NodeId) -> Board {
+    pub fn board_at(&self, id: NodeId) -> Board<V> {
         let mut b = self.root_board.clone();
         for (node, mv) in self.path(id) {
             match (self.node(node).entry, mv) {
@@ -278,7 +279,7 @@ impl SearchTree {
     }
 
     /// [`SearchTree::unsearched`] when the node's position is at hand.
-    pub fn unsearched_at(&self, id: NodeId, board: &Board) -> Vec<Move> {
+    pub fn unsearched_at(&self, id: NodeId, board: &Board<V>) -> Vec<Move> {
         let n = self.node(id);
         if n.kind == NodeKind::Tablebase {
             return Vec::new(); // a leaf: the table answered, nothing skipped
@@ -298,7 +299,7 @@ impl SearchTree {
         }
         let searched: Vec<Move> = n.children.iter().filter_map(|&c| self.node(c).mv).collect();
         board
-            .chess()
+            .pos()
             .legal_moves()
             .iter()
             .copied()
@@ -353,8 +354,8 @@ impl NodeType {
 }
 
 /// Builds a [`SearchTree`] from the events of a search.
-pub struct TreeRecorder {
-    tree: SearchTree,
+pub struct TreeRecorder<V: Variant = Std> {
+    tree: SearchTree<V>,
     cap: usize,
     /// The recorded node of each open `enter` (`None`: not recorded).
     stack: Vec<Option<NodeId>>,
@@ -362,8 +363,8 @@ pub struct TreeRecorder {
     pub last_iteration: Option<IterationInfo>,
 }
 
-impl TreeRecorder {
-    pub fn new(root: &Board, cap: usize) -> TreeRecorder {
+impl<V: Variant> TreeRecorder<V> {
+    pub fn new(root: &Board<V>, cap: usize) -> TreeRecorder<V> {
         TreeRecorder {
             tree: SearchTree {
                 root_board: root.clone(),
@@ -380,7 +381,7 @@ impl TreeRecorder {
         }
     }
 
-    pub fn finish(self) -> SearchTree {
+    pub fn finish(self) -> SearchTree<V> {
         self.tree
     }
 
@@ -411,7 +412,7 @@ impl TreeRecorder {
     }
 }
 
-impl SearchObserver for TreeRecorder {
+impl<V: Variant> SearchObserver for TreeRecorder<V> {
     const NODE_EVENTS: bool = true;
 
     fn iteration(&mut self, info: &IterationInfo) {
@@ -646,33 +647,33 @@ pub fn features_without(names: &[String]) -> Result<Features, String> {
 
 /// A recorded search with the engine's own report of it.
 #[derive(Clone, Debug)]
-pub struct Recording {
-    pub tree: SearchTree,
+pub struct Recording<V: Variant = Std> {
+    pub tree: SearchTree<V>,
     pub report: SearchReport,
     pub elapsed: Duration,
 }
 
 /// Searches `pos` to `depth` with a fresh engine (as `kibitz analyse
 /// --depth` does) and records the final iteration.
-pub fn record(
-    pos: &GamePosition,
+pub fn record<V: Variant>(
+    pos: &GamePosition<V>,
     depth: Depth,
     features: Features,
     options: EngineOptions,
     cap: usize,
-) -> Recording {
+) -> Recording<V> {
     record_until(pos, depth, features, options, cap, &AtomicBool::new(false))
 }
 
 /// [`record`], stopped early (after depth 1) when `stop` is set.
-pub fn record_until(
-    pos: &GamePosition,
+pub fn record_until<V: Variant>(
+    pos: &GamePosition<V>,
     depth: Depth,
     features: Features,
     options: EngineOptions,
     cap: usize,
     stop: &AtomicBool,
-) -> Recording {
+) -> Recording<V> {
     let mut engine = Engine::new(options);
     let limits = Limits {
         features,

@@ -1,0 +1,3 @@
+//! Subcommands of the `kibitz` binary, one module per group.
+
+pub mod search;

@@ -1,0 +1,270 @@
+//! `kibitz perft`, `analyse`, `tree` and `eval`, in any variant
+//! (`--variant chess|crazyhouse|bughouse`).
+
+use anyhow::{Context, Result, bail};
+use kibitz::engine::tree::{self, export};
+use kibitz::engine::variant::{ForVariant, dispatch};
+use kibitz::engine::{
+    Board, Engine, EngineOptions, EvalKind, Features, GamePosition, Limits, Variant, eval, perft,
+};
+use kibitz::uci::info::{InfoPrinter, Output};
+use kibitz::variant::VariantKind;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Parses `--variant`.
+pub fn parse_variant(s: &str) -> Result<VariantKind> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "chess" | "standard" => Ok(VariantKind::Chess),
+        "crazyhouse" | "zh" => Ok(VariantKind::Crazyhouse),
+        "bughouse" | "bug" => Ok(VariantKind::Bughouse),
+        _ => bail!("unknown variant '{s}' (chess, crazyhouse or bughouse)"),
+    }
+}
+
+fn parse_eval(s: &str) -> Result<EvalKind> {
+    EvalKind::parse(s).with_context(|| format!("unknown evaluation '{s}' (full or simple)"))
+}
+
+/// The board of `fen` (or the variant's start position).
+fn board_from<V: Variant>(fen: Option<&str>) -> Result<Board<V>> {
+    match fen {
+        Some(f) => Board::from_variant_fen(f).map_err(|e| anyhow::anyhow!("{e}")),
+        None => Ok(Board::start_position()),
+    }
+}
+
+/// A position with moves played from it (errors name the move).
+fn position_from<V: Variant>(fen: Option<&str>, moves: &[String]) -> Result<GamePosition<V>> {
+    let refs: Vec<&str> = moves.iter().map(|s| s.as_str()).collect();
+    GamePosition::from_uci_moves(fen, &refs).map_err(|e| anyhow::anyhow!(e))
+}
+
+pub struct Perft {
+    pub depth: u32,
+    pub fen: Option<String>,
+    pub divide: bool,
+}
+
+impl ForVariant for Perft {
+    type Out = Result<()>;
+    fn run<V: Variant>(self) -> Result<()> {
+        let board = board_from::<V>(self.fen.as_deref())?;
+        let start = Instant::now();
+        let nodes = if self.divide {
+            let mut total = 0;
+            for (m, n) in perft::divide_in::<V>(board.pos(), self.depth) {
+                println!("{}: {n}", Board::uci(m));
+                total += n;
+            }
+            println!();
+            total
+        } else {
+            perft::perft_in::<V>(board.pos(), self.depth)
+        };
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "time {:.3} s, {:.0} nodes/s",
+            secs,
+            nodes as f64 / secs.max(1e-9)
+        );
+        println!("nodes {nodes}");
+        Ok(())
+    }
+}
+
+pub fn perft(variant: VariantKind, p: Perft) -> Result<()> {
+    dispatch(variant, p)
+}
+
+pub struct Analyse {
+    pub fen: Option<String>,
+    pub moves: Vec<String>,
+    pub depth: Option<i32>,
+    pub movetime: Option<u64>,
+    pub nodes: Option<u64>,
+    pub multipv: usize,
+    pub eval: String,
+    pub hash: usize,
+}
+
+impl ForVariant for Analyse {
+    type Out = Result<()>;
+    fn run<V: Variant>(self) -> Result<()> {
+        let pos = position_from::<V>(self.fen.as_deref(), &self.moves)?;
+        let limits = match (self.depth, self.movetime, self.nodes) {
+            (Some(d), _, _) if d < 1 => bail!("depth must be at least 1"),
+            (Some(d), _, _) => Limits::depth(d.min(100)),
+            (_, Some(ms), _) => Limits::movetime(ms),
+            (_, _, Some(n)) => Limits::nodes(n),
+            _ => Limits::depth(12),
+        };
+        let mut engine = Engine::new(EngineOptions {
+            hash_mb: self.hash,
+            multipv: self.multipv.max(1),
+            eval: parse_eval(&self.eval)?,
+            move_overhead: Duration::ZERO,
+            ..EngineOptions::default()
+        });
+        let stop = AtomicBool::new(false);
+        let out = Output::stdout();
+        let mut printer = InfoPrinter::new(out.clone());
+        let report = engine.search(&pos, &limits, &stop, &mut printer);
+        match report.best_move {
+            Some(m) => out.line(&format!("bestmove {}", Board::uci(m))),
+            None => {
+                let board = pos.current();
+                let why = match (V::BUGHOUSE, board.in_check()) {
+                    (true, _) if report.result.score.is_mate() => "checkmate",
+                    (true, _) => "no legal move: waiting for a piece from the partner",
+                    (false, true) => "checkmate",
+                    (false, false) => "stalemate",
+                };
+                out.line(&format!("info string no legal moves ({why})"));
+                out.line("bestmove 0000");
+            }
+        }
+        Ok(())
+    }
+}
+
+pub fn analyse(variant: VariantKind, a: Analyse) -> Result<()> {
+    dispatch(variant, a)
+}
+
+pub struct TreeCmd {
+    pub fen: Option<String>,
+    pub moves: Vec<String>,
+    pub depth: i32,
+    /// `json` or `dot` (already checked).
+    pub format: String,
+    pub features: Features,
+    pub max_nodes: usize,
+    pub out: Option<PathBuf>,
+}
+
+impl ForVariant for TreeCmd {
+    type Out = Result<()>;
+    fn run<V: Variant>(self) -> Result<()> {
+        let pos = position_from::<V>(self.fen.as_deref(), &self.moves)?;
+        let rec = tree::record(
+            &pos,
+            self.depth,
+            self.features,
+            EngineOptions::default(),
+            self.max_nodes,
+        );
+        let text = match self.format.as_str() {
+            "dot" => export::to_dot(&rec.tree),
+            _ => {
+                let mut s = serde_json::to_string(&export::to_json(&rec.tree, &rec.report))?;
+                s.push('\n');
+                s
+            }
+        };
+        match self.out {
+            Some(path) => kibitz::util::write_atomic(&path, text.as_bytes())
+                .with_context(|| format!("cannot write {}", path.display()))?,
+            None => {
+                use std::io::Write;
+                let mut stdout = std::io::stdout().lock();
+                // A closed pipe (`| head`) is not an error worth a message.
+                let _ = stdout
+                    .write_all(text.as_bytes())
+                    .and_then(|_| stdout.flush());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `kibitz tree`: the terminal explorer (standard chess, on a terminal
+/// without `--format`), or JSON/DOT.
+#[allow(clippy::too_many_arguments)]
+pub fn tree(
+    variant: VariantKind,
+    fen: Option<String>,
+    moves: Vec<String>,
+    depth: i32,
+    format: Option<String>,
+    no: &[String],
+    max_nodes: usize,
+    out: Option<PathBuf>,
+) -> Result<()> {
+    use std::io::IsTerminal;
+    if !(1..=30).contains(&depth) {
+        bail!("--depth must be 1 to 30");
+    }
+    let features = tree::features_without(no).map_err(|e| anyhow::anyhow!("--no: {e}"))?;
+    let format = match format.as_deref() {
+        Some(f) => f.to_ascii_lowercase(),
+        None if out.is_none() && std::io::stdout().is_terminal() => {
+            if variant != VariantKind::Chess {
+                bail!(
+                    "the terminal explorer shows standard chess for now: use --format json \
+                     or --format dot for {} trees",
+                    variant_name(variant)
+                );
+            }
+            let max = kibitz::ui::explorer::MAX_DEPTH;
+            if depth > max {
+                bail!(
+                    "the explorer records up to depth {max} (use --format json or dot for deeper trees)"
+                );
+            }
+            let pos = position_from::<kibitz::engine::Std>(fen.as_deref(), &moves)?;
+            return kibitz::ui::explore(pos, depth, features, max_nodes);
+        }
+        None => "json".to_string(),
+    };
+    if !matches!(format.as_str(), "json" | "dot") {
+        bail!("--format must be json or dot, not '{format}'");
+    }
+    dispatch(
+        variant,
+        TreeCmd {
+            fen,
+            moves,
+            depth,
+            format,
+            features,
+            max_nodes,
+            out,
+        },
+    )
+}
+
+pub struct EvalCmd {
+    pub fen: Option<String>,
+    pub kind: EvalKind,
+}
+
+impl ForVariant for EvalCmd {
+    type Out = Result<()>;
+    fn run<V: Variant>(self) -> Result<()> {
+        let board = board_from::<V>(self.fen.as_deref())?;
+        let trace = match V::as_std(&board) {
+            Some(b) => eval::trace(b.chess(), self.kind),
+            None => eval::zh::trace(&board),
+        };
+        println!("{trace}");
+        Ok(())
+    }
+}
+
+pub fn eval(variant: VariantKind, fen: Option<String>, kind: &str) -> Result<()> {
+    let kind = parse_eval(kind)?;
+    if variant != VariantKind::Chess && kind == EvalKind::Simple {
+        bail!("the simple evaluation is for standard chess only");
+    }
+    dispatch(variant, EvalCmd { fen, kind })
+}
+
+pub fn variant_name(v: VariantKind) -> &'static str {
+    match v {
+        VariantKind::Chess => "chess",
+        VariantKind::Crazyhouse => "crazyhouse",
+        VariantKind::Bughouse => "bughouse",
+    }
+}

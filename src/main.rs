@@ -266,6 +266,11 @@ enum Cmd {
         /// Games played at the same time.
         #[arg(long, default_value_t = 1)]
         concurrency: usize,
+        /// chess or crazyhouse (bughouse has its own command: `kibitz
+        /// bughouse`). Chess openings become crazyhouse positions: the
+        /// pieces missing from the board go to the capturer's hand.
+        #[arg(long, default_value = "chess")]
+        variant: String,
     },
     /// Self-play games for tuning: writes `FEN | result` lines.
     #[command(hide = true)]
@@ -695,9 +700,24 @@ fn cmd_match(m: &ArgMatches) -> Result<()> {
     if games == 0 {
         bail!("--games must be at least 1");
     }
+    let variant = cli::search::parse_variant(
+        m.get_one::<String>("variant")
+            .map(|s| s.as_str())
+            .unwrap_or("chess"),
+    )?;
+    if variant == kibitz::variant::VariantKind::Bughouse {
+        bail!("bughouse needs four players: use `kibitz bughouse`");
+    }
     let openings = match m.get_one::<PathBuf>("openings") {
         Some(path) => {
             let (fens, problems) = matchplay::load_openings(path)?;
+            let fens = if variant == kibitz::variant::VariantKind::Crazyhouse {
+                fens.iter()
+                    .filter_map(|f| matchplay::crazyhouse_opening(f).ok())
+                    .collect()
+            } else {
+                fens
+            };
             for p in problems.iter().take(5) {
                 eprintln!("warning: {}: {p}", path.display());
             }
@@ -719,6 +739,7 @@ fn cmd_match(m: &ArgMatches) -> Result<()> {
         pgn_out: m.get_one::<PathBuf>("pgn").cloned(),
         concurrency: *m.get_one::<usize>("concurrency").unwrap_or(&1),
         event: "Kibitz match".into(),
+        variant,
     };
     println!(
         "Match: {} games; engine 1: {} ({}); engine 2: {} ({})",
@@ -731,14 +752,13 @@ fn cmd_match(m: &ArgMatches) -> Result<()> {
     let start = Instant::now();
     let total = cfg.games;
     let wdl = matchplay::run_match(&cfg, |rec, wdl| {
-        let white = rec.game.header("White").unwrap_or("?");
-        let black = rec.game.header("Black").unwrap_or("?");
+        let (white, black) = (&rec.white, &rec.black);
         println!(
             "Game {:>3}/{total}: {white} - {black} {} ({}, {} moves)   score {:.1}/{} W{} D{} L{}",
             rec.index + 1,
             rec.ending.result.pgn(),
             rec.ending.termination.describe(),
-            rec.game.moves().len().div_ceil(2),
+            rec.plies.div_ceil(2),
             wdl.points(),
             wdl.games(),
             wdl.wins,

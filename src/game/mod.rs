@@ -9,9 +9,9 @@ mod pgn;
 pub mod pgn_read;
 pub mod review;
 
-pub use pgn::{write_pgn, write_pgn_tree};
+pub use pgn::{write_pgn, write_pgn_tree, write_variant_pgn};
 
-use crate::engine::{Board, GamePosition};
+use crate::engine::{Board, GamePosition, Std, Variant};
 use shakmaty::{Color, Move, Position};
 
 /// The result of a game.
@@ -105,17 +105,17 @@ pub struct Ending {
 }
 
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct Game<V: Variant = Std> {
     /// Seven-tag roster first, then any others, in order of insertion.
     pub headers: Vec<(String, String)>,
-    position: GamePosition,
+    position: GamePosition<V>,
     /// Optional comment after each move (same length as the moves).
     comments: Vec<Option<String>>,
     pub ending: Option<Ending>,
 }
 
-impl Game {
-    pub fn new(start: Board) -> Game {
+impl<V: Variant> Game<V> {
+    pub fn new(start: Board<V>) -> Game<V> {
         Game {
             headers: Vec::new(),
             position: GamePosition::new(start),
@@ -139,15 +139,15 @@ impl Game {
             .map(|(_, v)| v.as_str())
     }
 
-    pub fn position(&self) -> &GamePosition {
+    pub fn position(&self) -> &GamePosition<V> {
         &self.position
     }
 
-    pub fn current(&self) -> &Board {
+    pub fn current(&self) -> &Board<V> {
         self.position.current()
     }
 
-    pub fn start(&self) -> &Board {
+    pub fn start(&self) -> &Board<V> {
         self.position.start()
     }
 
@@ -185,7 +185,7 @@ impl Game {
     /// engine matches do) rather than only at fivefold and 75 moves.
     pub fn rule_ending(&self, claim_draws: bool) -> Option<Ending> {
         let board = self.current();
-        let pos = board.chess();
+        let pos = board.pos();
         let draw = |termination| {
             Some(Ending {
                 result: GameResult::Draw,
@@ -193,6 +193,11 @@ impl Game {
             })
         };
         if pos.legal_moves().is_empty() {
+            if V::BUGHOUSE {
+                // One board of Bughouse knows nothing of the other board:
+                // the arbiter decides (a blockable check is not mate).
+                return None;
+            }
             return if pos.is_check() {
                 Some(Ending {
                     result: GameResult::win_for(!pos.turn()),

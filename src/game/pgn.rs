@@ -2,7 +2,8 @@
 
 use super::Game;
 use super::movetree::{MoveTree, NodeId};
-use shakmaty::Color;
+use crate::engine::Variant;
+use shakmaty::{Color, Position};
 
 /// Escapes a tag value (backslash and double quote).
 fn escape(v: &str) -> String {
@@ -75,7 +76,13 @@ fn write(game: &Game, tree: &MoveTree, ours: bool) -> String {
         tokens.push(format!("{{{}}}", e.termination.describe()));
     }
     tokens.push(result.to_string());
+    wrap_tokens(&mut out, tokens);
+    out
+}
 
+/// Writes movetext tokens in lines of at most 80 columns (a token longer
+/// than that gets a line of its own), then a blank line.
+fn wrap_tokens(out: &mut String, tokens: Vec<String>) {
     let mut line = String::new();
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > 80 {
@@ -90,6 +97,73 @@ fn write(game: &Game, tree: &MoveTree, ours: bool) -> String {
     }
     out.push_str(&line);
     out.push_str("\n\n");
+}
+
+/// Writes a game of any variant as PGN, main line only: the seven-tag
+/// roster, `[Variant "Crazyhouse"]` (or "Bughouse") outside standard
+/// chess, `SetUp`/`FEN` for another start, the other headers, SAN moves
+/// (drops as `N@f3`, `P@e4`) with their comments, how the game ended.
+pub fn write_variant_pgn<V: Variant>(game: &Game<V>) -> String {
+    let mut out = String::new();
+    let result = game.ending.map_or("*", |e| e.result.pgn());
+    let roster = ["Event", "Site", "Date", "Round", "White", "Black"];
+    for key in roster {
+        let v = game.header(key).unwrap_or(match key {
+            "Date" => "????.??.??",
+            _ => "?",
+        });
+        out.push_str(&format!("[{key} \"{}\"]\n", escape(v)));
+    }
+    out.push_str(&format!("[Result \"{result}\"]\n"));
+    let variant = match V::KIND {
+        crate::variant::VariantKind::Chess => None,
+        crate::variant::VariantKind::Crazyhouse => Some("Crazyhouse"),
+        crate::variant::VariantKind::Bughouse => Some("Bughouse"),
+    };
+    if let Some(v) = variant {
+        out.push_str(&format!("[Variant \"{v}\"]\n"));
+    }
+    let start = game.start();
+    if start.fen() != crate::engine::Board::<V>::start_position().fen() {
+        out.push_str("[SetUp \"1\"]\n");
+        out.push_str(&format!("[FEN \"{}\"]\n", start.fen()));
+    }
+    for (k, v) in &game.headers {
+        if roster.contains(&k.as_str())
+            || matches!(k.as_str(), "Result" | "SetUp" | "FEN" | "Variant")
+        {
+            continue;
+        }
+        out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
+    }
+    if let Some(e) = game.ending
+        && game.header("Termination").is_none()
+    {
+        out.push_str(&format!("[Termination \"{}\"]\n", e.termination.pgn_tag()));
+    }
+    out.push('\n');
+    let mut tokens = Vec::new();
+    let mut board = start.clone();
+    let mut numbered = true;
+    for (m, comment) in game.moves().iter().zip(game.comments()) {
+        let san = board.san(*m);
+        let number = board.pos().fullmoves();
+        match board.turn() {
+            Color::White => tokens.push(format!("{number}. {san}")),
+            Color::Black if numbered => tokens.push(format!("{number}... {san}")),
+            Color::Black => tokens.push(san),
+        }
+        numbered = comment.is_some();
+        if let Some(c) = comment {
+            tokens.push(format!("{{{}}}", comment_text(c)));
+        }
+        board = board.play(*m);
+    }
+    if let Some(e) = game.ending {
+        tokens.push(format!("{{{}}}", e.termination.describe()));
+    }
+    tokens.push(result.to_string());
+    wrap_tokens(&mut out, tokens);
     out
 }
 

@@ -8,9 +8,11 @@
 
 pub mod stats;
 
-use crate::engine::Board;
-use crate::game::{Ending, Game, GameResult, Termination, write_pgn};
+use crate::engine::variant::Variant;
+use crate::engine::{Board, Bug, Std, Zh};
+use crate::game::{Ending, Game, GameResult, Termination, write_variant_pgn};
 use crate::uci::client::{GoResult, UciClient, UciError};
+use crate::variant::VariantKind;
 use shakmaty::{Color, Position};
 use stats::Wdl;
 use std::path::{Path, PathBuf};
@@ -124,6 +126,8 @@ pub struct MatchConfig {
     pub pgn_out: Option<PathBuf>,
     pub concurrency: usize,
     pub event: String,
+    /// Standard chess or Crazyhouse (the engines get `UCI_Variant`).
+    pub variant: VariantKind,
 }
 
 /// A finished game of the match.
@@ -131,10 +135,15 @@ pub struct MatchConfig {
 pub struct GameRecord {
     /// 0-based game number.
     pub index: usize,
-    pub game: Game,
     /// Player 0 had White.
     pub first_white: bool,
     pub ending: Ending,
+    pub white: String,
+    pub black: String,
+    /// Half-moves played.
+    pub plies: usize,
+    /// The game as PGN.
+    pub pgn: String,
 }
 
 impl GameRecord {
@@ -201,6 +210,65 @@ pub fn load_openings(path: &Path) -> Result<(Vec<String>, Vec<String>), MatchErr
     Ok((fens, problems))
 }
 
+/// A chess opening as a Crazyhouse position: the pieces missing from the
+/// board went to the hand of the side that took them (a missing white
+/// piece is in Black's hand). A missing piece beyond the initial set (after
+/// a promotion) is counted as a pawn.
+pub fn crazyhouse_opening(fen: &str) -> Result<String, String> {
+    let board = Board::from_fen(fen).map_err(|e| e.to_string())?;
+    let b = board.board();
+    let initial = [8u32, 2, 2, 2, 1];
+    let roles = [
+        shakmaty::Role::Pawn,
+        shakmaty::Role::Knight,
+        shakmaty::Role::Bishop,
+        shakmaty::Role::Rook,
+        shakmaty::Role::Queen,
+    ];
+    let mut hand = String::new();
+    for color in [Color::White, Color::Black] {
+        // Pieces of `color` missing from the board were taken by the other side.
+        let taker = !color;
+        let mut extra_pawns = 0u32;
+        let mut pieces = String::new();
+        for (role, &n) in roles.iter().zip(&initial) {
+            let on_board = (b.by_role(*role) & b.by_color(color)).count() as u32;
+            if on_board < n {
+                for _ in 0..n - on_board {
+                    pieces.push(role.of(taker).char());
+                }
+            } else if *role != shakmaty::Role::Pawn {
+                extra_pawns += on_board - n;
+            }
+        }
+        // A promoted piece on the board stands for a pawn that left.
+        let pawns_missing = pieces
+            .chars()
+            .filter(|c| c.eq_ignore_ascii_case(&'p'))
+            .count() as u32;
+        let keep = pawns_missing.saturating_sub(extra_pawns);
+        let mut dropped = 0;
+        for c in pieces.chars() {
+            if c.eq_ignore_ascii_case(&'p') && dropped < pawns_missing - keep {
+                dropped += 1;
+                continue;
+            }
+            hand.push(c);
+        }
+    }
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.is_empty() {
+        return Err("empty FEN".into());
+    }
+    let placement = format!("{}[{hand}]", fields[0]);
+    fields[0] = &placement;
+    let zh = fields.join(" ");
+    // Written back by shakmaty: the pocket in its usual order.
+    Ok(Board::<Zh>::from_variant_fen(&zh)
+        .map_err(|e| e.to_string())?
+        .fen())
+}
+
 /// Today's date as `YYYY.MM.DD` (UTC).
 pub fn pgn_date() -> String {
     let days = std::time::SystemTime::now()
@@ -239,6 +307,10 @@ impl Worker<'_> {
             if let Some(n) = &pc.name {
                 c.name = n.clone();
             }
+            if self.cfg.variant != VariantKind::Chess {
+                c.set_option("UCI_Variant", self.cfg.variant.name())?;
+                c.sync(HANDSHAKE)?;
+            }
             self.engines[p] = Some(c);
         }
         match self.engines[p].as_mut() {
@@ -258,6 +330,14 @@ impl Worker<'_> {
     }
 
     fn play(&mut self, index: usize) -> GameRecord {
+        match self.cfg.variant {
+            VariantKind::Chess => self.play_in::<Std>(index),
+            VariantKind::Crazyhouse => self.play_in::<Zh>(index),
+            VariantKind::Bughouse => self.play_in::<Bug>(index),
+        }
+    }
+
+    fn play_in<V: Variant>(&mut self, index: usize) -> GameRecord {
         let cfg = self.cfg;
         let first_white = index.is_multiple_of(2);
         let opening = if cfg.openings.is_empty() {
@@ -267,8 +347,8 @@ impl Worker<'_> {
         };
         let start = opening
             .as_deref()
-            .and_then(|f| Board::from_fen(f).ok())
-            .unwrap_or_else(Board::startpos);
+            .and_then(|f| Board::<V>::from_variant_fen(f).ok())
+            .unwrap_or_else(Board::start_position);
         // Player index by colour.
         let by_color = |c: Color| -> usize {
             match (c, first_white) {
@@ -283,8 +363,8 @@ impl Worker<'_> {
         game.set_header("Round", (index + 1).to_string());
         let white = self.name(by_color(Color::White));
         let black = self.name(by_color(Color::Black));
-        game.set_header("White", white);
-        game.set_header("Black", black);
+        game.set_header("White", white.clone());
+        game.set_header("Black", black.clone());
         let (lw, lb) = (
             &cfg.players[by_color(Color::White)].limits,
             &cfg.players[by_color(Color::Black)].limits,
@@ -390,17 +470,21 @@ impl Worker<'_> {
             game.push(m, comment);
         };
         game.ending = Some(ending);
+        let pgn = write_variant_pgn(&game);
         GameRecord {
             index,
-            game,
             first_white,
             ending,
+            white,
+            black,
+            plies: game.moves().len(),
+            pgn,
         }
     }
 
     /// `turn` ran out of time: a loss, or a draw when the opponent cannot mate.
-    fn flag(&self, game: &Game, turn: Color) -> Ending {
-        let opponent_can_win = !game.current().chess().has_insufficient_material(!turn);
+    fn flag<V: Variant>(&self, game: &Game<V>, turn: Color) -> Ending {
+        let opponent_can_win = !game.current().pos().has_insufficient_material(!turn);
         Ending {
             result: if opponent_can_win {
                 GameResult::win_for(!turn)
@@ -474,7 +558,7 @@ pub fn run_match(
             }
             if let Some((path, f)) = &mut pgn_file {
                 use std::io::Write;
-                f.write_all(write_pgn(&rec.game).as_bytes())
+                f.write_all(rec.pgn.as_bytes())
                     .and_then(|_| f.flush())
                     .map_err(|err| MatchError::Pgn {
                         path: path.display().to_string(),
@@ -502,6 +586,22 @@ mod tests {
         assert!(TimeControl::parse("abc").is_err());
         assert!(TimeControl::parse("0+1").is_err());
         assert!(TimeControl::parse("-5+1").is_err());
+    }
+
+    #[test]
+    fn chess_openings_become_crazyhouse_positions() {
+        // 1. e4 d5 2. exd5: White has taken a pawn.
+        let zh = crazyhouse_opening("rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2")
+            .unwrap();
+        assert_eq!(
+            zh,
+            "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR[P] b KQkq - 0 2"
+        );
+        // Traded knights: each side holds the other's knight.
+        let zh = crazyhouse_opening("r1bqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKB1R w KQkq - 0 4")
+            .unwrap();
+        assert!(zh.contains("[Nn]"), "{zh}");
+        assert!(crazyhouse_opening("not a fen").is_err());
     }
 
     #[test]

@@ -8,3 +8,14 @@ pub enum VariantKind {
     Crazyhouse,
     Bughouse,
 }
+
+impl VariantKind {
+    /// The UCI_Variant and command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            VariantKind::Chess => "chess",
+            VariantKind::Crazyhouse => "crazyhouse",
+            VariantKind::Bughouse => "bughouse",
+        }
+    }
+}

@@ -825,3 +825,143 @@ fn bad_syzygy_path_is_an_error_and_the_engine_goes_on() {
     assert!(s.sync().is_empty());
     s.quit();
 }
+
+// ---- Crazyhouse and Bughouse over UCI ----
+
+use kibitz::engine::{Board, Bug, Zh};
+
+/// The FEN line of `d`.
+fn fen_of(s: &mut Session) -> String {
+    s.send("d");
+    let lines = s.until(TIMEOUT, |l| l.starts_with("Fen: "));
+    lines
+        .last()
+        .map(|l| l.trim_start_matches("Fen: ").to_string())
+        .unwrap_or_default()
+}
+
+#[test]
+fn uci_variant_is_offered_and_checked() {
+    let mut s = Session::start();
+    s.send("uci");
+    let lines = s.until_prefix("uciok");
+    assert!(
+        lines.iter().any(|l| l
+            == "option name UCI_Variant type combo default chess var chess var crazyhouse var bughouse"),
+        "{}",
+        s.transcript()
+    );
+    let e = s.expect_error("setoption name UCI_Variant value atomic");
+    assert!(e.contains("chess, crazyhouse or bughouse"), "{e}");
+    s.quit();
+}
+
+#[test]
+fn crazyhouse_session_with_drops() {
+    let mut s = Session::start();
+    s.send("uci");
+    s.until_prefix("uciok");
+    s.send("setoption name UCI_Variant value crazyhouse");
+    s.send("ucinewgame");
+    s.send("position startpos moves e2e4 d7d5 e4d5 d8d5");
+    assert_eq!(
+        fen_of(&mut s),
+        "rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR[Pp] w KQkq - 0 3"
+    );
+    s.send("go depth 6");
+    let (_, mv) = s.bestmove(TIMEOUT);
+    let board = Board::<Zh>::from_variant_fen(
+        "rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR[Pp] w KQkq - 0 3",
+    )
+    .unwrap();
+    assert!(board.parse_uci(&mv).is_ok(), "illegal bestmove {mv}");
+    // A drop in the moves (upper and lower case), then a mate by a drop.
+    s.send("position startpos moves e2e4 d7d5 e4d5 d8d5 P@e4 d5e4");
+    assert!(fen_of(&mut s).contains("[pp]"), "{}", s.transcript());
+    s.send("position startpos moves e2e4 d7d5 e4d5 d8d5 p@e4 d5e4");
+    assert!(fen_of(&mut s).contains("[pp]"), "{}", s.transcript());
+    s.send("position fen 6rk/6pp/8/8/8/8/5PPP/6K1[N] w - - 0 1");
+    s.send("go depth 4");
+    let (info, mv) = s.bestmove(TIMEOUT);
+    assert_eq!(mv, "N@f7", "{}", s.transcript());
+    assert!(
+        last_info(&info).contains("score mate 1"),
+        "{}",
+        s.transcript()
+    );
+    s.send("position fen 2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1");
+    s.send("go perft 2");
+    let lines = s.until_prefix("nodes");
+    assert_eq!(lines.last().map(String::as_str), Some("nodes 75353"));
+    s.quit();
+}
+
+#[test]
+fn bughouse_session() {
+    let mut s = Session::start();
+    s.send("uci");
+    s.until_prefix("uciok");
+    s.send("setoption name UCI_Variant value bughouse");
+    // More material than one chess set: fine in bughouse.
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[QRBNPqrbnp] w KQkq - 0 1";
+    s.send(&format!("position fen {fen}"));
+    s.send("go perft 2");
+    let lines = s.until_prefix("nodes");
+    assert_eq!(lines.last().map(String::as_str), Some("nodes 31181"));
+    s.send("go depth 5");
+    let (_, mv) = s.bestmove(TIMEOUT);
+    let board = Board::<Bug>::from_variant_fen(fen).unwrap();
+    assert!(board.parse_uci(&mv).is_ok(), "illegal bestmove {mv}");
+    // Captures leave the board: no pawn enters White's hand.
+    s.send("position startpos moves e2e4 d7d5 e4d5");
+    assert!(fen_of(&mut s).contains("[]"), "{}", s.transcript());
+    // No legal move but a blockable check: no move, and no mate score.
+    s.send("position fen 3rrr1k/8/8/8/8/p7/P7/4K3[] w - - 0 1");
+    s.send("go depth 3");
+    let (info, mv) = s.bestmove(TIMEOUT);
+    assert_eq!(mv, "0000");
+    assert!(
+        !info.iter().any(|l| l.contains("score mate")),
+        "{}",
+        s.transcript()
+    );
+    s.quit();
+}
+
+#[test]
+fn malformed_drops_and_pockets_are_errors() {
+    let mut s = Session::start();
+    s.send("uci");
+    s.until_prefix("uciok");
+    s.send("setoption name UCI_Variant value crazyhouse");
+    s.send("position startpos moves e2e4");
+    let before = fen_of(&mut s);
+    for (cmd, words) in [
+        // Black has no pawn in hand.
+        ("position startpos moves e2e4 P@e5", "P@e5"),
+        ("position startpos moves e2e4 d7d5 e4d5 q@d4", "q@d4"),
+        // Pawns never on the first or last rank.
+        ("position startpos moves e2e4 d7d5 e4d5 d8d5 P@e8", "P@e8"),
+        ("position startpos moves e2e4 Q@z9", "Q@z9"),
+        ("position startpos moves e2e4 @", "@"),
+        ("position fen 4k3/8/8/8/8/8/8/4K3[Kk] w - - 0 1", "king"),
+        ("position fen 4k3/8/8/8/8/8/8/4K3[X] w - - 0 1", "pocket"),
+        ("position fen 4k3/8/8/8/8/8/8/4K3[QQQ] w - - 0 1", "pieces"),
+    ] {
+        let e = s.expect_error(cmd);
+        assert!(
+            e.to_lowercase().contains(&words.to_lowercase()),
+            "{cmd}: {e}"
+        );
+        assert_eq!(
+            fen_of(&mut s),
+            before,
+            "a bad position changed the position"
+        );
+    }
+    // Drops do not exist in standard chess.
+    s.send("setoption name UCI_Variant value chess");
+    let e = s.expect_error("position startpos moves e2e4 d7d5 e4d5 d8d5 P@e4");
+    assert!(e.contains("P@e4"), "{e}");
+    s.quit();
+}

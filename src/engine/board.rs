@@ -122,6 +122,11 @@ fn fen_syntax_reason(e: shakmaty::fen::ParseFenError) -> String {
         E::InvalidEpSquare => "the en passant field must be '-' or a square like e3".into(),
         E::InvalidHalfmoveClock => "the halfmove clock must be a number".into(),
         E::InvalidFullmoves => "the move number must be a number from 1".into(),
+        E::InvalidPocket => {
+            "the pocket (pieces in hand) goes in brackets after the board, with letters \
+                             from PNBRQ (White) and pnbrq (Black), e.g. [Pn]"
+                .into()
+        }
         _ => "write it as pieces, side to move, castling, en passant, halfmove clock and \
               move number, e.g. rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
             .into(),
@@ -134,7 +139,10 @@ fn illegal_reason(kinds: shakmaty::PositionErrorKinds) -> String {
     let reasons = [
         (K::EMPTY_BOARD, "the board is empty"),
         (K::MISSING_KING, "each side needs exactly one king"),
-        (K::TOO_MANY_KINGS, "a side has more than one king"),
+        (
+            K::TOO_MANY_KINGS,
+            "a side has more than one king (and a king is never in a pocket)",
+        ),
         (
             K::PAWNS_ON_BACKRANK,
             "pawns cannot stand on the first or eighth rank",
@@ -158,7 +166,7 @@ fn illegal_reason(kinds: shakmaty::PositionErrorKinds) -> String {
         ),
         (
             K::TOO_MUCH_MATERIAL,
-            "there are more pieces than promotions could give",
+            "there are more pieces (on the board and in hand) than promotions could give",
         ),
     ];
     let found: Vec<&str> = reasons

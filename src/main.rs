@@ -287,6 +287,9 @@ enum Cmd {
         seed: u64,
         #[arg(long)]
         out: PathBuf,
+        /// chess or crazyhouse (chess openings become crazyhouse positions).
+        #[arg(long, default_value = "chess")]
+        variant: String,
     },
     /// Texel-tune the evaluation weights on `FEN | result` data.
     #[command(hide = true)]
@@ -308,6 +311,10 @@ enum Cmd {
         /// Where to write the new weights (e.g. src/engine/eval/weights.rs).
         #[arg(long)]
         out: PathBuf,
+        /// chess, or crazyhouse/bughouse (the drop variants' weights,
+        /// written as zh_weights.rs).
+        #[arg(long, default_value = "chess")]
+        variant: String,
     },
 }
 
@@ -423,7 +430,9 @@ fn main() {
             threads,
             seed,
             out,
-        }) => cmd_datagen(openings, games, nodes, threads, seed, out),
+            variant,
+        }) => cli::search::parse_variant(&variant)
+            .and_then(|v| cmd_datagen(openings, games, nodes, threads, seed, out, v)),
         Some(Cmd::Tune {
             data,
             epochs,
@@ -432,17 +441,21 @@ fn main() {
             min_usage,
             l2,
             out,
-        }) => cmd_tune(
-            data,
-            kibitz::tune::texel::TuneSettings {
-                epochs,
-                rate,
-                threads,
-                min_usage,
-                l2,
-            },
-            out,
-        ),
+            variant,
+        }) => cli::search::parse_variant(&variant).and_then(|v| {
+            cmd_tune(
+                data,
+                kibitz::tune::texel::TuneSettings {
+                    epochs,
+                    rate,
+                    threads,
+                    min_usage,
+                    l2,
+                },
+                out,
+                v,
+            )
+        }),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");
@@ -791,9 +804,18 @@ fn cmd_datagen(
     threads: usize,
     seed: u64,
     out: PathBuf,
+    variant: kibitz::variant::VariantKind,
 ) -> Result<()> {
+    use kibitz::variant::VariantKind;
     let (fens, _) = matchplay::load_openings(&openings)?;
-    let mut order: Vec<String> = fens;
+    let mut order: Vec<String> = match variant {
+        VariantKind::Chess => fens,
+        VariantKind::Crazyhouse => fens
+            .iter()
+            .filter_map(|f| matchplay::crazyhouse_opening(f).ok())
+            .collect(),
+        VariantKind::Bughouse => bail!("self-play data is made for chess or crazyhouse"),
+    };
     // Shuffle the openings deterministically.
     let mut rng = kibitz::util::Rng::new(seed);
     for i in (1..order.len()).rev() {
@@ -808,6 +830,7 @@ fn cmd_datagen(
         nodes,
         threads,
         seed,
+        variant,
     };
     let start = Instant::now();
     let (g, p) = kibitz::tune::datagen::run(&cfg, &mut w, |g, p| {
@@ -826,13 +849,15 @@ fn cmd_tune(
     data: PathBuf,
     settings: kibitz::tune::texel::TuneSettings,
     out: PathBuf,
+    variant: kibitz::variant::VariantKind,
 ) -> Result<()> {
+    let drops = variant != kibitz::variant::VariantKind::Chess;
     let threads = settings.threads;
     use kibitz::tune::texel;
     let text = std::fs::read_to_string(&data)
         .with_context(|| format!("cannot read {}", data.display()))?;
     let start = Instant::now();
-    let d = texel::load(&text);
+    let d = texel::load_variant(&text, variant);
     println!(
         "{} positions ({} lines skipped) loaded in {:.1} s",
         d.len(),
@@ -842,7 +867,11 @@ fn cmd_tune(
     if d.is_empty() {
         bail!("no usable positions in {}", data.display());
     }
-    let p0 = texel::current_params();
+    let p0 = if drops {
+        texel::current_zh_params()
+    } else {
+        texel::current_params()
+    };
     let k = texel::fit_k(&d, &p0, threads);
     let e0 = texel::error(&d, &p0, k, threads);
     println!("K = {k:.4}, error of the current weights {e0:.6}");
@@ -853,7 +882,7 @@ fn cmd_tune(
         .count();
     println!(
         "{frozen} of {} weights used in fewer than {} positions stay fixed",
-        kibitz::engine::eval::NUM_WEIGHTS,
+        p0.len(),
         settings.min_usage
     );
     let p = texel::tune(&d, &p0, k, &settings, |epoch, e| {
@@ -868,7 +897,12 @@ fn cmd_tune(
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_default()
     );
-    kibitz::util::write_atomic(&out, texel::render_weights(&p, &note).as_bytes())
+    let text = if drops {
+        texel::render_zh_weights(&p, &note)
+    } else {
+        texel::render_weights(&p, &note)
+    };
+    kibitz::util::write_atomic(&out, text.as_bytes())
         .with_context(|| format!("cannot write {}", out.display()))?;
     println!(
         "error {e0:.6} -> {e1:.6}; weights written to {}",

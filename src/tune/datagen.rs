@@ -7,9 +7,13 @@
 //! engine's chosen move is not a capture or promotion, the score is not a
 //! mate, and the first plies after the opening are skipped.
 
-use crate::engine::{Board, Engine, EngineOptions, Limits, NoObserver, movepick::is_tactical};
+use crate::engine::variant::Variant;
+use crate::engine::{
+    Board, Engine, EngineOptions, Limits, NoObserver, Std, Zh, movepick::is_tactical,
+};
 use crate::game::{Game, GameResult};
 use crate::util::Rng;
+use crate::variant::VariantKind;
 use shakmaty::Color;
 use std::io::Write;
 use std::sync::Mutex;
@@ -21,6 +25,8 @@ pub struct DatagenConfig {
     pub nodes: u64,
     pub threads: usize,
     pub seed: u64,
+    /// Standard chess or Crazyhouse (openings given as Crazyhouse FENs).
+    pub variant: VariantKind,
 }
 
 /// Plays `cfg.games` games and writes labelled positions to `out`.
@@ -48,8 +54,13 @@ pub fn run(
                         break;
                     }
                     let fen = cfg.openings.get(i % cfg.openings.len().max(1));
-                    let lines =
-                        play_game(&mut engine, fen.map(|s| s.as_str()), cfg.nodes, &mut rng);
+                    let fen = fen.map(|s| s.as_str());
+                    let lines = match cfg.variant {
+                        VariantKind::Crazyhouse => {
+                            play_game::<Zh>(&mut engine, fen, cfg.nodes, &mut rng)
+                        }
+                        _ => play_game::<Std>(&mut engine, fen, cfg.nodes, &mut rng),
+                    };
                     let Ok(mut g) = shared.lock() else { break };
                     for l in &lines {
                         if writeln!(g.0, "{l}").is_err() {
@@ -72,10 +83,15 @@ pub fn run(
 }
 
 /// Plays one game; returns the labelled positions.
-fn play_game(engine: &mut Engine, fen: Option<&str>, nodes: u64, rng: &mut Rng) -> Vec<String> {
+fn play_game<V: Variant>(
+    engine: &mut Engine,
+    fen: Option<&str>,
+    nodes: u64,
+    rng: &mut Rng,
+) -> Vec<String> {
     let start = fen
-        .and_then(|f| Board::from_fen(f).ok())
-        .unwrap_or_else(Board::startpos);
+        .and_then(|f| Board::<V>::from_variant_fen(f).ok())
+        .unwrap_or_else(Board::start_position);
     let mut game = Game::new(start);
     engine.new_game();
     let stop = std::sync::atomic::AtomicBool::new(false);

@@ -8,9 +8,12 @@
 //! `sigmoid(K · eval)` by gradient descent (Adam), all weights at once.
 //! `K` is fitted first so the untuned weights start from their best error.
 
-use crate::engine::Board;
-use crate::engine::eval::layout::{NUM_WEIGHTS, SECTIONS, WEIGHTS};
+use crate::engine::eval::layout::{NUM_WEIGHTS, SECTIONS, Section, WEIGHTS};
+use crate::engine::eval::zh::{self, NUM_ZH_WEIGHTS, ZH_WEIGHTS, ZhWeights};
 use crate::engine::eval::{S, Term, Tracer, trace_weights};
+use crate::engine::variant::{Extra, Variant};
+use crate::engine::{Board, Bug, Zh};
+use crate::variant::VariantKind;
 use shakmaty::Color;
 use std::fmt::Write as _;
 
@@ -41,6 +44,8 @@ pub struct Data {
     samples: Vec<Sample>,
     coefs: Vec<(u16, i16)>,
     pub skipped: usize,
+    /// Number of weights (standard chess or the drop variants).
+    weights: usize,
 }
 
 impl Data {
@@ -50,7 +55,7 @@ impl Data {
 
     /// In how many positions each weight is used (for White or Black).
     pub fn usage(&self) -> Vec<usize> {
-        let mut n = vec![0usize; NUM_WEIGHTS];
+        let mut n = vec![0usize; self.weights];
         for &(i, _) in &self.coefs {
             n[i as usize] += 1;
         }
@@ -63,15 +68,46 @@ impl Data {
 }
 
 /// Parses `FEN | result` lines (result from White's side: 1.0, 0.5, 0.0, or
-/// 1-0, 1/2-1/2, 0-1).
+/// 1-0, 1/2-1/2, 0-1) of standard chess.
 pub fn load(text: &str) -> Data {
+    load_with(text, NUM_WEIGHTS, |fen, t| {
+        let board = Board::from_fen(fen).ok()?;
+        Some(trace_weights(board.chess(), t))
+    })
+}
+
+/// [`load`] for Crazyhouse or Bughouse positions (pockets in the FEN), with
+/// the drop variants' weights.
+pub fn load_variant(text: &str, variant: VariantKind) -> Data {
+    fn trace<V: Variant>(fen: &str, t: &mut CoefTracer) -> Option<(i32, i32)> {
+        let board = Board::<V>::from_variant_fen(fen).ok()?;
+        Some(zh::trace_weights(
+            board.pos(),
+            board.extra().sent(),
+            &ZH_WEIGHTS,
+            t,
+        ))
+    }
+    match variant {
+        VariantKind::Bughouse => load_with(text, NUM_ZH_WEIGHTS, trace::<Bug>),
+        VariantKind::Crazyhouse => load_with(text, NUM_ZH_WEIGHTS, trace::<Zh>),
+        VariantKind::Chess => load(text),
+    }
+}
+
+fn load_with(
+    text: &str,
+    weights: usize,
+    trace: impl Fn(&str, &mut CoefTracer) -> Option<(i32, i32)>,
+) -> Data {
     let mut data = Data {
         samples: Vec::new(),
         coefs: Vec::new(),
         skipped: 0,
+        weights,
     };
     let mut tracer = CoefTracer {
-        coef: vec![0; NUM_WEIGHTS],
+        coef: vec![0; weights],
     };
     for line in text.lines() {
         let Some((fen, result)) = line.rsplit_once('|') else {
@@ -89,12 +125,11 @@ pub fn load(text: &str) -> Data {
                 continue;
             }
         };
-        let Ok(board) = Board::from_fen(fen.trim()) else {
+        tracer.coef.iter_mut().for_each(|c| *c = 0);
+        let Some((phase, scale)) = trace(fen.trim(), &mut tracer) else {
             data.skipped += 1;
             continue;
         };
-        tracer.coef.iter_mut().for_each(|c| *c = 0);
-        let (phase, scale) = trace_weights(board.chess(), &mut tracer);
         let start = data.coefs.len() as u32;
         for (i, &c) in tracer.coef.iter().enumerate() {
             if c != 0 {
@@ -117,6 +152,15 @@ pub type Params = Vec<[f64; 2]>;
 
 pub fn current_params() -> Params {
     WEIGHTS
+        .iter()
+        .map(|s| [s.mg() as f64, s.eg() as f64])
+        .collect()
+}
+
+/// The drop variants' current weights.
+pub fn current_zh_params() -> Params {
+    ZH_WEIGHTS
+        .flat()
         .iter()
         .map(|s| [s.mg() as f64, s.eg() as f64])
         .collect()
@@ -185,7 +229,7 @@ fn gradient(data: &Data, p: &Params, k: f64, threads: usize) -> Vec<[f64; 2]> {
             .chunks(chunk)
             .map(|part| {
                 s.spawn(move || {
-                    let mut g = vec![[0.0f64; 2]; NUM_WEIGHTS];
+                    let mut g = vec![[0.0f64; 2]; p.len()];
                     for x in part {
                         let e = eval(x, &data.coefs, p);
                         let sg = sigmoid(k, e);
@@ -204,11 +248,11 @@ fn gradient(data: &Data, p: &Params, k: f64, threads: usize) -> Vec<[f64; 2]> {
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| vec![[0.0; 2]; NUM_WEIGHTS]))
+            .map(|h| h.join().unwrap_or_else(|_| vec![[0.0; 2]; p.len()]))
             .collect()
     });
     let n = data.samples.len().max(1) as f64;
-    let mut g = vec![[0.0f64; 2]; NUM_WEIGHTS];
+    let mut g = vec![[0.0f64; 2]; p.len()];
     for part in parts {
         for (a, b) in g.iter_mut().zip(part) {
             a[0] += b[0] / n;
@@ -248,12 +292,12 @@ pub fn tune(
     } = *settings;
     let usage = data.usage();
     let mut p = start.clone();
-    let mut m = vec![[0.0f64; 2]; NUM_WEIGHTS];
-    let mut v = vec![[0.0f64; 2]; NUM_WEIGHTS];
+    let mut m = vec![[0.0f64; 2]; p.len()];
+    let mut v = vec![[0.0f64; 2]; p.len()];
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
     for epoch in 1..=epochs {
         let g = gradient(data, &p, k, threads);
-        for i in 0..NUM_WEIGHTS {
+        for i in 0..p.len() {
             if usage[i] < min_usage {
                 continue;
             }
@@ -284,7 +328,69 @@ pub fn render_weights(p: &Params, note: &str) -> String {
         let _ = writeln!(out, "//! {line}");
     }
     out.push_str("\nuse super::S;\n\nconst fn s(mg: i32, eg: i32) -> S {\n    S::new(mg, eg)\n}\n");
-    for sec in SECTIONS {
+    render_sections(&mut out, p, SECTIONS);
+    out
+}
+
+/// The drop variants' sections after the board part.
+pub const ZH_SECTIONS: &[Section] = &[
+    Section {
+        name: "HAND",
+        start: zh::HAND,
+        len: 5,
+        row: 5,
+    },
+    Section {
+        name: "DROP_ZONE",
+        start: zh::DROP_ZONE,
+        len: 9,
+        row: 9,
+    },
+    Section {
+        name: "DROP_CHECK",
+        start: zh::DROP_CHECK,
+        len: 5,
+        row: 5,
+    },
+    Section {
+        name: "SENT",
+        start: zh::SENT,
+        len: 5,
+        row: 5,
+    },
+];
+
+/// Renders `zh_weights.rs` for tuned drop-variant parameters: the board
+/// part as `BOARD` (standard layout), then the drop terms.
+pub fn render_zh_weights(p: &Params, note: &str) -> String {
+    let mut out = String::new();
+    out.push_str(concat!(
+        "//! Crazyhouse and Bughouse evaluation weights (middlegame, endgame) in\n",
+        "//! centipawns: the board part has the layout of the standard evaluation\n",
+        "//! (`layout.rs`), the drop terms follow it (`zh.rs`).\n//!\n",
+        "//! Generated by `kibitz tune --variant crazyhouse`, which rewrites this\n",
+        "//! whole file.\n//!\n",
+    ));
+    for line in note.lines() {
+        let _ = writeln!(out, "//! {line}");
+    }
+    out.push_str("\nuse super::S;\nuse super::layout::NUM_WEIGHTS;\n\nconst fn s(mg: i32, eg: i32) -> S {\n    S::new(mg, eg)\n}\n");
+    out.push_str("\n/// The board terms (standard layout).\n");
+    let _ = writeln!(out, "pub const BOARD: [S; NUM_WEIGHTS] = [");
+    for row in (0..NUM_WEIGHTS).step_by(8) {
+        out.push_str("   ");
+        for w in &p[row..(row + 8).min(NUM_WEIGHTS)] {
+            let _ = write!(out, " s({}, {}),", w[0].round() as i32, w[1].round() as i32);
+        }
+        out.push('\n');
+    }
+    out.push_str("];\n");
+    render_sections(&mut out, p, ZH_SECTIONS);
+    out
+}
+
+fn render_sections(out: &mut String, p: &Params, sections: &[Section]) {
+    for sec in sections {
         let _ = writeln!(out, "\npub const {}: [S; {}] = [", sec.name, sec.len);
         for row in (0..sec.len).step_by(sec.row) {
             out.push_str("   ");
@@ -296,7 +402,15 @@ pub fn render_weights(p: &Params, note: &str) -> String {
         }
         out.push_str("];\n");
     }
-    out
+}
+
+/// Weights of a flat drop-variant vector as [`ZhWeights`].
+pub fn zh_weights(p: &Params) -> Option<ZhWeights> {
+    let flat: Vec<S> = p
+        .iter()
+        .map(|w| S::new(w[0].round() as i32, w[1].round() as i32))
+        .collect();
+    ZhWeights::from_flat(&flat)
 }
 
 #[cfg(test)]
@@ -327,5 +441,34 @@ mod tests {
         for sec in SECTIONS {
             assert!(text.contains(&format!("pub const {}: [S; {}]", sec.name, sec.len)));
         }
+    }
+
+    #[test]
+    fn drop_variant_coefficients_reproduce_the_evaluation() {
+        let fens = [
+            "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[] b KQkq - 0 1",
+            "2rn1b1r/1pp2n1p/B1PBk1pP/5p1P/P5p1/2P2RP1/RP1QNP2/1NBK4[QPp] w - - 0 1",
+            "r1b1k1nr/pp3ppp/3pp1q1/7q/3nP2P/P3NP2/1PBP4/R1BK1B1R[nppp] b kq - 0 20",
+        ];
+        let text: String = fens.iter().map(|f| format!("{f} | 0.5\n")).collect();
+        let data = load_variant(&text, VariantKind::Crazyhouse);
+        assert_eq!(data.len(), 3);
+        let p = current_zh_params();
+        assert_eq!(p.len(), NUM_ZH_WEIGHTS);
+        for (sample, fen) in data.samples.iter().zip(fens) {
+            let b = Board::<Zh>::from_variant_fen(fen).unwrap();
+            let t = zh::trace(&b);
+            let e = eval(sample, &data.coefs, &p);
+            assert!(
+                (e - t.white as f64).abs() <= 2.0,
+                "{fen}: {e} vs {}",
+                t.white
+            );
+        }
+        let text = render_zh_weights(&p, "test");
+        for name in ["BOARD", "HAND", "DROP_ZONE", "DROP_CHECK", "SENT"] {
+            assert!(text.contains(&format!("pub const {name}")), "{name}");
+        }
+        assert!(zh_weights(&p).is_some());
     }
 }

@@ -14,6 +14,7 @@ pub mod movegen;
 pub mod movepick;
 pub mod observer;
 pub mod params;
+pub mod partner;
 pub mod perft;
 mod qsearch;
 pub mod score;
@@ -275,6 +276,12 @@ impl Engine {
 
     pub fn set_move_overhead(&mut self, d: Duration) {
         self.options.move_overhead = d;
+    }
+
+    /// Bughouse: what the partner's wishes add to the value of pieces sent
+    /// across (see [`partner::PartnerState::tweaks`]).
+    pub fn set_partner_tweaks(&mut self, t: eval::zh::PartnerTweaks) {
+        self.eval.set_partner_tweaks(t);
     }
 
     pub fn set_level(&mut self, level: Level) {

@@ -8,7 +8,9 @@
 //! once they are ready (option `OwnTablebases`). Syzygy tables come from
 //! the option `SyzygyPath`.
 
+use super::bughouse::{BughouseSide, Live, Pace};
 use super::info::{InfoPrinter, Output};
+use crate::engine::partner::PartnerMsg;
 use crate::engine::tt::TranspositionTable;
 use crate::engine::variant::Variant;
 use crate::engine::{
@@ -33,7 +35,9 @@ struct Running {
     /// on the GUI may send the next `go`, and we only wait for the thread to
     /// exit (microseconds) instead of refusing.
     done: Arc<AtomicBool>,
-    handle: JoinHandle<Engine>,
+    handle: JoinHandle<(Engine, Option<BughouseSide>)>,
+    /// A Bughouse search: news from the arbiter go here.
+    live: Option<Arc<Live>>,
 }
 
 /// The position set by `position`, in the variant chosen with
@@ -90,6 +94,8 @@ pub struct UciEngine {
     position: UciPosition,
     /// The variant `position` commands are read in (`UCI_Variant`).
     variant: VariantKind,
+    /// Bughouse: the partner and the other board (see `bughouse.rs`).
+    bug: BughouseSide,
     /// Use our own tablebases (once the background loader has them).
     own_tablebases: bool,
     /// The loaded tables were announced with an `info string`.
@@ -118,6 +124,10 @@ impl UciEngine {
             running: None,
             position: UciPosition::initial(VariantKind::Chess),
             variant: VariantKind::Chess,
+            bug: BughouseSide {
+                aware: true,
+                ..BughouseSide::default()
+            },
             own_tablebases: true,
             tablebases_announced: false,
         }
@@ -132,8 +142,16 @@ impl UciEngine {
     fn stop_search(&mut self) {
         if let Some(r) = self.running.take() {
             r.stop.store(true, Ordering::SeqCst);
+            if let Some(live) = &r.live {
+                live.search_stop.store(true, Ordering::SeqCst);
+            }
             match r.handle.join() {
-                Ok(engine) => self.engine = Some(engine),
+                Ok((engine, side)) => {
+                    self.engine = Some(engine);
+                    if let Some(side) = side {
+                        self.bug = side;
+                    }
+                }
                 Err(_) => {
                     self.error("search thread failed; engine reset");
                     self.engine = Some(Engine::new(EngineOptions::default()));
@@ -176,6 +194,7 @@ impl UciEngine {
             "go" => self.go(&rest),
             "stop" => self.stop_search(),
             "ponderhit" => {}
+            "bughouse" => self.bughouse(&rest),
             "setoption" => self.setoption(&rest),
             "quit" => {
                 self.stop_search();
@@ -234,6 +253,10 @@ impl UciEngine {
         self.out.line(
             "option name UCI_Variant type combo default chess var chess var crazyhouse var bughouse",
         );
+        self.out
+            .line("option name BughousePartner type check default true");
+        self.out
+            .line("option name BughousePace type combo default instant var instant var human");
         self.out.line("option name Clear Hash type button");
         self.out.line("uciok");
     }
@@ -398,21 +421,46 @@ impl UciEngine {
         let thread_done = Arc::clone(&done);
         let out = self.out.clone();
         let pos = self.position.clone();
+        let live = matches!(pos, UciPosition::Bughouse(_)).then(|| Arc::new(Live::default()));
+        let thread_live = live.clone();
+        let side = self.bug.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(16 * 1024 * 1024)
-            .spawn(move || {
-                let job = SearchJob {
-                    engine,
-                    limits,
-                    stop: thread_stop,
-                    done: thread_done,
-                    out,
-                };
-                with_pos!(pos, p => job.run(p))
+            .spawn(move || match (pos, thread_live) {
+                (UciPosition::Bughouse(p), Some(live)) => {
+                    let (engine, side) = super::bughouse::run(
+                        engine,
+                        p,
+                        limits,
+                        thread_stop,
+                        thread_done,
+                        out,
+                        side,
+                        live,
+                    );
+                    (engine, Some(side))
+                }
+                (pos, _) => {
+                    let job = SearchJob {
+                        engine,
+                        limits,
+                        stop: thread_stop,
+                        done: thread_done,
+                        out,
+                    };
+                    (with_pos!(pos, p => job.run(p)), None)
+                }
             });
         match handle {
-            Ok(handle) => self.running = Some(Running { stop, done, handle }),
+            Ok(handle) => {
+                self.running = Some(Running {
+                    stop,
+                    done,
+                    handle,
+                    live,
+                })
+            }
             Err(e) => {
                 self.error(&format!("cannot start search thread: {e}"));
                 self.engine = Some(Engine::new(EngineOptions::default()));
@@ -520,6 +568,28 @@ impl UciEngine {
                 engine.new_game();
                 Ok(())
             }
+            "bughousepartner" => match value.trim().to_ascii_lowercase().as_str() {
+                "true" => {
+                    self.bug.aware = true;
+                    Ok(())
+                }
+                "false" => {
+                    self.bug.aware = false;
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "option BughousePartner is true or false, got '{value}'"
+                )),
+            },
+            "bughousepace" => match Pace::parse(&value) {
+                Some(p) => {
+                    self.bug.pace = p;
+                    Ok(())
+                }
+                None => Err(format!(
+                    "option BughousePace is instant or human, got '{value}'"
+                )),
+            },
             "uci_variant" => match parse_variant(&value) {
                 Some(kind) => {
                     if kind != self.variant {
@@ -537,6 +607,71 @@ impl UciEngine {
         };
         if let Err(e) = result {
             self.error(&e);
+        }
+    }
+}
+
+impl UciEngine {
+    /// `bughouse partner fen <FEN>`, `bughouse ptell <text>`,
+    /// `bughouse update fen <FEN>` (see `bughouse.rs`).
+    fn bughouse(&mut self, args: &[&str]) {
+        let parse_board = |args: &[&str]| -> Result<Board<Bug>, String> {
+            match args {
+                ["fen", fen @ ..] if !fen.is_empty() => {
+                    Board::from_variant_fen(&fen.join(" ")).map_err(|e| e.to_string())
+                }
+                _ => Err("expected 'fen <FEN>'".into()),
+            }
+        };
+        match args {
+            ["partner", rest @ ..] => match parse_board(rest) {
+                Ok(b) => self.bug.partner_board = Some(b),
+                Err(e) => self.error(&format!("bughouse partner ignored: {e}")),
+            },
+            ["ptell", text @ ..] if !text.is_empty() => {
+                let msg = PartnerMsg::parse(&text.join(" "));
+                match self.running.as_ref().and_then(|r| r.live.clone()) {
+                    Some(live) => {
+                        if let Ok(mut m) = live.messages.lock() {
+                            m.push(msg);
+                        }
+                        live.poke.store(true, Ordering::SeqCst);
+                    }
+                    None => {
+                        self.bug.partner.receive(&msg);
+                    }
+                }
+            }
+            ["update", rest @ ..] => {
+                let board = match parse_board(rest) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        self.error(&format!("bughouse update ignored: {e}"));
+                        return;
+                    }
+                };
+                match (self.running.as_ref(), &mut self.position) {
+                    (Some(r), _) if r.live.is_some() => {
+                        if let Some(live) = &r.live {
+                            if let Ok(mut u) = live.update.lock() {
+                                *u = Some(board.clone());
+                            }
+                            live.poke.store(true, Ordering::SeqCst);
+                            // Stop this search: it starts again with the news.
+                            live.search_stop.store(true, Ordering::SeqCst);
+                        }
+                        self.position = UciPosition::Bughouse(GamePosition::new(board));
+                    }
+                    (_, UciPosition::Bughouse(_)) => {
+                        self.position = UciPosition::Bughouse(GamePosition::new(board));
+                    }
+                    _ => self.error("bughouse update: set UCI_Variant to bughouse first"),
+                }
+            }
+            _ => self.error(
+                "expected 'bughouse partner fen <FEN>', 'bughouse ptell <text>' or \
+                 'bughouse update fen <FEN>'",
+            ),
         }
     }
 }

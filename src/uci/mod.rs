@@ -1,6 +1,7 @@
 //! The UCI protocol: [`engine`] is Kibitz as a UCI engine, [`client`] drives
 //! any UCI engine (Kibitz itself included) for matches and the UI.
 
+pub mod bughouse;
 pub mod client;
 pub mod engine;
 pub mod info;

@@ -295,6 +295,9 @@ pub struct Evaluator {
     pawns: PawnCache,
     /// The drop variants' pawn structure has its own weights.
     pub(crate) zh_pawns: PawnCache,
+    /// Bughouse: what the partner asked for changes what sent pieces are
+    /// worth.
+    pub(crate) partner: zh::PartnerTweaks,
 }
 
 impl Default for Evaluator {
@@ -309,6 +312,7 @@ impl Evaluator {
             kind,
             pawns: PawnCache::new(),
             zh_pawns: PawnCache::new(),
+            partner: zh::PartnerTweaks::default(),
         }
     }
 
@@ -318,6 +322,11 @@ impl Evaluator {
 
     pub fn set_kind(&mut self, kind: EvalKind) {
         self.kind = kind;
+    }
+
+    /// Bughouse: the partner's wishes (see [`zh::PartnerTweaks`]).
+    pub fn set_partner_tweaks(&mut self, t: zh::PartnerTweaks) {
+        self.partner = t;
     }
 
     /// Evaluates `board` from the side to move's point of view, by its

@@ -117,12 +117,28 @@ const ROLES: [Role; 5] = [
     Role::Queen,
 ];
 
+/// What the partner's wishes add to the value of a piece sent across
+/// (Bughouse): `[colour][role]`, on top of the `SENT` weights. "Need a
+/// knight" makes a knight we capture worth more; "don't give a queen"
+/// makes our queen captured by the opponent (sent to their partner) cost
+/// more.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartnerTweaks {
+    pub extra_sent: [[i32; 5]; 2],
+}
+
+impl PartnerTweaks {
+    pub fn is_empty(&self) -> bool {
+        self.extra_sent == [[0; 5]; 2]
+    }
+}
+
 /// Evaluates a Crazyhouse or Bughouse board from the side to move's view.
 #[inline]
 pub fn evaluate<V: Variant>(ev: &mut Evaluator, board: &Board<V>) -> i32 {
     let pos = board.pos();
     let sent = crate::engine::variant::Extra::sent(board.extra());
-    let raw = evaluate_raw(
+    let mut raw = evaluate_raw(
         pos,
         sent,
         &ZH_WEIGHTS,
@@ -130,6 +146,18 @@ pub fn evaluate<V: Variant>(ev: &mut Evaluator, board: &Board<V>) -> i32 {
         Some(board.psqt()),
         &mut NoTrace,
     );
+    if V::BUGHOUSE
+        && let Some(sent) = sent
+        && !ev.partner.is_empty()
+    {
+        for c in Color::ALL {
+            let sign = if c == Color::White { 1 } else { -1 };
+            for (i, role) in ROLES.into_iter().enumerate() {
+                raw.mg += sign * ev.partner.extra_sent[c as usize][i] * sent.count(c, role) as i32;
+                raw.eg += sign * ev.partner.extra_sent[c as usize][i] * sent.count(c, role) as i32;
+            }
+        }
+    }
     let white = raw.taper(raw.mg, raw.eg);
     if pos.turn() == Color::White {
         white

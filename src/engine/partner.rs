@@ -1,0 +1,243 @@
+//! Bughouse partners: the messages players send each other, what the
+//! engine makes of the messages it receives, and the advice it gives.
+//!
+//! The usual requests, as players type them on servers: `need N` (or with a
+//! reason, `need N: mate with N@f7`), `don't give Q`, `sit` (don't move: I
+//! need time / don't feed my opponent), `go` (move again), `trade` (trades
+//! are good for us), `no trades`. [`PartnerMsg::parse`] reads them
+//! leniently (`n`, `need knight`, `dont give q`, `notrade`...).
+//!
+//! What the engine does with them lives in [`PartnerState`]: wanted pieces
+//! count more when we capture them (they feed the partner), pieces the
+//! partner must not give count more when we lose them (they would feed the
+//! partner's opponent), and a request to sit makes the engine take its time
+//! (the UCI layer does that).
+
+use super::eval::zh::PartnerTweaks;
+use shakmaty::{Color, Role};
+use std::fmt;
+
+/// A message between Bughouse partners.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PartnerMsg {
+    /// "I need this piece" (with an optional reason, e.g. a mate).
+    Need(Role, Option<String>),
+    /// "Don't let the opponents take this piece of yours."
+    DontGive(Role),
+    /// "Stop moving for a while."
+    Sit,
+    /// "Move again."
+    Go,
+    /// "Trades are good for us."
+    Trade,
+    /// "Avoid trades."
+    NoTrades,
+    /// Anything else, shown as it came.
+    Text(String),
+}
+
+fn role_from_word(w: &str) -> Option<Role> {
+    match w.trim_matches(|c: char| !c.is_ascii_alphanumeric()) {
+        "p" | "pawn" | "pawns" => Some(Role::Pawn),
+        "n" | "knight" | "knights" | "horse" => Some(Role::Knight),
+        "b" | "bishop" | "bishops" => Some(Role::Bishop),
+        "r" | "rook" | "rooks" => Some(Role::Rook),
+        "q" | "queen" | "queens" => Some(Role::Queen),
+        _ => None,
+    }
+}
+
+/// "knight", "queen"...
+pub fn role_word(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
+
+impl PartnerMsg {
+    /// Reads a message as players write it.
+    pub fn parse(text: &str) -> PartnerMsg {
+        let t = text.trim();
+        let lower = t.to_ascii_lowercase();
+        let (head, reason) = match lower.split_once(':') {
+            Some((h, _)) => (
+                h.trim().to_string(),
+                Some(t[h.len() + 1..].trim().to_string()),
+            ),
+            None => (lower.clone(), None),
+        };
+        let words: Vec<&str> = head.split_whitespace().collect();
+        match words.as_slice() {
+            ["sit"] | ["sit", "please"] | ["wait"] => PartnerMsg::Sit,
+            ["go"] | ["go", "go"] | ["move"] => PartnerMsg::Go,
+            ["trade"] | ["trades"] | ["trade", "all"] | ["trades", "ok"] => PartnerMsg::Trade,
+            ["no", "trades"]
+            | ["no", "trade"]
+            | ["notrade"]
+            | ["notrades"]
+            | ["dont", "trade"]
+            | ["don't", "trade"] => PartnerMsg::NoTrades,
+            ["need", w] | [w] if role_from_word(w).is_some() => {
+                PartnerMsg::Need(role_from_word(w).unwrap_or(Role::Pawn), reason)
+            }
+            ["don't", "give", w] | ["dont", "give", w] | ["no", w]
+                if role_from_word(w).is_some() =>
+            {
+                PartnerMsg::DontGive(role_from_word(w).unwrap_or(Role::Pawn))
+            }
+            _ => PartnerMsg::Text(t.to_string()),
+        }
+    }
+}
+
+impl fmt::Display for PartnerMsg {
+    /// The canonical form, which [`PartnerMsg::parse`] reads back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PartnerMsg::Need(r, None) => write!(f, "need {}", r.upper_char()),
+            PartnerMsg::Need(r, Some(why)) => write!(f, "need {}: {why}", r.upper_char()),
+            PartnerMsg::DontGive(r) => write!(f, "don't give {}", r.upper_char()),
+            PartnerMsg::Sit => f.write_str("sit"),
+            PartnerMsg::Go => f.write_str("go"),
+            PartnerMsg::Trade => f.write_str("trade"),
+            PartnerMsg::NoTrades => f.write_str("no trades"),
+            PartnerMsg::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+/// What the partner has told us, as the engine keeps it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartnerState {
+    /// Pieces the partner needs (pawn..queen).
+    pub wanted: [bool; 5],
+    /// Pieces of ours the partner does not want the opponents to take.
+    pub dont_give: [bool; 5],
+    /// The partner asked us to sit.
+    pub sit: bool,
+    /// The partner wants trades (`Some(true)`) or none (`Some(false)`).
+    pub trades: Option<bool>,
+}
+
+/// Extra value of a sent piece for a wish, per role (pawn..queen), in
+/// centipawns: about half what the piece is worth in hand.
+const WISH_VALUE: [i32; 5] = [60, 150, 150, 220, 450];
+
+impl PartnerState {
+    /// Takes a message into account. Returns whether anything changed.
+    pub fn receive(&mut self, msg: &PartnerMsg) -> bool {
+        let before = self.clone();
+        match msg {
+            PartnerMsg::Need(r, _) => {
+                if let Some(i) = index(*r) {
+                    self.wanted = [false; 5];
+                    self.wanted[i] = true;
+                }
+            }
+            PartnerMsg::DontGive(r) => {
+                if let Some(i) = index(*r) {
+                    self.dont_give[i] = true;
+                }
+            }
+            PartnerMsg::Sit => self.sit = true,
+            PartnerMsg::Go => {
+                self.sit = false;
+                self.wanted = [false; 5];
+                self.dont_give = [false; 5];
+            }
+            PartnerMsg::Trade => self.trades = Some(true),
+            PartnerMsg::NoTrades => self.trades = Some(false),
+            PartnerMsg::Text(_) => {}
+        }
+        *self != before
+    }
+
+    /// The evaluation changes these wishes make for a player of colour `us`.
+    pub fn tweaks(&self, us: Color) -> PartnerTweaks {
+        let mut t = PartnerTweaks::default();
+        let (ours, theirs) = (us as usize, (!us) as usize);
+        for (i, &value) in WISH_VALUE.iter().enumerate() {
+            if self.wanted[i] {
+                t.extra_sent[ours][i] += value;
+            }
+            if self.dont_give[i] {
+                t.extra_sent[theirs][i] += value;
+            }
+            match self.trades {
+                Some(true) => t.extra_sent[ours][i] += value / 3,
+                Some(false) => t.extra_sent[theirs][i] += value / 3,
+                None => {}
+            }
+        }
+        t
+    }
+}
+
+fn index(role: Role) -> Option<usize> {
+    match role {
+        Role::King => None,
+        r => Some(r as usize - 1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_read_as_players_write_them() {
+        assert_eq!(PartnerMsg::parse("n"), PartnerMsg::Need(Role::Knight, None));
+        assert_eq!(
+            PartnerMsg::parse("need N: mate with N@f7"),
+            PartnerMsg::Need(Role::Knight, Some("mate with N@f7".into()))
+        );
+        assert_eq!(
+            PartnerMsg::parse("Need knight"),
+            PartnerMsg::Need(Role::Knight, None)
+        );
+        assert_eq!(
+            PartnerMsg::parse("dont give q"),
+            PartnerMsg::DontGive(Role::Queen)
+        );
+        assert_eq!(PartnerMsg::parse("no Q"), PartnerMsg::DontGive(Role::Queen));
+        assert_eq!(PartnerMsg::parse(" SIT "), PartnerMsg::Sit);
+        assert_eq!(PartnerMsg::parse("go"), PartnerMsg::Go);
+        assert_eq!(PartnerMsg::parse("no trades"), PartnerMsg::NoTrades);
+        assert_eq!(PartnerMsg::parse("trade"), PartnerMsg::Trade);
+        assert_eq!(
+            PartnerMsg::parse("good luck"),
+            PartnerMsg::Text("good luck".into())
+        );
+        // The canonical forms read back as themselves.
+        for m in [
+            PartnerMsg::Need(Role::Bishop, Some("mate with B@h7".into())),
+            PartnerMsg::DontGive(Role::Rook),
+            PartnerMsg::Sit,
+            PartnerMsg::Go,
+            PartnerMsg::Trade,
+            PartnerMsg::NoTrades,
+        ] {
+            assert_eq!(PartnerMsg::parse(&m.to_string()), m, "{m}");
+        }
+    }
+
+    #[test]
+    fn wishes_change_what_sent_pieces_are_worth() {
+        let mut s = PartnerState::default();
+        assert!(s.receive(&PartnerMsg::Need(Role::Knight, None)));
+        assert!(s.receive(&PartnerMsg::DontGive(Role::Queen)));
+        let t = s.tweaks(Color::White);
+        // Our captured knights feed the partner: worth more.
+        assert!(t.extra_sent[Color::White as usize][1] > 0);
+        // Our queen taken by Black feeds the partner's opponent.
+        assert!(t.extra_sent[Color::Black as usize][4] > 0);
+        assert!(!s.receive(&PartnerMsg::Text("hi".into())));
+        s.receive(&PartnerMsg::Go);
+        assert!(s.tweaks(Color::White).is_empty());
+    }
+}

@@ -1,0 +1,395 @@
+//! Bughouse over UCI: what Kibitz does at one board knowing its partner.
+//!
+//! UCI knows one board. A Bughouse arbiter that knows Kibitz (it lists the
+//! option `BughousePartner`) may tell it more with these extra commands,
+//! which other engines never receive:
+//!
+//! - `bughouse partner fen <FEN>`: the partner's board as it stands now
+//!   (pockets included);
+//! - `bughouse ptell <text>`: a message from the partner (`need N`, `sit`,
+//!   `go`, `don't give Q`, `trade`, `no trades`...);
+//! - `bughouse update fen <FEN>`: this board has changed while Kibitz is
+//!   thinking (a piece arrived from the partner); the search starts again
+//!   with it.
+//!
+//! Kibitz answers with `info string ptell <text>` lines, which the arbiter
+//! passes to the partner.
+//!
+//! With partner awareness on (the default), after each search Kibitz asks:
+//! - which piece in hand would give it a quick mate: if one exists and the
+//!   clock allows, it *sits* (waits for the piece, telling the partner
+//!   `need N: mate with N@f7`) rather than play on; the wait is at most half
+//!   of its lead on the clock, and shorter when the partner's board shows
+//!   no capture of that piece coming;
+//! - which piece would give the opponent a mate after its move: it asks the
+//!   partner not to give it (`don't give Q`), or to `sit` when any piece
+//!   would do; `go` once the danger is gone.
+//!
+//! The partner's wishes change the evaluation (see
+//! [`crate::engine::partner::PartnerState`]), and a partner asking it to sit
+//! makes it take its time. With `BughousePace human` it never moves faster
+//! than a quick human player would (the earlier engine moved instantly,
+//! which made games against it no fun).
+
+use super::info::{InfoPrinter, Output};
+use crate::engine::partner::{PartnerMsg, PartnerState, role_word};
+use crate::engine::see;
+use crate::engine::{
+    Board, Bug, Clock, Engine, GamePosition, Limits, NoObserver, Score, SearchReport,
+};
+use shakmaty::{Color, Move, Position, Role};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How fast the engine moves in Bughouse.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Pace {
+    /// As soon as the search is done.
+    #[default]
+    Instant,
+    /// Never faster than a quick human (about 1-3 s a move while the clock
+    /// allows).
+    Human,
+}
+
+impl Pace {
+    pub fn parse(s: &str) -> Option<Pace> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "instant" | "fast" => Some(Pace::Instant),
+            "human" | "humanlike" | "human-like" => Some(Pace::Human),
+            _ => None,
+        }
+    }
+}
+
+/// What the UCI session knows about the other board and the partner.
+#[derive(Clone, Debug, Default)]
+pub struct BughouseSide {
+    /// Use the partner: wishes, sitting, messages.
+    pub aware: bool,
+    pub pace: Pace,
+    pub partner: PartnerState,
+    /// The partner's board (its side to move and pockets).
+    pub partner_board: Option<Board<Bug>>,
+    /// What we last asked the partner for (to say `go` when it is over,
+    /// and not to repeat ourselves).
+    pub asked: Vec<PartnerMsg>,
+}
+
+/// Shared between the session and a running Bughouse search.
+#[derive(Default)]
+pub struct Live {
+    /// A new version of this board (a piece arrived).
+    pub update: Mutex<Option<Board<Bug>>>,
+    /// Messages from the partner that arrived during the search.
+    pub messages: Mutex<Vec<PartnerMsg>>,
+    /// Set by the session when something above arrived.
+    pub poke: AtomicBool,
+    /// Stops the running search (set with `poke`, and by the GUI's `stop`);
+    /// the GUI's `stop` also sets the session's own flag, which ends the
+    /// whole `go`.
+    pub search_stop: AtomicBool,
+}
+
+/// Nodes for each "what if I had this piece" search.
+const ADVICE_NODES: u64 = 25_000;
+/// The advice searches look for mates this deep (plies).
+const ADVICE_DEPTH: i32 = 5;
+
+/// What the advice searches found.
+#[derive(Clone, Debug, Default)]
+pub struct Advice {
+    /// A piece that would give us a mate, with the first move of it.
+    pub need: Option<(Role, Move)>,
+    /// Pieces that would give the opponent a mate after our move.
+    pub threats: Vec<Role>,
+}
+
+/// `board` with one more `role` in `color`'s hand.
+fn with_piece(board: &Board<Bug>, color: Color, role: Role) -> Option<Board<Bug>> {
+    let mut setup = board.pos().to_setup(shakmaty::EnPassantMode::Always);
+    let pockets = setup.pockets.get_or_insert_with(Default::default);
+    *pockets.get_mut(color).get_mut(role) += 1;
+    let pos =
+        <Bug as crate::engine::Variant>::from_setup(setup, board.pos().castles().mode()).ok()?;
+    Some(Board::with_extra(pos, *board.extra()))
+}
+
+fn quick(engine: &mut Engine, board: &Board<Bug>, stop: &AtomicBool) -> SearchReport {
+    let limits = Limits {
+        depth: Some(ADVICE_DEPTH),
+        nodes: Some(ADVICE_NODES),
+        ..Limits::default()
+    };
+    engine.search(
+        &GamePosition::new(board.clone()),
+        &limits,
+        stop,
+        &mut NoObserver,
+    )
+}
+
+/// Which piece would mate for us, which would mate for them after `mv`.
+pub fn advise(
+    engine: &mut Engine,
+    board: &Board<Bug>,
+    mv: Option<Move>,
+    stop: &AtomicBool,
+) -> Advice {
+    let us = board.turn();
+    let mut advice = Advice::default();
+    // Cheapest piece first: a pawn or knight is easier to get than a queen.
+    for role in [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ] {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let Some(b) = with_piece(board, us, role) else {
+            continue;
+        };
+        let r = quick(engine, &b, stop);
+        if r.result.score.is_mate()
+            && r.result.score > Score::ZERO
+            && let Some(m) = r.best_move
+        {
+            advice.need = Some((role, m));
+            break;
+        }
+    }
+    if let Some(m) = mv {
+        let after = board.play(m);
+        for role in [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ] {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let Some(b) = with_piece(&after, !us, role) else {
+                continue;
+            };
+            let r = quick(engine, &b, stop);
+            if r.result.score.is_mate() && r.result.score > Score::ZERO {
+                advice.threats.push(role);
+            }
+        }
+    }
+    advice
+}
+
+/// Can our partner take a piece of `role` on their board soon? (A capture
+/// of that role that does not lose material, for the side to move there
+/// when it is our partner.) `partner_color`: the colour our partner plays
+/// there (the opposite of ours).
+pub fn partner_can_win(partner_board: &Board<Bug>, partner_color: Color, role: Role) -> bool {
+    let pos = partner_board.pos();
+    let theirs = pos.board().by_color(!partner_color) & pos.board().by_role(role);
+    if theirs.is_empty() {
+        return false;
+    }
+    if partner_board.turn() == partner_color {
+        pos.legal_moves()
+            .iter()
+            .any(|m| m.capture() == Some(role) && see::see_ge(pos, *m, 0))
+    } else {
+        // The opponent moves first there: a piece of that role attacked by
+        // our partner is a fair chance.
+        theirs.into_iter().any(|sq| {
+            pos.board()
+                .attacks_to(sq, partner_color, pos.board().occupied())
+                .any()
+        })
+    }
+}
+
+/// The milliseconds a side has on a clock.
+fn time_of(clock: &Option<Clock>, color: Color) -> Option<Duration> {
+    let c = clock.as_ref()?;
+    match color {
+        Color::White => c.wtime,
+        Color::Black => c.btime,
+    }
+}
+
+/// One `go` in Bughouse: search, advise, maybe sit, keep the human pace,
+/// tell the partner; print `bestmove`. Returns the engine.
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    mut engine: Engine,
+    mut pos: GamePosition<Bug>,
+    limits: Limits,
+    stop: Arc<AtomicBool>,
+    done: Arc<AtomicBool>,
+    out: Output,
+    mut side: BughouseSide,
+    live: Arc<Live>,
+) -> (Engine, BughouseSide) {
+    let started = Instant::now();
+    let us = pos.current().turn();
+    let my_time = time_of(&limits.clock, us);
+    let their_time = time_of(&limits.clock, !us);
+    let lead = match (my_time, their_time) {
+        (Some(a), Some(b)) => a.saturating_sub(b),
+        _ => Duration::ZERO,
+    };
+    let ptell = |out: &Output, m: &PartnerMsg| out.line(&format!("info string ptell {m}"));
+    let mut report;
+    let mut sat = Duration::ZERO;
+    loop {
+        // Messages and board updates that came in meanwhile.
+        let msgs: Vec<PartnerMsg> = live
+            .messages
+            .lock()
+            .map(|mut m| std::mem::take(&mut *m))
+            .unwrap_or_default();
+        for m in &msgs {
+            side.partner.receive(m);
+        }
+        if let Some(b) = live.update.lock().ok().and_then(|mut u| u.take()) {
+            pos = GamePosition::new(b);
+        }
+        live.poke.store(false, Ordering::SeqCst);
+        engine.set_partner_tweaks(if side.aware {
+            side.partner.tweaks(us)
+        } else {
+            Default::default()
+        });
+        let mut printer = InfoPrinter::new(out.clone());
+        report = engine.search(&pos, &limits, &live.search_stop, &mut printer);
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        if live.search_stop.load(Ordering::SeqCst) && live.poke.load(Ordering::SeqCst) {
+            // Stopped for news (a piece arrived), not by the GUI: again.
+            live.search_stop.store(false, Ordering::SeqCst);
+            continue;
+        }
+        if !side.aware || my_time.is_none() {
+            break;
+        }
+        let board = pos.current().clone();
+        let advice = advise(&mut engine, &board, report.best_move, &live.search_stop);
+        // Warn the partner about pieces that would mate us: name them, or
+        // ask the partner to sit when almost any piece would.
+        let warnings: Vec<PartnerMsg> = if advice.threats.len() >= 3 {
+            vec![PartnerMsg::Sit]
+        } else {
+            advice
+                .threats
+                .iter()
+                .map(|&r| PartnerMsg::DontGive(r))
+                .collect()
+        };
+        for w in &warnings {
+            if !side.asked.contains(w) {
+                ptell(&out, w);
+                side.asked.push(w.clone());
+            }
+        }
+        if warnings.is_empty()
+            && side
+                .asked
+                .iter()
+                .any(|a| matches!(a, PartnerMsg::DontGive(_) | PartnerMsg::Sit))
+        {
+            ptell(&out, &PartnerMsg::Go);
+            side.asked.clear();
+        }
+        // Sit for a piece that mates, when we are not winning anyway and
+        // the clock allows.
+        let winning = report.result.score.is_mate() && report.result.score > Score::ZERO;
+        if let Some((role, mate_move)) = advice.need
+            && !winning
+            && lead > Duration::from_secs(2)
+            && my_time.is_some_and(|t| t > Duration::from_secs(8))
+        {
+            let coming = side
+                .partner_board
+                .as_ref()
+                .is_some_and(|pb| partner_can_win(pb, !us, role));
+            let budget = (lead / 2)
+                .min(Duration::from_secs(if coming { 12 } else { 4 }))
+                .saturating_sub(sat);
+            if budget > Duration::from_millis(200) {
+                let msg = PartnerMsg::Need(
+                    role,
+                    Some(format!(
+                        "mate with {}",
+                        board_after_san(&board, role, mate_move)
+                    )),
+                );
+                if !side.asked.contains(&msg) {
+                    ptell(&out, &msg);
+                    side.asked.push(msg);
+                }
+                out.line(&format!(
+                    "info string sitting: waiting up to {} ms for a {}",
+                    budget.as_millis(),
+                    role_word(role)
+                ));
+                let t0 = Instant::now();
+                while t0.elapsed() < budget && !stop.load(Ordering::SeqCst) {
+                    if live.poke.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                sat += t0.elapsed();
+                if live.poke.load(Ordering::SeqCst) && !stop.load(Ordering::SeqCst) {
+                    live.search_stop.store(false, Ordering::SeqCst);
+                    continue; // the piece (or news) arrived: think again
+                }
+            }
+        }
+        break;
+    }
+    // The partner asked us to sit: take our time (half our lead at most).
+    if side.aware && side.partner.sit && !stop.load(Ordering::SeqCst) {
+        let extra = (lead / 2).min(Duration::from_secs(5));
+        let t0 = Instant::now();
+        while t0.elapsed() < extra && !stop.load(Ordering::SeqCst) {
+            if let Ok(mut m) = live.messages.lock()
+                && m.contains(&PartnerMsg::Go)
+            {
+                for x in m.drain(..) {
+                    side.partner.receive(&x);
+                }
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    // A human-like pace.
+    if side.pace == Pace::Human
+        && let Some(t) = my_time
+        && t > Duration::from_secs(10)
+    {
+        let target = (t / 60).clamp(Duration::from_millis(700), Duration::from_millis(3000));
+        while started.elapsed() < target && !stop.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    done.store(true, Ordering::SeqCst);
+    match report.best_move {
+        Some(m) => out.line(&format!("bestmove {}", Board::uci(m))),
+        None => out.line("bestmove 0000"),
+    }
+    (engine, side)
+}
+
+/// The drop in SAN (`N@f7`), or the move as UCI.
+fn board_after_san(board: &Board<Bug>, role: Role, m: Move) -> String {
+    match with_piece(board, board.turn(), role) {
+        Some(b) => b.san(m),
+        None => Board::uci(m),
+    }
+}

@@ -21,14 +21,7 @@ use shakmaty::{
 };
 use std::fmt;
 
-/// Why a FEN was rejected.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum FenError {
-    #[error("malformed FEN: {0}")]
-    Syntax(String),
-    #[error("illegal position: {0}")]
-    Illegal(String),
-}
+pub use crate::variant::fen::FenError;
 
 #[derive(Clone)]
 pub struct Board<V: Variant = Std> {
@@ -110,77 +103,6 @@ fn zep<P: Position>(pos: &P) -> u64 {
     }
 }
 
-/// What is wrong with the text of a FEN, in plain words.
-fn fen_syntax_reason(e: shakmaty::fen::ParseFenError) -> String {
-    use shakmaty::fen::ParseFenError as E;
-    match e {
-        E::InvalidBoard => "the pieces must be 8 ranks separated by '/', each adding up to 8 \
-                            squares, with pieces from KQRBNP (White) and kqrbnp (Black)"
-            .into(),
-        E::InvalidTurn => "the side to move must be 'w' or 'b'".into(),
-        E::InvalidCastling => "castling must be '-' or letters from KQkq".into(),
-        E::InvalidEpSquare => "the en passant field must be '-' or a square like e3".into(),
-        E::InvalidHalfmoveClock => "the halfmove clock must be a number".into(),
-        E::InvalidFullmoves => "the move number must be a number from 1".into(),
-        E::InvalidPocket => {
-            "the pocket (pieces in hand) goes in brackets after the board, with letters \
-                             from PNBRQ (White) and pnbrq (Black), e.g. [Pn]"
-                .into()
-        }
-        _ => "write it as pieces, side to move, castling, en passant, halfmove clock and \
-              move number, e.g. rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-            .into(),
-    }
-}
-
-/// Why a position cannot occur in a game, in plain words.
-fn illegal_reason(kinds: shakmaty::PositionErrorKinds) -> String {
-    use shakmaty::PositionErrorKinds as K;
-    let reasons = [
-        (K::EMPTY_BOARD, "the board is empty"),
-        (K::MISSING_KING, "each side needs exactly one king"),
-        (
-            K::TOO_MANY_KINGS,
-            "a side has more than one king (and a king is never in a pocket)",
-        ),
-        (
-            K::PAWNS_ON_BACKRANK,
-            "pawns cannot stand on the first or eighth rank",
-        ),
-        (
-            K::INVALID_CASTLING_RIGHTS,
-            "the castling rights do not match the kings and rooks (K needs the white king on e1 \
-             and a rook on h1, Q a rook on a1, k and q the same for Black)",
-        ),
-        (
-            K::INVALID_EP_SQUARE,
-            "the en passant square must be just behind a pawn that has moved two squares",
-        ),
-        (
-            K::OPPOSITE_CHECK,
-            "the side that is not to move is in check",
-        ),
-        (
-            K::IMPOSSIBLE_CHECK,
-            "no legal move can give this check (too many or impossible checkers)",
-        ),
-        (
-            K::TOO_MUCH_MATERIAL,
-            "there are more pieces (on the board and in hand) than promotions could give",
-        ),
-    ];
-    let found: Vec<&str> = reasons
-        .iter()
-        .filter(|(k, _)| kinds.contains(*k))
-        .map(|(_, r)| *r)
-        .collect();
-    if found.is_empty() {
-        "the position is not legal in standard chess".into()
-    } else {
-        found.join("; ")
-    }
-}
-
 impl Board<Std> {
     pub fn startpos() -> Board {
         Board::from_chess(Chess::default())
@@ -250,15 +172,17 @@ impl<V: Variant> Board<V> {
     }
 
     fn from_fen_mode(fen: &str, mode: CastlingMode) -> Result<Board<V>, FenError> {
-        let fen = fen.trim();
-        if fen.is_empty() {
-            return Err(FenError::Syntax("empty FEN".into()));
+        let mut setup = crate::variant::fen::parse_setup(fen)?;
+        if V::DROPS {
+            // No pocket given: empty hands.
+            setup.pockets.get_or_insert_with(Default::default);
+        } else if setup.pockets.is_some() {
+            return Err(FenError::Illegal(
+                "pieces in hand exist only in crazyhouse and bughouse".into(),
+            ));
         }
-        let parsed: Fen = fen
-            .parse()
-            .map_err(|e: shakmaty::fen::ParseFenError| FenError::Syntax(fen_syntax_reason(e)))?;
-        let pos = V::from_setup(parsed.into_setup(), mode)
-            .map_err(|e| FenError::Illegal(illegal_reason(e.kinds())))?;
+        let pos = V::from_setup(setup, mode)
+            .map_err(|e| FenError::Illegal(crate::variant::fen::explain_illegal(e.kinds())))?;
         Ok(Board::from_pos(pos))
     }
 
@@ -525,9 +449,27 @@ impl<V: Variant> Board<V> {
             .map_err(|_| format!("'{s}' is not legal in {}", self.fen()))
     }
 
-    /// The move in SAN (`Nf3`, `exd5`, `O-O`, `e8=Q+`, `N@f7+`, `P@e4`).
+    /// The move in SAN (`Nf3`, `exd5`, `O-O`, `e8=Q+`, `N@f7+`, `P@e4`;
+    /// in Bughouse `#` only for a mate no drop could stop).
     pub fn san(&self, m: Move) -> String {
         let san = shakmaty::san::SanPlus::from_move(self.pos.clone(), m).to_string();
+        if !V::DROPS {
+            return san;
+        }
+        if V::BUGHOUSE && san.ends_with('#') {
+            let after = self.play(m);
+            let board = after.board();
+            if after.checkers().single_square().is_some_and(|c| {
+                board
+                    .king_of(after.turn())
+                    .is_some_and(|k| attacks::between(c, k).any())
+            }) {
+                let mut s = san;
+                s.pop();
+                s.push('+');
+                return s;
+            }
+        }
         match m {
             // shakmaty writes a pawn drop as `@e4`; players write `P@e4`.
             Move::Put {

@@ -308,7 +308,7 @@ impl Variant for Bug {
 
     #[inline]
     fn play(pos: &Crazyhouse, m: Move) -> (Crazyhouse, Option<Piece>) {
-        play_bughouse(pos, m)
+        crate::variant::rules::play_bughouse(pos, m)
     }
 
     #[inline(always)]
@@ -389,40 +389,4 @@ pub fn drop_gives_check(
         Role::Queen => attacks::queen_attacks(to, occupied).contains(king),
         Role::King => false,
     }
-}
-
-/// A Bughouse move on one board: shakmaty plays it as Crazyhouse, then the
-/// captured piece (a promoted one as a pawn) is taken back out of the
-/// capturer's hand: it goes to the partner.
-#[inline]
-pub fn play_bughouse(pos: &Crazyhouse, m: Move) -> (Crazyhouse, Option<Piece>) {
-    let captured = match m {
-        Move::Normal {
-            capture: Some(c),
-            to,
-            ..
-        } => Some(if pos.promoted().contains(to) {
-            Role::Pawn
-        } else {
-            c
-        }),
-        Move::EnPassant { .. } => Some(Role::Pawn),
-        _ => None,
-    };
-    let us = pos.turn();
-    let mut p = pos.clone();
-    p.play_unchecked(m);
-    let Some(role) = captured else {
-        return (p, None);
-    };
-    let mut setup = p.to_setup(shakmaty::EnPassantMode::Always);
-    if let Some(pockets) = setup.pockets.as_mut() {
-        let n = pockets.get_mut(us).get_mut(role);
-        *n = n.saturating_sub(1);
-    }
-    let mode = p.castles().mode();
-    let p = Crazyhouse::from_setup(setup, mode)
-        .or_else(PositionError::ignore_too_much_material)
-        .unwrap_or(p);
-    (p, Some(Piece { color: !us, role }))
 }

@@ -6,6 +6,10 @@
 //! the text is not a legal move, the error says why in one plain sentence
 //! for the status line.
 
+mod drops;
+
+pub use drops::{drop_text, parse_variant_move};
+
 use shakmaty::san::San;
 use shakmaty::{
     Bitboard, CastlingSide, Chess, Color, File, Move, MoveList, Position, Rank, Role, Square,
@@ -106,6 +110,16 @@ pub enum MoveInputError {
     /// A pawn or promotion rule, e.g. "pawns promote only on the last rank".
     #[error("{input} is not possible: {reason}")]
     Impossible { input: String, reason: &'static str },
+    /// Crazyhouse/Bughouse: an illegal drop, explained.
+    #[error("{0}")]
+    Drop(crate::variant::rules::DropError),
+    /// Crazyhouse/Bughouse: no piece on the board can go there, but one in
+    /// hand can be dropped there.
+    #[error("no {} can move to {to}; to drop one from your hand, type {}", role_name(*.role), drop_text(*.role, *.to))]
+    UseDrop { role: Role, to: Square },
+    /// Crazyhouse/Bughouse: no board move is legal, only drops.
+    #[error("only a drop can be played here (type it like N@f3, or @e4 for a pawn)")]
+    OnlyDrops,
 }
 
 fn over_name(checkmate: &bool) -> &'static str {

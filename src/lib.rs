@@ -10,6 +10,7 @@
 // With `strip-observer` the hook calls vanish, leaving some values unused.
 #![cfg_attr(feature = "strip-observer", allow(unused))]
 
+pub mod bughouse;
 pub mod engine;
 pub mod game;
 pub mod matchplay;

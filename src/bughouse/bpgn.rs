@@ -1,0 +1,514 @@
+//! BPGN (Bughouse Portable Game Notation), as bughouse databases write it
+//! (the BPGN standard 1.0-1.2 kept by bughousedb.com, and the games of the
+//! FICS bughouse database):
+//!
+//! ```text
+//! [Event "Kibitz bughouse"]
+//! [Site "Kibitz"]
+//! [Date "2026.11.24"]
+//! [WhiteA "Kibitz"] [BlackA "Fairy-Stockfish"]
+//! [WhiteB "Fairy-Stockfish"] [BlackB "Kibitz"]
+//! [TimeControl "120+0"]
+//! [Result "1-0"]
+//!
+//! 1A. e4 {119.8} 1a. Nc6 {119.5} 1B. d4 {118.2} 1b. d5 {117.9}
+//! 2A. Nf3 {118.1} {C:BB: need N} ... {BA checkmated} 1-0
+//! ```
+//!
+//! - Tags: the players as `WhiteA`, `BlackA`, `WhiteB`, `BlackB` (Elo as
+//!   `WhiteAElo`...), `TimeControl` in seconds (`base+increment`), and any
+//!   others; `[FEN "fenA | fenB"]` (with `[SetUp "1"]`) for another start
+//!   (the "BFEN" extension).
+//! - Moves of both boards in the order they were made: the move number of
+//!   that board, the board letter in upper case for White's move and lower
+//!   case for Black's (`12A.`, `12a.`, `12B.`, `12b.`), then SAN with drops
+//!   (`N@f7+`, `P@e4`).
+//! - After a move, the mover's remaining time in seconds in braces
+//!   (`{179}`, or with milliseconds `{179.453}`, BPGN 1.2).
+//! - Partners' messages as comments `{C:WA: need N}` (the 1.1 commentary:
+//!   who spoke, then the text). Other comments are kept only as the
+//!   termination when they close the game (`{WA checkmated} 0-1`, as FICS
+//!   writes it; also `forfeits on time`, `resigns`).
+//! - The result from team 1's view: `1-0` means White A and Black B won.
+//!
+//! Reading replays both boards move by move in the recorded order, so a
+//! move that is not legal, or a drop of a piece that never arrived, is
+//! reported with its line.
+
+use super::{BoardId, BugEnding, BugResult, BughouseGame, Chat, Seat};
+use crate::variant::fen::parse_bughouse;
+use shakmaty::{Color, Position};
+use std::time::Duration;
+
+/// Seconds as BPGN writes them: up to milliseconds, no trailing zeros.
+fn seconds(d: Duration) -> String {
+    let ms = d.as_millis();
+    let s = format!("{}.{:03}", ms / 1000, ms % 1000);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+fn escape(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Removes `}` from comment text (it would end the comment early).
+fn comment(c: &str) -> String {
+    c.replace('}', ")")
+}
+
+const ROSTER: [&str; 3] = ["Event", "Site", "Date"];
+const PLAYERS: [&str; 4] = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
+
+/// Writes a game as BPGN.
+pub fn write_bpgn(game: &BughouseGame) -> String {
+    let mut out = String::new();
+    let tag = |out: &mut String, k: &str, v: &str| {
+        out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
+    };
+    for k in ROSTER {
+        tag(
+            &mut out,
+            k,
+            game.header(k)
+                .unwrap_or(if k == "Date" { "????.??.??" } else { "?" }),
+        );
+    }
+    for k in PLAYERS {
+        tag(&mut out, k, game.header(k).unwrap_or("?"));
+    }
+    let result = game.ending.map_or("*", |e| e.result.pgn());
+    tag(&mut out, "Result", result);
+    let standard = [BoardId::A, BoardId::B]
+        .iter()
+        .all(|&b| game.start(b) == &shakmaty::variant::Crazyhouse::default());
+    if !standard {
+        tag(&mut out, "SetUp", "1");
+        let fen = format!(
+            "{} | {}",
+            crate::variant::fen::write_fen(game.start(BoardId::A)),
+            crate::variant::fen::write_fen(game.start(BoardId::B))
+        );
+        tag(&mut out, "FEN", &fen);
+    }
+    for (k, v) in &game.headers {
+        if ROSTER.contains(&k.as_str())
+            || PLAYERS.contains(&k.as_str())
+            || matches!(k.as_str(), "Result" | "SetUp" | "FEN")
+        {
+            continue;
+        }
+        tag(&mut out, k, v);
+    }
+    out.push('\n');
+
+    let mut tokens: Vec<String> = Vec::new();
+    let mut numbers = [
+        game.start(BoardId::A).fullmoves().get(),
+        game.start(BoardId::B).fullmoves().get(),
+    ];
+    let chat_at = |i: usize, tokens: &mut Vec<String>| {
+        for c in game.chat.iter().filter(|c| c.after_moves == i) {
+            tokens.push(format!("{{C:{}: {}}}", c.from.code(), comment(&c.text)));
+        }
+    };
+    chat_at(0, &mut tokens);
+    for (i, m) in game.moves().iter().enumerate() {
+        let b = m.board.index();
+        let letter = match m.color {
+            Color::White => m.board.letter(),
+            Color::Black => m.board.letter().to_ascii_lowercase(),
+        };
+        tokens.push(format!("{}{letter}. {}", numbers[b], m.san));
+        if m.color == Color::Black {
+            numbers[b] += 1;
+        }
+        if let Some(t) = m.remaining {
+            tokens.push(format!("{{{}}}", seconds(t)));
+        }
+        chat_at(i + 1, &mut tokens);
+    }
+    if let Some(e) = game.ending {
+        tokens.push(format!("{{{}}}", comment(&e.describe())));
+    }
+    tokens.push(result.to_string());
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+/// Why a BPGN text could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {reason}")]
+pub struct BpgnError {
+    pub line: usize,
+    pub reason: String,
+}
+
+/// A token of the movetext with the line it starts on.
+#[derive(Debug)]
+enum Token<'a> {
+    Tag(&'a str, String),
+    Comment(&'a str),
+    Word(&'a str),
+}
+
+fn tokens(text: &str) -> Result<Vec<(usize, Token<'_>)>, BpgnError> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    let mut line = 1;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'\n' {
+            line += 1;
+            i += 1;
+        } else if c.is_ascii_whitespace() {
+            i += 1;
+        } else if c == b'{' {
+            let start = line;
+            let end = text[i..].find('}').map(|e| i + e).ok_or(BpgnError {
+                line,
+                reason: "a comment '{' is never closed".into(),
+            })?;
+            line += text[i..end].matches('\n').count();
+            out.push((start, Token::Comment(text[i + 1..end].trim())));
+            i = end + 1;
+        } else if c == b'[' {
+            // [Key "value"]: the value may hold ']' (a FEN with pockets).
+            let bad = |reason: String| BpgnError { line, reason };
+            let rest = &text[i + 1..];
+            let key_len = rest
+                .find(|ch: char| ch.is_whitespace() || ch == '"' || ch == ']')
+                .unwrap_or(rest.len());
+            let key = rest[..key_len].trim();
+            let after_key = rest[key_len..].trim_start();
+            let Some(quoted) = after_key.strip_prefix('"') else {
+                return Err(bad(format!(
+                    "the value of tag {key} must be in double quotes"
+                )));
+            };
+            let mut value = String::new();
+            let mut chars = quoted.char_indices();
+            let mut close = None;
+            while let Some((k, ch)) = chars.next() {
+                match ch {
+                    '\\' => {
+                        if let Some((_, next)) = chars.next() {
+                            value.push(next);
+                        }
+                    }
+                    '"' => {
+                        close = Some(k);
+                        break;
+                    }
+                    '\n' => break,
+                    _ => value.push(ch),
+                }
+            }
+            let Some(close) = close else {
+                return Err(bad(format!("the value of tag {key} is never closed")));
+            };
+            let tail = &quoted[close + 1..];
+            let Some(end) = tail.find(']') else {
+                return Err(bad(format!("tag {key} is never closed with ']'")));
+            };
+            if !tail[..end].trim().is_empty() {
+                return Err(bad(format!("tag {key} has text after its value")));
+            }
+            out.push((line, Token::Tag(key, value)));
+            // Position after the ']'.
+            let consumed =
+                (quoted.as_ptr() as usize - text.as_ptr() as usize) + close + 1 + end + 1;
+            i = consumed;
+        } else if c == b';' {
+            // A comment to the end of the line.
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+        } else {
+            let start = i;
+            while i < bytes.len()
+                && !bytes[i].is_ascii_whitespace()
+                && !matches!(bytes[i], b'{' | b'[')
+            {
+                i += 1;
+            }
+            out.push((line, Token::Word(&text[start..i])));
+        }
+    }
+    Ok(out)
+}
+
+/// `12A.` -> (12, board A, White); `3b.` -> (3, board B, Black).
+fn move_number(w: &str) -> Option<(u32, BoardId, Color)> {
+    let w = w.trim_end_matches('.');
+    let (digits, letter) = w.split_at(w.len().checked_sub(1)?);
+    let n: u32 = digits.parse().ok()?;
+    let (board, color) = match letter {
+        "A" => (BoardId::A, Color::White),
+        "a" => (BoardId::A, Color::Black),
+        "B" => (BoardId::B, Color::White),
+        "b" => (BoardId::B, Color::Black),
+        _ => return None,
+    };
+    Some((n, board, color))
+}
+
+fn result_of(w: &str) -> Option<Option<BugResult>> {
+    match w {
+        "1-0" => Some(Some(BugResult::TeamOneWins)),
+        "0-1" => Some(Some(BugResult::TeamTwoWins)),
+        "1/2-1/2" => Some(Some(BugResult::Draw)),
+        "*" => Some(None),
+        _ => None,
+    }
+}
+
+/// Reads every game of a BPGN text.
+pub fn read_bpgn(text: &str) -> Result<Vec<BughouseGame>, BpgnError> {
+    let text = text.trim_start_matches('\u{feff}');
+    let toks = tokens(text)?;
+    let mut games = Vec::new();
+    let mut game: Option<BughouseGame> = None;
+    let mut headers: Vec<(String, String)> = Vec::new();
+    // The word after a move number is its SAN.
+    let mut pending: Option<(usize, BoardId, Color)> = None;
+    // The last comment that is not a clock or a message (the termination).
+    let mut last_note: Option<String> = None;
+    let start_game = |headers: &mut Vec<(String, String)>, line: usize| {
+        let mut g = match headers.iter().find(|(k, _)| k == "FEN") {
+            Some((_, fen)) => {
+                let boards = parse_bughouse(fen).map_err(|e| BpgnError {
+                    line,
+                    reason: format!("FEN tag: {e}"),
+                })?;
+                BughouseGame::from_boards(boards)
+            }
+            None => BughouseGame::new(),
+        };
+        g.headers = std::mem::take(headers);
+        Ok::<BughouseGame, BpgnError>(g)
+    };
+    for (line, tok) in toks {
+        match tok {
+            Token::Tag(k, v) => {
+                if let Some(g) = game.take() {
+                    games.push(g);
+                }
+                headers.push((k.to_string(), v));
+            }
+            Token::Comment(c) => {
+                let Some(g) = game.as_mut() else {
+                    if !headers.is_empty() {
+                        game = Some(start_game(&mut headers, line)?);
+                    }
+                    continue;
+                };
+                if let Some(chat) = c.strip_prefix("C:") {
+                    let (who, text) = chat.split_once(':').unwrap_or(("", chat));
+                    if let Some(seat) = Seat::parse(who) {
+                        g.chat.push(Chat {
+                            after_moves: g.moves().len(),
+                            from: seat,
+                            text: text.trim().to_string(),
+                        });
+                    }
+                } else if let Ok(secs) = c.parse::<f64>()
+                    && (0.0..1e7).contains(&secs)
+                    && let Some(m) = g.moves.last_mut()
+                {
+                    m.remaining = Some(Duration::from_millis((secs * 1000.0).round() as u64));
+                } else {
+                    last_note = Some(c.to_string());
+                }
+            }
+            Token::Word(w) => {
+                if game.is_none() {
+                    game = Some(start_game(&mut headers, line)?);
+                }
+                let Some(g) = game.as_mut() else { continue };
+                if let Some(res) = result_of(w) {
+                    if let Some(result) = res {
+                        let ending = last_note
+                            .take()
+                            .and_then(|n| BugEnding::parse(&n, result))
+                            .unwrap_or(BugEnding {
+                                result,
+                                board: BoardId::A,
+                                how: super::BugTermination::Agreement,
+                                loser: None,
+                            });
+                        // A mate found while replaying already ended it.
+                        if g.ending.is_none() {
+                            g.ending = Some(ending);
+                        } else if let Some(e) = g.ending.as_mut() {
+                            e.result = result;
+                        }
+                    }
+                    if let Some(done) = game.take() {
+                        games.push(done);
+                    }
+                    pending = None;
+                    continue;
+                }
+                if let Some((_, board, color)) = move_number(w) {
+                    pending = Some((line, board, color));
+                    continue;
+                }
+                let Some((_, board, color)) = pending.take() else {
+                    return Err(BpgnError {
+                        line,
+                        reason: format!(
+                            "'{w}' is not a move number (like 1A. or 1a.), a move after one, \
+                             or a result"
+                        ),
+                    });
+                };
+                let side = g.board(board).turn();
+                if side != color {
+                    return Err(BpgnError {
+                        line,
+                        reason: format!(
+                            "{w}: marked as {}'s move on board {}, but it is {}'s turn there",
+                            color_word(color),
+                            board.letter(),
+                            color_word(side)
+                        ),
+                    });
+                }
+                g.push_text(board, w, None).map_err(|e| BpgnError {
+                    line,
+                    reason: format!("move {w}: {e}"),
+                })?;
+            }
+        }
+    }
+    if let Some(g) = game {
+        games.push(g);
+    }
+    Ok(games)
+}
+
+fn color_word(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::BugTermination;
+    use super::*;
+
+    fn sample() -> BughouseGame {
+        let mut g = BughouseGame::new();
+        g.set_header("Event", "Test \"match\"");
+        g.set_header("WhiteA", "Ann");
+        g.set_header("BlackA", "Bob");
+        g.set_header("WhiteB", "Cid");
+        g.set_header("BlackB", "Dee");
+        g.set_header("TimeControl", "120+0");
+        let s = Duration::from_millis;
+        for (board, m, t) in [
+            (BoardId::A, "e4", 119_800),
+            (BoardId::B, "d4", 119_500),
+            (BoardId::A, "d5", 118_250),
+            (BoardId::A, "exd5", 117_000),
+            (BoardId::B, "e5", 116_001),
+            (BoardId::B, "dxe5", 115_000),
+            (BoardId::A, "Qxd5", 114_000),
+            (BoardId::B, "P@d4", 113_000),
+        ] {
+            g.push_text(board, m, Some(s(t))).unwrap();
+        }
+        g.say(Seat::new(BoardId::B, Color::Black), "need N");
+        g.push_text(BoardId::A, "Nc3", Some(s(110_000))).unwrap();
+        g.flag(Seat::new(BoardId::B, Color::White));
+        g
+    }
+
+    #[test]
+    fn round_trip() {
+        let g = sample();
+        let text = write_bpgn(&g);
+        assert!(text.contains("[WhiteA \"Ann\"]"), "{text}");
+        assert!(
+            text.contains("1A. e4 {119.8} 1B. d4 {119.5} 1a. d5 {118.25}"),
+            "{text}"
+        );
+        assert!(
+            text.contains("2a. P@d4 {113}") || text.contains("2b. P@d4 {113}"),
+            "{text}"
+        );
+        assert!(text.contains("{C:BB: need N}"), "{text}");
+        assert!(text.contains("{WB forfeits on time} 1-0"), "{text}");
+        let back = read_bpgn(&text).unwrap();
+        assert_eq!(back.len(), 1);
+        let b = &back[0];
+        assert_eq!(b.moves(), g.moves());
+        for (k, v) in &g.headers {
+            assert_eq!(b.header(k), Some(v.as_str()), "{k}");
+        }
+        assert_eq!(b.header("Result"), Some("1-0"));
+        assert_eq!(b.chat, g.chat);
+        assert_eq!(b.ending, g.ending);
+        assert_eq!(b.fen(), g.fen());
+        // Written again, identical.
+        assert_eq!(write_bpgn(b), text);
+    }
+
+    #[test]
+    fn other_starts_and_several_games() {
+        let [a, b] =
+            parse_bughouse("4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1 | 4k3/8/8/8/8/8/8/4K3[q] b - - 0 1")
+                .unwrap();
+        let mut g = BughouseGame::from_boards([a, b]);
+        g.push_text(BoardId::B, "Q@e2+", None).unwrap();
+        g.push_text(BoardId::A, "Q@e7+", None).unwrap();
+        g.resign(Seat::new(BoardId::A, Color::Black));
+        let text = format!("{}{}", write_bpgn(&g), write_bpgn(&sample()));
+        assert!(text.contains("[FEN \"4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1 | "));
+        assert!(text.contains("1b. Q@e2+"), "{text}");
+        let games = read_bpgn(&text).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].fen(), g.fen());
+        assert_eq!(
+            games[0].ending.map(|e| e.how),
+            Some(BugTermination::Resignation)
+        );
+        assert_eq!(games[1].moves().len(), sample().moves().len());
+    }
+
+    #[test]
+    fn bad_files_say_where() {
+        let err = |t: &str| read_bpgn(t).unwrap_err().to_string();
+        // A drop of a piece that never arrived.
+        let e = err("[Event \"x\"]\n\n1A. e4 {1} 1a. N@f6 {1} *\n");
+        assert!(
+            e.starts_with("line 3:") && e.contains("no knight in hand"),
+            "{e}"
+        );
+        // The wrong side.
+        let e = err("[Event \"x\"]\n\n1a. e5 *\n");
+        assert!(e.contains("White's turn"), "{e}");
+        // An illegal move.
+        let e = err("[Event \"x\"]\n\n1A. e5 *\n");
+        assert!(e.contains("move e5"), "{e}");
+        assert!(err("[Event \"x\"]\n\n1A. e4 {180 *\n").contains("never closed"));
+        assert!(err("[Event x]\n\n*").contains("double quotes"));
+        assert!(err("[Event \"x\"]\n\nhello *").contains("not a move number"));
+    }
+}

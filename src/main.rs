@@ -272,6 +272,31 @@ enum Cmd {
         #[arg(long, default_value = "chess")]
         variant: String,
     },
+    /// Four-engine Bughouse games in real time (two teams of two UCI
+    /// engines, both boards at once), with W/D/L and an Elo estimate.
+    ///
+    /// A player is `CMD` or `CMD[key=value;...]`: `kibitz` is this
+    /// program; `depth`, `movetime` (ms), `nodes` limit each move, `level`
+    /// (1-8) makes Fairy-Stockfish play like Lichess's level, `name` names
+    /// it, other keys are UCI options (e.g.
+    /// `kibitz[BughousePartner=false]`).
+    Bughouse {
+        /// Two engines, board A's first: `CMD,CMD` (give it twice).
+        #[arg(long, required = true, action = clap::ArgAction::Append)]
+        team: Vec<String>,
+        #[arg(long, default_value_t = 2)]
+        games: usize,
+        /// Clock per player: base+increment, in minutes+seconds (2+0) like
+        /// the play screen's --time.
+        #[arg(long, default_value = "2+0")]
+        tc: String,
+        /// Append the games to this BPGN file.
+        #[arg(long)]
+        bpgn: Option<PathBuf>,
+        /// Moves on one board after which the game is drawn.
+        #[arg(long, default_value_t = 300)]
+        max_moves: usize,
+    },
     /// Self-play games for tuning: writes `FEN | result` lines.
     #[command(hide = true)]
     Datagen {
@@ -423,6 +448,13 @@ fn main() {
             Some(m) => cmd_match(m),
             None => Ok(()),
         },
+        Some(Cmd::Bughouse {
+            team,
+            games,
+            tc,
+            bpgn,
+            max_moves,
+        }) => cli::bughouse::run(team, games, &minutes_tc(&tc), bpgn, max_moves),
         Some(Cmd::Datagen {
             openings,
             games,
@@ -909,4 +941,18 @@ fn cmd_tune(
         out.display()
     );
     Ok(())
+}
+
+/// `2+0` (minutes + increment seconds, as players write it) as the
+/// seconds form `120+0`; a bare `120s` or `120+0s` is taken as seconds.
+fn minutes_tc(s: &str) -> String {
+    let s = s.trim();
+    if let Some(secs) = s.strip_suffix('s') {
+        return secs.to_string();
+    }
+    let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
+    match base.trim().parse::<f64>() {
+        Ok(m) => format!("{}+{}", m * 60.0, inc.trim()),
+        Err(_) => s.to_string(),
+    }
 }

@@ -6,6 +6,7 @@
 //! Several games can run at once, each worker with its own pair of engine
 //! processes.
 
+pub mod bughouse;
 pub mod stats;
 
 use crate::engine::variant::Variant;

@@ -116,6 +116,14 @@ pub fn parse_info(line: &str) -> Option<EngineInfo> {
     Some(info)
 }
 
+/// What a polling `go` should do now (see [`UciClient::go_polling`]).
+#[derive(Clone, Debug, Default)]
+pub struct Poll {
+    pub stop: bool,
+    /// Lines for the engine (sent before `stop`).
+    pub send: Vec<String>,
+}
+
 /// The answer to a `go`.
 #[derive(Clone, Debug)]
 pub struct GoResult {
@@ -281,6 +289,27 @@ impl UciClient {
         params: &str,
         timeout: Duration,
         stop: &AtomicBool,
+        on_info: impl FnMut(&EngineInfo),
+    ) -> Result<GoResult, UciError> {
+        self.go_polling(
+            params,
+            timeout,
+            || Poll {
+                stop: stop.load(Ordering::Relaxed),
+                send: Vec::new(),
+            },
+            on_info,
+        )
+    }
+
+    /// Like [`UciClient::go`], asking `poll` every 10 ms what to do: lines
+    /// to send the engine while it thinks (news for it), and whether to
+    /// stop it (then `bestmove` is awaited up to 2 s more).
+    pub fn go_polling(
+        &mut self,
+        params: &str,
+        timeout: Duration,
+        mut poll: impl FnMut() -> Poll,
         mut on_info: impl FnMut(&EngineInfo),
     ) -> Result<GoResult, UciError> {
         let start = Instant::now();
@@ -289,10 +318,16 @@ impl UciClient {
         let mut stop_sent = false;
         let mut infos = Vec::new();
         loop {
-            if !stop_sent && stop.load(Ordering::Relaxed) {
-                self.send("stop")?;
-                stop_sent = true;
-                deadline = deadline.min(Instant::now() + Duration::from_secs(2));
+            if !stop_sent {
+                let p = poll();
+                for line in &p.send {
+                    self.send(line)?;
+                }
+                if p.stop {
+                    self.send("stop")?;
+                    stop_sent = true;
+                    deadline = deadline.min(Instant::now() + Duration::from_secs(2));
+                }
             }
             let slice = deadline.min(Instant::now() + Duration::from_millis(10));
             let line = match self.recv_until(slice, "bestmove") {

@@ -1,0 +1,502 @@
+//! Four-engine Bughouse games in real time.
+//!
+//! Two teams of two UCI engines (any program that speaks `UCI_Variant
+//! bughouse`; Kibitz itself or another). Both boards run at once, each on
+//! its own thread, with real clocks: the side to move's clock runs from the
+//! moment the previous move on that board was made until its `bestmove`
+//! arrives. Before every `go` the engine gets the board as a FEN with both
+//! hands (so pieces its partner sent are there). A capture goes to the
+//! partner's hand at once; an engine that knows Kibitz's partner commands
+//! (it lists the option `BughousePartner`) is also told when its hand
+//! changes while it thinks (`bughouse update`), sees its partner's board
+//! (`bughouse partner`) and gets its partner's messages (`bughouse ptell`),
+//! which every engine may send as `info string ptell <text>`.
+//!
+//! A player with no legal move who is not mated (a check a drop could
+//! block) waits, its clock running, until a piece arrives. The game ends
+//! when either board ends: mate, flag, an illegal move or a crashed or
+//! silent engine (a loss for that team), or the move limit (a draw).
+//! Seats alternate: in even games team 1 has White on board A and Black
+//! on board B, in odd games the other two seats. Every game is appended to
+//! the BPGN file as soon as it ends.
+
+use super::stats::Wdl;
+use super::{MoveLimits, TimeControl};
+use crate::bughouse::bpgn::write_bpgn;
+use crate::bughouse::{BoardId, BugEnding, BugTermination, BughouseGame, Seat, Team};
+use crate::uci::client::{Poll, UciClient, UciError};
+use crate::variant::VariantKind;
+use crate::variant::fen::write_fen;
+use crate::variant::rules::BoardStatus;
+use shakmaty::Color;
+use shakmaty::uci::UciMove;
+use std::path::PathBuf;
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// One player: an engine command, its options and limits.
+#[derive(Clone, Debug)]
+pub struct BugPlayer {
+    pub cmd: Vec<String>,
+    pub name: Option<String>,
+    pub options: Vec<(String, String)>,
+    /// Per-move limits on top of the clock (depth, movetime, nodes).
+    pub limits: MoveLimits,
+}
+
+#[derive(Clone, Debug)]
+pub struct BugMatchConfig {
+    /// `teams[t][0]` plays on board A, `teams[t][1]` on board B.
+    pub teams: [[BugPlayer; 2]; 2],
+    pub games: usize,
+    pub tc: TimeControl,
+    pub bpgn_out: Option<PathBuf>,
+    pub event: String,
+    /// Half-moves on one board after which the game is drawn.
+    pub max_plies: usize,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct BugRecord {
+    pub index: usize,
+    pub game: BughouseGame,
+    /// The first team played team 1's seats (A White, B Black).
+    pub first_is_team_one: bool,
+    pub ending: BugEnding,
+}
+
+impl BugRecord {
+    /// Points for the first team.
+    pub fn first_points(&self) -> f64 {
+        let team = if self.first_is_team_one {
+            Team::One
+        } else {
+            Team::Two
+        };
+        self.ending.result.points(team)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BugMatchError {
+    #[error(transparent)]
+    Uci(#[from] UciError),
+    #[error("cannot write {path}: {err}")]
+    Bpgn { path: String, err: std::io::Error },
+}
+
+const HANDSHAKE: Duration = Duration::from_secs(10);
+
+/// A started engine and whether it takes Kibitz's partner commands.
+struct Player {
+    client: UciClient,
+    partner_commands: bool,
+    limits: MoveLimits,
+}
+
+fn start(p: &BugPlayer) -> Result<Player, UciError> {
+    let mut c = UciClient::spawn(&p.cmd, HANDSHAKE)?;
+    c.set_option("UCI_Variant", VariantKind::Bughouse.name())?;
+    for (k, v) in &p.options {
+        c.set_option(k, v)?;
+    }
+    c.sync(HANDSHAKE)?;
+    if let Some(n) = &p.name {
+        c.name = n.clone();
+    }
+    let partner_commands = c
+        .options
+        .iter()
+        .any(|o| o.starts_with("option name BughousePartner "));
+    Ok(Player {
+        client: c,
+        partner_commands,
+        limits: p.limits.clone(),
+    })
+}
+
+/// What both board threads share.
+struct Shared {
+    game: BughouseGame,
+    /// Remaining time per board and colour (Black = 0, White = 1) when the
+    /// current turn began.
+    clocks: [[Duration; 2]; 2],
+    /// When the side to move on each board started thinking.
+    turn_start: [Instant; 2],
+    /// Bumped when a board's hands change.
+    version: [u64; 2],
+    /// Messages waiting for each seat (by `seat_index`).
+    inbox: [Vec<String>; 4],
+    plies: [usize; 2],
+}
+
+fn seat_index(s: Seat) -> usize {
+    s.board.index() * 2 + s.color as usize
+}
+
+struct Table {
+    state: Mutex<Shared>,
+    changed: Condvar,
+}
+
+impl Table {
+    fn lock(&self) -> MutexGuard<'_, Shared> {
+        match self.state.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        }
+    }
+}
+
+/// The players of one game by seat: `players[board][color]`.
+type Seating<'a> = [[&'a mut Player; 2]; 2];
+
+/// Plays one board until the game ends.
+fn run_board(
+    table: &Table,
+    board: BoardId,
+    players: [&mut Player; 2],
+    tc: TimeControl,
+    max_plies: usize,
+) {
+    let mut players = players;
+    let inc_ms = tc.inc.as_millis();
+    loop {
+        let mut st = table.lock();
+        if st.game.ending.is_some() {
+            return;
+        }
+        let b = board.index();
+        if st.plies[b] >= max_plies {
+            st.game.finish(BugEnding {
+                result: crate::bughouse::BugResult::Draw,
+                board,
+                how: BugTermination::MoveLimit,
+                loser: None,
+            });
+            table.changed.notify_all();
+            return;
+        }
+        let seat = st.game.to_move(board);
+        let c = seat.color as usize;
+        let elapsed = st.turn_start[b].elapsed();
+        let left = st.clocks[b][c].saturating_sub(elapsed);
+        if left.is_zero() {
+            st.game.flag(seat);
+            table.changed.notify_all();
+            return;
+        }
+        match st.game.status(board) {
+            BoardStatus::Playing => {}
+            BoardStatus::MustWait { .. } => {
+                // Wait for a piece (or the flag, or the end).
+                let version = st.version[b];
+                let (guard, _) = table
+                    .changed
+                    .wait_timeout_while(st, left, |s| {
+                        s.game.ending.is_none() && s.version[b] == version
+                    })
+                    .unwrap_or_else(|p| p.into_inner());
+                drop(guard);
+                continue;
+            }
+            // Mate is found when the move is made; stalemate does not
+            // exist in Bughouse.
+            _ => return,
+        }
+        let fen = write_fen(st.game.board(board));
+        let partner = seat.partner();
+        let partner_fen = write_fen(st.game.board(partner.board));
+        let inbox = std::mem::take(&mut st.inbox[seat_index(seat)]);
+        let (wtime, btime) = (
+            st.clocks[b][Color::White as usize].saturating_sub(if seat.color == Color::White {
+                elapsed
+            } else {
+                Duration::ZERO
+            }),
+            st.clocks[b][Color::Black as usize].saturating_sub(if seat.color == Color::Black {
+                elapsed
+            } else {
+                Duration::ZERO
+            }),
+        );
+        let version = st.version[b];
+        drop(st);
+
+        let player = &mut players[c];
+        let ext = player.partner_commands;
+        let mut params = format!(
+            "wtime {} btime {} winc {inc_ms} binc {inc_ms}",
+            wtime.as_millis(),
+            btime.as_millis()
+        );
+        if let Some(d) = player.limits.depth {
+            params.push_str(&format!(" depth {d}"));
+        }
+        if let Some(mt) = player.limits.movetime {
+            params.push_str(&format!(" movetime {}", mt.as_millis()));
+        }
+        if let Some(n) = player.limits.nodes {
+            params.push_str(&format!(" nodes {n}"));
+        }
+        let client = &mut player.client;
+        let mut sent_ok = client.send(&format!("position fen {fen}"));
+        if ext && sent_ok.is_ok() {
+            sent_ok = client.send(&format!("bughouse partner fen {partner_fen}"));
+            for m in &inbox {
+                if sent_ok.is_ok() {
+                    sent_ok = client.send(&format!("bughouse ptell {m}"));
+                }
+            }
+        }
+        let mut seen_version = version;
+        let mut said: Vec<String> = Vec::new();
+        let answer = sent_ok.and_then(|_| {
+            client.go_polling(
+                &params,
+                left + Duration::from_millis(500),
+                || {
+                    let mut st = table.lock();
+                    let mut p = Poll {
+                        stop: st.game.ending.is_some()
+                            || st.turn_start[b].elapsed()
+                                > st.clocks[b][c] + Duration::from_millis(300),
+                        send: Vec::new(),
+                    };
+                    if ext {
+                        if st.version[b] != seen_version {
+                            seen_version = st.version[b];
+                            p.send.push(format!(
+                                "bughouse update fen {}",
+                                write_fen(st.game.board(board))
+                            ));
+                        }
+                        for m in std::mem::take(&mut st.inbox[seat_index(seat)]) {
+                            p.send.push(format!("bughouse ptell {m}"));
+                        }
+                    }
+                    p
+                },
+                |info| {
+                    if let Some(text) = info
+                        .string
+                        .as_deref()
+                        .and_then(|s| s.strip_prefix("ptell "))
+                    {
+                        said.push(text.trim().to_string());
+                    }
+                },
+            )
+        });
+        let mut st = table.lock();
+        for text in said {
+            st.game.say(seat, text.clone());
+            st.inbox[seat_index(partner)].push(text);
+        }
+        if st.game.ending.is_some() {
+            return;
+        }
+        let elapsed = st.turn_start[b].elapsed();
+        let answer = match answer {
+            Ok(a) => a,
+            Err(UciError::Timeout { .. }) => {
+                st.game.flag(seat);
+                table.changed.notify_all();
+                return;
+            }
+            Err(_) => {
+                st.game
+                    .finish(BugEnding::lost(seat, BugTermination::Abandoned));
+                table.changed.notify_all();
+                return;
+            }
+        };
+        if elapsed > st.clocks[b][c] {
+            st.game.flag(seat);
+            table.changed.notify_all();
+            return;
+        }
+        let remaining = st.clocks[b][c] - elapsed + tc.inc;
+        let legal = answer
+            .bestmove
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(st.game.board(board)).ok());
+        let Some(mv) = legal else {
+            // "(none)"/"0000" with a legal move available, or nonsense.
+            st.game
+                .finish(BugEnding::lost(seat, BugTermination::IllegalMove));
+            table.changed.notify_all();
+            return;
+        };
+        match st.game.push(board, mv, Some(remaining)) {
+            Ok(sent) => {
+                st.clocks[b][c] = remaining;
+                st.turn_start[b] = Instant::now();
+                st.plies[b] += 1;
+                if sent.is_some() {
+                    st.version[board.other().index()] += 1;
+                }
+            }
+            Err(_) => {
+                st.game
+                    .finish(BugEnding::lost(seat, BugTermination::IllegalMove));
+            }
+        }
+        table.changed.notify_all();
+    }
+}
+
+/// Plays one game with the given seating. Returns the finished game.
+fn play_game(
+    seating: Seating<'_>,
+    names: [[String; 2]; 2],
+    cfg: &BugMatchConfig,
+    index: usize,
+) -> BughouseGame {
+    let mut game = BughouseGame::new();
+    game.set_header("Event", cfg.event.clone());
+    game.set_header("Site", "Kibitz");
+    game.set_header("Date", super::pgn_date());
+    game.set_header("Round", (index + 1).to_string());
+    for board in BoardId::BOTH {
+        for color in [Color::White, Color::Black] {
+            let seat = Seat::new(board, color);
+            game.set_header(&seat.tag(), names[board.index()][color as usize].clone());
+        }
+    }
+    game.set_header("TimeControl", tc_seconds(cfg.tc));
+    game.set_header("Variant", "Bughouse");
+    let now = Instant::now();
+    let table = Table {
+        state: Mutex::new(Shared {
+            game,
+            clocks: [[cfg.tc.base; 2]; 2],
+            turn_start: [now, now],
+            version: [0, 0],
+            inbox: Default::default(),
+            plies: [0, 0],
+        }),
+        changed: Condvar::new(),
+    };
+    let [[ab, aw], [bb, bw]] = seating;
+    std::thread::scope(|s| {
+        let t = &table;
+        let tc = cfg.tc;
+        let max = cfg.max_plies;
+        s.spawn(move || run_board(t, BoardId::A, [ab, aw], tc, max));
+        s.spawn(move || run_board(t, BoardId::B, [bb, bw], tc, max));
+    });
+    let st = table.lock();
+    st.game.clone()
+}
+
+/// `120+0` in seconds, as BPGN's TimeControl tag writes it.
+fn tc_seconds(tc: TimeControl) -> String {
+    let f = |d: Duration| {
+        let s = d.as_secs_f64();
+        if s.fract() == 0.0 {
+            format!("{}", s as u64)
+        } else {
+            format!("{s}")
+        }
+    };
+    format!("{}+{}", f(tc.base), f(tc.inc))
+}
+
+/// Plays the match; `on_game` sees each game as it ends with the totals
+/// for the first team.
+pub fn run_bughouse_match(
+    cfg: &BugMatchConfig,
+    mut on_game: impl FnMut(&BugRecord, &Wdl),
+) -> Result<Wdl, BugMatchError> {
+    // players[team][member]
+    let mut players: Vec<Vec<Player>> = Vec::new();
+    for team in &cfg.teams {
+        let mut t = Vec::new();
+        for p in team {
+            t.push(start(p)?);
+        }
+        players.push(t);
+    }
+    let mut wdl = Wdl::default();
+    let mut out = match &cfg.bpgn_out {
+        Some(path) => Some((
+            path.clone(),
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|err| BugMatchError::Bpgn {
+                    path: path.display().to_string(),
+                    err,
+                })?,
+        )),
+        None => None,
+    };
+    for index in 0..cfg.games {
+        let first_is_team_one = index % 2 == 0;
+        // Restart engines that died in the last game.
+        for (t, team) in players.iter_mut().enumerate() {
+            for (m, p) in team.iter_mut().enumerate() {
+                if p.client.new_game(HANDSHAKE).is_err() {
+                    *p = start(&cfg.teams[t][m])?;
+                }
+            }
+        }
+        let (t1, t2) = players.split_at_mut(1);
+        let (first, second) = (&mut t1[0], &mut t2[0]);
+        let (team_one, team_two) = if first_is_team_one {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        let (one_a, one_b) = team_one.split_at_mut(1);
+        let (two_a, two_b) = team_two.split_at_mut(1);
+        let name = |p: &Player| p.client.name.clone();
+        // Team 1: A White + B Black; team 2: A Black + B White.
+        let names = [
+            [name(&two_a[0]), name(&one_a[0])],
+            [name(&one_b[0]), name(&two_b[0])],
+        ];
+        let seating: Seating<'_> = [
+            [&mut two_a[0], &mut one_a[0]],
+            [&mut one_b[0], &mut two_b[0]],
+        ];
+        let game = play_game(seating, names, cfg, index);
+        let ending = game.ending.unwrap_or(BugEnding {
+            result: crate::bughouse::BugResult::Draw,
+            board: BoardId::A,
+            how: BugTermination::MoveLimit,
+            loser: None,
+        });
+        let rec = BugRecord {
+            index,
+            game,
+            first_is_team_one,
+            ending,
+        };
+        match rec.first_points() {
+            1.0 => wdl.wins += 1,
+            0.0 => wdl.losses += 1,
+            _ => wdl.draws += 1,
+        }
+        if let Some((path, f)) = &mut out {
+            use std::io::Write;
+            f.write_all(write_bpgn(&rec.game).as_bytes())
+                .and_then(|_| f.flush())
+                .map_err(|err| BugMatchError::Bpgn {
+                    path: path.display().to_string(),
+                    err,
+                })?;
+        }
+        on_game(&rec, &wdl);
+    }
+    for team in players {
+        for p in team {
+            p.client.quit();
+        }
+    }
+    Ok(wdl)
+}

@@ -965,3 +965,78 @@ fn malformed_drops_and_pockets_are_errors() {
     assert!(e.contains("P@e4"), "{e}");
     s.quit();
 }
+
+#[test]
+fn bughouse_partner_commands_and_sitting() {
+    let mut s = Session::start();
+    s.send("uci");
+    let lines = s.until_prefix("uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name BughousePartner"))
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name BughousePace"))
+    );
+    s.send("setoption name UCI_Variant value bughouse");
+    // Nothing in hand, but a knight would mate (N@f7#) and White leads on
+    // the clock by 30 s: Kibitz asks its partner for a knight and sits.
+    s.send("bughouse partner fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] b KQkq - 0 1");
+    s.send("position fen 6rk/6pp/8/8/8/8/5PPP/6K1[] w - - 0 1");
+    s.send("go wtime 60000 btime 30000");
+    let lines = s.until(TIMEOUT, |l| l.starts_with("info string sitting"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "info string ptell need N: mate with N@f7#"),
+        "{}",
+        s.transcript()
+    );
+    // The knight arrives: the search starts again and mates.
+    s.send("bughouse update fen 6rk/6pp/8/8/8/8/5PPP/6K1[N] w - - 0 1");
+    let (_, mv) = s.bestmove(TIMEOUT);
+    assert_eq!(mv, "N@f7", "{}", s.transcript());
+    // Without partner awareness it does not wait for anything.
+    s.send("setoption name BughousePartner value false");
+    s.send("position fen 6rk/6pp/8/8/8/8/5PPP/6K1[] w - - 0 1");
+    let t = Instant::now();
+    s.send("go wtime 60000 btime 30000 depth 6");
+    let (info, mv) = s.bestmove(TIMEOUT);
+    assert!(mv != "0000" && !info.iter().any(|l| l.contains("ptell")));
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    // Messages and bad commands.
+    s.send("bughouse ptell need q");
+    assert!(s.sync().iter().all(|l| !l.contains("error")));
+    let e = s.expect_error("bughouse partner fen not a fen");
+    assert!(e.contains("bughouse partner ignored"), "{e}");
+    let e = s.expect_error("bughouse dance");
+    assert!(e.contains("expected"), "{e}");
+    let e = s.expect_error("setoption name BughousePace value slow");
+    assert!(e.contains("instant or human"), "{e}");
+    s.quit();
+}
+
+#[test]
+fn bughouse_human_pace_is_not_instant() {
+    let mut s = Session::start();
+    s.send("uci");
+    s.until_prefix("uciok");
+    s.send("setoption name UCI_Variant value bughouse");
+    s.send("setoption name BughousePace value human");
+    s.send("setoption name BughousePartner value false");
+    s.send("position startpos");
+    let t = Instant::now();
+    s.send("go wtime 120000 btime 120000 depth 1");
+    let (_, mv) = s.bestmove(TIMEOUT);
+    assert!(mv != "0000");
+    // Depth 1 takes a millisecond; a human takes its time (at least 0.7 s).
+    assert!(
+        t.elapsed() >= Duration::from_millis(700),
+        "{:?}",
+        t.elapsed()
+    );
+    s.quit();
+}

@@ -10,6 +10,8 @@
 //! takes the piece off the board for the partner instead of putting it in
 //! the capturer's hand (Fairy-Stockfish counts it the same way).
 
+use super::board::Board;
+use super::movegen::{self, GenContext};
 use super::variant::{Std, Variant};
 use shakmaty::{Chess, Move, Position};
 
@@ -40,6 +42,35 @@ pub fn perft_in<V: Variant>(pos: &V::Pos, depth: u32) -> u64 {
     nodes
 }
 
+/// Perft through the engine's own path: the staged generator (captures,
+/// quiet moves, drops; shakmaty's evasions in check) and the engine's
+/// board, which updates its key and material on every move. Slower than
+/// [`perft_in`] by the cost of the key updates, and a check that the
+/// search's move generation is complete.
+pub fn perft_staged<V: Variant>(board: &Board<V>, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let pos = board.pos();
+    let mut moves: arrayvec::ArrayVec<Move, 512> = arrayvec::ArrayVec::new();
+    if board.in_check() {
+        moves.extend(pos.legal_moves());
+    } else if let Some(ctx) = GenContext::new(pos) {
+        movegen::tactical(pos, &ctx, true, |m| moves.push(m));
+        movegen::quiet(pos, &ctx, |m| moves.push(m));
+        if V::DROPS {
+            movegen::drops(pos, |m| moves.push(m));
+        }
+    }
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|&m| perft_staged(&board.play(m), depth - 1))
+        .sum()
+}
+
 /// [`divide`] in the variant `V`.
 pub fn divide_in<V: Variant>(pos: &V::Pos, depth: u32) -> Vec<(Move, u64)> {
     pos.legal_moves()
@@ -54,6 +85,23 @@ pub fn divide_in<V: Variant>(pos: &V::Pos, depth: u32) -> Vec<(Move, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn staged_perft_agrees() {
+        use crate::engine::{Bug, Zh};
+        let b = Board::startpos();
+        assert_eq!(perft_staged(&b, 3), 8902);
+        let zh = Board::<Zh>::from_variant_fen(
+            "2rn1b1r/1pp2n1p/B1PBk1pP/5p1P/P5p1/2P2RP1/RP1QNP2/1NBK4[QPp] w - - 0 1",
+        )
+        .unwrap();
+        assert_eq!(perft_staged(&zh, 3), 314_782);
+        let bug = Board::<Bug>::from_variant_fen(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pp] w KQkq - 0 1",
+        )
+        .unwrap();
+        assert_eq!(perft_staged(&bug, 3), 87_470);
+    }
 
     #[test]
     fn start_position() {

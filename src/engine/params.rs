@@ -50,3 +50,6 @@ pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 
 /// Quiescence delta pruning margin.
 pub const DELTA_MARGIN: i32 = 200;
+
+/// Drop variants: quiescence tries checking drops at its first ply.
+pub const QS_CHECKING_DROPS: bool = false;

@@ -5,6 +5,14 @@
 //! A position the tablebases know is scored by them, so a capture into a
 //! won or drawn ending is valued exactly.
 //!
+//! Drops (Crazyhouse, Bughouse) are quiet moves: a hand full of pieces has
+//! dozens of them, and a quiescence search that tried them would never
+//! end. It tries none, except (with `QS_CHECKING_DROPS`) at its first ply
+//! the checking drops that do not simply lose the piece: mates by drops
+//! are the typical tactic just beyond the horizon, and one ply of them is
+//! bounded (the checked side answers with all its evasions, the plies after
+//! that see captures only).
+//!
 //! The side to move may "stand pat" on its static evaluation (it is not
 //! forced to capture). Captures that cannot raise alpha even when winning the
 //! piece (delta pruning) and captures that lose material by static exchange
@@ -14,7 +22,7 @@ use super::board::{Board, Move16};
 use super::movegen;
 use super::movepick::mvv_lva;
 use super::observer::{NodeInfo, NodeKind, Prune, SearchObserver};
-use super::params::DELTA_MARGIN;
+use super::params::{DELTA_MARGIN, QS_CHECKING_DROPS};
 use super::score::{Bound, MAX_PLY, Ply, Score};
 use super::search::{Searcher, observe};
 use super::see;
@@ -174,6 +182,15 @@ impl<O: SearchObserver> Searcher<'_, O> {
             }
         } else if let Some(ctx) = movegen::GenContext::new(board.pos()) {
             movegen::tactical(board.pos(), &ctx, false, |m| moves.push((m, score(m))));
+            // Drop variants: at the first quiescence ply only, the checking
+            // drops that do not lose the piece (see the module comment).
+            if V::DROPS && QS_CHECKING_DROPS && ply == self.qs_top {
+                movegen::checking_drops(board.pos(), |m| {
+                    if moves.len() < moves.capacity() && see::see_ge(board.pos(), m, 0) {
+                        moves.push((m, 1 << 15));
+                    }
+                });
+            }
         }
         let mut best_move = None;
         let mut searched = 0usize;
@@ -192,6 +209,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
                 // Delta pruning: even winning the captured piece and a margin
                 // does not reach alpha.
                 if m.promotion().is_none()
+                    && m.is_capture()
                     && stand_pat + see::gain(m) + DELTA_MARGIN <= alpha
                     && self.features.pruning
                 {

@@ -139,6 +139,8 @@ pub(crate) struct Searcher<'a, O: SearchObserver> {
     /// (empty: the tables do not cover the root).
     pub root_tb: Vec<(Move, Score)>,
     lmr: Vec<[u8; 64]>,
+    /// The ply where the current quiescence search began (drop variants).
+    pub qs_top: Ply,
 }
 
 impl<'a, O: SearchObserver> Searcher<'a, O> {
@@ -181,6 +183,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             tb: TbAccess::none(),
             root_tb: Vec::new(),
             lmr,
+            qs_top: 0,
         }
     }
 
@@ -291,6 +294,10 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
     ) -> Score {
         if depth <= 0 {
             if self.features.quiescence {
+                if V::DROPS {
+                    // Quiescence's first ply may try checking drops.
+                    self.qs_top = ply;
+                }
                 return self.qsearch::<V, PV>(board, ply, alpha, beta, entered_by);
             }
             return self.leaf(board, ply, alpha, beta, entered_by);

@@ -343,8 +343,8 @@ pub const ZH_SECTIONS: &[Section] = &[
     Section {
         name: "DROP_ZONE",
         start: zh::DROP_ZONE,
-        len: 9,
-        row: 9,
+        len: 6,
+        row: 6,
     },
     Section {
         name: "DROP_CHECK",

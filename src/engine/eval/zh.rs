@@ -34,7 +34,7 @@ use shakmaty::{Bitboard, Color, Position, Role, attacks};
 /// terms, which have the standard layout).
 pub const HAND: usize = NUM_WEIGHTS;
 pub const DROP_ZONE: usize = HAND + 5;
-pub const DROP_CHECK: usize = DROP_ZONE + 9;
+pub const DROP_CHECK: usize = DROP_ZONE + 6;
 pub const SENT: usize = DROP_CHECK + 5;
 pub const NUM_ZH_WEIGHTS: usize = SENT + 5;
 /// Number of drop-term weights.
@@ -220,7 +220,8 @@ pub(crate) fn evaluate_raw<T: Tracer, P: Position>(
         let their_king = kings[ci ^ 1];
         let defended = raw.attacked[ci ^ 1];
         let ring = attacks::king_attacks(their_king) & empty;
-        let open = (ring & !defended).count().min(8);
+        // Five or more open squares count as five (rare, and as bad).
+        let open = (ring & !defended).count().min(5);
         add(c, Term::DropThreats, DROP_ZONE + open, 1);
         // Safe checking drops: empty squares the defender (king included)
         // does not attack.

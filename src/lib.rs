@@ -5,7 +5,13 @@
 //!   about terminals or protocols.
 //! - [`uci`]: the UCI protocol, both the engine side (`kibitz uci`) and the
 //!   client side that drives external engines.
-//! - [`matchplay`]: engine-vs-engine matches with Elo estimates.
+//! - [`matchplay`]: engine-vs-engine matches with Elo estimates, and the
+//!   four-engine Bughouse arbiter.
+//! - [`variant`]: Crazyhouse and Bughouse rules on shakmaty's Crazyhouse
+//!   (FENs with pockets, the Bughouse mate rule, drops explained); below
+//!   the engine.
+//! - [`bughouse`]: a Bughouse game as data (two boards, four seats) and
+//!   BPGN.
 
 // With `strip-observer` the hook calls vanish, leaving some values unused.
 #![cfg_attr(feature = "strip-observer", allow(unused))]

@@ -15,12 +15,7 @@ use std::time::{Duration, Instant};
 
 /// Parses `--variant`.
 pub fn parse_variant(s: &str) -> Result<VariantKind> {
-    match s.trim().to_ascii_lowercase().as_str() {
-        "chess" | "standard" => Ok(VariantKind::Chess),
-        "crazyhouse" | "zh" => Ok(VariantKind::Crazyhouse),
-        "bughouse" | "bug" => Ok(VariantKind::Bughouse),
-        _ => bail!("unknown variant '{s}' (chess, crazyhouse or bughouse)"),
-    }
+    Ok(s.parse::<VariantKind>()?)
 }
 
 fn parse_eval(s: &str) -> Result<EvalKind> {
@@ -203,8 +198,7 @@ pub fn tree(
             if variant != VariantKind::Chess {
                 bail!(
                     "the terminal explorer shows standard chess for now: use --format json \
-                     or --format dot for {} trees",
-                    variant_name(variant)
+                     or --format dot for {variant} trees"
                 );
             }
             let max = kibitz::ui::explorer::MAX_DEPTH;
@@ -259,12 +253,4 @@ pub fn eval(variant: VariantKind, fen: Option<String>, kind: &str) -> Result<()>
         bail!("the simple evaluation is for standard chess only");
     }
     dispatch(variant, EvalCmd { fen, kind })
-}
-
-pub fn variant_name(v: VariantKind) -> &'static str {
-    match v {
-        VariantKind::Chess => "chess",
-        VariantKind::Crazyhouse => "crazyhouse",
-        VariantKind::Bughouse => "bughouse",
-    }
 }

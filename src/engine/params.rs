@@ -53,3 +53,6 @@ pub const DELTA_MARGIN: i32 = 200;
 
 /// Drop variants: quiescence tries checking drops at its first ply.
 pub const QS_CHECKING_DROPS: bool = false;
+
+/// Drop variants: pruning margins in percent of standard chess's.
+pub const ZH_MARGIN_PCT: i32 = 100;

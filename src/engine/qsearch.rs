@@ -26,7 +26,7 @@ use super::params::{DELTA_MARGIN, QS_CHECKING_DROPS};
 use super::score::{Bound, MAX_PLY, Ply, Score};
 use super::search::{Searcher, observe};
 use super::see;
-use super::variant::Variant;
+use super::variant::{Variant, margin};
 use arrayvec::ArrayVec;
 use shakmaty::{Move, Position};
 
@@ -210,7 +210,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
                 // does not reach alpha.
                 if m.promotion().is_none()
                     && m.is_capture()
-                    && stand_pat + see::gain(m) + DELTA_MARGIN <= alpha
+                    && stand_pat + margin::<V>(see::gain(m) + DELTA_MARGIN) <= alpha
                     && self.features.pruning
                 {
                     observe!(self.obs.prune(ply, Prune::Delta { mv: m }));

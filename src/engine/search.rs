@@ -21,7 +21,7 @@ use super::see;
 use super::tb::TbAccess;
 use super::time::{Features, TimeManager};
 use super::tt::TranspositionTable;
-use super::variant::Variant;
+use super::variant::{Variant, margin};
 use arrayvec::ArrayVec;
 use shakmaty::{Move, Position, Role};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -526,7 +526,9 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
                 && !beta.is_mate()
                 && tt_move.is_none_or(is_tactical)
             {
-                let margin = RFP_MARGIN * depth - if improving { RFP_IMPROVING_MARGIN } else { 0 };
+                let margin = margin::<V>(
+                    RFP_MARGIN * depth - if improving { RFP_IMPROVING_MARGIN } else { 0 },
+                );
                 if eval - margin >= beta {
                     observe!(self.obs.prune(ply, Prune::ReverseFutility { eval, margin }));
                     return (eval, Bound::Lower);
@@ -546,7 +548,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             {
                 let r = NMP_BASE_REDUCTION
                     + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                    + ((eval - beta) / margin::<V>(NMP_EVAL_DIVISOR)).min(3);
                 observe!(self.obs.prune(ply, Prune::NullMoveTry { reduction: r }));
                 self.stack[ply].cont = None;
                 self.hashes.push(null.hash());
@@ -631,7 +633,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
                 let lmr_depth = (depth - self.lmr_reduction(depth, searched)).max(1);
                 let futile = eval.is_some_and(|e| {
                     lmr_depth <= FUTILITY_DEPTH
-                        && e + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha
+                        && e + margin::<V>(FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth) <= alpha
                 });
                 if late || futile {
                     picker.skip_quiets();
@@ -655,13 +657,13 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
                     let lmr_depth = (depth - self.lmr_reduction(depth, searched)).max(1);
                     if lmr_depth <= SEE_QUIET_DEPTH
                         && !board.gives_check(m, discovery(&mut discovered, board))
-                        && !see::see_ge(board.pos(), m, -SEE_QUIET_MARGIN * lmr_depth)
+                        && !see::see_ge(board.pos(), m, -margin::<V>(SEE_QUIET_MARGIN * lmr_depth))
                     {
                         observe!(self.obs.prune(ply, Prune::See { mv: m }));
                         continue;
                     }
                 } else if depth <= SEE_CAPTURE_DEPTH
-                    && !see::see_ge(board.pos(), m, -SEE_CAPTURE_MARGIN * depth)
+                    && !see::see_ge(board.pos(), m, -margin::<V>(SEE_CAPTURE_MARGIN * depth))
                 {
                     observe!(self.obs.prune(ply, Prune::See { mv: m }));
                     continue;

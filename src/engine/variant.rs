@@ -135,6 +135,10 @@ pub trait Variant: Copy + Default + Debug + Send + Sync + 'static {
     const DROPS: bool;
     /// Captured pieces leave the board for the partner (Bughouse).
     const BUGHOUSE: bool;
+    /// Pruning margins in percent of standard chess's (the drop variants'
+    /// evaluations swing wider: a capture wins the piece twice, once off
+    /// the board and once into the hand).
+    const MARGIN_PCT: i32 = 100;
 
     fn default_pos() -> Self::Pos;
 
@@ -251,6 +255,7 @@ impl Variant for Zh {
     const KIND: VariantKind = VariantKind::Crazyhouse;
     const DROPS: bool = true;
     const BUGHOUSE: bool = false;
+    const MARGIN_PCT: i32 = super::params::ZH_MARGIN_PCT;
 
     fn default_pos() -> Crazyhouse {
         Crazyhouse::default()
@@ -293,6 +298,7 @@ impl Variant for Bug {
     const KIND: VariantKind = VariantKind::Bughouse;
     const DROPS: bool = true;
     const BUGHOUSE: bool = true;
+    const MARGIN_PCT: i32 = super::params::ZH_MARGIN_PCT;
 
     fn default_pos() -> Crazyhouse {
         Crazyhouse::default()
@@ -324,6 +330,17 @@ impl Variant for Bug {
     #[inline(always)]
     fn evaluate(ev: &mut Evaluator, board: &Board<Bug>) -> i32 {
         super::eval::zh::evaluate(ev, board)
+    }
+}
+
+/// A pruning margin of standard chess scaled for the variant `V` (exactly
+/// `x` in standard chess).
+#[inline(always)]
+pub fn margin<V: Variant>(x: i32) -> i32 {
+    if V::MARGIN_PCT == 100 {
+        x
+    } else {
+        x * V::MARGIN_PCT / 100
     }
 }
 

@@ -92,10 +92,20 @@ pub struct Live {
     pub search_stop: AtomicBool,
 }
 
-/// Nodes for each "what if I had this piece" search.
+/// Nodes for each "what if I had this piece" search, at most; fewer when
+/// the clock is short (about 4 nodes per millisecond left: ten such
+/// searches then take about 3% of the time left).
 const ADVICE_NODES: u64 = 25_000;
 /// The advice searches look for mates this deep (plies).
 const ADVICE_DEPTH: i32 = 5;
+
+const ROLES: [Role; 5] = [
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+];
 
 /// What the advice searches found.
 #[derive(Clone, Debug, Default)]
@@ -116,10 +126,10 @@ fn with_piece(board: &Board<Bug>, color: Color, role: Role) -> Option<Board<Bug>
     Some(Board::with_extra(pos, *board.extra()))
 }
 
-fn quick(engine: &mut Engine, board: &Board<Bug>, stop: &AtomicBool) -> SearchReport {
+fn quick(engine: &mut Engine, board: &Board<Bug>, nodes: u64, stop: &AtomicBool) -> SearchReport {
     let limits = Limits {
         depth: Some(ADVICE_DEPTH),
-        nodes: Some(ADVICE_NODES),
+        nodes: Some(nodes),
         ..Limits::default()
     };
     engine.search(
@@ -135,25 +145,23 @@ pub fn advise(
     engine: &mut Engine,
     board: &Board<Bug>,
     mv: Option<Move>,
+    nodes: u64,
+    ask: bool,
     stop: &AtomicBool,
 ) -> Advice {
     let us = board.turn();
     let mut advice = Advice::default();
+    let quick = |engine: &mut Engine, b: &Board<Bug>| quick(engine, b, nodes, stop);
     // Cheapest piece first: a pawn or knight is easier to get than a queen.
-    for role in [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-    ] {
+    let asks: &[Role] = if ask { &ROLES } else { &[] };
+    for &role in asks {
         if stop.load(Ordering::Relaxed) {
             break;
         }
         let Some(b) = with_piece(board, us, role) else {
             continue;
         };
-        let r = quick(engine, &b, stop);
+        let r = quick(engine, &b);
         if r.result.score.is_mate()
             && r.result.score > Score::ZERO
             && let Some(m) = r.best_move
@@ -164,20 +172,18 @@ pub fn advise(
     }
     if let Some(m) = mv {
         let after = board.play(m);
-        for role in [
-            Role::Pawn,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-        ] {
+        for role in ROLES {
             if stop.load(Ordering::Relaxed) {
                 break;
+            }
+            // A piece they already hold is in the search already.
+            if *after.pocket(!us).get(role) > 0 {
+                continue;
             }
             let Some(b) = with_piece(&after, !us, role) else {
                 continue;
             };
-            let r = quick(engine, &b, stop);
+            let r = quick(engine, &b);
             if r.result.score.is_mate() && r.result.score > Score::ZERO {
                 advice.threats.push(role);
             }
@@ -277,7 +283,19 @@ pub fn run(
             break;
         }
         let board = pos.current().clone();
-        let advice = advise(&mut engine, &board, report.best_move, &live.search_stop);
+        let nodes = my_time.map_or(ADVICE_NODES, |t| {
+            (t.as_millis() as u64 * 4).clamp(2_000, ADVICE_NODES)
+        });
+        // Already mating: no piece to ask for, only warnings to give.
+        let mating = report.result.score.is_mate() && report.result.score > Score::ZERO;
+        let advice = advise(
+            &mut engine,
+            &board,
+            report.best_move,
+            nodes,
+            !mating,
+            &live.search_stop,
+        );
         // Warn the partner about pieces that would mate us: name them, or
         // ask the partner to sit when almost any piece would.
         let warnings: Vec<PartnerMsg> = if advice.threats.len() >= 3 {
@@ -304,11 +322,10 @@ pub fn run(
             ptell(&out, &PartnerMsg::Go);
             side.asked.clear();
         }
-        // Sit for a piece that mates, when we are not winning anyway and
-        // the clock allows.
-        let winning = report.result.score.is_mate() && report.result.score > Score::ZERO;
+        // Sit for a piece that mates, when we are not mating anyway and the
+        // clock allows.
         if let Some((role, mate_move)) = advice.need
-            && !winning
+            && !mating
             && lead > Duration::from_secs(2)
             && my_time.is_some_and(|t| t > Duration::from_secs(8))
         {

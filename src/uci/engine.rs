@@ -590,7 +590,7 @@ impl UciEngine {
                     "option BughousePace is instant or human, got '{value}'"
                 )),
             },
-            "uci_variant" => match parse_variant(&value) {
+            "uci_variant" => match value.parse::<VariantKind>().ok() {
                 Some(kind) => {
                     if kind != self.variant {
                         self.variant = kind;
@@ -726,16 +726,6 @@ impl SearchJob {
             None => out.line("bestmove 0000"),
         }
         engine
-    }
-}
-
-/// A `UCI_Variant` value.
-fn parse_variant(s: &str) -> Option<VariantKind> {
-    match s.trim().to_ascii_lowercase().as_str() {
-        "chess" | "standard" | "normal" => Some(VariantKind::Chess),
-        "crazyhouse" => Some(VariantKind::Crazyhouse),
-        "bughouse" => Some(VariantKind::Bughouse),
-        _ => None,
     }
 }
 

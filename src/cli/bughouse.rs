@@ -134,14 +134,12 @@ pub fn run(
         event: "Kibitz bughouse".into(),
         max_plies: max_moves * 2,
     };
-    let show = |p: &BugPlayer| p.name.clone().unwrap_or_else(|| p.cmd.join(" "));
+    // The specs as given, so settings such as `[BughousePartner=false]` show.
     println!(
-        "Bughouse: {games} games at {}; team 1: {} + {}; team 2: {} + {}",
+        "Bughouse: {games} games at {}; team 1: {}; team 2: {}",
         tc.pgn(),
-        show(&cfg.teams[0][0]),
-        show(&cfg.teams[0][1]),
-        show(&cfg.teams[1][0]),
-        show(&cfg.teams[1][1]),
+        teams[0],
+        teams[1],
     );
     let start = Instant::now();
     let mut forfeits = [0usize; 2]; // illegal moves, engine failures

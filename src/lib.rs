@@ -10,6 +10,7 @@
 //! - [`variant`]: Crazyhouse and Bughouse rules on shakmaty's Crazyhouse
 //!   (FENs with pockets, the Bughouse mate rule, drops explained); below
 //!   the engine.
+//! - [`paths`]: where the user's files live (data and config folders).
 //! - [`bughouse`]: a Bughouse game as data (two boards, four seats) and
 //!   BPGN.
 
@@ -20,6 +21,7 @@ pub mod bughouse;
 pub mod engine;
 pub mod game;
 pub mod matchplay;
+pub mod paths;
 pub mod tablebase;
 pub mod tune;
 pub mod uci;

@@ -11,7 +11,7 @@
 //! pieces (as shakmaty's own key does), and in Bughouse the pieces each
 //! side has sent to its partner.
 
-use super::eval::S;
+use super::tapered::S;
 use super::variant::{Bug, Extra, Std, Variant, Zh, drop_gives_check};
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
@@ -100,6 +100,15 @@ fn zep<P: Position>(pos: &P) -> u64 {
             Zobrist64::zobrist_for_en_passant_file(ep.file()).0
         }
         _ => 0,
+    }
+}
+
+/// The tablebases (a lower layer) take any `AsRef<Chess>`, so they never
+/// need the engine's board type.
+impl AsRef<Chess> for Board<Std> {
+    #[inline]
+    fn as_ref(&self) -> &Chess {
+        &self.pos
     }
 }
 

@@ -20,6 +20,7 @@ mod qsearch;
 pub mod score;
 mod search;
 pub mod see;
+pub mod tapered;
 mod tb;
 pub mod time;
 pub mod tree;

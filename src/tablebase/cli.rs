@@ -1,8 +1,8 @@
 //! `kibitz tb ...`: generate, probe, verify and describe tables.
 
 use super::{DEFAULT_MAX_PIECES, Event, MAX_PIECES, Material, TableStats, Tablebases, verify};
-use crate::engine::Board;
 use anyhow::{Context, Result, bail};
+use shakmaty::Position;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -225,7 +225,7 @@ fn generate(
 }
 
 fn probe(fen: &str, dir: Option<PathBuf>) -> Result<()> {
-    let board = Board::from_fen(fen).with_context(|| format!("FEN '{fen}'"))?;
+    let board = crate::variant::fen::parse_chess(fen).with_context(|| format!("FEN '{fen}'"))?;
     let pieces = board.board().occupied().count();
     if pieces > MAX_PIECES {
         bail!("the position has {pieces} pieces; tables cover at most {MAX_PIECES} pieces");
@@ -240,12 +240,12 @@ fn probe(fen: &str, dir: Option<PathBuf>) -> Result<()> {
         );
     }
     let mut report = reporter();
-    tb.ensure_for(board.chess(), &mut report)?;
+    tb.ensure_for(&board, &mut report)?;
     let p = tb
-        .probe(&board)
+        .probe_chess(&board)
         .context("the table could not be read after generation")?;
     let moves = tb
-        .best_moves(&board)
+        .best_moves_chess(&board)
         .context("a table the moves need is missing")?;
     // Fields in the documented order.
     #[derive(serde::Serialize)]
@@ -267,8 +267,8 @@ fn probe(fen: &str, dir: Option<PathBuf>) -> Result<()> {
         moves: moves
             .iter()
             .map(|(m, v)| MoveOut {
-                uci: Board::uci(*m),
-                san: board.san(*m),
+                uci: m.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+                san: shakmaty::san::SanPlus::from_move(board.clone(), *m).to_string(),
                 wdl: v.wdl.signum(),
                 dtm: v.dtm,
             })

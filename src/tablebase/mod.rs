@@ -39,7 +39,6 @@ pub use file::{FORMAT_VERSION, FileError, file_name};
 pub use material::{Material, ParseMaterialError};
 pub use table::{SideStats, Table, TableStats};
 
-use crate::engine::Board;
 use index::{Layout, Raw};
 use material::code;
 use shakmaty::{Chess, Color, Move, Position, Role};
@@ -181,7 +180,7 @@ impl Tablebases {
         if let Some(d) = std::env::var_os("KIBITZ_TB_DIR").filter(|d| !d.is_empty()) {
             return Some(PathBuf::from(d));
         }
-        crate::ui::config::project_dirs().map(|d| d.data_dir().join("tablebases"))
+        crate::paths::data_dir().map(|d| d.join("tablebases"))
     }
 
     /// `dir`, or the default directory.
@@ -479,9 +478,11 @@ impl Tablebases {
     /// or its table is not loaded. Never generates; fast (a direct index
     /// computation) unless the position has castling rights or a legal
     /// en-passant capture (then a one-ply search over the tables).
+    /// Takes anything that is a standard chess position (the engine's
+    /// board is); [`Tablebases::probe_chess`] takes shakmaty's.
     #[inline]
-    pub fn probe(&self, board: &Board) -> Option<Probe> {
-        self.probe_chess(board.chess())
+    pub fn probe<P: AsRef<Chess>>(&self, pos: &P) -> Option<Probe> {
+        self.probe_chess(pos.as_ref())
     }
 
     /// [`Tablebases::probe`] for a shakmaty position.
@@ -516,8 +517,8 @@ impl Tablebases {
     /// Every legal move with its value for the side to move (the value of
     /// the position after it, negated and one ply longer), best first.
     /// `None` if a needed table is not loaded or there are too many pieces.
-    pub fn best_moves(&self, board: &Board) -> Option<Vec<(Move, Probe)>> {
-        self.best_moves_chess(board.chess())
+    pub fn best_moves<P: AsRef<Chess>>(&self, pos: &P) -> Option<Vec<(Move, Probe)>> {
+        self.best_moves_chess(pos.as_ref())
     }
 
     /// [`Tablebases::best_moves`] for a shakmaty position.

@@ -22,10 +22,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub fn project_dirs() -> Option<directories::ProjectDirs> {
-    directories::ProjectDirs::from("", "", "kibitz")
-}
-
 /// Base time and increment, written in chess notation: minutes+seconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {

@@ -130,7 +130,7 @@ struct Prepared {
 }
 
 fn prepare(opts: &Options) -> Result<Prepared> {
-    let dirs = config::project_dirs();
+    let dirs = crate::paths::project_dirs();
     let config_dir = dirs.as_ref().map(|d| d.config_dir().to_path_buf());
     let data_dir = dirs.as_ref().map(|d| d.data_dir().to_path_buf());
     let mut warnings = Vec::new();
@@ -294,7 +294,7 @@ pub fn explore(
     if !crate::engine::has_legal_moves(pos.current()) {
         bail!("the position has no legal moves: there is no search to explore");
     }
-    let dirs = config::project_dirs();
+    let dirs = crate::paths::project_dirs();
     let config_dir = dirs.as_ref().map(|d| d.config_dir().to_path_buf());
     let (cfg, warning) = match &config_dir {
         Some(dir) => config::Config::load(&dir.join("config.toml")),

@@ -173,6 +173,19 @@ pub fn parse_setup(text: &str) -> Result<Setup, FenError> {
     Ok(setup)
 }
 
+/// A standard chess position, with the errors explained; pieces in hand
+/// are refused.
+pub fn parse_chess(text: &str) -> Result<shakmaty::Chess, FenError> {
+    let setup = parse_setup(text)?;
+    if setup.pockets.is_some() {
+        return Err(FenError::Illegal(
+            "pieces in hand exist only in crazyhouse and bughouse".into(),
+        ));
+    }
+    shakmaty::Chess::from_setup(setup, CastlingMode::Standard)
+        .map_err(|e| FenError::Illegal(explain_illegal(e.kinds())))
+}
+
 /// A Crazyhouse board (or, with `bughouse`, one board of Bughouse, which
 /// may hold more of a piece than a chess set has) from any of the forms
 /// above.

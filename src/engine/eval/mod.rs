@@ -23,81 +23,12 @@ use super::board::Board;
 use super::variant::{Std, Variant};
 use shakmaty::{Bitboard, Chess, Color, Position};
 use std::fmt;
-use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
+/// The packed middlegame/endgame pair lives below both the board and the
+/// evaluation (the board keeps its piece-square sum incrementally).
+pub use super::tapered::S;
 pub use full::PawnCache;
 pub use layout::{NUM_WEIGHTS, PSQT, WEIGHTS};
-
-/// A middlegame and an endgame value packed into one integer, so that both
-/// are summed with a single add.
-#[derive(Copy, Clone, Default, PartialEq, Eq, Hash)]
-pub struct S(i32);
-
-impl S {
-    pub const ZERO: S = S(0);
-
-    #[inline(always)]
-    pub const fn new(mg: i32, eg: i32) -> S {
-        S((eg << 16) + mg)
-    }
-
-    #[inline(always)]
-    pub const fn mg(self) -> i32 {
-        self.0 as i16 as i32
-    }
-
-    #[inline(always)]
-    pub const fn eg(self) -> i32 {
-        ((self.0 + 0x8000) >> 16) as i16 as i32
-    }
-}
-
-impl fmt::Debug for S {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "S({}, {})", self.mg(), self.eg())
-    }
-}
-
-impl Add for S {
-    type Output = S;
-    #[inline(always)]
-    fn add(self, o: S) -> S {
-        S(self.0.wrapping_add(o.0))
-    }
-}
-impl Sub for S {
-    type Output = S;
-    #[inline(always)]
-    fn sub(self, o: S) -> S {
-        S(self.0.wrapping_sub(o.0))
-    }
-}
-impl Neg for S {
-    type Output = S;
-    #[inline(always)]
-    fn neg(self) -> S {
-        S(self.0.wrapping_neg())
-    }
-}
-impl Mul<i32> for S {
-    type Output = S;
-    #[inline(always)]
-    fn mul(self, k: i32) -> S {
-        S(self.0.wrapping_mul(k))
-    }
-}
-impl AddAssign for S {
-    #[inline(always)]
-    fn add_assign(&mut self, o: S) {
-        *self = *self + o;
-    }
-}
-impl SubAssign for S {
-    #[inline(always)]
-    fn sub_assign(&mut self, o: S) {
-        *self = *self - o;
-    }
-}
 
 /// The evaluation terms, as the UI groups them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

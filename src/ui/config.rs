@@ -5,16 +5,15 @@
 //! Choices made in the app (theme, board orientation) go to `state.toml` in
 //! the data directory instead.
 //!
-//! Key bindings: moves can be typed, so letters that begin moves (a-h, N B
-//! R Q K O, lowercase piece letters) are also command keys only by a rule
-//! in the app: when it is your move, such a letter opens the move box and
-//! Enter right after it runs the command. Commands therefore keep the
-//! familiar single letters (`f` flip, `n` new game, `q` quit), and commands
-//! that are used mid-game without thinking twice use capitals or keys that
-//! never begin a move (`u`, `t`, `p`, `?`, `H`, `D`, `R`). The cursor
-//! letters `h` `j` `k` `l` move the cursor at once; if the next letters
-//! turn them into a move (`h3`, `kd2`), the cursor goes back and the move
-//! box takes the whole text.
+//! Key bindings: moves are typed without a prefix, so the keys that begin
+//! a move ([`begins_move`]: the files a-h, the piece capitals K Q R B N P,
+//! O o 0 for castling, @ for a drop) are never commands, and every command
+//! key acts with one press. The config refuses a binding that would take
+//! such a key. Lower-case piece letters are commands outside the move box
+//! (`n` new game, `q` quit); inside it (`:` opens it empty) any spelling
+//! is text (`nf3`, `n@f3`). The one exception is the cursor: `h` moves it
+//! left at once, and if the next key continues a move (`h3`, `hxg5`) the
+//! cursor goes back and the move box takes the whole text.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde::{Deserialize, Serialize};
@@ -153,6 +152,19 @@ pub enum Action {
     Cancel,
     ScrollUp,
     ScrollDown,
+    /// Opens the move box empty (for spellings that do not begin with a
+    /// move key, such as `nf3` or `n@f3`).
+    TypeMove,
+}
+
+/// Whether a typed character can begin a move: a file (`e4`, `exd5`,
+/// `e2e4`), a piece capital (`Nf3`, `N@f3`, `P@e4`), castling (`O-O`,
+/// `o-o`, `0-0`) or a pawn drop (`@e4`). No command key may be one.
+pub fn begins_move(c: char) -> bool {
+    matches!(
+        c,
+        'a'..='h' | 'K' | 'Q' | 'R' | 'B' | 'N' | 'P' | 'O' | 'o' | '0' | '@'
+    )
 }
 
 impl Action {
@@ -184,8 +196,18 @@ impl Action {
         Action::Cancel,
         Action::ScrollUp,
         Action::ScrollDown,
+        Action::TypeMove,
         Action::Quit,
     ];
+
+    /// The cursor keys, which may sit on a key that begins a move (`h`):
+    /// they act at once and step back when the key turns out to begin one.
+    pub fn is_cursor(self) -> bool {
+        matches!(
+            self,
+            Action::Up | Action::Down | Action::Left | Action::Right
+        )
+    }
 
     pub fn name(self) -> &'static str {
         match self {
@@ -217,6 +239,7 @@ impl Action {
             Action::Cancel => "cancel",
             Action::ScrollUp => "scroll_up",
             Action::ScrollDown => "scroll_down",
+            Action::TypeMove => "move_box",
         }
     }
 
@@ -252,6 +275,7 @@ impl Action {
             Action::Cancel => "Cancel the selection or the typed move",
             Action::ScrollUp => "Scroll the move list up",
             Action::ScrollDown => "Scroll the move list down",
+            Action::TypeMove => "Open the move box: any spelling (nf3, n@f3, o-o)",
         }
     }
 
@@ -260,22 +284,22 @@ impl Action {
             Action::Quit => &["q"],
             Action::Help => &["?", "F1"],
             Action::NewGame => &["n"],
-            Action::Flip => &["f"],
+            Action::Flip => &["F"],
             Action::CycleTheme => &["t"],
             Action::Takeback => &["u"],
             Action::Hint => &["H"],
-            Action::Resign => &["R"],
+            Action::Resign => &["Ctrl+r"],
             Action::OfferDraw => &["D"],
             Action::Pause => &["p"],
-            Action::CopyFen => &["c"],
-            Action::CopyPgn => &["C"],
+            Action::CopyFen => &["y"],
+            Action::CopyPgn => &["Y"],
             Action::WhiteView => &["w"],
             Action::EvalBreakdown => &["i"],
             Action::Explore => &["x"],
-            Action::Analyse => &["a", "A"],
+            Action::Analyse => &["A"],
             Action::MoreLines => &["+", "="],
             Action::FewerLines => &["-"],
-            Action::Open => &["o"],
+            Action::Open => &["Ctrl+o"],
             Action::Trainer => &["T"],
             Action::Up => &["Up", "k"],
             Action::Down => &["Down", "j"],
@@ -285,6 +309,7 @@ impl Action {
             Action::Cancel => &["Esc"],
             Action::ScrollUp => &["PageUp"],
             Action::ScrollDown => &["PageDown"],
+            Action::TypeMove => &[":"],
         }
     }
 }
@@ -349,6 +374,25 @@ fn parse_key(s: &str) -> Option<Key> {
     Some(Key { code, ctrl, alt })
 }
 
+/// The key event a key name (`q`, `Ctrl+r`, `F1`, `Enter`) stands for, as
+/// the terminal sends it (capitals with Shift).
+pub fn key_event(name: &str) -> Option<KeyEvent> {
+    let k = parse_key(name)?;
+    let mut m = KeyModifiers::NONE;
+    if k.ctrl {
+        m |= KeyModifiers::CONTROL;
+    }
+    if k.alt {
+        m |= KeyModifiers::ALT;
+    }
+    if let KeyCode::Char(c) = k.code
+        && c.is_ascii_uppercase()
+    {
+        m |= KeyModifiers::SHIFT;
+    }
+    Some(KeyEvent::new(k.code, m))
+}
+
 fn key_name(k: &Key) -> String {
     let base = match k.code {
         KeyCode::Enter => "Enter".to_string(),
@@ -391,6 +435,11 @@ pub trait Bindable: Copy + Eq + std::hash::Hash + 'static {
     fn all() -> &'static [Self];
     fn name(self) -> &'static str;
     fn default_keys(self) -> &'static [&'static str];
+    /// Why `c` (a key without Ctrl or Alt) cannot do this action, if it
+    /// cannot.
+    fn refuse(self, _c: char) -> Option<String> {
+        None
+    }
 }
 
 impl Bindable for Action {
@@ -403,6 +452,14 @@ impl Bindable for Action {
     }
     fn default_keys(self) -> &'static [&'static str] {
         Action::default_keys(self)
+    }
+    fn refuse(self, c: char) -> Option<String> {
+        (begins_move(c) && !self.is_cursor()).then(|| {
+            format!(
+                "'{c}' begins a move (files a-h, K Q R B N P, O o 0, @), so it cannot be a \
+                 command key; use another letter, a symbol, Ctrl+{c} or a function key"
+            )
+        })
     }
 }
 
@@ -614,7 +671,14 @@ impl<A: Bindable> Bindings<A> {
             let keys = list
                 .iter()
                 .map(|k| {
-                    parse_key(k).ok_or_else(|| format!("[{table}] {name}: '{k}' is not a key"))
+                    let key = parse_key(k)
+                        .ok_or_else(|| format!("[{table}] {name}: '{k}' is not a key"))?;
+                    if let (KeyCode::Char(c), false, false) = (key.code, key.ctrl, key.alt)
+                        && let Some(why) = action.refuse(c)
+                    {
+                        return Err(format!("[{table}] {name}: {why}"));
+                    }
+                    Ok(key)
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             wanted.push((action, keys));
@@ -818,12 +882,13 @@ own_tablebases = true
 
 # Key bindings: action = "key" or ["key", "key"]. Keys: letters, "Ctrl+x",
 # "F1".."F12", "Enter", "Space", "Esc", "Tab", "Up", "Down", "Left",
-# "Right", "PageUp", "PageDown". Actions: quit, help, new_game, flip, theme,
+# "Right", "PageUp", "PageDown". Keys that begin a move (a-h, K Q R B N P,
+# O o 0, @) cannot be commands. Actions: quit, help, new_game, flip, theme,
 # takeback, hint, resign, draw, pause, copy_fen, copy_pgn, white_view, eval,
-# explore, analyse, more_lines, fewer_lines, open, trainer, up, down, left, right, select, cancel,
-# scroll_up, scroll_down.
+# explore, analyse, more_lines, fewer_lines, open, trainer, up, down, left,
+# right, select, cancel, scroll_up, scroll_down, move_box.
 [keys]
-# flip = ["f", "F2"]
+# flip = ["F", "F2"]
 
 # The replay screen's keys (the play screen's flip, theme, analyse, explore,
 # eval, white_view, copy_fen, copy_pgn, help, new_game and quit work there too).
@@ -896,9 +961,10 @@ mod tests {
         assert!(c.autosave);
         let k = KeyMap::default();
         assert_eq!(
-            k.action(&ev(KeyCode::Char('f'), KeyModifiers::NONE)),
+            k.action(&ev(KeyCode::Char('F'), KeyModifiers::SHIFT)),
             Some(Action::Flip)
         );
+        assert_eq!(k.action(&ev(KeyCode::Char('f'), KeyModifiers::NONE)), None);
         assert_eq!(
             k.action(&ev(KeyCode::Char('H'), KeyModifiers::SHIFT)),
             Some(Action::Hint)
@@ -918,7 +984,7 @@ mod tests {
     #[test]
     fn overrides_errors_and_duplicates() {
         let c =
-            Config::parse("level = 7\npieces = \"ascii\"\n[keys]\nflip = [\"F2\", \"Ctrl+r\"]\n")
+            Config::parse("level = 7\npieces = \"ascii\"\n[keys]\nflip = [\"F2\", \"Ctrl+g\"]\n")
                 .unwrap();
         assert_eq!(c.level, 7);
         assert_eq!(c.piece_style, PieceStyle::Ascii);
@@ -928,15 +994,37 @@ mod tests {
         );
         assert_eq!(
             c.keys
-                .action(&ev(KeyCode::Char('r'), KeyModifiers::CONTROL)),
+                .action(&ev(KeyCode::Char('g'), KeyModifiers::CONTROL)),
             Some(Action::Flip)
         );
         assert_eq!(
             c.keys.action(&ev(KeyCode::Char('f'), KeyModifiers::NONE)),
             None
         );
-        assert_eq!(c.keys.keys_for(Action::Flip), ["Ctrl+r", "F2"]);
+        assert_eq!(c.keys.keys_for(Action::Flip), ["Ctrl+g", "F2"]);
+        // Keys that begin a move are refused for commands, with the reason;
+        // the cursor may take them (h), and Ctrl+letter is always free.
+        for (name, k) in [("flip", "f"), ("quit", "Q"), ("hint", "@"), ("open", "o")] {
+            let e = Config::parse(&format!("[keys]\n{name} = \"{k}\"\n"))
+                .unwrap_err()
+                .0;
+            assert!(e.contains("begins a move"), "{name} = {k}: {e}");
+        }
+        let c = Config::parse("[keys]\nleft = [\"Left\", \"a\"]\nflip = \"Ctrl+f\"\n").unwrap();
+        assert_eq!(c.keys.keys_for(Action::Left), ["Left", "a"]);
+        // No default binding breaks the rule.
+        for &a in Action::ALL {
+            for k in a.default_keys() {
+                if let Some(KeyCode::Char(c)) = key_event(k).map(|e| e.code)
+                    && parse_key(k).is_some_and(|k| !k.ctrl && !k.alt)
+                {
+                    assert_eq!(a.refuse(c), None, "{a:?} = {k}");
+                }
+            }
+        }
 
+        let e = Config::parse("[keys]\nflip = \"q\"\n").unwrap_err().0;
+        assert!(e.contains("'q' is bound to both"), "{e}");
         let e = Config::parse("[keys]\nflip = \"q\"\n").unwrap_err().0;
         assert!(e.contains("'q' is bound to both"), "{e}");
         let e = Config::parse("[keys]\nfly = \"x\"\n").unwrap_err().0;

@@ -45,7 +45,7 @@ impl App {
         self.pending_letters.clear();
         self.hint = None;
         self.selected = None;
-        self.input.clear();
+        self.close_move_box();
         self.scroll = 0;
         self.engine_score = None;
         self.search.lines.clear();
@@ -488,7 +488,7 @@ impl App {
         self.last_move_at = Some(now);
         self.selected = None;
         self.drag = None;
-        self.input.clear();
+        self.close_move_box();
         self.scroll = 0;
         self.save();
         self.next_turn(now);

@@ -197,16 +197,19 @@ impl App {
         }
 
         // Typing a move.
-        if !self.input.is_empty() {
+        if self.move_box_shown() {
             match k.code {
+                KeyCode::Enter if self.input.is_empty() => return self.close_move_box(),
                 KeyCode::Enter => return self.submit_input(now),
                 KeyCode::Esc => {
-                    self.input.clear();
+                    self.close_move_box();
                     self.status = None;
                     return;
                 }
                 KeyCode::Backspace => {
-                    self.input.pop();
+                    if self.input.pop().is_none() {
+                        self.move_box_open = false;
+                    }
                     return;
                 }
                 KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => {
@@ -237,23 +240,20 @@ impl App {
         if let Some(c) = plain_char
             && self.typing_allowed()
         {
-            // Moves can be typed, and many command keys are letters that
-            // begin moves. The rules, in order:
-            // 1. h/j/k/l move the cursor at once. If they could begin a
-            //    move (h3, kd2) they are remembered, and a next key that
-            //    continues the move takes the cursor back and opens the
-            //    move box with the whole text.
-            // 2. Any other letter that can begin a move opens the move box
-            //    (so an illegal move is explained, never mistaken for a
-            //    command). Enter right after a lone command letter runs
-            //    the command (see `submit_input`).
-            let board = self.board().clone();
+            // Moves are typed without a prefix, and no command sits on a
+            // key that begins one (`begins_move`: files a-h, K Q R B N P,
+            // O o 0 for castling, @ for a drop; the config refuses such
+            // bindings). So a key either begins a move or acts at once.
+            // The one exception is the cursor: `h` (a file) moves it left
+            // at once, and is remembered; if the next key continues a move
+            // (`h3`, `hxg5`), the cursor goes back and the move box takes
+            // the whole text.
             let pending = std::mem::take(&mut self.pending_letters);
-            let typed = format!("{pending}{c}");
-            let legal = |t: &str| could_begin_move(board.chess(), t);
             if !pending.is_empty() {
+                let typed = format!("{pending}{c}");
+                let board = self.board().clone();
                 let continues = if cursor_key || action.is_some() {
-                    legal(&typed)
+                    could_begin_move(board.chess(), &typed)
                 } else {
                     looks_like_move_prefix(&typed)
                 };
@@ -270,28 +270,15 @@ impl App {
                     return;
                 }
             }
-            if cursor_key {
-                if looks_like_move_prefix(&c.to_string()) {
+            if begins_move(c) {
+                if cursor_key {
                     self.pending_letters = c.to_string();
                     self.pending_cursor = self.cursor;
-                }
-                if let Some(a) = action {
-                    self.move_cursor(a);
-                }
-                return;
-            }
-            if looks_like_move_prefix(&c.to_string()) {
-                self.input.push(c);
-                if let Some(a) = action {
-                    let what = a.description();
-                    let mut chars = what.chars();
-                    let what = chars
-                        .next()
-                        .map(|c| c.to_lowercase().chain(chars).collect::<String>())
-                        .unwrap_or_default();
-                    self.info(format!(
-                        "Type the rest of the move, or press Enter to {what}."
-                    ));
+                    if let Some(a) = action {
+                        self.move_cursor(a);
+                    }
+                } else {
+                    self.input.push(c);
                 }
                 return;
             }
@@ -300,8 +287,18 @@ impl App {
         match (action, plain_char) {
             (Some(a), _) => self.run_action(a, now),
             (None, Some(c)) if !c.is_whitespace() => {
+                let hint = if "nbrqkp".contains(c) && self.typing_allowed() {
+                    format!(
+                        " Piece letters are capitals ({}{}); {} opens the move box for any spelling.",
+                        c.to_ascii_uppercase(),
+                        "f3",
+                        self.keys_hint(Action::TypeMove)
+                    )
+                } else {
+                    String::new()
+                };
                 self.error(format!(
-                    "'{c}' is not a move or a command here ({} shows the keys).",
+                    "'{c}' is not a move or a command here ({} shows the keys).{hint}",
                     self.keys_hint(Action::Help)
                 ));
             }
@@ -311,20 +308,7 @@ impl App {
 
     pub(super) fn submit_input(&mut self, now: Instant) {
         let text = std::mem::take(&mut self.input);
-        // A lone command letter followed by Enter: the command.
-        if text.chars().count() == 1
-            && let Some(c) = text.chars().next()
-            && let Some(a) = self
-                .keys
-                .action(&KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
-        {
-            let board = self.board().clone();
-            if parse_move(board.chess(), &text).is_err() {
-                self.status = None;
-                self.run_action(a, now);
-                return;
-            }
-        }
+        self.move_box_open = false;
         if !self.human_to_move() {
             self.error("Not your move yet: press Enter again when it is.");
             self.input = text;
@@ -345,6 +329,7 @@ impl App {
     }
 
     pub(super) fn run_action(&mut self, a: Action, now: Instant) {
+        self.last_action = Some(a);
         match a {
             Action::Quit => self.do_quit(),
             Action::Help => self.overlay = Overlay::Help,
@@ -436,6 +421,16 @@ impl App {
             }
             Action::ScrollUp => self.scroll = (self.scroll + 5).min(self.max_scroll()),
             Action::ScrollDown => self.scroll = self.scroll.saturating_sub(5),
+            Action::TypeMove => {
+                if self.typing_allowed() {
+                    self.move_box_open = true;
+                    self.info(
+                        "Type a move in any spelling (nf3, n@f3, o-o); Enter plays it, Esc closes.",
+                    );
+                } else {
+                    self.error("There is no move to type here.");
+                }
+            }
             Action::Open => self.open_file_picker(),
             Action::Trainer => self.open_trainer_menu(now),
         }

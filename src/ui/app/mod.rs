@@ -6,7 +6,7 @@
 //! an injected clock, then look at the state and the effects.
 
 use super::clock::{Clocks, Control, format_clock, parse_pgn_clock, pgn_clock};
-use super::config::{Action, Config, KeyMap, PieceStyle, TimeControl};
+use super::config::{Action, Config, KeyMap, PieceStyle, TimeControl, begins_move};
 pub use super::input::{color_name, role_name};
 use super::input::{could_begin_move, looks_like_move_prefix, parse_move};
 use super::player::{EngineEvent, EngineSpec, Progress, Purpose, Request, SearchLine};
@@ -364,6 +364,11 @@ pub struct App {
     /// already selected when the button went down.
     drag: Option<(Square, bool)>,
     pub input: String,
+    /// The move box opened with its key (`:`), before anything is typed:
+    /// inside it every letter is text (`nf3`, `n@f3`).
+    pub move_box_open: bool,
+    /// The last command a key ran (for tests and the help screen).
+    pub last_action: Option<Action>,
     /// Cursor letters (`h`, `k`) typed just now that may still become a
     /// move, and where the cursor was before them.
     pending_letters: String,
@@ -481,6 +486,8 @@ impl App {
             drag: None,
             input: String::new(),
             pending_letters: String::new(),
+            move_box_open: false,
+            last_action: None,
             pending_cursor: Square::E2,
             status: None,
             overlay: Overlay::None,
@@ -574,6 +581,17 @@ impl App {
 
     /// Keys may go to the move box: a live game with a human player and no
     /// dialog open (moves typed during the engine's turn wait in the box).
+    /// A move is being typed (the move box is shown).
+    pub fn move_box_shown(&self) -> bool {
+        !self.input.is_empty() || self.move_box_open
+    }
+
+    /// Empties and closes the move box.
+    pub(super) fn close_move_box(&mut self) {
+        self.input.clear();
+        self.move_box_open = false;
+    }
+
     fn typing_allowed(&self) -> bool {
         self.replay.is_none()
             && self.editor.is_none()

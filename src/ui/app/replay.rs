@@ -157,7 +157,7 @@ impl App {
         self.save_path = None;
         self.saved = false;
         self.selected = None;
-        self.input.clear();
+        self.close_move_box();
         self.pending_letters.clear();
         self.hint = None;
         self.overlay = Overlay::None;

@@ -170,7 +170,7 @@ impl App {
         self.stop_all();
         self.hint = None;
         self.selected = None;
-        self.input.clear();
+        self.close_move_box();
         self.editor = Some(Box::new(Editor::new(board)));
         self.info(
             "Board editor: arrows move, KQRBNP/kqrbnp put a piece, Space or Del empties, Tab side to move, f FEN, Enter play, Esc back.",
@@ -406,7 +406,7 @@ impl App {
         self.leave_replay();
         self.hint = None;
         self.selected = None;
-        self.input.clear();
+        self.close_move_box();
         self.scroll = 0;
         self.queued = None;
         self.paused = false;

@@ -153,7 +153,7 @@ fn analysis_mode_follows_the_position() {
     let mut a = app();
     a.start_game(setup(Mode::HumanVsHuman, None, None), t);
     a.take_effects();
-    command_letter(&mut a, 'a', t);
+    command(&mut a, Action::Analyse, t);
     assert_eq!(a.analysis, Some(AnalysisMode { lines: 3 }));
     let req = take_go(&mut a, Slot::Assistant).expect("analysis starts");
     assert_eq!(req.purpose, Purpose::Analysis);
@@ -185,7 +185,7 @@ fn analysis_mode_follows_the_position() {
         "{:?}",
         a.status
     );
-    command_letter(&mut a, 'a', t);
+    command(&mut a, Action::Analyse, t);
     assert_eq!(a.analysis, None);
     assert!(
         a.take_effects()
@@ -196,7 +196,7 @@ fn analysis_mode_follows_the_position() {
     // Against the engine, analysis waits while the engine thinks.
     let mut b = app();
     b.start_game(setup(WHITE, None, None), t);
-    command_letter(&mut b, 'a', t);
+    command(&mut b, Action::Analyse, t);
     b.take_effects();
     type_str(&mut b, "e4", t);
     let fx = b.take_effects();
@@ -329,7 +329,7 @@ fn an_analysis_that_ends_by_itself_is_not_restarted() {
     let mut a = app();
     a.start_game(setup(Mode::HumanVsHuman, None, None), t);
     a.take_effects();
-    command_letter(&mut a, 'a', t);
+    command(&mut a, Action::Analyse, t);
     let mut req = take_go(&mut a, Slot::Assistant).expect("analysis starts");
     // The analysis search ends by itself (max depth, or nothing to search).
     let mut restarts = 0;
@@ -366,7 +366,7 @@ fn no_analysis_of_a_mated_position() {
     for m in ["f3", "e5", "g4"] {
         type_str(&mut a, m, t);
     }
-    command_letter(&mut a, 'a', t);
+    command(&mut a, Action::Analyse, t);
     a.take_effects();
     type_str(&mut a, "Qh4", t);
     assert!(a.is_over(), "{:?}", a.status);

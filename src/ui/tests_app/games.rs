@@ -28,7 +28,7 @@ fn typed_moves_and_engine_replies() {
     reply(&mut a, &req, "e7e5", t);
     assert_eq!(uci_moves(&a), ["e2e4", "e7e5"]);
     assert!(a.human_to_move());
-    type_str(&mut a, "nf3", t); // lowercase tolerated
+    type_str(&mut a, ":nf3", t); // lower case, in the move box opened by ':'
     assert_eq!(uci_moves(&a), ["e2e4", "e7e5", "g1f3"]);
 }
 #[test]
@@ -131,11 +131,11 @@ fn resign_and_draw_offers() {
     let t = Instant::now();
     let mut a = app();
     a.start_game(setup(WHITE, None, None), t);
-    command_letter(&mut a, 'R', t);
+    command(&mut a, Action::Resign, t);
     assert!(matches!(a.overlay, Overlay::ConfirmResign));
     key(&mut a, KeyCode::Char('x'), t);
     assert!(!a.is_over());
-    command_letter(&mut a, 'R', t);
+    command(&mut a, Action::Resign, t);
     key(&mut a, KeyCode::Char('y'), t);
     assert_eq!(
         a.game.ending.map(|e| (e.result, e.termination)),
@@ -209,9 +209,8 @@ fn new_game_dialog_validates_the_fen() {
     let t = Instant::now();
     let mut a = app();
     a.start_game(setup(Mode::HumanVsHuman, None, None), t);
-    // 'n' can start a knight move, so it opens the move box; Enter = command.
+    // 'n' acts at once (knight moves are typed with a capital N).
     key(&mut a, KeyCode::Char('n'), t);
-    key(&mut a, KeyCode::Enter, t);
     assert!(matches!(a.overlay, Overlay::NewGame(_)));
     for _ in 0..5 {
         key(&mut a, KeyCode::Down, t);
@@ -271,7 +270,7 @@ fn dialogs_cannot_change_a_finished_game() {
     let mut a = app();
     a.start_game(setup(Mode::HumanVsHuman, None, Some("1+0")), t);
     type_str(&mut a, "e4", t);
-    command_letter(&mut a, 'R', t + s(1));
+    command(&mut a, Action::Resign, t + s(1));
     assert!(matches!(a.overlay, Overlay::ConfirmResign));
     a.update(Msg::Tick, t + s(62)); // Black's flag falls meanwhile
     assert!(matches!(a.overlay, Overlay::None), "the dialog closes");

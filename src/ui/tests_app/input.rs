@@ -164,7 +164,7 @@ fn vim_keys_move_the_cursor_unless_they_begin_a_typed_move() {
     assert_eq!(uci_moves(&a), ["h2h3"]);
     assert_eq!(a.cursor, Square::D2);
 
-    // A lowercase king move that starts with the cursor letter k.
+    // A lower-case king move, in the move box (':'): 'k' alone is the cursor.
     let mut b = app();
     b.start_game(
         setup(
@@ -174,7 +174,7 @@ fn vim_keys_move_the_cursor_unless_they_begin_a_typed_move() {
         ),
         t,
     );
-    type_str(&mut b, "kd2", t);
+    type_str(&mut b, ":kd2", t);
     assert_eq!(uci_moves(&b), ["e1d2"]);
     // Upper-case file letters are commands, not moves: D offers a draw.
     let mut c = app();
@@ -260,17 +260,25 @@ fn an_illegal_move_after_a_command_letter_is_explained_not_replaced() {
     );
 }
 #[test]
-fn a_lowercase_queen_move_never_quits() {
+fn q_quits_at_once_and_a_lowercase_queen_move_goes_in_the_move_box() {
     let t = Instant::now();
     let mut a = app();
     a.start_game(setup(WHITE, None, None), t);
-    type_str(&mut a, "qh5", t); // queen on d1 is boxed in
-    assert!(!a.quit, "typing the illegal move qh5 quit the app");
+    type_str(&mut a, ":qh5", t); // the queen on d1 is boxed in
+    assert!(!a.quit, "typing qh5 in the move box quit the app");
+    assert_eq!(a.input, "qh5", "the illegal move stays to be corrected");
+    assert!(
+        a.status
+            .as_ref()
+            .is_some_and(|s| s.kind == crate::ui::app::StatusKind::Error)
+    );
+    key(&mut a, KeyCode::Esc, t);
+    assert!(!a.move_box_shown());
+    key(&mut a, KeyCode::Char('q'), t);
+    assert!(a.quit, "q quits with one press");
 }
 #[test]
-fn a_lowercase_knight_move_never_starts_a_new_game() {
-    // The only knight (c3) is pinned by Bb4: "ne4" opens the new-game dialog
-    // and Enter starts a new game, abandoning this one.
+fn lowercase_piece_letters_are_commands_and_capitals_are_pieces() {
     let t = Instant::now();
     let mut a = app();
     a.start_game(
@@ -281,18 +289,21 @@ fn a_lowercase_knight_move_never_starts_a_new_game() {
         ),
         t,
     );
-    type_str(&mut a, "e1d1", t); // any move so the game has moves
-    type_str(&mut a, "e8d8", t);
-    type_str(&mut a, "d1e1", t);
-    type_str(&mut a, "d8e8", t);
+    for m in ["e1d1", "e8d8", "d1e1", "d8e8"] {
+        type_str(&mut a, m, t);
+    }
     assert_eq!(a.game.moves().len(), 4);
-    type_str(&mut a, "ne4", t);
-    assert_eq!(
-        a.game.moves().len(),
-        4,
-        "the game was replaced by a new one"
-    );
+    // The knight on c3 is pinned: "Ne4" is explained, not played.
+    type_str(&mut a, "Ne4", t);
+    assert_eq!(a.game.moves().len(), 4);
+    assert_eq!(a.input, "Ne4");
+    key(&mut a, KeyCode::Esc, t);
+    // A lower-case n opens the new-game dialog at once.
+    key(&mut a, KeyCode::Char('n'), t);
+    assert!(matches!(a.overlay, Overlay::NewGame(_)));
+    key(&mut a, KeyCode::Esc, t);
     assert!(matches!(a.overlay, Overlay::None));
+    assert_eq!(a.game.moves().len(), 4, "the game is still the same");
 }
 #[test]
 fn a_cursor_letter_is_forgotten_after_a_mouse_move() {

@@ -9,7 +9,7 @@ mod replay;
 mod saving;
 mod trainer;
 
-use super::config::{Config, PieceStyle, TimeControl};
+use super::config::{Action, Config, PieceStyle, TimeControl};
 use super::{theme, view};
 use crate::engine::{Board, Score};
 use crate::game::{GameResult, Termination};
@@ -60,10 +60,14 @@ fn type_str(a: &mut App, s: &str, now: Instant) {
 }
 /// A command on a letter that can begin a move (`R` could begin a rook
 /// move): the letter opens the move box, Enter right after runs it.
-fn command_letter(a: &mut App, c: char, now: Instant) {
-    shift(a, c, now);
-    assert_eq!(a.input, c.to_string(), "the letter opens the move box");
-    key(a, KeyCode::Enter, now);
+/// Presses the first key bound to `act`, and checks that it ran at once.
+fn command(a: &mut App, act: Action, now: Instant) {
+    let name = a.keys.keys_for(act).first().cloned().expect("a key");
+    let ev = crate::ui::config::key_event(&name).expect("a key name");
+    a.last_action = None;
+    a.update(Msg::Key(ev), now);
+    assert_eq!(a.last_action, Some(act), "'{name}' runs {act:?} at once");
+    assert!(!a.move_box_shown(), "'{name}' does not open the move box");
 }
 fn uci_moves(a: &App) -> Vec<String> {
     a.game.moves().iter().map(|&m| Board::uci(m)).collect()

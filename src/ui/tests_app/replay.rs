@@ -535,11 +535,7 @@ fn the_file_picker_opens_the_chosen_file() {
     let now = Instant::now();
     let mut a = app();
     a.samples_dir = Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games"));
-    key(&mut a, KeyCode::Char('o'), now);
-    // `o` may begin a move (o-o): Enter right after runs the command.
-    if a.input == "o" {
-        key(&mut a, KeyCode::Enter, now);
-    }
+    command(&mut a, Action::Open, now);
     assert!(matches!(a.overlay, Overlay::Files(_)), "{:?}", a.status);
     let screen = render(&a, 160, 50);
     assert!(screen.contains("kasparov-deep-blue-1997.pgn"), "{screen}");
@@ -699,7 +695,7 @@ fn own_moves_become_variations() {
     assert_eq!(cursor_san(&a), "c5");
     assert_eq!(uci_moves(&a), ["e2e4", "c7c5"]);
     // The copied PGN has the new variations.
-    shift(&mut a, 'C', now);
+    shift(&mut a, 'Y', now);
     let text = a
         .take_effects()
         .into_iter()

@@ -62,7 +62,7 @@ fn autosave_after_every_move_and_resume() {
     // White (the engine) is to move, so the engine is asked.
     assert!(take_go(&mut b, Slot::Opponent).is_some());
     // A finished game is not offered for resuming.
-    command_letter(&mut b, 'R', t);
+    command(&mut b, Action::Resign, t);
     key(&mut b, KeyCode::Char('y'), t);
     run_saves(&mut b);
     assert!(crate::ui::find_unfinished(&dir.join("games")).0.is_none());

@@ -4,7 +4,7 @@ use super::*;
 
 pub(super) fn draw_status(buf: &mut Buffer, app: &App, area: Rect) {
     let theme = app.theme();
-    let line1 = if !app.input.is_empty() {
+    let line1 = if app.move_box_shown() {
         let mut spans = vec![
             Span::styled("Move: ", Style::default().fg(theme.accent)),
             Span::styled(
@@ -221,6 +221,7 @@ pub(super) fn draw_help(buf: &mut Buffer, app: &App, area: Rect) {
                     | Action::ScrollUp
                     | Action::ScrollDown
                     | Action::Open
+                    | Action::TypeMove
             )
         }) {
             let keys = app.keys.keys_for(*a).join(", ");
@@ -272,11 +273,11 @@ pub(super) fn draw_help(buf: &mut Buffer, app: &App, area: Rect) {
     }
     lines.push(Line::from(""));
     for l in [
-        "Type a move in SAN (e4, Nf3, exd5, O-O, e8=Q; lowercase is fine)",
-        "or UCI (e2e4) and press Enter. A letter that is also a command",
-        "starts the move box when it is your move: press Enter right",
-        "after it to run the command instead. h j k l move the cursor",
-        "unless the next key makes them a move (h3, kd2).",
+        "Type a move in SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4) and",
+        "press Enter: files a-h, piece capitals K Q R B N and O begin a",
+        "move, so no command sits on them. Lower-case piece letters are",
+        "commands (n, q); ':' opens the move box for any spelling (nf3).",
+        "h moves the cursor unless the next key makes it a move (h3).",
         "Mouse: click a piece, then its destination, or drag it.",
         "Ctrl+C quits at any time. Games are saved after every move.",
         "",

@@ -559,7 +559,7 @@ impl ReplayAction {
             ReplayAction::Slower => &["-"],
             ReplayAction::GoTo => &[":"],
             ReplayAction::Games => &["L"],
-            ReplayAction::Open => &["o"],
+            ReplayAction::Open => &["o", "Ctrl+o"],
             ReplayAction::Review => &["r"],
             ReplayAction::PlayFromHere => &["P"],
             ReplayAction::Export => &["E"],

@@ -17,6 +17,101 @@ pub const MIN_DEPTH: Depth = 1;
 pub const MAX_DEPTH: Depth = 12;
 pub const DEFAULT_DEPTH: Depth = 3;
 
+/// The explorer's keys by mode, as its footer shows them: (keys, label,
+/// what they do). Every key listed acts with one press (tested).
+pub type KeyRow = (&'static [KeyCode], &'static str, &'static str);
+
+pub const BROWSE_KEYS: &[KeyRow] = &[
+    (
+        &[
+            KeyCode::Up,
+            KeyCode::Char('k'),
+            KeyCode::Down,
+            KeyCode::Char('j'),
+        ],
+        "↑↓",
+        "select",
+    ),
+    (
+        &[KeyCode::Right, KeyCode::Enter, KeyCode::Char('l')],
+        "→",
+        "enter",
+    ),
+    (
+        &[KeyCode::Left, KeyCode::Backspace, KeyCode::Char('h')],
+        "←",
+        "up",
+    ),
+    (&[KeyCode::PageUp, KeyCode::PageDown], "PgUp/PgDn", "±10"),
+    (&[KeyCode::Char('p')], "p", "next PV move"),
+    (&[KeyCode::Char('P')], "P", "PV end"),
+    (&[KeyCode::Char('g'), KeyCode::Home], "g", "root"),
+    (&[KeyCode::Char('s')], "s", "step through"),
+    (&[KeyCode::Char('c')], "c", "compare"),
+    (
+        &[
+            KeyCode::Char('+'),
+            KeyCode::Char('='),
+            KeyCode::Char(']'),
+            KeyCode::Char('-'),
+            KeyCode::Char('['),
+        ],
+        "+/-",
+        "depth",
+    ),
+    (&[KeyCode::Char('q'), KeyCode::Esc], "q", "back"),
+];
+
+pub const STEP_KEYS: &[KeyRow] = &[
+    (
+        &[KeyCode::Right, KeyCode::Char('l'), KeyCode::Char(' ')],
+        "→/Space",
+        "next event",
+    ),
+    (&[KeyCode::Left, KeyCode::Char('h')], "←", "previous"),
+    (
+        &[
+            KeyCode::Down,
+            KeyCode::Char('j'),
+            KeyCode::Up,
+            KeyCode::Char('k'),
+        ],
+        "↓↑",
+        "next/previous event of this node",
+    ),
+    (&[KeyCode::PageDown, KeyCode::PageUp], "PgDn/PgUp", "±20"),
+    (&[KeyCode::Home, KeyCode::End], "Home/End", "first/last"),
+    (
+        &[KeyCode::Enter, KeyCode::Esc, KeyCode::Char('s')],
+        "Enter",
+        "browse here",
+    ),
+    (&[KeyCode::Char('q')], "q", "back"),
+];
+
+pub const COMPARE_KEYS: &[KeyRow] = &[
+    (&[KeyCode::Char('r')], "r", "run again"),
+    (
+        &[KeyCode::Char('+'), KeyCode::Char('-')],
+        "+/-",
+        "record the tree one ply deeper/shallower",
+    ),
+    (
+        &[KeyCode::Esc, KeyCode::Char('c'), KeyCode::Backspace],
+        "Esc",
+        "back to the tree",
+    ),
+    (&[KeyCode::Char('q')], "q", "back"),
+];
+
+/// The footer line of a key table.
+pub fn footer(rows: &[KeyRow]) -> String {
+    rows.iter()
+        .map(|(_, label, what)| format!("{label} {what}"))
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Mode {
     /// Walk the tree: the moves searched at a node, one level at a time.

@@ -449,6 +449,7 @@ impl App {
     }
 
     pub(super) fn move_cursor(&mut self, a: Action) {
+        self.last_action = Some(a);
         let (df, dr): (i32, i32) = match a {
             Action::Up => (0, 1),
             Action::Down => (0, -1),

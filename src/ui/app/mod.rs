@@ -369,6 +369,8 @@ pub struct App {
     pub move_box_open: bool,
     /// The last command a key ran (for tests and the help screen).
     pub last_action: Option<Action>,
+    /// The last replay command a key ran.
+    pub last_replay_action: Option<super::config::ReplayAction>,
     /// Cursor letters (`h`, `k`) typed just now that may still become a
     /// move, and where the cursor was before them.
     pending_letters: String,
@@ -488,6 +490,7 @@ impl App {
             pending_letters: String::new(),
             move_box_open: false,
             last_action: None,
+            last_replay_action: None,
             pending_cursor: Square::E2,
             status: None,
             overlay: Overlay::None,

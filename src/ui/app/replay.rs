@@ -353,6 +353,7 @@ impl App {
     }
 
     pub(super) fn run_replay_action(&mut self, a: ReplayAction, now: Instant) {
+        self.last_replay_action = Some(a);
         let Some(r) = &self.replay else { return };
         let tree = r.tree();
         let cur = r.cursor;

@@ -296,3 +296,53 @@ fn a_truncated_tree_still_ends_with_the_pass_that_counts() {
     }
     panic!("no aspiration re-search found");
 }
+
+/// What a key can change: mode, place in the tree, step, depth, note.
+fn snapshot(ex: &Explorer) -> String {
+    format!(
+        "{:?} {:?} {} {} {} {:?}",
+        ex.mode, ex.node, ex.selected, ex.step, ex.depth, ex.note
+    )
+}
+
+#[test]
+fn every_key_in_the_footer_acts_with_one_press() {
+    // Each mode's table is its footer, so every key shown is checked here.
+    for (mode, rows) in [
+        (Mode::Browse, BROWSE_KEYS),
+        (Mode::Step, STEP_KEYS),
+        (Mode::Compare, COMPARE_KEYS),
+    ] {
+        for (keys, label, what) in rows {
+            for &code in *keys {
+                let (mut ex, mut id) = explorer(ITALIAN, 4);
+                // Somewhere in the middle: one level down, the second move
+                // selected; in step mode a few events in.
+                key(&mut ex, KeyCode::Enter, &mut id);
+                key(&mut ex, KeyCode::PageUp, &mut id);
+                key(&mut ex, KeyCode::Down, &mut id);
+                assert!(ex.children().len() > 2 && ex.selected == 1);
+                match mode {
+                    Mode::Browse => {}
+                    Mode::Step => {
+                        key(&mut ex, KeyCode::Char('s'), &mut id);
+                        for _ in 0..5 {
+                            key(&mut ex, KeyCode::Right, &mut id);
+                        }
+                    }
+                    Mode::Compare => {
+                        key(&mut ex, KeyCode::Char('c'), &mut id);
+                    }
+                }
+                assert_eq!(ex.mode, mode);
+                let before = snapshot(&ex);
+                let req = key(&mut ex, code, &mut id);
+                assert!(
+                    req.is_some() || snapshot(&ex) != before,
+                    "{mode:?}: {code:?} ({label} {what}) did nothing"
+                );
+            }
+        }
+    }
+    assert!(footer(BROWSE_KEYS).contains("p next PV move"));
+}

@@ -4,6 +4,7 @@
 mod analysis;
 mod games;
 mod input;
+mod keymap;
 mod render;
 mod replay;
 mod saving;
@@ -58,8 +59,6 @@ fn type_str(a: &mut App, s: &str, now: Instant) {
     }
     key(a, KeyCode::Enter, now);
 }
-/// A command on a letter that can begin a move (`R` could begin a rook
-/// move): the letter opens the move box, Enter right after runs it.
 /// Presses the first key bound to `act`, and checks that it ran at once.
 fn command(a: &mut App, act: Action, now: Instant) {
     let name = a.keys.keys_for(act).first().cloned().expect("a key");

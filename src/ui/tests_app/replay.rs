@@ -6,7 +6,7 @@ use crate::game::library::Library;
 use crate::game::review::{Judgement, MoveReview};
 use crate::ui::replay::TokKind;
 
-const OPERA: &str = "[Event \"Paris\"]\n[White \"Morphy\"]\n[Black \"Allies\"]\n[Result \"1-0\"]\n\n\
+pub(super) const OPERA: &str = "[Event \"Paris\"]\n[White \"Morphy\"]\n[Black \"Allies\"]\n[Result \"1-0\"]\n\n\
 1. e4 e5 2. Nf3 d6 3. d4 Bg4 (3... exd4 4. Nxd4 (4. Qxd4 Nc6) Nf6) 4. dxe5 Bxf3 5. Qxf3 dxe5 \
 6. Bc4 Nf6 7. Qb3 {[%clk 0:01:00] Two threats} Qe7 8. Nc3 c6 9. Bg5 b5 10. Nxb5 cxb5 \
 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0\n\n";
@@ -14,7 +14,7 @@ const BAD: &str =
     "[Event \"Broken\"]\n[White \"X\"]\n[Black \"Y\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n";
 
 /// An app replaying `text` as the runtime would deliver it.
-fn replaying(text: &str, game: Option<usize>, now: Instant) -> App {
+pub(super) fn replaying(text: &str, game: Option<usize>, now: Instant) -> App {
     let mut a = app();
     a.update(Msg::Resize(160, 50), now);
     a.open_file(PathBuf::from("test.pgn"), game);

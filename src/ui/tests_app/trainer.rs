@@ -23,14 +23,14 @@ fn tables() -> Tables {
         .clone()
 }
 
-fn trainer_app() -> App {
+pub(super) fn trainer_app() -> App {
     let mut a = app();
     a.tables = Some(tables());
     a.trainer_rng = crate::util::Rng::new(7);
     a
 }
 
-fn start_at(a: &mut App, fen: &str, now: Instant) {
+pub(super) fn start_at(a: &mut App, fen: &str, now: Instant) {
     a.begin_trainer(TrainerStart::Position(Board::from_fen(fen).unwrap()), now);
     assert!(a.trainer.is_some(), "{:?}", a.status);
 }

@@ -94,17 +94,11 @@ pub(super) fn draw_explorer(buf: &mut Buffer, app: &App, ex: &Explorer, area: Re
         Mode::Compare => draw_compare(buf, app, ex, body),
     }
     // Notes and keys.
-    let keys = match ex.mode {
-        Mode::Browse => {
-            "↑↓ select  → enter  ← up  p next PV move  P PV end  g root  s step through  c compare  +/- depth  q back"
-        }
-        Mode::Step => {
-            "→/Space next event  ← previous  ↓↑ next/previous event of this node  PgDn/PgUp ±20  Home/End  Enter browse here"
-        }
-        Mode::Compare => {
-            "r run again  +/- record the tree one ply deeper/shallower  Esc back to the tree"
-        }
-    };
+    let keys = crate::ui::explorer::footer(match ex.mode {
+        Mode::Browse => crate::ui::explorer::BROWSE_KEYS,
+        Mode::Step => crate::ui::explorer::STEP_KEYS,
+        Mode::Compare => crate::ui::explorer::COMPARE_KEYS,
+    });
     let y = area.y + area.height - 2;
     if let Some(n) = &ex.note {
         buf.set_string(area.x, y, n, Style::default().fg(theme.accent));

@@ -595,7 +595,7 @@ impl App {
     // Mouse.
 
     pub(super) fn geometry(&self) -> Option<BoardGeometry> {
-        view::layout(ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1)).map(|l| l.board)
+        layout::layout(ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1)).map(|l| l.board)
     }
 
     pub(super) fn on_mouse(&mut self, m: MouseEvent, now: Instant) {

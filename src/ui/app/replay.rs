@@ -684,17 +684,17 @@ impl App {
         }
         let Some(r) = &self.replay else { return false };
         let area = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
-        let Some(l) = view::layout(area) else {
+        let Some(l) = layout::layout(area) else {
             return false;
         };
-        let parts = view::replay_panel(l.panel);
+        let parts = layout::replay_panel(l.panel);
         let inside = |a: ratatui::layout::Rect| {
             col >= a.x && col < a.x + a.width && row >= a.y && row < a.y + a.height
         };
         if let Some(moves) = parts.moves
             && inside(moves)
         {
-            let (rows, first, inner) = view::replay_rows(self, r, moves);
+            let (rows, first, inner) = layout::replay_rows(r, moves);
             if row < inner.y || col < inner.x || row >= inner.y + inner.height {
                 return true; // the border or the notes under the list
             }

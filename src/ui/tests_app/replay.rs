@@ -454,7 +454,7 @@ fn clicking_a_move_goes_there() {
     let parts = view::replay_panel(l.panel);
     let moves = parts.moves.expect("room for moves");
     let r = a.replay.as_ref().unwrap();
-    let (rows, first, inner) = view::replay_rows(&a, r, moves);
+    let (rows, first, inner) = view::replay_rows(r, moves);
     let (row, placed) = rows
         .iter()
         .enumerate()

@@ -9,7 +9,7 @@ use crate::ui::explorer::{Explorer, Mode, bound_words, node_name, show};
 /// The squares a move touches, for highlighting (king and rook squares of a
 /// castling move shown the usual way).
 fn move_squares(m: shakmaty::Move) -> Vec<Square> {
-    let mut v = vec![crate::ui::app::shown_to(m)];
+    let mut v = vec![crate::ui::text::shown_to(m)];
     if let Some(f) = m.from() {
         v.push(f);
     }

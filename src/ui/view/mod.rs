@@ -1,10 +1,12 @@
 //! Drawing: a pure function of the app state (`draw` never changes it).
 
+// The app's state (read only: views never call its update logic).
 use super::app::{
-    App, DIALOG_FIELDS, Mode, NewGameDialog, Overlay, PROMOTIONS, SIDES, StatusKind, color_name,
-    describe_ending, san_line, score_text, shown_to, time_choices,
+    App, DIALOG_FIELDS, Mode, NewGameDialog, Overlay, PROMOTIONS, SIDES, StatusKind, time_choices,
 };
 use super::config::Action;
+use super::input::color_name;
+use super::text::{describe_ending, san_line, score_text, shown_to};
 use super::theme::Theme;
 use crate::engine::Level;
 use ratatui::Frame;
@@ -25,105 +27,17 @@ mod replay;
 mod search;
 mod trainer;
 
-pub use replay::{ReplayPanel, replay_panel, replay_rows};
+// Geometry lives in `ui::layout` (the app maps clicks with it); re-exported
+// for the views' and tests' convenience.
+pub use super::layout::{
+    BoardGeometry, Layout, MIN_H, MIN_W, ReplayPanel, layout, replay_panel, replay_rows,
+};
 
 use board::draw_board;
 pub use board::{draw_plain_board, glyph, sprite, sprite_fit};
 use overlays::{centered, draw_dialog, draw_help, draw_message, draw_promotion, draw_status};
 pub use panel::move_rows;
 use panel::{block, draw_panel, key_label};
-
-/// The smallest terminal the app draws in.
-pub const MIN_W: u16 = 58;
-pub const MIN_H: u16 = 12;
-const PANEL_MIN_W: u16 = 30;
-const STATUS_H: u16 = 2;
-
-/// Where the board sits on screen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BoardGeometry {
-    /// Top-left of the a8 square (h1 when flipped).
-    pub x: u16,
-    pub y: u16,
-    pub sq_w: u16,
-    pub sq_h: u16,
-}
-
-impl BoardGeometry {
-    /// The square under a screen cell.
-    pub fn square_at(&self, col: u16, row: u16, flipped: bool) -> Option<Square> {
-        if col < self.x || row < self.y {
-            return None;
-        }
-        let c = (col - self.x) / self.sq_w;
-        let r = (row - self.y) / self.sq_h;
-        if c >= 8 || r >= 8 {
-            return None;
-        }
-        let (file, rank) = if flipped { (7 - c, r) } else { (c, 7 - r) };
-        Some(Square::from_coords(
-            shakmaty::File::new(u32::from(file)),
-            shakmaty::Rank::new(u32::from(rank)),
-        ))
-    }
-
-    /// Screen rectangle of a square.
-    pub fn rect_of(&self, sq: Square, flipped: bool) -> Rect {
-        let (f, r) = (sq.file() as u16, sq.rank() as u16);
-        let (c, row) = if flipped { (7 - f, r) } else { (f, 7 - r) };
-        Rect::new(
-            self.x + c * self.sq_w,
-            self.y + row * self.sq_h,
-            self.sq_w,
-            self.sq_h,
-        )
-    }
-}
-
-pub struct Layout {
-    pub board: BoardGeometry,
-    /// The eval bar beside the board, when there is room.
-    pub eval_bar: Option<Rect>,
-    pub panel: Rect,
-    pub status: Rect,
-}
-
-/// Square sizes from large to small: (width, height) in cells.
-const SIZES: [(u16, u16); 5] = [(11, 5), (9, 4), (7, 3), (5, 2), (3, 1)];
-
-/// The screen layout, or `None` when the terminal is too small.
-pub fn layout(area: Rect) -> Option<Layout> {
-    if area.width < MIN_W || area.height < MIN_H {
-        return None;
-    }
-    let avail_h = area.height - STATUS_H;
-    let (sq_w, sq_h) = SIZES
-        .iter()
-        .copied()
-        .find(|&(w, h)| 2 + 8 * w + 1 + PANEL_MIN_W <= area.width && 8 * h < avail_h)?;
-    let board_w = 2 + 8 * sq_w;
-    let board_h = 8 * sq_h + 1;
-    let top = area.y + (avail_h - board_h) / 2;
-    let board = BoardGeometry {
-        x: area.x + 2,
-        y: top,
-        sq_w,
-        sq_h,
-    };
-    // The eval bar takes four columns (a gap and three for the bar, room
-    // for "1.5" or "M12").
-    let bar = board_w + 1 + 4 + PANEL_MIN_W <= area.width;
-    let eval_bar = bar.then(|| Rect::new(area.x + board_w + 1, top, 3, 8 * sq_h));
-    let panel_x = area.x + board_w + if bar { 5 } else { 1 };
-    let panel = Rect::new(panel_x, area.y, area.width - (panel_x - area.x), avail_h);
-    let status = Rect::new(area.x, area.y + avail_h, area.width, STATUS_H);
-    Some(Layout {
-        board,
-        eval_bar,
-        panel,
-        status,
-    })
-}
 
 /// Draws everything.
 pub fn draw(frame: &mut Frame, app: &App, now: Instant) {

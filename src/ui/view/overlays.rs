@@ -303,7 +303,7 @@ pub(super) fn draw_promotion(buf: &mut Buffer, app: &App, choice: usize, area: R
         let label = format!(
             " {} {} ",
             glyph(p, app.ascii || theme.ascii),
-            crate::ui::app::role_name(*role)
+            crate::ui::input::role_name(*role)
         );
         let st = if i == choice {
             Style::default()

@@ -5,56 +5,7 @@ use super::*;
 use crate::game::library::Status as GameStatus;
 use crate::game::review::Judgement;
 use crate::ui::app::Opening;
-use crate::ui::replay::{self as rp, FilePicker, Placed, Replay, ReviewState, TokKind};
-
-/// Where the replay panel's parts are (shared with the mouse handler).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReplayPanel {
-    pub game: Rect,
-    pub search: Rect,
-    pub graph: Option<Rect>,
-    pub moves: Option<Rect>,
-}
-
-const GAME_H: u16 = 6;
-/// Rows at the bottom of the move list for the current move's notes.
-const NOTE_H: u16 = 3;
-
-pub fn replay_panel(area: Rect) -> ReplayPanel {
-    let game_h = GAME_H.min(area.height);
-    let rest = area.height.saturating_sub(game_h);
-    let graph_h = if rest >= 24 { 7 } else { 0 };
-    let search_h = ((rest - graph_h) * 40 / 100).max(5).min(rest - graph_h);
-    let moves_h = rest.saturating_sub(search_h + graph_h);
-    let y = area.y + game_h;
-    ReplayPanel {
-        game: Rect::new(area.x, area.y, area.width, game_h),
-        search: Rect::new(area.x, y, area.width, search_h),
-        graph: (graph_h > 0).then(|| Rect::new(area.x, y + search_h, area.width, graph_h)),
-        moves: (moves_h >= 3)
-            .then(|| Rect::new(area.x, y + search_h + graph_h, area.width, moves_h)),
-    }
-}
-
-/// Inside the move list's box: (rows of moves, first row shown, where the
-/// rows go).
-pub fn replay_rows(app: &App, r: &Replay, moves: Rect) -> (Vec<Vec<Placed>>, usize, Rect) {
-    let _ = app;
-    let inner_h = moves.height.saturating_sub(2);
-    let note_h = if inner_h >= 8 { NOTE_H } else { 0 };
-    let inner = Rect::new(
-        moves.x + 1,
-        moves.y + 1,
-        moves.width.saturating_sub(2),
-        inner_h - note_h,
-    );
-    let result = r.parsed.game.header("Result").filter(|r| !r.is_empty());
-    let toks = rp::tokens(r.tree(), &r.reviews, result);
-    let rows = rp::wrap(&toks, inner.width);
-    let focus = rp::row_of(&rows, r.cursor);
-    let first = rp::first_row(rows.len(), focus, inner.height as usize);
-    (rows, first, inner)
-}
+use crate::ui::replay::{self as rp, FilePicker, Replay, ReviewState, TokKind};
 
 /// The pieces `color` has more of than the other side (the material
 /// imbalance, as lichess shows it: promotions and odd start positions
@@ -248,7 +199,7 @@ pub(super) fn draw_replay_panel(buf: &mut Buffer, app: &App, r: &Replay, area: R
         super::search::draw_eval_graph(buf, app, gr);
     }
     let Some(moves) = parts.moves else { return };
-    let (rows, first, inner) = replay_rows(app, r, moves);
+    let (rows, first, inner) = replay_rows(r, moves);
     let title = if r.tree().nodes.iter().skip(1).any(|n| {
         n.parent
             .is_some_and(|p| r.tree().node(p).children.len() > 1)

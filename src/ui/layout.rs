@@ -1,0 +1,148 @@
+//! Where things sit on screen: the board, eval bar, panel and status line
+//! for a terminal size, and the replay panel's parts. Shared by the views
+//! (which draw there) and the app (which maps mouse clicks back), so
+//! neither has to import the other.
+
+use super::replay::{self as rp, Placed, Replay};
+use ratatui::layout::Rect;
+use shakmaty::Square;
+
+/// The smallest terminal the app draws in.
+pub const MIN_W: u16 = 58;
+pub const MIN_H: u16 = 12;
+const PANEL_MIN_W: u16 = 30;
+const STATUS_H: u16 = 2;
+
+/// Where the board sits on screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardGeometry {
+    /// Top-left of the a8 square (h1 when flipped).
+    pub x: u16,
+    pub y: u16,
+    pub sq_w: u16,
+    pub sq_h: u16,
+}
+
+impl BoardGeometry {
+    /// The square under a screen cell.
+    pub fn square_at(&self, col: u16, row: u16, flipped: bool) -> Option<Square> {
+        if col < self.x || row < self.y {
+            return None;
+        }
+        let c = (col - self.x) / self.sq_w;
+        let r = (row - self.y) / self.sq_h;
+        if c >= 8 || r >= 8 {
+            return None;
+        }
+        let (file, rank) = if flipped { (7 - c, r) } else { (c, 7 - r) };
+        Some(Square::from_coords(
+            shakmaty::File::new(u32::from(file)),
+            shakmaty::Rank::new(u32::from(rank)),
+        ))
+    }
+
+    /// Screen rectangle of a square.
+    pub fn rect_of(&self, sq: Square, flipped: bool) -> Rect {
+        let (f, r) = (sq.file() as u16, sq.rank() as u16);
+        let (c, row) = if flipped { (7 - f, r) } else { (f, 7 - r) };
+        Rect::new(
+            self.x + c * self.sq_w,
+            self.y + row * self.sq_h,
+            self.sq_w,
+            self.sq_h,
+        )
+    }
+}
+
+pub struct Layout {
+    pub board: BoardGeometry,
+    /// The eval bar beside the board, when there is room.
+    pub eval_bar: Option<Rect>,
+    pub panel: Rect,
+    pub status: Rect,
+}
+
+/// Square sizes from large to small: (width, height) in cells.
+const SIZES: [(u16, u16); 5] = [(11, 5), (9, 4), (7, 3), (5, 2), (3, 1)];
+
+/// The screen layout, or `None` when the terminal is too small.
+pub fn layout(area: Rect) -> Option<Layout> {
+    if area.width < MIN_W || area.height < MIN_H {
+        return None;
+    }
+    let avail_h = area.height - STATUS_H;
+    let (sq_w, sq_h) = SIZES
+        .iter()
+        .copied()
+        .find(|&(w, h)| 2 + 8 * w + 1 + PANEL_MIN_W <= area.width && 8 * h < avail_h)?;
+    let board_w = 2 + 8 * sq_w;
+    let board_h = 8 * sq_h + 1;
+    let top = area.y + (avail_h - board_h) / 2;
+    let board = BoardGeometry {
+        x: area.x + 2,
+        y: top,
+        sq_w,
+        sq_h,
+    };
+    // The eval bar takes four columns (a gap and three for the bar, room
+    // for "1.5" or "M12").
+    let bar = board_w + 1 + 4 + PANEL_MIN_W <= area.width;
+    let eval_bar = bar.then(|| Rect::new(area.x + board_w + 1, top, 3, 8 * sq_h));
+    let panel_x = area.x + board_w + if bar { 5 } else { 1 };
+    let panel = Rect::new(panel_x, area.y, area.width - (panel_x - area.x), avail_h);
+    let status = Rect::new(area.x, area.y + avail_h, area.width, STATUS_H);
+    Some(Layout {
+        board,
+        eval_bar,
+        panel,
+        status,
+    })
+}
+
+/// Where the replay panel's parts are (shared with the mouse handler).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplayPanel {
+    pub game: Rect,
+    pub search: Rect,
+    pub graph: Option<Rect>,
+    pub moves: Option<Rect>,
+}
+
+const GAME_H: u16 = 6;
+/// Rows at the bottom of the move list for the current move's notes.
+const NOTE_H: u16 = 3;
+
+pub fn replay_panel(area: Rect) -> ReplayPanel {
+    let game_h = GAME_H.min(area.height);
+    let rest = area.height.saturating_sub(game_h);
+    let graph_h = if rest >= 24 { 7 } else { 0 };
+    let search_h = ((rest - graph_h) * 40 / 100).max(5).min(rest - graph_h);
+    let moves_h = rest.saturating_sub(search_h + graph_h);
+    let y = area.y + game_h;
+    ReplayPanel {
+        game: Rect::new(area.x, area.y, area.width, game_h),
+        search: Rect::new(area.x, y, area.width, search_h),
+        graph: (graph_h > 0).then(|| Rect::new(area.x, y + search_h, area.width, graph_h)),
+        moves: (moves_h >= 3)
+            .then(|| Rect::new(area.x, y + search_h + graph_h, area.width, moves_h)),
+    }
+}
+
+/// Inside the move list's box: (rows of moves, first row shown, where the
+/// rows go).
+pub fn replay_rows(r: &Replay, moves: Rect) -> (Vec<Vec<Placed>>, usize, Rect) {
+    let inner_h = moves.height.saturating_sub(2);
+    let note_h = if inner_h >= 8 { NOTE_H } else { 0 };
+    let inner = Rect::new(
+        moves.x + 1,
+        moves.y + 1,
+        moves.width.saturating_sub(2),
+        inner_h - note_h,
+    );
+    let result = r.parsed.game.header("Result").filter(|r| !r.is_empty());
+    let toks = rp::tokens(r.tree(), &r.reviews, result);
+    let rows = rp::wrap(&toks, inner.width);
+    let focus = rp::row_of(&rows, r.cursor);
+    let first = rp::first_row(rows.len(), focus, inner.height as usize);
+    (rows, first, inner)
+}

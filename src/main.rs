@@ -2,15 +2,10 @@
 
 mod cli;
 
-use anyhow::{Context, Result, bail};
-use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
-use kibitz::engine::{Limits, bench};
-use kibitz::matchplay::{self, MatchConfig, MoveLimits, PlayerConfig, TimeControl};
-use kibitz::uci::client::split_command;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use kibitz::engine::bench;
 use kibitz::uci::info::Output;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -396,7 +391,7 @@ fn main() {
             variant,
         }) => cli::search::parse_variant(&variant)
             .and_then(|v| cli::search::perft(v, cli::search::Perft { depth, fen, divide })),
-        Some(Cmd::Bench { depth }) => cmd_bench(depth),
+        Some(Cmd::Bench { depth }) => cli::bench::run(depth),
         Some(Cmd::Analyse {
             fen,
             moves,
@@ -431,7 +426,7 @@ fn main() {
             depth,
             game,
             out,
-        }) => cmd_annotate(&file, movetime, depth, game, out),
+        }) => cli::annotate::run(&file, movetime, depth, game, out),
         Some(Cmd::Tree {
             fen,
             moves,
@@ -445,7 +440,7 @@ fn main() {
             .and_then(|v| cli::search::tree(v, fen, moves, depth, format, &no, max_nodes, out)),
         Some(Cmd::Tb { cmd }) => kibitz::tablebase::cli::run(cmd),
         Some(Cmd::Match { .. }) => match matches.subcommand_matches("match") {
-            Some(m) => cmd_match(m),
+            Some(m) => cli::matches::run(m),
             None => Ok(()),
         },
         Some(Cmd::Bughouse {
@@ -454,7 +449,13 @@ fn main() {
             tc,
             bpgn,
             max_moves,
-        }) => cli::bughouse::run(team, games, &minutes_tc(&tc), bpgn, max_moves),
+        }) => cli::bughouse::run(
+            team,
+            games,
+            &cli::bughouse::minutes_tc(&tc),
+            bpgn,
+            max_moves,
+        ),
         Some(Cmd::Datagen {
             openings,
             games,
@@ -464,7 +465,7 @@ fn main() {
             out,
             variant,
         }) => cli::search::parse_variant(&variant)
-            .and_then(|v| cmd_datagen(openings, games, nodes, threads, seed, out, v)),
+            .and_then(|v| cli::tune::datagen(openings, games, nodes, threads, seed, out, v)),
         Some(Cmd::Tune {
             data,
             epochs,
@@ -475,7 +476,7 @@ fn main() {
             out,
             variant,
         }) => cli::search::parse_variant(&variant).and_then(|v| {
-            cmd_tune(
+            cli::tune::tune(
                 data,
                 kibitz::tune::texel::TuneSettings {
                     epochs,
@@ -492,467 +493,5 @@ fn main() {
     if let Err(e) = result {
         eprintln!("error: {e:#}");
         std::process::exit(1);
-    }
-}
-
-fn cmd_bench(depth: i32) -> Result<()> {
-    if !(1..=30).contains(&depth) {
-        bail!("bench depth must be between 1 and 30");
-    }
-    let n = bench::POSITIONS.len();
-    let result = bench::run(depth, |i, line| {
-        println!(
-            "{:>2}/{n} {:>10} nodes {:>6} ms  {:<6} {}",
-            i + 1,
-            line.nodes,
-            line.elapsed.as_millis(),
-            line.best_move,
-            line.fen
-        );
-    });
-    println!("===========================");
-    println!("Total time (ms) : {}", result.elapsed.as_millis());
-    println!("Nodes searched  : {}", result.nodes);
-    println!("Nodes/second    : {}", result.nps());
-    println!("Bench: {} nodes {} nps", result.nodes, result.nps());
-    Ok(())
-}
-
-/// Judgements per side: [White, Black] x [inaccuracies, mistakes, blunders].
-type Tally = [[usize; 3]; 2];
-
-fn tally_text(t: &Tally) -> String {
-    let side = |c: &[usize; 3]| format!("{}/{}/{}", c[0], c[1], c[2]);
-    format!("?!/?/?? White {}, Black {}", side(&t[0]), side(&t[1]))
-}
-
-fn cmd_annotate(
-    file: &std::path::Path,
-    movetime: u64,
-    depth: Option<i32>,
-    game: Option<usize>,
-    out: Option<PathBuf>,
-) -> Result<()> {
-    use kibitz::game::library::{Library, Status};
-    use kibitz::game::review::{self, Judgement, Reviewer};
-    use shakmaty::Color;
-    use std::io::{IsTerminal, Write};
-
-    let limits = match depth {
-        Some(d) if !(1..=100).contains(&d) => bail!("--depth must be 1 to 100"),
-        Some(d) => Limits::depth(d),
-        None if movetime == 0 => bail!("--movetime must be at least 1"),
-        None => Limits::movetime(movetime),
-    };
-    let mut lib = Library::open(file, &mut |_| {})
-        .with_context(|| format!("cannot read {}", file.display()))?;
-    let n = lib.entries.len();
-    if n == 0 {
-        bail!("no games in {}", file.display());
-    }
-    let which: Vec<usize> = match game {
-        Some(g) if g == 0 || g > n => {
-            bail!("--game {g}: {} has games 1 to {n}", file.display())
-        }
-        Some(g) => vec![g - 1],
-        None => (0..n).collect(),
-    };
-    let name = file.display().to_string();
-    let live = std::io::stderr().is_terminal();
-    let mut reviewer = Reviewer::new(limits);
-    let stop = AtomicBool::new(false);
-    let mut text = String::new();
-    let (mut annotated, mut skipped) = (0usize, 0usize);
-    for &i in &which {
-        let number = i + 1;
-        let mut parsed = match lib.load(i) {
-            Ok(p) => p,
-            Err(e) => {
-                match &lib.entries[i].status {
-                    Status::Bad { line, reason } => {
-                        eprintln!("{name}: game {number}, line {line}: {reason} (skipped)")
-                    }
-                    _ => eprintln!("{name}: game {number}: {e} (skipped)"),
-                }
-                skipped += 1;
-                continue;
-            }
-        };
-        for w in &parsed.warnings {
-            eprintln!("{name}: game {number}: warning: {w}");
-        }
-        let players = lib.entries[i].players();
-        let label = format!("game {number}/{n} ({players})");
-        let start = parsed.game.start().clone();
-        let moves = parsed.game.moves().to_vec();
-        let first_turn = start.turn();
-        let mut tally: Tally = [[0; 3]; 2];
-        let began = Instant::now();
-        let reviews = reviewer.review(&start, &moves, &stop, &mut |done, total, r| {
-            if let Some(j) = r.and_then(|r| r.judgement) {
-                // Who moved: the first mover on even plies.
-                let white = (r.map_or(0, |r| r.ply) % 2 == 0) == (first_turn == Color::White);
-                let kind = match j {
-                    Judgement::Inaccuracy => 0,
-                    Judgement::Mistake => 1,
-                    Judgement::Blunder => 2,
-                };
-                tally[usize::from(!white)][kind] += 1;
-            }
-            if live {
-                eprint!("\r{label}: move {done}/{total}\x1b[K");
-            }
-        });
-        review::annotate_tree(&mut parsed.tree, &reviews);
-        annotated += 1;
-        let summary = format!(
-            "{label}: {} moves in {:.1} s, {}",
-            moves.len(),
-            began.elapsed().as_secs_f64(),
-            tally_text(&tally)
-        );
-        if live {
-            eprintln!("\r{summary}\x1b[K");
-        } else {
-            eprintln!("{summary}");
-        }
-        let pgn = kibitz::game::write_pgn_tree(&parsed.game, &parsed.tree);
-        if out.is_some() {
-            text.push_str(&pgn);
-        } else {
-            // Game by game, so a long file shows results as they come. A
-            // closed pipe (`| head`) ends the work without a message.
-            let mut stdout = std::io::stdout().lock();
-            if stdout
-                .write_all(pgn.as_bytes())
-                .and_then(|_| stdout.flush())
-                .is_err()
-            {
-                return Ok(());
-            }
-        }
-    }
-    if annotated == 0 {
-        bail!("no game in {name} could be annotated");
-    }
-    if let Some(path) = &out {
-        kibitz::util::write_atomic(path, text.as_bytes())
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    let target = out
-        .as_ref()
-        .map_or(String::new(), |p| format!(", written to {}", p.display()));
-    eprintln!("{annotated} game(s) annotated, {skipped} skipped{target}");
-    Ok(())
-}
-
-/// Which engine(s) an option given at argument position `idx` applies to.
-fn scope(idx: usize, engine_idx: &[usize]) -> [bool; 2] {
-    match engine_idx {
-        [_, b, ..] if idx > *b => [false, true],
-        [a, ..] if idx > *a => [true, false],
-        _ => [true, true],
-    }
-}
-
-fn per_engine<T: Clone + Send + Sync + 'static>(
-    m: &ArgMatches,
-    id: &str,
-    engine_idx: &[usize],
-) -> [Vec<T>; 2] {
-    let mut out: [Vec<T>; 2] = [Vec::new(), Vec::new()];
-    let (Some(vals), Some(idx)) = (m.get_many::<T>(id), m.indices_of(id)) else {
-        return out;
-    };
-    for (v, i) in vals.zip(idx) {
-        let s = scope(i, engine_idx);
-        for p in 0..2 {
-            if s[p] {
-                out[p].push(v.clone());
-            }
-        }
-    }
-    out
-}
-
-fn cmd_match(m: &ArgMatches) -> Result<()> {
-    let engines: Vec<String> = m
-        .get_many::<String>("engine")
-        .map(|v| v.cloned().collect())
-        .unwrap_or_default();
-    if engines.len() != 2 {
-        bail!("give exactly two --engine commands (got {})", engines.len());
-    }
-    let engine_idx: Vec<usize> = m
-        .indices_of("engine")
-        .map(|i| i.collect())
-        .unwrap_or_default();
-    let tcs = per_engine::<String>(m, "tc", &engine_idx);
-    let movetimes = per_engine::<u64>(m, "movetime", &engine_idx);
-    let depths = per_engine::<u32>(m, "depth", &engine_idx);
-    let nodes = per_engine::<u64>(m, "nodes", &engine_idx);
-    let options = per_engine::<String>(m, "option", &engine_idx);
-    let names = per_engine::<String>(m, "name", &engine_idx);
-
-    let exe = std::env::current_exe().context("cannot find the kibitz executable")?;
-    let mut players = Vec::new();
-    for p in 0..2 {
-        let cmd = match engines[p].trim() {
-            "kibitz" | "self" => vec![exe.display().to_string(), "uci".to_string()],
-            other => split_command(other),
-        };
-        if cmd.is_empty() {
-            bail!("engine {} has an empty command", p + 1);
-        }
-        let mut opts = Vec::new();
-        for o in &options[p] {
-            let (k, v) = o
-                .split_once('=')
-                .with_context(|| format!("--option '{o}' is not NAME=VALUE"))?;
-            opts.push((k.trim().to_string(), v.trim().to_string()));
-        }
-        let tc = match tcs[p].last() {
-            Some(s) => Some(TimeControl::parse(s).map_err(|e| anyhow::anyhow!(e))?),
-            None => None,
-        };
-        let limits = MoveLimits {
-            tc,
-            movetime: movetimes[p].last().map(|&ms| Duration::from_millis(ms)),
-            depth: depths[p].last().copied(),
-            nodes: nodes[p].last().copied(),
-        };
-        if limits.tc.is_some() && limits.movetime.is_some() {
-            bail!("engine {}: give either --tc or --movetime, not both", p + 1);
-        }
-        players.push(PlayerConfig {
-            cmd,
-            name: names[p].last().cloned(),
-            options: opts,
-            limits: if limits.is_empty() {
-                MoveLimits {
-                    tc: Some(TimeControl {
-                        base: Duration::from_secs(10),
-                        inc: Duration::from_millis(100),
-                    }),
-                    ..MoveLimits::default()
-                }
-            } else {
-                limits
-            },
-        });
-    }
-    let games = *m.get_one::<usize>("games").unwrap_or(&10);
-    if games == 0 {
-        bail!("--games must be at least 1");
-    }
-    let variant = cli::search::parse_variant(
-        m.get_one::<String>("variant")
-            .map(|s| s.as_str())
-            .unwrap_or("chess"),
-    )?;
-    if variant == kibitz::variant::VariantKind::Bughouse {
-        bail!("bughouse needs four players: use `kibitz bughouse`");
-    }
-    let openings = match m.get_one::<PathBuf>("openings") {
-        Some(path) => {
-            let (fens, problems) = matchplay::load_openings(path)?;
-            let fens = if variant == kibitz::variant::VariantKind::Crazyhouse {
-                fens.iter()
-                    .filter_map(|f| matchplay::crazyhouse_opening(f).ok())
-                    .collect()
-            } else {
-                fens
-            };
-            for p in problems.iter().take(5) {
-                eprintln!("warning: {}: {p}", path.display());
-            }
-            if problems.len() > 5 {
-                eprintln!("warning: {} more bad lines skipped", problems.len() - 5);
-            }
-            fens
-        }
-        None => Vec::new(),
-    };
-    let [p0, p1]: [PlayerConfig; 2] = match players.try_into() {
-        Ok(a) => a,
-        Err(_) => bail!("two engines expected"),
-    };
-    let cfg = MatchConfig {
-        players: [p0, p1],
-        games,
-        openings,
-        pgn_out: m.get_one::<PathBuf>("pgn").cloned(),
-        concurrency: *m.get_one::<usize>("concurrency").unwrap_or(&1),
-        event: "Kibitz match".into(),
-        variant,
-    };
-    println!(
-        "Match: {} games; engine 1: {} ({}); engine 2: {} ({})",
-        cfg.games,
-        cfg.players[0].cmd.join(" "),
-        cfg.players[0].limits.describe(),
-        cfg.players[1].cmd.join(" "),
-        cfg.players[1].limits.describe()
-    );
-    let start = Instant::now();
-    let total = cfg.games;
-    let wdl = matchplay::run_match(&cfg, |rec, wdl| {
-        let (white, black) = (&rec.white, &rec.black);
-        println!(
-            "Game {:>3}/{total}: {white} - {black} {} ({}, {} moves)   score {:.1}/{} W{} D{} L{}",
-            rec.index + 1,
-            rec.ending.result.pgn(),
-            rec.ending.termination.describe(),
-            rec.plies.div_ceil(2),
-            wdl.points(),
-            wdl.games(),
-            wdl.wins,
-            wdl.draws,
-            wdl.losses
-        );
-    })?;
-    println!("--------------------------------------------------");
-    println!(
-        "Finished {} games in {:.0} s",
-        wdl.games(),
-        start.elapsed().as_secs_f64()
-    );
-    println!("Engine 1 W/D/L: {}/{}/{}", wdl.wins, wdl.draws, wdl.losses);
-    println!(
-        "Score: {:.1}/{} ({:.1}%)",
-        wdl.points(),
-        wdl.games(),
-        100.0 * wdl.score()
-    );
-    println!("Elo difference: {}", wdl.elo_text());
-    println!("LOS: {:.1}%", 100.0 * wdl.los());
-    Ok(())
-}
-
-fn cmd_datagen(
-    openings: PathBuf,
-    games: usize,
-    nodes: u64,
-    threads: usize,
-    seed: u64,
-    out: PathBuf,
-    variant: kibitz::variant::VariantKind,
-) -> Result<()> {
-    use kibitz::variant::VariantKind;
-    let (fens, _) = matchplay::load_openings(&openings)?;
-    let mut order: Vec<String> = match variant {
-        VariantKind::Chess => fens,
-        VariantKind::Crazyhouse => fens
-            .iter()
-            .filter_map(|f| matchplay::crazyhouse_opening(f).ok())
-            .collect(),
-        VariantKind::Bughouse => bail!("self-play data is made for chess or crazyhouse"),
-    };
-    // Shuffle the openings deterministically.
-    let mut rng = kibitz::util::Rng::new(seed);
-    for i in (1..order.len()).rev() {
-        order.swap(i, rng.below(i + 1));
-    }
-    let file =
-        std::fs::File::create(&out).with_context(|| format!("cannot create {}", out.display()))?;
-    let mut w = std::io::BufWriter::new(file);
-    let cfg = kibitz::tune::datagen::DatagenConfig {
-        openings: order,
-        games,
-        nodes,
-        threads,
-        seed,
-        variant,
-    };
-    let start = Instant::now();
-    let (g, p) = kibitz::tune::datagen::run(&cfg, &mut w, |g, p| {
-        if g % 100 == 0 {
-            eprintln!(
-                "{g} games, {p} positions, {:.0} s",
-                start.elapsed().as_secs_f64()
-            );
-        }
-    })?;
-    println!("{g} games, {p} positions written to {}", out.display());
-    Ok(())
-}
-
-fn cmd_tune(
-    data: PathBuf,
-    settings: kibitz::tune::texel::TuneSettings,
-    out: PathBuf,
-    variant: kibitz::variant::VariantKind,
-) -> Result<()> {
-    let drops = variant != kibitz::variant::VariantKind::Chess;
-    let threads = settings.threads;
-    use kibitz::tune::texel;
-    let text = std::fs::read_to_string(&data)
-        .with_context(|| format!("cannot read {}", data.display()))?;
-    let start = Instant::now();
-    let d = texel::load_variant(&text, variant);
-    println!(
-        "{} positions ({} lines skipped) loaded in {:.1} s",
-        d.len(),
-        d.skipped,
-        start.elapsed().as_secs_f64()
-    );
-    if d.is_empty() {
-        bail!("no usable positions in {}", data.display());
-    }
-    let p0 = if drops {
-        texel::current_zh_params()
-    } else {
-        texel::current_params()
-    };
-    let k = texel::fit_k(&d, &p0, threads);
-    let e0 = texel::error(&d, &p0, k, threads);
-    println!("K = {k:.4}, error of the current weights {e0:.6}");
-    let frozen = d
-        .usage()
-        .iter()
-        .filter(|&&n| n < settings.min_usage)
-        .count();
-    println!(
-        "{frozen} of {} weights used in fewer than {} positions stay fixed",
-        p0.len(),
-        settings.min_usage
-    );
-    let p = texel::tune(&d, &p0, k, &settings, |epoch, e| {
-        println!("epoch {epoch:>5}: error {e:.6}");
-    });
-    let (epochs, rate) = (settings.epochs, settings.rate);
-    let e1 = texel::error(&d, &p, k, threads);
-    let note = format!(
-        "State: Texel-tuned on {} self-play positions ({}), K = {k:.4},\nmean squared error {e0:.6} -> {e1:.6} after {epochs} epochs of Adam (rate {rate}).",
-        d.len(),
-        data.file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    );
-    let text = if drops {
-        texel::render_zh_weights(&p, &note)
-    } else {
-        texel::render_weights(&p, &note)
-    };
-    kibitz::util::write_atomic(&out, text.as_bytes())
-        .with_context(|| format!("cannot write {}", out.display()))?;
-    println!(
-        "error {e0:.6} -> {e1:.6}; weights written to {}",
-        out.display()
-    );
-    Ok(())
-}
-
-/// `2+0` (minutes + increment seconds, as players write it) as the
-/// seconds form `120+0`; a bare `120s` or `120+0s` is taken as seconds.
-fn minutes_tc(s: &str) -> String {
-    let s = s.trim();
-    if let Some(secs) = s.strip_suffix('s') {
-        return secs.to_string();
-    }
-    let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
-    match base.trim().parse::<f64>() {
-        Ok(m) => format!("{}+{}", m * 60.0, inc.trim()),
-        Err(_) => s.to_string(),
     }
 }

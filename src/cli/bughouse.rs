@@ -194,6 +194,20 @@ pub fn run(
     Ok(())
 }
 
+/// `2+0` (minutes + increment seconds, as players write it) as the
+/// seconds form `120+0`; a bare `120s` or `120+0s` is taken as seconds.
+pub fn minutes_tc(s: &str) -> String {
+    let s = s.trim();
+    if let Some(secs) = s.strip_suffix('s') {
+        return secs.to_string();
+    }
+    let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
+    match base.trim().parse::<f64>() {
+        Ok(m) => format!("{}+{}", m * 60.0, inc.trim()),
+        Err(_) => s.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,4 +1,9 @@
-//! Subcommands of the `kibitz` binary, one module per group.
+//! Subcommands of the `kibitz` binary, one module per subcommand (or group):
+//! `main.rs` only parses the command line and dispatches here.
 
+pub mod annotate;
+pub mod bench;
 pub mod bughouse;
+pub mod matches;
 pub mod search;
+pub mod tune;

@@ -12,6 +12,7 @@ pub mod clock;
 pub mod config;
 pub mod explorer;
 pub mod input;
+pub mod keymap;
 pub mod layout;
 pub mod player;
 pub mod replay;

@@ -172,7 +172,7 @@ impl App {
                     self.error(format!(
                         "Not while replaying ({}: {what}). {} plays on from here against the engine.",
                         self.keys_hint(a),
-                        self.replay_key_hint(super::super::config::ReplayAction::PlayFromHere)
+                        self.replay_key_hint(super::super::keymap::ReplayAction::PlayFromHere)
                     ));
                 }
                 Some(Action::Cancel) => {
@@ -616,7 +616,7 @@ impl App {
             return;
         }
         if self.replay.is_some() {
-            use super::super::config::ReplayAction;
+            use super::super::keymap::ReplayAction;
             match m.kind {
                 MouseEventKind::Down(MouseButton::Left) => {
                     self.replay_click(m.column, m.row);

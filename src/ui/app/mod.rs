@@ -6,9 +6,10 @@
 //! an injected clock, then look at the state and the effects.
 
 use super::clock::{Clocks, Control, format_clock, parse_pgn_clock, pgn_clock};
-use super::config::{Action, Config, KeyMap, PieceStyle, TimeControl, begins_move};
+use super::config::{Config, PieceStyle, TimeControl};
 pub use super::input::{color_name, role_name};
 use super::input::{could_begin_move, looks_like_move_prefix, parse_move};
+use super::keymap::{Action, KeyMap, begins_move};
 use super::layout::{self, BoardGeometry};
 use super::player::{EngineEvent, EngineSpec, Progress, Purpose, Request, SearchLine};
 pub use super::text::{capitalise, describe_ending, san_line, score_text, shown_to};
@@ -371,7 +372,7 @@ pub struct App {
     /// The last command a key ran (for tests and the help screen).
     pub last_action: Option<Action>,
     /// The last replay command a key ran.
-    pub last_replay_action: Option<super::config::ReplayAction>,
+    pub last_replay_action: Option<super::keymap::ReplayAction>,
     /// Cursor letters (`h`, `k`) typed just now that may still become a
     /// move, and where the cursor was before them.
     pending_letters: String,

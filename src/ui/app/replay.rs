@@ -2,7 +2,7 @@
 //! its moves and variations, autoplay, the game review, playing on from a
 //! position, and the annotated export.
 
-use super::super::config::ReplayAction;
+use super::super::keymap::ReplayAction;
 use super::super::replay::{self as rp, DELAYS, FilePicker, Replay, ReviewState};
 use super::*;
 use crate::game::movetree::NodeId;

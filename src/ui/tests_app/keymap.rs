@@ -4,7 +4,7 @@
 use super::replay::{OPERA, replaying};
 use super::trainer::{start_at, trainer_app};
 use super::*;
-use crate::ui::config::{ReplayAction, key_event};
+use crate::ui::keymap::{ReplayAction, key_event};
 
 fn press(a: &mut App, name: &str, now: Instant) {
     let ev = key_event(name).unwrap_or_else(|| panic!("'{name}' is a key"));
@@ -171,8 +171,8 @@ fn readme_keys(header: &str) -> std::collections::BTreeSet<String> {
     keys
 }
 
-fn bound<A: crate::ui::config::Bindable>(
-    map: &crate::ui::config::Bindings<A>,
+fn bound<A: crate::ui::keymap::Bindable>(
+    map: &crate::ui::keymap::Bindings<A>,
     actions: &[A],
 ) -> std::collections::BTreeSet<String> {
     actions.iter().flat_map(|&a| map.keys_for(a)).collect()

@@ -10,7 +10,8 @@ mod replay;
 mod saving;
 mod trainer;
 
-use super::config::{Action, Config, PieceStyle, TimeControl};
+use super::config::{Config, PieceStyle, TimeControl};
+use super::keymap::Action;
 use super::{theme, view};
 use crate::engine::{Board, Score};
 use crate::game::{GameResult, Termination};
@@ -62,7 +63,7 @@ fn type_str(a: &mut App, s: &str, now: Instant) {
 /// Presses the first key bound to `act`, and checks that it ran at once.
 fn command(a: &mut App, act: Action, now: Instant) {
     let name = a.keys.keys_for(act).first().cloned().expect("a key");
-    let ev = crate::ui::config::key_event(&name).expect("a key name");
+    let ev = crate::ui::keymap::key_event(&name).expect("a key name");
     a.last_action = None;
     a.update(Msg::Key(ev), now);
     assert_eq!(a.last_action, Some(act), "'{name}' runs {act:?} at once");

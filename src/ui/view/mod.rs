@@ -4,8 +4,8 @@
 use super::app::{
     App, DIALOG_FIELDS, Mode, NewGameDialog, Overlay, PROMOTIONS, SIDES, StatusKind, time_choices,
 };
-use super::config::Action;
 use super::input::color_name;
+use super::keymap::Action;
 use super::text::{describe_ending, san_line, score_text, shown_to};
 use super::theme::Theme;
 use crate::engine::Level;

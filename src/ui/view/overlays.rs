@@ -90,7 +90,7 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &App, area: Rect) {
 /// The replay screen's status: the move-number box or the message, then
 /// its keys.
 fn draw_replay_status(buf: &mut Buffer, app: &App, line1: Line, area: Rect) {
-    use crate::ui::config::ReplayAction as R;
+    use crate::ui::keymap::ReplayAction as R;
     let theme = app.theme();
     let key = Style::default()
         .fg(theme.accent)
@@ -197,7 +197,7 @@ pub(super) fn draw_help(buf: &mut Buffer, app: &App, area: Rect) {
         .add_modifier(Modifier::BOLD);
     let text = Style::default().fg(theme.text);
     if app.replay.is_some() {
-        for a in crate::ui::config::ReplayAction::ALL {
+        for a in crate::ui::keymap::ReplayAction::ALL {
             let keys = app.config.replay_keys.keys_for(*a).join(", ");
             lines.push(Line::from(vec![
                 Span::styled(format!("{keys:>16}  "), key),
@@ -229,7 +229,7 @@ pub(super) fn draw_help(buf: &mut Buffer, app: &App, area: Rect) {
             let keys: Vec<&str> = keys
                 .split(", ")
                 .filter(|k| {
-                    !crate::ui::config::ReplayAction::ALL
+                    !crate::ui::keymap::ReplayAction::ALL
                         .iter()
                         .any(|r| app.config.replay_keys.keys_for(*r).iter().any(|x| x == k))
                 })

@@ -1,0 +1,192 @@
+//! `kibitz match`: two UCI engines play a match.
+
+use anyhow::{Context, Result, bail};
+use clap::ArgMatches;
+use kibitz::matchplay::{self, MatchConfig, MoveLimits, PlayerConfig, TimeControl};
+use kibitz::uci::client::split_command;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Which engine(s) an option given at argument position `idx` applies to.
+fn scope(idx: usize, engine_idx: &[usize]) -> [bool; 2] {
+    match engine_idx {
+        [_, b, ..] if idx > *b => [false, true],
+        [a, ..] if idx > *a => [true, false],
+        _ => [true, true],
+    }
+}
+
+fn per_engine<T: Clone + Send + Sync + 'static>(
+    m: &ArgMatches,
+    id: &str,
+    engine_idx: &[usize],
+) -> [Vec<T>; 2] {
+    let mut out: [Vec<T>; 2] = [Vec::new(), Vec::new()];
+    let (Some(vals), Some(idx)) = (m.get_many::<T>(id), m.indices_of(id)) else {
+        return out;
+    };
+    for (v, i) in vals.zip(idx) {
+        let s = scope(i, engine_idx);
+        for p in 0..2 {
+            if s[p] {
+                out[p].push(v.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Plays the match the `match` arguments describe and prints W/D/L and an Elo estimate.
+pub fn run(m: &ArgMatches) -> Result<()> {
+    let engines: Vec<String> = m
+        .get_many::<String>("engine")
+        .map(|v| v.cloned().collect())
+        .unwrap_or_default();
+    if engines.len() != 2 {
+        bail!("give exactly two --engine commands (got {})", engines.len());
+    }
+    let engine_idx: Vec<usize> = m
+        .indices_of("engine")
+        .map(|i| i.collect())
+        .unwrap_or_default();
+    let tcs = per_engine::<String>(m, "tc", &engine_idx);
+    let movetimes = per_engine::<u64>(m, "movetime", &engine_idx);
+    let depths = per_engine::<u32>(m, "depth", &engine_idx);
+    let nodes = per_engine::<u64>(m, "nodes", &engine_idx);
+    let options = per_engine::<String>(m, "option", &engine_idx);
+    let names = per_engine::<String>(m, "name", &engine_idx);
+
+    let exe = std::env::current_exe().context("cannot find the kibitz executable")?;
+    let mut players = Vec::new();
+    for p in 0..2 {
+        let cmd = match engines[p].trim() {
+            "kibitz" | "self" => vec![exe.display().to_string(), "uci".to_string()],
+            other => split_command(other),
+        };
+        if cmd.is_empty() {
+            bail!("engine {} has an empty command", p + 1);
+        }
+        let mut opts = Vec::new();
+        for o in &options[p] {
+            let (k, v) = o
+                .split_once('=')
+                .with_context(|| format!("--option '{o}' is not NAME=VALUE"))?;
+            opts.push((k.trim().to_string(), v.trim().to_string()));
+        }
+        let tc = match tcs[p].last() {
+            Some(s) => Some(TimeControl::parse(s).map_err(|e| anyhow::anyhow!(e))?),
+            None => None,
+        };
+        let limits = MoveLimits {
+            tc,
+            movetime: movetimes[p].last().map(|&ms| Duration::from_millis(ms)),
+            depth: depths[p].last().copied(),
+            nodes: nodes[p].last().copied(),
+        };
+        if limits.tc.is_some() && limits.movetime.is_some() {
+            bail!("engine {}: give either --tc or --movetime, not both", p + 1);
+        }
+        players.push(PlayerConfig {
+            cmd,
+            name: names[p].last().cloned(),
+            options: opts,
+            limits: if limits.is_empty() {
+                MoveLimits {
+                    tc: Some(TimeControl {
+                        base: Duration::from_secs(10),
+                        inc: Duration::from_millis(100),
+                    }),
+                    ..MoveLimits::default()
+                }
+            } else {
+                limits
+            },
+        });
+    }
+    let games = *m.get_one::<usize>("games").unwrap_or(&10);
+    if games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let variant = super::search::parse_variant(
+        m.get_one::<String>("variant")
+            .map(|s| s.as_str())
+            .unwrap_or("chess"),
+    )?;
+    if variant == kibitz::variant::VariantKind::Bughouse {
+        bail!("bughouse needs four players: use `kibitz bughouse`");
+    }
+    let openings = match m.get_one::<PathBuf>("openings") {
+        Some(path) => {
+            let (fens, problems) = matchplay::load_openings(path)?;
+            let fens = if variant == kibitz::variant::VariantKind::Crazyhouse {
+                fens.iter()
+                    .filter_map(|f| matchplay::crazyhouse_opening(f).ok())
+                    .collect()
+            } else {
+                fens
+            };
+            for p in problems.iter().take(5) {
+                eprintln!("warning: {}: {p}", path.display());
+            }
+            if problems.len() > 5 {
+                eprintln!("warning: {} more bad lines skipped", problems.len() - 5);
+            }
+            fens
+        }
+        None => Vec::new(),
+    };
+    let [p0, p1]: [PlayerConfig; 2] = match players.try_into() {
+        Ok(a) => a,
+        Err(_) => bail!("two engines expected"),
+    };
+    let cfg = MatchConfig {
+        players: [p0, p1],
+        games,
+        openings,
+        pgn_out: m.get_one::<PathBuf>("pgn").cloned(),
+        concurrency: *m.get_one::<usize>("concurrency").unwrap_or(&1),
+        event: "Kibitz match".into(),
+        variant,
+    };
+    println!(
+        "Match: {} games; engine 1: {} ({}); engine 2: {} ({})",
+        cfg.games,
+        cfg.players[0].cmd.join(" "),
+        cfg.players[0].limits.describe(),
+        cfg.players[1].cmd.join(" "),
+        cfg.players[1].limits.describe()
+    );
+    let start = Instant::now();
+    let total = cfg.games;
+    let wdl = matchplay::run_match(&cfg, |rec, wdl| {
+        let (white, black) = (&rec.white, &rec.black);
+        println!(
+            "Game {:>3}/{total}: {white} - {black} {} ({}, {} moves)   score {:.1}/{} W{} D{} L{}",
+            rec.index + 1,
+            rec.ending.result.pgn(),
+            rec.ending.termination.describe(),
+            rec.plies.div_ceil(2),
+            wdl.points(),
+            wdl.games(),
+            wdl.wins,
+            wdl.draws,
+            wdl.losses
+        );
+    })?;
+    println!("--------------------------------------------------");
+    println!(
+        "Finished {} games in {:.0} s",
+        wdl.games(),
+        start.elapsed().as_secs_f64()
+    );
+    println!("Engine 1 W/D/L: {}/{}/{}", wdl.wins, wdl.draws, wdl.losses);
+    println!(
+        "Score: {:.1}/{} ({:.1}%)",
+        wdl.points(),
+        wdl.games(),
+        100.0 * wdl.score()
+    );
+    println!("Elo difference: {}", wdl.elo_text());
+    println!("LOS: {:.1}%", 100.0 * wdl.los());
+    Ok(())
+}

@@ -1,0 +1,300 @@
+//! Moves and un-moves of raw table positions (pieces as square bytes),
+//! attacks and legality: what retrograde analysis steps along.
+
+use crate::tablebase::index::Raw;
+use crate::tablebase::material::{NONE, code, code_color, code_is_pawn};
+use shakmaty::{Bitboard, Color, Role, Square, attacks};
+
+#[inline(always)]
+pub(super) fn sq(s: u8) -> Square {
+    Square::new(u32::from(s & 63))
+}
+
+#[inline(always)]
+pub(super) fn bb(s: u8) -> Bitboard {
+    Bitboard::from_square(sq(s))
+}
+
+/// Attacks of the piece with code `c` on `s`.
+#[inline(always)]
+pub(super) fn piece_attacks(c: u8, s: u8, occ: Bitboard) -> Bitboard {
+    let q = sq(s);
+    match c % 5 {
+        0 => attacks::queen_attacks(q, occ),
+        1 => attacks::rook_attacks(q, occ),
+        2 => attacks::bishop_attacks(q, occ),
+        3 => attacks::knight_attacks(q),
+        _ => attacks::pawn_attacks(code_color(c), q),
+    }
+}
+
+#[inline(always)]
+pub(super) fn occupancy(r: &Raw) -> Bitboard {
+    let mut occ = bb(r.wk) | bb(r.bk);
+    for p in r.pieces() {
+        occ |= bb(p.1);
+    }
+    occ
+}
+
+#[inline(always)]
+pub(super) fn king_of(r: &Raw, c: Color) -> u8 {
+    match c {
+        Color::White => r.wk,
+        Color::Black => r.bk,
+    }
+}
+
+/// Is `target` attacked by `by`'s pieces (piece slot `skip` ignored: it was
+/// just captured)?
+#[inline(always)]
+pub(super) fn attacked(r: &Raw, target: u8, by: Color, occ: Bitboard, skip: usize) -> bool {
+    let t = sq(target);
+    if attacks::king_attacks(sq(king_of(r, by))).contains(t) {
+        return true;
+    }
+    for (i, p) in r.pieces().iter().enumerate() {
+        if i != skip && code_color(p.0) == by && piece_attacks(p.0, p.1, occ).contains(t) {
+            return true;
+        }
+    }
+    false
+}
+
+/// A legal move's result.
+pub(crate) enum Mv {
+    /// Same material, no en passant possible: a position of this table.
+    Internal(Raw),
+    /// A capture or promotion: a position of a smaller table.
+    External(Raw),
+    /// A double push next to an enemy pawn: the resulting position (without
+    /// en-passant rights) and the square the pawn passed.
+    DoublePush(Raw, u8),
+}
+
+/// Removes piece slot `j` (a capture).
+#[inline(always)]
+pub(super) fn without(mut r: Raw, j: usize) -> Raw {
+    let n = r.n as usize;
+    for k in j..n - 1 {
+        r.pc[k] = r.pc[k + 1];
+    }
+    r.n -= 1;
+    r.pc[n - 1] = (NONE, 0);
+    r
+}
+
+/// The squares of `stm`'s men (its king `own_k` included) and of the other
+/// side's men (their king excluded).
+#[inline(always)]
+pub(super) fn sides(r: &Raw, stm: Color, own_k: u8) -> (Bitboard, Bitboard) {
+    let mut own = bb(own_k);
+    let mut theirs = Bitboard::EMPTY;
+    for p in r.pieces() {
+        if code_color(p.0) == stm {
+            own |= bb(p.1);
+        } else {
+            theirs |= bb(p.1);
+        }
+    }
+    (own, theirs)
+}
+
+/// Calls `f` for every legal move of `stm`.
+#[inline(always)]
+pub(super) fn for_each_move(r: &Raw, stm: Color, mut f: impl FnMut(Mv)) {
+    let occ = occupancy(r);
+    let own_k = king_of(r, stm);
+    let opp_k = king_of(r, !stm);
+    let (own, theirs) = sides(r, stm, own_k);
+    let victim = |to: u8| -> usize {
+        r.pieces()
+            .iter()
+            .position(|p| p.1 == to)
+            .unwrap_or(usize::MAX)
+    };
+
+    // King moves.
+    let targets =
+        attacks::king_attacks(sq(own_k)) & !own & !attacks::king_attacks(sq(opp_k)) & !bb(opp_k);
+    for to in targets {
+        let to = to as u8;
+        let j = victim(to);
+        let occ2 = (occ ^ bb(own_k)) | bb(to);
+        if attacked(r, to, !stm, occ2, j) {
+            continue;
+        }
+        let mut c = *r;
+        match stm {
+            Color::White => c.wk = to,
+            Color::Black => c.bk = to,
+        }
+        if j == usize::MAX {
+            f(Mv::Internal(c));
+        } else {
+            f(Mv::External(without(c, j)));
+        }
+    }
+
+    // Other pieces.
+    for i in 0..r.n as usize {
+        let (pc, from) = r.pc[i];
+        if code_color(pc) != stm {
+            continue;
+        }
+        let legal = |to: u8, j: usize| -> bool {
+            let occ2 = (occ ^ bb(from)) | bb(to);
+            !attacked(r, own_k, !stm, occ2, j)
+        };
+        if code_is_pawn(pc) {
+            let (step, last, second): (i8, u8, u8) = match stm {
+                Color::White => (8, 7, 1),
+                Color::Black => (-8, 0, 6),
+            };
+            let promos = |to: u8, j: usize, f: &mut dyn FnMut(Mv)| {
+                for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                    let mut c = *r;
+                    c.pc[i] = (code(stm, role), to);
+                    f(Mv::External(if j == usize::MAX {
+                        c
+                    } else {
+                        without(c, j)
+                    }));
+                }
+            };
+            let to = (from as i8 + step) as u8;
+            if !occ.contains(sq(to)) {
+                if legal(to, usize::MAX) {
+                    if to >> 3 == last {
+                        promos(to, usize::MAX, &mut f);
+                    } else {
+                        let mut c = *r;
+                        c.pc[i].1 = to;
+                        f(Mv::Internal(c));
+                    }
+                }
+                let to2 = (to as i8 + step) as u8;
+                if from >> 3 == second && !occ.contains(sq(to2)) && legal(to2, usize::MAX) {
+                    let mut c = *r;
+                    c.pc[i].1 = to2;
+                    // An enemy pawn beside the square reached?
+                    let beside = r.pieces().iter().any(|p| {
+                        code_color(p.0) != stm
+                            && code_is_pawn(p.0)
+                            && p.1 >> 3 == to2 >> 3
+                            && (p.1 & 7).abs_diff(to2 & 7) == 1
+                    });
+                    f(if beside {
+                        Mv::DoublePush(c, to)
+                    } else {
+                        Mv::Internal(c)
+                    });
+                }
+            }
+            for to in attacks::pawn_attacks(stm, sq(from)) & theirs {
+                let to = to as u8;
+                let j = victim(to);
+                if !legal(to, j) {
+                    continue;
+                }
+                if to >> 3 == last {
+                    promos(to, j, &mut f);
+                } else {
+                    let mut c = *r;
+                    c.pc[i].1 = to;
+                    f(Mv::External(without(c, j)));
+                }
+            }
+        } else {
+            let targets = piece_attacks(pc, from, occ) & !own & !bb(opp_k);
+            for to in targets {
+                let to = to as u8;
+                let j = victim(to);
+                if !legal(to, j) {
+                    continue;
+                }
+                let mut c = *r;
+                c.pc[i].1 = to;
+                if j == usize::MAX {
+                    f(Mv::Internal(c));
+                } else {
+                    f(Mv::External(without(c, j)));
+                }
+            }
+        }
+    }
+}
+
+/// Which piece an un-move moved: the king of the mover or piece slot
+/// `UN_SLOT + i`.
+pub(super) const UN_KING: usize = 0;
+pub(super) const UN_SLOT: usize = 1;
+
+/// The position `r` with piece `moved` (see [`for_each_unmove`]) of
+/// `mover` on `from`.
+#[inline(always)]
+pub(super) fn unmoved(r: &Raw, mover: Color, moved: usize, from: u8) -> Raw {
+    let mut c = *r;
+    if moved == UN_KING {
+        match mover {
+            Color::White => c.wk = from,
+            Color::Black => c.bk = from,
+        }
+    } else {
+        c.pc[moved - UN_SLOT].1 = from;
+    }
+    c
+}
+
+/// Calls `f(piece, from, from - to)` for every un-move of `mover` in `r`:
+/// the positions from which `mover` reaches `r` by a move that keeps the
+/// material (see [`unmoved`]; they may be illegal: callers check).
+#[inline(always)]
+pub(super) fn for_each_unmove(
+    r: &Raw,
+    mover: Color,
+    (king, pieces): (bool, bool),
+    mut f: impl FnMut(usize, u8, isize),
+) {
+    let occ = occupancy(r);
+    let k = king_of(r, mover);
+    if king {
+        for from in attacks::king_attacks(sq(k)) & !occ {
+            f(UN_KING, from as u8, from as isize - k as isize);
+        }
+    }
+    if !pieces {
+        return;
+    }
+    for i in 0..r.n as usize {
+        let (pc, at) = r.pc[i];
+        if code_color(pc) != mover {
+            continue;
+        }
+        if code_is_pawn(pc) {
+            let rank = at >> 3;
+            let (back, single_ok, double_rank): (i8, bool, u8) = match mover {
+                Color::White => (-8, rank >= 2, 3),
+                Color::Black => (8, rank <= 5, 4),
+            };
+            let from = (at as i8 + back) as u8;
+            if single_ok && !occ.contains(sq(from)) {
+                f(UN_SLOT + i, from, isize::from(back));
+                let from2 = (from as i8 + back) as u8;
+                if rank == double_rank && !occ.contains(sq(from2)) {
+                    f(UN_SLOT + i, from2, 2 * isize::from(back));
+                }
+            }
+        } else {
+            for from in piece_attacks(pc, at, occ) & !occ {
+                f(UN_SLOT + i, from as u8, from as isize - at as isize);
+            }
+        }
+    }
+}
+
+/// Is the table position `(r, stm)` legal (the side not to move is not in
+/// check)? `r` must be decoded from a canonical index.
+pub(crate) fn is_legal(r: &Raw, stm: Color) -> bool {
+    !attacked(r, king_of(r, !stm), stm, occupancy(r), usize::MAX)
+}

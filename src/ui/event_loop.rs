@@ -1,0 +1,471 @@
+//! The runtime: the one message channel (terminal events, engine
+//! messages, clock ticks), the loop that feeds it to `App::update` and draws,
+//! and the background jobs that carry out the app's effects.
+
+use anyhow::{Context, Result};
+use app::{App, Effect, Msg, Overlay, Slot};
+use crossterm::event::{self, Event};
+use player::{EngineHandle, EngineSpec};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+use super::*;
+
+pub(super) fn engine_sink(
+    tx: &Sender<Msg>,
+    slot: Slot,
+) -> impl Fn(player::EngineEvent) + Send + 'static {
+    let tx = tx.clone();
+    move |e| {
+        let _ = tx.send(Msg::Engine(slot, e));
+    }
+}
+
+pub(super) fn event_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    app: &mut App,
+    start: Start,
+    warnings: Vec<String>,
+) -> Result<()> {
+    let (tx, rx): (Sender<Msg>, Receiver<Msg>) = mpsc::channel();
+    // Terminal events on their own thread.
+    {
+        let tx = tx.clone();
+        std::thread::Builder::new()
+            .name("kibitz-input".into())
+            .spawn(move || {
+                loop {
+                    let msg = match event::read() {
+                        Ok(Event::Key(k)) => Msg::Key(k),
+                        Ok(Event::Mouse(m)) => Msg::Mouse(m),
+                        Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
+                        Ok(_) => continue,
+                        Err(_) => break,
+                    };
+                    if tx.send(msg).is_err() {
+                        break;
+                    }
+                }
+            })
+            .context("cannot start the input thread")?;
+    }
+    let size = terminal.size().unwrap_or_default();
+    let now = Instant::now();
+    app.update(Msg::Resize(size.width, size.height), now);
+
+    let saver = Saver::spawn().context("cannot start the saving thread")?;
+    // The stop flag of the explorer's work in progress.
+    let mut job_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>> = None;
+    // The stop flags of the file being opened (and checked) and of the review.
+    let mut open_stops: Vec<(u64, std::sync::Arc<std::sync::atomic::AtomicBool>)> = Vec::new();
+    let mut review_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>> = None;
+    let mut opponent: Option<EngineHandle> = None;
+    let mut assistant = EngineHandle::spawn(
+        &EngineSpec::BuiltIn { level: 8 },
+        engine_sink(&tx, Slot::Assistant),
+    );
+
+    let mut replaying = false;
+    let mut train = None;
+    let (setup, resume) = match start {
+        Start::Play(p) => (p.setup, p.resume),
+        Start::Train(p, t) => {
+            train = Some(t);
+            (p.setup, None)
+        }
+        Start::Explore(ex) => {
+            app.start_explorer(*ex, true, now);
+            (app.default_setup(), None)
+        }
+        Start::Replay(path, game) => {
+            replaying = true;
+            app.open_file(path, game);
+            (app.default_setup(), None)
+        }
+    };
+    let exploring = app.explorer.is_some() || replaying;
+    app.launch_setup = Some(setup.clone());
+    match resume {
+        _ if exploring => {}
+        Some((path, game)) => {
+            let moves = game.moves().len().div_ceil(2);
+            let summary = format!(
+                "{} vs {}, {moves} move{}, {}",
+                game.header("White").unwrap_or("?"),
+                game.header("Black").unwrap_or("?"),
+                if moves == 1 { "" } else { "s" },
+                path.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            );
+            app.overlay = Overlay::Resume {
+                path,
+                game: Box::new(game),
+                summary,
+            };
+        }
+        None => app.start_game(setup, now),
+    }
+    match train {
+        Some(Some(t)) => app.begin_trainer(t, now),
+        Some(None) => app.open_trainer_menu(now),
+        None => {}
+    }
+    if !warnings.is_empty() {
+        app.update(Msg::Error(warnings.join("; ")), now);
+    }
+
+    let tick = Duration::from_millis(100);
+    loop {
+        for effect in app.take_effects() {
+            match effect {
+                Effect::Quit => return Ok(()),
+                Effect::StartEngine(spec) => {
+                    drop(opponent.take()); // stops and joins the old engine
+                    opponent = Some(EngineHandle::spawn(&spec, engine_sink(&tx, Slot::Opponent)));
+                }
+                Effect::RestartAssistant => {
+                    assistant = EngineHandle::spawn(
+                        &EngineSpec::BuiltIn { level: 8 },
+                        engine_sink(&tx, Slot::Assistant),
+                    );
+                }
+                Effect::NewGame => {
+                    if let Some(o) = &mut opponent {
+                        o.new_game();
+                    }
+                    assistant.new_game();
+                }
+                Effect::Go(slot, req) => match slot {
+                    Slot::Opponent => match &mut opponent {
+                        Some(o) => o.go(*req),
+                        None => {
+                            let mut o =
+                                EngineHandle::spawn(&app.spec, engine_sink(&tx, Slot::Opponent));
+                            o.go(*req);
+                            opponent = Some(o);
+                        }
+                    },
+                    Slot::Assistant => assistant.go(*req),
+                },
+                Effect::Stop(slot) => match slot {
+                    Slot::Opponent => {
+                        if let Some(o) = &mut opponent {
+                            o.stop();
+                        }
+                    }
+                    Slot::Assistant => assistant.stop(),
+                },
+                Effect::Save { path, contents } => {
+                    if let Err(e) = saver.save(&path, &contents) {
+                        app.update(
+                            Msg::Error(format!("Could not save {}: {e}", path.display())),
+                            Instant::now(),
+                        );
+                    }
+                }
+                Effect::Copy { what, text, path } => {
+                    let clip = osc52(&text);
+                    let mut out = std::io::stdout();
+                    let _ = out.write_all(clip.as_bytes()).and_then(|_| out.flush());
+                    let note = match path {
+                        Some(p) => match save_file(&p, &text) {
+                            Ok(()) => Msg::Note(format!(
+                                "{what} copied to the clipboard and saved to {}",
+                                p.display()
+                            )),
+                            Err(e) => Msg::Error(format!(
+                                "{what} copied to the clipboard; saving {} failed: {e}",
+                                p.display()
+                            )),
+                        },
+                        None => Msg::Note(format!("{what} copied to the clipboard")),
+                    };
+                    app.update(note, Instant::now());
+                }
+                Effect::Explorer(req) => {
+                    if let Some(flag) = job_stop.take() {
+                        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    if let Some(flag) = spawn_job(req, &tx) {
+                        job_stop = Some(flag);
+                    }
+                }
+                Effect::OpenFile { id, path } => {
+                    if let Some(flag) = spawn_open(id, path, &tx) {
+                        open_stops.push((id, flag));
+                    }
+                }
+                Effect::PrepareTables { id, dir, materials } => {
+                    spawn_tables(id, dir, materials, &tx);
+                }
+                Effect::StopFile { id } => {
+                    open_stops.retain(|(i, flag)| {
+                        if *i == id {
+                            flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        *i != id
+                    });
+                }
+                Effect::Review(req) => {
+                    if let Some(flag) = review_stop.take() {
+                        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    review_stop = spawn_review(*req, &tx);
+                }
+                Effect::CancelReview => {
+                    if let Some(flag) = review_stop.take() {
+                        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
+                Effect::SaveState => {
+                    if let Some(d) = &app.data_dir {
+                        let state = config::State {
+                            theme: Some(app.theme().name.clone()),
+                            flipped: app.flipped,
+                        };
+                        if let Err(e) = std::fs::create_dir_all(d)
+                            .and_then(|_| state.save(&d.join("state.toml")))
+                        {
+                            app.update(
+                                Msg::Error(format!("Could not remember the settings: {e}")),
+                                Instant::now(),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        if app.quit {
+            return Ok(());
+        }
+        terminal.draw(|f| view::draw(f, app, Instant::now()))?;
+        let msg = match rx.recv_timeout(tick) {
+            Ok(m) => m,
+            Err(RecvTimeoutError::Timeout) => Msg::Tick,
+            Err(RecvTimeoutError::Disconnected) => return Ok(()),
+        };
+        app.update(msg, Instant::now());
+        // Handle whatever else is already waiting before drawing again.
+        while let Ok(m) = rx.try_recv() {
+            app.update(m, Instant::now());
+        }
+        app.update(Msg::Tick, Instant::now());
+    }
+}
+
+/// Starts the explorer's work on a thread of its own; its results come back
+/// as messages. Returns the job's stop flag.
+pub(super) fn spawn_job(
+    req: explorer::Request,
+    tx: &Sender<Msg>,
+) -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    let flag = Arc::new(AtomicBool::new(false));
+    let stop = flag.clone();
+    let tx = tx.clone();
+    let work: Box<dyn FnOnce() + Send> = match req {
+        explorer::Request::Record {
+            id,
+            pos,
+            depth,
+            features,
+            cap,
+        } => Box::new(move || {
+            let recording = crate::engine::tree::record_until(
+                &pos,
+                depth,
+                features,
+                crate::engine::EngineOptions::default(),
+                cap,
+                &stop,
+            );
+            let _ = tx.send(Msg::TreeRecorded {
+                id,
+                recording: Box::new(recording),
+            });
+        }),
+        explorer::Request::Compare {
+            id,
+            pos,
+            depth,
+            rows,
+        } => Box::new(move || {
+            explorer::run_compare(&pos, depth, &rows, &stop, |row, result| {
+                let _ = tx.send(Msg::Compared { id, row, result });
+            });
+        }),
+        explorer::Request::Cancel | explorer::Request::Close => return None,
+    };
+    std::thread::Builder::new()
+        .name(player::ENGINE_THREAD.into())
+        .spawn(move || {
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+        })
+        .ok()?;
+    Some(flag)
+}
+
+/// Reads and indexes a game file on a thread of its own (progress, then
+/// the library), then reads every game once to mark the unreadable ones in
+/// the game list. Returns the stop flag.
+pub(super) fn spawn_open(
+    id: u64,
+    path: PathBuf,
+    tx: &Sender<Msg>,
+) -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let flag = Arc::new(AtomicBool::new(false));
+    let stop = flag.clone();
+    let tx = tx.clone();
+    let work = move || {
+        let mut last = 0.0;
+        let progress_tx = tx.clone();
+        let mut progress = |share: f64| {
+            if share - last >= 0.01 {
+                last = share;
+                let _ = progress_tx.send(Msg::Indexing { id, share });
+            }
+        };
+        let mut library = match crate::game::library::Library::open(&path, &mut progress) {
+            Ok(l) => l,
+            Err(e) => {
+                let _ = tx.send(Msg::Opened {
+                    id,
+                    path,
+                    result: Err(e.to_string()),
+                });
+                return;
+            }
+        };
+        let check =
+            library.format == crate::game::library::Format::Pgn && library.entries.len() > 1;
+        let _ = tx.send(Msg::Opened {
+            id,
+            path,
+            result: Ok(Box::new(library.clone())),
+        });
+        if !check {
+            return;
+        }
+        let mut batch = Vec::new();
+        let mut sent = Instant::now();
+        for i in 0..library.entries.len() {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let _ = library.load(i);
+            batch.push((i, library.entries[i].status.clone()));
+            if sent.elapsed() > Duration::from_millis(100) {
+                sent = Instant::now();
+                let statuses = std::mem::take(&mut batch);
+                if tx
+                    .send(Msg::Checked {
+                        id,
+                        statuses,
+                        done: false,
+                    })
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        }
+        let _ = tx.send(Msg::Checked {
+            id,
+            statuses: batch,
+            done: true,
+        });
+    };
+    std::thread::Builder::new()
+        .name("kibitz-open".into())
+        .spawn(work)
+        .ok()?;
+    Some(flag)
+}
+
+/// Loads or generates the trainer's tables on a thread of its own.
+pub(super) fn spawn_tables(
+    id: u64,
+    dir: PathBuf,
+    materials: Vec<crate::tablebase::Material>,
+    tx: &Sender<Msg>,
+) {
+    let err_tx = tx.clone();
+    let panic_tx = tx.clone();
+    let tx = tx.clone();
+    let work = move || {
+        let progress_tx = tx.clone();
+        let result = trainer::prepare_tables(Some(dir), &materials, &mut |text, share| {
+            let _ = progress_tx.send(Msg::TablesProgress { id, text, share });
+        })
+        .map(|tb| trainer::Tables(std::sync::Arc::new(tb)));
+        let _ = tx.send(Msg::TablesReady { id, result });
+    };
+    let spawned = std::thread::Builder::new()
+        .name("kibitz-tables".into())
+        .spawn(move || {
+            if std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).is_err() {
+                let _ = panic_tx.send(Msg::TablesReady {
+                    id,
+                    result: Err("the generator failed (a bug: please report it)".into()),
+                });
+            }
+        });
+    if let Err(e) = spawned {
+        let _ = err_tx.send(Msg::TablesReady {
+            id,
+            result: Err(format!("cannot start a thread: {e}")),
+        });
+    }
+}
+
+/// Reviews a game on a thread of its own with the built-in engine.
+pub(super) fn spawn_review(
+    req: app::ReviewRequest,
+    tx: &Sender<Msg>,
+) -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    let app::ReviewRequest {
+        id,
+        start,
+        moves,
+        limits,
+    } = req;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let flag = Arc::new(AtomicBool::new(false));
+    let stop = flag.clone();
+    let tx = tx.clone();
+    let work = move || {
+        crate::game::review::review_line(&start, &moves, &limits, &stop, &mut |done, total, r| {
+            let _ = tx.send(Msg::Reviewed {
+                id,
+                done,
+                total,
+                review: r.map(|r| Box::new(r.clone())),
+                finished: false,
+            });
+        });
+        if !stop.load(Ordering::Relaxed) {
+            let n = moves.len();
+            let _ = tx.send(Msg::Reviewed {
+                id,
+                done: n,
+                total: n,
+                review: None,
+                finished: true,
+            });
+        }
+    };
+    std::thread::Builder::new()
+        .name(player::ENGINE_THREAD.into())
+        .spawn(move || {
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+        })
+        .ok()?;
+    Some(flag)
+}

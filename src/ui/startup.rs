@@ -1,0 +1,281 @@
+//! What the command line asks for and what the app starts with: options,
+//! the engine and clock set up, the sample games, an unfinished game to
+//! resume.
+
+use anyhow::{Context, Result, bail};
+use app::{App, Setup};
+use std::path::{Path, PathBuf};
+
+use super::*;
+
+/// Command-line choices for the play screen.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub fen: Option<String>,
+    pub ascii: bool,
+    /// External UCI engine command.
+    pub engine: Option<String>,
+    pub level: Option<u8>,
+    /// Fixed limits for the built-in engine ("depth 8", "movetime 500").
+    pub limits: Option<String>,
+    /// Time control in minutes+seconds, or "none".
+    pub time: Option<String>,
+    /// white, black, random, engines, humans.
+    pub side: Option<String>,
+    pub theme: Option<String>,
+    /// Do not offer to resume an unfinished game.
+    pub new_game: bool,
+    /// Open this game file for replay (and this game of it, from 0).
+    pub replay: Option<(PathBuf, Option<usize>)>,
+    /// Open the endgame trainer.
+    pub train: Option<TrainOptions>,
+}
+
+/// `kibitz train`: an ending or a position, and the menu's choices.
+#[derive(Clone, Debug, Default)]
+pub struct TrainOptions {
+    /// An ending (`KBNvK`, `kqk`) or a FEN; `None` opens the menu.
+    pub what: Option<String>,
+    /// easy, medium or hard.
+    pub difficulty: Option<String>,
+    /// white, black or random.
+    pub side: Option<String>,
+}
+
+impl TrainOptions {
+    /// What the trainer starts with (`None`: the menu). Errors explain
+    /// an unknown ending, a bad choice or an illegal position.
+    pub fn start(&self) -> Result<Option<app::TrainerStart>> {
+        use trainer::{Difficulty, ENDINGS, Ending, SideChoice};
+        let difficulty = match self.difficulty.as_deref() {
+            None => Difficulty::Medium,
+            Some(d) => *Difficulty::ALL
+                .iter()
+                .find(|x| x.name() == d.to_ascii_lowercase())
+                .with_context(|| format!("--difficulty must be easy, medium or hard, not '{d}'"))?,
+        };
+        let side = match self.side.as_deref() {
+            None => SideChoice::White,
+            Some(s) => *SideChoice::ALL
+                .iter()
+                .find(|x| x.name().eq_ignore_ascii_case(s))
+                .with_context(|| format!("--side must be white, black or random, not '{s}'"))?,
+        };
+        let Some(what) = self.what.as_deref() else {
+            return Ok(None);
+        };
+        if let Some(ending) = Ending::find(what) {
+            return Ok(Some(app::TrainerStart::Random {
+                ending,
+                difficulty,
+                side,
+            }));
+        }
+        if !what.contains('/') {
+            let names: Vec<&str> = ENDINGS.iter().map(|e| e.name).collect();
+            bail!(
+                "'{what}' is neither an ending nor a FEN; endings: {}",
+                names.join(", ")
+            );
+        }
+        let fen: shakmaty::fen::Fen = what
+            .trim()
+            .parse()
+            .map_err(|e| anyhow::anyhow!("not a FEN ({e}): {what}"))?;
+        let setup = fen.into_setup();
+        match trainer::validate(&setup.board, setup.turn) {
+            Ok(board) => Ok(Some(app::TrainerStart::Position(board))),
+            Err(problems) => bail!("cannot train from this position: {}", problems.join(" ")),
+        }
+    }
+}
+
+/// The repository's sample games: `games/` in the working directory (as
+/// with `cargo run`), else next to the sources this was built from.
+pub fn samples_dir() -> Option<PathBuf> {
+    let here = PathBuf::from("games");
+    if here.is_dir() {
+        return Some(here);
+    }
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    built.is_dir().then_some(built)
+}
+
+/// Everything the app needs before the terminal is taken over; errors here
+/// are printed normally.
+pub(super) struct Prepared {
+    pub(super) app: App,
+    pub(super) setup: Setup,
+    pub(super) resume: Option<(PathBuf, crate::game::Game)>,
+    pub(super) warnings: Vec<String>,
+}
+
+pub(super) fn prepare(opts: &Options) -> Result<Prepared> {
+    let dirs = crate::paths::project_dirs();
+    let config_dir = dirs.as_ref().map(|d| d.config_dir().to_path_buf());
+    let data_dir = dirs.as_ref().map(|d| d.data_dir().to_path_buf());
+    let mut warnings = Vec::new();
+    let mut cfg = match &config_dir {
+        Some(dir) => {
+            let (c, err) = config::Config::load(&dir.join("config.toml"));
+            if let Some(e) = err {
+                warnings.push(format!("{e} (using defaults)"));
+            }
+            c
+        }
+        None => config::Config::default(),
+    };
+    if let Some(l) = opts.level {
+        if !(1..=8).contains(&l) {
+            bail!("--level must be 1 to 8, not {l}");
+        }
+        cfg.level = l;
+        cfg.engine = None;
+    }
+    if let Some(e) = &opts.engine {
+        cfg.engine = Some(PathBuf::from(e));
+    }
+    if opts.ascii {
+        cfg.piece_style = config::PieceStyle::Ascii;
+    }
+    if let Some(t) = &opts.time {
+        cfg.time_control = if t == "none" || t == "-" {
+            None
+        } else {
+            Some(
+                t.parse::<config::TimeControl>()
+                    .map_err(|e| anyhow::anyhow!("--time {t}: {e}"))?,
+            )
+        };
+    }
+    let (themes, theme_warnings) =
+        theme::load_all(config_dir.as_ref().map(|d| d.join("themes")).as_deref());
+    warnings.extend(theme_warnings);
+    if themes.is_empty() {
+        bail!("no colour themes could be loaded");
+    }
+    let state = data_dir
+        .as_ref()
+        .map(|d| config::State::load(&d.join("state.toml")))
+        .unwrap_or_default();
+    let mut app = App::new(cfg, themes, data_dir.clone());
+    if let Some(l) = &opts.limits {
+        app.spec = app::parse_limits(l).map_err(|e| anyhow::anyhow!("--limits {l}: {e}"))?;
+    }
+    let wanted_theme = opts.theme.clone().or(state.theme.clone());
+    if let Some(name) = wanted_theme {
+        match app
+            .themes
+            .iter()
+            .position(|t| t.name.eq_ignore_ascii_case(&name))
+        {
+            Some(i) => app.theme = i,
+            None if opts.theme.is_some() => {
+                let names: Vec<&str> = app.themes.iter().map(|t| t.name.as_str()).collect();
+                bail!("no theme '{name}' (have: {})", names.join(", "));
+            }
+            None => {}
+        }
+    }
+    app.flipped = state.flipped;
+    app.samples_dir = samples_dir();
+
+    let mut setup = app.default_setup();
+    if let Some(fen) = &opts.fen {
+        setup.start =
+            crate::engine::Board::from_fen(fen).map_err(|e| anyhow::anyhow!("--fen: {e}"))?;
+        if shakmaty::Position::legal_moves(setup.start.chess()).is_empty() {
+            bail!("--fen: the position has no legal moves (the game would already be over)");
+        }
+    }
+    if let Some(side) = &opts.side {
+        use shakmaty::Color;
+        setup.mode = match side.as_str() {
+            "white" => app::Mode::HumanVsEngine {
+                human: Color::White,
+            },
+            "black" => app::Mode::HumanVsEngine {
+                human: Color::Black,
+            },
+            "random" => app::Mode::HumanVsEngine {
+                human: if crate::util::Rng::from_entropy().below(2) == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                },
+            },
+            "engines" => app::Mode::EngineVsEngine,
+            "humans" => app::Mode::HumanVsHuman,
+            other => bail!("--side must be white, black, random, engines or humans, not '{other}'"),
+        };
+    }
+    let resume =
+        if opts.new_game || opts.fen.is_some() || opts.replay.is_some() || opts.train.is_some() {
+            None
+        } else if let Some(d) = &data_dir {
+            let (found, warning) = find_unfinished(&d.join("games"));
+            warnings.extend(warning);
+            found
+        } else {
+            None
+        };
+    Ok(Prepared {
+        app,
+        setup,
+        resume,
+        warnings,
+    })
+}
+
+/// The most recently saved game, if it is unfinished; a warning when that
+/// file cannot be read (the file is left alone).
+pub fn find_unfinished(dir: &Path) -> (Option<(PathBuf, crate::game::Game)>, Option<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return (None, None);
+    };
+    let newest = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().extension().is_some_and(|x| x == "pgn"))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .max();
+    let Some((_, newest)) = newest else {
+        return (None, None);
+    };
+    let game = std::fs::read_to_string(&newest)
+        .map_err(|e| e.to_string())
+        .and_then(|text| crate::game::pgn_read::read_game(&text).map_err(|e| e.to_string()));
+    let game = match game {
+        Ok(g) => g,
+        Err(e) => {
+            let warning = format!(
+                "The last saved game ({}) could not be read: {e}",
+                newest.display()
+            );
+            return (None, Some(warning));
+        }
+    };
+    if game.ending.is_some()
+        || game.header("KibitzMode").is_none()
+        || game.moves().is_empty()
+        || game.rule_ending(false).is_some()
+    {
+        return (None, None);
+    }
+    (Some((newest, game)), None)
+}
+
+/// A game, or the offer to resume one.
+pub(super) struct PlayStart {
+    pub(super) setup: Setup,
+    pub(super) resume: Option<(PathBuf, crate::game::Game)>,
+}
+
+/// What the app does first.
+pub(super) enum Start {
+    Play(Box<PlayStart>),
+    Explore(Box<explorer::Explorer>),
+    /// A game file (and the game of it to show first).
+    Replay(PathBuf, Option<usize>),
+    /// The endgame trainer: this start, or the menu.
+    Train(Box<PlayStart>, Option<app::TrainerStart>),
+}

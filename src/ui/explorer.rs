@@ -12,6 +12,11 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use shakmaty::{Move, Position};
 use std::time::Duration;
 
+mod words;
+
+use words::NoteText;
+pub use words::{bound_words, node_name, show};
+
 /// Depths the explorer records, and its default.
 pub const MIN_DEPTH: Depth = 1;
 pub const MAX_DEPTH: Depth = 12;
@@ -623,163 +628,6 @@ impl Explorer {
             StepKind::Leave { score, bound } => {
                 format!("Leave with {} ({})", show(sc(score)), bound_words(bound))
             }
-        }
-    }
-}
-
-/// What a bound means for the score returned.
-pub fn bound_words(b: crate::engine::Bound) -> &'static str {
-    match b {
-        crate::engine::Bound::Exact => "exact",
-        crate::engine::Bound::Lower => "at least: failed high",
-        crate::engine::Bound::Upper => "at most: failed low",
-        crate::engine::Bound::None => "search stopped",
-    }
-}
-
-/// A node's name: its move in SAN, or what kind of node it is.
-pub fn node_name(t: &SearchTree, id: NodeId) -> String {
-    let n = t.node(id);
-    match (n.entry, n.mv, n.parent) {
-        (tree::Entry::Root, _, _) => "the root".to_string(),
-        (tree::Entry::Move, Some(m), Some(p)) => t.board_at(p).san(m),
-        (tree::Entry::NullMove, _, _) => "a null move".to_string(),
-        _ => "a verification search".to_string(),
-    }
-}
-
-/// A centipawn or mate value as text (`+0.35`, `M3`, `-M2`, `+inf`).
-pub fn show(v: i32) -> String {
-    if v >= Score::INFINITE.0 {
-        "+inf".into()
-    } else if v <= -Score::INFINITE.0 {
-        "-inf".into()
-    } else if v.abs() >= Score::MATE_BOUND {
-        let plies = Score::MATE.0 - v.abs();
-        format!("{}M{}", if v > 0 { "" } else { "-" }, (plies + 1) / 2)
-    } else {
-        format!("{:+.2}", f64::from(v) / 100.0)
-    }
-}
-
-/// A note in words; scores are shown from the node's view (`ply` below
-/// the root).
-struct NoteText<'a>(tree::Note, &'a crate::engine::Board, usize);
-
-impl std::fmt::Display for NoteText<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        use crate::engine::{Prune, Research};
-        let b = self.1;
-        let v = |s: Score| show(tree::export::node_relative(s, self.2));
-        let san = |m: Move| {
-            if b.is_legal(m) {
-                b.san(m)
-            } else {
-                crate::engine::Board::uci(m)
-            }
-        };
-        match self.0 {
-            tree::Note::TtHit {
-                cutoff: true,
-                score,
-                bound,
-                ..
-            } => write!(
-                f,
-                "Transposition table hit: this position was searched before deep enough \
-                 ({}, {}), so the node ends here",
-                v(score),
-                bound_words(bound)
-            ),
-            tree::Note::TtHit { mv: Some(m), .. } => write!(
-                f,
-                "Transposition table hit: not enough to end the node, but {} is tried first",
-                san(m)
-            ),
-            tree::Note::TtHit { mv: None, .. } => write!(
-                f,
-                "Transposition table hit: not deep enough to end the node, and no move to try first"
-            ),
-            tree::Note::TtStore { bound, depth, .. } => write!(
-                f,
-                "Store the result in the transposition table ({}, depth {depth})",
-                bound_words(bound)
-            ),
-            tree::Note::Research { mv, why } => match why {
-                Research::Reduction => write!(
-                    f,
-                    "{} did better than expected at reduced depth: search it again at full depth",
-                    san(mv)
-                ),
-                Research::FullWindow => write!(
-                    f,
-                    "{} beat the zero window: search it again with the full window for its exact score",
-                    san(mv)
-                ),
-            },
-            tree::Note::Prune(p) => match p {
-                Prune::Draw => write!(
-                    f,
-                    "A draw (repetition, 50-move rule or insufficient material)"
-                ),
-                Prune::MateDistance => write!(
-                    f,
-                    "Mate-distance pruning: no mate from here can beat one already found"
-                ),
-                Prune::MateDistanceWindow { .. } => {
-                    write!(
-                        f,
-                        "The window is narrowed to the mates still possible from this ply"
-                    )
-                }
-                Prune::ReverseFutility { eval, margin } => write!(
-                    f,
-                    "Reverse futility: the static evaluation {} minus a margin of {margin} is still above beta",
-                    v(eval)
-                ),
-                Prune::NullMoveTry { reduction } => write!(
-                    f,
-                    "Null move: let the opponent move twice, searched {reduction} plies shallower"
-                ),
-                Prune::NullMoveCutoff { .. } => {
-                    write!(
-                        f,
-                        "Even after passing the score stays above beta: the node is cut"
-                    )
-                }
-                Prune::NullMoveVerified { confirmed } => write!(
-                    f,
-                    "Verification search (little material, zugzwang possible): {}",
-                    if confirmed {
-                        "the cutoff holds"
-                    } else {
-                        "the cutoff is refused"
-                    }
-                ),
-                Prune::Iir => write!(f, "No move from the table: search one ply shallower (IIR)"),
-                Prune::QuietsPruned { futility: true } => write!(
-                    f,
-                    "Futility pruning: the position is too far below alpha for a quiet move to help; quiet moves skipped"
-                ),
-                Prune::QuietsPruned { futility: false } => write!(
-                    f,
-                    "Late move pruning: enough moves searched at this depth; the remaining quiet moves are skipped"
-                ),
-                Prune::See { mv } => write!(f, "{} loses material (SEE): skipped", san(mv)),
-                Prune::Delta { mv } => write!(
-                    f,
-                    "Delta pruning: even winning with {} cannot reach alpha: skipped",
-                    san(mv)
-                ),
-                Prune::Lmr { mv, reduction } => write!(
-                    f,
-                    "Late move reduction: {} is searched {reduction} plies shallower",
-                    san(mv)
-                ),
-                Prune::Extension { mv, plies } => {
-                    write!(f, "{} gives check: searched {plies} ply deeper", san(mv))
-                }
-            },
         }
     }
 }

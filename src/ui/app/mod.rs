@@ -29,6 +29,8 @@ mod dialog;
 mod flow;
 mod keys;
 mod replay;
+mod review;
+mod start;
 mod trainer;
 
 pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, parse_limits, time_choices};

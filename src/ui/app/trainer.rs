@@ -509,7 +509,7 @@ impl App {
             Color::Black => (table, "You".to_string()),
         };
         let event = format!("Kibitz endgame trainer: {name}");
-        super::flow::set_seven_tags(&mut self.game, &event, white, black);
+        super::start::set_seven_tags(&mut self.game, &event, white, black);
         let g = &mut self.game;
         g.set_header(
             "KibitzMode",

@@ -7,6 +7,7 @@ mod input;
 mod keymap;
 mod render;
 mod replay;
+mod replay_review;
 mod saving;
 mod trainer;
 

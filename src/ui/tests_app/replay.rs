@@ -1,16 +1,15 @@
 //! The replay screen: opening files, the game list, stepping, variations,
-//! move numbers, autoplay, review, play from here, export, mouse, drawing.
+//! move numbers, autoplay, mouse, drawing (review and analysis: replay_review).
 
 use super::*;
 use crate::game::library::Library;
-use crate::game::review::{Judgement, MoveReview};
 use crate::ui::replay::TokKind;
 
 pub(super) const OPERA: &str = "[Event \"Paris\"]\n[White \"Morphy\"]\n[Black \"Allies\"]\n[Result \"1-0\"]\n\n\
 1. e4 e5 2. Nf3 d6 3. d4 Bg4 (3... exd4 4. Nxd4 (4. Qxd4 Nc6) Nf6) 4. dxe5 Bxf3 5. Qxf3 dxe5 \
 6. Bc4 Nf6 7. Qb3 {[%clk 0:01:00] Two threats} Qe7 8. Nc3 c6 9. Bg5 b5 10. Nxb5 cxb5 \
 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0\n\n";
-const BAD: &str =
+pub(super) const BAD: &str =
     "[Event \"Broken\"]\n[White \"X\"]\n[Black \"Y\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n";
 
 /// An app replaying `text` as the runtime would deliver it.
@@ -43,7 +42,7 @@ pub(super) fn replaying(text: &str, game: Option<usize>, now: Instant) -> App {
 }
 
 /// The analysis search `id` ends with `score` (side to move's view).
-fn analysis_done(a: &mut App, id: u64, score: Score, now: Instant) {
+pub(super) fn analysis_done(a: &mut App, id: u64, score: Score, now: Instant) {
     a.update(
         Msg::Engine(
             Slot::Assistant,
@@ -59,7 +58,7 @@ fn analysis_done(a: &mut App, id: u64, score: Score, now: Instant) {
     );
 }
 
-fn cursor_san(a: &App) -> String {
+pub(super) fn cursor_san(a: &App) -> String {
     let r = a.replay.as_ref().expect("replaying");
     r.tree().node(r.cursor).san.clone()
 }
@@ -290,159 +289,6 @@ fn a_file_that_cannot_be_read_is_an_error() {
     a.open_file(PathBuf::from("x.pgn"), None);
     key(&mut a, KeyCode::Esc, now);
     assert!(a.opening.is_none());
-}
-
-#[test]
-fn analysis_follows_the_moves_shown() {
-    let now = Instant::now();
-    let mut a = replaying(OPERA, None, now);
-    let go = take_go(&mut a, Slot::Assistant).expect("analysis starts");
-    assert_eq!(go.purpose, Purpose::Analysis);
-    assert!(go.moves.is_empty());
-    type_str(&mut a, "3b", now);
-    let go = take_go(&mut a, Slot::Assistant).expect("analysis of the new position");
-    assert_eq!(go.moves.len(), 6);
-    // The other move at the same number: a new position, a new search.
-    key(&mut a, KeyCode::Down, now);
-    let go = take_go(&mut a, Slot::Assistant).expect("analysis of the variation");
-    assert_eq!(Board::uci(go.moves[5]), "e5d4");
-    // Its score is kept for the node.
-    analysis_done(&mut a, go.id, Score(-50), now);
-    let r = a.replay.as_ref().unwrap();
-    assert_eq!(
-        r.evals[r.cursor],
-        Some(Score(-50)),
-        "White's view (White to move, -0.5)"
-    );
-    // Black to move: the sign turns.
-    key(&mut a, KeyCode::Right, now);
-    let go = take_go(&mut a, Slot::Assistant).expect("analysis");
-    analysis_done(&mut a, go.id, Score(-50), now);
-    let r = a.replay.as_ref().unwrap();
-    assert_eq!(r.evals[r.cursor], Some(Score(50)));
-}
-
-#[test]
-fn review_marks_moves_and_export_writes_them() {
-    let now = Instant::now();
-    let mut a = replaying(OPERA, None, now);
-    a.take_effects();
-    key(&mut a, KeyCode::Char('r'), now);
-    let (id, moves) = a
-        .take_effects()
-        .into_iter()
-        .find_map(|e| match e {
-            Effect::Review(r) => Some((r.id, r.moves)),
-            _ => None,
-        })
-        .expect("the review runs in the background");
-    assert_eq!(moves.len(), 33);
-    // 11...Nbd7 (ply 21) judged a blunder; the better move 11...Nfd7? Take
-    // 11...Kd8 as the engine's choice.
-    let board = {
-        let mut b = Board::startpos();
-        for &m in &moves[..21] {
-            b = b.play(m);
-        }
-        b
-    };
-    let best = board.parse_uci("e8d8").unwrap();
-    let review = MoveReview {
-        ply: 21,
-        before: Score(-100),
-        after: Score(400),
-        best: Some(best),
-        best_line: vec![best],
-        judgement: Some(Judgement::Blunder),
-        loss: 0.4,
-    };
-    a.update(
-        Msg::Reviewed {
-            id,
-            done: 22,
-            total: 33,
-            review: Some(Box::new(review)),
-            finished: false,
-        },
-        now,
-    );
-    let screen = render(&a, 160, 50);
-    assert!(screen.contains("review 66%"), "progress shown: {screen}");
-    a.update(
-        Msg::Reviewed {
-            id,
-            done: 33,
-            total: 33,
-            review: None,
-            finished: true,
-        },
-        now,
-    );
-    assert!(
-        a.status.as_ref().is_some_and(|s| s
-            .text
-            .contains("Black: 0 inaccuracies, 0 mistakes, 1 blunder")),
-        "{:?}",
-        a.status
-    );
-    type_str(&mut a, "11b", now);
-    let screen = render(&a, 160, 50);
-    assert!(screen.contains("Nbd7??"), "the mark in the list: {screen}");
-    assert!(
-        screen.contains("Blunder"),
-        "the verdict under the list: {screen}"
-    );
-    assert!(screen.contains("Best was Kd8"), "{screen}");
-    // Export: the annotated PGN, readable again with the same moves.
-    a.data_dir = Some(PathBuf::from("/tmp/kibitz-test-data"));
-    shift(&mut a, 'E', now);
-    let (text, path) = a
-        .take_effects()
-        .into_iter()
-        .find_map(|e| match e {
-            Effect::Copy { text, path, .. } => Some((text, path)),
-            _ => None,
-        })
-        .expect("export");
-    assert!(
-        text.contains("Nbd7??") || text.contains("Nbd7 $4"),
-        "{text}"
-    );
-    assert!(text.contains("[%eval"), "{text}");
-    assert!(
-        path.is_some_and(|p| p.ends_with("annotated/test-game1-annotated.pgn")),
-        "saved in the data directory"
-    );
-    let again = crate::game::pgn_read::read_games_full(&text);
-    let g = again[0].as_ref().expect("the export reads back");
-    assert_eq!(g.game.moves(), &moves[..]);
-    // A second review press while it runs cancels it.
-    key(&mut a, KeyCode::Char('r'), now);
-    key(&mut a, KeyCode::Char('r'), now);
-    assert!(
-        a.take_effects()
-            .iter()
-            .any(|e| matches!(e, Effect::CancelReview))
-    );
-}
-
-#[test]
-fn play_from_here_starts_a_game_from_the_position() {
-    let now = Instant::now();
-    let mut a = replaying(OPERA, None, now);
-    type_str(&mut a, "9", now);
-    let fen = a.board().fen();
-    shift(&mut a, 'P', now);
-    assert!(a.replay.is_none());
-    assert_eq!(a.game.start().fen(), fen);
-    assert_eq!(
-        a.mode,
-        Mode::HumanVsEngine {
-            human: Color::Black
-        },
-        "the human plays the side to move"
-    );
-    assert!(a.human_to_move());
 }
 
 #[test]
@@ -712,75 +558,6 @@ fn own_moves_become_variations() {
 }
 
 #[test]
-fn leaving_restores_analysis_and_old_messages_are_ignored() {
-    let now = Instant::now();
-    let mut a = app();
-    assert!(a.analysis.is_none());
-    let text = format!("{OPERA}{BAD}{OPERA}");
-    // Opened while no analysis was on.
-    a.open_file(PathBuf::from("a.pgn"), None);
-    let id = a.opening.as_ref().unwrap().id;
-    let lib = Library::from_text("a.pgn".into(), text.clone(), &mut |_| {});
-    a.update(
-        Msg::Opened {
-            id,
-            path: PathBuf::from("a.pgn"),
-            result: Ok(Box::new(lib)),
-        },
-        now,
-    );
-    key(&mut a, KeyCode::Esc, now);
-    assert!(a.analysis.is_some(), "analysis follows the replay");
-    // The check of another file does not land here.
-    a.update(
-        Msg::Checked {
-            id: id + 100,
-            statuses: vec![(
-                0,
-                crate::game::library::Status::Bad {
-                    line: 1,
-                    reason: "x".into(),
-                },
-            )],
-            done: true,
-        },
-        now,
-    );
-    let r = a.replay.as_ref().unwrap();
-    assert_eq!(
-        r.library.entries[0].status,
-        crate::game::library::Status::Ok
-    );
-    assert!(r.checking, "its own check still runs");
-    // Its own does.
-    a.update(
-        Msg::Checked {
-            id,
-            statuses: vec![(
-                1,
-                crate::game::library::Status::Bad {
-                    line: 11,
-                    reason: "bad".into(),
-                },
-            )],
-            done: true,
-        },
-        now,
-    );
-    let r = a.replay.as_ref().unwrap();
-    assert!(!r.checking);
-    assert!(matches!(
-        r.library.entries[1].status,
-        crate::game::library::Status::Bad { line: 11, .. }
-    ));
-    // Playing from here: the analysis setting comes back (off).
-    type_str(&mut a, "9", now);
-    shift(&mut a, 'P', now);
-    assert!(a.replay.is_none());
-    assert!(a.analysis.is_none(), "no engine lines while you play");
-}
-
-#[test]
 fn own_moves_at_the_end_are_not_the_game() {
     let now = Instant::now();
     let text = "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n";
@@ -821,24 +598,4 @@ fn own_moves_at_the_end_are_not_the_game() {
         })
         .unwrap();
     assert_eq!(moves.len(), 3);
-}
-
-#[test]
-fn evaluations_from_the_file_are_shown() {
-    let now = Instant::now();
-    let text =
-        "[White \"A\"]\n[Black \"B\"]\n\n1. e4 {[%eval 0.31] [%clk 0:03:00]} e5 {[%eval -1.5]} *\n";
-    let mut a = replaying(text, None, now);
-    key(&mut a, KeyCode::Right, now);
-    let screen = render(&a, 160, 50);
-    assert!(screen.contains("Evaluation in the file: +0.31"), "{screen}");
-    assert!(screen.contains("3:00"), "{screen}");
-    let r = a.replay.as_ref().unwrap();
-    assert_eq!(
-        r.evals[r.cursor],
-        Some(Score(31)),
-        "on the eval bar and graph"
-    );
-    key(&mut a, KeyCode::Right, now);
-    assert_eq!(a.current_eval(), Some(Score(-150)));
 }

@@ -1,0 +1,167 @@
+//! The replay screen's review: marking mistakes with the engine, playing
+//! on from a position, and the annotated export.
+
+use super::super::keymap::ReplayAction;
+use super::super::replay::{self as rp, ReviewState};
+use super::*;
+
+impl App {
+    pub(super) fn toggle_review(&mut self) {
+        let Some(r) = &mut self.replay else { return };
+        if let ReviewState::Running { done, total, .. } = r.review {
+            r.review = ReviewState::Cancelled { done, total };
+            self.effects.push(Effect::CancelReview);
+            self.info(format!(
+                "Review cancelled after {done} of {total} positions (what was found stays)."
+            ));
+            return;
+        }
+        let main = r.file_main_line();
+        let tree = r.tree();
+        if main.is_empty() {
+            self.info("Nothing to review: the game has no moves.");
+            return;
+        }
+        let moves: Vec<Move> = main.iter().filter_map(|&n| tree.node(n).mv).collect();
+        let start = tree.start.clone();
+        self.next_id += 1;
+        let id = self.next_id;
+        r.review = ReviewState::Running {
+            id,
+            done: 0,
+            total: moves.len() + 1,
+        };
+        for slot in &mut r.reviews {
+            *slot = None;
+        }
+        self.effects.push(Effect::Review(Box::new(ReviewRequest {
+            id,
+            start,
+            moves,
+            limits: Limits::movetime(rp::REVIEW_MOVETIME_MS),
+        })));
+        self.info(format!(
+            "Reviewing the game ({} ms a position; {} again cancels)…",
+            rp::REVIEW_MOVETIME_MS,
+            self.replay_key_hint(ReplayAction::Review)
+        ));
+    }
+
+    pub(super) fn on_reviewed(
+        &mut self,
+        id: u64,
+        done: usize,
+        total: usize,
+        review: Option<Box<MoveReview>>,
+        finished: bool,
+    ) {
+        let Some(r) = &mut self.replay else { return };
+        let ReviewState::Running { id: want, .. } = r.review else {
+            return;
+        };
+        if want != id {
+            return;
+        }
+        r.review = if finished {
+            ReviewState::Done
+        } else {
+            ReviewState::Running { id, done, total }
+        };
+        if let Some(mr) = review {
+            let main = r.main_nodes();
+            if let (Some(&before), Some(&after)) = (main.get(mr.ply), main.get(mr.ply + 1)) {
+                if let Some(e) = r.evals.get_mut(before) {
+                    *e = Some(mr.before);
+                }
+                if let Some(e) = r.evals.get_mut(after) {
+                    *e = Some(mr.after);
+                }
+                if let Some(slot) = r.reviews.get_mut(after) {
+                    *slot = Some(*mr);
+                }
+            }
+        }
+        if finished {
+            let [w, b] = r.judgement_counts();
+            let side = |(i, m, b): (usize, usize, usize)| {
+                let n = |k: usize, one: &str, many: &str| {
+                    format!("{k} {}", if k == 1 { one } else { many })
+                };
+                format!(
+                    "{}, {}, {}",
+                    n(i, "inaccuracy", "inaccuracies"),
+                    n(m, "mistake", "mistakes"),
+                    n(b, "blunder", "blunders")
+                )
+            };
+            let text = format!(
+                "Review done. White: {}. Black: {}. {} saves it annotated.",
+                side(w),
+                side(b),
+                self.replay_key_hint(ReplayAction::Export)
+            );
+            self.info(text);
+        }
+        self.evals = self
+            .replay
+            .as_ref()
+            .map(|r| r.path_evals())
+            .unwrap_or_default();
+    }
+
+    /// A new game against the engine from the position shown, the human
+    /// playing the side to move.
+    pub(super) fn play_from_here(&mut self, now: Instant) {
+        let Some(r) = &self.replay else { return };
+        let board = self.board().clone();
+        if !crate::engine::has_legal_moves(&board) {
+            self.error("The game is over in this position: nothing to play.");
+            return;
+        }
+        let _ = r;
+        let setup = Setup {
+            mode: Mode::HumanVsEngine {
+                human: board.turn(),
+            },
+            engine: self.spec.clone(),
+            time: self.time,
+            start: board,
+        };
+        self.start_game(setup, now);
+    }
+
+    /// Saves the game (with the review's evaluations, marks and better
+    /// moves when there is one) as PGN in the data directory.
+    pub(super) fn export_annotated(&mut self) {
+        let Some(r) = &self.replay else { return };
+        let mut tree = r.parsed.tree.clone();
+        let reviews: Vec<MoveReview> = r.reviews.iter().flatten().cloned().collect();
+        crate::game::review::annotate_tree(&mut tree, &reviews);
+        let text = crate::game::write_pgn_tree(&r.parsed.game, &tree);
+        let stem = r
+            .path
+            .as_ref()
+            .and_then(|p| p.file_stem())
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "game".into());
+        let name = format!("{stem}-game{}-annotated.pgn", r.index + 1);
+        let Some(dir) = self.data_dir.as_ref().map(|d| d.join("annotated")) else {
+            self.effects.push(Effect::Copy {
+                what: "Annotated PGN",
+                text,
+                path: None,
+            });
+            return;
+        };
+        let what = if reviews.is_empty() {
+            "The game (not reviewed yet)"
+        } else {
+            "The annotated game"
+        };
+        self.effects.push(Effect::Copy {
+            what,
+            text,
+            path: Some(dir.join(name)),
+        });
+    }
+}

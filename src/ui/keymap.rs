@@ -348,10 +348,7 @@ impl Bindable for Action {
     }
     fn refuse(self, c: char) -> Option<String> {
         (begins_move(c) && !self.is_cursor()).then(|| {
-            format!(
-                "'{c}' begins a move (files a-h, K Q R B N P, O o 0, @), so it cannot be a \
-                 command key; use another letter, a symbol, Ctrl+{c} or a function key"
-            )
+            format!("'{c}' begins a move: use a key outside a-h KQRBNP Oo0 @ (or Ctrl+{c})")
         })
     }
 }

@@ -982,6 +982,7 @@ fn bughouse_partner_commands_and_sitting() {
             .any(|l| l.starts_with("option name BughousePace"))
     );
     s.send("setoption name UCI_Variant value bughouse");
+    s.send("setoption name BughousePartner value true");
     // Nothing in hand, but a knight would mate (N@f7#) and White leads on
     // the clock by 30 s: Kibitz asks its partner for a knight and sits.
     s.send("bughouse partner fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] b KQkq - 0 1");

@@ -116,6 +116,10 @@ impl fmt::Display for PartnerMsg {
 pub struct PartnerState {
     /// Pieces the partner needs (pawn..queen).
     pub wanted: [bool; 5],
+    /// Our moves left before the wish for `wanted` lapses: a need is
+    /// urgent or gone, and a wish kept for the whole game made every later
+    /// capture of that piece look better than it is.
+    pub want_moves: u8,
     /// Pieces of ours the partner does not want the opponents to take.
     pub dont_give: [bool; 5],
     /// The partner asked us to sit.
@@ -128,6 +132,9 @@ pub struct PartnerState {
 /// centipawns: about half what the piece is worth in hand.
 const WISH_VALUE: [i32; 5] = [60, 150, 150, 220, 450];
 
+/// How many of our moves a "need" wish lasts.
+pub const WISH_MOVES: u8 = 3;
+
 impl PartnerState {
     /// Takes a message into account. Returns whether anything changed.
     pub fn receive(&mut self, msg: &PartnerMsg) -> bool {
@@ -137,6 +144,7 @@ impl PartnerState {
                 if let Some(i) = index(*r) {
                     self.wanted = [false; 5];
                     self.wanted[i] = true;
+                    self.want_moves = WISH_MOVES;
                 }
             }
             PartnerMsg::DontGive(r) => {
@@ -155,6 +163,14 @@ impl PartnerState {
             PartnerMsg::Text(_) => {}
         }
         *self != before
+    }
+
+    /// We have moved: a "need" wish lapses after [`WISH_MOVES`] moves.
+    pub fn moved(&mut self) {
+        self.want_moves = self.want_moves.saturating_sub(1);
+        if self.want_moves == 0 {
+            self.wanted = [false; 5];
+        }
     }
 
     /// The evaluation changes these wishes make for a player of colour `us`.
@@ -239,5 +255,22 @@ mod tests {
         assert!(!s.receive(&PartnerMsg::Text("hi".into())));
         s.receive(&PartnerMsg::Go);
         assert!(s.tweaks(Color::White).is_empty());
+    }
+
+    #[test]
+    fn a_need_lapses_after_a_few_moves_a_warning_does_not() {
+        let mut s = PartnerState::default();
+        s.receive(&PartnerMsg::Need(Role::Knight, None));
+        s.receive(&PartnerMsg::DontGive(Role::Queen));
+        for _ in 1..WISH_MOVES {
+            s.moved();
+        }
+        assert!(s.wanted[1], "still wanted after {} moves", WISH_MOVES - 1);
+        s.moved();
+        assert!(!s.wanted[1]);
+        assert!(s.dont_give[4], "a warning holds until the partner says go");
+        let t = s.tweaks(Color::White);
+        assert_eq!(t.extra_sent[Color::White as usize], [0; 5]);
+        assert!(t.extra_sent[Color::Black as usize][4] > 0);
     }
 }

@@ -15,7 +15,9 @@
 //! Kibitz answers with `info string ptell <text>` lines, which the arbiter
 //! passes to the partner.
 //!
-//! With partner awareness on (the default), after each search Kibitz asks:
+//! With partner awareness on (option `BughousePartner`, off by default:
+//! between engine partners it measured no gain, see the CHANGELOG), after
+//! each search Kibitz asks:
 //! - which piece in hand would give it a quick mate: if one exists and the
 //!   clock allows, it *sits* (waits for the piece, telling the partner
 //!   `need N: mate with N@f7`) rather than play on; the wait is at most half
@@ -68,6 +70,9 @@ impl Pace {
 pub struct BughouseSide {
     /// Use the partner: wishes, sitting, messages.
     pub aware: bool,
+    /// Wait on the clock: for a piece that mates, and when the partner
+    /// asks us to sit (option `BughouseSit`).
+    pub sit: bool,
     pub pace: Pace,
     pub partner: PartnerState,
     /// The partner's board (its side to move and pockets).
@@ -331,6 +336,7 @@ pub fn run(
         // Sit for a piece that mates, when we are not mating anyway and the
         // clock allows.
         if let Some((role, mate_move)) = advice.need
+            && side.sit
             && !mating
             && lead > Duration::from_secs(2)
             && my_time.is_some_and(|t| t > Duration::from_secs(8))
@@ -376,7 +382,7 @@ pub fn run(
         break;
     }
     // The partner asked us to sit: take our time (half our lead at most).
-    if side.aware && side.partner.sit && !stop.load(Ordering::SeqCst) {
+    if side.aware && side.sit && side.partner.sit && !stop.load(Ordering::SeqCst) {
         let extra = (lead / 2).min(Duration::from_secs(5));
         let t0 = Instant::now();
         while t0.elapsed() < extra && !stop.load(Ordering::SeqCst) {
@@ -400,6 +406,9 @@ pub fn run(
         while started.elapsed() < target && !stop.load(Ordering::SeqCst) {
             std::thread::sleep(Duration::from_millis(5));
         }
+    }
+    if report.best_move.is_some() {
+        side.partner.moved();
     }
     done.store(true, Ordering::SeqCst);
     match report.best_move {

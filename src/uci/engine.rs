@@ -125,7 +125,10 @@ impl UciEngine {
             position: UciPosition::initial(VariantKind::Chess),
             variant: VariantKind::Chess,
             bug: BughouseSide {
-                aware: true,
+                // Measured: no gain between engine partners (see the
+                // CHANGELOG); on for a human partner, who reads the messages.
+                aware: false,
+                sit: true,
                 ..BughouseSide::default()
             },
             own_tablebases: true,
@@ -254,7 +257,9 @@ impl UciEngine {
             "option name UCI_Variant type combo default chess var chess var crazyhouse var bughouse",
         );
         self.out
-            .line("option name BughousePartner type check default true");
+            .line("option name BughousePartner type check default false");
+        self.out
+            .line("option name BughouseSit type check default true");
         self.out
             .line("option name BughousePace type combo default instant var instant var human");
         self.out.line("option name Clear Hash type button");
@@ -579,6 +584,19 @@ impl UciEngine {
                 }
                 _ => Err(format!(
                     "option BughousePartner is true or false, got '{value}'"
+                )),
+            },
+            "bughousesit" => match value.trim().to_ascii_lowercase().as_str() {
+                "true" => {
+                    self.bug.sit = true;
+                    Ok(())
+                }
+                "false" => {
+                    self.bug.sit = false;
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "option BughouseSit is true or false, got '{value}'"
                 )),
             },
             "bughousepace" => match Pace::parse(&value) {

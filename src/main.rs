@@ -75,8 +75,8 @@ impl PlayArgs {
 #[derive(Subcommand, Debug)]
 enum Cmd {
     /// Replay a game file in the terminal: PGN (any number of games), a
-    /// move-history file (a FEN line, then `1. e2e4 e7e5` lines) or a
-    /// plain list of moves.
+    /// move-history file (a FEN line, then `1. e2e4 e7e5` lines), a
+    /// plain list of moves, Crazyhouse PGN or Bughouse BPGN (both boards).
     Replay {
         /// The file to open.
         file: PathBuf,

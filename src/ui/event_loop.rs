@@ -323,6 +323,13 @@ pub(super) fn spawn_open(
     let stop = flag.clone();
     let tx = tx.clone();
     let work = move || {
+        use crate::ui::house::file;
+        let kind = file::kind_of(&path);
+        if kind != file::Kind::Chess {
+            let result = file::read(&path, kind);
+            let _ = tx.send(Msg::HouseOpened { id, path, result });
+            return;
+        }
         let mut last = 0.0;
         let progress_tx = tx.clone();
         let mut progress = |share: f64| {

@@ -146,3 +146,111 @@ pub fn replay_rows(r: &Replay, moves: Rect) -> (Vec<Vec<Placed>>, usize, Rect) {
     let first = rp::first_row(rows.len(), focus, inner.height as usize);
     (rows, first, inner)
 }
+
+/// One board of the Crazyhouse/Bughouse screen: the squares, and the info
+/// lines above and below it (player, clock, pocket).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HouseBoard {
+    pub board: BoardGeometry,
+    /// The line above the board (the player at the top).
+    pub top: Rect,
+    /// The line below the file letters (the player at the bottom).
+    pub bottom: Rect,
+}
+
+/// The Crazyhouse/Bughouse screen: the main board, the partner's board
+/// (Bughouse), the panel (moves, messages) when there is room, the status.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HouseLayout {
+    /// The main board first, then the partner's.
+    pub boards: Vec<HouseBoard>,
+    pub panel: Option<Rect>,
+    pub status: Rect,
+}
+
+/// The smallest terminal for two boards (the smallest squares, no panel).
+pub const HOUSE_MIN_W: u16 = 2 * (2 + 8 * 3) + 2;
+pub const HOUSE_MIN_H: u16 = 8 + 3 + STATUS_H;
+const HOUSE_PANEL_MIN_W: u16 = 24;
+
+/// The layout of `boards` (1 or 2) boards, or `None` when they do not fit.
+/// The main board gets the largest squares; with two boards the partner's
+/// board is as large as still leaves room for the panel, and the panel
+/// gives way before the boards shrink to their smallest.
+pub fn house_layout(area: Rect, boards: usize) -> Option<HouseLayout> {
+    let avail_h = area.height.checked_sub(STATUS_H)?;
+    let block_w = |(w, _): (u16, u16)| 2 + 8 * w;
+    let fits_h = |(_, h): (u16, u16)| 8 * h + 3 <= avail_h;
+    let gap = 2;
+    // Candidates: (main size, partner size, with panel).
+    let mut choice = None;
+    'search: for panel in [true, false] {
+        for (i, &main) in SIZES.iter().enumerate() {
+            if !fits_h(main) {
+                continue;
+            }
+            // Two boards keep 7x3 squares or more beside a panel; below
+            // that the boards come first.
+            if panel && boards >= 2 && i > 2 {
+                continue;
+            }
+            // The partner's board is the main board's size or one smaller.
+            let partners: Vec<Option<(u16, u16)>> = if boards >= 2 {
+                SIZES[i..(i + 2).min(SIZES.len())]
+                    .iter()
+                    .copied()
+                    .map(Some)
+                    .collect()
+            } else {
+                vec![None]
+            };
+            for partner in partners {
+                let w = block_w(main) + partner.map_or(0, |p| gap + block_w(p));
+                let need = w + if panel { 1 + HOUSE_PANEL_MIN_W } else { 0 };
+                if need <= area.width {
+                    choice = Some((main, partner, panel, w));
+                    break 'search;
+                }
+            }
+        }
+    }
+    let (main, partner, panel, used_w) = choice?;
+    // Without a panel beside the boards, one below them when there is room
+    // for a few lines (the boards then stand at the top).
+    let block_h = 8 * main.1 + 3;
+    let below = (!panel && avail_h >= block_h + 6)
+        .then(|| Rect::new(area.x, area.y + block_h, area.width, avail_h - block_h));
+    let place = |x: u16, (w, h): (u16, u16)| {
+        let block_h = 8 * h + 3;
+        let top_y = if below.is_some() {
+            area.y
+        } else {
+            area.y + (avail_h - block_h) / 2
+        };
+        HouseBoard {
+            board: BoardGeometry {
+                x: x + 2,
+                y: top_y + 1,
+                sq_w: w,
+                sq_h: h,
+            },
+            top: Rect::new(x, top_y, 2 + 8 * w, 1),
+            bottom: Rect::new(x, top_y + 8 * h + 2, 2 + 8 * w, 1),
+        }
+    };
+    let mut out = vec![place(area.x, main)];
+    if let Some(p) = partner {
+        out.push(place(area.x + block_w(main) + gap, p));
+    }
+    let panel = if panel {
+        let x = area.x + used_w + 1;
+        Some(Rect::new(x, area.y, area.width - (x - area.x), avail_h))
+    } else {
+        below
+    };
+    Some(HouseLayout {
+        boards: out,
+        panel,
+        status: Rect::new(area.x, area.y + avail_h, area.width, STATUS_H),
+    })
+}

@@ -564,7 +564,7 @@ pub fn is_game_file(p: &Path) -> bool {
     p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
         matches!(
             e.to_ascii_lowercase().as_str(),
-            "pgn" | "history" | "txt" | "moves"
+            "pgn" | "bpgn" | "history" | "txt" | "moves"
         )
     })
 }

@@ -350,6 +350,10 @@ impl App {
     }
 
     pub(super) fn on_tick(&mut self, now: Instant) {
+        if let Some(h) = &mut self.house {
+            h.tick(now);
+            return;
+        }
         if self.replay.is_some() {
             self.replay_tick(now);
             return;

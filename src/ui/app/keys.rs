@@ -151,6 +151,9 @@ impl App {
             }
         }
 
+        if self.house.is_some() {
+            return self.house_key(k, now);
+        }
         if self.replay.is_some() {
             if self.replay_key(k, now) {
                 return;

@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 
 mod dialog;
 mod flow;
+mod house;
 mod keys;
 mod replay;
 mod review;
@@ -132,6 +133,13 @@ pub enum Msg {
     Indexing {
         id: u64,
         share: f64,
+    },
+    /// A Crazyhouse or Bughouse file was read (or could not be): its games,
+    /// each shown or with the reason it cannot be.
+    HouseOpened {
+        id: u64,
+        path: PathBuf,
+        result: Result<Vec<Result<super::house::Show, String>>, String>,
     },
     /// A game file was read and indexed (or could not be).
     Opened {
@@ -405,6 +413,10 @@ pub struct App {
     pub explorer: Option<Box<super::explorer::Explorer>>,
     /// The game was paused when the explorer opened (it resumes on close).
     paused_for_explorer: bool,
+    /// A Crazyhouse or Bughouse file being replayed (it covers the screen).
+    pub house: Option<Box<super::house::HouseReplay>>,
+    /// The game was paused when that screen opened (it resumes on close).
+    paused_for_house: bool,
     /// The position (half-move) and line count the running analysis is for.
     analysis_running: Option<(usize, usize, u64)>,
     /// An analysis that ended by itself (mate found, depth limit): not to
@@ -512,6 +524,8 @@ impl App {
             samples_dir: None,
             explorer: None,
             paused_for_explorer: false,
+            house: None,
+            paused_for_house: false,
             hint: None,
             pending: Vec::new(),
             next_id: 1,
@@ -669,6 +683,7 @@ impl App {
                 }
             }
             Msg::Opened { id, path, result } => self.on_opened(id, path, result, now),
+            Msg::HouseOpened { id, path, result } => self.on_house_opened(id, path, result, now),
             Msg::Checked { id, statuses, done } => self.on_checked(id, statuses, done),
             Msg::TablesProgress { id, text, share } => self.on_tables_progress(id, text, share),
             Msg::TablesReady { id, result } => self.on_tables_ready(id, result, now),

@@ -114,7 +114,7 @@ impl App {
     /// A file could not be opened: say why, and when nothing is on the
     /// screen yet (`kibitz replay` of a bad file), start a game and offer
     /// the file picker.
-    fn open_failed(&mut self, message: String, now: Instant) {
+    pub(super) fn open_failed(&mut self, message: String, now: Instant) {
         if self.replay.is_none() && self.started_at.is_none() {
             let setup = self
                 .launch_setup
@@ -275,7 +275,7 @@ impl App {
         self.status = None;
     }
 
-    fn autoplay_off(&mut self) {
+    pub(super) fn autoplay_off(&mut self) {
         if let Some(r) = &mut self.replay {
             r.autoplay = None;
         }

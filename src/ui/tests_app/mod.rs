@@ -3,6 +3,7 @@
 
 mod analysis;
 mod games;
+mod house;
 mod input;
 mod keymap;
 mod render;

@@ -345,13 +345,33 @@ pub fn draw_plain_board(
         sq_w,
         sq_h,
     };
-    let pieces = board.board();
+    paint_board(buf, &g, board.board(), marked, None, theme, ascii, flipped);
+    Some((2 + 8 * sq_w, 8 * sq_h + 1))
+}
+
+/// Squares, pieces and coordinates of `pieces` at `g`: `marked` squares
+/// (a move) and the king in `check` highlighted.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn paint_board(
+    buf: &mut Buffer,
+    g: &BoardGeometry,
+    pieces: &shakmaty::Board,
+    marked: &[Square],
+    check: Option<Square>,
+    theme: &Theme,
+    ascii: bool,
+    flipped: bool,
+) {
+    let (sq_w, sq_h) = (g.sq_w, g.sq_h);
     for sq in Square::ALL {
         let r = g.rect_of(sq, flipped);
         let light = (sq.file() as u32 + sq.rank() as u32) % 2 == 1;
         let mut bg = if light { theme.light } else { theme.dark };
         if marked.contains(&sq) {
             bg = theme.last_move;
+        }
+        if check == Some(sq) {
+            bg = theme.check;
         }
         let style = Style::default().bg(bg);
         buf.set_style(r, style);
@@ -388,5 +408,4 @@ pub fn draw_plain_board(
             cs,
         );
     }
-    Some((2 + 8 * sq_w, 8 * sq_h + 1))
 }

@@ -21,6 +21,7 @@ use std::time::Instant;
 mod board;
 mod evalview;
 mod explorer;
+mod house;
 mod overlays;
 mod panel;
 mod replay;
@@ -55,6 +56,18 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
         explorer::draw_explorer(buf, app, ex, area);
         if matches!(app.overlay, Overlay::Help) {
             draw_help(buf, app, area);
+        }
+        return;
+    }
+    if let Some(h) = &app.house {
+        house::draw_house(buf, app, h, area);
+        match &app.overlay {
+            Overlay::Help => draw_help(buf, app, area),
+            Overlay::Files(p) => replay::draw_files(buf, app, p, area),
+            _ => {}
+        }
+        if let Some(o) = &app.opening {
+            replay::draw_opening(buf, app, o, area);
         }
         return;
     }

@@ -196,7 +196,7 @@ pub(super) fn draw_help(buf: &mut Buffer, app: &App, area: Rect) {
         .fg(theme.accent)
         .add_modifier(Modifier::BOLD);
     let text = Style::default().fg(theme.text);
-    if app.replay.is_some() {
+    if app.replay.is_some() || app.house.is_some() {
         for a in crate::ui::keymap::ReplayAction::ALL {
             let keys = app.config.replay_keys.keys_for(*a).join(", ");
             lines.push(Line::from(vec![

@@ -1,0 +1,81 @@
+//! Which game files belong to the Crazyhouse/Bughouse screen, and reading
+//! them into [`Show`]s.
+
+use super::Show;
+use std::path::Path;
+
+/// The largest drop-variant file read whole.
+const MAX_BYTES: u64 = 64 << 20;
+
+/// What a game file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Bughouse,
+    Crazyhouse,
+    /// Standard chess (the ordinary replay screen's).
+    Chess,
+}
+
+/// Tells from the name and the first part of a file what it holds.
+pub fn sniff(path: &Path, head: &str) -> Kind {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    if ext.as_deref() == Some("bpgn") || head.contains("[WhiteA ") || head.contains("[BlackB ") {
+        return Kind::Bughouse;
+    }
+    let lower = head.to_ascii_lowercase();
+    if lower.contains("[variant \"crazyhouse\"]") {
+        return Kind::Crazyhouse;
+    }
+    Kind::Chess
+}
+
+/// The kind of the file at `path` (reading its first 64 KB).
+pub fn kind_of(path: &Path) -> Kind {
+    use std::io::Read;
+    let mut head = Vec::new();
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f.take(64 << 10).read_to_end(&mut head);
+    }
+    sniff(path, &String::from_utf8_lossy(&head))
+}
+
+/// Reads a Bughouse or Crazyhouse file: its games, each shown or with the
+/// reason it cannot be; an error when the file itself cannot be read.
+pub fn read(path: &Path, kind: Kind) -> Result<Vec<Result<Show, String>>, String> {
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if meta.len() > MAX_BYTES {
+        return Err(format!(
+            "{} MB is more than the {} MB a Crazyhouse or Bughouse file may have",
+            meta.len() >> 20,
+            MAX_BYTES >> 20
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&bytes);
+    parse(&text, kind)
+}
+
+/// [`read`] of a text.
+pub fn parse(text: &str, kind: Kind) -> Result<Vec<Result<Show, String>>, String> {
+    let games: Vec<Result<Show, String>> = match kind {
+        Kind::Bughouse => crate::bughouse::bpgn::read_bpgn(text)
+            .map_err(|e| e.to_string())?
+            .iter()
+            .map(|g| Ok(Show::from_bughouse(g)))
+            .collect(),
+        Kind::Crazyhouse => crate::game::variant_pgn::read_variant_pgn(text)
+            .into_iter()
+            .map(|g| {
+                g.map(|g| Show::from_crazyhouse(&g))
+                    .map_err(|e| e.to_string())
+            })
+            .collect(),
+        Kind::Chess => return Err("a standard chess file".into()),
+    };
+    if games.is_empty() {
+        return Err("no games in this file".into());
+    }
+    Ok(games)
+}

@@ -1,0 +1,464 @@
+//! The Crazyhouse/Bughouse screen: one or two boards with their pockets,
+//! players and clocks, the moves in the order they were made, the
+//! partners' messages, and the status line.
+
+use super::board::paint_board;
+use super::*;
+use crate::ui::clock::format_clock;
+use crate::ui::house::{HouseReplay, Show};
+use crate::ui::keymap::ReplayAction;
+use crate::ui::layout::{HOUSE_MIN_H, HOUSE_MIN_W, HouseBoard, house_layout};
+use crate::variant::VariantKind;
+use shakmaty::variant::Crazyhouse;
+
+pub(super) fn draw_house(buf: &mut Buffer, app: &App, h: &HouseReplay, area: Rect) {
+    let theme = app.theme();
+    let base = Style::default().fg(theme.text).bg(theme.background);
+    let show = match h.show() {
+        Ok(s) => s,
+        Err(why) => {
+            let msg = format!(
+                "Game {} of this file cannot be shown: {why}. L lists the games, Esc goes back.",
+                h.index + 1
+            );
+            Paragraph::new(msg)
+                .wrap(Wrap { trim: true })
+                .style(base)
+                .render_ref(area, buf);
+            draw_list(buf, app, h, area);
+            return;
+        }
+    };
+    let n = show.boards();
+    let Some(l) = house_layout(area, n) else {
+        let (w, hh) = if n == 2 {
+            (HOUSE_MIN_W, HOUSE_MIN_H)
+        } else {
+            (MIN_W, MIN_H)
+        };
+        let what = if n == 2 {
+            "Two boards need"
+        } else {
+            "The board needs"
+        };
+        let msg = format!(
+            "Terminal too small: {what} at least {w} x {hh} (have {} x {}). Enlarge it or press q to quit.",
+            area.width, area.height
+        );
+        Paragraph::new(msg)
+            .wrap(Wrap { trim: true })
+            .alignment(Alignment::Center)
+            .style(base)
+            .render_ref(area, buf);
+        return;
+    };
+    let Some(frame) = h.frame() else { return };
+    let order: Vec<usize> = if n == 2 {
+        vec![h.main, 1 - h.main]
+    } else {
+        vec![0]
+    };
+    for (slot, &b) in order.iter().enumerate() {
+        if let (Some(place), Some(pos)) = (l.boards.get(slot), frame.boards.get(b)) {
+            draw_one(buf, app, h, show, b, pos, place);
+        }
+    }
+    if let Some(p) = l.panel {
+        draw_panel(buf, app, h, show, p);
+    }
+    draw_house_status(buf, app, h, show, l.status);
+    draw_list(buf, app, h, area);
+}
+
+/// One board with its info lines.
+#[allow(clippy::too_many_arguments)]
+fn draw_one(
+    buf: &mut Buffer,
+    app: &App,
+    h: &HouseReplay,
+    show: &Show,
+    b: usize,
+    pos: &Crazyhouse,
+    place: &HouseBoard,
+) {
+    let theme = app.theme();
+    let ascii = app.ascii || theme.ascii;
+    let bottom = h.bottom(b);
+    let flipped = bottom == Color::Black;
+    // The last move made on this board so far.
+    let last = show.moves[..h.cursor].iter().rev().find(|m| m.board == b);
+    let mut marked = Vec::new();
+    if let Some(m) = last {
+        marked.push(shown_to(m.mv));
+        if let Some(f) = m.mv.from() {
+            marked.push(f);
+        }
+    }
+    let check = pos
+        .is_check()
+        .then(|| pos.board().king_of(pos.turn()))
+        .flatten();
+    paint_board(
+        buf,
+        &place.board,
+        pos.board(),
+        &marked,
+        check,
+        theme,
+        ascii,
+        flipped,
+    );
+    let frame = h.frame();
+    for (color, line) in [(!bottom, place.top), (bottom, place.bottom)] {
+        let ci = usize::from(color == Color::Black);
+        let clock = frame
+            .and_then(|f| f.clocks.get(b))
+            .and_then(|c| c[ci])
+            .map(format_clock);
+        let arrived = h
+            .arrived
+            .filter(|(board, p, _)| *board == b && p.color == color)
+            .map(|(_, p, _)| p.role);
+        info_line(
+            buf,
+            app,
+            show,
+            b,
+            color,
+            pos,
+            clock,
+            arrived,
+            line,
+            pos.turn() == color,
+        );
+    }
+}
+
+/// "A ▶ Name        ♛ ♞2 ♟3  0:57.0" for `color` on board `b`.
+#[allow(clippy::too_many_arguments)]
+fn info_line(
+    buf: &mut Buffer,
+    app: &App,
+    show: &Show,
+    b: usize,
+    color: Color,
+    pos: &Crazyhouse,
+    clock: Option<String>,
+    arrived: Option<Role>,
+    area: Rect,
+    to_move: bool,
+) {
+    let theme = app.theme();
+    let ascii = app.ascii || theme.ascii;
+    let dim = Style::default().fg(theme.dim);
+    let bold = Style::default().fg(theme.text).add_modifier(Modifier::BOLD);
+    let mut left = Vec::new();
+    if show.kind == VariantKind::Bughouse {
+        left.push(Span::styled(
+            format!("{} ", if b == 0 { 'A' } else { 'B' }),
+            Style::default()
+                .fg(theme.accent)
+                .add_modifier(Modifier::BOLD),
+        ));
+    }
+    left.push(Span::styled(
+        if to_move { "▶ " } else { "  " },
+        Style::default().fg(theme.accent),
+    ));
+    let name = show
+        .players
+        .get(b)
+        .map(|p| p[usize::from(color == Color::Black)].clone())
+        .unwrap_or_default();
+    left.push(Span::styled(name, if to_move { bold } else { dim }));
+    // Right side: the pocket, then the clock.
+    let mut right: Vec<Span> = Vec::new();
+    if let Some(hands) = pos.pockets() {
+        let hand = hands.get(color);
+        for role in [
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ] {
+            let count = *hand.get(role);
+            if count == 0 {
+                continue;
+            }
+            let piece = Piece { color, role };
+            let bg = match color {
+                Color::White => theme.dark,
+                Color::Black => theme.light,
+            };
+            let fg = match color {
+                Color::White => theme.white_piece,
+                Color::Black => theme.black_piece,
+            };
+            let mut st = Style::default().fg(fg).bg(bg).add_modifier(Modifier::BOLD);
+            if arrived == Some(role) {
+                st = st.bg(theme.hint);
+            }
+            let text = if count > 1 {
+                format!(" {}{count} ", glyph(piece, ascii))
+            } else {
+                format!(" {} ", glyph(piece, ascii))
+            };
+            right.push(Span::styled(text, st));
+            right.push(Span::raw(" "));
+        }
+    }
+    if let Some(c) = clock {
+        right.push(Span::styled(
+            format!(" {c}"),
+            if to_move { bold } else { dim },
+        ));
+    }
+    let right_w: u16 = right.iter().map(|s| s.width() as u16).sum();
+    let line_area = Rect::new(area.x, area.y, area.width.saturating_sub(right_w), 1);
+    Paragraph::new(Line::from(left)).render_ref(line_area, buf);
+    if right_w <= area.width {
+        let r = Rect::new(area.x + area.width - right_w, area.y, right_w, 1);
+        Paragraph::new(Line::from(right)).render_ref(r, buf);
+    }
+}
+
+/// The moves (time order, the current one highlighted) and the messages.
+fn draw_panel(buf: &mut Buffer, app: &App, h: &HouseReplay, show: &Show, area: Rect) {
+    let theme = app.theme();
+    let chat = h.chat_so_far();
+    // Messages below the moves in a tall panel, beside them in a wide one.
+    let bughouse = show.kind == VariantKind::Bughouse;
+    let (moves_area, chat_area) = if bughouse && area.height >= 12 {
+        let chat_h = (chat.len() as u16 + 2).clamp(4, area.height / 3);
+        (
+            Rect::new(area.x, area.y, area.width, area.height - chat_h),
+            Some(Rect::new(
+                area.x,
+                area.y + area.height - chat_h,
+                area.width,
+                chat_h,
+            )),
+        )
+    } else if bughouse && area.width >= 60 && area.height >= 3 {
+        let chat_w = (area.width / 3).min(50);
+        (
+            Rect::new(area.x, area.y, area.width - chat_w, area.height),
+            Some(Rect::new(
+                area.x + area.width - chat_w,
+                area.y,
+                chat_w,
+                area.height,
+            )),
+        )
+    } else {
+        (area, None)
+    };
+    let title = match show.kind {
+        VariantKind::Bughouse => "Bughouse moves",
+        _ => "Crazyhouse moves",
+    };
+    let blk = block(title, theme);
+    let inner = blk.inner(moves_area);
+    blk.render_ref(moves_area, buf);
+    // Entries: the start, then every move; wrapped into columns of cells.
+    let cell_w: u16 = if show.kind == VariantKind::Bughouse {
+        13
+    } else {
+        12
+    };
+    let per_row = (inner.width / cell_w).max(1) as usize;
+    let rows = show.moves.len().div_ceil(per_row);
+    let current_row = h.cursor.saturating_sub(1) / per_row;
+    let visible = inner.height as usize;
+    let first = if visible == 0 {
+        0
+    } else {
+        current_row
+            .saturating_sub(visible.saturating_sub(1) / 2)
+            .min(rows.saturating_sub(visible))
+    };
+    for (r, row) in (first..rows).take(visible).enumerate() {
+        let mut spans = Vec::new();
+        for i in row * per_row..((row + 1) * per_row).min(show.moves.len()) {
+            let text = show.numbered(i);
+            let mut st = Style::default().fg(match show.moves[i].board {
+                0 => theme.text,
+                _ => theme.accent,
+            });
+            if show.kind == VariantKind::Crazyhouse {
+                st = Style::default().fg(theme.text);
+            }
+            if i + 1 == h.cursor {
+                st = st.bg(theme.selected).add_modifier(Modifier::BOLD);
+            } else if i >= h.cursor {
+                st = Style::default().fg(theme.dim);
+            }
+            let w = cell_w as usize;
+            let cut: String = text.chars().take(w - 1).collect();
+            spans.push(Span::styled(format!("{cut:<w$}", w = w - 1), st));
+            spans.push(Span::raw(" "));
+        }
+        Paragraph::new(Line::from(spans))
+            .render_ref(Rect::new(inner.x, inner.y + r as u16, inner.width, 1), buf);
+    }
+    if let Some(chat_area) = chat_area {
+        let blk = block("Partners", theme);
+        let inner = blk.inner(chat_area);
+        blk.render_ref(chat_area, buf);
+        let lines: Vec<Line> = chat
+            .iter()
+            .rev()
+            .take(inner.height as usize)
+            .rev()
+            .map(|c| {
+                Line::from(vec![
+                    Span::styled(
+                        format!("{}: ", show.seat_name(c.from.0, c.from.1)),
+                        Style::default().fg(theme.accent),
+                    ),
+                    Span::styled(c.text.clone(), Style::default().fg(theme.text)),
+                ])
+            })
+            .collect();
+        if lines.is_empty() {
+            Paragraph::new(Span::styled(
+                "no messages yet",
+                Style::default().fg(theme.dim),
+            ))
+            .render_ref(inner, buf);
+        } else {
+            // The newest at the bottom, long ones wrapped.
+            let w = inner.width.max(1) as usize;
+            let total: usize = lines.iter().map(|l| l.width().div_ceil(w).max(1)).sum();
+            let total = total as u16;
+            let p = Paragraph::new(lines).wrap(Wrap { trim: true });
+            p.scroll((total.saturating_sub(inner.height), 0))
+                .render_ref(inner, buf);
+        }
+    }
+}
+
+fn draw_house_status(buf: &mut Buffer, app: &App, h: &HouseReplay, show: &Show, area: Rect) {
+    let theme = app.theme();
+    let line1 = if let Some(s) = &app.status {
+        let st = match s.kind {
+            StatusKind::Error => Style::default()
+                .fg(theme.error)
+                .add_modifier(Modifier::BOLD),
+            StatusKind::Info => Style::default().fg(theme.text),
+        };
+        Line::from(Span::styled(s.text.clone(), st))
+    } else {
+        let mut spans = Vec::new();
+        if h.cursor == 0 {
+            spans.push(Span::styled(
+                format!("{}: the start ({} moves)", show.title, show.moves.len()),
+                Style::default().fg(theme.dim),
+            ));
+        } else {
+            spans.push(Span::styled(
+                show.describe_move(h.cursor - 1),
+                Style::default().fg(theme.text),
+            ));
+        }
+        if h.at_end() {
+            let end = show
+                .ending
+                .clone()
+                .unwrap_or_else(|| format!("Result {}", show.result));
+            spans.push(Span::styled(
+                format!("   {end}"),
+                Style::default()
+                    .fg(theme.accent)
+                    .add_modifier(Modifier::BOLD),
+            ));
+        } else if let Some(c) = h.chat_so_far().last().filter(|c| c.after_moves == h.cursor) {
+            spans.push(Span::styled(
+                format!("   {}: {}", show.seat_name(c.from.0, c.from.1), c.text),
+                Style::default().fg(theme.accent),
+            ));
+        }
+        Line::from(spans)
+    };
+    Paragraph::new(line1).render_ref(Rect::new(area.x, area.y, area.width, 1), buf);
+    let key = Style::default()
+        .fg(theme.accent)
+        .add_modifier(Modifier::BOLD);
+    let dim = Style::default().fg(theme.dim);
+    let rk = |a: ReplayAction| {
+        app.config
+            .replay_keys
+            .keys_for(a)
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "-".into())
+    };
+    let autoplay = if h.autoplay.is_some() {
+        format!(" stop ({})  ", h.pace_text())
+    } else {
+        format!(" autoplay ({})  ", h.pace_text())
+    };
+    let mut spans = vec![
+        Span::styled(
+            format!("{}/{}", rk(ReplayAction::Previous), rk(ReplayAction::Next)),
+            key,
+        ),
+        Span::styled(" step  ", dim),
+        Span::styled(rk(ReplayAction::Autoplay), key),
+        Span::styled(autoplay, dim),
+        Span::styled(
+            format!("{}/{}", rk(ReplayAction::Faster), rk(ReplayAction::Slower)),
+            key,
+        ),
+        Span::styled(" speed  ", dim),
+    ];
+    if show.boards() == 2 {
+        spans.push(Span::styled("Tab", key));
+        spans.push(Span::styled(" big board  ", dim));
+    }
+    for (a, label) in [(Action::Flip, "flip"), (Action::Help, "help")] {
+        spans.push(Span::styled(key_label(app, a), key));
+        spans.push(Span::styled(format!(" {label}  "), dim));
+    }
+    if h.games.len() > 1 {
+        spans.push(Span::styled(rk(ReplayAction::Games), key));
+        spans.push(Span::styled(" games  ", dim));
+    }
+    spans.push(Span::styled("Esc", key));
+    spans.push(Span::styled(" back  ", dim));
+    spans.push(Span::styled(key_label(app, Action::Quit), key));
+    spans.push(Span::styled(" quit", dim));
+    Paragraph::new(Line::from(spans)).render_ref(Rect::new(area.x, area.y + 1, area.width, 1), buf);
+}
+
+/// The games of the file, when the list is open.
+fn draw_list(buf: &mut Buffer, app: &App, h: &HouseReplay, area: Rect) {
+    let Some(sel) = h.list else { return };
+    let theme = app.theme();
+    let w = (area.width.saturating_sub(4)).min(80);
+    let rows = (h.games.len() as u16 + 2)
+        .min(area.height.saturating_sub(2))
+        .max(3);
+    let r = centered(area, w, rows);
+    Clear.render_ref(r, buf);
+    let blk = block("Games: Enter shows, Esc closes", theme);
+    let inner = blk.inner(r);
+    blk.render_ref(r, buf);
+    let visible = inner.height as usize;
+    let first = sel.saturating_sub(visible.saturating_sub(1));
+    for (row, i) in (first..h.games.len()).take(visible).enumerate() {
+        let text = match &h.games[i] {
+            Ok(s) => format!("{:>3}. {}", i + 1, s.title),
+            Err(e) => format!("{:>3}. cannot be read: {e}", i + 1),
+        };
+        let mut st = Style::default().fg(theme.text);
+        if i == sel {
+            st = st.bg(theme.selected).add_modifier(Modifier::BOLD);
+        }
+        Paragraph::new(Span::styled(text, st)).render_ref(
+            Rect::new(inner.x, inner.y + row as u16, inner.width, 1),
+            buf,
+        );
+    }
+}

@@ -290,7 +290,7 @@ impl Show {
 
     /// A Crazyhouse game (clocks from `[%clk]` comments).
     pub fn from_crazyhouse(g: &Game<Zh>) -> Show {
-        let clocks: Vec<Option<Duration>> = g
+        let mut clocks: Vec<Option<Duration>> = g
             .comments()
             .iter()
             .map(|c| {
@@ -299,6 +299,32 @@ impl Show {
             })
             .collect();
         let tc = g.header("TimeControl").and_then(parse_time_control);
+        // Engine matches write the time each move took (`{+0.35/12 1.20s}`)
+        // instead of clocks: the clocks follow from the time control.
+        if clocks.iter().all(Option::is_none)
+            && let Some((base, inc)) = tc
+        {
+            let thinks: Vec<Option<Duration>> = g
+                .comments()
+                .iter()
+                .map(|c| c.as_deref().and_then(think_time))
+                .collect();
+            // A move without its time (a book move, a closing remark)
+            // counts as instant.
+            let known = thinks.iter().filter(|t| t.is_some()).count();
+            if known > 0 && known * 10 >= thinks.len() * 9 {
+                let mut left = [base, base];
+                clocks = thinks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| {
+                        let side = (i + usize::from(g.start().turn() == Color::Black)) % 2;
+                        left[side] = (left[side] + inc).saturating_sub(t.unwrap_or_default());
+                        Some(left[side])
+                    })
+                    .collect();
+            }
+        }
         // Without a TimeControl tag the first clock readings give the base.
         let control = tc.or_else(|| {
             let first = clocks.first().copied().flatten()?;
@@ -412,6 +438,15 @@ impl Show {
             c.to_string()
         }
     }
+}
+
+/// The thinking time at the end of an engine comment: `+0.35/12 1.20s`.
+fn think_time(comment: &str) -> Option<Duration> {
+    comment.split_whitespace().rev().find_map(|w| {
+        let w = w.trim_end_matches(['}', ',', ';']);
+        let secs: f64 = w.strip_suffix('s')?.parse().ok()?;
+        (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs))
+    })
 }
 
 fn capitalise_first(s: &str) -> String {

@@ -160,6 +160,24 @@ fn crazyhouse_games_have_pockets_and_clocks() {
     assert!(s.timed());
     // 180 + 2 a move: after 1. e4 {3:00} White used 2 s.
     assert_eq!(s.frames[1].at, Some(Duration::from_secs(2)));
+    // Engine games give the time each move took: the clocks follow.
+    let pgn = "[Variant \"Crazyhouse\"]\n[TimeControl \"30+0.3\"]\n\n\
+        1. e4 {+0.30/12 1.50s} e5 {-0.20/11 2.00s} 2. Nf3 {+0.31/12 0.70s} {a remark} *\n";
+    let games = parse(pgn, Kind::Crazyhouse).unwrap();
+    let s = games[0].as_ref().unwrap();
+    assert_eq!(
+        s.frames[1].clocks[0][0],
+        Some(Duration::from_millis(28_800))
+    );
+    assert_eq!(
+        s.frames[2].clocks[0][1],
+        Some(Duration::from_millis(28_300))
+    );
+    assert_eq!(
+        s.frames[3].clocks[0][0],
+        Some(Duration::from_millis(28_400))
+    );
+    assert_eq!(s.frames[3].at, Some(Duration::from_millis(4_200)));
     // Bad games are listed with their reason.
     let games = parse("[Variant \"Crazyhouse\"]\n\n1. e5 *\n", Kind::Crazyhouse).unwrap();
     assert!(games[0].as_ref().unwrap_err().contains("e5"));

@@ -52,6 +52,19 @@ struct PlayArgs {
     /// Start a new game even if an unfinished one was saved.
     #[arg(long)]
     new: bool,
+    /// chess (default), crazyhouse or bughouse.
+    #[arg(long)]
+    variant: Option<String>,
+    /// Bughouse: your seat, A-white (default), A-black, B-white or B-black.
+    #[arg(long)]
+    seat: Option<String>,
+    /// Bughouse: your partner, a level 1-8, kibitz, or an engine command.
+    #[arg(long)]
+    partner: Option<String>,
+    /// Bughouse: the opponents, one for both or two separated by a comma
+    /// (levels, kibitz, or engine commands).
+    #[arg(long)]
+    opponents: Option<String>,
 }
 
 impl PlayArgs {
@@ -68,6 +81,10 @@ impl PlayArgs {
             new_game: self.new,
             replay: None,
             train: None,
+            variant: self.variant,
+            seat: self.seat,
+            partner: self.partner,
+            opponents: self.opponents,
         }
     }
 }

@@ -61,6 +61,7 @@ pub(super) fn event_loop(
     // The stop flags of the file being opened (and checked) and of the review.
     let mut open_stops: Vec<(u64, std::sync::Arc<std::sync::atomic::AtomicBool>)> = Vec::new();
     let mut review_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>> = None;
+    let mut house_engines = crate::ui::house::engines::Engines::default();
     let mut opponent: Option<EngineHandle> = None;
     let mut assistant = EngineHandle::spawn(
         &EngineSpec::BuiltIn { level: 8 },
@@ -77,6 +78,11 @@ pub(super) fn event_loop(
         }
         Start::Explore(ex) => {
             app.start_explorer(*ex, true, now);
+            (app.default_setup(), None)
+        }
+        Start::House(live) => {
+            replaying = true;
+            app.start_live(*live, now);
             (app.default_setup(), None)
         }
         Start::Replay(path, game) => {
@@ -122,6 +128,12 @@ pub(super) fn event_loop(
         for effect in app.take_effects() {
             match effect {
                 Effect::Quit => return Ok(()),
+                Effect::HouseEngine(job) => {
+                    let tx = tx.clone();
+                    house_engines.handle(job, move |seat, news| {
+                        let _ = tx.send(Msg::HouseEngine { seat, news });
+                    });
+                }
                 Effect::StartEngine(spec) => {
                     drop(opponent.take()); // stops and joins the old engine
                     opponent = Some(EngineHandle::spawn(&spec, engine_sink(&tx, Slot::Opponent)));

@@ -102,7 +102,10 @@ pub fn run(opts: Options) -> Result<()> {
             }
             Start::Replay(path.clone(), *game)
         }
-        None => Start::Play(Box::new(PlayStart { setup, resume })),
+        None => match startup::live_setup(&opts, &setup, &app)? {
+            Some(live) => Start::House(Box::new(live)),
+            None => Start::Play(Box::new(PlayStart { setup, resume })),
+        },
     };
     let result = run_terminal(&mut app, start, warnings);
     if let Some(path) = &app.save_path

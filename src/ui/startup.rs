@@ -29,6 +29,130 @@ pub struct Options {
     pub replay: Option<(PathBuf, Option<usize>)>,
     /// Open the endgame trainer.
     pub train: Option<TrainOptions>,
+    /// chess (default), crazyhouse or bughouse.
+    pub variant: Option<String>,
+    /// Bughouse: your seat (A-white, A-black, B-white, B-black).
+    pub seat: Option<String>,
+    /// Bughouse: your partner (a level 1-8, `kibitz`, or an engine command).
+    pub partner: Option<String>,
+    /// Bughouse: the opponents (one for both, or two separated by a comma).
+    pub opponents: Option<String>,
+}
+
+/// A player given on the command line: a level 1-8, `kibitz` (at the
+/// configured level), or an engine command.
+fn player_spec(text: &str, level: u8) -> crate::ui::player::EngineSpec {
+    use crate::ui::player::EngineSpec;
+    let t = text.trim();
+    match t.parse::<u8>() {
+        Ok(l) if (1..=8).contains(&l) => EngineSpec::BuiltIn { level: l },
+        _ if t.eq_ignore_ascii_case("kibitz") => EngineSpec::BuiltIn { level },
+        _ => EngineSpec::External {
+            command: t.to_string(),
+        },
+    }
+}
+
+/// The Crazyhouse or Bughouse game the options ask for, if any.
+pub(super) fn live_setup(
+    opts: &Options,
+    setup: &Setup,
+    app: &App,
+) -> Result<Option<crate::ui::house::live::LiveSetup>> {
+    use crate::ui::house::live::{LiveSetup, Player};
+    use crate::variant::VariantKind;
+    use shakmaty::Color;
+    let kind = match opts.variant.as_deref() {
+        None => return Ok(None),
+        Some(v) => v.parse::<VariantKind>().map_err(|_| {
+            anyhow::anyhow!("--variant must be chess, crazyhouse or bughouse, not '{v}'")
+        })?,
+    };
+    if kind == VariantKind::Chess {
+        return Ok(None);
+    }
+    if opts.fen.is_some() {
+        bail!(
+            "--fen is for standard chess; Crazyhouse and Bughouse start from the initial position"
+        );
+    }
+    let engine = Player::Engine(setup.engine.clone());
+    let level = app.config.level;
+    if kind == VariantKind::Crazyhouse {
+        if opts.seat.is_some() || opts.partner.is_some() || opts.opponents.is_some() {
+            bail!("--seat, --partner and --opponents are for Bughouse");
+        }
+        let players = match setup.mode {
+            app::Mode::HumanVsEngine {
+                human: Color::White,
+            } => [Player::Human, engine],
+            app::Mode::HumanVsEngine {
+                human: Color::Black,
+            } => [engine, Player::Human],
+            app::Mode::EngineVsEngine => [engine.clone(), engine],
+            app::Mode::HumanVsHuman => [Player::Human, Player::Human],
+        };
+        return Ok(Some(LiveSetup {
+            kind,
+            players: vec![players],
+            time: app.config.time_control,
+        }));
+    }
+    // Bughouse: four seats.
+    let watch = setup.mode == app::Mode::EngineVsEngine;
+    if setup.mode == app::Mode::HumanVsHuman {
+        bail!("Bughouse here is one person with three engines, or four engines (--side engines)");
+    }
+    let seat = match opts.seat.as_deref() {
+        None => crate::bughouse::Seat::new(
+            crate::bughouse::BoardId::A,
+            match setup.mode {
+                app::Mode::HumanVsEngine { human } => human,
+                _ => Color::White,
+            },
+        ),
+        Some(s) => crate::bughouse::Seat::parse(s).ok_or_else(|| {
+            anyhow::anyhow!("--seat must be A-white, A-black, B-white or B-black, not '{s}'")
+        })?,
+    };
+    let partner = opts
+        .partner
+        .as_deref()
+        .map_or_else(|| setup.engine.clone(), |p| player_spec(p, level));
+    let opponents: Vec<crate::ui::player::EngineSpec> = match opts.opponents.as_deref() {
+        None => vec![setup.engine.clone(), setup.engine.clone()],
+        Some(o) => {
+            let parts: Vec<&str> = o.split(',').collect();
+            match parts.as_slice() {
+                [one] => vec![player_spec(one, level), player_spec(one, level)],
+                [a, b] => vec![player_spec(a, level), player_spec(b, level)],
+                _ => bail!("--opponents is one player for both, or two separated by a comma"),
+            }
+        }
+    };
+    let mut players = vec![
+        [Player::Human, Player::Human],
+        [Player::Human, Player::Human],
+    ];
+    let at = |s: crate::bughouse::Seat| (s.board.index(), usize::from(s.color == Color::Black));
+    let (b, c) = at(seat);
+    players[b][c] = if watch { engine.clone() } else { Player::Human };
+    let (b, c) = at(seat.partner());
+    players[b][c] = Player::Engine(partner);
+    let opp = seat.opponent();
+    let (b, c) = at(opp);
+    players[b][c] = Player::Engine(opponents[0].clone());
+    let (b, c) = at(opp.partner());
+    players[b][c] = Player::Engine(opponents[1].clone());
+    Ok(Some(LiveSetup {
+        kind,
+        players,
+        time: Some(
+            app.config
+                .time_control
+                .unwrap_or(crate::ui::config::TimeControl::new(120, 0)),
+        ),
+    }))
 }
 
 /// `kibitz train`: an ending or a position, and the menu's choices.
@@ -233,9 +357,13 @@ pub fn find_unfinished(dir: &Path) -> (Option<(PathBuf, crate::game::Game)>, Opt
     let Ok(entries) = std::fs::read_dir(dir) else {
         return (None, None);
     };
+    // Crazyhouse games (saved as PGN too) are not offered here.
     let newest = entries
         .filter_map(|e| e.ok())
         .filter(|e| e.path().extension().is_some_and(|x| x == "pgn"))
+        .filter(|e| {
+            crate::ui::house::file::kind_of(&e.path()) == crate::ui::house::file::Kind::Chess
+        })
         .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
         .max();
     let Some((_, newest)) = newest else {
@@ -278,4 +406,6 @@ pub(super) enum Start {
     Replay(PathBuf, Option<usize>),
     /// The endgame trainer: this start, or the menu.
     Train(Box<PlayStart>, Option<app::TrainerStart>),
+    /// A Crazyhouse or Bughouse game.
+    House(Box<crate::ui::house::live::LiveSetup>),
 }

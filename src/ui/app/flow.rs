@@ -350,8 +350,8 @@ impl App {
     }
 
     pub(super) fn on_tick(&mut self, now: Instant) {
-        if let Some(h) = &mut self.house {
-            h.tick(now);
+        if self.house.is_some() {
+            self.live_tick(now);
             return;
         }
         if self.replay.is_some() {

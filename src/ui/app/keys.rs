@@ -610,6 +610,26 @@ impl App {
         if !matches!(self.overlay, Overlay::None) {
             return;
         }
+        if let Some(h) = &self.house {
+            let live = h.live.is_some();
+            match m.kind {
+                MouseEventKind::Down(MouseButton::Left) if live => {
+                    self.live_click(m.column, m.row, now);
+                }
+                MouseEventKind::ScrollUp if !live => {
+                    if let Some(h) = self.house.as_deref_mut() {
+                        h.go(h.cursor.saturating_sub(1), now);
+                    }
+                }
+                MouseEventKind::ScrollDown if !live => {
+                    if let Some(h) = self.house.as_deref_mut() {
+                        h.go(h.cursor + 1, now);
+                    }
+                }
+                _ => {}
+            }
+            return;
+        }
         if self.editor.is_some() {
             if let (MouseEventKind::Down(MouseButton::Left), Some(geo)) = (m.kind, self.geometry())
                 && let Some(sq) = geo.square_at(m.column, m.row, self.flipped)

@@ -93,6 +93,8 @@ pub enum Effect {
         dir: PathBuf,
         materials: Vec<crate::tablebase::Material>,
     },
+    /// Work for an engine of a live Crazyhouse/Bughouse game.
+    HouseEngine(super::house::live::EngineJob),
     Quit,
 }
 
@@ -140,6 +142,11 @@ pub enum Msg {
         id: u64,
         path: PathBuf,
         result: Result<Vec<Result<super::house::Show, String>>, String>,
+    },
+    /// An engine of a live Crazyhouse/Bughouse game said something.
+    HouseEngine {
+        seat: usize,
+        news: super::house::live::EngineNews,
     },
     /// A game file was read and indexed (or could not be).
     Opened {
@@ -417,6 +424,12 @@ pub struct App {
     pub house: Option<Box<super::house::HouseReplay>>,
     /// The game was paused when that screen opened (it resumes on close).
     paused_for_house: bool,
+    /// Where a live Crazyhouse/Bughouse game is saved.
+    pub house_save: Option<PathBuf>,
+    /// `m` was pressed: the next key picks a partner message.
+    pub house_message: bool,
+    /// Resign was pressed once.
+    house_resign_armed: bool,
     /// The position (half-move) and line count the running analysis is for.
     analysis_running: Option<(usize, usize, u64)>,
     /// An analysis that ended by itself (mate found, depth limit): not to
@@ -526,6 +539,9 @@ impl App {
             paused_for_explorer: false,
             house: None,
             paused_for_house: false,
+            house_save: None,
+            house_message: false,
+            house_resign_armed: false,
             hint: None,
             pending: Vec::new(),
             next_id: 1,
@@ -684,6 +700,7 @@ impl App {
             }
             Msg::Opened { id, path, result } => self.on_opened(id, path, result, now),
             Msg::HouseOpened { id, path, result } => self.on_house_opened(id, path, result, now),
+            Msg::HouseEngine { seat, news } => self.on_house_engine(seat, news, now),
             Msg::Checked { id, statuses, done } => self.on_checked(id, statuses, done),
             Msg::TablesProgress { id, text, share } => self.on_tables_progress(id, text, share),
             Msg::TablesReady { id, result } => self.on_tables_ready(id, result, now),

@@ -7,7 +7,9 @@
 //! the game time, for autoplay in real or scaled time). The screen state
 //! ([`HouseReplay`]) is a cursor into it; the view draws from it.
 
+pub mod engines;
 pub mod file;
+pub mod live;
 
 use crate::bughouse::{BoardId, BugResult, BughouseGame, Seat};
 use crate::engine::Zh;
@@ -456,6 +458,50 @@ fn capitalise_first(s: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The pieces `color` holds, queen first, with their counts.
+pub fn pocket_of(pos: &Crazyhouse, color: Color) -> Vec<(Role, u8)> {
+    let Some(hands) = pos.pockets() else {
+        return Vec::new();
+    };
+    let hand = hands.get(color);
+    [
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ]
+    .into_iter()
+    .map(|r| (r, *hand.get(r)))
+    .filter(|&(_, n)| n > 0)
+    .collect()
+}
+
+/// Where each pocket piece of an info line sits: the pieces right-aligned
+/// before the clock text, each ` ♞2 ` (symbol, count when more than one).
+pub fn pocket_cells(
+    line: ratatui::layout::Rect,
+    pocket: &[(Role, u8)],
+    clock_text: Option<&str>,
+) -> Vec<(Role, ratatui::layout::Rect)> {
+    let clock_w = clock_text.map_or(0, |c| c.chars().count() as u16 + 1);
+    let widths: Vec<u16> = pocket
+        .iter()
+        .map(|&(_, n)| if n > 1 { 3 + n.to_string().len() as u16 } else { 3 } + 1)
+        .collect();
+    let total: u16 = widths.iter().sum::<u16>() + clock_w;
+    if total > line.width {
+        return Vec::new();
+    }
+    let mut x = line.x + line.width - total;
+    let mut out = Vec::new();
+    for (&(role, _), w) in pocket.iter().zip(widths) {
+        out.push((role, ratatui::layout::Rect::new(x, line.y, w - 1, 1)));
+        x += w;
+    }
+    out
+}
+
 pub fn role_word(r: Role) -> &'static str {
     match r {
         Role::Pawn => "pawn",
@@ -499,6 +545,39 @@ pub struct HouseReplay {
     /// The last piece that arrived in a pocket and when (for a short
     /// highlight): board, piece.
     pub arrived: Option<(usize, Piece, Instant)>,
+    /// A game being played here (the screen then follows its last move).
+    pub live: Option<Box<live::Live>>,
+    /// The move being typed (live games).
+    pub input: String,
+    /// Keyboard and mouse picking (live games).
+    pub pick: Pick,
+}
+
+/// Where the keyboard cursor is and what is picked up, on the board of the
+/// person to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pick {
+    /// The cursor's square (kept while the cursor is in the pocket).
+    pub square: shakmaty::Square,
+    /// The cursor is in the pocket row, on piece `pocket`.
+    pub in_pocket: bool,
+    pub pocket: usize,
+    /// A piece picked up on the board (its square)...
+    pub from: Option<shakmaty::Square>,
+    /// ...or a piece taken from the pocket to drop.
+    pub drop: Option<Role>,
+}
+
+impl Default for Pick {
+    fn default() -> Self {
+        Pick {
+            square: shakmaty::Square::E2,
+            in_pocket: false,
+            pocket: 0,
+            from: None,
+            drop: None,
+        }
+    }
 }
 
 /// How long a piece that arrives in a pocket stays highlighted.
@@ -522,7 +601,57 @@ impl HouseReplay {
             flipped: false,
             list: None,
             arrived: None,
+            live: None,
+            input: String::new(),
+            pick: Pick::default(),
         }
+    }
+
+    /// A screen for a game being played.
+    pub fn playing(live: live::Live) -> Self {
+        let mut h = HouseReplay::new(None, vec![Ok(live.show())], 0);
+        h.live = Some(Box::new(live));
+        h.refresh(Instant::now());
+        h
+    }
+
+    /// After a move of the live game: the show follows it, pieces that
+    /// arrived flash.
+    pub fn refresh(&mut self, now: Instant) {
+        let Some(l) = &self.live else { return };
+        let show = l.show();
+        let n = show.moves.len();
+        let before = self.cursor;
+        self.games = vec![Ok(show)];
+        self.index = 0;
+        if n > before {
+            // Step through the new moves so a piece passed flashes.
+            for i in before + 1..=n {
+                self.cursor = i - 1;
+                self.go(i, now);
+            }
+        }
+        self.cursor = n;
+    }
+
+    /// The clock of `color` on board `b`: running in a live game, else as
+    /// the file has it at the move shown.
+    pub fn clock(&self, b: usize, color: Color, now: Instant) -> Option<Duration> {
+        if let Some(l) = &self.live {
+            return l.remaining(b, color, now);
+        }
+        self.frame()
+            .and_then(|f| f.clocks.get(b))
+            .and_then(|c| c[usize::from(color == Color::Black)])
+    }
+
+    /// The pieces `color` holds on board `b` now, in the order the pocket
+    /// shows them (queen first).
+    pub fn pocket(&self, b: usize, color: Color) -> Vec<(Role, u8)> {
+        let Some(pos) = self.frame().and_then(|f| f.boards.get(b)) else {
+            return Vec::new();
+        };
+        pocket_of(pos, color)
     }
 
     /// The game shown, or why it cannot be.

@@ -4,6 +4,7 @@
 mod analysis;
 mod games;
 mod house;
+mod house_live;
 mod input;
 mod keymap;
 mod render;

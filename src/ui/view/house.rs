@@ -11,7 +11,7 @@ use crate::ui::layout::{HOUSE_MIN_H, HOUSE_MIN_W, HouseBoard, house_layout};
 use crate::variant::VariantKind;
 use shakmaty::variant::Crazyhouse;
 
-pub(super) fn draw_house(buf: &mut Buffer, app: &App, h: &HouseReplay, area: Rect) {
+pub(super) fn draw_house(buf: &mut Buffer, app: &App, h: &HouseReplay, area: Rect, now: Instant) {
     let theme = app.theme();
     let base = Style::default().fg(theme.text).bg(theme.background);
     let show = match h.show() {
@@ -60,7 +60,7 @@ pub(super) fn draw_house(buf: &mut Buffer, app: &App, h: &HouseReplay, area: Rec
     };
     for (slot, &b) in order.iter().enumerate() {
         if let (Some(place), Some(pos)) = (l.boards.get(slot), frame.boards.get(b)) {
-            draw_one(buf, app, h, show, b, pos, place);
+            draw_one(buf, app, h, show, b, pos, place, now);
         }
     }
     if let Some(p) = l.panel {
@@ -80,12 +80,13 @@ fn draw_one(
     b: usize,
     pos: &Crazyhouse,
     place: &HouseBoard,
+    now: Instant,
 ) {
     let theme = app.theme();
     let ascii = app.ascii || theme.ascii;
     let bottom = h.bottom(b);
     let flipped = bottom == Color::Black;
-    // The last move made on this board so far.
+    // The last move made on this board so far, and what is picked up.
     let last = show.moves[..h.cursor].iter().rev().find(|m| m.board == b);
     let mut marked = Vec::new();
     if let Some(m) = last {
@@ -108,50 +109,80 @@ fn draw_one(
         ascii,
         flipped,
     );
-    let frame = h.frame();
+    // A live game: the cursor and the picked piece on the mover's board.
+    let picking = h
+        .live
+        .as_ref()
+        .and_then(|l| l.human_to_move())
+        .map(crate::ui::house::live::seat_of)
+        .filter(|&(pb, _)| pb == b);
+    if picking.is_some() {
+        if let Some(f) = h.pick.from {
+            let r = place.board.rect_of(f, flipped);
+            buf.set_style(r, Style::default().bg(theme.selected));
+            if let Some(p) = pos.board().piece_at(f) {
+                let st = Style::default()
+                    .fg(if p.color == Color::White {
+                        theme.white_piece
+                    } else {
+                        theme.black_piece
+                    })
+                    .bg(theme.selected)
+                    .add_modifier(Modifier::BOLD);
+                buf.set_string(
+                    r.x + r.width / 2,
+                    r.y + r.height / 2,
+                    glyph(p, ascii).to_string(),
+                    st,
+                );
+            }
+        }
+        if !h.pick.in_pocket {
+            let r = place.board.rect_of(h.pick.square, flipped);
+            let m = Style::default()
+                .fg(theme.cursor)
+                .add_modifier(Modifier::BOLD);
+            if r.width >= 3 {
+                buf.set_string(r.x, r.y + r.height / 2, "[", m);
+                buf.set_string(r.x + r.width - 1, r.y + r.height / 2, "]", m);
+            } else {
+                buf.set_style(r, Style::default().bg(theme.cursor));
+            }
+        }
+    }
     for (color, line) in [(!bottom, place.top), (bottom, place.bottom)] {
-        let ci = usize::from(color == Color::Black);
-        let clock = frame
-            .and_then(|f| f.clocks.get(b))
-            .and_then(|c| c[ci])
-            .map(format_clock);
-        let arrived = h
-            .arrived
-            .filter(|(board, p, _)| *board == b && p.color == color)
-            .map(|(_, p, _)| p.role);
-        info_line(
-            buf,
-            app,
-            show,
-            b,
-            color,
-            pos,
-            clock,
-            arrived,
-            line,
-            pos.turn() == color,
-        );
+        let mover = picking.filter(|&(_, c)| c == color).is_some();
+        info_line(buf, app, h, show, b, color, pos, line, mover, now);
     }
 }
 
-/// "A ▶ Name        ♛ ♞2 ♟3  0:57.0" for `color` on board `b`.
+/// "A ▶ Name        ♛ ♞2 ♟3  0:57.0" for `color` on board `b`; `picking`:
+/// this is the person to move, whose pocket shows the cursor and the piece
+/// taken to drop.
 #[allow(clippy::too_many_arguments)]
 fn info_line(
     buf: &mut Buffer,
     app: &App,
+    h: &HouseReplay,
     show: &Show,
     b: usize,
     color: Color,
     pos: &Crazyhouse,
-    clock: Option<String>,
-    arrived: Option<Role>,
     area: Rect,
-    to_move: bool,
+    picking: bool,
+    now: Instant,
 ) {
     let theme = app.theme();
     let ascii = app.ascii || theme.ascii;
+    let to_move = pos.turn() == color;
     let dim = Style::default().fg(theme.dim);
     let bold = Style::default().fg(theme.text).add_modifier(Modifier::BOLD);
+    let clock = h.clock(b, color, now).map(format_clock);
+    let pocket = crate::ui::house::pocket_of(pos, color);
+    let cells = crate::ui::house::pocket_cells(area, &pocket, clock.as_deref());
+    let name_end = cells
+        .first()
+        .map_or(area.x + area.width, |(_, r)| r.x.saturating_sub(1));
     let mut left = Vec::new();
     if show.kind == VariantKind::Bughouse {
         left.push(Span::styled(
@@ -171,55 +202,52 @@ fn info_line(
         .map(|p| p[usize::from(color == Color::Black)].clone())
         .unwrap_or_default();
     left.push(Span::styled(name, if to_move { bold } else { dim }));
-    // Right side: the pocket, then the clock.
-    let mut right: Vec<Span> = Vec::new();
-    if let Some(hands) = pos.pockets() {
-        let hand = hands.get(color);
-        for role in [
-            Role::Queen,
-            Role::Rook,
-            Role::Bishop,
-            Role::Knight,
-            Role::Pawn,
-        ] {
-            let count = *hand.get(role);
-            if count == 0 {
-                continue;
-            }
-            let piece = Piece { color, role };
-            let bg = match color {
-                Color::White => theme.dark,
-                Color::Black => theme.light,
-            };
-            let fg = match color {
-                Color::White => theme.white_piece,
-                Color::Black => theme.black_piece,
-            };
-            let mut st = Style::default().fg(fg).bg(bg).add_modifier(Modifier::BOLD);
-            if arrived == Some(role) {
-                st = st.bg(theme.hint);
-            }
-            let text = if count > 1 {
-                format!(" {}{count} ", glyph(piece, ascii))
-            } else {
-                format!(" {} ", glyph(piece, ascii))
-            };
-            right.push(Span::styled(text, st));
-            right.push(Span::raw(" "));
+    Paragraph::new(Line::from(left)).render_ref(
+        Rect::new(area.x, area.y, name_end.saturating_sub(area.x), 1),
+        buf,
+    );
+    let arrived = h
+        .arrived
+        .filter(|(board, p, _)| *board == b && p.color == color)
+        .map(|(_, p, _)| p.role);
+    for (i, ((role, r), (_, count))) in cells.iter().zip(&pocket).enumerate() {
+        let piece = Piece { color, role: *role };
+        let (fg, bg) = match color {
+            Color::White => (theme.white_piece, theme.dark),
+            Color::Black => (theme.black_piece, theme.light),
+        };
+        let mut st = Style::default().fg(fg).bg(bg).add_modifier(Modifier::BOLD);
+        if arrived == Some(*role) {
+            st = st.bg(theme.hint);
         }
+        if picking && h.pick.drop == Some(*role) {
+            st = st.bg(theme.selected);
+        }
+        if picking && h.pick.in_pocket && h.pick.pocket == i {
+            st = st.bg(theme.cursor);
+        }
+        let text = if *count > 1 {
+            format!(" {}{count} ", glyph(piece, ascii))
+        } else {
+            format!(" {} ", glyph(piece, ascii))
+        };
+        buf.set_string(r.x, r.y, text, st);
     }
     if let Some(c) = clock {
-        right.push(Span::styled(
-            format!(" {c}"),
-            if to_move { bold } else { dim },
-        ));
-    }
-    let right_w: u16 = right.iter().map(|s| s.width() as u16).sum();
-    let line_area = Rect::new(area.x, area.y, area.width.saturating_sub(right_w), 1);
-    Paragraph::new(Line::from(left)).render_ref(line_area, buf);
-    if right_w <= area.width {
-        let r = Rect::new(area.x + area.width - right_w, area.y, right_w, 1);
-        Paragraph::new(Line::from(right)).render_ref(r, buf);
+        let w = c.chars().count() as u16;
+        if w < area.width {
+            let st = if to_move && h.live.as_ref().is_some_and(|l| !l.is_over()) {
+                Style::default()
+                    .fg(theme.background)
+                    .bg(theme.accent)
+                    .add_modifier(Modifier::BOLD)
+            } else if to_move {
+                bold
+            } else {
+                dim
+            };
+            buf.set_string(area.x + area.width - w, area.y, c, st);
+        }
     }
 }
 
@@ -341,6 +369,9 @@ fn draw_panel(buf: &mut Buffer, app: &App, h: &HouseReplay, show: &Show, area: R
 
 fn draw_house_status(buf: &mut Buffer, app: &App, h: &HouseReplay, show: &Show, area: Rect) {
     let theme = app.theme();
+    if let Some(l) = &h.live {
+        return draw_live_status(buf, app, h, l, show, area);
+    }
     let line1 = if let Some(s) = &app.status {
         let st = match s.kind {
             StatusKind::Error => Style::default()
@@ -461,4 +492,91 @@ fn draw_list(buf: &mut Buffer, app: &App, h: &HouseReplay, area: Rect) {
             buf,
         );
     }
+}
+
+/// The status lines of a game being played: the move being typed, news,
+/// whose move it is; then the keys.
+fn draw_live_status(
+    buf: &mut Buffer,
+    app: &App,
+    h: &HouseReplay,
+    l: &crate::ui::house::live::Live,
+    show: &Show,
+    area: Rect,
+) {
+    use crate::ui::house::live::seat_of;
+    let theme = app.theme();
+    let key = Style::default()
+        .fg(theme.accent)
+        .add_modifier(Modifier::BOLD);
+    let dim = Style::default().fg(theme.dim);
+    let status_span = app.status.as_ref().map(|s| {
+        let st = match s.kind {
+            StatusKind::Error => Style::default()
+                .fg(theme.error)
+                .add_modifier(Modifier::BOLD),
+            StatusKind::Info => Style::default().fg(theme.text),
+        };
+        Span::styled(s.text.clone(), st)
+    });
+    let line1 = if !h.input.is_empty() {
+        let mut spans = vec![
+            Span::styled("Move: ", Style::default().fg(theme.accent)),
+            Span::styled(
+                format!("{}▏", h.input),
+                Style::default().fg(theme.text).add_modifier(Modifier::BOLD),
+            ),
+        ];
+        if let Some(s) = status_span {
+            spans.push(Span::raw("  "));
+            spans.push(s);
+        }
+        Line::from(spans)
+    } else if let Some(s) = status_span {
+        Line::from(s)
+    } else if let Some(e) = &l.ending {
+        Line::from(Span::styled(
+            e.clone(),
+            Style::default()
+                .fg(theme.accent)
+                .add_modifier(Modifier::BOLD),
+        ))
+    } else if let Some(s) = l.human_to_move() {
+        let (b, c) = seat_of(s);
+        Line::from(Span::styled(
+            format!(
+                "{} to move: type a move (e4, Nf3, N@f3) or pick with the cursor or mouse (below the board: your pocket)",
+                l.seat_name(b, c)
+            ),
+            dim,
+        ))
+    } else if h.cursor > 0 {
+        Line::from(Span::styled(
+            show.describe_move(h.cursor - 1),
+            Style::default().fg(theme.text),
+        ))
+    } else {
+        Line::from(Span::styled("The engines think...", dim))
+    };
+    Paragraph::new(line1).render_ref(Rect::new(area.x, area.y, area.width, 1), buf);
+    let mut spans = Vec::new();
+    let mut push = |k: String, label: &str| {
+        spans.push(Span::styled(k, key));
+        spans.push(Span::styled(format!(" {label}  "), dim));
+    };
+    push(key_label(app, Action::Help), "help");
+    let people = !l.human_seats().is_empty();
+    if l.boards() == 2 && people {
+        push("m".into(), "message");
+    }
+    if l.boards() == 1 && people {
+        push(key_label(app, Action::Takeback), "takeback");
+    }
+    if people {
+        push(key_label(app, Action::Resign), "resign");
+    }
+    push(key_label(app, Action::Flip), "flip");
+    push(key_label(app, Action::NewGame), "new");
+    push(key_label(app, Action::Quit), "quit");
+    Paragraph::new(Line::from(spans)).render_ref(Rect::new(area.x, area.y + 1, area.width, 1), buf);
 }

@@ -60,7 +60,7 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
         return;
     }
     if let Some(h) = &app.house {
-        house::draw_house(buf, app, h, area);
+        house::draw_house(buf, app, h, area, now);
         match &app.overlay {
             Overlay::Help => draw_help(buf, app, area),
             Overlay::Files(p) => replay::draw_files(buf, app, p, area),

@@ -1,0 +1,695 @@
+//! A Crazyhouse or Bughouse game being played: seats (people or engines),
+//! the clocks (on both boards at once in Bughouse), moves and drops, the
+//! pieces passed to the partner, partner messages, the end, and the record
+//! written after every move.
+//!
+//! Pure state: time comes in as `now`, and what the engines must do goes
+//! out as [`EngineJob`]s for the runtime, whose answers come back through
+//! [`Live::engine_news`]. So the tests drive it with a fake clock and fake
+//! engines.
+
+use super::Show;
+use crate::bughouse::{BoardId, BugEnding, BugTermination, BughouseGame, Seat};
+use crate::engine::{Board, Zh};
+use crate::game::notation::parse_variant_move;
+use crate::game::{Ending, Game, GameResult, Termination};
+use crate::ui::clock::pgn_clock;
+use crate::ui::config::TimeControl;
+use crate::ui::player::EngineSpec;
+use crate::variant::VariantKind;
+use crate::variant::fen::write_fen;
+use crate::variant::rules::{self, BoardStatus};
+use shakmaty::variant::Crazyhouse;
+use shakmaty::{Color, Move, Position};
+use std::time::{Duration, Instant};
+
+/// Who sits at a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Player {
+    Human,
+    Engine(EngineSpec),
+}
+
+/// A new game's settings.
+#[derive(Clone, Debug)]
+pub struct LiveSetup {
+    /// Crazyhouse or Bughouse.
+    pub kind: VariantKind,
+    /// Per board (A, then B in Bughouse): White's and Black's player.
+    pub players: Vec<[Player; 2]>,
+    pub time: Option<TimeControl>,
+}
+
+/// Seats are numbered board * 2 + colour (White 0, Black 1).
+pub fn seat_index(board: usize, color: Color) -> usize {
+    board * 2 + usize::from(color == Color::Black)
+}
+
+pub fn seat_of(index: usize) -> (usize, Color) {
+    (
+        index / 2,
+        if index.is_multiple_of(2) {
+            Color::White
+        } else {
+            Color::Black
+        },
+    )
+}
+
+/// Work for the engines (the runtime keeps one engine per seat).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineJob {
+    /// Start the engine of `seat`. `partner_human`: its partner is a
+    /// person, who reads its messages (Kibitz then plays for its partner).
+    Start {
+        seat: usize,
+        spec: EngineSpec,
+        kind: VariantKind,
+        partner_human: bool,
+    },
+    /// Think about `fen` and answer with a move (request `id`).
+    Go {
+        seat: usize,
+        id: u64,
+        fen: String,
+        /// Bughouse: the partner's board.
+        partner_fen: Option<String>,
+        wtime: Option<Duration>,
+        btime: Option<Duration>,
+        inc: Duration,
+    },
+    /// This seat's board changed while it thinks (a piece arrived).
+    Update { seat: usize, fen: String },
+    /// A message from the partner.
+    Ptell { seat: usize, text: String },
+    /// Stop thinking (the answer is dropped).
+    Stop { seat: usize },
+    /// The game is over: the engines may go.
+    QuitAll,
+}
+
+/// What an engine said.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineNews {
+    /// Its move for request `id` (UCI).
+    Best { id: u64, uci: String },
+    /// A message for its partner.
+    Ptell(String),
+    /// It reported its name.
+    Name(String),
+    /// It could not be started or stopped answering.
+    Failed(String),
+}
+
+/// The record kept while playing.
+#[derive(Clone, Debug)]
+enum Record {
+    Zh(Box<Game<Zh>>),
+    Bug(Box<BughouseGame>),
+}
+
+/// A Crazyhouse or Bughouse game in play.
+#[derive(Clone, Debug)]
+pub struct Live {
+    pub kind: VariantKind,
+    pub players: Vec<[Player; 2]>,
+    record: Record,
+    pub time: Option<TimeControl>,
+    /// Per board: each side's time left when its board's turn began.
+    clocks: Vec<[Duration; 2]>,
+    /// Per board: when the side to move began thinking.
+    turn_start: Vec<Instant>,
+    /// Crazyhouse: the clocks before each move (for takebacks).
+    clock_history: Vec<[Duration; 2]>,
+    /// Outstanding engine requests by seat.
+    asked: [Option<u64>; 4],
+    next_id: u64,
+    /// How the game ended, in words (also in the record).
+    pub ending: Option<String>,
+    /// Work for the runtime.
+    pub jobs: Vec<EngineJob>,
+    /// Something worth telling the player (a piece arrived, a message).
+    pub news: Vec<String>,
+}
+
+impl Live {
+    pub fn new(setup: LiveSetup, names: Vec<[String; 2]>, now: Instant) -> Live {
+        let boards = if setup.kind == VariantKind::Bughouse {
+            2
+        } else {
+            1
+        };
+        let mut players = setup.players;
+        players.resize(boards, [Player::Human, Player::Human]);
+        let record = if boards == 2 {
+            let mut g = BughouseGame::new();
+            g.set_header("Event", "Kibitz bughouse game");
+            g.set_header("Site", "Kibitz");
+            g.set_header("Date", crate::util::today());
+            for (b, tags) in [["WhiteA", "BlackA"], ["WhiteB", "BlackB"]]
+                .iter()
+                .enumerate()
+            {
+                for (c, tag) in tags.iter().enumerate() {
+                    let name = names.get(b).map_or("?", |n| n[c].as_str());
+                    g.set_header(tag, name);
+                }
+            }
+            if let Some(t) = setup.time {
+                g.set_header(
+                    "TimeControl",
+                    format!("{}+{}", t.base.as_secs(), t.increment.as_secs()),
+                );
+            }
+            Record::Bug(Box::new(g))
+        } else {
+            let mut g = Game::new(Board::<Zh>::start_position());
+            g.set_header("Event", "Kibitz crazyhouse game");
+            g.set_header("Site", "Kibitz");
+            g.set_header("Date", crate::util::today());
+            g.set_header("White", names.first().map_or("?", |n| n[0].as_str()));
+            g.set_header("Black", names.first().map_or("?", |n| n[1].as_str()));
+            g.set_header("Variant", "Crazyhouse");
+            if let Some(t) = setup.time {
+                g.set_header(
+                    "TimeControl",
+                    format!("{}+{}", t.base.as_secs(), t.increment.as_secs()),
+                );
+            }
+            Record::Zh(Box::new(g))
+        };
+        let base = setup.time.map_or(Duration::ZERO, |t| t.base);
+        let mut live = Live {
+            kind: if boards == 2 {
+                VariantKind::Bughouse
+            } else {
+                VariantKind::Crazyhouse
+            },
+            players,
+            record,
+            time: setup.time,
+            clocks: vec![[base, base]; boards],
+            turn_start: vec![now; boards],
+            clock_history: Vec::new(),
+            asked: [None; 4],
+            next_id: 1,
+            ending: None,
+            jobs: Vec::new(),
+            news: Vec::new(),
+        };
+        for s in 0..boards * 2 {
+            let (b, c) = seat_of(s);
+            if let Player::Engine(spec) = &live.players[b][usize::from(c == Color::Black)] {
+                let partner_human = boards == 2 && live.player(1 - b, !c) == &Player::Human;
+                live.jobs.push(EngineJob::Start {
+                    seat: s,
+                    spec: spec.clone(),
+                    kind: live.kind,
+                    partner_human,
+                });
+            }
+        }
+        live.ask_engines(now);
+        live
+    }
+
+    pub fn boards(&self) -> usize {
+        self.clocks.len()
+    }
+
+    pub fn player(&self, board: usize, color: Color) -> &Player {
+        &self.players[board][usize::from(color == Color::Black)]
+    }
+
+    pub fn board(&self, b: usize) -> &Crazyhouse {
+        match &self.record {
+            Record::Zh(g) => g.current().pos(),
+            Record::Bug(g) => g.board(if b == 0 { BoardId::A } else { BoardId::B }),
+        }
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.ending.is_some()
+    }
+
+    pub fn moves_played(&self) -> usize {
+        match &self.record {
+            Record::Zh(g) => g.moves().len(),
+            Record::Bug(g) => g.moves().len(),
+        }
+    }
+
+    /// The seats people play, in order.
+    pub fn human_seats(&self) -> Vec<usize> {
+        (0..self.boards() * 2)
+            .filter(|&s| {
+                let (b, c) = seat_of(s);
+                self.player(b, c) == &Player::Human
+            })
+            .collect()
+    }
+
+    /// The seat whose move is typed or picked now: a person to move (the
+    /// first person's own board first).
+    pub fn human_to_move(&self) -> Option<usize> {
+        if self.is_over() {
+            return None;
+        }
+        let humans = self.human_seats();
+        humans.into_iter().find(|&s| {
+            let (b, c) = seat_of(s);
+            self.board(b).turn() == c
+        })
+    }
+
+    /// Time left for `color` on board `b`, running for the side to move.
+    pub fn remaining(&self, b: usize, color: Color, now: Instant) -> Option<Duration> {
+        self.time?;
+        let left = self.clocks.get(b)?[usize::from(color == Color::Black)];
+        if !self.is_over() && self.board(b).turn() == color {
+            Some(left.saturating_sub(now.saturating_duration_since(self.turn_start[b])))
+        } else {
+            Some(left)
+        }
+    }
+
+    /// Time passes: flags fall; engines due to move are asked.
+    pub fn tick(&mut self, now: Instant) {
+        if self.is_over() || self.time.is_none() {
+            return;
+        }
+        for b in 0..self.boards() {
+            let c = self.board(b).turn();
+            if self.remaining(b, c, now) == Some(Duration::ZERO) {
+                self.flag(b, c, now);
+                return;
+            }
+        }
+    }
+
+    fn flag(&mut self, b: usize, c: Color, now: Instant) {
+        let text = format!("{} lost on time", self.seat_name(b, c));
+        self.freeze(now);
+        match &mut self.record {
+            Record::Zh(g) => {
+                g.ending = Some(Ending {
+                    result: GameResult::win_for(!c),
+                    termination: Termination::TimeForfeit,
+                });
+            }
+            Record::Bug(g) => g.flag(Seat::new(board_id(b), c)),
+        }
+        self.end(text);
+    }
+
+    /// Stops every clock where it stands.
+    fn freeze(&mut self, now: Instant) {
+        for b in 0..self.boards() {
+            let c = self.board(b).turn();
+            let ci = usize::from(c == Color::Black);
+            let used = now.saturating_duration_since(self.turn_start[b]);
+            self.clocks[b][ci] = self.clocks[b][ci].saturating_sub(used);
+            self.turn_start[b] = now;
+        }
+    }
+
+    fn end(&mut self, text: String) {
+        let team = match &self.record {
+            Record::Bug(g) => g.ending.map(|e| match e.result {
+                crate::bughouse::BugResult::TeamOneWins => {
+                    "team 1 (White A + Black B) wins".to_string()
+                }
+                crate::bughouse::BugResult::TeamTwoWins => {
+                    "team 2 (Black A + White B) wins".to_string()
+                }
+                crate::bughouse::BugResult::Draw => "drawn".to_string(),
+            }),
+            Record::Zh(g) => g.ending.map(|e| match e.result {
+                GameResult::WhiteWins => "White wins".to_string(),
+                GameResult::BlackWins => "Black wins".to_string(),
+                GameResult::Draw => "drawn".to_string(),
+            }),
+        };
+        self.ending = Some(match team {
+            Some(t) => format!("{text}: {t}"),
+            None => text,
+        });
+        for s in 0..4 {
+            if self.asked[s].take().is_some() {
+                self.jobs.push(EngineJob::Stop { seat: s });
+            }
+        }
+        self.jobs.push(EngineJob::QuitAll);
+    }
+
+    /// "White on A" (Bughouse) or "White".
+    pub fn seat_name(&self, b: usize, c: Color) -> String {
+        let name = match c {
+            Color::White => "White",
+            Color::Black => "Black",
+        };
+        if self.boards() == 2 {
+            format!("{name} on {}", board_id(b).letter())
+        } else {
+            name.to_string()
+        }
+    }
+
+    /// Asks the engines whose turn it is (and who are not asked yet).
+    fn ask_engines(&mut self, now: Instant) {
+        if self.is_over() {
+            return;
+        }
+        for b in 0..self.boards() {
+            let pos = self.board(b).clone();
+            let c = pos.turn();
+            let s = seat_index(b, c);
+            if self.asked[s].is_some() || !matches!(self.player(b, c), Player::Engine(_)) {
+                continue;
+            }
+            if rules::status(&pos, self.kind) != BoardStatus::Playing {
+                continue; // waiting for a piece (Bughouse), or over
+            }
+            let id = self.next_id;
+            self.next_id += 1;
+            self.asked[s] = Some(id);
+            let fen = write_fen(&pos);
+            let partner_fen = (self.boards() == 2).then(|| write_fen(self.board(1 - b)));
+            let wtime = self.remaining(b, Color::White, now);
+            let btime = self.remaining(b, Color::Black, now);
+            self.jobs.push(EngineJob::Go {
+                seat: s,
+                id,
+                fen,
+                partner_fen,
+                wtime,
+                btime,
+                inc: self.time.map_or(Duration::ZERO, |t| t.increment),
+            });
+        }
+    }
+
+    /// Plays `mv` on board `b` for its side to move.
+    fn play(&mut self, b: usize, mv: Move, now: Instant) -> Result<(), String> {
+        if self.is_over() {
+            return Err("The game is over.".into());
+        }
+        let pos = self.board(b).clone();
+        if !pos.is_legal(mv) {
+            return Err("That move is not legal here.".into());
+        }
+        let c = pos.turn();
+        let ci = usize::from(c == Color::Black);
+        let used = now.saturating_duration_since(self.turn_start[b]);
+        if self.time.is_some() && used >= self.clocks[b][ci] {
+            self.flag(b, c, now);
+            return Err("Your time ran out.".into());
+        }
+        let inc = self.time.map_or(Duration::ZERO, |t| t.increment);
+        let before = self.clocks[b];
+        let left = (self.clocks[b][ci] - used.min(self.clocks[b][ci])) + inc;
+        let remaining = self.time.map(|_| left);
+        match &mut self.record {
+            Record::Zh(g) => {
+                let comment = remaining.map(|r| format!("[%clk {}]", pgn_clock(r)));
+                g.push(mv, comment);
+                self.clock_history.push(before);
+            }
+            Record::Bug(g) => {
+                let sent = g
+                    .push(board_id(b), mv, remaining)
+                    .map_err(|e| e.to_string())?;
+                if let Some(p) = sent {
+                    let partner = seat_index(1 - b, p.color);
+                    self.news.push(format!(
+                        "{} took a {}: it goes to {}.",
+                        self.seat_name(b, c),
+                        super::role_word(p.role),
+                        self.seat_name(1 - b, p.color)
+                    ));
+                    // A partner engine thinking on the other board hears of it.
+                    if self.asked[partner].is_some() {
+                        let fen = write_fen(self.board(1 - b));
+                        self.jobs.push(EngineJob::Update { seat: partner, fen });
+                    }
+                }
+            }
+        }
+        if self.time.is_some() {
+            self.clocks[b][ci] = left;
+        }
+        self.turn_start[b] = now;
+        self.check_end(b, now);
+        self.ask_engines(now);
+        Ok(())
+    }
+
+    fn check_end(&mut self, b: usize, now: Instant) {
+        match &mut self.record {
+            Record::Zh(g) => {
+                if let Some(e) = g.rule_ending(false) {
+                    g.ending = Some(e);
+                    let text = capitalise(e.termination.describe());
+                    self.freeze(now);
+                    self.end(text);
+                }
+            }
+            Record::Bug(g) => {
+                if let Some(e) = g.ending {
+                    let text = match e.loser {
+                        Some(l) => {
+                            format!("{} is checkmated", self.seat_name(l.board.index(), l.color))
+                        }
+                        None => "Drawn".into(),
+                    };
+                    let _ = b;
+                    self.freeze(now);
+                    self.end(text);
+                }
+            }
+        }
+    }
+
+    /// A move typed by the person to move (SAN, UCI or a drop).
+    pub fn type_move(&mut self, text: &str, now: Instant) -> Result<(), String> {
+        let Some(s) = self.human_to_move() else {
+            return Err(if self.is_over() {
+                "The game is over.".into()
+            } else {
+                "Not your move: wait for the engine.".into()
+            });
+        };
+        let (b, _) = seat_of(s);
+        let mv = parse_variant_move(self.board(b), text).map_err(|e| e.to_string())?;
+        self.play(b, mv, now)
+    }
+
+    /// A move picked on the board (or a drop from the pocket) by the person
+    /// at `seat`.
+    pub fn pick_move(&mut self, seat: usize, mv: Move, now: Instant) -> Result<(), String> {
+        let (b, c) = seat_of(seat);
+        if self.player(b, c) != &Player::Human {
+            return Err("Not your seat.".into());
+        }
+        if self.board(b).turn() != c {
+            return Err("Not your move.".into());
+        }
+        self.play(b, mv, now)
+    }
+
+    /// What the engine at `seat` said.
+    pub fn engine_news(&mut self, seat: usize, news: EngineNews, now: Instant) {
+        let (b, c) = seat_of(seat);
+        match news {
+            EngineNews::Best { id, uci } => {
+                if self.asked[seat] != Some(id) || self.is_over() {
+                    return; // stale
+                }
+                self.asked[seat] = None;
+                let mv = uci
+                    .parse::<shakmaty::uci::UciMove>()
+                    .ok()
+                    .and_then(|u| u.to_move(self.board(b)).ok());
+                match mv {
+                    Some(m) => {
+                        if let Err(e) = self.play(b, m, now) {
+                            self.news.push(e);
+                        }
+                    }
+                    None => {
+                        let text = format!(
+                            "{}'s engine played an illegal move ({uci})",
+                            self.seat_name(b, c)
+                        );
+                        self.lose(
+                            seat,
+                            Termination::IllegalMove,
+                            BugTermination::IllegalMove,
+                            text,
+                            now,
+                        );
+                    }
+                }
+            }
+            EngineNews::Ptell(text) => self.say(seat, &text),
+            EngineNews::Name(name) => self.set_name(b, c, &name),
+            EngineNews::Failed(why) => {
+                let text = format!("{}'s engine failed: {why}", self.seat_name(b, c));
+                self.lose(
+                    seat,
+                    Termination::Abandoned,
+                    BugTermination::Abandoned,
+                    text,
+                    now,
+                );
+            }
+        }
+    }
+
+    fn set_name(&mut self, b: usize, c: Color, name: &str) {
+        match &mut self.record {
+            Record::Zh(g) => g.set_header(if c == Color::White { "White" } else { "Black" }, name),
+            Record::Bug(g) => g.set_header(&Seat::new(board_id(b), c).tag(), name),
+        }
+    }
+
+    fn lose(
+        &mut self,
+        seat: usize,
+        zh: Termination,
+        bug: BugTermination,
+        text: String,
+        now: Instant,
+    ) {
+        if self.is_over() {
+            return;
+        }
+        let (b, c) = seat_of(seat);
+        self.freeze(now);
+        match &mut self.record {
+            Record::Zh(g) => {
+                g.ending = Some(Ending {
+                    result: GameResult::win_for(!c),
+                    termination: zh,
+                });
+            }
+            Record::Bug(g) => g.finish(BugEnding::lost(Seat::new(board_id(b), c), bug)),
+        }
+        self.end(text);
+    }
+
+    /// The person at `seat` resigns (for the team in Bughouse).
+    pub fn resign(&mut self, seat: usize, now: Instant) {
+        let (b, c) = seat_of(seat);
+        let text = format!("{} resigned", self.seat_name(b, c));
+        self.lose(
+            seat,
+            Termination::Resignation,
+            BugTermination::Resignation,
+            text,
+            now,
+        );
+    }
+
+    /// A message from `seat` to its partner: recorded, and passed to the
+    /// partner's engine (a person sees it on screen).
+    pub fn say(&mut self, seat: usize, text: &str) {
+        let (b, c) = seat_of(seat);
+        let Record::Bug(g) = &mut self.record else {
+            return;
+        };
+        g.say(Seat::new(board_id(b), c), text);
+        let partner = seat_index(1 - b, !c);
+        let (pb, pc) = seat_of(partner);
+        if matches!(self.player(pb, pc), Player::Engine(_)) {
+            self.jobs.push(EngineJob::Ptell {
+                seat: partner,
+                text: text.to_string(),
+            });
+        } else {
+            self.news.push(format!("{}: {text}", self.seat_name(b, c)));
+        }
+    }
+
+    /// Takes back the last move of the person at `seat` (and the engine's
+    /// reply): Crazyhouse only.
+    pub fn takeback(&mut self, seat: usize, now: Instant) -> Result<(), String> {
+        let Record::Zh(g) = &mut self.record else {
+            return Err("There are no takebacks in Bughouse: the other board plays on.".into());
+        };
+        let (_, c) = seat_of(seat);
+        let mine = g
+            .moves()
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(i, _)| {
+                let mover = if (*i % 2 == 0) == (g.start().turn() == Color::White) {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                mover == c
+            })
+            .map(|(i, _)| i);
+        let Some(keep) = mine else {
+            return Err("Nothing to take back yet.".into());
+        };
+        while g.moves().len() > keep {
+            g.pop();
+        }
+        if let Some(clocks) = self.clock_history.get(keep).copied() {
+            self.clocks[0] = clocks;
+        }
+        self.clock_history.truncate(keep);
+        self.ending = None;
+        for s in 0..2 {
+            if self.asked[s].take().is_some() {
+                self.jobs.push(EngineJob::Stop { seat: s });
+            }
+        }
+        self.turn_start[0] = now;
+        self.ask_engines(now);
+        Ok(())
+    }
+
+    /// The game as the screen shows it.
+    pub fn show(&self) -> Show {
+        match &self.record {
+            Record::Zh(g) => Show::from_crazyhouse(g),
+            Record::Bug(g) => Show::from_bughouse(g),
+        }
+    }
+
+    /// The record as a file: Crazyhouse PGN or BPGN.
+    pub fn save_text(&self) -> String {
+        match &self.record {
+            Record::Zh(g) => crate::game::write_variant_pgn(g),
+            Record::Bug(g) => crate::bughouse::bpgn::write_bpgn(g),
+        }
+    }
+
+    /// The file extension of the record.
+    pub fn extension(&self) -> &'static str {
+        match self.record {
+            Record::Zh(_) => "pgn",
+            Record::Bug(_) => "bpgn",
+        }
+    }
+
+    /// Whether an engine is thinking at `seat`.
+    pub fn thinking(&self, seat: usize) -> bool {
+        self.asked.get(seat).is_some_and(Option::is_some)
+    }
+}
+
+fn board_id(b: usize) -> BoardId {
+    if b == 0 { BoardId::A } else { BoardId::B }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}

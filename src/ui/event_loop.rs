@@ -80,9 +80,9 @@ pub(super) fn event_loop(
             app.start_explorer(*ex, true, now);
             (app.default_setup(), None)
         }
-        Start::House(live) => {
+        Start::House(live, new_game) => {
             replaying = true;
-            app.start_live(*live, now);
+            app.offer_or_start_live(*live, new_game, now);
             (app.default_setup(), None)
         }
         Start::Replay(path, game) => {

@@ -103,7 +103,7 @@ pub fn run(opts: Options) -> Result<()> {
             Start::Replay(path.clone(), *game)
         }
         None => match startup::live_setup(&opts, &setup, &app)? {
-            Some(live) => Start::House(Box::new(live)),
+            Some(live) => Start::House(Box::new(live), opts.new_game),
             None => Start::Play(Box::new(PlayStart { setup, resume })),
         },
     };

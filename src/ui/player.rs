@@ -85,6 +85,88 @@ impl EngineSpec {
     }
 }
 
+/// Parses `depth 8`, `movetime 500`, `nodes 20000` (any combination).
+pub fn parse_limits(s: &str) -> Result<EngineSpec, String> {
+    let mut depth = None;
+    let mut movetime_ms = None;
+    let mut nodes = None;
+    let words: Vec<&str> = s.split_whitespace().collect();
+    if words.is_empty() {
+        return Err("give at least one of: depth N, movetime MS, nodes N".to_string());
+    }
+    let mut i = 0;
+    while i < words.len() {
+        let key = words[i];
+        let value = words
+            .get(i + 1)
+            .ok_or_else(|| format!("'{key}' needs a number after it"))?;
+        let n: u64 = value
+            .parse()
+            .map_err(|_| format!("'{value}' is not a whole number"))?;
+        if n == 0 {
+            return Err(format!("{key} must be positive"));
+        }
+        match key {
+            "depth" | "d" if n <= 64 => depth = Some(n as i32),
+            "depth" | "d" => return Err("depth must be at most 64".to_string()),
+            "movetime" | "ms" | "time" => movetime_ms = Some(n),
+            "nodes" | "n" => nodes = Some(n),
+            other => {
+                return Err(format!(
+                    "unknown limit '{other}' (use depth, movetime or nodes)"
+                ));
+            }
+        }
+        i += 2;
+    }
+    Ok(EngineSpec::Custom {
+        depth,
+        movetime_ms,
+        nodes,
+    })
+}
+
+/// How a game file names its engine (`level 4`, `custom depth 8`, `uci CMD`).
+pub fn spec_tag(spec: &EngineSpec) -> String {
+    match spec {
+        EngineSpec::BuiltIn { level } => format!("level {level}"),
+        EngineSpec::Custom {
+            depth,
+            movetime_ms,
+            nodes,
+        } => {
+            let mut s = vec!["custom".to_string()];
+            if let Some(d) = depth {
+                s.push(format!("depth {d}"));
+            }
+            if let Some(t) = movetime_ms {
+                s.push(format!("movetime {t}"));
+            }
+            if let Some(n) = nodes {
+                s.push(format!("nodes {n}"));
+            }
+            s.join(" ")
+        }
+        EngineSpec::External { command } => format!("uci {command}"),
+    }
+}
+
+/// [`spec_tag`] read back.
+pub fn parse_spec_tag(s: &str) -> Option<EngineSpec> {
+    if let Some(l) = s.strip_prefix("level ") {
+        let level: u8 = l.trim().parse().ok()?;
+        return (1..=8)
+            .contains(&level)
+            .then_some(EngineSpec::BuiltIn { level });
+    }
+    if let Some(rest) = s.strip_prefix("custom") {
+        return parse_limits(rest).ok();
+    }
+    s.strip_prefix("uci ").map(|c| EngineSpec::External {
+        command: c.to_string(),
+    })
+}
+
 /// Why a search was asked for; returned with the result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Purpose {

@@ -407,5 +407,7 @@ pub(super) enum Start {
     /// The endgame trainer: this start, or the menu.
     Train(Box<PlayStart>, Option<app::TrainerStart>),
     /// A Crazyhouse or Bughouse game.
-    House(Box<crate::ui::house::live::LiveSetup>),
+    /// A Crazyhouse or Bughouse game (`true`: a new one, never the offer
+    /// to resume).
+    House(Box<crate::ui::house::live::LiveSetup>, bool),
 }

@@ -281,7 +281,15 @@ impl App {
             })
             .collect();
         let live = Live::new(setup, names, now);
-        let ext = live.extension();
+        let path = self
+            .new_save_path()
+            .map(|p| p.with_extension(live.extension()));
+        self.begin_live(live, path, now);
+        self.say_live_start();
+    }
+
+    /// Shows `live` (saved to `path`) and hands its first jobs to the runtime.
+    fn begin_live(&mut self, live: Live, path: Option<PathBuf>, now: Instant) {
         let first_human = live.human_seats().first().copied();
         let mut h = crate::ui::house::HouseReplay::playing(live);
         if let Some(s) = first_human {
@@ -299,11 +307,19 @@ impl App {
                 Square::E7
             };
         }
-        self.house_save = self.new_save_path().map(|p| p.with_extension(ext));
+        self.house_save = path;
         self.house = Some(Box::new(h));
         self.overlay = Overlay::None;
         self.status = None;
         self.flush_live(now);
+    }
+
+    fn say_live_start(&mut self) {
+        let first_human = self
+            .house
+            .as_ref()
+            .and_then(|h| h.live.as_ref())
+            .and_then(|l| l.human_seats().first().copied());
         let text = match self.house.as_ref().and_then(|h| h.live.as_ref()) {
             Some(l) if l.boards() == 2 => match first_human {
                 Some(s) => {
@@ -765,5 +781,51 @@ impl App {
                 crate::ui::house::role_word(role)
             ));
         }
+    }
+}
+
+impl App {
+    /// Offers the newest unfinished game of the same variant, or starts
+    /// `setup` (at once when `new_game`).
+    pub fn offer_or_start_live(&mut self, setup: LiveSetup, new_game: bool, now: Instant) {
+        let found = if new_game {
+            None
+        } else {
+            self.data_dir
+                .as_ref()
+                .and_then(|d| crate::ui::house::file::find_unfinished(&d.join("games"), setup.kind))
+        };
+        match found {
+            Some((path, summary)) => {
+                self.overlay = Overlay::ResumeHouse {
+                    path,
+                    summary,
+                    setup: Box::new(setup),
+                };
+            }
+            None => self.start_live(setup, now),
+        }
+    }
+
+    /// Takes up the saved game at `path` (or, if it cannot be read, starts
+    /// `setup` and says why).
+    pub fn resume_live(&mut self, path: PathBuf, setup: LiveSetup, now: Instant) {
+        let kind = setup.kind;
+        let live = std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| Live::resume(&text, kind, now));
+        let live = match live {
+            Ok(l) => l,
+            Err(e) => {
+                self.start_live(setup, now);
+                self.error(format!(
+                    "Cannot resume {}: {e}; a new game started.",
+                    path.display()
+                ));
+                return;
+            }
+        };
+        self.begin_live(live, Some(path), now);
+        self.info("Resumed: the clocks stand as they were when the game was saved.");
     }
 }

@@ -125,6 +125,23 @@ impl App {
                 }
                 return;
             }
+            Overlay::ResumeHouse { .. } => {
+                let resume = match k.code {
+                    KeyCode::Char('y' | 'Y') | KeyCode::Enter => true,
+                    KeyCode::Char('n' | 'N') => false,
+                    KeyCode::Char('q') | KeyCode::Esc => return self.do_quit(),
+                    _ => return,
+                };
+                let overlay = std::mem::replace(&mut self.overlay, Overlay::None);
+                if let Overlay::ResumeHouse { path, setup, .. } = overlay {
+                    if resume {
+                        self.resume_live(path, *setup, now);
+                    } else {
+                        self.start_live(*setup, now);
+                    }
+                }
+                return;
+            }
             Overlay::Resume { .. } => {
                 let resume = match k.code {
                     KeyCode::Char('y' | 'Y') | KeyCode::Enter => true,

@@ -34,8 +34,9 @@ mod review;
 mod start;
 mod trainer;
 
-pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, parse_limits, time_choices};
-use dialog::{parse_spec_tag, spec_tag};
+pub use super::player::parse_limits;
+use super::player::{parse_spec_tag, spec_tag};
+pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, time_choices};
 pub use trainer::{Preparing, REPLY_DELAY, TrainerGame, TrainerMenu, TrainerStart};
 
 /// Which engine a request goes to.
@@ -272,6 +273,12 @@ pub enum Overlay {
         path: PathBuf,
         game: Box<Game>,
         summary: String,
+    },
+    /// An unfinished Crazyhouse or Bughouse game was found on start.
+    ResumeHouse {
+        path: PathBuf,
+        summary: String,
+        setup: Box<super::house::live::LiveSetup>,
     },
     /// The games of the file being replayed; `selected` is highlighted.
     Games {

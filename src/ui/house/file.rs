@@ -79,3 +79,40 @@ pub fn parse(text: &str, kind: Kind) -> Result<Vec<Result<Show, String>>, String
     }
     Ok(games)
 }
+
+/// The newest unfinished Crazyhouse or Bughouse game played in Kibitz in
+/// `dir` (its path and a line about it), to offer for resuming.
+pub fn find_unfinished(
+    dir: &Path,
+    kind: crate::variant::VariantKind,
+) -> Option<(std::path::PathBuf, String)> {
+    let want = if kind == crate::variant::VariantKind::Bughouse {
+        Kind::Bughouse
+    } else {
+        Kind::Crazyhouse
+    };
+    let newest = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "pgn" || x == "bpgn"))
+        .filter(|p| kind_of(p) == want)
+        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+        .max()?
+        .1;
+    let text = std::fs::read_to_string(&newest).ok()?;
+    if !text.contains(super::live::SEATS_TAG) {
+        return None;
+    }
+    let live = super::live::Live::resume(&text, kind, std::time::Instant::now()).ok()?;
+    let show = live.show();
+    if show.moves.is_empty() {
+        return None;
+    }
+    let name = newest
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let summary = format!("{}, {} moves, {name}", show.title, show.moves.len());
+    Some((newest, summary))
+}

@@ -40,6 +40,10 @@ pub struct LiveSetup {
     pub time: Option<TimeControl>,
 }
 
+/// The tag that keeps who sat where, for resuming: `human, level 4` (White,
+/// Black) or four entries in the order WA, BA, WB, BB.
+pub const SEATS_TAG: &str = "KibitzSeats";
+
 /// Seats are numbered board * 2 + colour (White 0, Black 1).
 pub fn seat_index(board: usize, color: Color) -> usize {
     board * 2 + usize::from(color == Color::Black)
@@ -178,6 +182,19 @@ impl Live {
             }
             Record::Zh(Box::new(g))
         };
+        let seats: Vec<String> = players
+            .iter()
+            .flatten()
+            .map(|p| match p {
+                Player::Human => "human".to_string(),
+                Player::Engine(spec) => crate::ui::player::spec_tag(spec),
+            })
+            .collect();
+        let mut record = record;
+        match &mut record {
+            Record::Zh(g) => g.set_header(SEATS_TAG, seats.join(", ")),
+            Record::Bug(g) => g.set_header(SEATS_TAG, seats.join(", ")),
+        }
         let base = setup.time.map_or(Duration::ZERO, |t| t.base);
         let mut live = Live {
             kind: if boards == 2 {
@@ -197,24 +214,140 @@ impl Live {
             jobs: Vec::new(),
             news: Vec::new(),
         };
-        for s in 0..boards * 2 {
-            let (b, c) = seat_of(s);
-            if let Player::Engine(spec) = &live.players[b][usize::from(c == Color::Black)] {
-                let partner_human = boards == 2 && live.player(1 - b, !c) == &Player::Human;
-                live.jobs.push(EngineJob::Start {
-                    seat: s,
-                    spec: spec.clone(),
-                    kind: live.kind,
-                    partner_human,
-                });
-            }
-        }
+        live.start_engines();
         live.ask_engines(now);
         live
     }
 
     pub fn boards(&self) -> usize {
         self.clocks.len()
+    }
+
+    /// A saved game taken up again: the seats from its tags, the clocks as
+    /// their last readings left them (the side to move's clock starts
+    /// running now), the engines started again.
+    pub fn resume(text: &str, kind: VariantKind, now: Instant) -> Result<Live, String> {
+        let (record, seats, tc) = match kind {
+            VariantKind::Bughouse => {
+                let g = crate::bughouse::bpgn::read_bpgn(text)
+                    .map_err(|e| e.to_string())?
+                    .into_iter()
+                    .next()
+                    .ok_or("no game in the file")?;
+                let seats = g.header(SEATS_TAG).map(str::to_string);
+                let tc = g.header("TimeControl").map(str::to_string);
+                (Record::Bug(Box::new(g)), seats, tc)
+            }
+            _ => {
+                let g = crate::game::variant_pgn::read_variant_pgn(text)
+                    .into_iter()
+                    .next()
+                    .ok_or("no game in the file")?
+                    .map_err(|e| e.to_string())?;
+                let seats = g.header(SEATS_TAG).map(str::to_string);
+                let tc = g.header("TimeControl").map(str::to_string);
+                (Record::Zh(Box::new(g)), seats, tc)
+            }
+        };
+        let boards = if matches!(record, Record::Bug(_)) {
+            2
+        } else {
+            1
+        };
+        let seats = seats.ok_or("not a game played in Kibitz (no KibitzSeats tag)")?;
+        let parsed: Vec<Player> = seats
+            .split(',')
+            .map(|s| match s.trim() {
+                "human" => Some(Player::Human),
+                other => crate::ui::player::parse_spec_tag(other).map(Player::Engine),
+            })
+            .collect::<Option<_>>()
+            .ok_or_else(|| format!("cannot read the seats '{seats}'"))?;
+        if parsed.len() != boards * 2 {
+            return Err(format!("cannot read the seats '{seats}'"));
+        }
+        let players: Vec<[Player; 2]> = parsed
+            .chunks(2)
+            .map(|p| [p[0].clone(), p[1].clone()])
+            .collect();
+        let time = tc.as_deref().and_then(|t| {
+            let (b, i) = t.split_once('+').unwrap_or((t, "0"));
+            Some(TimeControl::new(
+                b.trim().parse().ok()?,
+                i.trim().parse().ok()?,
+            ))
+        });
+        let base = time.map_or(Duration::ZERO, |t| t.base);
+        let mut clocks = vec![[base, base]; boards];
+        let mut clock_history = Vec::new();
+        let over = match &record {
+            Record::Zh(g) => {
+                let mut c = [base, base];
+                let white_first = g.start().turn() == Color::White;
+                for (i, comment) in g.comments().iter().enumerate() {
+                    clock_history.push(c);
+                    let side = usize::from((i % 2 == 0) != white_first);
+                    if let Some(t) = comment
+                        .as_deref()
+                        .and_then(crate::game::review::parse_clk_comment)
+                    {
+                        c[side] = t;
+                    }
+                }
+                clocks[0] = c;
+                g.ending.is_some()
+            }
+            Record::Bug(g) => {
+                for (b, id) in [BoardId::A, BoardId::B].into_iter().enumerate() {
+                    for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
+                        if let Some(t) = g.last_clock(Seat::new(id, color)) {
+                            clocks[b][ci] = t;
+                        }
+                    }
+                }
+                g.ending.is_some()
+            }
+        };
+        if over {
+            return Err("that game is over".into());
+        }
+        let mut live = Live {
+            kind: if boards == 2 {
+                VariantKind::Bughouse
+            } else {
+                VariantKind::Crazyhouse
+            },
+            players,
+            record,
+            time,
+            clocks,
+            turn_start: vec![now; boards],
+            clock_history,
+            asked: [None; 4],
+            next_id: 1,
+            ending: None,
+            jobs: Vec::new(),
+            news: Vec::new(),
+        };
+        live.start_engines();
+        live.ask_engines(now);
+        Ok(live)
+    }
+
+    fn start_engines(&mut self) {
+        let boards = self.boards();
+        for s in 0..boards * 2 {
+            let (b, c) = seat_of(s);
+            if let Player::Engine(spec) = self.player(b, c) {
+                let partner_human = boards == 2 && self.player(1 - b, !c) == &Player::Human;
+                self.jobs.push(EngineJob::Start {
+                    seat: s,
+                    spec: spec.clone(),
+                    kind: self.kind,
+                    partner_human,
+                });
+            }
+        }
     }
 
     pub fn player(&self, board: usize, color: Color) -> &Player {

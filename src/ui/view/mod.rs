@@ -129,6 +129,18 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
                 &[&line, "", "y = accept    any other key = decline"],
             );
         }
+        Overlay::ResumeHouse { summary, .. } => draw_message(
+            buf,
+            theme,
+            area,
+            "Unfinished game",
+            &[
+                "An unfinished game was found:",
+                summary,
+                "",
+                "Enter or y = resume    n = new game    q = quit",
+            ],
+        ),
         Overlay::Resume { summary, .. } => draw_message(
             buf,
             theme,

@@ -59,7 +59,6 @@ pub(super) fn live_setup(
     setup: &Setup,
     app: &App,
 ) -> Result<Option<crate::ui::house::live::LiveSetup>> {
-    use crate::ui::house::live::{LiveSetup, Player};
     use crate::variant::VariantKind;
     use shakmaty::Color;
     let kind = match opts.variant.as_deref() {
@@ -76,83 +75,48 @@ pub(super) fn live_setup(
             "--fen is for standard chess; Crazyhouse and Bughouse start from the initial position"
         );
     }
-    let engine = Player::Engine(setup.engine.clone());
     let level = app.config.level;
-    if kind == VariantKind::Crazyhouse {
-        if opts.seat.is_some() || opts.partner.is_some() || opts.opponents.is_some() {
-            bail!("--seat, --partner and --opponents are for Bughouse");
-        }
-        let players = match setup.mode {
-            app::Mode::HumanVsEngine {
-                human: Color::White,
-            } => [Player::Human, engine],
-            app::Mode::HumanVsEngine {
-                human: Color::Black,
-            } => [engine, Player::Human],
-            app::Mode::EngineVsEngine => [engine.clone(), engine],
-            app::Mode::HumanVsHuman => [Player::Human, Player::Human],
-        };
-        return Ok(Some(LiveSetup {
-            kind,
-            players: vec![players],
-            time: app.config.time_control,
-        }));
+    if kind == VariantKind::Crazyhouse
+        && (opts.seat.is_some() || opts.partner.is_some() || opts.opponents.is_some())
+    {
+        bail!("--seat, --partner and --opponents are for Bughouse");
     }
-    // Bughouse: four seats.
     let watch = setup.mode == app::Mode::EngineVsEngine;
-    if setup.mode == app::Mode::HumanVsHuman {
-        bail!("Bughouse here is one person with three engines, or four engines (--side engines)");
-    }
-    let seat = match opts.seat.as_deref() {
-        None => crate::bughouse::Seat::new(
-            crate::bughouse::BoardId::A,
-            match setup.mode {
-                app::Mode::HumanVsEngine { human } => human,
-                _ => Color::White,
-            },
-        ),
-        Some(s) => crate::bughouse::Seat::parse(s).ok_or_else(|| {
-            anyhow::anyhow!("--seat must be A-white, A-black, B-white or B-black, not '{s}'")
-        })?,
+    let person = match (kind, &setup.mode, opts.seat.as_deref()) {
+        _ if watch => None,
+        (VariantKind::Bughouse, _, Some(s)) => {
+            let seat = crate::bughouse::Seat::parse(s).ok_or_else(|| {
+                anyhow::anyhow!("--seat must be A-white, A-black, B-white or B-black, not '{s}'")
+            })?;
+            Some((seat.board.index(), seat.color))
+        }
+        (_, app::Mode::HumanVsEngine { human }, _) => Some((0, *human)),
+        _ => Some((0, Color::White)),
     };
     let partner = opts
         .partner
         .as_deref()
         .map_or_else(|| setup.engine.clone(), |p| player_spec(p, level));
-    let opponents: Vec<crate::ui::player::EngineSpec> = match opts.opponents.as_deref() {
-        None => vec![setup.engine.clone(), setup.engine.clone()],
+    let opponents = match opts.opponents.as_deref() {
+        None => [setup.engine.clone(), setup.engine.clone()],
         Some(o) => {
             let parts: Vec<&str> = o.split(',').collect();
             match parts.as_slice() {
-                [one] => vec![player_spec(one, level), player_spec(one, level)],
-                [a, b] => vec![player_spec(a, level), player_spec(b, level)],
+                [one] => [player_spec(one, level), player_spec(one, level)],
+                [a, b] => [player_spec(a, level), player_spec(b, level)],
                 _ => bail!("--opponents is one player for both, or two separated by a comma"),
             }
         }
     };
-    let mut players = vec![
-        [Player::Human, Player::Human],
-        [Player::Human, Player::Human],
-    ];
-    let at = |s: crate::bughouse::Seat| (s.board.index(), usize::from(s.color == Color::Black));
-    let (b, c) = at(seat);
-    players[b][c] = if watch { engine.clone() } else { Player::Human };
-    let (b, c) = at(seat.partner());
-    players[b][c] = Player::Engine(partner);
-    let opp = seat.opponent();
-    let (b, c) = at(opp);
-    players[b][c] = Player::Engine(opponents[0].clone());
-    let (b, c) = at(opp.partner());
-    players[b][c] = Player::Engine(opponents[1].clone());
-    Ok(Some(LiveSetup {
+    let seating = crate::ui::house::live::Seating {
         kind,
-        players,
-        time: Some(
-            app.config
-                .time_control
-                .unwrap_or(crate::ui::config::TimeControl::new(120, 0)),
-        ),
-    }))
+        person,
+        two_people: setup.mode == app::Mode::HumanVsHuman,
+        opponents,
+        partner,
+        time: app.config.time_control,
+    };
+    seating.setup().map(Some).map_err(|e| anyhow::anyhow!(e))
 }
 
 /// `kibitz train`: an ending or a position, and the menu's choices.

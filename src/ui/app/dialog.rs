@@ -15,8 +15,12 @@ pub struct NewGameDialog {
     pub time: usize,
     pub custom_time: String,
     pub fen: String,
+    /// Index into [`VARIANTS`].
+    pub variant: usize,
     pub error: Option<String>,
 }
+
+pub const VARIANTS: [&str; 3] = ["Chess", "Crazyhouse", "Bughouse"];
 
 pub const SIDES: [&str; 5] = [
     "White",
@@ -25,13 +29,14 @@ pub const SIDES: [&str; 5] = [
     "Engine vs engine",
     "Two players",
 ];
-pub const DIALOG_FIELDS: [&str; 6] = [
+pub const DIALOG_FIELDS: [&str; 7] = [
     "Play as",
     "Opponent",
     "Custom limits",
     "Time control",
     "Custom time",
     "Start FEN",
+    "Variant",
 ];
 
 /// Choices of the time-control field: "none", the presets, "custom".
@@ -104,6 +109,11 @@ impl App {
             time,
             custom_time: time_control.map_or("10+5".to_string(), |t| t.to_string()),
             fen: String::new(),
+            variant: match self.house.as_ref().and_then(|h| h.live.as_ref()) {
+                Some(l) if l.boards() == 2 => 2,
+                Some(_) => 1,
+                None => 0,
+            },
             error: None,
         }));
     }
@@ -151,6 +161,7 @@ impl App {
                     0 => d.side = cycle(d.side, SIDES.len()),
                     1 => d.opponent = cycle(d.opponent, n_opp),
                     3 => d.time = cycle(d.time, n_time),
+                    6 => d.variant = cycle(d.variant, VARIANTS.len()),
                     _ => {}
                 }
             }
@@ -164,8 +175,33 @@ impl App {
                     f.push(c);
                 }
             }
+            KeyCode::Enter if d.variant > 0 => {
+                let d = d.clone();
+                match self.live_setup_from_dialog(&d) {
+                    Ok(setup) => {
+                        self.overlay = Overlay::None;
+                        self.effects.push(Effect::HouseEngine(
+                            crate::ui::house::live::EngineJob::QuitAll,
+                        ));
+                        self.house = None;
+                        self.start_live(setup, now);
+                    }
+                    Err(e) => {
+                        if let Overlay::NewGame(dd) = &mut self.overlay {
+                            dd.error = Some(e);
+                        }
+                    }
+                }
+                return;
+            }
             KeyCode::Enter => {
                 let d = d.clone();
+                if self.house.is_some() {
+                    self.effects.push(Effect::HouseEngine(
+                        crate::ui::house::live::EngineJob::QuitAll,
+                    ));
+                    self.house = None;
+                }
                 match self.setup_from_dialog(&d) {
                     Ok(setup) => {
                         self.start_game(setup, now);
@@ -183,6 +219,40 @@ impl App {
         if let Overlay::NewGame(d) = &mut self.overlay {
             d.error = None;
         }
+    }
+
+    /// A Crazyhouse or Bughouse game from the dialog: you play the chosen
+    /// side (on board A in Bughouse) against the chosen engine, which also
+    /// plays your Bughouse partner.
+    pub fn live_setup_from_dialog(
+        &self,
+        d: &NewGameDialog,
+    ) -> Result<crate::ui::house::live::LiveSetup, String> {
+        if !d.fen.trim().is_empty() {
+            return Err(
+                "Start FEN: Crazyhouse and Bughouse start from the initial position.".into(),
+            );
+        }
+        let setup = self.setup_from_dialog(d)?;
+        let kind = if d.variant == 2 {
+            crate::variant::VariantKind::Bughouse
+        } else {
+            crate::variant::VariantKind::Crazyhouse
+        };
+        let person = match setup.mode {
+            Mode::HumanVsEngine { human } => Some((0, human)),
+            Mode::HumanVsHuman => Some((0, Color::White)),
+            Mode::EngineVsEngine => None,
+        };
+        crate::ui::house::live::Seating {
+            kind,
+            person,
+            two_people: setup.mode == Mode::HumanVsHuman,
+            opponents: [setup.engine.clone(), setup.engine.clone()],
+            partner: setup.engine,
+            time: setup.time,
+        }
+        .setup()
     }
 
     /// Validates the dialog; the error names the field and the reason.

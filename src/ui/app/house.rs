@@ -477,6 +477,9 @@ impl App {
             return;
         }
         let action = self.keys.action(&k);
+        if action.is_some() {
+            self.last_action = action;
+        }
         let Some(h) = self.house.as_deref_mut() else {
             return;
         };
@@ -485,17 +488,8 @@ impl App {
             Some(Action::Help) => self.overlay = Overlay::Help,
             Some(Action::Flip) => h.flipped = !h.flipped,
             Some(Action::CycleTheme) => self.run_action(Action::CycleTheme, now),
-            Some(Action::NewGame) => {
-                self.effects.push(Effect::HouseEngine(EngineJob::QuitAll));
-                self.house = None;
-                self.house_save = None;
-                let setup = self
-                    .launch_setup
-                    .clone()
-                    .unwrap_or_else(|| self.default_setup());
-                self.start_game(setup, now);
-                self.run_action(Action::NewGame, now);
-            }
+            // The dialog: chess, Crazyhouse or Bughouse; Esc comes back here.
+            Some(Action::NewGame) => self.open_new_game_dialog(),
             Some(Action::Resign) => {
                 let seat = h
                     .live

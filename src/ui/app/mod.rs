@@ -36,7 +36,7 @@ mod trainer;
 
 pub use super::player::parse_limits;
 use super::player::{parse_spec_tag, spec_tag};
-pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, time_choices};
+pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, VARIANTS, time_choices};
 pub use trainer::{Preparing, REPLY_DELAY, TrainerGame, TrainerMenu, TrainerStart};
 
 /// Which engine a request goes to.

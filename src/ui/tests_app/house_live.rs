@@ -492,3 +492,65 @@ fn the_app_offers_the_unfinished_game_and_resumes_it() {
     assert_eq!(live_moves(&c), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_new_game_dialog_offers_the_variants() {
+    let t0 = Instant::now();
+    let mut a = app();
+    a.start_game(setup(WHITE, None, None), t0);
+    command(&mut a, Action::NewGame, t0);
+    assert!(matches!(a.overlay, Overlay::NewGame(_)));
+    // Up from the first field reaches the last: Variant.
+    key(&mut a, KeyCode::Up, t0);
+    key(&mut a, KeyCode::Right, t0);
+    let screen = render(&a, 120, 40);
+    assert!(
+        screen.contains("Variant") && screen.contains("Crazyhouse"),
+        "{screen}"
+    );
+    key(&mut a, KeyCode::Enter, t0);
+    let l = a
+        .house
+        .as_ref()
+        .and_then(|h| h.live.as_ref())
+        .expect("a crazyhouse game");
+    assert_eq!(l.kind, VariantKind::Crazyhouse);
+    assert_eq!(l.players[0][0], Player::Human);
+    // A start FEN is refused for the variants, with the reason.
+    command(&mut a, Action::NewGame, t0);
+    if let Overlay::NewGame(d) = &mut a.overlay {
+        d.fen = "8/8/8/8/8/8/8/K1k5 w - - 0 1".into();
+        d.variant = 2;
+    }
+    key(&mut a, KeyCode::Enter, t0);
+    match &a.overlay {
+        Overlay::NewGame(d) => assert!(d.error.as_deref().is_some_and(|e| e.contains("Start FEN"))),
+        _ => panic!("the dialog stays open"),
+    }
+    // Bughouse: you on A, three engines.
+    if let Overlay::NewGame(d) = &mut a.overlay {
+        d.fen.clear();
+    }
+    key(&mut a, KeyCode::Enter, t0);
+    let l = a
+        .house
+        .as_ref()
+        .and_then(|h| h.live.as_ref())
+        .expect("a bughouse game");
+    assert_eq!(l.kind, VariantKind::Bughouse);
+    assert_eq!(l.human_seats(), vec![0]);
+    assert!(l.time.is_some(), "Bughouse always has clocks");
+    // Back to chess: the engines of the variant game go.
+    command(&mut a, Action::NewGame, t0);
+    if let Overlay::NewGame(d) = &mut a.overlay {
+        d.variant = 0;
+    }
+    a.take_effects();
+    key(&mut a, KeyCode::Enter, t0);
+    assert!(a.house.is_none());
+    assert!(
+        a.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::HouseEngine(EngineJob::QuitAll)))
+    );
+}

@@ -64,6 +64,7 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
         match &app.overlay {
             Overlay::Help => draw_help(buf, app, area),
             Overlay::Files(p) => replay::draw_files(buf, app, p, area),
+            Overlay::NewGame(d) => draw_dialog(buf, app, d, area),
             _ => {}
         }
         if let Some(o) = &app.opening {

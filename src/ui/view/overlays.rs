@@ -362,6 +362,10 @@ pub(super) fn draw_dialog(buf: &mut Buffer, app: &App, d: &NewGameDialog, area: 
         } else {
             format!("{}▏", d.fen)
         },
+        format!(
+            "◀ {} ▶",
+            crate::ui::app::VARIANTS[d.variant.min(crate::ui::app::VARIANTS.len() - 1)]
+        ),
     ];
     let mut lines = Vec::new();
     for (i, (name, value)) in DIALOG_FIELDS.iter().zip(values.iter()).enumerate() {

@@ -348,6 +348,24 @@ impl App {
         };
         let jobs = std::mem::take(&mut l.jobs);
         let news = std::mem::take(&mut l.news);
+        // A fresh hint is picked up ready to play: Enter plays it.
+        if let Some((_, m, played)) = l.hint.take()
+            && played == l.moves_played()
+        {
+            match m {
+                Move::Put { role, to } => {
+                    h.pick.drop = Some(role);
+                    h.pick.from = None;
+                    h.pick.square = to;
+                }
+                _ => {
+                    h.pick.drop = None;
+                    h.pick.from = m.from();
+                    h.pick.square = shown_to(m);
+                }
+            }
+            h.pick.in_pocket = false;
+        }
         let moved = l.moves_played() != h.cursor;
         let ended = l.ending.clone();
         let text = l.save_text();
@@ -490,6 +508,59 @@ impl App {
             Some(Action::CycleTheme) => self.run_action(Action::CycleTheme, now),
             // The dialog: chess, Crazyhouse or Bughouse; Esc comes back here.
             Some(Action::NewGame) => self.open_new_game_dialog(),
+            Some(Action::EvalBreakdown) => {
+                // The person's board (or the large one when engines play).
+                let main = h.main;
+                let b = self.live_mover().map_or(main, |(b, _, _)| b);
+                if let Some(l) = self.house.as_ref().and_then(|h| h.live.as_ref()) {
+                    let pos = l.board(b).clone();
+                    let trace = if l.boards() == 2 {
+                        crate::engine::eval::zh::trace(
+                            &crate::engine::Board::<crate::engine::Bug>::from_pos(pos),
+                        )
+                    } else {
+                        crate::engine::eval::zh::trace(
+                            &crate::engine::Board::<crate::engine::Zh>::from_pos(pos),
+                        )
+                    };
+                    let mut lines: Vec<String> =
+                        trace.to_string().lines().map(str::to_string).collect();
+                    lines.push(String::new());
+                    lines.push("any key closes".into());
+                    let title = if l.boards() == 2 {
+                        format!("Evaluation of board {}", if b == 0 { 'A' } else { 'B' })
+                    } else {
+                        "Evaluation".to_string()
+                    };
+                    self.overlay = Overlay::Text { title, lines };
+                }
+            }
+            Some(Action::Analyse) => {
+                let main = h.main;
+                let b = self.live_mover().map_or(main, |(b, _, _)| b);
+                if let Some(l) = self
+                    .house
+                    .as_deref_mut()
+                    .and_then(|h| h.live.as_deref_mut())
+                {
+                    let on = l.toggle_analysis(b);
+                    self.info(if on {
+                        "Analysis on: Kibitz at full strength thinks about the position."
+                    } else {
+                        "Analysis off."
+                    });
+                }
+                self.flush_live(now);
+            }
+            Some(Action::Hint) => {
+                let asked = h.live.as_deref_mut().map(|l| l.ask_hint());
+                match asked {
+                    Some(Ok(())) => self.info("Thinking about a hint..."),
+                    Some(Err(e)) => self.info(e),
+                    None => {}
+                }
+                self.flush_live(now);
+            }
             Some(Action::Resign) => {
                 let seat = h
                     .live

@@ -125,6 +125,10 @@ impl App {
                 }
                 return;
             }
+            Overlay::Text { .. } => {
+                self.overlay = Overlay::None;
+                return;
+            }
             Overlay::ResumeHouse { .. } => {
                 let resume = match k.code {
                     KeyCode::Char('y' | 'Y') | KeyCode::Enter => true,

@@ -274,6 +274,12 @@ pub enum Overlay {
         game: Box<Game>,
         summary: String,
     },
+    /// A text to read (the Crazyhouse evaluation term by term); any key
+    /// closes it.
+    Text {
+        title: String,
+        lines: Vec<String>,
+    },
     /// An unfinished Crazyhouse or Bughouse game was found on start.
     ResumeHouse {
         path: PathBuf,

@@ -65,8 +65,13 @@ impl Engines {
                 wtime,
                 btime,
                 inc,
+                infinite,
             } => {
-                let mut params = String::new();
+                let mut params = if infinite {
+                    "infinite".to_string()
+                } else {
+                    String::new()
+                };
                 if let (Some(w), Some(b)) = (wtime, btime) {
                     params = format!(
                         "wtime {} btime {} winc {} binc {}",
@@ -175,7 +180,16 @@ fn worker<F>(
         }
         _ => String::new(),
     };
-    while let Ok(job) = rx.recv() {
+    // Jobs that came while a search ran (a new search supersedes it).
+    let mut backlog: std::collections::VecDeque<Job> = std::collections::VecDeque::new();
+    loop {
+        let job = match backlog.pop_front() {
+            Some(j) => j,
+            None => match rx.recv() {
+                Ok(j) => j,
+                Err(_) => return,
+            },
+        };
         let (id, fen, partner_fen, params) = match job {
             Job::Go {
                 id,
@@ -221,6 +235,12 @@ fn worker<F>(
                             stopped = true;
                             p.stop = true;
                         }
+                        Ok(go @ Job::Go { .. }) => {
+                            // A new question: this search's answer is stale.
+                            backlog.push_back(go);
+                            stopped = true;
+                            p.stop = true;
+                        }
                         Ok(_) => {}
                         Err(TryRecvError::Empty) => break,
                         Err(TryRecvError::Disconnected) => {
@@ -239,6 +259,21 @@ fn worker<F>(
                     .and_then(|s| s.strip_prefix("ptell "))
                 {
                     send(seat, EngineNews::Ptell(t.trim().to_string()));
+                }
+                if let (Some(depth), Some(score), false) =
+                    (info.depth, info.score, info.pv.is_empty())
+                    && info.multipv.unwrap_or(1) == 1
+                {
+                    send(
+                        seat,
+                        EngineNews::Info {
+                            id,
+                            depth,
+                            score,
+                            nodes: info.nodes.unwrap_or(0),
+                            pv: info.pv.clone(),
+                        },
+                    );
                 }
             },
         );

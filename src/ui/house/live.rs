@@ -105,6 +105,10 @@ impl Seating {
 /// Black) or four entries in the order WA, BA, WB, BB.
 pub const SEATS_TAG: &str = "KibitzSeats";
 
+/// The seat number of the hint engine (Kibitz at full strength, started
+/// at the first hint).
+pub const ASSISTANT: usize = 4;
+
 /// Seats are numbered board * 2 + colour (White 0, Black 1).
 pub fn seat_index(board: usize, color: Color) -> usize {
     board * 2 + usize::from(color == Color::Black)
@@ -142,6 +146,8 @@ pub enum EngineJob {
         wtime: Option<Duration>,
         btime: Option<Duration>,
         inc: Duration,
+        /// Think until stopped (analysis).
+        infinite: bool,
     },
     /// This seat's board changed while it thinks (a piece arrived).
     Update { seat: usize, fen: String },
@@ -162,6 +168,14 @@ pub enum EngineNews {
     Ptell(String),
     /// It reported its name.
     Name(String),
+    /// A line of its search for request `id` (side to move's view).
+    Info {
+        id: u64,
+        depth: u32,
+        score: crate::engine::Score,
+        nodes: u64,
+        pv: Vec<String>,
+    },
     /// It could not be started or stopped answering.
     Failed(String),
 }
@@ -195,6 +209,25 @@ pub struct Live {
     pub jobs: Vec<EngineJob>,
     /// Something worth telling the player (a piece arrived, a message).
     pub news: Vec<String>,
+    /// The hint asked for: request id, board, and the moves played then.
+    hint_asked: Option<(u64, usize, usize)>,
+    assistant_started: bool,
+    /// The hint found: its board and move (valid while no move is made).
+    pub hint: Option<(usize, Move, usize)>,
+    /// The analysis shown, when on.
+    pub analysis: Option<Analysis>,
+}
+
+/// The analysis of one board: the assistant's lines, newest depth last.
+#[derive(Clone, Debug, Default)]
+pub struct Analysis {
+    pub board: usize,
+    /// The request the lines belong to.
+    id: u64,
+    /// Depth, score (White's view), nodes, the line in SAN.
+    pub lines: Vec<(u32, crate::engine::Score, u64, String)>,
+    /// The first move of the deepest line.
+    best: Option<Move>,
 }
 
 impl Live {
@@ -274,6 +307,10 @@ impl Live {
             ending: None,
             jobs: Vec::new(),
             news: Vec::new(),
+            hint_asked: None,
+            assistant_started: false,
+            hint: None,
+            analysis: None,
         };
         live.start_engines();
         live.ask_engines(now);
@@ -389,6 +426,10 @@ impl Live {
             ending: None,
             jobs: Vec::new(),
             news: Vec::new(),
+            hint_asked: None,
+            assistant_started: false,
+            hint: None,
+            analysis: None,
         };
         live.start_engines();
         live.ask_engines(now);
@@ -579,6 +620,7 @@ impl Live {
                 wtime,
                 btime,
                 inc: self.time.map_or(Duration::ZERO, |t| t.increment),
+                infinite: false,
             });
         }
     }
@@ -635,6 +677,9 @@ impl Live {
         self.turn_start[b] = now;
         self.check_end(b, now);
         self.ask_engines(now);
+        if self.analysis.is_some() {
+            self.analyse();
+        }
         Ok(())
     }
 
@@ -691,8 +736,158 @@ impl Live {
         self.play(b, mv, now)
     }
 
+    /// Asks Kibitz at full strength for the best move of the person to
+    /// move (a second's thought); the answer comes as [`Live::hint`].
+    pub fn ask_hint(&mut self) -> Result<(), String> {
+        let Some(s) = self.human_to_move() else {
+            return Err(if self.is_over() {
+                "The game is over.".into()
+            } else {
+                "A hint when it is your move.".into()
+            });
+        };
+        let (b, _) = seat_of(s);
+        // The analysis runs on this board: its best move is the hint.
+        if let Some(a) = &self.analysis
+            && a.board == b
+            && let Some(m) = a.best
+        {
+            let san = rules::san(self.board(b), m, self.kind);
+            self.hint = Some((b, m, self.moves_played()));
+            self.news.push(format!("Hint: {san} (Enter plays it)"));
+            return Ok(());
+        }
+        if !self.assistant_started {
+            self.assistant_started = true;
+            self.jobs.push(EngineJob::Start {
+                seat: ASSISTANT,
+                spec: EngineSpec::BuiltIn { level: 8 },
+                kind: self.kind,
+                partner_human: false,
+            });
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.hint_asked = Some((id, b, self.moves_played()));
+        self.jobs.push(EngineJob::Go {
+            seat: ASSISTANT,
+            id,
+            fen: write_fen(self.board(b)),
+            partner_fen: (self.boards() == 2).then(|| write_fen(self.board(1 - b))),
+            wtime: None,
+            btime: None,
+            inc: Duration::ZERO,
+            infinite: false,
+        });
+        Ok(())
+    }
+
+    /// Analysis on or off: Kibitz at full strength thinks about the person's
+    /// board (or board A when engines play) until the next move, and again
+    /// after every move.
+    pub fn toggle_analysis(&mut self, board: usize) -> bool {
+        if self.analysis.take().is_some() {
+            self.jobs.push(EngineJob::Stop { seat: ASSISTANT });
+            return false;
+        }
+        self.analysis = Some(Analysis {
+            board,
+            ..Analysis::default()
+        });
+        self.analyse();
+        true
+    }
+
+    /// (Re)starts the analysis on the position now.
+    fn analyse(&mut self) {
+        let Some(board) = self.analysis.as_ref().map(|a| a.board) else {
+            return;
+        };
+        if !self.assistant_started {
+            self.assistant_started = true;
+            self.jobs.push(EngineJob::Start {
+                seat: ASSISTANT,
+                spec: EngineSpec::BuiltIn { level: 8 },
+                kind: self.kind,
+                partner_human: false,
+            });
+        }
+        if self.is_over() {
+            self.jobs.push(EngineJob::Stop { seat: ASSISTANT });
+            return;
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        if let Some(a) = &mut self.analysis {
+            a.id = id;
+            a.lines.clear();
+            a.best = None;
+        }
+        self.jobs.push(EngineJob::Go {
+            seat: ASSISTANT,
+            id,
+            fen: write_fen(self.board(board)),
+            partner_fen: (self.boards() == 2).then(|| write_fen(self.board(1 - board))),
+            wtime: None,
+            btime: None,
+            inc: Duration::ZERO,
+            infinite: true,
+        });
+    }
+
     /// What the engine at `seat` said.
     pub fn engine_news(&mut self, seat: usize, news: EngineNews, now: Instant) {
+        if seat == ASSISTANT {
+            if let EngineNews::Info {
+                id,
+                depth,
+                score,
+                nodes,
+                pv,
+            } = &news
+                && let Some(a) = &self.analysis
+                && a.id == *id
+            {
+                let b = a.board;
+                let line = san_line(self.board(b), pv, self.kind);
+                let best = pv
+                    .first()
+                    .and_then(|u| u.parse::<shakmaty::uci::UciMove>().ok())
+                    .and_then(|u| u.to_move(self.board(b)).ok());
+                let white = match self.board(b).turn() {
+                    Color::White => *score,
+                    Color::Black => -*score,
+                };
+                if let Some(a) = &mut self.analysis {
+                    a.best = best.or(a.best);
+                    match a.lines.last_mut() {
+                        Some(last) if last.0 == *depth => *last = (*depth, white, *nodes, line),
+                        _ => a.lines.push((*depth, white, *nodes, line)),
+                    }
+                    if a.lines.len() > 30 {
+                        a.lines.remove(0);
+                    }
+                }
+                return;
+            }
+            if let EngineNews::Best { id, uci } = news
+                && let Some((asked, b, played)) = self.hint_asked
+                && asked == id
+                && played == self.moves_played()
+            {
+                self.hint_asked = None;
+                let mv = uci
+                    .parse::<shakmaty::uci::UciMove>()
+                    .ok()
+                    .and_then(|u| u.to_move(self.board(b)).ok());
+                if let Some(m) = mv {
+                    let san = rules::san(self.board(b), m, self.kind);
+                    self.hint = Some((b, m, played));
+                    self.news.push(format!("Hint: {san} (Enter plays it)"));
+                }
+            }
+            return;
+        }
         let (b, c) = seat_of(seat);
         match news {
             EngineNews::Best { id, uci } => {
@@ -726,6 +921,9 @@ impl Live {
                 }
             }
             EngineNews::Ptell(text) => self.say(seat, &text),
+            // The players' own search lines are not shown (only the
+            // analysis of the assistant is).
+            EngineNews::Info { .. } => {}
             EngineNews::Name(name) => self.set_name(b, c, &name),
             EngineNews::Failed(why) => {
                 let text = format!("{}'s engine failed: {why}", self.seat_name(b, c));
@@ -886,4 +1084,22 @@ fn capitalise(s: &str) -> String {
     c.next()
         .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
         .unwrap_or_default()
+}
+
+/// A line of UCI moves in SAN from `pos`, cut at the first that does not fit.
+fn san_line(pos: &Crazyhouse, pv: &[String], kind: VariantKind) -> String {
+    let mut pos = pos.clone();
+    let mut out = Vec::new();
+    for u in pv.iter().take(12) {
+        let Some(m) = u
+            .parse::<shakmaty::uci::UciMove>()
+            .ok()
+            .and_then(|m| m.to_move(&pos).ok())
+        else {
+            break;
+        };
+        out.push(rules::san(&pos, m, kind));
+        pos = rules::play(&pos, m, kind).0;
+    }
+    out.join(" ")
 }

@@ -554,3 +554,104 @@ fn the_new_game_dialog_offers_the_variants() {
             .any(|e| matches!(e, Effect::HouseEngine(EngineJob::QuitAll)))
     );
 }
+
+#[test]
+fn a_hint_is_picked_up_ready_to_play() {
+    use crate::ui::house::live::ASSISTANT;
+    let t0 = Instant::now();
+    let mut a = crazyhouse(t0);
+    jobs(&mut a);
+    shift_or_key(&mut a, Action::Hint, t0);
+    let j = jobs(&mut a);
+    assert!(
+        j.iter().any(|j| matches!(
+            j,
+            EngineJob::Start {
+                seat: ASSISTANT,
+                spec: EngineSpec::BuiltIn { level: 8 },
+                ..
+            }
+        )),
+        "{j:?}"
+    );
+    let (id, fen) = go_for(&j, ASSISTANT).expect("the assistant is asked");
+    assert!(fen.starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w"));
+    answer(&mut a, ASSISTANT, id, "g1f3", t0);
+    assert!(status(&a).contains("Hint: Nf3"), "{}", status(&a));
+    let h = a.house.as_ref().unwrap();
+    assert_eq!((h.pick.from, h.pick.square), (Some(Square::G1), Square::F3));
+    key(&mut a, KeyCode::Enter, t0);
+    assert_eq!(live_moves(&a), 1);
+    // A hint that comes after a move was made is dropped.
+    let (id, _) = go_for(&jobs(&mut a), 1).unwrap();
+    answer(&mut a, 1, id, "e7e5", t0);
+    shift_or_key(&mut a, Action::Hint, t0);
+    let (hid, _) = go_for(&jobs(&mut a), ASSISTANT).unwrap();
+    type_str(&mut a, "d4", t0);
+    answer(&mut a, ASSISTANT, hid, "b1c3", t0);
+    assert!(!status(&a).contains("Hint"), "{}", status(&a));
+}
+
+#[test]
+fn analysis_and_the_evaluation_of_a_crazyhouse_position() {
+    use crate::ui::house::live::ASSISTANT;
+    let t0 = Instant::now();
+    let mut a = crazyhouse(t0);
+    jobs(&mut a);
+    shift_or_key(&mut a, Action::Analyse, t0);
+    let j = jobs(&mut a);
+    let id = j
+        .iter()
+        .find_map(|j| match j {
+            EngineJob::Go {
+                seat: ASSISTANT,
+                id,
+                infinite: true,
+                ..
+            } => Some(*id),
+            _ => None,
+        })
+        .expect("the assistant analyses until stopped");
+    // Its lines show in SAN, drops included, White's view.
+    a.update(
+        Msg::HouseEngine {
+            seat: ASSISTANT,
+            news: EngineNews::Info {
+                id,
+                depth: 9,
+                score: crate::engine::Score(35),
+                nodes: 123_456,
+                pv: vec!["e2e4".into(), "e7e5".into(), "g1f3".into()],
+            },
+        },
+        t0,
+    );
+    let screen = render(&a, 120, 40);
+    assert!(
+        screen.contains("Analysis") && screen.contains("+0.35") && screen.contains("e4 e5 Nf3"),
+        "{screen}"
+    );
+    // The hint is the analysis' best move, at once.
+    shift_or_key(&mut a, Action::Hint, t0);
+    assert!(status(&a).contains("Hint: e4"), "{}", status(&a));
+    // A move restarts the analysis on the new position.
+    key(&mut a, KeyCode::Enter, t0);
+    assert_eq!(live_moves(&a), 1);
+    let j = jobs(&mut a);
+    assert!(
+        j.iter().any(|j| matches!(j, EngineJob::Go { seat: ASSISTANT, infinite: true, id: n, .. } if *n != id)),
+        "{j:?}"
+    );
+    // The evaluation, term by term, with the drop terms.
+    shift_or_key(&mut a, Action::EvalBreakdown, t0);
+    let screen = render(&a, 120, 40);
+    assert!(
+        screen.contains("pieces in hand") && screen.contains("drop threats"),
+        "{screen}"
+    );
+    key(&mut a, KeyCode::Esc, t0);
+    assert!(matches!(a.overlay, Overlay::None));
+    // Off again.
+    shift_or_key(&mut a, Action::Analyse, t0);
+    assert!(jobs(&mut a).contains(&EngineJob::Stop { seat: ASSISTANT }));
+}

@@ -282,6 +282,64 @@ fn draw_panel(buf: &mut Buffer, app: &App, h: &HouseReplay, show: &Show, area: R
     } else {
         (area, None)
     };
+    // The analysis under the moves, when on.
+    let analysis = h.live.as_ref().and_then(|l| l.analysis.as_ref());
+    let (moves_area, analysis_area) = match analysis {
+        Some(_) if moves_area.height >= 10 => {
+            let ah = (moves_area.height / 3).clamp(5, 12);
+            (
+                Rect::new(
+                    moves_area.x,
+                    moves_area.y,
+                    moves_area.width,
+                    moves_area.height - ah,
+                ),
+                Some(Rect::new(
+                    moves_area.x,
+                    moves_area.y + moves_area.height - ah,
+                    moves_area.width,
+                    ah,
+                )),
+            )
+        }
+        _ => (moves_area, None),
+    };
+    if let (Some(a), Some(r)) = (analysis, analysis_area) {
+        let title = if show.kind == VariantKind::Bughouse {
+            format!("Analysis, board {}", if a.board == 0 { 'A' } else { 'B' })
+        } else {
+            "Analysis".to_string()
+        };
+        let blk = block(&title, theme);
+        let inner = blk.inner(r);
+        blk.render_ref(r, buf);
+        let lines: Vec<Line> = a
+            .lines
+            .iter()
+            .rev()
+            .take(inner.height as usize)
+            .map(|(depth, score, nodes, line)| {
+                Line::from(vec![
+                    Span::styled(format!("{depth:>2} "), Style::default().fg(theme.dim)),
+                    Span::styled(
+                        format!("{:>6} ", score_text(*score)),
+                        Style::default().fg(theme.text).add_modifier(Modifier::BOLD),
+                    ),
+                    Span::styled(
+                        format!("{:>6} ", short_count(*nodes)),
+                        Style::default().fg(theme.dim),
+                    ),
+                    Span::styled(line.clone(), Style::default().fg(theme.text)),
+                ])
+            })
+            .collect();
+        if lines.is_empty() {
+            Paragraph::new(Span::styled("thinking...", Style::default().fg(theme.dim)))
+                .render_ref(inner, buf);
+        } else {
+            Paragraph::new(lines).render_ref(inner, buf);
+        }
+    }
     let title = match show.kind {
         VariantKind::Bughouse => "Bughouse moves",
         _ => "Crazyhouse moves",
@@ -569,6 +627,11 @@ fn draw_live_status(
     if l.boards() == 2 && people {
         push("m".into(), "message");
     }
+    if people {
+        push(key_label(app, Action::Hint), "hint");
+    }
+    push(key_label(app, Action::Analyse), "analyse");
+    push(key_label(app, Action::EvalBreakdown), "eval");
     if l.boards() == 1 && people {
         push(key_label(app, Action::Takeback), "takeback");
     }
@@ -579,4 +642,13 @@ fn draw_live_status(
     push(key_label(app, Action::NewGame), "new");
     push(key_label(app, Action::Quit), "quit");
     Paragraph::new(Line::from(spans)).render_ref(Rect::new(area.x, area.y + 1, area.width, 1), buf);
+}
+
+/// 1234 -> "1234", 1234567 -> "1.2M".
+fn short_count(n: u64) -> String {
+    match n {
+        0..=9_999 => n.to_string(),
+        10_000..=999_999 => format!("{}k", n / 1000),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
 }

@@ -65,6 +65,10 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
             Overlay::Help => draw_help(buf, app, area),
             Overlay::Files(p) => replay::draw_files(buf, app, p, area),
             Overlay::NewGame(d) => draw_dialog(buf, app, d, area),
+            Overlay::Text { title, lines } => {
+                let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+                draw_message(buf, app.theme(), area, title, &lines)
+            }
             _ => {}
         }
         if let Some(o) = &app.opening {
@@ -129,6 +133,10 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
                 "Draw offer",
                 &[&line, "", "y = accept    any other key = decline"],
             );
+        }
+        Overlay::Text { title, lines } => {
+            let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+            draw_message(buf, theme, area, title, &lines)
         }
         Overlay::ResumeHouse { summary, .. } => draw_message(
             buf,

@@ -308,6 +308,9 @@ impl App {
             };
         }
         self.house_save = path;
+        if let Some(l) = h.live.as_deref_mut() {
+            l.watched = h.main;
+        }
         self.house = Some(Box::new(h));
         self.overlay = Overlay::None;
         self.status = None;
@@ -482,6 +485,20 @@ impl App {
             && h.live.as_ref().is_some_and(|l| l.human_to_move().is_some())
         {
             h.input.push(c);
+            return;
+        }
+        if k.code == KeyCode::Tab || k.code == KeyCode::BackTab {
+            if let Some(l) = h.live.as_deref_mut()
+                && l.boards() == 2
+            {
+                h.main = 1 - h.main;
+                l.watched = h.main;
+                l.search = None;
+                let b = if h.main == 0 { 'A' } else { 'B' };
+                self.info(format!(
+                    "Board {b} large; the search panel follows its engines."
+                ));
+            }
             return;
         }
         if plain && k.code == KeyCode::Char('m') {

@@ -216,6 +216,11 @@ pub struct Live {
     pub hint: Option<(usize, Move, usize)>,
     /// The analysis shown, when on.
     pub analysis: Option<Analysis>,
+    /// The latest search of an engine player on the shown board: its seat
+    /// and lines (the search panel).
+    pub search: Option<(usize, Analysis)>,
+    /// The board whose players' searches are shown.
+    pub watched: usize,
 }
 
 /// The analysis of one board: the assistant's lines, newest depth last.
@@ -311,6 +316,8 @@ impl Live {
             assistant_started: false,
             hint: None,
             analysis: None,
+            search: None,
+            watched: 0,
         };
         live.start_engines();
         live.ask_engines(now);
@@ -430,6 +437,8 @@ impl Live {
             assistant_started: false,
             hint: None,
             analysis: None,
+            search: None,
+            watched: 0,
         };
         live.start_engines();
         live.ask_engines(now);
@@ -608,6 +617,16 @@ impl Live {
             let id = self.next_id;
             self.next_id += 1;
             self.asked[s] = Some(id);
+            if b == self.watched {
+                self.search = Some((
+                    s,
+                    Analysis {
+                        board: b,
+                        id,
+                        ..Analysis::default()
+                    },
+                ));
+            }
             let fen = write_fen(&pos);
             let partner_fen = (self.boards() == 2).then(|| write_fen(self.board(1 - b)));
             let wtime = self.remaining(b, Color::White, now);
@@ -921,9 +940,33 @@ impl Live {
                 }
             }
             EngineNews::Ptell(text) => self.say(seat, &text),
-            // The players' own search lines are not shown (only the
-            // analysis of the assistant is).
-            EngineNews::Info { .. } => {}
+            // The search panel: the lines of the engine on the watched board.
+            EngineNews::Info {
+                id,
+                depth,
+                score,
+                nodes,
+                pv,
+            } => {
+                let Some((s, a)) = &self.search else { return };
+                if *s != seat || a.id != id {
+                    return;
+                }
+                let line = san_line(self.board(b), &pv, self.kind);
+                let white = match self.board(b).turn() {
+                    Color::White => score,
+                    Color::Black => -score,
+                };
+                if let Some((_, a)) = &mut self.search {
+                    match a.lines.last_mut() {
+                        Some(last) if last.0 == depth => *last = (depth, white, nodes, line),
+                        _ => a.lines.push((depth, white, nodes, line)),
+                    }
+                    if a.lines.len() > 30 {
+                        a.lines.remove(0);
+                    }
+                }
+            }
             EngineNews::Name(name) => self.set_name(b, c, &name),
             EngineNews::Failed(why) => {
                 let text = format!("{}'s engine failed: {why}", self.seat_name(b, c));

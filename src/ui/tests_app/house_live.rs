@@ -96,6 +96,27 @@ fn crazyhouse_against_an_engine_typed_keyboard_and_mouse_drops() {
         fen.starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b"),
         "{fen}"
     );
+    // Its search shows as it thinks (White's view, SAN).
+    a.update(
+        Msg::HouseEngine {
+            seat: 1,
+            news: EngineNews::Info {
+                id,
+                depth: 7,
+                score: crate::engine::Score(-20),
+                nodes: 4321,
+                pv: vec!["d7d5".into(), "e4d5".into()],
+            },
+        },
+        t0,
+    );
+    let screen = render(&a, 120, 40);
+    assert!(
+        screen.contains("Search: Kibitz level 3")
+            && screen.contains("+0.20")
+            && screen.contains("d5 exd5"),
+        "{screen}"
+    );
     answer(&mut a, 1, id, "d7d5", t0);
     // 2. exd5: a pawn in hand. The engine answers Qxd5.
     type_str(&mut a, "exd5", t0);
@@ -654,4 +675,38 @@ fn analysis_and_the_evaluation_of_a_crazyhouse_position() {
     // Off again.
     shift_or_key(&mut a, Action::Analyse, t0);
     assert!(jobs(&mut a).contains(&EngineJob::Stop { seat: ASSISTANT }));
+}
+
+#[test]
+fn a_live_bughouse_game_draws_at_every_size() {
+    let t0 = Instant::now();
+    let mut a = bughouse(t0);
+    jobs(&mut a);
+    type_str(&mut a, "e4", t0);
+    for (w, h) in [(160u16, 50u16), (120, 40), (80, 24), (54, 13)] {
+        let screen = render(&a, w, h);
+        assert!(!screen.contains("too small"), "{w}x{h}\n{screen}");
+        // Your board (A) and your partner's (B), your clock.
+        assert!(
+            screen.contains("A ▶") || screen.contains("A  "),
+            "{w}x{h}\n{screen}"
+        );
+        assert!(screen.contains("B "), "{w}x{h}\n{screen}");
+        assert!(screen.contains("0:"), "{w}x{h}: the clocks\n{screen}");
+    }
+    let screen = render(&a, 160, 50);
+    assert!(
+        screen.contains("You") && screen.contains("m message"),
+        "{screen}"
+    );
+    let screen = render(&a, 50, 12);
+    assert!(
+        screen.contains("Terminal too small") && screen.contains("at least 54 x"),
+        "{screen}"
+    );
+    for w in [1, 20, 53, 54, 80, 200] {
+        for h in [1, 6, 12, 13, 24, 60] {
+            render(&a, w, h);
+        }
+    }
 }

@@ -282,8 +282,30 @@ fn draw_panel(buf: &mut Buffer, app: &App, h: &HouseReplay, show: &Show, area: R
     } else {
         (area, None)
     };
-    // The analysis under the moves, when on.
-    let analysis = h.live.as_ref().and_then(|l| l.analysis.as_ref());
+    // The analysis under the moves, when on; else the search of the engine
+    // that plays on the watched board.
+    let live = h.live.as_ref();
+    let (analysis, title) = match live.and_then(|l| l.analysis.as_ref()) {
+        Some(a) => {
+            let t = if show.kind == VariantKind::Bughouse {
+                format!("Analysis, board {}", if a.board == 0 { 'A' } else { 'B' })
+            } else {
+                "Analysis".to_string()
+            };
+            (Some(a), t)
+        }
+        None => match live.and_then(|l| l.search.as_ref()) {
+            Some((seat, a)) => {
+                let (b, c) = crate::ui::house::live::seat_of(*seat);
+                let name = show
+                    .players
+                    .get(b)
+                    .map_or(String::new(), |p| p[usize::from(c == Color::Black)].clone());
+                (Some(a), format!("Search: {name}"))
+            }
+            None => (None, String::new()),
+        },
+    };
     let (moves_area, analysis_area) = match analysis {
         Some(_) if moves_area.height >= 10 => {
             let ah = (moves_area.height / 3).clamp(5, 12);
@@ -305,11 +327,6 @@ fn draw_panel(buf: &mut Buffer, app: &App, h: &HouseReplay, show: &Show, area: R
         _ => (moves_area, None),
     };
     if let (Some(a), Some(r)) = (analysis, analysis_area) {
-        let title = if show.kind == VariantKind::Bughouse {
-            format!("Analysis, board {}", if a.board == 0 { 'A' } else { 'B' })
-        } else {
-            "Analysis".to_string()
-        };
         let blk = block(&title, theme);
         let inner = blk.inner(r);
         blk.render_ref(r, buf);

@@ -201,9 +201,30 @@ pub(super) fn event_loop(
                     if let Some(flag) = job_stop.take() {
                         flag.store(true, std::sync::atomic::Ordering::Relaxed);
                     }
-                    if let Some(flag) = spawn_job(req, &tx) {
+                    let recorded = |id, r| Msg::TreeRecorded {
+                        id,
+                        recording: Box::new(r),
+                    };
+                    if let Some(flag) = spawn_job(req, &tx, recorded) {
                         job_stop = Some(flag);
                     }
+                }
+                Effect::HouseExplorer(req) => {
+                    use crate::ui::explorer::{AnyRecording, AnyRequest};
+                    if let Some(flag) = job_stop.take() {
+                        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    let flag = match req {
+                        AnyRequest::Zh(r) => spawn_job(r, &tx, |id, r| Msg::HouseTreeRecorded {
+                            id,
+                            recording: AnyRecording::Zh(Box::new(r)),
+                        }),
+                        AnyRequest::Bug(r) => spawn_job(r, &tx, |id, r| Msg::HouseTreeRecorded {
+                            id,
+                            recording: AnyRecording::Bug(Box::new(r)),
+                        }),
+                    };
+                    job_stop = flag;
                 }
                 Effect::OpenFile { id, path } => {
                     if let Some(flag) = spawn_open(id, path, &tx) {
@@ -270,9 +291,10 @@ pub(super) fn event_loop(
 
 /// Starts the explorer's work on a thread of its own; its results come back
 /// as messages. Returns the job's stop flag.
-pub(super) fn spawn_job(
-    req: explorer::Request,
+pub(super) fn spawn_job<V: crate::engine::Variant>(
+    req: explorer::Request<V>,
     tx: &Sender<Msg>,
+    recorded: fn(u64, crate::engine::tree::Recording<V>) -> Msg,
 ) -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
@@ -295,10 +317,7 @@ pub(super) fn spawn_job(
                 cap,
                 &stop,
             );
-            let _ = tx.send(Msg::TreeRecorded {
-                id,
-                recording: Box::new(recording),
-            });
+            let _ = tx.send(recorded(id, recording));
         }),
         explorer::Request::Compare {
             id,

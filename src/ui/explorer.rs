@@ -7,9 +7,9 @@
 //! the runtime does on a thread of its own and sends back as messages.
 
 use crate::engine::tree::{self, NodeId, Recording, SearchTree, StepKind};
-use crate::engine::{Depth, Features, GamePosition, Score};
+use crate::engine::{Depth, Features, GamePosition, Score, Std, Variant};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use shakmaty::{Move, Position};
+use shakmaty::Move;
 use std::time::Duration;
 
 mod words;
@@ -152,17 +152,17 @@ pub const COMPARE_NODE_LIMIT: u64 = 20_000_000;
 
 /// Work the explorer wants done.
 #[derive(Clone, Debug)]
-pub enum Request {
+pub enum Request<V: Variant = Std> {
     Record {
         id: u64,
-        pos: Box<GamePosition>,
+        pos: Box<GamePosition<V>>,
         depth: Depth,
         features: Features,
         cap: usize,
     },
     Compare {
         id: u64,
-        pos: Box<GamePosition>,
+        pos: Box<GamePosition<V>>,
         depth: Depth,
         rows: Vec<(usize, Features)>,
     },
@@ -172,12 +172,67 @@ pub enum Request {
     Close,
 }
 
-pub struct Explorer {
-    pub pos: GamePosition,
+/// An explorer of a Crazyhouse or Bughouse position.
+pub enum AnyExplorer {
+    Zh(Box<Explorer<crate::engine::Zh>>),
+    Bug(Box<Explorer<crate::engine::Bug>>),
+}
+
+/// Work for an [`AnyExplorer`].
+#[derive(Clone, Debug)]
+pub enum AnyRequest {
+    Zh(Request<crate::engine::Zh>),
+    Bug(Request<crate::engine::Bug>),
+}
+
+/// A recording for an [`AnyExplorer`].
+#[derive(Clone, Debug)]
+pub enum AnyRecording {
+    Zh(Box<Recording<crate::engine::Zh>>),
+    Bug(Box<Recording<crate::engine::Bug>>),
+}
+
+impl AnyExplorer {
+    /// A key: the work it asks for.
+    pub fn key(&mut self, k: KeyEvent, next_id: &mut u64) -> Option<AnyRequest> {
+        match self {
+            AnyExplorer::Zh(e) => e.key(k, next_id).map(AnyRequest::Zh),
+            AnyExplorer::Bug(e) => e.key(k, next_id).map(AnyRequest::Bug),
+        }
+    }
+
+    pub fn recorded(&mut self, id: u64, rec: AnyRecording) {
+        match (self, rec) {
+            (AnyExplorer::Zh(e), AnyRecording::Zh(r)) => e.recorded(id, *r),
+            (AnyExplorer::Bug(e), AnyRecording::Bug(r)) => e.recorded(id, *r),
+            _ => {}
+        }
+    }
+
+    pub fn compared(&mut self, id: u64, row: usize, result: CompareResult) {
+        match self {
+            AnyExplorer::Zh(e) => e.compared(id, row, result),
+            AnyExplorer::Bug(e) => e.compared(id, row, result),
+        }
+    }
+}
+
+impl AnyRequest {
+    /// Whether this asks to leave the explorer.
+    pub fn is_close(&self) -> bool {
+        matches!(
+            self,
+            AnyRequest::Zh(Request::Close) | AnyRequest::Bug(Request::Close)
+        )
+    }
+}
+
+pub struct Explorer<V: Variant = Std> {
+    pub pos: GamePosition<V>,
     pub depth: Depth,
     pub cap: usize,
     pub features: Features,
-    pub recording: Option<Recording>,
+    pub recording: Option<Recording<V>>,
     /// The id of the awaited recording or comparison.
     pub job: u64,
     pub mode: Mode,
@@ -192,9 +247,9 @@ pub struct Explorer {
     pub note: Option<String>,
 }
 
-impl Explorer {
+impl<V: Variant> Explorer<V> {
     /// An explorer for `pos` (not recorded yet: see [`Explorer::start`]).
-    pub fn new(pos: GamePosition, depth: Depth, features: Features, cap: usize) -> Explorer {
+    pub fn new(pos: GamePosition<V>, depth: Depth, features: Features, cap: usize) -> Explorer<V> {
         Explorer {
             pos,
             depth: depth.clamp(MIN_DEPTH, MAX_DEPTH),
@@ -213,7 +268,7 @@ impl Explorer {
     }
 
     /// Asks for a (new) recording of the position at the current depth.
-    pub fn start(&mut self, id: u64) -> Request {
+    pub fn start(&mut self, id: u64) -> Request<V> {
         self.job = id;
         self.recording = None;
         self.mode = Mode::Browse;
@@ -227,12 +282,12 @@ impl Explorer {
         }
     }
 
-    pub fn tree(&self) -> Option<&SearchTree> {
+    pub fn tree(&self) -> Option<&SearchTree<V>> {
         self.recording.as_ref().map(|r| &r.tree)
     }
 
     /// A recording arrived.
-    pub fn recorded(&mut self, id: u64, rec: Recording) {
+    pub fn recorded(&mut self, id: u64, rec: Recording<V>) {
         if id != self.job {
             return;
         }
@@ -268,7 +323,7 @@ impl Explorer {
     }
 
     /// Handles a key; `next_id` numbers new work.
-    pub fn key(&mut self, k: KeyEvent, next_id: &mut u64) -> Option<Request> {
+    pub fn key(&mut self, k: KeyEvent, next_id: &mut u64) -> Option<Request<V>> {
         self.note = None;
         let ch = match k.code {
             KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => Some(c),
@@ -308,7 +363,7 @@ impl Explorer {
         }
     }
 
-    fn change_depth(&mut self, delta: Depth, next_id: &mut u64) -> Option<Request> {
+    fn change_depth(&mut self, delta: Depth, next_id: &mut u64) -> Option<Request<V>> {
         let d = (self.depth + delta).clamp(MIN_DEPTH, MAX_DEPTH);
         if d == self.depth {
             self.note = Some(format!("Depth stays {d} ({MIN_DEPTH} to {MAX_DEPTH})."));
@@ -319,7 +374,7 @@ impl Explorer {
         Some(self.start(*next_id))
     }
 
-    fn browse_key(&mut self, code: KeyCode, next_id: &mut u64) -> Option<Request> {
+    fn browse_key(&mut self, code: KeyCode, next_id: &mut u64) -> Option<Request<V>> {
         let n = self.children().len();
         match code {
             KeyCode::Up | KeyCode::Char('k') => self.selected = self.selected.saturating_sub(1),
@@ -486,7 +541,7 @@ impl Explorer {
         self.step
     }
 
-    fn start_compare(&mut self, next_id: &mut u64) -> Request {
+    fn start_compare(&mut self, next_id: &mut u64) -> Request<V> {
         *next_id += 1;
         self.job = *next_id;
         self.mode = Mode::Compare;
@@ -615,7 +670,7 @@ impl Explorer {
                 )
             }
             StepKind::Cutoff { mv, index } => {
-                let legal = board.chess().legal_moves().len();
+                let legal = board.legal_moves().len();
                 let left = legal.saturating_sub(index + 1);
                 format!(
                     "Beta cutoff by move {} of {legal}: {} is too good, the opponent avoids this \
@@ -634,8 +689,8 @@ impl Explorer {
 
 /// Runs the comparison searches of `rows` in order, calling `done` after
 /// each; stops early when `stop` is set.
-pub fn run_compare(
-    pos: &GamePosition,
+pub fn run_compare<V: Variant>(
+    pos: &GamePosition<V>,
     depth: Depth,
     rows: &[(usize, Features)],
     stop: &std::sync::atomic::AtomicBool,

@@ -199,6 +199,7 @@ impl App {
             Some(Action::Help) => self.overlay = Overlay::Help,
             Some(Action::Open) => self.open_file_picker(),
             Some(Action::CycleTheme) => self.run_action(Action::CycleTheme, now),
+            Some(Action::Explore) => self.open_house_explorer(),
             Some(a) => {
                 let what = a.description();
                 self.error(format!(
@@ -525,6 +526,7 @@ impl App {
             Some(Action::CycleTheme) => self.run_action(Action::CycleTheme, now),
             // The dialog: chess, Crazyhouse or Bughouse; Esc comes back here.
             Some(Action::NewGame) => self.open_new_game_dialog(),
+            Some(Action::Explore) => self.open_house_explorer(),
             Some(Action::EvalBreakdown) => {
                 // The person's board (or the large one when engines play).
                 let main = h.main;
@@ -909,5 +911,56 @@ impl App {
         };
         self.begin_live(live, Some(path), now);
         self.info("Resumed: the clocks stand as they were when the game was saved.");
+    }
+}
+
+impl App {
+    /// Opens the search-tree explorer on the Crazyhouse/Bughouse board shown
+    /// (the person's board in a game, the large board in a replay).
+    pub fn open_house_explorer(&mut self) {
+        use crate::engine::tree::DEFAULT_NODE_CAP;
+        use crate::engine::{Board, Bug, Features, GamePosition, Zh};
+        use crate::ui::explorer::{AnyExplorer, AnyRequest, DEFAULT_DEPTH, Explorer};
+        let Some(h) = self.house.as_deref() else {
+            return;
+        };
+        let b = self.live_mover().map_or(h.main, |(b, _, _)| b);
+        let Some(frame) = h.frame() else { return };
+        let Some(pos) = frame.boards.get(b).cloned() else {
+            return;
+        };
+        if pos.legal_moves().is_empty() {
+            self.error("No moves here: there is no search to explore.");
+            return;
+        }
+        self.next_id += 1;
+        let id = self.next_id;
+        let (ex, req) = if frame.boards.len() == 2 {
+            let mut e = Explorer::new(
+                GamePosition::new(Board::<Bug>::from_pos(pos)),
+                DEFAULT_DEPTH,
+                Features::default(),
+                DEFAULT_NODE_CAP,
+            );
+            let r = e.start(id);
+            (AnyExplorer::Bug(Box::new(e)), AnyRequest::Bug(r))
+        } else {
+            let mut e = Explorer::new(
+                GamePosition::new(Board::<Zh>::from_pos(pos)),
+                DEFAULT_DEPTH,
+                Features::default(),
+                DEFAULT_NODE_CAP,
+            );
+            let r = e.start(id);
+            (AnyExplorer::Zh(Box::new(e)), AnyRequest::Zh(r))
+        };
+        self.effects.push(Effect::HouseExplorer(req));
+        self.house_explorer = Some(ex);
+        if h.live
+            .as_ref()
+            .is_some_and(|l| !l.is_over() && l.time.is_some())
+        {
+            self.info("The clocks keep running while you explore (q comes back).");
+        }
     }
 }

@@ -43,6 +43,35 @@ impl App {
             }
             return;
         }
+        // The explorer of a Crazyhouse/Bughouse position, likewise.
+        if let Some(ex) = &mut self.house_explorer
+            && !matches!(self.overlay, Overlay::Help)
+        {
+            if k.code == KeyCode::Char('?') || k.code == KeyCode::F(1) {
+                self.overlay = Overlay::Help;
+                return;
+            }
+            match ex.key(k, &mut self.next_id) {
+                Some(r) if r.is_close() => {
+                    self.house_explorer = None;
+                    self.effects.push(Effect::HouseExplorer(match r {
+                        super::super::explorer::AnyRequest::Zh(_) => {
+                            super::super::explorer::AnyRequest::Zh(
+                                super::super::explorer::Request::Cancel,
+                            )
+                        }
+                        super::super::explorer::AnyRequest::Bug(_) => {
+                            super::super::explorer::AnyRequest::Bug(
+                                super::super::explorer::Request::Cancel,
+                            )
+                        }
+                    }));
+                }
+                Some(r) => self.effects.push(Effect::HouseExplorer(r)),
+                None => {}
+            }
+            return;
+        }
         // A file being opened: Esc gives up on it.
         if self.opening.is_some() && k.code == KeyCode::Esc {
             if let Some(o) = self.opening.take() {
@@ -624,7 +653,7 @@ impl App {
 
     pub(super) fn on_mouse(&mut self, m: MouseEvent, now: Instant) {
         // The explorer covers the board: clicks must not reach the game.
-        if self.explorer.is_some() {
+        if self.explorer.is_some() || self.house_explorer.is_some() {
             return;
         }
         self.pending_letters.clear();

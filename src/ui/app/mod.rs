@@ -96,6 +96,8 @@ pub enum Effect {
     },
     /// Work for an engine of a live Crazyhouse/Bughouse game.
     HouseEngine(super::house::live::EngineJob),
+    /// Work for the explorer of a Crazyhouse/Bughouse position.
+    HouseExplorer(super::explorer::AnyRequest),
     Quit,
 }
 
@@ -143,6 +145,11 @@ pub enum Msg {
         id: u64,
         path: PathBuf,
         result: Result<Vec<Result<super::house::Show, String>>, String>,
+    },
+    /// A search tree of a Crazyhouse/Bughouse position recorded.
+    HouseTreeRecorded {
+        id: u64,
+        recording: super::explorer::AnyRecording,
     },
     /// An engine of a live Crazyhouse/Bughouse game said something.
     HouseEngine {
@@ -433,6 +440,8 @@ pub struct App {
     pub explorer: Option<Box<super::explorer::Explorer>>,
     /// The game was paused when the explorer opened (it resumes on close).
     paused_for_explorer: bool,
+    /// The explorer of a Crazyhouse/Bughouse position, when open.
+    pub house_explorer: Option<super::explorer::AnyExplorer>,
     /// A Crazyhouse or Bughouse file being replayed (it covers the screen).
     pub house: Option<Box<super::house::HouseReplay>>,
     /// The game was paused when that screen opened (it resumes on close).
@@ -551,6 +560,7 @@ impl App {
             explorer: None,
             paused_for_explorer: false,
             house: None,
+            house_explorer: None,
             paused_for_house: false,
             house_save: None,
             house_message: false,
@@ -702,6 +712,13 @@ impl App {
             Msg::Compared { id, row, result } => {
                 if let Some(ex) = &mut self.explorer {
                     ex.compared(id, row, result);
+                } else if let Some(ex) = &mut self.house_explorer {
+                    ex.compared(id, row, result);
+                }
+            }
+            Msg::HouseTreeRecorded { id, recording } => {
+                if let Some(ex) = &mut self.house_explorer {
+                    ex.recorded(id, recording);
                 }
             }
             Msg::Indexing { id, share } => {

@@ -16,7 +16,7 @@ pub fn bound_words(b: crate::engine::Bound) -> &'static str {
 }
 
 /// A node's name: its move in SAN, or what kind of node it is.
-pub fn node_name(t: &SearchTree, id: NodeId) -> String {
+pub fn node_name<V: crate::engine::Variant>(t: &SearchTree<V>, id: NodeId) -> String {
     let n = t.node(id);
     match (n.entry, n.mv, n.parent) {
         (tree::Entry::Root, _, _) => "the root".to_string(),
@@ -42,13 +42,13 @@ pub fn show(v: i32) -> String {
 
 /// A note in words; scores are shown from the node's view (`ply` below
 /// the root).
-pub(super) struct NoteText<'a>(
+pub(super) struct NoteText<'a, V: crate::engine::Variant>(
     pub(super) tree::Note,
-    pub(super) &'a crate::engine::Board,
+    pub(super) &'a crate::engine::Board<V>,
     pub(super) usize,
 );
 
-impl std::fmt::Display for NoteText<'_> {
+impl<V: crate::engine::Variant> std::fmt::Display for NoteText<'_, V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         use crate::engine::{Prune, Research};
         let b = self.1;

@@ -710,3 +710,62 @@ fn a_live_bughouse_game_draws_at_every_size() {
         }
     }
 }
+
+#[test]
+fn the_tree_explorer_walks_a_crazyhouse_search_with_drops() {
+    use crate::engine::{Board, EngineOptions, Features, GamePosition, Zh};
+    use crate::ui::explorer::{AnyRecording, AnyRequest, Request};
+    let t0 = Instant::now();
+    let mut a = crazyhouse(t0);
+    a.update(Msg::Resize(160, 50), t0);
+    jobs(&mut a);
+    // 1. e4 d5 2. exd5: White holds a pawn.
+    type_str(&mut a, "e4", t0);
+    let (id, _) = go_for(&jobs(&mut a), 1).unwrap();
+    answer(&mut a, 1, id, "d7d5", t0);
+    type_str(&mut a, "exd5", t0);
+    let (id, _) = go_for(&jobs(&mut a), 1).unwrap();
+    answer(&mut a, 1, id, "g8f6", t0);
+    a.take_effects();
+    shift_or_key(&mut a, Action::Explore, t0);
+    let req = a
+        .take_effects()
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::HouseExplorer(AnyRequest::Zh(Request::Record { id, pos, .. })) => {
+                Some((id, pos))
+            }
+            _ => None,
+        })
+        .expect("a crazyhouse recording is asked for");
+    let (id, pos) = req;
+    assert!(
+        pos.current().fen().contains("[P]"),
+        "{}",
+        pos.current().fen()
+    );
+    // The runtime records it (depth 2 here) and sends it back.
+    let rec = crate::engine::tree::record::<Zh>(
+        &GamePosition::new(Board::<Zh>::from_pos(pos.current().pos().clone())),
+        2,
+        Features::default(),
+        EngineOptions::default(),
+        100_000,
+    );
+    a.update(
+        Msg::HouseTreeRecorded {
+            id,
+            recording: AnyRecording::Zh(Box::new(rec)),
+        },
+        t0,
+    );
+    let screen = render(&a, 160, 50);
+    assert!(
+        screen.contains("P@"),
+        "the drops are among the moves searched:\n{screen}"
+    );
+    // q leaves the explorer; the game is there as it was.
+    key(&mut a, KeyCode::Char('q'), t0);
+    assert!(a.house_explorer.is_none());
+    assert_eq!(live_moves(&a), 4);
+}

@@ -327,10 +327,10 @@ pub(super) fn draw_board(buf: &mut Buffer, app: &App, g: &BoardGeometry) {
 /// (the tree explorer). The square size is the largest that fits `area`;
 /// `marked` squares (a move) are highlighted. Returns the board's width and
 /// height in cells, or `None` when it does not fit.
-pub fn draw_plain_board(
+pub fn draw_plain_board<V: crate::engine::Variant>(
     buf: &mut Buffer,
     area: Rect,
-    board: &crate::engine::Board,
+    board: &crate::engine::Board<V>,
     marked: &[Square],
     theme: &Theme,
     ascii: bool,

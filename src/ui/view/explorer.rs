@@ -16,7 +16,12 @@ fn move_squares(m: shakmaty::Move) -> Vec<Square> {
     v
 }
 
-pub(super) fn draw_explorer(buf: &mut Buffer, app: &App, ex: &Explorer, area: Rect) {
+pub(super) fn draw_explorer<V: crate::engine::Variant>(
+    buf: &mut Buffer,
+    app: &App,
+    ex: &Explorer<V>,
+    area: Rect,
+) {
     let theme = app.theme();
     let text = Style::default().fg(theme.text);
     let dim = Style::default().fg(theme.dim);
@@ -114,7 +119,10 @@ pub(super) fn draw_explorer(buf: &mut Buffer, app: &App, ex: &Explorer, area: Re
 /// Scores of a child seen from its parent (the side choosing the move), and
 /// the child's window in the parent's terms: what a learner compares with
 /// the parent's own window.
-fn parent_view(t: &SearchTree, child: NodeId) -> (String, String, &'static str) {
+fn parent_view<V: crate::engine::Variant>(
+    t: &SearchTree<V>,
+    child: NodeId,
+) -> (String, String, &'static str) {
     let n = t.node(child);
     let p = n.ply;
     let (a, b) = (node_relative(n.alpha, p), node_relative(n.beta, p));
@@ -155,7 +163,13 @@ fn parent_view(t: &SearchTree, child: NodeId) -> (String, String, &'static str) 
     )
 }
 
-fn draw_browse(buf: &mut Buffer, app: &App, ex: &Explorer, t: &SearchTree, area: Rect) {
+fn draw_browse<V: crate::engine::Variant>(
+    buf: &mut Buffer,
+    app: &App,
+    ex: &Explorer<V>,
+    t: &SearchTree<V>,
+    area: Rect,
+) {
     let theme = app.theme();
     let text = Style::default().fg(theme.text);
     let dim = Style::default().fg(theme.dim);
@@ -173,7 +187,7 @@ fn draw_browse(buf: &mut Buffer, app: &App, ex: &Explorer, t: &SearchTree, area:
             let n = t.node(id);
             match (n.entry, mv) {
                 (Entry::Move, Some(m)) => {
-                    let num = b.chess().fullmoves().get();
+                    let num = b.pos().fullmoves().get();
                     let san = b.san(m);
                     if b.turn() == Color::White {
                         out.push(format!("{num}. {san}"));
@@ -356,7 +370,7 @@ fn draw_browse(buf: &mut Buffer, app: &App, ex: &Explorer, t: &SearchTree, area:
             (Some(k), _) => format!(
                 "beta cutoff by move {} of {}: {} never searched:",
                 k + 1,
-                board.chess().legal_moves().len(),
+                board.legal_moves().len(),
                 skipped.len()
             ),
             (None, Some(true)) => format!(
@@ -453,7 +467,7 @@ fn draw_browse(buf: &mut Buffer, app: &App, ex: &Explorer, t: &SearchTree, area:
         )));
         if let Some(k) = cn.cutoff_move {
             let cb = crate::engine::tree::export::child_position(t, c, &board);
-            let legal = cb.chess().legal_moves().len();
+            let legal = cb.legal_moves().len();
             d.push(Line::from(Span::styled(
                 format!(
                     "beta cutoff by move {} of {legal} — {} never searched",
@@ -482,7 +496,13 @@ fn draw_browse(buf: &mut Buffer, app: &App, ex: &Explorer, t: &SearchTree, area:
     );
 }
 
-fn draw_step(buf: &mut Buffer, app: &App, ex: &Explorer, t: &SearchTree, area: Rect) {
+fn draw_step<V: crate::engine::Variant>(
+    buf: &mut Buffer,
+    app: &App,
+    ex: &Explorer<V>,
+    t: &SearchTree<V>,
+    area: Rect,
+) {
     let theme = app.theme();
     let text = Style::default().fg(theme.text);
     let dim = Style::default().fg(theme.dim);
@@ -610,7 +630,12 @@ fn draw_step(buf: &mut Buffer, app: &App, ex: &Explorer, t: &SearchTree, area: R
     );
 }
 
-fn draw_compare(buf: &mut Buffer, app: &App, ex: &Explorer, area: Rect) {
+fn draw_compare<V: crate::engine::Variant>(
+    buf: &mut Buffer,
+    app: &App,
+    ex: &Explorer<V>,
+    area: Rect,
+) {
     let theme = app.theme();
     let text = Style::default().fg(theme.text);
     let dim = Style::default().fg(theme.dim);

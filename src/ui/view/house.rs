@@ -649,6 +649,7 @@ fn draw_live_status(
     }
     push(key_label(app, Action::Analyse), "analyse");
     push(key_label(app, Action::EvalBreakdown), "eval");
+    push(key_label(app, Action::Explore), "explore");
     if l.boards() == 1 && people {
         push(key_label(app, Action::Takeback), "takeback");
     }

@@ -59,6 +59,16 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
         }
         return;
     }
+    if let Some(ex) = &app.house_explorer {
+        match ex {
+            crate::ui::explorer::AnyExplorer::Zh(e) => explorer::draw_explorer(buf, app, e, area),
+            crate::ui::explorer::AnyExplorer::Bug(e) => explorer::draw_explorer(buf, app, e, area),
+        }
+        if matches!(app.overlay, Overlay::Help) {
+            draw_help(buf, app, area);
+        }
+        return;
+    }
     if let Some(h) = &app.house {
         house::draw_house(buf, app, h, area, now);
         match &app.overlay {

@@ -200,6 +200,7 @@ impl App {
             Some(Action::Open) => self.open_file_picker(),
             Some(Action::CycleTheme) => self.run_action(Action::CycleTheme, now),
             Some(Action::Explore) => self.open_house_explorer(),
+            Some(a @ (Action::CopyFen | Action::CopyPgn)) => self.house_copy(a),
             Some(a) => {
                 let what = a.description();
                 self.error(format!(
@@ -527,6 +528,7 @@ impl App {
             // The dialog: chess, Crazyhouse or Bughouse; Esc comes back here.
             Some(Action::NewGame) => self.open_new_game_dialog(),
             Some(Action::Explore) => self.open_house_explorer(),
+            Some(a @ (Action::CopyFen | Action::CopyPgn)) => self.house_copy(a),
             Some(Action::EvalBreakdown) => {
                 // The person's board (or the large one when engines play).
                 let main = h.main;
@@ -962,5 +964,65 @@ impl App {
         {
             self.info("The clocks keep running while you explore (q comes back).");
         }
+    }
+}
+
+impl App {
+    /// `y`: the position shown (both boards in Bughouse, `A | B`); `Y`: the
+    /// game (the record of a game being played; the file's game in a
+    /// replay, as BPGN or Crazyhouse PGN).
+    pub(super) fn house_copy(&mut self, what: Action) {
+        let Some(h) = self.house.as_deref() else {
+            return;
+        };
+        let (kind, text, file) = if what == Action::CopyFen {
+            let Some(frame) = h.frame() else { return };
+            let fens: Vec<String> = frame
+                .boards
+                .iter()
+                .map(crate::variant::fen::write_fen)
+                .collect();
+            ("FEN", fens.join(" | "), "position.fen")
+        } else {
+            match &h.live {
+                Some(l) => {
+                    let ext = if l.boards() == 2 {
+                        "game.bpgn"
+                    } else {
+                        "game.pgn"
+                    };
+                    ("PGN", l.save_text(), ext)
+                }
+                None => {
+                    // The game shown, written again from the file.
+                    let text = h
+                        .path
+                        .as_ref()
+                        .and_then(|p| std::fs::read_to_string(p).ok())
+                        .unwrap_or_default();
+                    let two = h.show().is_ok_and(|s| s.boards() == 2);
+                    let game = if two {
+                        crate::bughouse::bpgn::read_bpgn(&text)
+                            .ok()
+                            .and_then(|g| g.get(h.index).map(crate::bughouse::bpgn::write_bpgn))
+                    } else {
+                        crate::game::variant_pgn::read_variant_pgn(&text)
+                            .get(h.index)
+                            .and_then(|g| g.as_ref().ok())
+                            .map(crate::game::write_variant_pgn)
+                    };
+                    let Some(game) = game else {
+                        self.error("Nothing to copy: the game cannot be read from its file.");
+                        return;
+                    };
+                    ("PGN", game, if two { "game.bpgn" } else { "game.pgn" })
+                }
+            }
+        };
+        self.effects.push(Effect::Copy {
+            what: kind,
+            text,
+            path: self.data_dir.as_ref().map(|d| d.join(file)),
+        });
     }
 }

@@ -769,3 +769,34 @@ fn the_tree_explorer_walks_a_crazyhouse_search_with_drops() {
     assert!(a.house_explorer.is_none());
     assert_eq!(live_moves(&a), 4);
 }
+
+#[test]
+fn copying_the_position_and_the_game() {
+    let t0 = Instant::now();
+    let mut a = bughouse(t0);
+    jobs(&mut a);
+    type_str(&mut a, "e4", t0);
+    a.take_effects();
+    shift_or_key(&mut a, Action::CopyFen, t0);
+    shift_or_key(&mut a, Action::CopyPgn, t0);
+    let copies: Vec<(&str, String)> = a
+        .take_effects()
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::Copy { what, text, .. } => Some((what, text)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(copies.len(), 2, "{copies:?}");
+    assert_eq!(copies[0].0, "FEN");
+    assert!(
+        copies[0].1.contains(" | ") && copies[0].1.contains("4P3"),
+        "{}",
+        copies[0].1
+    );
+    assert!(
+        copies[1].1.contains("[WhiteA \"You\"]") && copies[1].1.contains("1A. e4"),
+        "{}",
+        copies[1].1
+    );
+}

@@ -354,8 +354,9 @@ impl App {
         let jobs = std::mem::take(&mut l.jobs);
         let news = std::mem::take(&mut l.news);
         // A fresh hint is picked up ready to play: Enter plays it.
-        if let Some((_, m, played)) = l.hint.take()
-            && played == l.moves_played()
+        if let Some((hb, m, played)) = l.hint.take()
+            && played == l.board_ply(hb)
+            && l.board(hb).is_legal(m)
         {
             match m {
                 Move::Put { role, to } => {

@@ -209,10 +209,11 @@ pub struct Live {
     pub jobs: Vec<EngineJob>,
     /// Something worth telling the player (a piece arrived, a message).
     pub news: Vec<String>,
-    /// The hint asked for: request id, board, and the moves played then.
+    /// The hint asked for: request id, board, and the board's half-moves then.
     hint_asked: Option<(u64, usize, usize)>,
     assistant_started: bool,
-    /// The hint found: its board and move (valid while no move is made).
+    /// The hint found: its board, move, and the board's half-moves (valid
+    /// while no move is made there).
     pub hint: Option<(usize, Move, usize)>,
     /// The analysis shown, when on.
     pub analysis: Option<Analysis>,
@@ -476,6 +477,12 @@ impl Live {
         self.ending.is_some()
     }
 
+    /// Half-moves played on board `b` (a hint is good until it changes).
+    pub fn board_ply(&self, b: usize) -> usize {
+        let pos = self.board(b);
+        (pos.fullmoves().get() as usize) * 2 + usize::from(pos.turn() == Color::Black)
+    }
+
     pub fn moves_played(&self) -> usize {
         match &self.record {
             Record::Zh(g) => g.moves().len(),
@@ -664,6 +671,7 @@ impl Live {
         let before = self.clocks[b];
         let left = (self.clocks[b][ci] - used.min(self.clocks[b][ci])) + inc;
         let remaining = self.time.map(|_| left);
+        let mut changed_other = None;
         match &mut self.record {
             Record::Zh(g) => {
                 let comment = remaining.map(|r| format!("[%clk {}]", pgn_clock(r)));
@@ -675,6 +683,7 @@ impl Live {
                     .push(board_id(b), mv, remaining)
                     .map_err(|e| e.to_string())?;
                 if let Some(p) = sent {
+                    changed_other = Some(1 - b);
                     let partner = seat_index(1 - b, p.color);
                     self.news.push(format!(
                         "{} took a {}: it goes to {}.",
@@ -696,7 +705,12 @@ impl Live {
         self.turn_start[b] = now;
         self.check_end(b, now);
         self.ask_engines(now);
-        if self.analysis.is_some() {
+        // The analysis follows its board: a move there, or a piece sent to it.
+        if self
+            .analysis
+            .as_ref()
+            .is_some_and(|a| a.board == b || changed_other == Some(a.board))
+        {
             self.analyse();
         }
         Ok(())
@@ -772,7 +786,7 @@ impl Live {
             && let Some(m) = a.best
         {
             let san = rules::san(self.board(b), m, self.kind);
-            self.hint = Some((b, m, self.moves_played()));
+            self.hint = Some((b, m, self.board_ply(b)));
             self.news.push(format!("Hint: {san} (Enter plays it)"));
             return Ok(());
         }
@@ -787,7 +801,7 @@ impl Live {
         }
         let id = self.next_id;
         self.next_id += 1;
-        self.hint_asked = Some((id, b, self.moves_played()));
+        self.hint_asked = Some((id, b, self.board_ply(b)));
         self.jobs.push(EngineJob::Go {
             seat: ASSISTANT,
             id,
@@ -892,7 +906,7 @@ impl Live {
             if let EngineNews::Best { id, uci } = news
                 && let Some((asked, b, played)) = self.hint_asked
                 && asked == id
-                && played == self.moves_played()
+                && played == self.board_ply(b)
             {
                 self.hint_asked = None;
                 let mv = uci

@@ -800,3 +800,22 @@ fn copying_the_position_and_the_game() {
         copies[1].1
     );
 }
+
+#[test]
+fn a_bughouse_hint_survives_moves_on_the_other_board() {
+    use crate::ui::house::live::ASSISTANT;
+    let t0 = Instant::now();
+    let mut a = bughouse(t0);
+    let j = jobs(&mut a);
+    let wb = seat_index(1, Color::White);
+    let (id_b, _) = go_for(&j, wb).unwrap();
+    shift_or_key(&mut a, Action::Hint, t0);
+    let (hid, _) = go_for(&jobs(&mut a), ASSISTANT).unwrap();
+    // Board B moves meanwhile; your board does not change.
+    answer(&mut a, wb, id_b, "e2e4", t0);
+    answer(&mut a, ASSISTANT, hid, "d2d4", t0);
+    assert!(status(&a).contains("Hint: d4"), "{}", status(&a));
+    key(&mut a, KeyCode::Enter, t0);
+    let screen = render(&a, 160, 50);
+    assert!(screen.contains("1A. d4"), "{screen}");
+}

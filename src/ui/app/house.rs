@@ -455,15 +455,41 @@ impl App {
             }
             return;
         }
+        // `Nf5` that only a drop can make: y drops the piece.
+        if let Some((role, to)) = self.house_confirm_drop.take() {
+            if matches!(k.code, KeyCode::Char('y' | 'Y') | KeyCode::Enter)
+                && let Some(l) = h.live.as_deref_mut()
+                && let Some(s) = l.human_to_move()
+            {
+                match l.pick_move(s, Move::Put { role, to }, now) {
+                    Ok(()) => self.status = None,
+                    Err(e) => self.error(e),
+                }
+                self.flush_live(now);
+            } else {
+                self.info("Not dropped.");
+            }
+            return;
+        }
         // Typing a move.
         if !h.input.is_empty() {
             match k.code {
                 KeyCode::Enter => {
                     let text = std::mem::take(&mut h.input);
                     if let Some(l) = h.live.as_deref_mut() {
-                        match l.type_move(&text, now) {
-                            Ok(()) => self.status = None,
-                            Err(e) => self.error(format!("{text}: {e}")),
+                        match l.parse_typed(&text) {
+                            Err(crate::game::notation::MoveInputError::UseDrop { role, to }) => {
+                                self.house_confirm_drop = Some((role, to));
+                                let piece = crate::ui::house::role_word(role);
+                                self.info(format!(
+                                    "No {piece} can move to {to}. Drop the {piece} from your hand on {to}? y = drop, any other key = no"
+                                ));
+                                return;
+                            }
+                            _ => match l.type_move(&text, now) {
+                                Ok(()) => self.status = None,
+                                Err(e) => self.error(format!("{text}: {e}")),
+                            },
                         }
                     }
                     self.flush_live(now);

@@ -452,6 +452,9 @@ pub struct App {
     pub house_message: bool,
     /// Resign was pressed once.
     house_resign_armed: bool,
+    /// A typed board move only a drop can make (`Nf5` with a knight in
+    /// hand): asking whether to drop it.
+    house_confirm_drop: Option<(Role, Square)>,
     /// The position (half-move) and line count the running analysis is for.
     analysis_running: Option<(usize, usize, u64)>,
     /// An analysis that ended by itself (mate found, depth limit): not to
@@ -565,6 +568,7 @@ impl App {
             house_save: None,
             house_message: false,
             house_resign_armed: false,
+            house_confirm_drop: None,
             hint: None,
             pending: Vec::new(),
             next_id: 1,

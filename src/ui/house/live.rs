@@ -742,6 +742,12 @@ impl Live {
         }
     }
 
+    /// What a typed move means on the board of the person to move.
+    pub fn parse_typed(&self, text: &str) -> Result<Move, crate::game::notation::MoveInputError> {
+        let b = self.human_to_move().map_or(0, |s| seat_of(s).0);
+        parse_variant_move(self.board(b), text)
+    }
+
     /// A move typed by the person to move (SAN, UCI or a drop).
     pub fn type_move(&mut self, text: &str, now: Instant) -> Result<(), String> {
         let Some(s) = self.human_to_move() else {

@@ -819,3 +819,62 @@ fn a_bughouse_hint_survives_moves_on_the_other_board() {
     let screen = render(&a, 160, 50);
     assert!(screen.contains("1A. d4"), "{screen}");
 }
+
+#[test]
+fn a_board_move_only_a_drop_can_make_asks_and_legal_squares_are_marked() {
+    let t0 = Instant::now();
+    let mut a = crazyhouse(t0);
+    jobs(&mut a);
+    // 1. e4 Nf6 2. Nc3 Nxe4 3. Nxe4 e6: White holds a knight.
+    for (mine, reply) in [("e4", "g8f6"), ("Nc3", "f6e4"), ("Nxe4", "e7e6")] {
+        type_str(&mut a, mine, t0);
+        let (id, _) = go_for(&jobs(&mut a), 1).unwrap();
+        answer(&mut a, 1, id, reply, t0);
+    }
+    assert_eq!(live_moves(&a), 6);
+    // No knight can go to f5, one is in hand: asked, not guessed.
+    type_str(&mut a, "Nf5", t0);
+    assert!(
+        status(&a).contains("Drop the knight from your hand on f5?"),
+        "{}",
+        status(&a)
+    );
+    assert_eq!(live_moves(&a), 6);
+    key(&mut a, KeyCode::Char('n'), t0);
+    assert_eq!(live_moves(&a), 6, "n: not dropped");
+    type_str(&mut a, "Nf5", t0);
+    key(&mut a, KeyCode::Char('y'), t0);
+    assert_eq!(live_moves(&a), 7);
+    let screen = render(&a, 120, 40);
+    assert!(screen.contains("4. N@f5"), "{screen}");
+    // A piece taken from the pocket marks the squares it may be dropped
+    // on: 1. e4 d5 2. exd5 Nf6, a pawn in White's hand.
+    let mut a = crazyhouse(t0);
+    jobs(&mut a);
+    for (mine, reply) in [("e4", "d7d5"), ("exd5", "g8f6")] {
+        type_str(&mut a, mine, t0);
+        let (id, _) = go_for(&jobs(&mut a), 1).unwrap();
+        answer(&mut a, 1, id, reply, t0);
+    }
+    let dots = |s: &str| s.matches('●').count();
+    let before = dots(&render(&a, 120, 40));
+    assert_eq!(before, 0);
+    key(&mut a, KeyCode::Down, t0);
+    key(&mut a, KeyCode::Down, t0);
+    key(&mut a, KeyCode::Enter, t0);
+    assert_eq!(a.house.as_ref().and_then(|h| h.pick.drop), Some(Role::Pawn));
+    // Every empty square off the 1st and 8th ranks, counted from the board.
+    let pos = a
+        .house
+        .as_ref()
+        .and_then(|h| h.live.as_ref())
+        .unwrap()
+        .board(0)
+        .clone();
+    let legal = Square::ALL
+        .into_iter()
+        .filter(|&sq| crate::variant::rules::check_drop(&pos, Role::Pawn, sq).is_ok())
+        .count();
+    assert!(legal > 20);
+    assert_eq!(dots(&render(&a, 120, 40)), legal);
+}

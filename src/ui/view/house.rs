@@ -137,6 +137,45 @@ fn draw_one(
                 );
             }
         }
+        // Where the picked piece (or the piece taken from the pocket) may go.
+        let dests: Vec<shakmaty::Square> = if let Some(role) = h.pick.drop {
+            shakmaty::Square::ALL
+                .into_iter()
+                .filter(|&sq| crate::variant::rules::check_drop(pos, role, sq).is_ok())
+                .collect()
+        } else if let Some(f) = h.pick.from {
+            pos.legal_moves()
+                .iter()
+                .filter(|m| m.from() == Some(f))
+                .map(|m| shown_to(*m))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for sq in dests {
+            let r = place.board.rect_of(sq, flipped);
+            let light = (sq.file() as u32 + sq.rank() as u32) % 2 == 1;
+            let bg = if marked.contains(&sq) {
+                theme.last_move
+            } else if light {
+                theme.light
+            } else {
+                theme.dark
+            };
+            let m = Style::default()
+                .fg(theme.destination)
+                .bg(bg)
+                .add_modifier(Modifier::BOLD);
+            if pos.board().piece_at(sq).is_some() {
+                buf.set_string(r.x, r.y, "◤", m);
+                if r.width > 2 {
+                    buf.set_string(r.x + r.width - 1, r.y + r.height - 1, "◢", m);
+                }
+            } else {
+                let dot = if r.width >= 7 { "●" } else { "•" };
+                buf.set_string(r.x + r.width / 2, r.y + r.height / 2, dot, m);
+            }
+        }
         if !h.pick.in_pocket {
             let r = place.board.rect_of(h.pick.square, flipped);
             let m = Style::default()

@@ -144,9 +144,24 @@ enum Cmd {
         variant: String,
     },
     /// Fixed-depth search of built-in positions (last line: `Bench: <nodes> nodes <nps> nps`).
+    ///
+    /// `--honesty`: how far the full search's root score and best move are
+    /// from bare alpha-beta (no null move, reductions or pruning) at depths
+    /// 1 to 4, over opening and middlegame positions.
     Bench {
         #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
         depth: i32,
+        /// Measure shallow-search honesty instead of speed.
+        #[arg(long)]
+        honesty: bool,
+        /// Positions for --honesty: EPD/FEN files (one position a line).
+        /// Default: the shared opening files when present, else the bench
+        /// positions.
+        #[arg(long, num_args = 1..)]
+        positions: Vec<std::path::PathBuf>,
+        /// How many positions --honesty takes (spread over the files).
+        #[arg(long, default_value_t = 500)]
+        count: usize,
     },
     /// Analyse a position, printing UCI `info` lines and `bestmove`.
     #[command(alias = "analyze")]
@@ -408,7 +423,14 @@ fn main() {
             variant,
         }) => cli::search::parse_variant(&variant)
             .and_then(|v| cli::search::perft(v, cli::search::Perft { depth, fen, divide })),
-        Some(Cmd::Bench { depth }) => cli::bench::run(depth),
+        Some(Cmd::Bench {
+            depth,
+            honesty: false,
+            ..
+        }) => cli::bench::run(depth),
+        Some(Cmd::Bench {
+            positions, count, ..
+        }) => cli::bench::honesty(&positions, count),
         Some(Cmd::Analyse {
             fen,
             moves,

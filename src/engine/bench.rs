@@ -117,3 +117,123 @@ pub fn run(depth: Depth, mut progress: impl FnMut(usize, &BenchLine)) -> BenchRe
         elapsed: searching,
     }
 }
+
+/// How far a shallow search of the full engine is from bare alpha-beta (no
+/// null move, reductions or pruning; the same evaluation, quiescence, TT
+/// and ordering) at one depth, over a set of positions.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HonestyRow {
+    pub depth: Depth,
+    pub positions: usize,
+    /// Root scores within 50 cp of bare alpha-beta's (mates: the same side
+    /// mating).
+    pub within_50: usize,
+    /// The best move differs from bare alpha-beta's.
+    pub best_differs: usize,
+    /// Mean absolute score difference in centipawns (mates left out).
+    pub mean_abs_cp: f64,
+}
+
+impl HonestyRow {
+    pub fn share_within(&self) -> f64 {
+        self.within_50 as f64 / self.positions.max(1) as f64
+    }
+    pub fn share_differs(&self) -> f64 {
+        self.best_differs as f64 / self.positions.max(1) as f64
+    }
+}
+
+/// The selective features off: what `kibitz tree --no null-move --no lmr
+/// --no pruning` searches.
+pub fn bare_features() -> super::Features {
+    super::Features {
+        null_move: false,
+        late_move_reductions: false,
+        pruning: false,
+        ..super::Features::default()
+    }
+}
+
+/// Searches each of `boards` at every depth of `depths` with the full engine
+/// and with bare alpha-beta (each search from a cleared 4 MB table) and
+/// compares the root scores and best moves. `progress(done, total)` after
+/// each position.
+pub fn honesty(
+    boards: &[Board],
+    depths: std::ops::RangeInclusive<Depth>,
+    mut progress: impl FnMut(usize, usize),
+) -> Vec<HonestyRow> {
+    let options = EngineOptions {
+        hash_mb: 4,
+        ..EngineOptions::default()
+    };
+    let mut engine = Engine::new(options);
+    let stop = AtomicBool::new(false);
+    let mut rows: Vec<HonestyRow> = depths
+        .clone()
+        .map(|depth| HonestyRow {
+            depth,
+            ..HonestyRow::default()
+        })
+        .collect();
+    let mut diffs: Vec<(f64, usize)> = vec![(0.0, 0); rows.len()];
+    for (i, board) in boards.iter().enumerate() {
+        if board.legal_moves().is_empty() {
+            continue;
+        }
+        let pos = GamePosition::new(board.clone());
+        for (r, depth) in depths.clone().enumerate() {
+            let mut search = |features| {
+                engine.new_game();
+                let limits = Limits {
+                    features,
+                    ..Limits::depth(depth)
+                };
+                engine.search(&pos, &limits, &stop, &mut NoObserver)
+            };
+            let full = search(super::Features::default());
+            let bare = search(bare_features());
+            let (a, b) = (full.result.score, bare.result.score);
+            let close = match (a.is_mate(), b.is_mate()) {
+                (false, false) => (a.0 - b.0).abs() <= 50,
+                (true, true) => (a.0 > 0) == (b.0 > 0),
+                _ => false,
+            };
+            let row = &mut rows[r];
+            row.positions += 1;
+            row.within_50 += usize::from(close);
+            row.best_differs += usize::from(full.best_move != bare.best_move);
+            if !a.is_mate() && !b.is_mate() {
+                diffs[r].0 += f64::from((a.0 - b.0).abs());
+                diffs[r].1 += 1;
+            }
+        }
+        progress(i + 1, boards.len());
+    }
+    for (row, (sum, n)) in rows.iter_mut().zip(diffs) {
+        row.mean_abs_cp = if n == 0 { 0.0 } else { sum / n as f64 };
+    }
+    rows
+}
+
+#[cfg(test)]
+mod honesty_tests {
+    use super::*;
+
+    #[test]
+    fn bare_alpha_beta_agrees_with_itself_and_the_counts_add_up() {
+        let boards: Vec<Board> = POSITIONS[..6]
+            .iter()
+            .filter_map(|f| Board::from_fen(f).ok())
+            .collect();
+        let rows = honesty(&boards, 1..=2, |_, _| {});
+        assert_eq!(rows.len(), 2);
+        for r in &rows {
+            assert_eq!(r.positions, 6);
+            assert!(r.within_50 <= 6 && r.best_differs <= 6);
+        }
+        // At depth 1 nothing is pruned before the horizon that bare
+        // alpha-beta would search: the scores agree closely there.
+        assert!(rows[0].within_50 >= 5, "{rows:?}");
+    }
+}

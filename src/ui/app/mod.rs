@@ -28,7 +28,9 @@ use std::time::{Duration, Instant};
 mod dialog;
 mod flow;
 mod house;
+mod house_live;
 mod keys;
+mod msg;
 mod replay;
 mod review;
 mod start;
@@ -37,157 +39,8 @@ mod trainer;
 pub use super::player::parse_limits;
 use super::player::{parse_spec_tag, spec_tag};
 pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, VARIANTS, time_choices};
+pub use msg::{Effect, Msg, ReviewRequest, Slot};
 pub use trainer::{Preparing, REPLY_DELAY, TrainerGame, TrainerMenu, TrainerStart};
-
-/// Which engine a request goes to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Slot {
-    /// The opponent (built-in at a level, custom, or external).
-    Opponent,
-    /// The built-in engine at full strength, for hints.
-    Assistant,
-}
-
-/// Work for the runtime.
-#[derive(Clone, Debug)]
-pub enum Effect {
-    /// (Re)start the opponent engine.
-    StartEngine(EngineSpec),
-    /// Tell the engines a new game begins (clear hash tables).
-    NewGame,
-    /// The hint engine failed: start a new one.
-    RestartAssistant,
-    Go(Slot, Box<Request>),
-    Stop(Slot),
-    /// Write `contents` to `path` atomically.
-    Save {
-        path: PathBuf,
-        contents: String,
-    },
-    /// Put text on the system clipboard (OSC 52) and save a copy to `path`.
-    Copy {
-        what: &'static str,
-        text: String,
-        path: Option<PathBuf>,
-    },
-    /// Remember the theme and board orientation.
-    SaveState,
-    /// Work for the tree explorer (record, compare, cancel).
-    Explorer(super::explorer::Request),
-    /// Read and index a game file (answered by `Indexing`, `Opened`, then
-    /// `Checked` messages with this id).
-    OpenFile {
-        id: u64,
-        path: PathBuf,
-    },
-    /// Review a line of moves in the background (answered by `Reviewed`).
-    Review(Box<ReviewRequest>),
-    CancelReview,
-    /// Stop reading or checking the file of this id.
-    StopFile {
-        id: u64,
-    },
-    /// Load (or generate) the tables of `materials` in `dir` for the
-    /// trainer (answered by `TablesProgress` and `TablesReady`).
-    PrepareTables {
-        id: u64,
-        dir: PathBuf,
-        materials: Vec<crate::tablebase::Material>,
-    },
-    /// Work for an engine of a live Crazyhouse/Bughouse game.
-    HouseEngine(super::house::live::EngineJob),
-    /// Work for the explorer of a Crazyhouse/Bughouse position.
-    HouseExplorer(super::explorer::AnyRequest),
-    Quit,
-}
-
-/// A game review for the runtime to run.
-#[derive(Clone, Debug)]
-pub struct ReviewRequest {
-    pub id: u64,
-    pub start: Board,
-    pub moves: Vec<Move>,
-    pub limits: Limits,
-}
-
-/// Messages the app reacts to.
-#[derive(Clone, Debug)]
-pub enum Msg {
-    Key(KeyEvent),
-    Mouse(MouseEvent),
-    Resize(u16, u16),
-    /// Time passes (clocks, flag fall).
-    Tick,
-    Engine(Slot, EngineEvent),
-    /// The runtime failed to do something (save, copy).
-    Error(String),
-    /// The runtime finished something worth telling the user.
-    Note(String),
-    /// A search tree recorded for the explorer.
-    TreeRecorded {
-        id: u64,
-        recording: Box<crate::engine::tree::Recording>,
-    },
-    /// One row of the explorer's comparison finished.
-    Compared {
-        id: u64,
-        row: usize,
-        result: super::explorer::CompareResult,
-    },
-    /// Share (0..1) of a game file indexed.
-    Indexing {
-        id: u64,
-        share: f64,
-    },
-    /// A Crazyhouse or Bughouse file was read (or could not be): its games,
-    /// each shown or with the reason it cannot be.
-    HouseOpened {
-        id: u64,
-        path: PathBuf,
-        result: Result<Vec<Result<super::house::Show, String>>, String>,
-    },
-    /// A search tree of a Crazyhouse/Bughouse position recorded.
-    HouseTreeRecorded {
-        id: u64,
-        recording: super::explorer::AnyRecording,
-    },
-    /// An engine of a live Crazyhouse/Bughouse game said something.
-    HouseEngine {
-        seat: usize,
-        news: super::house::live::EngineNews,
-    },
-    /// A game file was read and indexed (or could not be).
-    Opened {
-        id: u64,
-        path: PathBuf,
-        result: Result<Box<Library>, String>,
-    },
-    /// Games of the open file checked in the background: index and status.
-    Checked {
-        id: u64,
-        statuses: Vec<(usize, GameStatus)>,
-        done: bool,
-    },
-    /// Tables being prepared: what happens now, share of the current table.
-    TablesProgress {
-        id: u64,
-        text: String,
-        share: f64,
-    },
-    /// The trainer's tables are ready (or could not be made).
-    TablesReady {
-        id: u64,
-        result: Result<crate::ui::trainer::Tables, String>,
-    },
-    /// The review reached another position (`review` when a move is judged).
-    Reviewed {
-        id: u64,
-        done: usize,
-        total: usize,
-        review: Option<Box<MoveReview>>,
-        finished: bool,
-    },
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {

@@ -5,6 +5,7 @@ mod analysis;
 mod games;
 mod house;
 mod house_live;
+mod house_tools;
 mod input;
 mod keymap;
 mod render;

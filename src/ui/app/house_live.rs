@@ -1,0 +1,722 @@
+//! Playing Crazyhouse and Bughouse in the app: starting, resuming and
+//! offering games, the keys and mouse of a game in play, and the engine
+//! news that reaches it.
+
+use super::*;
+use crate::ui::house::live::{EngineJob, EngineNews, Live, LiveSetup, Player, seat_of};
+use crate::ui::house::{Pick, pocket_of};
+use crate::variant::rules;
+
+/// Partner messages by key, after `m` (Bughouse).
+pub const MESSAGES: [(char, &str); 16] = [
+    ('p', "need P"),
+    ('n', "need N"),
+    ('b', "need B"),
+    ('r', "need R"),
+    ('q', "need Q"),
+    ('P', "don't give P"),
+    ('N', "don't give N"),
+    ('B', "don't give B"),
+    ('R', "don't give R"),
+    ('Q', "don't give Q"),
+    ('s', "sit"),
+    ('g', "go"),
+    ('t', "trade"),
+    ('x', "no trades"),
+    ('h', "help! I'm in danger"),
+    ('m', "mate soon"),
+];
+
+impl App {
+    /// Starts a Crazyhouse or Bughouse game on its screen.
+    pub fn start_live(&mut self, setup: LiveSetup, now: Instant) {
+        self.stop_all();
+        if let Some(h) = &self.house
+            && h.live.is_some()
+        {
+            self.effects.push(Effect::HouseEngine(EngineJob::QuitAll));
+        }
+        let humans = setup
+            .players
+            .iter()
+            .flatten()
+            .filter(|p| **p == Player::Human)
+            .count();
+        let mut n = 0;
+        let names: Vec<[String; 2]> = setup
+            .players
+            .iter()
+            .map(|pair| {
+                pair.clone().map(|p| match p {
+                    Player::Human => {
+                        n += 1;
+                        if humans > 1 {
+                            format!("Player {n}")
+                        } else {
+                            "You".to_string()
+                        }
+                    }
+                    Player::Engine(spec) => spec.describe(),
+                })
+            })
+            .collect();
+        let live = Live::new(setup, names, now);
+        let path = self
+            .new_save_path()
+            .map(|p| p.with_extension(live.extension()));
+        self.begin_live(live, path, now);
+        self.say_live_start();
+    }
+
+    /// Shows `live` (saved to `path`) and hands its first jobs to the runtime.
+    fn begin_live(&mut self, live: Live, path: Option<PathBuf>, now: Instant) {
+        let first_human = live.human_seats().first().copied();
+        let mut h = crate::ui::house::HouseReplay::playing(live);
+        if let Some(s) = first_human {
+            let (b, c) = seat_of(s);
+            h.main = b;
+            // The person's colour at the bottom of their board.
+            h.flipped = if b == 0 {
+                c == Color::Black
+            } else {
+                c == Color::White
+            };
+            h.pick.square = if c == Color::White {
+                Square::E2
+            } else {
+                Square::E7
+            };
+        }
+        self.house_save = path;
+        if let Some(l) = h.live.as_deref_mut() {
+            l.watched = h.main;
+        }
+        self.house = Some(Box::new(h));
+        self.overlay = Overlay::None;
+        self.status = None;
+        self.flush_live(now);
+    }
+
+    fn say_live_start(&mut self) {
+        let first_human = self
+            .house
+            .as_ref()
+            .and_then(|h| h.live.as_ref())
+            .and_then(|l| l.human_seats().first().copied());
+        let text = match self.house.as_ref().and_then(|h| h.live.as_ref()) {
+            Some(l) if l.boards() == 2 => match first_human {
+                Some(s) => {
+                    let (b, c) = seat_of(s);
+                    format!(
+                        "Bughouse: you play {}; your partner plays {}. Type moves (e4, N@f3) or pick them; m sends a message.",
+                        l.seat_name(b, c),
+                        l.seat_name(1 - b, !c)
+                    )
+                }
+                None => "Bughouse: four engines play; q quits.".to_string(),
+            },
+            _ => "Crazyhouse: captured pieces go to your hand; drop them with N@f3 (or pick them from the pocket).".to_string(),
+        };
+        self.info(text);
+    }
+
+    /// Hands the live game's engine work to the runtime, shows its news,
+    /// follows its moves on screen and saves the record after each.
+    pub(super) fn flush_live(&mut self, now: Instant) {
+        let Some(h) = self.house.as_deref_mut() else {
+            return;
+        };
+        let Some(l) = h.live.as_deref_mut() else {
+            return;
+        };
+        let jobs = std::mem::take(&mut l.jobs);
+        let news = std::mem::take(&mut l.news);
+        // A fresh hint is picked up ready to play: Enter plays it.
+        if let Some((hb, m, played)) = l.hint.take()
+            && played == l.board_ply(hb)
+            && l.board(hb).is_legal(m)
+        {
+            match m {
+                Move::Put { role, to } => {
+                    h.pick.drop = Some(role);
+                    h.pick.from = None;
+                    h.pick.square = to;
+                }
+                _ => {
+                    h.pick.drop = None;
+                    h.pick.from = m.from();
+                    h.pick.square = shown_to(m);
+                }
+            }
+            h.pick.in_pocket = false;
+        }
+        let moved = l.moves_played() != h.cursor;
+        let ended = l.ending.clone();
+        let text = l.save_text();
+        // The show follows the game (moves, messages, the end).
+        h.refresh(now);
+        if moved {
+            h.pick.from = None;
+            h.pick.drop = None;
+        }
+        for j in jobs {
+            self.effects.push(Effect::HouseEngine(j));
+        }
+        if let Some(n) = news.last() {
+            self.info(n.clone());
+        }
+        if (moved || ended.is_some())
+            && let Some(path) = &self.house_save
+        {
+            self.effects.push(Effect::Save {
+                path: path.clone(),
+                contents: text,
+            });
+        }
+        if let Some(e) = ended
+            && moved | news.is_empty()
+        {
+            self.info(format!("{e}. n starts a new game, q quits."));
+        }
+    }
+
+    /// An engine of the live game said something.
+    pub(super) fn on_house_engine(&mut self, seat: usize, news: EngineNews, now: Instant) {
+        if let Some(l) = self
+            .house
+            .as_deref_mut()
+            .and_then(|h| h.live.as_deref_mut())
+        {
+            l.engine_news(seat, news, now);
+        }
+        self.flush_live(now);
+    }
+
+    pub(super) fn live_tick(&mut self, now: Instant) {
+        if let Some(h) = self.house.as_deref_mut() {
+            h.tick(now);
+            if let Some(l) = h.live.as_deref_mut() {
+                let over = l.is_over();
+                l.tick(now);
+                if !over && l.is_over() {
+                    self.flush_live(now);
+                }
+            }
+        }
+    }
+
+    /// Keys of a live Crazyhouse/Bughouse game.
+    pub(super) fn live_key(&mut self, k: KeyEvent, now: Instant) {
+        let Some(h) = self.house.as_deref_mut() else {
+            return;
+        };
+        let plain = !k
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        // A partner message: `m`, then its key.
+        if self.house_message {
+            self.house_message = false;
+            if let KeyCode::Char(c) = k.code
+                && let Some((_, text)) = MESSAGES.iter().find(|(key, _)| *key == c)
+            {
+                let seat = h
+                    .live
+                    .as_ref()
+                    .and_then(|l| l.human_seats().first().copied());
+                if let (Some(l), Some(s)) = (h.live.as_deref_mut(), seat) {
+                    l.say(s, text);
+                    self.info(format!("To your partner: {text}"));
+                    self.flush_live(now);
+                }
+            } else {
+                self.info("No message sent.");
+            }
+            return;
+        }
+        // `Nf5` that only a drop can make: y drops the piece.
+        if let Some((role, to)) = self.house_confirm_drop.take() {
+            if matches!(k.code, KeyCode::Char('y' | 'Y') | KeyCode::Enter)
+                && let Some(l) = h.live.as_deref_mut()
+                && let Some(s) = l.human_to_move()
+            {
+                match l.pick_move(s, Move::Put { role, to }, now) {
+                    Ok(()) => self.status = None,
+                    Err(e) => self.error(e),
+                }
+                self.flush_live(now);
+            } else {
+                self.info("Not dropped.");
+            }
+            return;
+        }
+        // Typing a move.
+        if !h.input.is_empty() {
+            match k.code {
+                KeyCode::Enter => {
+                    let text = std::mem::take(&mut h.input);
+                    if let Some(l) = h.live.as_deref_mut() {
+                        match l.parse_typed(&text) {
+                            Err(crate::game::notation::MoveInputError::UseDrop { role, to }) => {
+                                self.house_confirm_drop = Some((role, to));
+                                let piece = crate::ui::house::role_word(role);
+                                self.info(format!(
+                                    "No {piece} can move to {to}. Drop the {piece} from your hand on {to}? y = drop, any other key = no"
+                                ));
+                                return;
+                            }
+                            _ => match l.type_move(&text, now) {
+                                Ok(()) => self.status = None,
+                                Err(e) => self.error(format!("{text}: {e}")),
+                            },
+                        }
+                    }
+                    self.flush_live(now);
+                }
+                KeyCode::Esc => {
+                    h.input.clear();
+                    self.status = None;
+                }
+                KeyCode::Backspace => {
+                    h.input.pop();
+                }
+                KeyCode::Char(c) if plain && !c.is_whitespace() && h.input.len() < 12 => {
+                    h.input.push(c);
+                }
+                _ => {}
+            }
+            return;
+        }
+        if let KeyCode::Char(c) = k.code
+            && plain
+            && crate::ui::keymap::begins_move(c)
+            && h.live.as_ref().is_some_and(|l| l.human_to_move().is_some())
+        {
+            h.input.push(c);
+            return;
+        }
+        if k.code == KeyCode::Tab || k.code == KeyCode::BackTab {
+            if let Some(l) = h.live.as_deref_mut()
+                && l.boards() == 2
+            {
+                h.main = 1 - h.main;
+                l.watched = h.main;
+                l.search = None;
+                let b = if h.main == 0 { 'A' } else { 'B' };
+                self.info(format!(
+                    "Board {b} large; the search panel follows its engines."
+                ));
+            }
+            return;
+        }
+        if plain && k.code == KeyCode::Char('m') {
+            let bughouse = h.live.as_ref().is_some_and(|l| l.boards() == 2);
+            if bughouse && h.live.as_ref().is_some_and(|l| !l.human_seats().is_empty()) {
+                self.house_message = true;
+                self.info("Message: p n b r q = need, P N B R Q = don't give, s sit, g go, t trade, x no trades, h help, m mate soon");
+            } else {
+                self.info("Messages are for Bughouse partners.");
+            }
+            return;
+        }
+        let action = self.keys.action(&k);
+        if action.is_some() {
+            self.last_action = action;
+        }
+        let Some(h) = self.house.as_deref_mut() else {
+            return;
+        };
+        match action {
+            Some(Action::Quit) => self.do_quit(),
+            Some(Action::Help) => self.overlay = Overlay::Help,
+            Some(Action::Flip) => h.flipped = !h.flipped,
+            Some(Action::CycleTheme) => self.run_action(Action::CycleTheme, now),
+            // The dialog: chess, Crazyhouse or Bughouse; Esc comes back here.
+            Some(Action::NewGame) => self.open_new_game_dialog(),
+            Some(Action::Explore) => self.open_house_explorer(),
+            Some(a @ (Action::CopyFen | Action::CopyPgn)) => self.house_copy(a),
+            Some(Action::EvalBreakdown) => {
+                // The person's board (or the large one when engines play).
+                let main = h.main;
+                let b = self.live_mover().map_or(main, |(b, _, _)| b);
+                if let Some(l) = self.house.as_ref().and_then(|h| h.live.as_ref()) {
+                    let pos = l.board(b).clone();
+                    let trace = if l.boards() == 2 {
+                        crate::engine::eval::zh::trace(
+                            &crate::engine::Board::<crate::engine::Bug>::from_pos(pos),
+                        )
+                    } else {
+                        crate::engine::eval::zh::trace(
+                            &crate::engine::Board::<crate::engine::Zh>::from_pos(pos),
+                        )
+                    };
+                    let mut lines: Vec<String> =
+                        trace.to_string().lines().map(str::to_string).collect();
+                    lines.push(String::new());
+                    lines.push("any key closes".into());
+                    let title = if l.boards() == 2 {
+                        format!("Evaluation of board {}", if b == 0 { 'A' } else { 'B' })
+                    } else {
+                        "Evaluation".to_string()
+                    };
+                    self.overlay = Overlay::Text { title, lines };
+                }
+            }
+            Some(Action::Analyse) => {
+                let main = h.main;
+                let b = self.live_mover().map_or(main, |(b, _, _)| b);
+                if let Some(l) = self
+                    .house
+                    .as_deref_mut()
+                    .and_then(|h| h.live.as_deref_mut())
+                {
+                    let on = l.toggle_analysis(b);
+                    self.info(if on {
+                        "Analysis on: Kibitz at full strength thinks about the position."
+                    } else {
+                        "Analysis off."
+                    });
+                }
+                self.flush_live(now);
+            }
+            Some(Action::Hint) => {
+                let asked = h.live.as_deref_mut().map(|l| l.ask_hint());
+                match asked {
+                    Some(Ok(())) => self.info("Thinking about a hint..."),
+                    Some(Err(e)) => self.info(e),
+                    None => {}
+                }
+                self.flush_live(now);
+            }
+            Some(Action::Resign) => {
+                let seat = h
+                    .live
+                    .as_ref()
+                    .and_then(|l| l.human_seats().first().copied());
+                let over = h.live.as_ref().is_none_or(|l| l.is_over());
+                match seat {
+                    Some(_) if over => self.info("The game is over."),
+                    Some(s) if self.house_resign_armed => {
+                        self.house_resign_armed = false;
+                        if let Some(l) = h.live.as_deref_mut() {
+                            l.resign(s, now);
+                        }
+                        self.flush_live(now);
+                    }
+                    Some(_) => {
+                        self.house_resign_armed = true;
+                        let key = self.keys_hint(Action::Resign);
+                        self.info(format!(
+                            "Resign? Press {key} again to resign, any other key plays on."
+                        ));
+                        return;
+                    }
+                    None => self.info("Nobody here to resign: four engines play."),
+                }
+            }
+            Some(Action::Takeback) => {
+                let seat = h
+                    .live
+                    .as_ref()
+                    .and_then(|l| l.human_seats().first().copied());
+                let result = match (h.live.as_deref_mut(), seat) {
+                    (Some(l), Some(s)) => l.takeback(s, now).map(|()| l.save_text()),
+                    _ => Err("Nobody here to take back: four engines play.".into()),
+                };
+                match result {
+                    Ok(text) => {
+                        // The show follows the shorter game.
+                        h.cursor = 0;
+                        h.refresh(now);
+                        h.arrived = None;
+                        h.pick = Pick {
+                            square: h.pick.square,
+                            ..Pick::default()
+                        };
+                        if let Some(path) = &self.house_save {
+                            self.effects.push(Effect::Save {
+                                path: path.clone(),
+                                contents: text,
+                            });
+                        }
+                        self.flush_live(now);
+                        self.info("Taken back.");
+                    }
+                    Err(e) => self.error(e),
+                }
+            }
+            Some(a @ (Action::Up | Action::Down | Action::Left | Action::Right)) => {
+                self.live_cursor(a);
+            }
+            Some(Action::Select) => self.live_select(now),
+            Some(Action::Cancel) => {
+                h.pick.from = None;
+                h.pick.drop = None;
+                h.pick.in_pocket = false;
+                self.info(format!(
+                    "{} quits (the game is saved), {} starts a new game.",
+                    self.keys_hint(Action::Quit),
+                    self.keys_hint(Action::NewGame)
+                ));
+            }
+            Some(a) => {
+                let what = a.description();
+                self.error(format!(
+                    "Not in Crazyhouse or Bughouse yet ({}: {what}).",
+                    self.keys_hint(a)
+                ));
+            }
+            None => {}
+        }
+        self.house_resign_armed = false;
+    }
+
+    /// The person to move's board and colour, with the screen's turn.
+    pub(super) fn live_mover(&self) -> Option<(usize, Color, bool)> {
+        let h = self.house.as_deref()?;
+        let s = h.live.as_ref()?.human_to_move()?;
+        let (b, c) = seat_of(s);
+        Some((b, c, h.bottom(b) == Color::Black))
+    }
+
+    fn live_cursor(&mut self, a: Action) {
+        let Some((b, c, flipped)) = self.live_mover() else {
+            return;
+        };
+        let Some(h) = self.house.as_deref_mut() else {
+            return;
+        };
+        let held = h
+            .live
+            .as_ref()
+            .map_or(0, |l| pocket_of(l.board(b), c).len());
+        if h.pick.in_pocket {
+            match a {
+                Action::Left => h.pick.pocket = h.pick.pocket.saturating_sub(1),
+                Action::Right => h.pick.pocket = (h.pick.pocket + 1).min(held.saturating_sub(1)),
+                Action::Up => h.pick.in_pocket = false,
+                _ => {}
+            }
+            return;
+        }
+        // Screen directions: up is away from the player at the bottom.
+        let (df, dr): (i32, i32) = match a {
+            Action::Up => (0, 1),
+            Action::Down => (0, -1),
+            Action::Left => (-1, 0),
+            _ => (1, 0),
+        };
+        let (df, dr) = if flipped { (-df, -dr) } else { (df, dr) };
+        let sq = h.pick.square;
+        let f = sq.file() as i32 + df;
+        let r = sq.rank() as i32 + dr;
+        if (0..8).contains(&f) && (0..8).contains(&r) {
+            h.pick.square =
+                Square::from_coords(shakmaty::File::new(f as u32), shakmaty::Rank::new(r as u32));
+        } else if a == Action::Down && held > 0 {
+            // Below the board: the pocket.
+            h.pick.in_pocket = true;
+            h.pick.pocket = h.pick.pocket.min(held - 1);
+        }
+    }
+
+    /// Enter or Space: pick up, put down, take from the pocket, drop.
+    fn live_select(&mut self, now: Instant) {
+        let Some((b, c, _)) = self.live_mover() else {
+            let ending = self
+                .house
+                .as_ref()
+                .and_then(|h| h.live.as_ref())
+                .and_then(|l| l.ending.clone());
+            match ending {
+                Some(e) => self.info(format!("{e}. n starts a new game, q quits.")),
+                None => self.info("Not your move: wait for the engine."),
+            }
+            return;
+        };
+        let Some(h) = self.house.as_deref_mut() else {
+            return;
+        };
+        if h.pick.in_pocket {
+            let held = h
+                .live
+                .as_ref()
+                .map(|l| pocket_of(l.board(b), c))
+                .unwrap_or_default();
+            if let Some(&(role, _)) = held.get(h.pick.pocket) {
+                h.pick.drop = Some(role);
+                h.pick.from = None;
+                h.pick.in_pocket = false;
+                self.info(format!(
+                    "Drop a {}: pick an empty square.",
+                    crate::ui::house::role_word(role)
+                ));
+            }
+            return;
+        }
+        let sq = h.pick.square;
+        self.live_square(b, c, sq, now);
+    }
+
+    /// The person to move chose `sq` (cursor or mouse).
+    fn live_square(&mut self, b: usize, c: Color, sq: Square, now: Instant) {
+        let Some(h) = self.house.as_deref_mut() else {
+            return;
+        };
+        let Some(l) = h.live.as_deref_mut() else {
+            return;
+        };
+        let pos = l.board(b).clone();
+        let seat = crate::ui::house::live::seat_index(b, c);
+        if let Some(role) = h.pick.drop {
+            let result = rules::check_drop(&pos, role, sq)
+                .map_err(|e| e.to_string())
+                .and_then(|m| l.pick_move(seat, m, now));
+            match result {
+                Ok(()) => self.status = None,
+                Err(e) => self.error(e),
+            }
+            if let Some(h) = self.house.as_deref_mut() {
+                h.pick.drop = None;
+            }
+            self.flush_live(now);
+            return;
+        }
+        let own = pos.board().piece_at(sq).is_some_and(|p| p.color == c);
+        match h.pick.from {
+            Some(f) if f == sq => h.pick.from = None,
+            Some(f) => {
+                let moves: Vec<Move> = pos
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| m.from() == Some(f) && shown_to(*m) == sq)
+                    .collect();
+                // Promotions: a queen (type e8=N for another piece).
+                let mv = moves
+                    .iter()
+                    .find(|m| m.promotion().is_none_or(|p| p == Role::Queen))
+                    .copied();
+                match mv {
+                    Some(m) => {
+                        h.pick.from = None;
+                        match l.pick_move(seat, m, now) {
+                            Ok(()) => self.status = None,
+                            Err(e) => self.error(e),
+                        }
+                        self.flush_live(now);
+                    }
+                    None if own => h.pick.from = Some(sq),
+                    None => {
+                        h.pick.from = None;
+                        self.error(format!("That piece cannot go to {sq}."));
+                    }
+                }
+            }
+            None if own => h.pick.from = Some(sq),
+            None => {
+                let held = pocket_of(&pos, c);
+                if held.is_empty() {
+                    self.info("Pick one of your pieces.");
+                } else {
+                    self.info("Pick one of your pieces, or a piece from your pocket (move the cursor below the board).");
+                }
+            }
+        }
+    }
+
+    /// A mouse click on the live game's screen.
+    pub(super) fn live_click(&mut self, col: u16, row: u16, now: Instant) {
+        let Some((b, c, flipped)) = self.live_mover() else {
+            return;
+        };
+        let Some(h) = self.house.as_deref() else {
+            return;
+        };
+        let boards = h.live.as_ref().map_or(1, |l| l.boards());
+        let area = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
+        let Some(l) = crate::ui::layout::house_layout(area, boards) else {
+            return;
+        };
+        let slot = if boards == 2 && b != h.main { 1 } else { 0 };
+        let Some(place) = l.boards.get(slot) else {
+            return;
+        };
+        if let Some(sq) = place.board.square_at(col, row, flipped) {
+            if let Some(h) = self.house.as_deref_mut() {
+                h.pick.square = sq;
+                h.pick.in_pocket = false;
+            }
+            self.live_square(b, c, sq, now);
+            return;
+        }
+        // The person's pocket: the info line at the bottom of the board.
+        let line = place.bottom;
+        if row != line.y {
+            return;
+        }
+        let Some(live) = h.live.as_ref() else { return };
+        let pocket = pocket_of(live.board(b), c);
+        let clock = h.clock(b, c, now).map(crate::ui::clock::format_clock);
+        let cells = crate::ui::house::pocket_cells(line, &pocket, clock.as_deref());
+        if let Some(i) = cells
+            .iter()
+            .position(|(_, r)| col >= r.x && col < r.x + r.width)
+        {
+            let role = cells[i].0;
+            if let Some(h) = self.house.as_deref_mut() {
+                h.pick.drop = Some(role);
+                h.pick.from = None;
+                h.pick.pocket = i;
+            }
+            self.info(format!(
+                "Drop a {}: click an empty square.",
+                crate::ui::house::role_word(role)
+            ));
+        }
+    }
+}
+
+impl App {
+    /// Offers the newest unfinished game of the same variant, or starts
+    /// `setup` (at once when `new_game`).
+    pub fn offer_or_start_live(&mut self, setup: LiveSetup, new_game: bool, now: Instant) {
+        let found = if new_game {
+            None
+        } else {
+            self.data_dir
+                .as_ref()
+                .and_then(|d| crate::ui::house::file::find_unfinished(&d.join("games"), setup.kind))
+        };
+        match found {
+            Some((path, summary)) => {
+                self.overlay = Overlay::ResumeHouse {
+                    path,
+                    summary,
+                    setup: Box::new(setup),
+                };
+            }
+            None => self.start_live(setup, now),
+        }
+    }
+
+    /// Takes up the saved game at `path` (or, if it cannot be read, starts
+    /// `setup` and says why).
+    pub fn resume_live(&mut self, path: PathBuf, setup: LiveSetup, now: Instant) {
+        let kind = setup.kind;
+        let live = std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| Live::resume(&text, kind, now));
+        let live = match live {
+            Ok(l) => l,
+            Err(e) => {
+                self.start_live(setup, now);
+                self.error(format!(
+                    "Cannot resume {}: {e}; a new game started.",
+                    path.display()
+                ));
+                return;
+            }
+        };
+        self.begin_live(live, Some(path), now);
+        self.info("Resumed: the clocks stand as they were when the game was saved.");
+    }
+}

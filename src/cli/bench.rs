@@ -44,7 +44,10 @@ pub fn honesty(files: &[std::path::PathBuf], count: usize) -> Result<()> {
     }
     let mut boards: Vec<Board> = Vec::new();
     if files.is_empty() {
-        println!("(no position files: the {} bench positions)", bench::POSITIONS.len());
+        println!(
+            "(no position files: the {} bench positions)",
+            bench::POSITIONS.len()
+        );
         boards = bench::POSITIONS
             .iter()
             .filter_map(|f| Board::from_fen(f).ok())
@@ -52,8 +55,8 @@ pub fn honesty(files: &[std::path::PathBuf], count: usize) -> Result<()> {
     } else {
         let per_file = count.div_ceil(files.len());
         for f in &files {
-            let text = std::fs::read_to_string(f)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
+            let text =
+                std::fs::read_to_string(f).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
             let mut taken = 0;
             for (n, line) in text.lines().enumerate() {
                 let line = line.trim();

@@ -293,6 +293,11 @@ enum Cmd {
         /// Games played at the same time.
         #[arg(long, default_value_t = 1)]
         concurrency: usize,
+        /// Sequential test: stop as soon as the games show the first
+        /// engine is ELO1 stronger (H1) or not (H0); `--games` is the most
+        /// it plays. ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, e.g. 0,10.
+        #[arg(long)]
+        sprt: Option<String>,
         /// chess or crazyhouse (bughouse has its own command: `kibitz
         /// bughouse`). Chess openings become crazyhouse positions: the
         /// pieces missing from the board go to the capturer's hand.

@@ -2,6 +2,7 @@
 
 use anyhow::{Context, Result, bail};
 use clap::ArgMatches;
+use kibitz::matchplay::stats::{Sprt, SprtVerdict};
 use kibitz::matchplay::{self, MatchConfig, MoveLimits, PlayerConfig, TimeControl};
 use kibitz::uci::client::split_command;
 use std::path::PathBuf;
@@ -135,6 +136,10 @@ pub fn run(m: &ArgMatches) -> Result<()> {
         }
         None => Vec::new(),
     };
+    let sprt = match m.get_one::<String>("sprt") {
+        Some(t) => Some(Sprt::parse(t).map_err(|e| anyhow::anyhow!("--sprt {e}"))?),
+        None => None,
+    };
     let [p0, p1]: [PlayerConfig; 2] = match players.try_into() {
         Ok(a) => a,
         Err(_) => bail!("two engines expected"),
@@ -156,6 +161,14 @@ pub fn run(m: &ArgMatches) -> Result<()> {
         cfg.players[1].cmd.join(" "),
         cfg.players[1].limits.describe()
     );
+    if let Some(t) = &sprt {
+        let (lo, hi) = t.bounds();
+        println!(
+            "SPRT: H0 Elo {} vs H1 Elo {}, alpha {} beta {}: LLR bounds [{lo:.2}, {hi:.2}], at most {} games",
+            t.elo0, t.elo1, t.alpha, t.beta, cfg.games
+        );
+    }
+    let mut verdict = SprtVerdict::Continue;
     let start = Instant::now();
     let total = cfg.games;
     let wdl = matchplay::run_match(&cfg, |rec, wdl| {
@@ -172,6 +185,16 @@ pub fn run(m: &ArgMatches) -> Result<()> {
             wdl.draws,
             wdl.losses
         );
+        match &sprt {
+            Some(t) => {
+                if verdict == SprtVerdict::Continue {
+                    verdict = t.verdict(wdl);
+                }
+                println!("  LLR {:.2}", t.llr(wdl));
+                verdict == SprtVerdict::Continue
+            }
+            None => true,
+        }
     })?;
     println!("--------------------------------------------------");
     println!(
@@ -188,5 +211,15 @@ pub fn run(m: &ArgMatches) -> Result<()> {
     );
     println!("Elo difference: {}", wdl.elo_text());
     println!("LOS: {:.1}%", 100.0 * wdl.los());
+    if let Some(t) = &sprt {
+        let (lo, hi) = t.bounds();
+        let llr = t.llr(&wdl);
+        let said = match t.verdict(&wdl) {
+            SprtVerdict::H1 => format!("H1 accepted: at least {:+} Elo", t.elo1),
+            SprtVerdict::H0 => format!("H0 accepted: not {:+} Elo (at most {:+})", t.elo1, t.elo0),
+            SprtVerdict::Continue => "no verdict within --games".to_string(),
+        };
+        println!("SPRT: LLR {llr:.2} [{lo:.2}, {hi:.2}]: {said}");
+    }
     Ok(())
 }

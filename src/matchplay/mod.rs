@@ -498,10 +498,12 @@ impl Worker<'_> {
 }
 
 /// Plays the match. `on_game` sees each finished game (in the order they
-/// finish) and the running totals.
+/// finish) and the running totals, and says whether to go on: when it
+/// returns `false` no new game starts (games already under way are
+/// finished and reported).
 pub fn run_match(
     cfg: &MatchConfig,
-    mut on_game: impl FnMut(&GameRecord, &Wdl),
+    mut on_game: impl FnMut(&GameRecord, &Wdl) -> bool,
 ) -> Result<Wdl, MatchError> {
     // Fail early (with a clear message) if an engine does not start.
     for p in &cfg.players {
@@ -566,7 +568,10 @@ pub fn run_match(
                         err,
                     })?;
             }
-            on_game(&rec, &wdl);
+            if !on_game(&rec, &wdl) {
+                // No game index below `games` is handed out any more.
+                next.fetch_max(cfg.games, Ordering::SeqCst);
+            }
         }
         Ok(())
     })?;

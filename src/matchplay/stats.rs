@@ -100,6 +100,112 @@ impl Wdl {
     }
 }
 
+/// Expected score of an Elo difference.
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// A sequential probability ratio test: H0 "the first engine is `elo0`
+/// stronger" against H1 "it is `elo1` stronger", with false-positive rate
+/// `alpha` and false-negative rate `beta`. The log-likelihood ratio is the
+/// generalised SPRT's normal approximation over the trinomial (win, draw,
+/// loss) results, as fishtest and cutechess use it; the match stops as soon
+/// as it leaves the bounds.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+/// Where a running SPRT stands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SprtVerdict {
+    Continue,
+    /// H0 accepted: the gain is not `elo1` (at most `elo0`).
+    H0,
+    /// H1 accepted: the gain is at least `elo1`.
+    H1,
+}
+
+impl Sprt {
+    /// `ELO0,ELO1` or `ELO0,ELO1,ALPHA,BETA` (alpha and beta default to 0.05).
+    pub fn parse(s: &str) -> Result<Sprt, String> {
+        let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+        if parts.len() != 2 && parts.len() != 4 {
+            return Err(format!(
+                "'{s}': give ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA (e.g. 0,10)"
+            ));
+        }
+        let num = |t: &str| {
+            t.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| format!("'{t}' in '{s}' is not a number"))
+        };
+        let elo0 = num(parts[0])?;
+        let elo1 = num(parts[1])?;
+        let (alpha, beta) = if parts.len() == 4 {
+            (num(parts[2])?, num(parts[3])?)
+        } else {
+            (0.05, 0.05)
+        };
+        if elo1 <= elo0 {
+            return Err(format!("'{s}': ELO1 must be above ELO0"));
+        }
+        for (name, v) in [("alpha", alpha), ("beta", beta)] {
+            if !(v > 0.0 && v < 0.5) {
+                return Err(format!("'{s}': {name} must be between 0 and 0.5"));
+            }
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+
+    /// The (lower, upper) bounds of the log-likelihood ratio.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The log-likelihood ratio of H1 against H0 after `wdl`.
+    pub fn llr(&self, wdl: &Wdl) -> f64 {
+        let n = wdl.games() as f64;
+        if n < 2.0 {
+            return 0.0;
+        }
+        let s = wdl.score();
+        let var = (wdl.wins as f64 * (1.0 - s).powi(2)
+            + wdl.draws as f64 * (0.5 - s).powi(2)
+            + wdl.losses as f64 * s.powi(2))
+            / n;
+        if var <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+    }
+
+    pub fn verdict(&self, wdl: &Wdl) -> SprtVerdict {
+        let llr = self.llr(wdl);
+        let (lo, hi) = self.bounds();
+        if llr >= hi {
+            SprtVerdict::H1
+        } else if llr <= lo {
+            SprtVerdict::H0
+        } else {
+            SprtVerdict::Continue
+        }
+    }
+}
+
 /// Abramowitz-Stegun approximation of the error function (|error| < 1.5e-7).
 fn erf(x: f64) -> f64 {
     let sign = x.signum();
@@ -150,5 +256,56 @@ mod tests {
             .contains("above")
         );
         assert!((erf(1.0) - 0.842_700_79).abs() < 1e-6);
+    }
+
+    #[test]
+    fn sprt_llr_and_verdicts() {
+        let sprt = Sprt::parse("0,10").expect("valid");
+        assert_eq!((sprt.alpha, sprt.beta), (0.05, 0.05));
+        let (lo, hi) = sprt.bounds();
+        assert!((lo + 2.944).abs() < 1e-3 && (hi - 2.944).abs() < 1e-3);
+        // 70% over 100 games: LLR = n (s1 - s0)(2s - s0 - s1) / 2var = 1.734.
+        let w = Wdl {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+        };
+        assert!((sprt.llr(&w) - 1.734).abs() < 0.01, "{}", sprt.llr(&w));
+        assert_eq!(sprt.verdict(&w), SprtVerdict::Continue);
+        let w2 = Wdl {
+            wins: 120,
+            draws: 40,
+            losses: 40,
+        };
+        assert_eq!(sprt.verdict(&w2), SprtVerdict::H1);
+        // The mirror image is evidence against: H0.
+        let l2 = Wdl {
+            wins: 40,
+            draws: 40,
+            losses: 120,
+        };
+        assert!(sprt.llr(&l2) < lo);
+        assert_eq!(sprt.verdict(&l2), SprtVerdict::H0);
+        // Even results lean to H0 (the gain is not 10 Elo), slowly.
+        let even = Wdl {
+            wins: 500,
+            draws: 0,
+            losses: 500,
+        };
+        assert!(sprt.llr(&even) < 0.0 && sprt.llr(&even) > lo);
+        assert_eq!(sprt.llr(&Wdl::default()), 0.0);
+        assert!(Sprt::parse("10,0").is_err());
+        assert!(Sprt::parse("0").is_err());
+        assert!(Sprt::parse("0,x").is_err());
+        assert!(Sprt::parse("0,5,0.6,0.05").is_err());
+        assert_eq!(
+            Sprt::parse("-5, 5, 0.1, 0.2").expect("valid"),
+            Sprt {
+                elo0: -5.0,
+                elo1: 5.0,
+                alpha: 0.1,
+                beta: 0.2
+            }
+        );
     }
 }

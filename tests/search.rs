@@ -755,3 +755,41 @@ fn plain_minimax_agrees_with_alpha_beta() {
         );
     }
 }
+
+/// Shallow searches tell the truth (issue 14): late-move pruning at the last
+/// plies of a PV node used to skip every quiet reply, so depth 2 after 1.e4
+/// believed 1...Nf6 2.a4 Nxe4 won a pawn, and an attacked queen "could not
+/// move" for five iterations (+10 at depths 2-5). Both now agree with bare
+/// alpha-beta to within a pawn.
+#[test]
+fn shallow_searches_do_not_invent_material() {
+    let no_book = || {
+        Engine::new(EngineOptions {
+            own_book: false,
+            ..EngineOptions::default()
+        })
+    };
+    let pos = GamePosition::new(board(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+    ));
+    let r = search(&mut no_book(), &pos, &Limits::depth(2));
+    assert!(
+        r.result.score.0.abs() < 60,
+        "depth 2 after 1.e4: {} {}",
+        r.result.score.0,
+        pv_text(&r)
+    );
+    assert!(!pv_text(&r).contains("f6e4"), "{}", pv_text(&r));
+    let queen = GamePosition::new(board(
+        "rnb1k1nr/ppp2ppp/4p3/3p4/7q/P2P3P/P1P1PPP1/1RBQKBNR w Kkq - 1 3",
+    ));
+    for depth in 2..=5 {
+        let r = search(&mut no_book(), &queen, &Limits::depth(depth));
+        assert!(
+            r.result.score.0 < 400,
+            "depth {depth}: {} {}",
+            r.result.score.0,
+            pv_text(&r)
+        );
+    }
+}

@@ -29,6 +29,8 @@ pub const IIR_DEPTH: Depth = 4;
 /// Late move pruning: quiet moves after this many are skipped.
 pub const LMP_DEPTH: Depth = 8;
 pub const LMP_BASE: i32 = 3;
+/// PV nodes at this depth or less prune no late quiet moves.
+pub const PV_LMP_MIN_DEPTH: Depth = 2;
 
 /// Futility pruning of quiet moves.
 pub const FUTILITY_DEPTH: Depth = 8;

@@ -246,7 +246,12 @@ impl<O: SearchObserver> Searcher<'_, O> {
             // generated; never before one move has been searched (so "no
             // move searched" still means mate or stalemate).
             if self.features.pruning && searched > 0 && !best.is_loss() && !skipping_quiets {
-                let late = depth <= LMP_DEPTH && searched >= lmp_limit && !in_check;
+                // Not at the last plies of a PV node: with little to order
+                // quiet moves by there, the move that holds may come late.
+                let late = depth <= LMP_DEPTH
+                    && !(PV && depth <= PV_LMP_MIN_DEPTH)
+                    && searched >= lmp_limit
+                    && !in_check;
                 let lmr_depth = (depth - self.lmr_reduction(depth, searched)).max(1);
                 let futile = eval.is_some_and(|e| {
                     lmr_depth <= FUTILITY_DEPTH

@@ -82,6 +82,25 @@ pub struct Histories {
     cont: Box<ContTable>,
     /// [piece][to] of the previous move -> the move that refuted it.
     counter: Box<[[Move16; 64]; 12]>,
+    /// [side to move][pawn structure]: how far the search's results have
+    /// been from the static evaluation in positions with these pawns, in
+    /// 1/`CORR_GRAIN` centipawns (a running average).
+    corr: Box<[[i32; CORR_SIZE]; 2]>,
+}
+
+/// Entries of the correction table per side.
+pub const CORR_SIZE: usize = 16384;
+const CORR_GRAIN: i32 = 256;
+/// The largest correction, in centipawns.
+const CORR_MAX_CP: i32 = 64;
+
+/// The correction table's slot for the pawns of `board` (both colours).
+#[inline(always)]
+pub fn pawn_index(board: &shakmaty::Board) -> usize {
+    let w = (board.pawns() & board.white()).0;
+    let b = (board.pawns() & board.black()).0;
+    let h = (w ^ b.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h >> (64 - CORR_SIZE.trailing_zeros())) as usize
 }
 
 impl Default for Histories {
@@ -123,7 +142,26 @@ impl Histories {
             butterfly: zeroed(),
             cont: zeroed(),
             counter: zeroed(),
+            corr: zeroed(),
         }
+    }
+
+    /// The correction of the static evaluation for `color` to move with
+    /// the pawns at `index`, in centipawns.
+    #[inline(always)]
+    pub fn correction(&self, color: Color, index: usize) -> i32 {
+        self.corr[color as usize][index % CORR_SIZE] / CORR_GRAIN
+    }
+
+    /// Moves the correction toward `diff` (search result minus raw static
+    /// evaluation), more for deeper searches.
+    #[inline(always)]
+    pub fn update_correction(&mut self, color: Color, index: usize, diff: i32, depth: Depth) {
+        let e = &mut self.corr[color as usize][index % CORR_SIZE];
+        let w = (depth + 1).clamp(1, 16);
+        let target = diff.clamp(-4 * CORR_MAX_CP, 4 * CORR_MAX_CP) * CORR_GRAIN;
+        *e = ((*e * (256 - w) + target * w) / 256)
+            .clamp(-CORR_MAX_CP * CORR_GRAIN, CORR_MAX_CP * CORR_GRAIN);
     }
 
     pub fn clear(&mut self) {
@@ -240,5 +278,34 @@ mod tests {
             gravity(&mut e, -1200);
         }
         assert!(e as i32 >= -HISTORY_MAX && (e as i32) < -HISTORY_MAX + 1300);
+    }
+
+    #[test]
+    fn correction_follows_the_search_and_stays_bounded() {
+        let mut h = Histories::new();
+        let board = shakmaty::Board::default();
+        let i = pawn_index(&board);
+        assert!(i < CORR_SIZE);
+        assert_eq!(h.correction(Color::White, i), 0);
+        // Searches keep finding +40 over the static evaluation.
+        for _ in 0..200 {
+            h.update_correction(Color::White, i, 40, 10);
+        }
+        let c = h.correction(Color::White, i);
+        assert!((38..=40).contains(&c), "{c}");
+        // The other side's entry is untouched.
+        assert_eq!(h.correction(Color::Black, i), 0);
+        // Huge differences are capped.
+        for _ in 0..200 {
+            h.update_correction(Color::Black, i, -5000, 16);
+        }
+        assert_eq!(h.correction(Color::Black, i), -CORR_MAX_CP);
+        // Other pawns, another slot (the start position and one pawn moved).
+        let moved: shakmaty::Board = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
+            .parse()
+            .expect("board");
+        assert_ne!(pawn_index(&moved), i);
+        h.clear();
+        assert_eq!(h.correction(Color::White, i), 0);
     }
 }

@@ -58,3 +58,6 @@ pub const QS_CHECKING_DROPS: bool = false;
 
 /// Drop variants: pruning margins in percent of standard chess's.
 pub const ZH_MARGIN_PCT: i32 = 100;
+
+/// Correct the static evaluation by the pawn structure's history.
+pub const CORRECTION_HISTORY: bool = true;

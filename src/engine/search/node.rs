@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::engine::board::{Board, Move16};
-use crate::engine::history::ContKey;
+use crate::engine::history::{ContKey, pawn_index};
 use crate::engine::movepick::{MovePicker, is_tactical};
 use crate::engine::observer::{Prune, Research, SearchObserver};
 use crate::engine::score::{Bound, Depth, MAX_PLY, Ply, Score};
@@ -111,7 +111,18 @@ impl<O: SearchObserver> Searcher<'_, O> {
             })
         };
         self.stack[ply].eval = raw_eval;
-        let eval = raw_eval.map(|e| {
+        // The static evaluation corrected by what searches of positions
+        // with the same pawns found (pruning decisions only: scores still
+        // come from the evaluation itself).
+        let pawns = pawn_index(board.board());
+        let corrected = raw_eval.map(|e| {
+            if CORRECTION_HISTORY && self.features.pruning {
+                e + self.hist.correction(board.turn(), pawns)
+            } else {
+                e
+            }
+        });
+        let eval = corrected.map(|e| {
             let mut e = Score(e);
             if let Some(hit) = tt {
                 let better = match hit.bound {
@@ -451,6 +462,22 @@ impl<O: SearchObserver> Searcher<'_, O> {
         } else {
             Bound::Upper
         };
+        // Teach the correction table when the result says more than the
+        // bound: an exact score, a fail high above the eval, a fail low
+        // below it; not for tactical best moves (their gain is not the
+        // position's) or proven results.
+        if let (Some(raw), Some(se)) = (raw_eval, corrected)
+            && CORRECTION_HISTORY
+            && self.features.pruning
+            && best_move.is_none_or(|m| !is_tactical(m))
+            && !best.is_proven_win()
+            && !best.is_proven_loss()
+            && !(bound == Bound::Lower && best.0 <= se)
+            && !(bound == Bound::Upper && best.0 >= se)
+        {
+            self.hist
+                .update_correction(board.turn(), pawns, best.0 - raw, depth);
+        }
         if self.features.transposition_table {
             self.tt.store(
                 key,

@@ -502,7 +502,9 @@ fn observing_does_not_change_the_search() {
     let stop = AtomicBool::new(false);
     for fen in OBSERVER_POSITIONS {
         let pos = GamePosition::new(board(fen));
-        let limits = Limits::depth(7);
+        // Deep enough for singular extensions (from depth 8), whose test
+        // searches the same node again.
+        let limits = Limits::depth(10);
         let plain = Engine::default().search(&pos, &limits, &stop, &mut NoObserver);
         let mut counter = CountingObserver::default();
         let watched = Engine::default().search(&pos, &limits, &stop, &mut counter);
@@ -519,7 +521,7 @@ fn observing_does_not_change_the_search() {
         );
         assert_eq!(counter.enters, counter.leaves, "{fen}: enter/leave");
         assert!(
-            counter.iterations >= 7,
+            counter.iterations >= 10,
             "{fen}: iterations {}",
             counter.iterations
         );
@@ -792,4 +794,40 @@ fn shallow_searches_do_not_invent_material() {
             pv_text(&r)
         );
     }
+}
+
+/// Singular extensions are tried and reported to observers: the TT move's
+/// test, its outcome, and multi-cuts, each at a node of depth 8 or more.
+#[test]
+fn singular_extensions_are_tested_and_reported() {
+    #[derive(Default)]
+    struct Singulars {
+        tests: usize,
+        extended: usize,
+        multicuts: usize,
+    }
+    impl kibitz::engine::SearchObserver for Singulars {
+        const NODE_EVENTS: bool = true;
+        fn prune(&mut self, _ply: usize, what: kibitz::engine::Prune) {
+            match what {
+                kibitz::engine::Prune::Singular { plies, .. } => {
+                    self.tests += 1;
+                    if plies > 0 {
+                        self.extended += 1;
+                    }
+                }
+                kibitz::engine::Prune::MultiCut { .. } => self.multicuts += 1,
+                _ => {}
+            }
+        }
+    }
+    let stop = AtomicBool::new(false);
+    let mut seen = Singulars::default();
+    for fen in OBSERVER_POSITIONS {
+        let pos = GamePosition::new(board(fen));
+        Engine::default().search(&pos, &Limits::depth(12), &stop, &mut seen);
+    }
+    assert!(seen.tests > 0, "no singular test at depth 12");
+    assert!(seen.extended > 0, "no singular extension at depth 12");
+    assert!(seen.tests + seen.multicuts > seen.extended);
 }

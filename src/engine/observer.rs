@@ -86,6 +86,19 @@ pub enum Prune {
     Lmr { mv: Move, reduction: Depth },
     /// A move is extended (check extension).
     Extension { mv: Move, plies: Depth },
+    /// Singular extension test of the TT move: the other moves, searched
+    /// shallower against `singular_beta` (just below the TT score), scored
+    /// `score`; `plies` is what it does to the TT move's depth (+1: it is
+    /// the only good move, extended; -1: others are good too, reduced).
+    Singular {
+        mv: Move,
+        singular_beta: Score,
+        score: Score,
+        plies: Depth,
+    },
+    /// Multi-cut: even without the TT move another move reaches beta, so
+    /// the node is cut at `score`.
+    MultiCut { score: Score },
 }
 
 impl Prune {
@@ -111,6 +124,8 @@ impl Prune {
             Prune::Delta { .. } => "delta".into(),
             Prune::Lmr { reduction, .. } => format!("lmr -{reduction}"),
             Prune::Extension { plies, .. } => format!("extension +{plies}"),
+            Prune::Singular { plies, .. } => format!("singular {plies:+}"),
+            Prune::MultiCut { .. } => "multi-cut".into(),
         }
     }
 
@@ -120,7 +135,8 @@ impl Prune {
             Prune::See { mv }
             | Prune::Delta { mv }
             | Prune::Lmr { mv, .. }
-            | Prune::Extension { mv, .. } => Some(mv),
+            | Prune::Extension { mv, .. }
+            | Prune::Singular { mv, .. } => Some(mv),
             _ => None,
         }
     }

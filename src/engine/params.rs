@@ -59,5 +59,13 @@ pub const QS_CHECKING_DROPS: bool = false;
 /// Drop variants: pruning margins in percent of standard chess's.
 pub const ZH_MARGIN_PCT: i32 = 100;
 
+/// Singular extensions: from this depth, a TT move whose entry is at most
+/// `SE_TT_DEPTH` plies shallower is tested against the other moves.
+pub const SINGULAR_EXTENSIONS: bool = true;
+pub const SE_DEPTH: Depth = 8;
+pub const SE_TT_DEPTH: Depth = 3;
+/// The test's beta is the TT score minus this many centipawns per ply.
+pub const SE_MARGIN: i32 = 2;
+
 /// Correct the static evaluation by the pawn structure's history.
 pub const CORRECTION_HISTORY: bool = true;

@@ -35,6 +35,8 @@ pub(crate) struct Frame {
     pub cont: Option<ContKey>,
     /// Skip null move here (set while verifying a null-move cutoff).
     pub no_null: bool,
+    /// The move left out here (set while testing whether it is singular).
+    pub excluded: Option<Move>,
 }
 
 /// Triangular principal-variation table.

@@ -73,7 +73,9 @@ impl<O: SearchObserver> Searcher<'_, O> {
             }
         }
 
-        // Transposition table.
+        // Transposition table. A singular test (a move left out) neither
+        // takes the entry's cutoff nor its move, nor stores its result.
+        let excluded = self.stack[ply].excluded;
         let key = board.hash();
         let tt = if self.features.transposition_table {
             self.stats.tt_probes += 1;
@@ -84,8 +86,9 @@ impl<O: SearchObserver> Searcher<'_, O> {
         let mut tt_move = None;
         if let Some(hit) = tt {
             self.stats.tt_hits += 1;
-            tt_move = Self::legal_tt_move(board, hit.mv);
+            tt_move = Self::legal_tt_move(board, hit.mv).filter(|&m| Some(m) != excluded);
             let cutoff = !PV
+                && excluded.is_none()
                 && hit.depth >= depth
                 && board.halfmoves() < 90
                 && match hit.bound {
@@ -144,7 +147,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
         self.stack[ply + 1].killers = [None, None];
         let us = board.turn();
 
-        if let (false, Some(eval)) = (PV, eval) {
+        if let (false, Some(eval), None) = (PV, eval, excluded) {
             // Reverse futility: so far above beta that a quiet move will not
             // bring us back below it.
             // Not when the TT move is a quiet move: it may be a threat (a
@@ -229,7 +232,12 @@ impl<O: SearchObserver> Searcher<'_, O> {
 
         // Internal iterative reduction: no TT move means this node was not
         // searched before; search it a little shallower.
-        if self.features.pruning && depth >= IIR_DEPTH && tt_move.is_none() && (PV || cut_node) {
+        if self.features.pruning
+            && depth >= IIR_DEPTH
+            && tt_move.is_none()
+            && excluded.is_none()
+            && (PV || cut_node)
+        {
             depth -= 1;
             observe!(self.obs.prune(ply, Prune::Iir));
         }
@@ -282,6 +290,9 @@ impl<O: SearchObserver> Searcher<'_, O> {
             let Some(m) = picker.next(board, self.hist, prev) else {
                 break;
             };
+            if Some(m) == excluded {
+                continue;
+            }
             let quiet = !is_tactical(m);
 
             // Per-move pruning, never before one move has been searched.
@@ -303,21 +314,78 @@ impl<O: SearchObserver> Searcher<'_, O> {
                 }
             }
 
+            // Singular extension: is the TT move the only good one? Search
+            // the others shallower against a bound just below its score.
+            let mut singular = 0;
+            if SINGULAR_EXTENSIONS
+                && self.features.pruning
+                && ply > 0
+                && depth >= SE_DEPTH
+                && Some(m) == tt_move
+                && excluded.is_none()
+                && let Some(hit) = tt
+                && matches!(hit.bound, Bound::Lower | Bound::Exact)
+                && hit.depth >= depth - SE_TT_DEPTH
+                && !hit.score.is_proven_win()
+                && !hit.score.is_proven_loss()
+            {
+                let singular_beta = hit.score - SE_MARGIN * depth;
+                self.stack[ply].excluded = Some(m);
+                let v = self.negamax::<V, false>(
+                    board,
+                    (depth - 1) / 2,
+                    ply,
+                    singular_beta - 1,
+                    singular_beta,
+                    cut_node,
+                    None,
+                );
+                self.stack[ply].excluded = None;
+                if self.aborted {
+                    return (Score::ZERO, Bound::None);
+                }
+                if v < singular_beta {
+                    singular = 1;
+                } else if singular_beta >= beta {
+                    observe!(self.obs.prune(
+                        ply,
+                        Prune::Singular {
+                            mv: m,
+                            singular_beta,
+                            score: v,
+                            plies: 0
+                        }
+                    ));
+                    observe!(self.obs.prune(
+                        ply,
+                        Prune::MultiCut {
+                            score: singular_beta
+                        }
+                    ));
+                    return (singular_beta, Bound::Lower);
+                } else if hit.score >= beta {
+                    singular = -1;
+                }
+                observe!(self.obs.prune(
+                    ply,
+                    Prune::Singular {
+                        mv: m,
+                        singular_beta,
+                        score: v,
+                        plies: singular
+                    }
+                ));
+            }
+
             // Start loading the child's TT entry while the move is made.
             if self.features.transposition_table {
                 self.tt.prefetch(board.key_after(m));
             }
             let child = board.play(m);
             let gives_check = child.in_check();
-            let extension = if gives_check { 1 } else { 0 };
-            if extension > 0 {
-                observe!(self.obs.prune(
-                    ply,
-                    Prune::Extension {
-                        mv: m,
-                        plies: extension
-                    }
-                ));
+            let extension = (i32::from(gives_check) + singular).clamp(-1, 1);
+            if gives_check {
+                observe!(self.obs.prune(ply, Prune::Extension { mv: m, plies: 1 }));
             }
             let new_depth = depth - 1 + extension;
             self.stack[ply].cont = Some(ContKey::new(us, m));
@@ -450,6 +518,10 @@ impl<O: SearchObserver> Searcher<'_, O> {
         }
 
         if searched == 0 {
+            if excluded.is_some() {
+                // Only the move left out: the test fails low.
+                return (alpha, Bound::Upper);
+            }
             // Nothing was searched and nothing can be pruned before the first
             // move: there is no legal move.
             return (no_moves_score(board, ply), Bound::Exact);
@@ -466,7 +538,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
         // bound: an exact score, a fail high above the eval, a fail low
         // below it; not for tactical best moves (their gain is not the
         // position's) or proven results.
-        if let (Some(raw), Some(se)) = (raw_eval, corrected)
+        if let (Some(raw), Some(se), None) = (raw_eval, corrected, excluded)
             && CORRECTION_HISTORY
             && self.features.pruning
             && best_move.is_none_or(|m| !is_tactical(m))
@@ -478,7 +550,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
             self.hist
                 .update_correction(board.turn(), pawns, best.0 - raw, depth);
         }
-        if self.features.transposition_table {
+        if self.features.transposition_table && excluded.is_none() {
             self.tt.store(
                 key,
                 ply,

@@ -161,6 +161,28 @@ impl<V: crate::engine::Variant> std::fmt::Display for NoteText<'_, V> {
                 Prune::Extension { mv, plies } => {
                     write!(f, "{} gives check: searched {plies} ply deeper", san(mv))
                 }
+                Prune::Singular {
+                    mv,
+                    singular_beta,
+                    score,
+                    plies,
+                } => write!(
+                    f,
+                    "Singular test of {}: the other moves, searched shallower, reach {} against {}: {}",
+                    san(mv),
+                    v(score),
+                    v(singular_beta),
+                    match plies {
+                        1.. => "it is the only good move, searched one ply deeper",
+                        0 => "no change",
+                        _ => "other moves are as good, it is searched one ply shallower",
+                    }
+                ),
+                Prune::MultiCut { score } => write!(
+                    f,
+                    "Multi-cut: even without the table's move another move reaches beta ({}): the node is cut",
+                    v(score)
+                ),
             },
         }
     }

@@ -68,19 +68,10 @@ impl App {
                 depth,
                 movetime_ms,
                 nodes,
-            } => {
-                let mut s = Vec::new();
-                if let Some(d) = depth {
-                    s.push(format!("depth {d}"));
-                }
-                if let Some(t) = movetime_ms {
-                    s.push(format!("movetime {t}"));
-                }
-                if let Some(n) = nodes {
-                    s.push(format!("nodes {n}"));
-                }
-                (8, s.join(" "))
-            }
+            } => (
+                8,
+                crate::ui::player::limits_text(*depth, *movetime_ms, *nodes),
+            ),
             EngineSpec::External { .. } => (9, String::new()),
         };
         let choices = time_choices();

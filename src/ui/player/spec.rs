@@ -122,21 +122,24 @@ pub fn spec_tag(spec: &EngineSpec) -> String {
             depth,
             movetime_ms,
             nodes,
-        } => {
-            let mut s = vec!["custom".to_string()];
-            if let Some(d) = depth {
-                s.push(format!("depth {d}"));
-            }
-            if let Some(t) = movetime_ms {
-                s.push(format!("movetime {t}"));
-            }
-            if let Some(n) = nodes {
-                s.push(format!("nodes {n}"));
-            }
-            s.join(" ")
-        }
+        } => format!("custom {}", limits_text(*depth, *movetime_ms, *nodes)),
         EngineSpec::External { command } => format!("uci {command}"),
     }
+}
+
+/// Custom limits as [`parse_limits`] reads them: `depth 8 movetime 500`.
+pub fn limits_text(depth: Option<i32>, movetime_ms: Option<u64>, nodes: Option<u64>) -> String {
+    let mut s = Vec::new();
+    if let Some(d) = depth {
+        s.push(format!("depth {d}"));
+    }
+    if let Some(t) = movetime_ms {
+        s.push(format!("movetime {t}"));
+    }
+    if let Some(n) = nodes {
+        s.push(format!("nodes {n}"));
+    }
+    s.join(" ")
 }
 
 /// [`spec_tag`] read back.

@@ -332,8 +332,8 @@ fn the_root_follows_the_tables_and_respects_searchmoves() {
 
 #[test]
 fn weaker_levels_keep_their_search() {
-    // Below full strength the root is searched (with the level's noise and
-    // random moves); the tables still answer inside the search.
+    // Below full strength the root is searched (with the level's blind
+    // spots and noise); the tables still answer inside the search.
     // The search's score is then exact from the tables one ply down: the
     // winner's children (the loser to move) and the loser's children.
     let tb = tables();
@@ -355,7 +355,11 @@ fn weaker_levels_keep_their_search() {
             let r = search(&mut e, &GamePosition::new(b.clone()), &Limits::depth(3));
             assert_ne!(r.source, MoveSource::Tablebase, "level {level}");
             assert!(r.result.stats.tb_hits > 0, "level {level}");
-            assert_eq!(r.result.score, exact, "{fen} level {level}");
+            // Levels 1-5 overlook some moves, so they may miss the best
+            // line; levels 6 and 7 see every move and score it exactly.
+            if level >= 6 {
+                assert_eq!(r.result.score, exact, "{fen} level {level}");
+            }
         }
     }
 }

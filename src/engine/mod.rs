@@ -412,7 +412,7 @@ impl Engine {
         }
 
         let level = self.options.level;
-        let (limits, multipv) = level.adjust(limits, self.options.multipv);
+        let (limits, multipv) = level.adjust(root, limits, self.options.multipv, &mut self.rng);
         let started = Instant::now();
 
         // Tablebases at the root: only at full strength, where the engine
@@ -458,9 +458,16 @@ impl Engine {
         );
         searcher.tb = tb;
         searcher.root_tb = root_tb;
+        if let Some(q) = limits.qsearch_plies {
+            searcher.qs_cap = q as usize;
+        }
+        if let Some((pct, seed)) = limits.blind_spots {
+            searcher.blind_pct = pct as u64;
+            searcher.blind_seed = seed;
+        }
         searcher.stats.tb_hits = root_hits;
         let result = searcher.run(root, &limits, multipv);
-        let (best_move, source) = match level.choose(root, &result, &mut self.rng) {
+        let (best_move, source) = match level.choose(&result, &mut self.rng) {
             Some(m) if Some(m) != result.best_move => (Some(m), MoveSource::Level),
             _ => (result.best_move, MoveSource::Search),
         };

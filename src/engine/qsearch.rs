@@ -180,6 +180,8 @@ impl<O: SearchObserver> Searcher<'_, O> {
             if moves.is_empty() {
                 return (super::search::no_moves_score(board, ply), Bound::Exact);
             }
+        } else if ply >= self.qs_top + self.qs_cap {
+            // A weaker level stops looking at exchanges here (stand pat).
         } else if let Some(ctx) = movegen::GenContext::new(board.pos()) {
             movegen::tactical(board.pos(), &ctx, false, |m| moves.push((m, score(m))));
             // Drop variants: at the first quiescence ply only, the checking
@@ -204,6 +206,9 @@ impl<O: SearchObserver> Searcher<'_, O> {
             }
             moves.swap(i, b);
             let m = moves[i].0;
+            if self.blind_pct != 0 && !in_check && self.overlooks(board, m) {
+                continue;
+            }
 
             if !in_check {
                 // Delta pruning: even winning the captured piece and a margin

@@ -84,6 +84,12 @@ pub struct Limits {
     /// Restrict the root to these moves (UCI `searchmoves`).
     pub searchmoves: Vec<Move>,
     pub features: Features,
+    /// Capture plies quiescence may play (None: until quiet). Levels 1-7
+    /// use it: a weak player does not follow an exchange to its end.
+    pub qsearch_plies: Option<u8>,
+    /// Levels 1-7: the per cent of moves below the root the search
+    /// overlooks, and the seed that picks them (see `Searcher::overlooks`).
+    pub blind_spots: Option<(u8, u64)>,
 }
 
 impl Limits {

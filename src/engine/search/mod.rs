@@ -140,8 +140,15 @@ pub(crate) struct Searcher<'a, O: SearchObserver> {
     /// (empty: the tables do not cover the root).
     pub root_tb: Vec<(Move, Score)>,
     lmr: Vec<[u8; 64]>,
-    /// The ply where the current quiescence search began (drop variants).
+    /// The ply where the current quiescence search began.
     pub qs_top: Ply,
+    /// How many capture plies quiescence may play (levels 1-7 see fewer
+    /// exchanges to the end; `MAX_PLY` = no cap).
+    pub qs_cap: Ply,
+    /// Levels 1-7: the per cent of moves below the root the level does not
+    /// see (0 = sees everything), and the seed that picks them.
+    pub blind_pct: u64,
+    pub blind_seed: u64,
 }
 
 impl<'a, O: SearchObserver> Searcher<'a, O> {
@@ -185,7 +192,46 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             root_tb: Vec::new(),
             lmr,
             qs_top: 0,
+            qs_cap: MAX_PLY,
+            blind_pct: 0,
+            blind_seed: 0,
         }
+    }
+
+    /// Does a level with blind spots overlook `m` here? The same move in
+    /// the same position is always overlooked or always seen within one
+    /// search. Moves that are hard to see (backward, long, knight jumps)
+    /// are missed twice as often as the others. Never called at full
+    /// strength (`blind_pct` 0).
+    #[cold]
+    pub fn overlooks<V: Variant>(&self, board: &Board<V>, m: Move) -> bool {
+        let to = m.to();
+        let (hard, from) = match m.from() {
+            Some(from) => {
+                let backward = match board.pos().turn() {
+                    shakmaty::Color::White => to.rank() < from.rank(),
+                    shakmaty::Color::Black => to.rank() > from.rank(),
+                };
+                let long = from.distance(to) >= 3;
+                (
+                    backward || long || m.role() == shakmaty::Role::Knight,
+                    from as u64,
+                )
+            }
+            None => (false, 64),
+        };
+        let mut h = board.hash()
+            ^ self.blind_seed
+            ^ ((from << 6 | to as u64) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        h ^= h >> 31;
+        let pct = if hard {
+            self.blind_pct
+        } else {
+            self.blind_pct / 2
+        };
+        h % 100 < pct
     }
 
     /// Counts a node and checks the stop flag, clock and node limit.
@@ -295,10 +341,9 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
     ) -> Score {
         if depth <= 0 {
             if self.features.quiescence {
-                if V::DROPS {
-                    // Quiescence's first ply may try checking drops.
-                    self.qs_top = ply;
-                }
+                // Quiescence's first ply may try checking drops; levels
+                // cap the capture plies counted from here.
+                self.qs_top = ply;
                 return self.qsearch::<V, PV>(board, ply, alpha, beta, entered_by);
             }
             return self.leaf(board, ply, alpha, beta, entered_by);

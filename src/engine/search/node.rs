@@ -260,6 +260,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
 
         let mut skipping_quiets = false;
         let mut discovered = None;
+        let mut overlooked = false;
         loop {
             // Whole groups of quiet moves can be pruned before they are even
             // generated; never before one move has been searched (so "no
@@ -291,6 +292,10 @@ impl<O: SearchObserver> Searcher<'_, O> {
                 break;
             };
             if Some(m) == excluded {
+                continue;
+            }
+            if self.blind_pct != 0 && !in_check && self.overlooks(board, m) {
+                overlooked = true;
                 continue;
             }
             let quiet = !is_tactical(m);
@@ -521,6 +526,11 @@ impl<O: SearchObserver> Searcher<'_, O> {
             if excluded.is_some() {
                 // Only the move left out: the test fails low.
                 return (alpha, Bound::Upper);
+            }
+            if overlooked {
+                // A level saw none of the moves here: it judges the
+                // position as it stands.
+                return (Score(self.eval.evaluate(board)), Bound::Exact);
             }
             // Nothing was searched and nothing can be pruned before the first
             // move: there is no legal move.

@@ -1,0 +1,162 @@
+//! How levels 1-7 weaken the search: capped quiescence and blind spots.
+//! (Their strength against Lichess's levels is measured with `kibitz match`,
+//! see the README; these tests pin the mechanisms down.)
+
+mod common;
+
+use common::board;
+use kibitz::engine::{Board, Engine, GamePosition, Level, Limits, NoObserver, SearchReport};
+use kibitz::util::Rng;
+use shakmaty::Position;
+use std::sync::atomic::AtomicBool;
+
+fn search_fen(fen: &str, limits: &Limits) -> SearchReport {
+    let mut engine = Engine::default();
+    let stop = AtomicBool::new(false);
+    engine.search(
+        &GamePosition::new(board(fen)),
+        limits,
+        &stop,
+        &mut NoObserver,
+    )
+}
+
+fn best(r: &SearchReport) -> String {
+    r.best_move.map_or("(none)".into(), Board::uci)
+}
+
+/// White's queen can take d5, which the e6 pawn defends.
+const DEFENDED_PAWN: &str = "6k1/5ppp/4p3/3p4/8/8/5PPP/3Q2K1 w - - 0 1";
+
+#[test]
+fn capped_quiescence_misses_the_recapture() {
+    // Depth 1 and no capture plies after it: the queen "wins" a pawn.
+    let blind = Limits {
+        qsearch_plies: Some(0),
+        ..Limits::depth(1)
+    };
+    let r = search_fen(DEFENDED_PAWN, &blind);
+    assert_eq!(best(&r), "d1d5", "{:?}", r.result.score);
+    // One capture ply is enough to see exd5.
+    for q in [Some(1), None] {
+        let seeing = Limits {
+            qsearch_plies: q,
+            ..Limits::depth(1)
+        };
+        let r = search_fen(DEFENDED_PAWN, &seeing);
+        assert_ne!(best(&r), "d1d5", "qsearch plies {q:?}");
+    }
+}
+
+/// The same pawn, defended from afar by the a8 bishop: a long move, the
+/// kind a weak player overlooks.
+const FAR_DEFENDER: &str = "b5k1/5ppp/8/3p4/8/8/5PPP/3Q2K1 w - - 0 1";
+
+#[test]
+fn blind_spots_hide_a_long_range_recapture() {
+    let full = search_fen(FAR_DEFENDER, &Limits::depth(4));
+    assert_ne!(best(&full), "d1d5");
+    // Hard-to-see moves are overlooked at the full per cent: with 100 the
+    // bishop's recapture is invisible, whatever the seed, and taking the
+    // pawn looks like winning it.
+    let qxd5 = |blind: Option<(u8, u64)>| {
+        let b = board(FAR_DEFENDER);
+        let m = b
+            .pos()
+            .legal_moves()
+            .into_iter()
+            .find(|&m| Board::uci(m) == "d1d5");
+        let limits = Limits {
+            blind_spots: blind,
+            searchmoves: m.into_iter().collect(),
+            ..Limits::depth(2)
+        };
+        search_fen(FAR_DEFENDER, &limits).result.score.0
+    };
+    for seed in [1, 2, 3] {
+        let s = qxd5(Some((100, seed)));
+        assert!(s > 50, "seed {seed}: Qxd5 scores {s}");
+    }
+    // Without blind spots the same shallow search sees the queen lost.
+    let s = qxd5(None);
+    assert!(s < -300, "Qxd5 scores {s}");
+    let r = search_fen(FAR_DEFENDER, &Limits::depth(2));
+    assert_ne!(best(&r), "d1d5");
+}
+
+#[test]
+fn blind_spots_never_hide_check_evasions() {
+    // White's checks (Qd5+, Qd8+) leave Black king moves. A blind search
+    // that also hid those evasions would take every check for mate.
+    let fen = "6k1/6pp/8/8/8/8/5PPP/3Q2K1 w - - 0 1";
+    for seed in [1, 2, 3] {
+        let limits = Limits {
+            blind_spots: Some((100, seed)),
+            ..Limits::depth(2)
+        };
+        let r = search_fen(fen, &limits);
+        assert!(
+            !r.result.score.is_mate(),
+            "seed {seed}: {:?}",
+            r.result.score
+        );
+    }
+}
+
+#[test]
+fn levels_overlook_some_of_their_candidate_moves() {
+    let b = board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let legal: Vec<_> = b.pos().legal_moves().into_iter().collect();
+    let mut rng = Rng::new(42);
+    let base = Limits::default();
+    for n in 1..=5 {
+        let level = Level::new(n).unwrap();
+        let mut total = 0;
+        for _ in 0..200 {
+            let (l, lines) = level.adjust(&b, &base, 1, &mut rng);
+            // Empty: it happened to overlook everything, and then looks at
+            // every move rather than play a random one.
+            assert!(l.searchmoves.iter().all(|m| legal.contains(m)));
+            assert!(l.depth.is_some() && l.movetime.is_some());
+            assert!(lines >= 1);
+            total += if l.searchmoves.is_empty() {
+                legal.len()
+            } else {
+                l.searchmoves.len()
+            };
+        }
+        // Level 1 sees a small share of its moves, level 5 most of them.
+        let share = total as f64 / (200 * legal.len()) as f64;
+        match n {
+            1 => assert!(share < 0.3, "level 1 sees {share:.2}"),
+            5 => assert!(share > 0.8, "level 5 sees {share:.2}"),
+            _ => {}
+        }
+    }
+    // Levels 6-7 see every move; level 8 changes nothing.
+    for n in [6, 7] {
+        let (l, _) = Level::new(n).unwrap().adjust(&b, &base, 1, &mut rng);
+        assert!(l.searchmoves.is_empty(), "level {n}");
+        assert!(l.blind_spots.is_none());
+    }
+    let (l, lines) = Level::MAX.adjust(&b, &base, 1, &mut rng);
+    assert_eq!(l, base);
+    assert_eq!(lines, 1);
+}
+
+#[test]
+fn weaker_levels_calculate_less() {
+    // Depth caps grow with the level; quiescence is capped below level 6.
+    let b = board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let mut rng = Rng::new(1);
+    let mut last = 0;
+    for n in 1..=7 {
+        let (l, _) = Level::new(n)
+            .unwrap()
+            .adjust(&b, &Limits::default(), 1, &mut rng);
+        let d = l.depth.unwrap();
+        assert!(d >= last, "level {n}: depth {d} < {last}");
+        last = d;
+        assert_eq!(l.qsearch_plies.is_some(), n <= 5, "level {n}");
+    }
+}

@@ -122,10 +122,7 @@ impl Level {
         };
         let mut parts = vec![format!("depth {}", s.depth)];
         if s.blind_pct > 0 {
-            parts.push(format!("misses {}% of its moves", s.blind_pct));
-        }
-        if s.miss_pct > 0 {
-            parts.push(format!("{}% of replies", s.miss_pct));
+            parts.push(format!("overlooks {}% of moves", s.blind_pct));
         }
         if s.noise_cp > 0 {
             parts.push(format!("error up to {} cp", s.noise_cp));

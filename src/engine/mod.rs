@@ -417,7 +417,7 @@ impl Engine {
 
         // Tablebases at the root: only at full strength, where the engine
         // plays its best move anyway (a weaker level keeps its search,
-        // noise and random moves; the tables still score its leaves).
+        // blind spots and noise; the tables still score its leaves).
         let own = self.tablebases.as_deref();
         let syzygy = self.syzygy.as_deref();
         let mut tb = tb::TbAccess::new(own, syzygy);

@@ -133,9 +133,8 @@ impl Level {
 
     /// Limits and MultiPV count for a search at this level from `board`:
     /// depth, time and quiescence capped, and the root restricted to the
-    /// moves the level "sees" (a random share of the others is overlooked,
-    /// captures, checks and moves of threatened pieces half as often as
-    /// the others).
+    /// moves the level "sees" (a random share of the others is overlooked;
+    /// captures, checks and moves of threatened pieces less often).
     pub fn adjust<V: Variant>(
         self,
         board: &Board<V>,

@@ -184,6 +184,9 @@ enum Cmd {
         eval: String,
         #[arg(long, default_value_t = 16)]
         hash: usize,
+        /// Search threads (helpers share the hash table; 1 = deterministic).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
         /// chess, crazyhouse or bughouse (pockets in the FEN: `...[Nn] w ...`).
         #[arg(long, default_value = "chess")]
         variant: String,
@@ -445,6 +448,7 @@ fn main() {
             multipv,
             eval,
             hash,
+            threads,
             variant,
         }) => cli::search::parse_variant(&variant).and_then(|v| {
             cli::search::analyse(
@@ -458,6 +462,7 @@ fn main() {
                     multipv,
                     eval,
                     hash,
+                    threads: threads as usize,
                 },
             )
         }),

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 /// that no mate in N-1 exists, and found all the key moves listed here.
 /// Sources: Win At Chess (WAC, Reinfeld) via `wacnew.epd`, and hand-made
 /// positions (underpromotion, discovered check, back rank).
+#[derive(Clone, Copy)]
 struct Mate {
     name: &'static str,
     fen: &'static str,
@@ -212,17 +213,19 @@ fn pv_text(r: &SearchReport) -> String {
 /// pruning), so proving a mate in N can take a few plies more than 2N-1;
 /// what must hold is that the mate found is the shortest one.
 fn check_mates(mates: &[Mate]) -> Vec<String> {
+    check_mates_with(mates, 1)
+}
+
+fn check_mates_with(mates: &[Mate], threads: usize) -> Vec<String> {
     let mut problems = Vec::new();
     for m in mates {
         let b = board(m.fen);
         let plies = 2 * m.moves - 1;
         let limits = Limits::depth(2 * m.moves as i32 + 6);
         let t = Instant::now();
-        let report = search(
-            &mut Engine::default(),
-            &GamePosition::new(b.clone()),
-            &limits,
-        );
+        let mut engine = Engine::default();
+        engine.set_threads(threads);
+        let report = search(&mut engine, &GamePosition::new(b.clone()), &limits);
         let took = t.elapsed();
         let best = uci(report.best_move);
         let mut err = Vec::new();
@@ -539,6 +542,62 @@ fn fixed_depth_search_is_deterministic() {
         assert_eq!(a.best_move, b.best_move, "{fen}");
         assert_eq!(a.result.score, b.result.score, "{fen}");
     }
+}
+
+/// Helper threads share the table and race the main thread; the mates
+/// found must still be the shortest, with legal PVs.
+#[test]
+fn helper_threads_find_the_same_mates() {
+    let mates: Vec<Mate> = MATES_IN_2.iter().chain(MATES_IN_3).copied().collect();
+    let problems = check_mates_with(&mates, 3);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Back to one thread, the search is the deterministic single-thread search
+/// again (helpers leave nothing behind but the shared table, which a new
+/// game clears).
+#[test]
+fn one_thread_after_several_is_deterministic() {
+    let pos = GamePosition::new(board(OBSERVER_POSITIONS[1]));
+    let fresh = search(&mut Engine::default(), &pos, &Limits::depth(7));
+    let mut engine = Engine::default();
+    engine.set_threads(4);
+    let smp = search(&mut engine, &pos, &Limits::depth(7));
+    assert!(
+        smp.best_move
+            .is_some_and(|m| pos.current().chess().is_legal(m))
+    );
+    assert!(smp.result.depth >= 7, "depth {}", smp.result.depth);
+    engine.set_threads(1);
+    engine.new_game();
+    let again = search(&mut engine, &pos, &Limits::depth(7));
+    assert_eq!(fresh.result.stats.nodes, again.result.stats.nodes);
+    assert_eq!(fresh.best_move, again.best_move);
+}
+
+#[test]
+fn helper_threads_stop_with_the_main_thread() {
+    let pos = GamePosition::default();
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let mut engine = Engine::default();
+    engine.set_threads(3);
+    let t = Instant::now();
+    let r = std::thread::scope(|s| {
+        let h = s.spawn(|| engine.search(&pos, &limits, &stop, &mut NoObserver));
+        std::thread::sleep(Duration::from_millis(200));
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        h.join().expect("search thread")
+    });
+    let el = t.elapsed();
+    assert!(el < Duration::from_millis(700), "took {el:?}");
+    assert!(
+        r.best_move
+            .is_some_and(|m| pos.current().chess().is_legal(m))
+    );
 }
 
 #[test]

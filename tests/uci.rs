@@ -286,6 +286,28 @@ fn depth_search_reports_info_and_legal_bestmove() {
 }
 
 #[test]
+fn threads_option_searches_with_helpers() {
+    let mut s = Session::start();
+    s.send("uci");
+    s.until_prefix("uciok");
+    let err = s.expect_error("setoption name Threads value 0");
+    assert!(err.contains("between 1 and"), "{err}");
+    s.send("setoption name Threads value 2");
+    assert_eq!(s.sync(), Vec::<String>::new(), "Threads 2 is accepted");
+    s.send("position startpos moves d2d4");
+    s.send("go depth 9");
+    let (info, mv) = s.bestmove(Duration::from_secs(60));
+    let pos = position_after(None, &["d2d4"]);
+    assert!(is_legal_uci(&pos, &mv), "bestmove {mv} is illegal");
+    assert!(
+        info.iter().any(|l| field(l, "depth") == Some("9")),
+        "no depth 9 line\n{}",
+        s.transcript()
+    );
+    s.quit();
+}
+
+#[test]
 fn movetime_is_respected() {
     let mut s = Session::start();
     s.send("position startpos");

@@ -82,6 +82,7 @@ pub struct Analyse {
     pub multipv: usize,
     pub eval: String,
     pub hash: usize,
+    pub threads: usize,
 }
 
 impl ForVariant for Analyse {
@@ -100,6 +101,7 @@ impl ForVariant for Analyse {
             multipv: self.multipv.max(1),
             eval: parse_eval(&self.eval)?,
             move_overhead: Duration::ZERO,
+            threads: self.threads,
             ..EngineOptions::default()
         });
         let stop = AtomicBool::new(false);

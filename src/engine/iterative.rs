@@ -164,7 +164,9 @@ impl<O: SearchObserver> Searcher<'_, O> {
                     multipv: pv_index + 1,
                     score: rm.shown(score),
                     bound: Bound::Exact,
-                    nodes: self.stats.nodes,
+                    nodes: self.shared_nodes.map_or(self.stats.nodes, |n| {
+                        n.load(std::sync::atomic::Ordering::Relaxed)
+                    }),
                     elapsed: self.time.elapsed(),
                     hashfull: self.tt.hashfull(),
                     pv: rm.pv.clone(),

@@ -16,9 +16,10 @@ const HUGE_PAGE: usize = 2 * 1024 * 1024;
 /// Marker for types whose all-zero bit pattern is a valid value.
 ///
 /// # Safety
-/// Implementors must be plain data (no pointers, no niches) for which zero
-/// bytes form a valid, meaningful value.
-pub unsafe trait Zeroable: Copy {}
+/// Implementors must be plain data (no pointers, no niches, no `Drop`;
+/// integers or atomic integers) for which zero bytes form a valid,
+/// meaningful value.
+pub unsafe trait Zeroable {}
 
 pub struct LargeBuf<T: Zeroable> {
     ptr: NonNull<T>,

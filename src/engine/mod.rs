@@ -49,7 +49,7 @@ use search::Searcher;
 use shakmaty::{Move, Position};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use time::TimeManager;
 use tt::TranspositionTable;
@@ -178,6 +178,9 @@ pub struct EngineOptions {
     /// [`Engine::new`] opens them and ignores errors; use
     /// [`Engine::set_syzygy_path`] to see them.
     pub syzygy_path: String,
+    /// Search threads (Lazy SMP: helpers share the transposition table).
+    /// Only full strength without a node limit uses more than one.
+    pub threads: usize,
 }
 
 impl Default for EngineOptions {
@@ -191,6 +194,7 @@ impl Default for EngineOptions {
             book_file: None,
             level: Level::MAX,
             syzygy_path: String::new(),
+            threads: 1,
         }
     }
 }
@@ -225,7 +229,18 @@ pub struct Engine {
     rng: Rng,
     tablebases: Option<Arc<Tablebases>>,
     syzygy: Option<Arc<SyzygyTables>>,
+    /// What each helper thread keeps between searches (`threads - 1`).
+    helpers: Vec<Helper>,
 }
+
+/// A helper thread's own tables: its histories and evaluation caches.
+struct Helper {
+    hist: Histories,
+    eval: Evaluator,
+}
+
+/// Most search threads [`Engine::set_threads`] accepts.
+pub const MAX_THREADS: usize = 256;
 
 impl Default for Engine {
     fn default() -> Self {
@@ -245,7 +260,10 @@ impl Engine {
             rng: Rng::from_entropy(),
             tablebases: None,
             syzygy: None,
+            helpers: Vec::new(),
         };
+        let threads = engine.options.threads;
+        engine.set_threads(threads);
         if !syzygy_path.is_empty() {
             let _ = engine.set_syzygy_path(&syzygy_path);
         }
@@ -269,6 +287,19 @@ impl Engine {
     pub fn set_eval(&mut self, kind: EvalKind) {
         self.options.eval = kind;
         self.eval.set_kind(kind);
+    }
+
+    /// Search threads, 1..=[`MAX_THREADS`].
+    pub fn set_threads(&mut self, n: usize) {
+        let n = n.clamp(1, MAX_THREADS);
+        self.options.threads = n;
+        self.helpers.truncate(n - 1);
+        while self.helpers.len() < n - 1 {
+            self.helpers.push(Helper {
+                hist: Histories::new(),
+                eval: Evaluator::new(self.options.eval),
+            });
+        }
     }
 
     pub fn set_multipv(&mut self, n: usize) {
@@ -362,6 +393,9 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.tt.clear();
         self.hist.clear();
+        for h in &mut self.helpers {
+            h.hist.clear();
+        }
     }
 
     /// Evaluates the position with the current evaluation, side to move's view.
@@ -445,28 +479,88 @@ impl Engine {
         self.hist.age();
         let time = TimeManager::new(&limits, root.turn(), self.options.move_overhead);
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
-        let mut searcher = Searcher::new(
-            &mut self.tt,
-            &mut self.hist,
-            &mut self.eval,
-            obs,
-            stop,
-            time,
-            node_limit,
-            pos.keys(),
-            limits.features,
-        );
-        searcher.tb = tb;
-        searcher.root_tb = root_tb;
-        if let Some(q) = limits.qsearch_plies {
-            searcher.qs_cap = q as usize;
-        }
-        if let Some((pct, seed)) = limits.blind_spots {
-            searcher.blind_pct = pct as u64;
-            searcher.blind_seed = seed;
-        }
-        searcher.stats.tb_hits = root_hits;
-        let result = searcher.run(root, &limits, multipv);
+        let keys = pos.keys();
+        // Weaker levels search alone: their blind spots and capped
+        // quiescence are per search, and they do not need the speed. A
+        // node-limited search also stays on one thread, so it is repeatable.
+        let helpers = if level == Level::MAX && limits.nodes.is_none() {
+            &mut self.helpers[..]
+        } else {
+            &mut []
+        };
+        let helper_stop = AtomicBool::new(false);
+        let helper_nodes = AtomicU64::new(0);
+        let (tt, hist, eval) = (&self.tt, &mut self.hist, &mut self.eval);
+        let result = std::thread::scope(|scope| {
+            let mut handles = Vec::new();
+            for h in helpers.iter_mut() {
+                h.hist.age();
+                h.eval.set_kind(eval.kind());
+                h.eval.partner = eval.partner;
+                let (keys, root_tb) = (keys.clone(), root_tb.clone());
+                let (limits, helper_stop, helper_nodes) = (&limits, &helper_stop, &helper_nodes);
+                handles.push(scope.spawn(move || {
+                    // Until the main thread is done (or its depth limit).
+                    let helper_limits = Limits {
+                        depth: limits.depth,
+                        mate: limits.mate,
+                        infinite: true,
+                        searchmoves: limits.searchmoves.clone(),
+                        features: limits.features,
+                        ..Limits::default()
+                    };
+                    let time = TimeManager::new(&helper_limits, root.turn(), Duration::ZERO);
+                    let mut quiet = NoObserver;
+                    let mut searcher = Searcher::new(
+                        tt,
+                        &mut h.hist,
+                        &mut h.eval,
+                        &mut quiet,
+                        helper_stop,
+                        time,
+                        u64::MAX,
+                        keys,
+                        limits.features,
+                    );
+                    searcher.tb = tb;
+                    searcher.root_tb = root_tb;
+                    searcher.shared_nodes = Some(helper_nodes);
+                    searcher.run(root, &helper_limits, 1);
+                    searcher.stats.nodes
+                }));
+            }
+            let mut searcher = Searcher::new(
+                tt,
+                hist,
+                eval,
+                obs,
+                stop,
+                time,
+                node_limit,
+                keys,
+                limits.features,
+            );
+            searcher.tb = tb;
+            searcher.root_tb = root_tb;
+            if let Some(q) = limits.qsearch_plies {
+                searcher.qs_cap = q as usize;
+            }
+            if let Some((pct, seed)) = limits.blind_spots {
+                searcher.blind_pct = pct as u64;
+                searcher.blind_seed = seed;
+            }
+            searcher.stats.tb_hits = root_hits;
+            if !handles.is_empty() {
+                searcher.shared_nodes = Some(&helper_nodes);
+            }
+            let mut result = searcher.run(root, &limits, multipv);
+            helper_stop.store(true, Ordering::Relaxed);
+            for h in handles {
+                // A helper that panicked only cost us its help.
+                result.stats.nodes += h.join().unwrap_or(0);
+            }
+            result
+        });
         let (best_move, source) = match level.choose(&result, &mut self.rng) {
             Some(m) if Some(m) != result.best_move => (Some(m), MoveSource::Level),
             _ => (result.best_move, MoveSource::Search),

@@ -7,12 +7,17 @@
 //! shallow or old ones first. Scores are stored relative to the node (mate
 //! distances adjusted by ply, see [`Score::to_tt`]).
 //!
-//! The search owns the table for the duration of a search (`&mut`), so there
-//! are no locks or atomics in the hot path.
+//! Several search threads share one table (Lazy SMP). A bucket is four
+//! `AtomicU64` words read and written with relaxed ordering, which compiles
+//! to plain loads and stores: no locks, no read-modify-write instructions.
+//! Two threads writing the same bucket at once may mix their entries; like
+//! every lock-free table this one tolerates that (the 16-bit key check, and
+//! the search checks a TT move for legality before playing it).
 
 use super::board::Move16;
 use super::largemem::{LargeBuf, Zeroable};
 use super::score::{Bound, Depth, Ply, Score};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 #[derive(Copy, Clone, Default, Debug)]
 #[repr(C)]
@@ -35,12 +40,44 @@ struct Bucket {
     _pad: u16,
 }
 
-// SAFETY: a bucket is plain integers; all zeros is an empty bucket
+/// The shared form of a [`Bucket`]: the same 32 bytes as four words.
+#[repr(C, align(32))]
+struct AtomicBucket([AtomicU64; 4]);
+
+// SAFETY: atomics of plain integers; all zeros is an empty bucket
 // (`gen_bound & 3 == 0` marks an unused entry).
-unsafe impl Zeroable for Bucket {}
+unsafe impl Zeroable for AtomicBucket {}
 
 const _: () = assert!(std::mem::size_of::<Entry>() == 10);
 const _: () = assert!(std::mem::size_of::<Bucket>() == 32);
+const _: () = assert!(std::mem::size_of::<AtomicBucket>() == 32);
+
+impl AtomicBucket {
+    #[inline]
+    fn load(&self) -> Bucket {
+        let words = self.0.each_ref().map(|w| w.load(Ordering::Relaxed));
+        // SAFETY: Bucket is 32 bytes of plain integers (any bit pattern is a
+        // valid value) and has the same size as the four words.
+        unsafe { std::mem::transmute::<[u64; 4], Bucket>(words) }
+    }
+
+    /// Writes back the words of `new` that differ from `old`.
+    #[inline]
+    fn store(&self, old: &Bucket, new: &Bucket) {
+        // SAFETY: as in `load`.
+        let (old, new) = unsafe {
+            (
+                std::mem::transmute::<Bucket, [u64; 4]>(*old),
+                std::mem::transmute::<Bucket, [u64; 4]>(*new),
+            )
+        };
+        for i in 0..4 {
+            if old[i] != new[i] {
+                self.0[i].store(new[i], Ordering::Relaxed);
+            }
+        }
+    }
+}
 
 /// The result of a successful probe.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -58,7 +95,7 @@ const DEPTH_OFFSET: Depth = 8;
 const NO_EVAL: i16 = i16::MIN;
 
 pub struct TranspositionTable {
-    buckets: LargeBuf<Bucket>,
+    buckets: LargeBuf<AtomicBucket>,
     generation: u8,
 }
 
@@ -113,7 +150,7 @@ impl TranspositionTable {
 
     #[inline]
     pub fn probe(&self, key: u64, ply: Ply) -> Option<TtHit> {
-        let bucket = &self.buckets[self.index(key)];
+        let bucket = self.buckets[self.index(key)].load();
         let k = key as u16;
         for e in &bucket.entries {
             if e.key == k && e.gen_bound & 3 != 0 {
@@ -132,7 +169,7 @@ impl TranspositionTable {
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         ply: Ply,
         mv: Move16,
@@ -142,8 +179,9 @@ impl TranspositionTable {
         bound: Bound,
     ) {
         let generation = self.generation;
-        let idx = self.index(key);
-        let bucket = &mut self.buckets[idx];
+        let shared = &self.buckets[self.index(key)];
+        let old = shared.load();
+        let mut bucket = old;
         let k = key as u16;
 
         // Same position already stored: update it (keep its move if we have none).
@@ -198,6 +236,7 @@ impl TranspositionTable {
             depth: (depth + DEPTH_OFFSET).clamp(0, 255) as u8,
             gen_bound: generation << 2 | bound as u8,
         };
+        shared.store(&old, &bucket);
     }
 
     /// Permille of sampled entries written by the current search.
@@ -205,7 +244,7 @@ impl TranspositionTable {
         let sample = self.buckets.len().min(334);
         let mut used = 0;
         for b in &self.buckets[..sample] {
-            for e in &b.entries {
+            for e in &b.load().entries {
                 if e.gen_bound & 3 != 0 && e.gen_bound >> 2 == self.generation {
                     used += 1;
                 }
@@ -219,9 +258,40 @@ impl TranspositionTable {
 mod tests {
     use super::*;
 
+    /// Threads writing and reading at once (Lazy SMP): each thread's keys
+    /// fall in its own quarter of the table (the top bits pick the bucket),
+    /// so each finds what it stored.
+    #[test]
+    fn shared_between_threads() {
+        let tt = TranspositionTable::new(1);
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let tt = &tt;
+                s.spawn(move || {
+                    for i in 0..2000u64 {
+                        let key = t << 62 | i << 47 | i;
+                        tt.store(
+                            key,
+                            0,
+                            Move16(i as u16 + 1),
+                            Score(i as i32),
+                            None,
+                            5,
+                            Bound::Exact,
+                        );
+                        let hit = tt.probe(key, 0).expect("just stored");
+                        assert_eq!(hit.score, Score(i as i32));
+                        assert_eq!(hit.mv, Move16(i as u16 + 1));
+                    }
+                });
+            }
+        });
+        assert!(tt.hashfull() > 0);
+    }
+
     #[test]
     fn store_and_probe_round_trip() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let key = 0x1234_5678_9abc_def0;
         assert!(tt.probe(key, 0).is_none());
         tt.store(
@@ -245,7 +315,7 @@ mod tests {
 
     #[test]
     fn mate_scores_are_stored_relative_to_the_node() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let key = 42;
         // At ply 4 the side to move mates in 3 plies: mate_in(4 + 3) from the root.
         tt.store(
@@ -273,7 +343,7 @@ mod tests {
 
     #[test]
     fn quiescence_depths_fit() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         tt.store(9, 0, Move16::NONE, Score(1), None, -1, Bound::Upper);
         assert_eq!(tt.probe(9, 0).unwrap().depth, -1);
     }

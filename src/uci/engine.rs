@@ -14,8 +14,8 @@ use crate::engine::partner::PartnerMsg;
 use crate::engine::tt::TranspositionTable;
 use crate::engine::variant::Variant;
 use crate::engine::{
-    Board, Bug, Clock, Engine, EngineOptions, EvalKind, GamePosition, Level, Limits, MoveSource,
-    Std, Zh, eval, perft,
+    Board, Bug, Clock, Engine, EngineOptions, EvalKind, GamePosition, Level, Limits, MAX_THREADS,
+    MoveSource, Std, Zh, eval, perft,
 };
 use crate::tablebase::shared_loader;
 use crate::variant::VariantKind;
@@ -235,8 +235,9 @@ impl UciEngine {
             TranspositionTable::DEFAULT_MB,
             TranspositionTable::MAX_MB
         ));
-        self.out
-            .line("option name Threads type spin default 1 min 1 max 1");
+        self.out.line(&format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
         self.out
             .line("option name MultiPV type spin default 1 min 1 max 256");
         self.out
@@ -507,7 +508,7 @@ impl UciEngine {
             "hash" => {
                 spin(1, TranspositionTable::MAX_MB as i64).map(|v| engine.set_hash(v as usize))
             }
-            "threads" => spin(1, 1).map(|_| ()),
+            "threads" => spin(1, MAX_THREADS as i64).map(|v| engine.set_threads(v as usize)),
             "multipv" => spin(1, 256).map(|v| engine.set_multipv(v as usize)),
             "move overhead" => {
                 spin(0, 5000).map(|v| engine.set_move_overhead(Duration::from_millis(v as u64)))

@@ -21,7 +21,7 @@ use super::time::{Features, TimeManager};
 use super::tt::TranspositionTable;
 use super::variant::Variant;
 use shakmaty::{Move, Position};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 mod node;
 
@@ -116,7 +116,7 @@ macro_rules! observe {
 pub(crate) use observe;
 
 pub(crate) struct Searcher<'a, O: SearchObserver> {
-    pub tt: &'a mut TranspositionTable,
+    pub tt: &'a TranspositionTable,
     pub hist: &'a mut Histories,
     pub eval: &'a mut Evaluator,
     pub obs: &'a mut O,
@@ -149,12 +149,15 @@ pub(crate) struct Searcher<'a, O: SearchObserver> {
     /// see (0 = sees everything), and the seed that picks them.
     pub blind_pct: u64,
     pub blind_seed: u64,
+    /// With helper threads: every thread adds its nodes here in steps of
+    /// 1024, so the main thread can report the total while it searches.
+    pub shared_nodes: Option<&'a AtomicU64>,
 }
 
 impl<'a, O: SearchObserver> Searcher<'a, O> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        tt: &'a mut TranspositionTable,
+        tt: &'a TranspositionTable,
         hist: &'a mut Histories,
         eval: &'a mut Evaluator,
         obs: &'a mut O,
@@ -195,6 +198,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             qs_cap: MAX_PLY,
             blind_pct: 0,
             blind_seed: 0,
+            shared_nodes: None,
         }
     }
 
@@ -245,14 +249,17 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             return true;
         }
         // Limits apply once depth 1 is complete, so there is always a move.
-        if self.root_depth > 1 {
-            if self.stats.nodes >= self.node_limit
-                || (self.stats.nodes & 1023 == 0
-                    && (self.stop.load(Ordering::Relaxed) || self.time.hard_exceeded()))
+        if self.stats.nodes & 1023 == 0 {
+            if let Some(shared) = self.shared_nodes {
+                shared.fetch_add(1024, Ordering::Relaxed);
+            }
+            if self.stop.load(Ordering::Relaxed)
+                || (self.root_depth > 1 && self.time.hard_exceeded())
             {
                 self.aborted = true;
             }
-        } else if self.stats.nodes & 1023 == 0 && self.stop.load(Ordering::Relaxed) {
+        }
+        if self.root_depth > 1 && self.stats.nodes >= self.node_limit {
             self.aborted = true;
         }
         self.aborted

@@ -140,6 +140,9 @@ pub struct Config {
     /// The built-in engines use our own tablebases (the data folder's
     /// `tablebases/`) when they are there.
     pub own_tablebases: bool,
+    /// Search threads of the built-in engine at full strength (level 8,
+    /// hints, analysis); levels 1-7 always search on one.
+    pub engine_threads: usize,
 }
 
 impl Default for Config {
@@ -156,6 +159,7 @@ impl Default for Config {
             watch_delay: Duration::from_millis(800),
             syzygy_path: None,
             own_tablebases: true,
+            engine_threads: 1,
         }
     }
 }
@@ -176,6 +180,7 @@ struct RawConfig {
     watch_delay_ms: Option<i64>,
     syzygy_path: Option<String>,
     own_tablebases: Option<bool>,
+    engine_threads: Option<i64>,
     keys: Option<toml::Table>,
     replay_keys: Option<toml::Table>,
 }
@@ -230,6 +235,13 @@ impl Config {
         c.syzygy_path = raw.syzygy_path.filter(|p| !p.trim().is_empty());
         if let Some(o) = raw.own_tablebases {
             c.own_tablebases = o;
+        }
+        if let Some(t) = raw.engine_threads {
+            let max = crate::engine::MAX_THREADS as i64;
+            if !(1..=max).contains(&t) {
+                return Err(ConfigError(format!("engine_threads = {t}: use 1 to {max}")));
+            }
+            c.engine_threads = t as usize;
         }
         if let Some(k) = raw.keys {
             c.keys.apply(&k).map_err(ConfigError)?;
@@ -287,6 +299,10 @@ watch_delay_ms = 800
 # files if you have them (directories separated by ':').
 own_tablebases = true
 # syzygy_path = "/path/to/syzygy"
+
+# Search threads of the built-in engine at full strength (level 8, hints,
+# analysis). Two threads are about +100 Elo over one on a 2-core machine.
+engine_threads = 1
 
 # Key bindings: action = "key" or ["key", "key"]. Keys: letters, "Ctrl+x",
 # "F1".."F12", "Enter", "Space", "Esc", "Tab", "Up", "Down", "Left",
@@ -354,6 +370,7 @@ mod tests {
         assert_eq!(c.watch_delay, Duration::from_millis(800));
         assert_eq!(c.syzygy_path.as_deref(), Some("/usr/share/syzygy"));
         assert!(c.own_tablebases);
+        assert_eq!(c.engine_threads, 2);
         assert_eq!(
             c.keys
                 .action(&KeyEvent::new(KeyCode::F(3), KeyModifiers::NONE)),
@@ -369,6 +386,14 @@ mod tests {
         assert_eq!(c.time_control, None);
         assert_eq!(c.piece_style, PieceStyle::Unicode);
         assert!(c.autosave);
+        assert_eq!(c.engine_threads, d.engine_threads);
+        for bad in ["engine_threads = 0", "engine_threads = 100000"] {
+            let e = Config::parse(bad).unwrap_err().0;
+            assert!(
+                e.contains("engine_threads") && e.contains("use 1 to"),
+                "{e}"
+            );
+        }
         let k = KeyMap::default();
         assert_eq!(
             k.action(&ev(KeyCode::Char('F'), KeyModifiers::SHIFT)),

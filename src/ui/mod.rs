@@ -85,9 +85,10 @@ pub fn run(opts: Options) -> Result<()> {
     if app.config.own_tablebases {
         crate::tablebase::shared_loader().start(app.tables_dir());
     }
-    player::set_engine_tables(player::EngineTables {
+    player::set_engine_setup(player::EngineSetup {
         own: app.config.own_tablebases,
         syzygy,
+        threads: app.config.engine_threads,
     });
     let start = match &opts.replay {
         None if opts.train.is_some() => {

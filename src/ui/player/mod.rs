@@ -247,30 +247,37 @@ fn position_of(req: &Request) -> GamePosition {
     pos
 }
 
-/// Endgame tables for the built-in engines, as the configuration asks.
+/// Endgame tables and threads for the built-in engines, as the
+/// configuration asks.
 #[derive(Clone, Default)]
-pub struct EngineTables {
+pub struct EngineSetup {
     /// Use our own tables (loaded once in the background by
     /// [`crate::tablebase::shared_loader`]).
     pub own: bool,
     /// Syzygy tables, opened once and shared by every engine thread.
     pub syzygy: Option<Arc<crate::tablebase::syzygy::SyzygyTables>>,
+    /// Search threads at full strength (0 or 1: one).
+    pub threads: usize,
 }
 
-static ENGINE_TABLES: std::sync::OnceLock<EngineTables> = std::sync::OnceLock::new();
+static ENGINE_SETUP: std::sync::OnceLock<EngineSetup> = std::sync::OnceLock::new();
 
-/// Sets the tables of every built-in engine started from now on (once per
-/// process; later calls are ignored).
-pub fn set_engine_tables(tables: EngineTables) {
-    let _ = ENGINE_TABLES.set(tables);
+/// Sets up every built-in engine started from now on (once per process;
+/// later calls are ignored).
+pub fn set_engine_setup(setup: EngineSetup) {
+    let _ = ENGINE_SETUP.set(setup);
 }
 
-/// Gives `engine` the configured tables; our own ones as soon as the
-/// background loader has them (the engine plays without until then).
+/// Gives `engine` the configured threads and tables; our own tables as
+/// soon as the background loader has them (the engine plays without until
+/// then).
 fn attach_tables(engine: &mut Engine) {
-    let Some(t) = ENGINE_TABLES.get() else {
+    let Some(t) = ENGINE_SETUP.get() else {
         return;
     };
+    if engine.options().threads != t.threads.max(1) {
+        engine.set_threads(t.threads);
+    }
     if engine.syzygy().is_none() && t.syzygy.is_some() {
         engine.set_syzygy_tables(t.syzygy.clone());
     }

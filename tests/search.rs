@@ -600,6 +600,35 @@ fn helper_threads_stop_with_the_main_thread() {
     );
 }
 
+/// A panic in the main search (here: in its observer) must not leave the
+/// helpers running forever: the panic reaches the caller, who can recover.
+#[test]
+fn a_panicking_main_search_stops_its_helpers() {
+    struct Bomb;
+    impl kibitz::engine::SearchObserver for Bomb {
+        fn iteration(&mut self, info: &kibitz::engine::IterationInfo) {
+            if info.depth >= 3 {
+                panic!("observer bomb");
+            }
+        }
+    }
+    let pos = GamePosition::default();
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let mut engine = Engine::default();
+    engine.set_threads(3);
+    let t = Instant::now();
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        engine.search(&pos, &limits, &stop, &mut Bomb)
+    }));
+    assert!(r.is_err(), "the observer's panic reaches the caller");
+    let el = t.elapsed();
+    assert!(el < Duration::from_secs(5), "took {el:?}");
+}
+
 #[test]
 fn movetime_limit() {
     let mut engine = Engine::default();

@@ -164,8 +164,10 @@ impl<O: SearchObserver> Searcher<'_, O> {
                     multipv: pv_index + 1,
                     score: rm.shown(score),
                     bound: Bound::Exact,
+                    // All threads' nodes: theirs are added in steps of 1024,
+                    // so add what this thread has not handed in yet.
                     nodes: self.shared_nodes.map_or(self.stats.nodes, |n| {
-                        n.load(std::sync::atomic::Ordering::Relaxed)
+                        n.load(std::sync::atomic::Ordering::Relaxed) + (self.stats.nodes & 1023)
                     }),
                     elapsed: self.time.elapsed(),
                     hashfull: self.tt.hashfull(),

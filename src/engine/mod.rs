@@ -242,6 +242,19 @@ struct Helper {
 /// Most search threads [`Engine::set_threads`] accepts.
 pub const MAX_THREADS: usize = 256;
 
+/// Stack of a search thread: deep searches recurse ~100 plies with a few
+/// KB a frame, more than a default 2 MB thread stack is sure to hold.
+pub const SEARCH_STACK: usize = 16 << 20;
+
+/// Sets the flag when dropped.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 impl Default for Engine {
     fn default() -> Self {
         Engine::new(EngineOptions::default())
@@ -412,6 +425,11 @@ impl Engine {
     /// root (the fastest mate, the longest resistance; among the drawing
     /// moves the search chooses), and Syzygy DTZ tables restrict it to the
     /// moves that keep the best outcome under the 50-move rule.
+    ///
+    /// With more than one thread ([`Engine::set_threads`]) helpers search
+    /// the same root and share the transposition table. `obs` watches the
+    /// main thread; the nodes in its iteration reports are all threads',
+    /// while the result's `stats` are the main thread's alone.
     pub fn search<V: Variant, O: SearchObserver>(
         &mut self,
         pos: &GamePosition<V>,
@@ -492,6 +510,9 @@ impl Engine {
         let helper_nodes = AtomicU64::new(0);
         let (tt, hist, eval) = (&self.tt, &mut self.hist, &mut self.eval);
         let result = std::thread::scope(|scope| {
+            // Stops the helpers however this closure ends (a panic in the
+            // main search included), so the scope's join cannot hang.
+            let _stop_helpers = SetOnDrop(&helper_stop);
             let mut handles = Vec::new();
             for h in helpers.iter_mut() {
                 h.hist.age();
@@ -499,35 +520,42 @@ impl Engine {
                 h.eval.partner = eval.partner;
                 let (keys, root_tb) = (keys.clone(), root_tb.clone());
                 let (limits, helper_stop, helper_nodes) = (&limits, &helper_stop, &helper_nodes);
-                handles.push(scope.spawn(move || {
-                    // Until the main thread is done (or its depth limit).
-                    let helper_limits = Limits {
-                        depth: limits.depth,
-                        mate: limits.mate,
-                        infinite: true,
-                        searchmoves: limits.searchmoves.clone(),
-                        features: limits.features,
-                        ..Limits::default()
-                    };
-                    let time = TimeManager::new(&helper_limits, root.turn(), Duration::ZERO);
-                    let mut quiet = NoObserver;
-                    let mut searcher = Searcher::new(
-                        tt,
-                        &mut h.hist,
-                        &mut h.eval,
-                        &mut quiet,
-                        helper_stop,
-                        time,
-                        u64::MAX,
-                        keys,
-                        limits.features,
-                    );
-                    searcher.tb = tb;
-                    searcher.root_tb = root_tb;
-                    searcher.shared_nodes = Some(helper_nodes);
-                    searcher.run(root, &helper_limits, 1);
-                    searcher.stats.nodes
-                }));
+                let spawned = std::thread::Builder::new()
+                    .name("kibitz-helper".into())
+                    .stack_size(SEARCH_STACK)
+                    .spawn_scoped(scope, move || {
+                        // Until the main thread is done (or its depth limit).
+                        let helper_limits = Limits {
+                            depth: limits.depth,
+                            mate: limits.mate,
+                            infinite: true,
+                            searchmoves: limits.searchmoves.clone(),
+                            features: limits.features,
+                            ..Limits::default()
+                        };
+                        let time = TimeManager::new(&helper_limits, root.turn(), Duration::ZERO);
+                        let mut quiet = NoObserver;
+                        let mut searcher = Searcher::new(
+                            tt,
+                            &mut h.hist,
+                            &mut h.eval,
+                            &mut quiet,
+                            helper_stop,
+                            time,
+                            u64::MAX,
+                            keys,
+                            limits.features,
+                        );
+                        searcher.tb = tb;
+                        searcher.root_tb = root_tb;
+                        searcher.shared_nodes = Some(helper_nodes);
+                        searcher.run(root, &helper_limits, 1);
+                    });
+                match spawned {
+                    Ok(handle) => handles.push(handle),
+                    // The system has no more threads: search with fewer.
+                    Err(_) => break,
+                }
             }
             let mut searcher = Searcher::new(
                 tt,
@@ -553,11 +581,11 @@ impl Engine {
             if !handles.is_empty() {
                 searcher.shared_nodes = Some(&helper_nodes);
             }
-            let mut result = searcher.run(root, &limits, multipv);
+            let result = searcher.run(root, &limits, multipv);
             helper_stop.store(true, Ordering::Relaxed);
             for h in handles {
                 // A helper that panicked only cost us its help.
-                result.stats.nodes += h.join().unwrap_or(0);
+                let _ = h.join();
             }
             result
         });

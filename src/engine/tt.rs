@@ -10,9 +10,11 @@
 //! Several search threads share one table (Lazy SMP). A bucket is four
 //! `AtomicU64` words read and written with relaxed ordering, which compiles
 //! to plain loads and stores: no locks, no read-modify-write instructions.
-//! Two threads writing the same bucket at once may mix their entries; like
-//! every lock-free table this one tolerates that (the 16-bit key check, and
-//! the search checks a TT move for legality before playing it).
+//! Two threads writing the same bucket at once may mix their entries, and
+//! a 10-byte entry can straddle two words, so a reader may (rarely) see one
+//! entry's key with parts of another's data. Like Stockfish's table, this
+//! one accepts that: such an entry can only mislead one node's search, and
+//! a TT move is checked for legality before it is played.
 
 use super::board::Move16;
 use super::largemem::{LargeBuf, Zeroable};

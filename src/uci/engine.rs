@@ -432,7 +432,7 @@ impl UciEngine {
         let side = self.bug.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
-            .stack_size(16 * 1024 * 1024)
+            .stack_size(crate::engine::SEARCH_STACK)
             .spawn(move || match (pos, thread_live) {
                 (UciPosition::Bughouse(p), Some(live)) => {
                     let (engine, side) = super::bughouse::run(

@@ -575,31 +575,6 @@ fn one_thread_after_several_is_deterministic() {
     assert_eq!(fresh.best_move, again.best_move);
 }
 
-#[test]
-fn helper_threads_stop_with_the_main_thread() {
-    let pos = GamePosition::default();
-    let stop = AtomicBool::new(false);
-    let limits = Limits {
-        infinite: true,
-        ..Limits::default()
-    };
-    let mut engine = Engine::default();
-    engine.set_threads(3);
-    let t = Instant::now();
-    let r = std::thread::scope(|s| {
-        let h = s.spawn(|| engine.search(&pos, &limits, &stop, &mut NoObserver));
-        std::thread::sleep(Duration::from_millis(200));
-        stop.store(true, std::sync::atomic::Ordering::SeqCst);
-        h.join().expect("search thread")
-    });
-    let el = t.elapsed();
-    assert!(el < Duration::from_millis(700), "took {el:?}");
-    assert!(
-        r.best_move
-            .is_some_and(|m| pos.current().chess().is_legal(m))
-    );
-}
-
 /// A panic in the main search (here: in its observer) must not leave the
 /// helpers running forever: the panic reaches the caller, who can recover.
 #[test]
@@ -614,15 +589,11 @@ fn a_panicking_main_search_stops_its_helpers() {
     }
     let pos = GamePosition::default();
     let stop = AtomicBool::new(false);
-    let limits = Limits {
-        infinite: true,
-        ..Limits::default()
-    };
     let mut engine = Engine::default();
     engine.set_threads(3);
     let t = Instant::now();
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        engine.search(&pos, &limits, &stop, &mut Bomb)
+        engine.search(&pos, &infinite(), &stop, &mut Bomb)
     }));
     assert!(r.is_err(), "the observer's panic reaches the caller");
     let el = t.elapsed();
@@ -657,27 +628,40 @@ fn node_limit() {
     }
 }
 
-#[test]
-fn stop_flag_ends_an_infinite_search() {
-    let pos = GamePosition::default();
-    let stop = AtomicBool::new(false);
-    let limits = Limits {
+fn infinite() -> Limits {
+    Limits {
         infinite: true,
         ..Limits::default()
-    };
-    let t = Instant::now();
-    let r = std::thread::scope(|s| {
-        let h = s.spawn(|| Engine::default().search(&pos, &limits, &stop, &mut NoObserver));
-        std::thread::sleep(Duration::from_millis(200));
-        stop.store(true, std::sync::atomic::Ordering::SeqCst);
-        h.join().expect("search thread")
-    });
-    let el = t.elapsed();
-    assert!(el < Duration::from_millis(700), "took {el:?}");
-    assert!(
-        r.best_move
-            .is_some_and(|m| pos.current().chess().is_legal(m))
-    );
+    }
+}
+
+/// `stop` ends an infinite search soon, with one thread and with helpers
+/// (which stop with the main thread).
+#[test]
+fn stop_flag_ends_an_infinite_search() {
+    for threads in [1, 3] {
+        let pos = GamePosition::default();
+        let stop = AtomicBool::new(false);
+        let mut engine = Engine::default();
+        engine.set_threads(threads);
+        let t = Instant::now();
+        let r = std::thread::scope(|s| {
+            let h = s.spawn(|| engine.search(&pos, &infinite(), &stop, &mut NoObserver));
+            std::thread::sleep(Duration::from_millis(200));
+            stop.store(true, std::sync::atomic::Ordering::SeqCst);
+            h.join().expect("search thread")
+        });
+        let el = t.elapsed();
+        assert!(
+            el < Duration::from_millis(700),
+            "{threads} threads: took {el:?}"
+        );
+        assert!(
+            r.best_move
+                .is_some_and(|m| pos.current().chess().is_legal(m)),
+            "{threads} threads"
+        );
+    }
 }
 
 fn bench_nodes(out: &str) -> u64 {

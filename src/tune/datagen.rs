@@ -2,8 +2,10 @@
 //! node count, from a book of opening positions, each position labelled with
 //! the game's result.
 //!
-//! Output: one line per position, `FEN | result` with the result from White's
-//! side (1.0, 0.5, 0.0). Only quiet positions are kept: not in check, the
+//! Output: one line per position, `FEN | result | score`: the game's result
+//! from White's side (1.0, 0.5, 0.0) and the search's score in centipawns,
+//! also from White's side (the Texel tuner reads the result, the network
+//! trainer both). Only quiet positions are kept: not in check, the
 //! engine's chosen move is not a capture or promotion, the score is not a
 //! mate, and the first plies after the opening are skipped.
 
@@ -95,7 +97,7 @@ fn play_game<V: Variant>(
     let mut game = Game::new(start);
     engine.new_game();
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let mut candidates: Vec<String> = Vec::new();
+    let mut candidates: Vec<(String, i32)> = Vec::new();
     let mut ply = 0;
     let mut decisive_streak = 0;
     let mut quiet_draw_streak = 0;
@@ -121,7 +123,7 @@ fn play_game<V: Variant>(
             -score.0
         };
         if ply >= 8 && !board.in_check() && !is_tactical(m) && !score.is_mate() {
-            candidates.push(board.fen());
+            candidates.push((board.fen(), white));
         }
         // Adjudicate clear wins and dead draws to save time.
         if white.abs() >= 1000 {
@@ -154,6 +156,6 @@ fn play_game<V: Variant>(
     };
     candidates
         .into_iter()
-        .map(|f| format!("{f} | {label}"))
+        .map(|(f, score)| format!("{f} | {label} | {score}"))
         .collect()
 }

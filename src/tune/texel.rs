@@ -67,7 +67,7 @@ impl Data {
     }
 }
 
-/// Parses `FEN | result` lines (result from White's side: 1.0, 0.5, 0.0, or
+/// Parses `FEN | result` (or `FEN | result | score`) lines (result from White's side: 1.0, 0.5, 0.0, or
 /// 1-0, 1/2-1/2, 0-1) of standard chess.
 pub fn load(text: &str) -> Data {
     load_with(text, NUM_WEIGHTS, |fen, t| {
@@ -110,7 +110,9 @@ fn load_with(
         coef: vec![0; weights],
     };
     for line in text.lines() {
-        let Some((fen, result)) = line.rsplit_once('|') else {
+        // `FEN | result`, or `FEN | result | score` (the score is not used here).
+        let mut fields = line.split('|');
+        let (Some(fen), Some(result)) = (fields.next(), fields.next()) else {
             if !line.trim().is_empty() {
                 data.skipped += 1;
             }
@@ -420,11 +422,15 @@ mod tests {
     #[test]
     fn coefficients_reproduce_the_evaluation() {
         let text = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 | 0.5\n\
-                    8/4P3/4K3/8/8/8/8/k7 b - - 0 1 | 1.0\n\
+                    8/4P3/4K3/8/8/8/8/k7 b - - 0 1 | 1.0 | 812\n\
+                    8/4P3/4K3/8/8/8/8/k7 b - - 0 1 | 812\n\
                     bad line\n";
+        // `FEN | result` and `FEN | result | score` both load; a score
+        // where the result belongs does not.
         let data = load(text);
         assert_eq!(data.len(), 2);
-        assert_eq!(data.skipped, 1);
+        assert_eq!(data.skipped, 2);
+        assert_eq!(data.samples[1].result, 1.0);
         let p = current_params();
         for (sample, fen) in data.samples.iter().zip([
             "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",

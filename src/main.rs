@@ -351,7 +351,7 @@ enum Cmd {
         #[arg(long, default_value = "chess")]
         variant: String,
     },
-    /// Texel-tune the evaluation weights on `FEN | result` data.
+    /// Texel-tune the evaluation weights on `FEN | result [| score]` data.
     #[command(hide = true)]
     Tune {
         #[arg(long)]

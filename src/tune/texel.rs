@@ -67,8 +67,9 @@ impl Data {
     }
 }
 
-/// Parses `FEN | result` (or `FEN | result | score`) lines (result from White's side: 1.0, 0.5, 0.0, or
-/// 1-0, 1/2-1/2, 0-1) of standard chess.
+/// Parses `FEN | result` or `FEN | result | score` lines of standard chess
+/// (result from White's side: 1.0, 0.5, 0.0, or 1-0, 1/2-1/2, 0-1; the
+/// score is ignored).
 pub fn load(text: &str) -> Data {
     load_with(text, NUM_WEIGHTS, |fen, t| {
         let board = Board::from_fen(fen).ok()?;

@@ -368,6 +368,17 @@ enum Cmd {
         /// L2 pull toward the current weights.
         #[arg(long, default_value_t = 0.0)]
         l2: f64,
+        /// Sigmoid scale K (win probability = 1 / (1 + exp(-K * cp / 400)));
+        /// fitted to the current weights when not given. Fixing it keeps
+        /// the evaluation's centipawn scale, which the search's margins
+        /// are tuned to.
+        #[arg(long)]
+        k: Option<f64>,
+        /// Share of the search score in the target (0 = game results only):
+        /// lambda * sigmoid(K * score) + (1 - lambda) * result, for lines
+        /// that have a score.
+        #[arg(long, default_value_t = 0.0)]
+        lambda: f64,
         /// Where to write the new weights (e.g. src/engine/eval/weights.rs).
         #[arg(long)]
         out: PathBuf,
@@ -522,6 +533,8 @@ fn main() {
             threads,
             min_usage,
             l2,
+            k,
+            lambda,
             out,
             variant,
         }) => cli::search::parse_variant(&variant).and_then(|v| {
@@ -534,6 +547,8 @@ fn main() {
                     min_usage,
                     l2,
                 },
+                k,
+                lambda,
                 out,
                 v,
             )

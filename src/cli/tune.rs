@@ -58,16 +58,24 @@ pub fn datagen(
 pub fn tune(
     data: PathBuf,
     settings: kibitz::tune::texel::TuneSettings,
+    k: Option<f64>,
+    lambda: f64,
     out: PathBuf,
     variant: kibitz::variant::VariantKind,
 ) -> Result<()> {
+    if !(0.0..=1.0).contains(&lambda) {
+        bail!("lambda must be between 0 and 1, not {lambda}");
+    }
+    if k.is_some_and(|k| !(k.is_finite() && k > 0.0)) {
+        bail!("K must be a positive number");
+    }
     let drops = variant != kibitz::variant::VariantKind::Chess;
     let threads = settings.threads;
     use kibitz::tune::texel;
     let text = std::fs::read_to_string(&data)
         .with_context(|| format!("cannot read {}", data.display()))?;
     let start = Instant::now();
-    let d = texel::load_variant(&text, variant);
+    let mut d = texel::load_variant(&text, variant);
     println!(
         "{} positions ({} lines skipped) loaded in {:.1} s",
         d.len(),
@@ -82,7 +90,18 @@ pub fn tune(
     } else {
         texel::current_params()
     };
-    let k = texel::fit_k(&d, &p0, threads);
+    let k = match k {
+        Some(k) => k,
+        None => texel::fit_k(&d, &p0, threads),
+    };
+    if lambda > 0.0 {
+        d.blend_scores(k, lambda);
+        println!(
+            "target: {lambda} x score + {} x result ({} positions have a score)",
+            1.0 - lambda,
+            d.scored()
+        );
+    }
     let e0 = texel::error(&d, &p0, k, threads);
     println!("K = {k:.4}, error of the current weights {e0:.6}");
     let frozen = d
@@ -101,7 +120,7 @@ pub fn tune(
     let (epochs, rate) = (settings.epochs, settings.rate);
     let e1 = texel::error(&d, &p, k, threads);
     let note = format!(
-        "State: Texel-tuned on {} self-play positions ({}), K = {k:.4},\nmean squared error {e0:.6} -> {e1:.6} after {epochs} epochs of Adam (rate {rate}).",
+        "State: Texel-tuned on {} self-play positions ({}), K = {k:.4}, lambda {lambda},\nmean squared error {e0:.6} -> {e1:.6} after {epochs} epochs of Adam (rate {rate}).",
         d.len(),
         data.file_name()
             .map(|f| f.to_string_lossy().into_owned())

@@ -37,7 +37,13 @@ struct Sample {
     /// Middlegame share (phase / 24) and endgame share times scale.
     mg_share: f32,
     eg_share: f32,
+    /// What the prediction is fitted to: the game result, or a blend of it
+    /// with the search score (see [`Data::blend_scores`]).
     result: f32,
+    /// The game result from White's side.
+    game: f32,
+    /// The search score from White's side in centipawns, when the line had one.
+    score: Option<f32>,
 }
 
 pub struct Data {
@@ -65,11 +71,29 @@ impl Data {
     pub fn is_empty(&self) -> bool {
         self.samples.is_empty()
     }
+
+    /// How many positions have a search score.
+    pub fn scored(&self) -> usize {
+        self.samples.iter().filter(|x| x.score.is_some()).count()
+    }
+
+    /// Fits to `lambda * sigmoid(K * score) + (1 - lambda) * result` where
+    /// a position has a search score, to the result elsewhere. The score
+    /// carries what a search saw in the position; the result what became
+    /// of it.
+    pub fn blend_scores(&mut self, k: f64, lambda: f64) {
+        for x in &mut self.samples {
+            x.result = match x.score {
+                Some(s) => (lambda * sigmoid(k, s as f64) + (1.0 - lambda) * x.game as f64) as f32,
+                None => x.game,
+            };
+        }
+    }
 }
 
 /// Parses `FEN | result` or `FEN | result | score` lines of standard chess
 /// (result from White's side: 1.0, 0.5, 0.0, or 1-0, 1/2-1/2, 0-1; the
-/// score is ignored).
+/// score in centipawns from White's side, used by [`Data::blend_scores`]).
 pub fn load(text: &str) -> Data {
     load_with(text, NUM_WEIGHTS, |fen, t| {
         let board = Board::from_fen(fen).ok()?;
@@ -111,7 +135,7 @@ fn load_with(
         coef: vec![0; weights],
     };
     for line in text.lines() {
-        // `FEN | result`, or `FEN | result | score` (the score is not used here).
+        // `FEN | result`, or `FEN | result | score`.
         let mut fields = line.split('|');
         let (Some(fen), Some(result)) = (fields.next(), fields.next()) else {
             if !line.trim().is_empty() {
@@ -124,6 +148,14 @@ fn load_with(
             "0.5" | "1/2-1/2" => 0.5,
             "0.0" | "0" | "0-1" => 0.0,
             _ => {
+                data.skipped += 1;
+                continue;
+            }
+        };
+        let score = match fields.next().map(|s| s.trim().parse::<f32>()) {
+            None => None,
+            Some(Ok(s)) if s.is_finite() => Some(s),
+            Some(_) => {
                 data.skipped += 1;
                 continue;
             }
@@ -145,6 +177,8 @@ fn load_with(
             mg_share: phase as f32 / 24.0,
             eg_share: (24 - phase) as f32 / 24.0 * scale as f32 / 128.0,
             result,
+            game: result,
+            score,
         });
     }
     data
@@ -432,6 +466,24 @@ mod tests {
         assert_eq!(data.len(), 2);
         assert_eq!(data.skipped, 2);
         assert_eq!(data.samples[1].result, 1.0);
+        assert_eq!(data.samples[0].score, None);
+        assert_eq!(data.samples[1].score, Some(812.0));
+        assert_eq!(data.scored(), 1);
+        // Blending moves the scored target toward the score's win
+        // probability only; lambda 1 is the score alone.
+        let mut blended = load(text);
+        blended.blend_scores(2.0, 0.5);
+        assert_eq!(blended.samples[0].result, 0.5);
+        let s = sigmoid(2.0, 812.0);
+        assert!((blended.samples[1].result as f64 - (0.5 * s + 0.5)).abs() < 1e-6);
+        blended.blend_scores(2.0, 1.0);
+        assert!((blended.samples[1].result as f64 - s).abs() < 1e-6);
+        assert_eq!(blended.samples[1].game, 1.0);
+        // A score that is no number makes the line bad.
+        assert_eq!(
+            load("8/4P3/4K3/8/8/8/8/k7 b - - 0 1 | 1.0 | x\n").skipped,
+            1
+        );
         let p = current_params();
         for (sample, fen) in data.samples.iter().zip([
             "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",

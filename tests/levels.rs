@@ -160,3 +160,21 @@ fn weaker_levels_calculate_less() {
         assert_eq!(l.qsearch_plies.is_some(), n <= 5, "level {n}");
     }
 }
+
+#[test]
+fn levels_evaluate_with_the_weights_they_were_calibrated_with() {
+    use kibitz::engine::eval::{LEVEL_WEIGHTS, WEIGHTS, evaluate_with};
+    // A middlegame where the two weight sets disagree.
+    let b = board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8");
+    let tuned = evaluate_with(b.chess(), &WEIGHTS);
+    let calibrated = evaluate_with(b.chess(), &LEVEL_WEIGHTS);
+    assert_ne!(tuned, calibrated);
+    let mut engine = Engine::default();
+    assert_eq!(engine.static_eval(&b), tuned, "full strength");
+    for n in 1..=7 {
+        engine.set_level(Level::new(n).unwrap());
+        assert_eq!(engine.static_eval(&b), calibrated, "level {n}");
+    }
+    engine.set_level(Level::MAX);
+    assert_eq!(engine.static_eval(&b), tuned, "back to full strength");
+}

@@ -275,6 +275,7 @@ impl Engine {
             syzygy: None,
             helpers: Vec::new(),
         };
+        engine.set_level(engine.options.level);
         let threads = engine.options.threads;
         engine.set_threads(threads);
         if !syzygy_path.is_empty() {
@@ -331,6 +332,22 @@ impl Engine {
 
     pub fn set_level(&mut self, level: Level) {
         self.options.level = level;
+        let weights = Self::weights_for(level);
+        if weights != self.eval.weights() {
+            // The hash table's scores came from the other weights.
+            self.eval.set_weights(weights);
+            self.tt.clear();
+        }
+    }
+
+    /// Levels 1-7 keep the weights they were calibrated with; full
+    /// strength plays with the current tuned ones.
+    fn weights_for(level: Level) -> eval::WeightSet {
+        if level == Level::MAX {
+            eval::WeightSet::Tuned
+        } else {
+            eval::WeightSet::Levels
+        }
     }
 
     pub fn set_own_book(&mut self, on: bool) {
@@ -517,6 +534,7 @@ impl Engine {
             for h in helpers.iter_mut() {
                 h.hist.age();
                 h.eval.set_kind(eval.kind());
+                h.eval.set_weights(eval.weights());
                 h.eval.partner = eval.partner;
                 let (keys, root_tb) = (keys.clone(), root_tb.clone());
                 let (limits, helper_stop, helper_nodes) = (&limits, &helper_stop, &helper_nodes);

@@ -5,6 +5,7 @@
 //! belongs to) and the Texel tuner (how often each weight is used).
 
 use super::S;
+use super::level_weights as lw;
 use super::weights as w;
 
 pub const MATERIAL: usize = 0;
@@ -238,45 +239,51 @@ const fn copy<const N: usize>(
     out
 }
 
-const fn flatten() -> [S; NUM_WEIGHTS] {
-    let mut out = [S::ZERO; NUM_WEIGHTS];
-    out = copy(out, MATERIAL, w::MATERIAL);
-    out = copy(out, PST, w::PST);
-    out = copy(out, MOBILITY_KNIGHT, w::MOBILITY_KNIGHT);
-    out = copy(out, MOBILITY_BISHOP, w::MOBILITY_BISHOP);
-    out = copy(out, MOBILITY_ROOK, w::MOBILITY_ROOK);
-    out = copy(out, MOBILITY_QUEEN, w::MOBILITY_QUEEN);
-    out = copy(out, PAWN_ISOLATED, w::PAWN_ISOLATED);
-    out = copy(out, PAWN_DOUBLED, w::PAWN_DOUBLED);
-    out = copy(out, PAWN_BACKWARD, w::PAWN_BACKWARD);
-    out = copy(out, PAWN_PHALANX, w::PAWN_PHALANX);
-    out = copy(out, PAWN_SUPPORTED, w::PAWN_SUPPORTED);
-    out = copy(out, PASSED, w::PASSED);
-    out = copy(out, PASSED_OWN_KING, w::PASSED_OWN_KING);
-    out = copy(out, PASSED_THEIR_KING, w::PASSED_THEIR_KING);
-    out = copy(out, PASSED_BLOCKED, w::PASSED_BLOCKED);
-    out = copy(out, KING_SHIELD, w::KING_SHIELD);
-    out = copy(out, KING_OPEN_FILE, w::KING_OPEN_FILE);
-    out = copy(out, KING_ATTACK, w::KING_ATTACK);
-    out = copy(out, KING_ATTACKERS, w::KING_ATTACKERS);
-    out = copy(out, SAFE_CHECK, w::SAFE_CHECK);
-    out = copy(out, BISHOP_PAIR, w::BISHOP_PAIR);
-    out = copy(out, ROOK_OPEN, w::ROOK_OPEN);
-    out = copy(out, ROOK_SEMI_OPEN, w::ROOK_SEMI_OPEN);
-    out = copy(out, OUTPOST, w::OUTPOST);
-    out = copy(out, THREAT_BY_PAWN, w::THREAT_BY_PAWN);
-    out = copy(out, THREAT_BY_MINOR, w::THREAT_BY_MINOR);
-    out = copy(out, THREAT_BY_ROOK, w::THREAT_BY_ROOK);
-    out = copy(out, HANGING, w::HANGING);
-    out = copy(out, TEMPO, w::TEMPO);
-    out
+/// Flattens a weights module (`weights.rs` or `level_weights.rs`).
+macro_rules! flatten {
+    ($w:ident) => {{
+        let mut out = [S::ZERO; NUM_WEIGHTS];
+        out = copy(out, MATERIAL, $w::MATERIAL);
+        out = copy(out, PST, $w::PST);
+        out = copy(out, MOBILITY_KNIGHT, $w::MOBILITY_KNIGHT);
+        out = copy(out, MOBILITY_BISHOP, $w::MOBILITY_BISHOP);
+        out = copy(out, MOBILITY_ROOK, $w::MOBILITY_ROOK);
+        out = copy(out, MOBILITY_QUEEN, $w::MOBILITY_QUEEN);
+        out = copy(out, PAWN_ISOLATED, $w::PAWN_ISOLATED);
+        out = copy(out, PAWN_DOUBLED, $w::PAWN_DOUBLED);
+        out = copy(out, PAWN_BACKWARD, $w::PAWN_BACKWARD);
+        out = copy(out, PAWN_PHALANX, $w::PAWN_PHALANX);
+        out = copy(out, PAWN_SUPPORTED, $w::PAWN_SUPPORTED);
+        out = copy(out, PASSED, $w::PASSED);
+        out = copy(out, PASSED_OWN_KING, $w::PASSED_OWN_KING);
+        out = copy(out, PASSED_THEIR_KING, $w::PASSED_THEIR_KING);
+        out = copy(out, PASSED_BLOCKED, $w::PASSED_BLOCKED);
+        out = copy(out, KING_SHIELD, $w::KING_SHIELD);
+        out = copy(out, KING_OPEN_FILE, $w::KING_OPEN_FILE);
+        out = copy(out, KING_ATTACK, $w::KING_ATTACK);
+        out = copy(out, KING_ATTACKERS, $w::KING_ATTACKERS);
+        out = copy(out, SAFE_CHECK, $w::SAFE_CHECK);
+        out = copy(out, BISHOP_PAIR, $w::BISHOP_PAIR);
+        out = copy(out, ROOK_OPEN, $w::ROOK_OPEN);
+        out = copy(out, ROOK_SEMI_OPEN, $w::ROOK_SEMI_OPEN);
+        out = copy(out, OUTPOST, $w::OUTPOST);
+        out = copy(out, THREAT_BY_PAWN, $w::THREAT_BY_PAWN);
+        out = copy(out, THREAT_BY_MINOR, $w::THREAT_BY_MINOR);
+        out = copy(out, THREAT_BY_ROOK, $w::THREAT_BY_ROOK);
+        out = copy(out, HANGING, $w::HANGING);
+        out = copy(out, TEMPO, $w::TEMPO);
+        out
+    }};
 }
 
 /// The engine's weights, flattened (usable in constant expressions).
-pub const DEFAULT_WEIGHTS: [S; NUM_WEIGHTS] = flatten();
+pub const DEFAULT_WEIGHTS: [S; NUM_WEIGHTS] = flatten!(w);
 
 /// The engine's weights, flattened.
 pub static WEIGHTS: [S; NUM_WEIGHTS] = DEFAULT_WEIGHTS;
+
+/// The weights levels 1-7 were calibrated with (`level_weights.rs`).
+pub static LEVEL_WEIGHTS: [S; NUM_WEIGHTS] = flatten!(lw);
 
 /// Material plus piece-square value of every piece on every square, signed
 /// (White positive): what [`crate::engine::Board`] updates incrementally.

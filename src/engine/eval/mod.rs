@@ -13,6 +13,7 @@
 
 mod full;
 pub mod layout;
+mod level_weights;
 mod masks;
 pub mod simple;
 pub mod weights;
@@ -28,7 +29,7 @@ use std::fmt;
 /// evaluation (the board keeps its piece-square sum incrementally).
 pub use super::tapered::S;
 pub use full::PawnCache;
-pub use layout::{NUM_WEIGHTS, PSQT, WEIGHTS};
+pub use layout::{LEVEL_WEIGHTS, NUM_WEIGHTS, PSQT, WEIGHTS};
 
 /// The evaluation terms, as the UI groups them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -220,9 +221,22 @@ pub fn psqt_of(pos: &Chess) -> S {
     s
 }
 
+/// Which weights the full evaluation of standard chess plays with.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum WeightSet {
+    /// The current tuned weights ([`WEIGHTS`]): full strength, the eval
+    /// breakdown, the tuner.
+    #[default]
+    Tuned,
+    /// The weights levels 1-7 were calibrated with against Lichess's
+    /// levels ([`LEVEL_WEIGHTS`]), so that the measured table stays true.
+    Levels,
+}
+
 /// Evaluates `pos` from the side to move's point of view.
 pub struct Evaluator {
     kind: EvalKind,
+    weights: WeightSet,
     pawns: PawnCache,
     /// The drop variants' pawn structure has its own weights.
     pub(crate) zh_pawns: PawnCache,
@@ -241,6 +255,7 @@ impl Evaluator {
     pub fn new(kind: EvalKind) -> Evaluator {
         Evaluator {
             kind,
+            weights: WeightSet::Tuned,
             pawns: PawnCache::new(),
             zh_pawns: PawnCache::new(),
             partner: zh::PartnerTweaks::default(),
@@ -253,6 +268,19 @@ impl Evaluator {
 
     pub fn set_kind(&mut self, kind: EvalKind) {
         self.kind = kind;
+    }
+
+    pub fn weights(&self) -> WeightSet {
+        self.weights
+    }
+
+    /// Switches the weight set; the pawn cache holds results of the old
+    /// weights, so it starts empty.
+    pub fn set_weights(&mut self, weights: WeightSet) {
+        if weights != self.weights {
+            self.weights = weights;
+            self.pawns = PawnCache::new();
+        }
     }
 
     /// Bughouse: the partner's wishes (see [`zh::PartnerTweaks`]).
@@ -273,13 +301,23 @@ impl Evaluator {
         let pos = board.chess();
         match self.kind {
             EvalKind::Full => {
-                let raw = full::evaluate(
-                    pos,
-                    &WEIGHTS,
-                    Some(&mut self.pawns),
-                    Some(board.psqt()),
-                    &mut NoTrace,
-                );
+                let raw = match self.weights {
+                    WeightSet::Tuned => full::evaluate(
+                        pos,
+                        &WEIGHTS,
+                        Some(&mut self.pawns),
+                        Some(board.psqt()),
+                        &mut NoTrace,
+                    ),
+                    // The board's running sum is of the tuned tables.
+                    WeightSet::Levels => full::evaluate(
+                        pos,
+                        &LEVEL_WEIGHTS,
+                        Some(&mut self.pawns),
+                        None,
+                        &mut NoTrace,
+                    ),
+                };
                 let white = raw.taper(raw.mg, raw.eg);
                 if pos.turn() == Color::White {
                     white

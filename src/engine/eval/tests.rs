@@ -165,3 +165,28 @@ fn packed_scores() {
         assert_eq!((t.mg(), t.eg()), (3 * mg, 3 * eg));
     }
 }
+
+#[test]
+fn level_weights_are_used_when_chosen_and_the_pawn_cache_follows() {
+    // The two sets differ (levels keep the weights they were calibrated
+    // with); an evaluator switched between them scores every position
+    // exactly as the weights it holds, whatever its pawn cache saw before.
+    assert_ne!(WEIGHTS[..], LEVEL_WEIGHTS[..]);
+    let mut ev = Evaluator::new(EvalKind::Full);
+    let mut differ = 0;
+    for b in positions() {
+        ev.set_weights(WeightSet::Tuned);
+        let tuned = ev.evaluate(&b);
+        assert_eq!(tuned, evaluate_with(b.chess(), &WEIGHTS), "{}", b.fen());
+        ev.set_weights(WeightSet::Levels);
+        let levels = ev.evaluate(&b);
+        assert_eq!(
+            levels,
+            evaluate_with(b.chess(), &LEVEL_WEIGHTS),
+            "{}",
+            b.fen()
+        );
+        differ += usize::from(tuned != levels);
+    }
+    assert!(differ > 100, "only {differ} positions score differently");
+}

@@ -149,6 +149,7 @@ impl Level {
         l.depth = Some(l.depth.map_or(s.depth, |d| d.min(s.depth)));
         let cap = Duration::from_millis(s.movetime_ms);
         l.movetime = Some(l.movetime.map_or(cap, |t| t.min(cap)));
+        l.movetime_is_cap = true;
         l.infinite = false;
         l.qsearch_plies = s.qsearch_plies;
         if s.miss_pct > 0 {

@@ -90,6 +90,9 @@ pub struct Limits {
     /// Levels 1-7: the per cent of moves below the root the search
     /// overlooks, and the seed that picks them (see `Searcher::overlooks`).
     pub blind_spots: Option<(u8, u64)>,
+    /// Levels 1-7: `movetime` is a cap the search may stop before once the
+    /// best move is settled (as they were calibrated), not a time to use up.
+    pub movetime_is_cap: bool,
 }
 
 impl Limits {
@@ -137,9 +140,14 @@ impl TimeManager {
         let mut soft = None;
         let mut hard = None;
         if let Some(mt) = limits.movetime {
+            // A fixed time per move: what is not used is lost, so search
+            // until it is up (no soft limit; the hard one ends the last
+            // iteration, whose better move is kept when it was found).
             let t = mt.saturating_sub(overhead).max(Duration::from_millis(1));
-            soft = Some(t);
             hard = Some(t);
+            if limits.movetime_is_cap {
+                soft = Some(t);
+            }
         }
         if let Some(clock) = limits.clock {
             let (time, inc) = match turn {
@@ -233,9 +241,27 @@ mod tests {
         // Last move before the time control: use most of it.
         let (s, h) = TimeManager::allocate(ms(10_000), Duration::ZERO, Some(1), ms(50));
         assert!(s > ms(5000) && h < ms(9950));
-        // Movetime is taken as is, minus overhead.
+        // Movetime is taken as is, minus overhead, and all of it is used.
         let limits = Limits::movetime(500);
         let tm = TimeManager::new(&limits, Color::White, ms(20));
         assert_eq!(tm.hard, Some(ms(480)));
+        assert_eq!(tm.soft, None);
+        // A level's time cap may be left early, as before.
+        let capped = Limits {
+            movetime_is_cap: true,
+            ..Limits::movetime(500)
+        };
+        let tm = TimeManager::new(&capped, Color::White, ms(20));
+        assert_eq!((tm.soft, tm.hard), (Some(ms(480)), Some(ms(480))));
+        // With a clock as well, the clock's soft limit still applies.
+        let limits = Limits {
+            clock: Some(Clock {
+                wtime: Some(ms(60_000)),
+                ..Clock::default()
+            }),
+            ..Limits::movetime(5000)
+        };
+        let tm = TimeManager::new(&limits, Color::White, ms(20));
+        assert!(tm.soft.is_some_and(|s| s < ms(4980)), "{:?}", tm.soft);
     }
 }

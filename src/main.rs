@@ -332,7 +332,7 @@ enum Cmd {
         #[arg(long, default_value_t = 300)]
         max_moves: usize,
     },
-    /// Self-play games for tuning: writes `FEN | result` lines.
+    /// Self-play games for tuning: writes `FEN | result | score` lines (quiet positions, the game result, the search score for White).
     #[command(hide = true)]
     Datagen {
         #[arg(long)]

@@ -342,7 +342,7 @@ impl Engine {
 
     /// Levels 1-7 keep the weights they were calibrated with; full
     /// strength plays with the current tuned ones.
-    fn weights_for(level: Level) -> eval::WeightSet {
+    pub fn weights_for(level: Level) -> eval::WeightSet {
         if level == Level::MAX {
             eval::WeightSet::Tuned
         } else {

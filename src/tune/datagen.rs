@@ -4,8 +4,8 @@
 //!
 //! Output: one line per position, `FEN | result | score`: the game's result
 //! from White's side (1.0, 0.5, 0.0) and the search's score in centipawns,
-//! also from White's side (the Texel tuner reads the result, the network
-//! trainer both). Only quiet positions are kept: not in check, the
+//! also from White's side (the Texel tuner blends both with `--lambda`, the network
+//! trainer too). Only quiet positions are kept: not in check, the
 //! engine's chosen move is not a capture or promotion, the score is not a
 //! mate, and the first plies after the opening are skipped.
 

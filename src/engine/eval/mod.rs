@@ -355,9 +355,19 @@ pub fn trace_weights<T: Tracer>(pos: &Chess, t: &mut T) -> (i32, i32) {
 
 /// Explains the evaluation of `pos`: per term and side, adding up exactly.
 pub fn trace(pos: &Chess, kind: EvalKind) -> EvalTrace {
+    trace_with(pos, kind, WeightSet::Tuned)
+}
+
+/// [`trace`] with the full evaluation's weights chosen (a level 1-7
+/// engine evaluates with [`WeightSet::Levels`]).
+pub fn trace_with(pos: &Chess, kind: EvalKind, weights: WeightSet) -> EvalTrace {
     let mut t = TermTracer::default();
+    let w = match weights {
+        WeightSet::Tuned => &WEIGHTS,
+        WeightSet::Levels => &LEVEL_WEIGHTS,
+    };
     let (raw, simple_score) = match kind {
-        EvalKind::Full => (full::evaluate(pos, &WEIGHTS, None, None, &mut t), None),
+        EvalKind::Full => (full::evaluate(pos, w, None, None, &mut t), None),
         EvalKind::Simple => {
             let stm = simple::evaluate(pos, &mut t);
             let endgame = simple::is_endgame(pos.board());

@@ -247,6 +247,39 @@ fn eval_breakdown_shows_the_engines_numbers() {
     assert!(matches!(a.overlay, Overlay::None));
 }
 
+/// Against a built-in level 1-7 the full table explains that level's own
+/// weights (the ones it was calibrated with); at level 8 the tuned ones.
+#[test]
+fn eval_breakdown_follows_the_opponents_weights() {
+    let t = Instant::now();
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let board = Board::from_fen(fen).unwrap();
+    let tuned = eval::trace(board.chess(), crate::engine::EvalKind::Full);
+    let levels = eval::trace_with(
+        board.chess(),
+        crate::engine::EvalKind::Full,
+        eval::WeightSet::Levels,
+    );
+    assert_ne!(tuned.white, levels.white, "the two sets must differ here");
+    for (level, want, title) in [
+        (3, levels.white, "Full evaluation (level 3's weights"),
+        (8, tuned.white, "Full evaluation (tuned"),
+    ] {
+        let mut a = app();
+        let mut s = setup(WHITE, Some(fen), None);
+        s.engine = EngineSpec::BuiltIn { level };
+        a.start_game(s, t);
+        a.take_effects();
+        key(&mut a, KeyCode::Char('i'), t);
+        let s = render(&a, 160, 50);
+        assert!(s.contains(title), "level {level}: {s}");
+        assert!(
+            s.contains(&format!("total: {:+} for White", want)),
+            "level {level}: {s}"
+        );
+    }
+}
+
 #[test]
 fn the_explorer_opens_on_the_board_position_and_closes() {
     let t = Instant::now();

@@ -5,18 +5,20 @@
 //! are the engine's own (`eval::trace`): the parts add up to its score.
 
 use super::*;
-use crate::engine::EvalKind;
 use crate::engine::eval::{self, EvalTrace};
+use crate::engine::{Engine, EvalKind};
+use crate::ui::player::EngineSpec;
 
 const TABLE_W: u16 = 56;
 
-fn table(t: &EvalTrace, theme: &Theme, turn: Color) -> Vec<Line<'static>> {
+fn table(t: &EvalTrace, theme: &Theme, turn: Color, level: Option<u8>) -> Vec<Line<'static>> {
     let text = Style::default().fg(theme.text);
     let dim = Style::default().fg(theme.dim);
     let bold = text.add_modifier(Modifier::BOLD);
-    let title = match t.kind {
-        EvalKind::Full => "Full evaluation (tuned, tapered)",
-        EvalKind::Simple => "Simple evaluation (Michniewski)",
+    let title = match (t.kind, level) {
+        (EvalKind::Full, None) => "Full evaluation (tuned, tapered)".to_string(),
+        (EvalKind::Full, Some(l)) => format!("Full evaluation (level {l}'s weights, tapered)"),
+        (EvalKind::Simple, _) => "Simple evaluation (Michniewski)".to_string(),
     };
     let mut lines = vec![
         Line::from(Span::styled(
@@ -97,18 +99,28 @@ fn table(t: &EvalTrace, theme: &Theme, turn: Color) -> Vec<Line<'static>> {
 pub(super) fn draw_eval(buf: &mut Buffer, app: &App, simple_first: bool, area: Rect) {
     let theme = app.theme();
     let board = app.board();
-    let full = eval::trace(board.chess(), EvalKind::Full);
+    // Against a built-in level 1-7 the full table explains what that
+    // level evaluates with: the weights it was calibrated with.
+    let level = match (app.mode, &app.spec) {
+        (Mode::HumanVsHuman, _) => None,
+        (_, EngineSpec::BuiltIn { level }) => Some(*level).filter(|&l| {
+            Level::new(l).is_some_and(|l| Engine::weights_for(l) == eval::WeightSet::Levels)
+        }),
+        _ => None,
+    };
+    let weights = level.map_or(eval::WeightSet::Tuned, |_| eval::WeightSet::Levels);
+    let full = eval::trace_with(board.chess(), EvalKind::Full, weights);
     let simple = eval::trace(board.chess(), EvalKind::Simple);
     let both = area.width >= 2 * TABLE_W + 5;
     let (left, right) = if both {
         (
-            table(&full, theme, board.turn()),
-            Some(table(&simple, theme, board.turn())),
+            table(&full, theme, board.turn(), level),
+            Some(table(&simple, theme, board.turn(), None)),
         )
     } else if simple_first {
-        (table(&simple, theme, board.turn()), None)
+        (table(&simple, theme, board.turn(), None), None)
     } else {
-        (table(&full, theme, board.turn()), None)
+        (table(&full, theme, board.turn(), level), None)
     };
     let rows = left.len().max(right.as_ref().map_or(0, Vec::len)) as u16;
     let w = if both { 2 * TABLE_W + 5 } else { TABLE_W + 2 };

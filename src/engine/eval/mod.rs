@@ -233,6 +233,16 @@ pub enum WeightSet {
     Levels,
 }
 
+impl WeightSet {
+    /// The flattened weights of this set.
+    pub fn table(self) -> &'static [S; NUM_WEIGHTS] {
+        match self {
+            WeightSet::Tuned => &WEIGHTS,
+            WeightSet::Levels => &LEVEL_WEIGHTS,
+        }
+    }
+}
+
 /// Evaluates `pos` from the side to move's point of view.
 pub struct Evaluator {
     kind: EvalKind,
@@ -301,23 +311,16 @@ impl Evaluator {
         let pos = board.chess();
         match self.kind {
             EvalKind::Full => {
-                let raw = match self.weights {
-                    WeightSet::Tuned => full::evaluate(
-                        pos,
-                        &WEIGHTS,
-                        Some(&mut self.pawns),
-                        Some(board.psqt()),
-                        &mut NoTrace,
-                    ),
-                    // The board's running sum is of the tuned tables.
-                    WeightSet::Levels => full::evaluate(
-                        pos,
-                        &LEVEL_WEIGHTS,
-                        Some(&mut self.pawns),
-                        None,
-                        &mut NoTrace,
-                    ),
-                };
+                // The board's running material and square sum is of the
+                // tuned tables; the level weights compute their own.
+                let psqt = (self.weights == WeightSet::Tuned).then(|| board.psqt());
+                let raw = full::evaluate(
+                    pos,
+                    self.weights.table(),
+                    Some(&mut self.pawns),
+                    psqt,
+                    &mut NoTrace,
+                );
                 let white = raw.taper(raw.mg, raw.eg);
                 if pos.turn() == Color::White {
                     white
@@ -362,12 +365,11 @@ pub fn trace(pos: &Chess, kind: EvalKind) -> EvalTrace {
 /// engine evaluates with [`WeightSet::Levels`]).
 pub fn trace_with(pos: &Chess, kind: EvalKind, weights: WeightSet) -> EvalTrace {
     let mut t = TermTracer::default();
-    let w = match weights {
-        WeightSet::Tuned => &WEIGHTS,
-        WeightSet::Levels => &LEVEL_WEIGHTS,
-    };
     let (raw, simple_score) = match kind {
-        EvalKind::Full => (full::evaluate(pos, w, None, None, &mut t), None),
+        EvalKind::Full => (
+            full::evaluate(pos, weights.table(), None, None, &mut t),
+            None,
+        ),
         EvalKind::Simple => {
             let stm = simple::evaluate(pos, &mut t);
             let endgame = simple::is_endgame(pos.board());

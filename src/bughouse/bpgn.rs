@@ -493,6 +493,30 @@ mod tests {
     }
 
     #[test]
+    fn a_b_pawn_capture_reads_back_when_a_bishop_could_also_take() {
+        // Board A after 1.e4 d5 2.Bb5+ c6 3.Nc3 Bd7 4.Bxc6: both the b7
+        // pawn and the d7 bishop can take on c6. SAN writes the pawn's
+        // capture as bxc6; a four-engine match once could not read it back.
+        let mut g = BughouseGame::new();
+        for m in ["e4", "d5", "Bb5+", "c6", "Nc3", "Bd7", "Bxc6", "bxc6"] {
+            g.push_text(BoardId::A, m, None).unwrap();
+        }
+        let text = write_bpgn(&g);
+        assert!(text.contains("4a. bxc6"), "{text}");
+        let back = read_bpgn(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(back[0].moves(), g.moves());
+        assert_eq!(back[0].fen(), g.fen());
+        // The bishop's capture reads back as the bishop's.
+        let mut h = BughouseGame::new();
+        for m in ["e4", "d5", "Bb5+", "c6", "Nc3", "Bd7", "Bxc6", "Bxc6"] {
+            h.push_text(BoardId::A, m, None).unwrap();
+        }
+        let back = read_bpgn(&write_bpgn(&h)).unwrap();
+        assert_eq!(back[0].fen(), h.fen());
+        assert_ne!(back[0].fen(), g.fen());
+    }
+
+    #[test]
     fn bad_files_say_where() {
         let err = |t: &str| read_bpgn(t).unwrap_err().to_string();
         // A drop of a piece that never arrived.

@@ -4,7 +4,8 @@
 //! `exd5`, `ed5`, `Nd5` for a capture, `O-O`, `0-0`, `o-o`, `e8=Q`, `e8q`,
 //! `e8` (a queen), `e2e4`, `e7e8q`, `e1g1`, `e1h1`, `1. e4`, `Nf3+!?`. When
 //! the text is not a legal move, the error says why in one plain sentence
-//! for the status line.
+//! for the status line. Exact SAN is read as the standard defines it, so
+//! `bxc3` is a b-pawn capture even when a bishop could also take.
 
 mod drops;
 mod errors;
@@ -34,6 +35,15 @@ pub fn parse_move(pos: &Chess, text: &str) -> Result<Move, MoveInputError> {
         return Err(MoveInputError::GameOver {
             checkmate: pos.is_check(),
         });
+    }
+    // Exact SAN means what the standard says: `bxc3` is the b-pawn even
+    // when a bishop could also take on c3 (that one is `Bxc3`). Files
+    // written in SAN read back this way; only looser text needs guessing.
+    if let Ok(san) = core.parse::<San>()
+        && let Ok(m) = san.to_move(pos)
+        && San::from_move(pos, m).to_string() == core
+    {
+        return Ok(m);
     }
     match parsed {
         Parsed::Castle(side) => castle(pos, side),

@@ -55,7 +55,11 @@ fn app() -> App {
 
 fn render(c: &mut Criterion) {
     let a = app();
-    assert_eq!(a.game.moves().len(), 20, "the setup moves were all played");
+    assert_eq!(
+        a.chess().game.moves().len(),
+        20,
+        "the setup moves were all played"
+    );
     let now = Instant::now();
     for (w, h) in [(160u16, 50u16), (80, 24)] {
         let area = Rect::new(0, 0, w, h);
@@ -115,7 +119,7 @@ fn bughouse(c: &mut Criterion) {
     let mut a = App::new(Config::default(), theme::builtin(), None);
     let mut h = HouseReplay::new(None, games, 0);
     h.go(usize::MAX, now);
-    a.house = Some(Box::new(h));
+    a.show_house(h, now);
     for (w, h) in [(160u16, 50u16), (120, 40), (80, 24)] {
         let area = Rect::new(0, 0, w, h);
         let mut buf = Buffer::empty(area);
@@ -158,7 +162,7 @@ fn explorer(c: &mut Criterion) {
         unreachable!()
     };
     ex.recorded(id, rec);
-    a.explorer = Some(Box::new(ex));
+    a.show_explorer(ex, Instant::now());
     let area = Rect::new(0, 0, 160, 50);
     let mut buf = Buffer::empty(area);
     let now = Instant::now();
@@ -168,9 +172,9 @@ fn explorer(c: &mut Criterion) {
             view::draw_to(&mut buf, area, black_box(&a), now);
         })
     });
-    let steps = a.explorer.as_ref().unwrap().tree().unwrap().steps.len();
+    let steps = a.explorer().unwrap().tree().unwrap().steps.len();
     for (name, step) in [("last step", steps - 1), ("middle step", steps / 2)] {
-        if let Some(ex) = &mut a.explorer {
+        if let Some(ex) = a.explorer_mut() {
             ex.mode = kibitz::ui::explorer::Mode::Step;
             ex.step = step;
         }

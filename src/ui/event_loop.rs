@@ -91,8 +91,8 @@ pub(super) fn event_loop(
             (app.default_setup(), None)
         }
     };
-    let exploring = app.explorer.is_some() || replaying;
-    app.launch_setup = Some(setup.clone());
+    let exploring = app.top_as::<app::ExplorerScreen>().is_some() || replaying;
+    app.ui.launch_setup = Some(setup.clone());
     match resume {
         _ if exploring => {}
         Some((path, game)) => {
@@ -106,7 +106,7 @@ pub(super) fn event_loop(
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default()
             );
-            app.overlay = Overlay::Resume {
+            app.ui.overlay = Overlay::Resume {
                 path,
                 game: Box::new(game),
                 summary,
@@ -154,8 +154,10 @@ pub(super) fn event_loop(
                     Slot::Opponent => match &mut opponent {
                         Some(o) => o.go(*req),
                         None => {
-                            let mut o =
-                                EngineHandle::spawn(&app.spec, engine_sink(&tx, Slot::Opponent));
+                            let mut o = EngineHandle::spawn(
+                                &app.chess().spec,
+                                engine_sink(&tx, Slot::Opponent),
+                            );
                             o.go(*req);
                             opponent = Some(o);
                         }
@@ -198,33 +200,24 @@ pub(super) fn event_loop(
                     app.update(note, Instant::now());
                 }
                 Effect::Explorer(req) => {
-                    if let Some(flag) = job_stop.take() {
-                        flag.store(true, std::sync::atomic::Ordering::Relaxed);
-                    }
-                    let recorded = |id, r| Msg::TreeRecorded {
-                        id,
-                        recording: Box::new(r),
-                    };
-                    if let Some(flag) = spawn_job(req, &tx, recorded) {
-                        job_stop = Some(flag);
-                    }
-                }
-                Effect::HouseExplorer(req) => {
                     use crate::ui::explorer::{AnyRecording, AnyRequest};
                     if let Some(flag) = job_stop.take() {
                         flag.store(true, std::sync::atomic::Ordering::Relaxed);
                     }
-                    let flag = match req {
-                        AnyRequest::Zh(r) => spawn_job(r, &tx, |id, r| Msg::HouseTreeRecorded {
+                    job_stop = match req {
+                        AnyRequest::Chess(r) => spawn_job(r, &tx, |id, r| Msg::TreeRecorded {
+                            id,
+                            recording: AnyRecording::Chess(Box::new(r)),
+                        }),
+                        AnyRequest::Zh(r) => spawn_job(r, &tx, |id, r| Msg::TreeRecorded {
                             id,
                             recording: AnyRecording::Zh(Box::new(r)),
                         }),
-                        AnyRequest::Bug(r) => spawn_job(r, &tx, |id, r| Msg::HouseTreeRecorded {
+                        AnyRequest::Bug(r) => spawn_job(r, &tx, |id, r| Msg::TreeRecorded {
                             id,
                             recording: AnyRecording::Bug(Box::new(r)),
                         }),
                     };
-                    job_stop = flag;
                 }
                 Effect::OpenFile { id, path } => {
                     if let Some(flag) = spawn_open(id, path, &tx) {
@@ -254,10 +247,10 @@ pub(super) fn event_loop(
                     }
                 }
                 Effect::SaveState => {
-                    if let Some(d) = &app.data_dir {
+                    if let Some(d) = &app.ui.dirs.data {
                         let state = config::State {
                             theme: Some(app.theme().name.clone()),
-                            flipped: app.flipped,
+                            flipped: app.ui.flipped,
                         };
                         if let Err(e) = std::fs::create_dir_all(d)
                             .and_then(|_| state.save(&d.join("state.toml")))
@@ -271,7 +264,7 @@ pub(super) fn event_loop(
                 }
             }
         }
-        if app.quit {
+        if app.ui.quit {
             return Ok(());
         }
         terminal.draw(|f| view::draw(f, app, Instant::now()))?;

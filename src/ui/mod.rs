@@ -72,7 +72,7 @@ pub fn run(opts: Options) -> Result<()> {
         mut warnings,
     } = prepare(&opts)?;
     // Endgame tables for the built-in engines.
-    let syzygy = match app.config.syzygy_path.as_deref() {
+    let syzygy = match app.ui.config.syzygy_path.as_deref() {
         Some(path) => match crate::tablebase::syzygy::SyzygyTables::open(path) {
             Ok(t) => Some(std::sync::Arc::new(t)),
             Err(e) => {
@@ -82,13 +82,13 @@ pub fn run(opts: Options) -> Result<()> {
         },
         None => None,
     };
-    if app.config.own_tablebases {
-        crate::tablebase::shared_loader().start(app.tables_dir());
+    if app.ui.config.own_tablebases {
+        crate::tablebase::shared_loader().start(app.ui.tables_dir());
     }
     player::set_engine_setup(player::EngineSetup {
-        own: app.config.own_tablebases,
+        own: app.ui.config.own_tablebases,
         syzygy,
-        threads: app.config.engine_threads,
+        threads: app.ui.config.engine_threads,
     });
     let start = match &opts.replay {
         None if opts.train.is_some() => {
@@ -109,7 +109,7 @@ pub fn run(opts: Options) -> Result<()> {
         },
     };
     let result = run_terminal(&mut app, start, warnings);
-    if let Some(path) = &app.save_path
+    if let Some(path) = &app.chess().save_path
         && path.exists()
     {
         eprintln!("Game saved to {}", path.display());

@@ -75,7 +75,7 @@ pub(super) fn live_setup(
             "--fen is for standard chess; Crazyhouse and Bughouse start from the initial position"
         );
     }
-    let level = app.config.level;
+    let level = app.ui.config.level;
     if kind == VariantKind::Crazyhouse
         && (opts.seat.is_some() || opts.partner.is_some() || opts.opponents.is_some())
     {
@@ -114,7 +114,7 @@ pub(super) fn live_setup(
         two_people: setup.mode == app::Mode::HumanVsHuman,
         opponents,
         partner,
-        time: app.config.time_control,
+        time: app.ui.config.time_control,
     };
     seating.setup().map(Some).map_err(|e| anyhow::anyhow!(e))
 }
@@ -248,25 +248,27 @@ pub(super) fn prepare(opts: &Options) -> Result<Prepared> {
         .unwrap_or_default();
     let mut app = App::new(cfg, themes, data_dir.clone());
     if let Some(l) = &opts.limits {
-        app.spec = app::parse_limits(l).map_err(|e| anyhow::anyhow!("--limits {l}: {e}"))?;
+        app.chess_mut().s.spec =
+            app::parse_limits(l).map_err(|e| anyhow::anyhow!("--limits {l}: {e}"))?;
     }
     let wanted_theme = opts.theme.clone().or(state.theme.clone());
     if let Some(name) = wanted_theme {
         match app
+            .ui
             .themes
             .iter()
             .position(|t| t.name.eq_ignore_ascii_case(&name))
         {
-            Some(i) => app.theme = i,
+            Some(i) => app.ui.theme = i,
             None if opts.theme.is_some() => {
-                let names: Vec<&str> = app.themes.iter().map(|t| t.name.as_str()).collect();
+                let names: Vec<&str> = app.ui.themes.iter().map(|t| t.name.as_str()).collect();
                 bail!("no theme '{name}' (have: {})", names.join(", "));
             }
             None => {}
         }
     }
-    app.flipped = state.flipped;
-    app.samples_dir = samples_dir();
+    app.ui.flipped = state.flipped;
+    app.ui.dirs.samples = samples_dir();
 
     let mut setup = app.default_setup();
     if let Some(fen) = &opts.fen {

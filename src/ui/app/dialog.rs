@@ -18,6 +18,8 @@ pub struct NewGameDialog {
     /// Index into [`VARIANTS`].
     pub variant: usize,
     pub error: Option<String>,
+    /// The external engine offered, if any.
+    pub external: Option<String>,
 }
 
 pub const VARIANTS: [&str; 3] = ["Chess", "Crazyhouse", "Bughouse"];
@@ -47,12 +49,28 @@ pub fn time_choices() -> Vec<String> {
     v
 }
 
-impl App {
-    // ------------------------------------------------------------------
-    // New-game dialog.
+/// The external engine to offer: the one playing now, else the configured one.
+pub fn external_command(spec: &EngineSpec, config: &Config) -> Option<String> {
+    match spec {
+        EngineSpec::External { command } => Some(command.clone()),
+        _ => config
+            .engine
+            .as_ref()
+            .map(|p| p.to_string_lossy().into_owned()),
+    }
+}
 
-    pub fn open_new_game_dialog(&mut self) {
-        let side = match self.mode {
+impl NewGameDialog {
+    /// The dialog filled in with the settings of the game shown (`mode`,
+    /// `spec`, `time`; `variant` an index into [`VARIANTS`]).
+    pub fn new(
+        mode: Mode,
+        spec: &EngineSpec,
+        time_control: Option<TimeControl>,
+        variant: usize,
+        config: &Config,
+    ) -> NewGameDialog {
+        let side = match mode {
             Mode::HumanVsEngine {
                 human: Color::White,
             } => 0,
@@ -62,7 +80,7 @@ impl App {
             Mode::EngineVsEngine => 3,
             Mode::HumanVsHuman => 4,
         };
-        let (opponent, limits) = match &self.spec {
+        let (opponent, limits) = match spec {
             EngineSpec::BuiltIn { level } => ((*level as usize).clamp(1, 8) - 1, String::new()),
             EngineSpec::Custom {
                 depth,
@@ -75,12 +93,6 @@ impl App {
             EngineSpec::External { .. } => (9, String::new()),
         };
         let choices = time_choices();
-        // After a trainer game: the time control of the games before it.
-        let time_control = if self.trainer.is_some() {
-            self.time_before_trainer
-        } else {
-            self.time
-        };
         let time = match time_control {
             None => 0,
             Some(t) => choices
@@ -88,7 +100,7 @@ impl App {
                 .position(|c| c == &t.to_string())
                 .unwrap_or(choices.len() - 1),
         };
-        self.overlay = Overlay::NewGame(Box::new(NewGameDialog {
+        NewGameDialog {
             field: 0,
             side,
             opponent,
@@ -100,132 +112,27 @@ impl App {
             time,
             custom_time: time_control.map_or("10+5".to_string(), |t| t.to_string()),
             fen: String::new(),
-            variant: match self.house.as_ref().and_then(|h| h.live.as_ref()) {
-                Some(l) if l.boards() == 2 => 2,
-                Some(_) => 1,
-                None => 0,
-            },
+            variant,
             error: None,
-        }));
-    }
-
-    /// The external engine offered in the dialog, if any.
-    pub fn external_command(&self) -> Option<String> {
-        match &self.spec {
-            EngineSpec::External { command } => Some(command.clone()),
-            _ => self
-                .config
-                .engine
-                .as_ref()
-                .map(|p| p.to_string_lossy().into_owned()),
+            external: external_command(spec, config),
         }
     }
 
     pub fn opponent_choices(&self) -> usize {
-        if self.external_command().is_some() {
-            10
-        } else {
-            9
-        }
-    }
-
-    pub(super) fn dialog_key(&mut self, k: KeyEvent, now: Instant) {
-        let n_opp = self.opponent_choices();
-        let n_time = time_choices().len();
-        let Overlay::NewGame(d) = &mut self.overlay else {
-            return;
-        };
-        let text_field = matches!(d.field, 2 | 4 | 5);
-        match k.code {
-            KeyCode::Esc => {
-                self.overlay = Overlay::None;
-                return;
-            }
-            KeyCode::Up | KeyCode::BackTab => {
-                d.field = (d.field + DIALOG_FIELDS.len() - 1) % DIALOG_FIELDS.len()
-            }
-            KeyCode::Down | KeyCode::Tab => d.field = (d.field + 1) % DIALOG_FIELDS.len(),
-            KeyCode::Left | KeyCode::Right if !text_field => {
-                let delta = if k.code == KeyCode::Left { -1 } else { 1 };
-                let cycle = |v: usize, n: usize| ((v as i64 + delta).rem_euclid(n as i64)) as usize;
-                match d.field {
-                    0 => d.side = cycle(d.side, SIDES.len()),
-                    1 => d.opponent = cycle(d.opponent, n_opp),
-                    3 => d.time = cycle(d.time, n_time),
-                    6 => d.variant = cycle(d.variant, VARIANTS.len()),
-                    _ => {}
-                }
-            }
-            KeyCode::Backspace if text_field => {
-                let f = text_of(d);
-                f.pop();
-            }
-            KeyCode::Char(c) if text_field => {
-                let f = text_of(d);
-                if f.len() < 100 {
-                    f.push(c);
-                }
-            }
-            KeyCode::Enter if d.variant > 0 => {
-                let d = d.clone();
-                match self.live_setup_from_dialog(&d) {
-                    Ok(setup) => {
-                        self.overlay = Overlay::None;
-                        self.effects.push(Effect::HouseEngine(
-                            crate::ui::house::live::EngineJob::QuitAll,
-                        ));
-                        self.house = None;
-                        self.start_live(setup, now);
-                    }
-                    Err(e) => {
-                        if let Overlay::NewGame(dd) = &mut self.overlay {
-                            dd.error = Some(e);
-                        }
-                    }
-                }
-                return;
-            }
-            KeyCode::Enter => {
-                let d = d.clone();
-                if self.house.is_some() {
-                    self.effects.push(Effect::HouseEngine(
-                        crate::ui::house::live::EngineJob::QuitAll,
-                    ));
-                    self.house = None;
-                }
-                match self.setup_from_dialog(&d) {
-                    Ok(setup) => {
-                        self.start_game(setup, now);
-                    }
-                    Err(e) => {
-                        if let Overlay::NewGame(dd) = &mut self.overlay {
-                            dd.error = Some(e);
-                        }
-                    }
-                }
-                return;
-            }
-            _ => {}
-        }
-        if let Overlay::NewGame(d) = &mut self.overlay {
-            d.error = None;
-        }
+        if self.external.is_some() { 10 } else { 9 }
     }
 
     /// A Crazyhouse or Bughouse game from the dialog: you play the chosen
     /// side (on board A in Bughouse) against the chosen engine, which also
     /// plays your Bughouse partner.
-    pub fn live_setup_from_dialog(
-        &self,
-        d: &NewGameDialog,
-    ) -> Result<crate::ui::house::live::LiveSetup, String> {
-        if !d.fen.trim().is_empty() {
+    pub fn live_setup(&self) -> Result<crate::ui::house::live::LiveSetup, String> {
+        if !self.fen.trim().is_empty() {
             return Err(
                 "Start FEN: Crazyhouse and Bughouse start from the initial position.".into(),
             );
         }
-        let setup = self.setup_from_dialog(d)?;
-        let kind = if d.variant == 2 {
+        let setup = self.setup()?;
+        let kind = if self.variant == 2 {
             crate::variant::VariantKind::Bughouse
         } else {
             crate::variant::VariantKind::Crazyhouse
@@ -247,7 +154,8 @@ impl App {
     }
 
     /// Validates the dialog; the error names the field and the reason.
-    pub fn setup_from_dialog(&self, d: &NewGameDialog) -> Result<Setup, String> {
+    pub fn setup(&self) -> Result<Setup, String> {
+        let d = self;
         let mode = match d.side {
             0 => Mode::HumanVsEngine {
                 human: Color::White,
@@ -272,7 +180,8 @@ impl App {
             8 => parse_limits(&d.limits).map_err(|e| format!("Custom limits: {e}"))?,
             _ => EngineSpec::External {
                 command: self
-                    .external_command()
+                    .external
+                    .clone()
                     .ok_or("no external engine configured")?,
             },
         };
@@ -305,6 +214,94 @@ impl App {
             time,
             start,
         })
+    }
+}
+
+impl Shared {
+    /// Opens the new-game dialog filled in with the game shown.
+    pub fn open_new_game_dialog(
+        &mut self,
+        mode: Mode,
+        spec: &EngineSpec,
+        time: Option<TimeControl>,
+        variant: usize,
+    ) {
+        let d = NewGameDialog::new(mode, spec, time, variant, &self.config);
+        self.overlay = Overlay::NewGame(Box::new(d));
+    }
+}
+
+impl App {
+    pub(super) fn dialog_key(&mut self, k: KeyEvent, now: Instant) {
+        let n_time = time_choices().len();
+        let Overlay::NewGame(d) = &mut self.ui.overlay else {
+            return;
+        };
+        let n_opp = d.opponent_choices();
+        let text_field = matches!(d.field, 2 | 4 | 5);
+        match k.code {
+            KeyCode::Esc => {
+                self.ui.overlay = Overlay::None;
+                return;
+            }
+            KeyCode::Up | KeyCode::BackTab => {
+                d.field = (d.field + DIALOG_FIELDS.len() - 1) % DIALOG_FIELDS.len()
+            }
+            KeyCode::Down | KeyCode::Tab => d.field = (d.field + 1) % DIALOG_FIELDS.len(),
+            KeyCode::Left | KeyCode::Right if !text_field => {
+                let delta = if k.code == KeyCode::Left { -1 } else { 1 };
+                let cycle = |v: usize, n: usize| ((v as i64 + delta).rem_euclid(n as i64)) as usize;
+                match d.field {
+                    0 => d.side = cycle(d.side, SIDES.len()),
+                    1 => d.opponent = cycle(d.opponent, n_opp),
+                    3 => d.time = cycle(d.time, n_time),
+                    6 => d.variant = cycle(d.variant, VARIANTS.len()),
+                    _ => {}
+                }
+            }
+            KeyCode::Backspace if text_field => {
+                let f = text_of(d);
+                f.pop();
+            }
+            KeyCode::Char(c) if text_field => {
+                let f = text_of(d);
+                if f.len() < 100 {
+                    f.push(c);
+                }
+            }
+            KeyCode::Enter if d.variant > 0 => {
+                match d.live_setup() {
+                    Ok(setup) => {
+                        self.ui.overlay = Overlay::None;
+                        self.start_live(setup, now);
+                    }
+                    Err(e) => {
+                        if let Overlay::NewGame(dd) = &mut self.ui.overlay {
+                            dd.error = Some(e);
+                        }
+                    }
+                }
+                return;
+            }
+            KeyCode::Enter => {
+                match d.setup() {
+                    Ok(setup) => {
+                        self.ui.overlay = Overlay::None;
+                        self.start_game(setup, now);
+                    }
+                    Err(e) => {
+                        if let Overlay::NewGame(dd) = &mut self.ui.overlay {
+                            dd.error = Some(e);
+                        }
+                    }
+                }
+                return;
+            }
+            _ => {}
+        }
+        if let Overlay::NewGame(d) = &mut self.ui.overlay {
+            d.error = None;
+        }
     }
 }
 

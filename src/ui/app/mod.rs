@@ -21,26 +21,35 @@ use crate::game::{Ending, Game, GameResult, Termination};
 use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 use shakmaty::{Color, Move, Position, Role, Square};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+mod chess;
 mod dialog;
-mod flow;
+mod editor;
+mod explorer;
+mod files;
 mod house;
-mod house_live;
-mod keys;
 mod msg;
-mod replay;
-mod review;
-mod start;
-mod trainer;
+mod overlays;
+pub mod screen;
+mod shared;
+mod tables;
 
 pub use super::player::parse_limits;
 use super::player::{parse_spec_tag, spec_tag};
+pub use chess::{Chess, ChessScreen, REPLY_DELAY, TrainerGame};
 pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, VARIANTS, time_choices};
+pub use editor::EditorScreen;
+pub use explorer::ExplorerScreen;
+pub use house::HouseScreen;
 pub use msg::{Effect, Msg, ReviewRequest, Slot};
-pub use trainer::{Preparing, REPLY_DELAY, TrainerGame, TrainerMenu, TrainerStart};
+pub use screen::Screen;
+pub use shared::{Dirs, Shared, TrainerState};
+pub use tables::{Preparing, TrainerMenu, TrainerStart};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -235,138 +244,15 @@ pub struct Hint {
     pub ply: usize,
 }
 
+/// The app: the screens, bottom to top, and what they share.
 pub struct App {
-    pub config: Config,
-    pub keys: KeyMap,
-    pub themes: Vec<Theme>,
-    pub theme: usize,
-    pub ascii: bool,
-    pub flipped: bool,
-    pub game: Game,
-    pub mode: Mode,
-    pub spec: EngineSpec,
-    pub time: Option<TimeControl>,
-    pub clocks: Option<Clocks>,
-    /// Remaining times before each move (for takebacks).
-    clock_history: Vec<(Duration, Duration)>,
-    pub paused: bool,
-    pub cursor: Square,
-    pub selected: Option<Square>,
-    /// Mouse drag in progress: from square, and whether the piece was
-    /// already selected when the button went down.
-    drag: Option<(Square, bool)>,
-    pub input: String,
-    /// The move box opened with its key (`:`), before anything is typed:
-    /// inside it every letter is text (`nf3`, `n@f3`).
-    pub move_box_open: bool,
-    /// The last command a key ran (for tests and the help screen).
-    pub last_action: Option<Action>,
-    /// The last replay command a key ran.
-    pub last_replay_action: Option<super::keymap::ReplayAction>,
-    /// Cursor letters (`h`, `k`) typed just now that may still become a
-    /// move, and where the cursor was before them.
-    pending_letters: String,
-    pending_cursor: Square,
-    pub status: Option<Status>,
-    pub overlay: Overlay,
-    pub search: SearchView,
-    /// The opponent engine's name, as it reported it.
-    pub opponent_name: String,
-    /// What the engines said each position is worth, White's view, by
-    /// half-move (0 = the start position): the eval bar and graph.
-    pub evals: Vec<Option<Score>>,
-    /// Show scores from White's point of view instead of the side to move's.
-    pub white_view: bool,
-    /// Analysis mode: the assistant analyses every position shown.
-    pub analysis: Option<AnalysisMode>,
-    /// Replaying a game file (instead of playing).
-    pub replay: Option<Box<super::replay::Replay>>,
-    /// A game file being opened.
-    pub opening: Option<Opening>,
-    /// The move-number box of the replay screen (`:` or a digit).
-    pub goto: Option<String>,
-    /// The analysis setting before the replay screen turned it on.
-    analysis_before_replay: Option<Option<AnalysisMode>>,
-    /// Where the repository's sample games are (for the file picker).
-    pub samples_dir: Option<PathBuf>,
-    /// The search-tree explorer, when open (it covers the screen).
-    pub explorer: Option<Box<super::explorer::Explorer>>,
-    /// The game was paused when the explorer opened (it resumes on close).
-    paused_for_explorer: bool,
-    /// The explorer of a Crazyhouse/Bughouse position, when open.
-    pub house_explorer: Option<super::explorer::AnyExplorer>,
-    /// A Crazyhouse or Bughouse file being replayed (it covers the screen).
-    pub house: Option<Box<super::house::HouseReplay>>,
-    /// The game was paused when that screen opened (it resumes on close).
-    paused_for_house: bool,
-    /// Where a live Crazyhouse/Bughouse game is saved.
-    pub house_save: Option<PathBuf>,
-    /// `m` was pressed: the next key picks a partner message.
-    pub house_message: bool,
-    /// Resign was pressed once.
-    house_resign_armed: bool,
-    /// A typed board move only a drop can make (`Nf5` with a knight in
-    /// hand): asking whether to drop it.
-    house_confirm_drop: Option<(Role, Square)>,
-    /// The position (half-move) and line count the running analysis is for.
-    analysis_running: Option<(usize, usize, u64)>,
-    /// An analysis that ended by itself (mate found, depth limit): not to
-    /// be started again for the same position and lines.
-    analysis_done: Option<(usize, usize, u64)>,
-    pub hint: Option<Hint>,
-    /// Outstanding requests: (slot, id, purpose).
-    pending: Vec<(Slot, u64, Purpose)>,
-    next_id: u64,
-    /// Last score the opponent engine reported, its own point of view.
-    engine_score: Option<Score>,
-    pub effects: Vec<Effect>,
-    pub save_path: Option<PathBuf>,
-    /// The current game has a file (`save_path` was written).
-    saved: bool,
-    /// The opponent engine failed; the next request starts a new one.
-    engine_dead: bool,
-    /// What the command line asked for: new games from the resume prompt
-    /// start like this.
-    pub launch_setup: Option<Setup>,
-    pub data_dir: Option<PathBuf>,
-    pub size: (u16, u16),
-    /// Move-list scroll: lines up from the bottom.
-    pub scroll: usize,
-    pub quit: bool,
-    /// Time per move for hints.
-    pub hint_time: Duration,
-    started_at: Option<Instant>,
-    /// Engine vs engine: a move that arrived early, played when it is due.
-    queued: Option<(Move, Instant)>,
-    last_move_at: Option<Instant>,
-    /// The endgame trainer's game, when one is played.
-    pub trainer: Option<Box<TrainerGame>>,
-    /// Tables loaded for the trainer.
-    pub tables: Option<crate::ui::trainer::Tables>,
-    /// Where the trainer's tables live (default: the data folder's
-    /// `tablebases`).
-    pub tables_dir: Option<PathBuf>,
-    /// Tables being prepared for the trainer.
-    pub preparing: Option<Preparing>,
-    /// The board editor, when open.
-    pub editor: Option<Box<crate::ui::trainer::Editor>>,
-    pub trainer_rng: crate::util::Rng,
-    last_trainer_menu: Option<TrainerMenu>,
-    /// A live game was paused for the trainer's menu or editor.
-    paused_for_trainer: bool,
-    /// Tables being made in the background: request id and material.
-    tables_job: Option<(u64, crate::tablebase::Material)>,
-    /// The time control before trainer games (for the new-game dialog).
-    time_before_trainer: Option<TimeControl>,
+    pub ui: Shared,
+    /// The screens, bottom to top; the top one is shown. Never empty.
+    screens: Vec<Box<dyn Screen>>,
 }
 
 impl App {
     pub fn new(config: Config, themes: Vec<Theme>, data_dir: Option<PathBuf>) -> App {
-        let theme = config
-            .theme
-            .as_ref()
-            .and_then(|t| themes.iter().position(|x| &x.name == t))
-            .unwrap_or(0);
         let level = config.level.clamp(1, 8);
         let spec = match &config.engine {
             Some(p) => EngineSpec::External {
@@ -374,175 +260,75 @@ impl App {
             },
             None => EngineSpec::BuiltIn { level },
         };
+        let time = config.time_control;
         App {
-            keys: config.keys.clone(),
-            ascii: config.piece_style == PieceStyle::Ascii,
-            time: config.time_control,
-            config,
-            themes,
-            theme,
-            flipped: false,
-            game: Game::new(Board::startpos()),
-            mode: Mode::HumanVsEngine {
-                human: Color::White,
-            },
-            spec,
-            clocks: None,
-            clock_history: Vec::new(),
-            paused: false,
-            cursor: Square::E2,
-            selected: None,
-            drag: None,
-            input: String::new(),
-            pending_letters: String::new(),
-            move_box_open: false,
-            last_action: None,
-            last_replay_action: None,
-            pending_cursor: Square::E2,
-            status: None,
-            overlay: Overlay::None,
-            search: SearchView::default(),
-            opponent_name: String::new(),
-            evals: Vec::new(),
-            white_view: true,
-            analysis: None,
-            analysis_running: None,
-            analysis_done: None,
-            replay: None,
-            opening: None,
-            goto: None,
-            analysis_before_replay: None,
-            samples_dir: None,
-            explorer: None,
-            paused_for_explorer: false,
-            house: None,
-            house_explorer: None,
-            paused_for_house: false,
-            house_save: None,
-            house_message: false,
-            house_resign_armed: false,
-            house_confirm_drop: None,
-            hint: None,
-            pending: Vec::new(),
-            next_id: 1,
-            engine_score: None,
-            effects: Vec::new(),
-            save_path: None,
-            saved: false,
-            engine_dead: false,
-            launch_setup: None,
-            data_dir,
-            size: (80, 24),
-            scroll: 0,
-            quit: false,
-            hint_time: Duration::from_millis(1500),
-            started_at: None,
-            queued: None,
-            last_move_at: None,
-            trainer: None,
-            tables: None,
-            tables_dir: None,
-            preparing: None,
-            editor: None,
-            trainer_rng: crate::util::Rng::from_entropy(),
-            last_trainer_menu: None,
-            paused_for_trainer: false,
-            tables_job: None,
-            time_before_trainer: None,
+            ui: Shared::new(config, themes, data_dir),
+            screens: vec![Box::new(ChessScreen::new(spec, time))],
         }
     }
 
     pub fn theme(&self) -> &Theme {
-        &self.themes[self.theme.min(self.themes.len().saturating_sub(1))]
+        self.ui.theme()
     }
 
     pub fn take_effects(&mut self) -> Vec<Effect> {
-        std::mem::take(&mut self.effects)
+        std::mem::take(&mut self.ui.effects)
     }
 
-    fn info(&mut self, text: impl Into<String>) {
-        self.status = Some(Status {
-            text: text.into(),
-            kind: StatusKind::Info,
-        });
+    /// The screen on top.
+    pub fn top(&self) -> &dyn Screen {
+        self.screens
+            .last()
+            .map(|s| s.as_ref())
+            .expect("the app always has a screen")
     }
 
-    fn error(&mut self, text: impl Into<String>) {
-        self.status = Some(Status {
-            text: text.into(),
-            kind: StatusKind::Error,
-        });
+    /// The screen on top, if it is a `T`.
+    pub fn top_as<T: Screen>(&self) -> Option<&T> {
+        self.screens.last()?.as_any().downcast_ref::<T>()
     }
 
-    pub fn board(&self) -> &Board {
-        self.game.current()
-    }
-
-    pub fn is_over(&self) -> bool {
-        self.game.ending.is_some()
-    }
-
-    /// The human may move now.
-    pub fn human_to_move(&self) -> bool {
-        self.replay.is_none()
-            && self.editor.is_none()
-            && self.preparing.is_none()
-            && !self.is_over()
-            && !self.paused
-            && matches!(
-                self.overlay,
-                Overlay::None | Overlay::Help | Overlay::Eval { .. }
-            )
-            && self.mode.is_human(self.board().turn())
-    }
-
-    /// Keys may go to the move box: a live game with a human player and no
-    /// dialog open (moves typed during the engine's turn wait in the box).
-    /// A move is being typed (the move box is shown).
-    pub fn move_box_shown(&self) -> bool {
-        !self.input.is_empty() || self.move_box_open
-    }
-
-    /// Empties and closes the move box.
-    pub(super) fn close_move_box(&mut self) {
-        self.input.clear();
-        self.move_box_open = false;
-    }
-
-    fn typing_allowed(&self) -> bool {
-        self.replay.is_none()
-            && self.editor.is_none()
-            && self.preparing.is_none()
-            && !self.is_over()
-            && self.mode != Mode::EngineVsEngine
-            && matches!(self.overlay, Overlay::None)
-    }
-
-    fn engine_to_move(&self) -> bool {
-        self.replay.is_none()
-            && self.editor.is_none()
-            && !self.is_over()
-            && !self.paused
-            && !self.mode.is_human(self.board().turn())
-    }
-
-    pub fn engine_thinking(&self) -> bool {
-        self.queued.is_some()
-            || self
-                .pending
-                .iter()
-                .any(|p| p.0 == Slot::Opponent && p.2 == Purpose::Move)
-    }
-
-    /// Legal destination squares of the piece on `from`.
-    pub fn destinations(&self, from: Square) -> Vec<Square> {
-        self.board()
-            .chess()
-            .legal_moves()
+    /// The topmost screen that is a `T`.
+    pub fn find<T: Screen>(&self) -> Option<&T> {
+        self.screens
             .iter()
-            .filter(|m| m.from() == Some(from))
-            .map(|m| shown_to(*m))
-            .collect()
+            .rev()
+            .find_map(|s| s.as_any().downcast_ref::<T>())
+    }
+
+    pub fn find_mut<T: Screen>(&mut self) -> Option<&mut T> {
+        self.screens
+            .iter_mut()
+            .rev()
+            .find_map(|s| s.as_any_mut().downcast_mut::<T>())
+    }
+
+    /// How many screens are open.
+    pub fn depth(&self) -> usize {
+        self.screens.len()
+    }
+
+    /// The topmost chess screen (there is always one at the bottom unless
+    /// the app started on another screen).
+    pub fn chess(&self) -> &ChessScreen {
+        self.find::<ChessScreen>()
+            .expect("a chess screen is at the bottom")
+    }
+
+    /// The topmost chess screen, at work.
+    pub fn chess_mut(&mut self) -> Chess<'_> {
+        let App { ui, screens } = self;
+        let s = screens
+            .iter_mut()
+            .rev()
+            .find_map(|s| s.as_any_mut().downcast_mut::<ChessScreen>())
+            .expect("a chess screen is at the bottom");
+        Chess { ui, s }
+    }
+
+    /// The board of the topmost chess screen.
+    pub fn board(&self) -> &Board {
+        self.chess().board()
     }
 
     // ------------------------------------------------------------------
@@ -555,31 +341,25 @@ impl App {
                     self.on_key(k, now);
                 }
             }
-            Msg::Mouse(m) => self.on_mouse(m, now),
-            Msg::Resize(w, h) => self.size = (w, h),
-            Msg::Tick => self.on_tick(now),
-            Msg::Engine(slot, e) => self.on_engine(slot, e, now),
-            Msg::Error(e) => self.error(e),
-            Msg::Note(n) => self.info(n),
-            Msg::TreeRecorded { id, recording } => {
-                if let Some(ex) = &mut self.explorer {
-                    ex.recorded(id, *recording);
+            Msg::Mouse(m) => {
+                if matches!(self.ui.overlay, Overlay::None) && self.fits() {
+                    let ui = &mut self.ui;
+                    if let Some(top) = self.screens.last_mut() {
+                        top.mouse(ui, m, now);
+                    }
                 }
             }
-            Msg::Compared { id, row, result } => {
-                if let Some(ex) = &mut self.explorer {
-                    ex.compared(id, row, result);
-                } else if let Some(ex) = &mut self.house_explorer {
-                    ex.compared(id, row, result);
+            Msg::Resize(w, h) => self.ui.size = (w, h),
+            Msg::Tick => {
+                let ui = &mut self.ui;
+                for s in self.screens.iter_mut() {
+                    s.tick(ui, now);
                 }
             }
-            Msg::HouseTreeRecorded { id, recording } => {
-                if let Some(ex) = &mut self.house_explorer {
-                    ex.recorded(id, recording);
-                }
-            }
+            Msg::Error(e) => self.ui.error(e),
+            Msg::Note(n) => self.ui.info(n),
             Msg::Indexing { id, share } => {
-                if let Some(o) = &mut self.opening
+                if let Some(o) = &mut self.ui.opening
                     && o.id == id
                 {
                     o.share = share;
@@ -587,111 +367,315 @@ impl App {
             }
             Msg::Opened { id, path, result } => self.on_opened(id, path, result, now),
             Msg::HouseOpened { id, path, result } => self.on_house_opened(id, path, result, now),
-            Msg::HouseEngine { seat, news } => self.on_house_engine(seat, news, now),
-            Msg::Checked { id, statuses, done } => self.on_checked(id, statuses, done),
-            Msg::TablesProgress { id, text, share } => self.on_tables_progress(id, text, share),
-            Msg::TablesReady { id, result } => self.on_tables_ready(id, result, now),
-            Msg::Reviewed {
-                id,
-                done,
-                total,
-                review,
-                finished,
-            } => self.on_reviewed(id, done, total, review, finished),
+            Msg::TablesProgress { id, text, share } => self.ui.on_tables_progress(id, text, share),
+            Msg::TablesReady { id, result } => self.ui.on_tables_ready(id, result, now),
+            other => self.offer(other, now),
         }
-        self.sync_analysis(now);
+        self.settle(now);
     }
 
-    /// Opens the tree explorer on the position on the board.
-    pub fn open_explorer(&mut self, depth: crate::engine::Depth, standalone: bool, now: Instant) {
-        let mut pos = crate::engine::GamePosition::new(self.game.start().clone());
-        for &m in self.game.moves() {
-            pos.push(m);
+    /// Offers a message to the screens, top first, until one keeps it.
+    fn offer(&mut self, msg: Msg, now: Instant) {
+        let ui = &mut self.ui;
+        let mut msg = Some(msg);
+        for s in self.screens.iter_mut().rev() {
+            match msg.take() {
+                Some(m) => msg = s.message(ui, m, now),
+                None => break,
+            }
         }
-        if !crate::engine::has_legal_moves(pos.current()) {
-            self.error("The game is over here: there is no search to explore.");
+    }
+
+    /// After an event: the screens asked to open or close are, the screens
+    /// covered or back on top are told, and the top one syncs its work.
+    fn settle(&mut self, now: Instant) {
+        for _ in 0..8 {
+            let navs = std::mem::take(&mut self.ui.nav);
+            if navs.is_empty() {
+                break;
+            }
+            let mut navs = navs.into_iter().peekable();
+            while let Some(nav) = navs.next() {
+                // A screen closing as another opens (the editor starting a
+                // trainer game): the one beneath stays covered.
+                if matches!(nav, screen::Nav::Close)
+                    && self.screens.len() > 1
+                    && matches!(
+                        navs.peek(),
+                        Some(screen::Nav::Open(_) | screen::Nav::OpenInstead(..))
+                    )
+                {
+                    let ui = &mut self.ui;
+                    if let Some(mut top) = self.screens.pop() {
+                        top.leave(ui);
+                    }
+                    if let Some(screen::Nav::Open(s) | screen::Nav::OpenInstead(s, _)) = navs.next()
+                    {
+                        self.screens.push(s);
+                    }
+                    continue;
+                }
+                self.navigate(nav, now);
+            }
+        }
+        if self.ui.quit && !self.ui.effects.iter().any(|e| matches!(e, Effect::Quit)) {
+            let ui = &mut self.ui;
+            for s in self.screens.iter_mut().rev() {
+                s.leave(ui);
+            }
+            self.ui.effects.push(Effect::Quit);
             return;
         }
-        let ex = super::explorer::Explorer::new(
-            pos,
-            depth,
-            crate::engine::Features::default(),
-            crate::engine::tree::DEFAULT_NODE_CAP,
-        );
-        self.start_explorer(ex, standalone, now);
+        let ui = &mut self.ui;
+        if let Some(top) = self.screens.last_mut() {
+            top.sync(ui, now);
+        }
     }
 
-    /// Shows `ex` and asks for its first recording. A live game pauses
-    /// meanwhile (clocks, engine, analysis) and resumes when it closes.
+    fn navigate(&mut self, nav: screen::Nav, now: Instant) {
+        use screen::Nav;
+        let ui = &mut self.ui;
+        match nav {
+            Nav::Open(s) => {
+                if let Some(top) = self.screens.last_mut() {
+                    top.covered(ui, now);
+                }
+                self.screens.push(s);
+            }
+            Nav::OpenInstead(s, instead) => {
+                if self.screens.len() > 1
+                    && self.screens.last().is_some_and(|t| instead(t.as_ref()))
+                {
+                    if let Some(mut top) = self.screens.pop() {
+                        top.leave(ui);
+                    }
+                } else if let Some(top) = self.screens.last_mut() {
+                    top.covered(ui, now);
+                }
+                self.screens.push(s);
+            }
+            Nav::Close => {
+                if self.screens.len() > 1 {
+                    if let Some(mut top) = self.screens.pop() {
+                        top.leave(ui);
+                    }
+                    if let Some(top) = self.screens.last_mut() {
+                        top.uncovered(ui, now);
+                    }
+                } else {
+                    // The last screen closing ends the app.
+                    ui.quit();
+                }
+            }
+            Nav::Replace(s) => {
+                while let Some(mut top) = self.screens.pop() {
+                    top.leave(ui);
+                }
+                self.screens.push(s);
+            }
+            Nav::Cover => {
+                if let Some(top) = self.screens.last_mut() {
+                    top.covered(ui, now);
+                }
+            }
+            Nav::Uncover => {
+                if let Some(top) = self.screens.last_mut() {
+                    top.uncovered(ui, now);
+                }
+            }
+        }
+    }
+
+    /// Whether the top screen fits the terminal.
+    fn fits(&self) -> bool {
+        self.top()
+            .fits(Rect::new(0, 0, self.ui.size.0, self.ui.size.1))
+    }
+
+    /// Draws the top screen and the overlays above it.
+    pub fn draw(&self, buf: &mut Buffer, area: Rect, now: Instant) {
+        self.top().draw(&self.ui, buf, area, now);
+    }
+
+    /// Quits: every screen saves.
+    pub(super) fn do_quit(&mut self) {
+        self.ui.quit();
+    }
+
+    /// Starts a new game (it replaces every screen): the engine of the
+    /// game before is kept when the new game uses the same.
+    pub fn start_game(&mut self, setup: Setup, now: Instant) {
+        let mut s = ChessScreen::new(setup.engine.clone(), setup.time);
+        if let Some(old) = self.find::<ChessScreen>() {
+            s.spec = old.spec.clone();
+            s.opponent_name = old.opponent_name.clone();
+            s.engine_dead = old.engine_dead;
+            s.hint_time = old.hint_time;
+        }
+        let ui = &mut self.ui;
+        while let Some(mut top) = self.screens.pop() {
+            top.leave(ui);
+        }
+        Chess { ui, s: &mut s }.start_game(setup, now);
+        self.screens.push(Box::new(s));
+        self.settle(now);
+    }
+
+    /// Resumes a saved, unfinished game (it replaces every screen).
+    pub fn resume(&mut self, game: Game, path: PathBuf, now: Instant) {
+        if game.header("KibitzTrainer").is_some() {
+            self.ui.overlay = Overlay::None;
+            self.ui
+                .begin_trainer(TrainerStart::Resume(Box::new(game), path), now);
+            self.settle(now);
+            return;
+        }
+        let mut s = ChessScreen::new(self.chess().spec.clone(), None);
+        let ui = &mut self.ui;
+        while let Some(mut top) = self.screens.pop() {
+            top.leave(ui);
+        }
+        Chess { ui, s: &mut s }.resume(game, path, now);
+        self.screens.push(Box::new(s));
+        self.settle(now);
+    }
+
+    /// The default setup: human White against the configured opponent.
+    pub fn default_setup(&self) -> Setup {
+        let (spec, time) = match self.find::<ChessScreen>() {
+            Some(c) => (c.spec.clone(), c.time),
+            None => (EngineSpec::BuiltIn { level: 4 }, None),
+        };
+        Setup {
+            mode: Mode::HumanVsEngine {
+                human: Color::White,
+            },
+            engine: spec,
+            time,
+            start: Board::startpos(),
+        }
+    }
+
+    /// Opens the tree explorer on the position of the chess screen.
+    pub fn open_explorer(&mut self, depth: crate::engine::Depth, now: Instant) {
+        self.chess_mut().open_explorer(depth);
+        self.settle(now);
+    }
+
+    /// Shows `ex` (the app started on it: closing it quits).
     pub fn start_explorer(
         &mut self,
-        mut ex: super::explorer::Explorer,
+        ex: super::explorer::Explorer,
         standalone: bool,
         now: Instant,
     ) {
-        ex.standalone = standalone;
-        if !standalone && !self.is_over() && !self.paused && self.mode_is_live() {
-            self.toggle_pause(now);
-            self.paused_for_explorer = true;
-        }
-        self.next_id += 1;
-        let req = ex.start(self.next_id);
-        self.effects.push(Effect::Explorer(req));
-        self.explorer = Some(Box::new(ex));
+        explorer::open(&mut self.ui, ex, standalone);
+        self.settle(now);
     }
 
-    /// A game that would go on by itself or against a clock (something to
-    /// pause): an engine plays, or the clocks run.
-    fn mode_is_live(&self) -> bool {
-        self.mode != Mode::HumanVsHuman || self.clocks.is_some()
+    /// Opens the endgame trainer's menu over the current screen.
+    pub fn open_trainer_menu(&mut self, now: Instant) {
+        self.ui.open_trainer_menu();
+        self.settle(now);
     }
 
-    /// Records what a search found a position worth (side to move's view).
-    fn note_eval(&mut self, ply: usize, board: &Board, score: Score) {
-        if ply > self.game.moves().len() {
-            return;
-        }
-        if let Some(r) = &mut self.replay
-            && ply == self.game.moves().len()
-            && board.hash() == self.game.current().hash()
-            && let Some(slot) = r.evals.get_mut(r.cursor)
-        {
-            *slot = Some(match board.turn() {
-                Color::White => score,
-                Color::Black => -score,
-            });
-        }
-        if self.evals.len() <= ply {
-            self.evals.resize(ply + 1, None);
-        }
-        self.evals[ply] = Some(match board.turn() {
-            Color::White => score,
-            Color::Black => -score,
-        });
+    /// Starts a trainer game (after preparing its tables if needed).
+    pub fn begin_trainer(&mut self, start: TrainerStart, now: Instant) {
+        self.ui.begin_trainer(start, now);
+        self.settle(now);
     }
 
-    /// The latest evaluation at or before the current position, White's view.
-    pub fn current_eval(&self) -> Option<Score> {
-        let ply = self.game.moves().len();
-        self.evals.iter().take(ply + 1).rev().find_map(|e| *e)
+    /// Opens the board editor.
+    pub fn open_editor(&mut self, board: Option<&Board>, now: Instant) {
+        let editor = EditorScreen::new(board, &mut self.ui);
+        self.ui.open(Box::new(editor));
+        self.settle(now);
+    }
+}
+
+/// Looking into the screens (tests and the runtime).
+impl App {
+    /// The game of the topmost Crazyhouse/Bughouse screen.
+    pub fn house(&self) -> Option<&crate::ui::house::HouseReplay> {
+        self.find::<HouseScreen>()?.house.as_deref()
     }
 
-    /// Clock text for `color`, if there is a clock.
-    pub fn clock_text(&self, color: Color, now: Instant) -> Option<String> {
-        if let Some(r) = &self.replay {
-            let (w, b) = r.clocks();
-            return match color {
-                Color::White => w,
-                Color::Black => b,
-            }
-            .map(format_clock);
+    pub fn house_mut(&mut self) -> Option<&mut crate::ui::house::HouseReplay> {
+        self.find_mut::<HouseScreen>()?.house.as_deref_mut()
+    }
+
+    /// The board editor, when it is on top.
+    pub fn editor(&self) -> Option<&crate::ui::trainer::Editor> {
+        self.top_as::<EditorScreen>().map(|e| &e.ed)
+    }
+
+    /// The explorer of a chess position, when it is on top.
+    pub fn explorer(&self) -> Option<&super::explorer::Explorer> {
+        match &self.top_as::<ExplorerScreen>()?.ex {
+            super::explorer::AnyExplorer::Chess(e) => Some(e),
+            _ => None,
         }
-        self.clocks
-            .as_ref()
-            .map(|c| format_clock(c.remaining(color, now)))
     }
 
-    pub fn started(&self) -> Option<Instant> {
-        self.started_at
+    /// The explorer of any variant, when it is on top.
+    pub fn any_explorer(&self) -> Option<&super::explorer::AnyExplorer> {
+        self.top_as::<ExplorerScreen>().map(|e| &e.ex)
+    }
+}
+
+/// Opening screens directly (the benchmarks and tests).
+impl App {
+    /// Opens a replay of `replay` on a chess screen of its own.
+    pub fn enter_replay(&mut self, replay: crate::ui::replay::Replay, now: Instant) {
+        let mut s = ChessScreen::new(self.default_setup().engine, None);
+        Chess {
+            ui: &mut self.ui,
+            s: &mut s,
+        }
+        .enter_replay(replay, now);
+        self.navigate(screen::Nav::Open(Box::new(s)), now);
+    }
+
+    /// Shows `house` on a Crazyhouse/Bughouse screen.
+    pub fn show_house(&mut self, house: crate::ui::house::HouseReplay, now: Instant) {
+        let s = HouseScreen::new(Some(Box::new(house)), None);
+        self.navigate(screen::Nav::Open(Box::new(s)), now);
+    }
+
+    /// Shows `ex` (already recorded, or waiting for its recording).
+    pub fn show_explorer(&mut self, ex: super::explorer::Explorer, now: Instant) {
+        let ex = super::explorer::AnyExplorer::Chess(Box::new(ex));
+        self.navigate(screen::Nav::Open(Box::new(ExplorerScreen { ex })), now);
+    }
+}
+
+impl App {
+    /// The explorer of a chess position on top, to change.
+    pub fn explorer_mut(&mut self) -> Option<&mut super::explorer::Explorer> {
+        let top = self
+            .screens
+            .last_mut()?
+            .as_any_mut()
+            .downcast_mut::<ExplorerScreen>()?;
+        match &mut top.ex {
+            super::explorer::AnyExplorer::Chess(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Closes the top screen, as its own close key would.
+    pub fn close_screen(&mut self, now: Instant) {
+        self.navigate(screen::Nav::Close, now);
+    }
+}
+
+impl App {
+    /// Every screen that is a `T`, top first.
+    pub fn find_screens<T: Screen>(&self) -> Vec<&T> {
+        self.screens
+            .iter()
+            .rev()
+            .filter_map(|s| s.as_any().downcast_ref::<T>())
+            .collect()
     }
 }

@@ -36,8 +36,8 @@ pub enum Effect {
     },
     /// Remember the theme and board orientation.
     SaveState,
-    /// Work for the tree explorer (record, compare, cancel).
-    Explorer(crate::ui::explorer::Request),
+    /// Work for the tree explorer of any variant (record, compare, cancel).
+    Explorer(crate::ui::explorer::AnyRequest),
     /// Read and index a game file (answered by `Indexing`, `Opened`, then
     /// `Checked` messages with this id).
     OpenFile {
@@ -60,8 +60,6 @@ pub enum Effect {
     },
     /// Work for an engine of a live Crazyhouse/Bughouse game.
     HouseEngine(crate::ui::house::live::EngineJob),
-    /// Work for the explorer of a Crazyhouse/Bughouse position.
-    HouseExplorer(crate::ui::explorer::AnyRequest),
     Quit,
 }
 
@@ -90,7 +88,7 @@ pub enum Msg {
     /// A search tree recorded for the explorer.
     TreeRecorded {
         id: u64,
-        recording: Box<crate::engine::tree::Recording>,
+        recording: crate::ui::explorer::AnyRecording,
     },
     /// One row of the explorer's comparison finished.
     Compared {
@@ -109,11 +107,6 @@ pub enum Msg {
         id: u64,
         path: PathBuf,
         result: Result<Vec<Result<crate::ui::house::Show, String>>, String>,
-    },
-    /// A search tree of a Crazyhouse/Bughouse position recorded.
-    HouseTreeRecorded {
-        id: u64,
-        recording: crate::ui::explorer::AnyRecording,
     },
     /// An engine of a live Crazyhouse/Bughouse game said something.
     HouseEngine {

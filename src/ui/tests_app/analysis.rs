@@ -91,12 +91,12 @@ fn search_panel_rows_progress_and_white_view() {
     assert!(s.contains("+0.20") && s.contains("+0.35"), "{s}");
     assert!(s.contains("1... e5 2. Nf3"), "PV in SAN: {s}");
     key(&mut a, KeyCode::Char('w'), t);
-    assert!(!a.white_view);
+    assert!(!a.ui.white_view);
     let s = render(&a, 160, 50);
     assert!(s.contains("-0.20") && s.contains("-0.35"), "{s}");
     // The eval is remembered for the position after 1. e4, White's view.
-    assert_eq!(a.evals.get(1).copied().flatten(), Some(Score(20)));
-    assert_eq!(a.current_eval(), Some(Score(20)));
+    assert_eq!(a.chess().evals.get(1).copied().flatten(), Some(Score(20)));
+    assert_eq!(a.chess().current_eval(), Some(Score(20)));
 }
 
 #[test]
@@ -125,7 +125,7 @@ fn eval_bar_and_graph_follow_the_game() {
         ),
         t,
     );
-    assert_eq!(a.evals.get(1).copied().flatten(), Some(Score(900)));
+    assert_eq!(a.chess().evals.get(1).copied().flatten(), Some(Score(900)));
     let area = ratatui::layout::Rect::new(0, 0, 160, 50);
     let l = view::layout(area).unwrap();
     let bar = l.eval_bar.expect("room for the eval bar");
@@ -144,7 +144,7 @@ fn eval_bar_and_graph_follow_the_game() {
     assert!(s.contains("Evaluation (White's view)"), "{s}");
     // Taking the moves back forgets their evaluations.
     key(&mut a, KeyCode::Char('u'), t);
-    assert!(a.evals.len() <= 1);
+    assert!(a.chess().evals.len() <= 1);
 }
 
 #[test]
@@ -154,7 +154,7 @@ fn analysis_mode_follows_the_position() {
     a.start_game(setup(Mode::HumanVsHuman, None, None), t);
     a.take_effects();
     command(&mut a, Action::Analyse, t);
-    assert_eq!(a.analysis, Some(AnalysisMode { lines: 3 }));
+    assert_eq!(a.chess().analysis, Some(AnalysisMode { lines: 3 }));
     let req = take_go(&mut a, Slot::Assistant).expect("analysis starts");
     assert_eq!(req.purpose, Purpose::Analysis);
     assert_eq!(req.multipv, 3);
@@ -181,12 +181,12 @@ fn analysis_mode_follows_the_position() {
     info(&mut a, Slot::Assistant, &req, 10, 25, &["c7c5"], t);
     shift(&mut a, 'H', t);
     assert!(
-        a.status.as_ref().unwrap().text.contains("Hint: c5"),
+        a.ui.status.as_ref().unwrap().text.contains("Hint: c5"),
         "{:?}",
-        a.status
+        a.ui.status
     );
     command(&mut a, Action::Analyse, t);
-    assert_eq!(a.analysis, None);
+    assert_eq!(a.chess().analysis, None);
     assert!(
         a.take_effects()
             .iter()
@@ -217,7 +217,7 @@ fn eval_breakdown_shows_the_engines_numbers() {
     let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
     a.start_game(setup(Mode::HumanVsHuman, Some(fen), None), t);
     key(&mut a, KeyCode::Char('i'), t);
-    assert!(matches!(a.overlay, Overlay::Eval { .. }));
+    assert!(matches!(a.ui.overlay, Overlay::Eval { .. }));
     let s = render(&a, 160, 50);
     assert!(
         s.contains("Full evaluation") && s.contains("Simple evaluation"),
@@ -244,7 +244,7 @@ fn eval_breakdown_shows_the_engines_numbers() {
     let s = render(&a, 90, 40);
     assert!(s.contains("Simple evaluation"));
     key(&mut a, KeyCode::Esc, t);
-    assert!(matches!(a.overlay, Overlay::None));
+    assert!(matches!(a.ui.overlay, Overlay::None));
 }
 
 /// Against a built-in level 1-7 the full table explains that level's own
@@ -296,13 +296,13 @@ fn the_explorer_opens_on_the_board_position_and_closes() {
             _ => None,
         })
         .expect("a recording is asked for");
-    let crate::ui::explorer::Request::Record {
+    let crate::ui::explorer::AnyRequest::Chess(crate::ui::explorer::Request::Record {
         id,
         pos,
         depth,
         features,
         cap,
-    } = req
+    }) = req
     else {
         panic!("{req:?}");
     };
@@ -318,7 +318,7 @@ fn the_explorer_opens_on_the_board_position_and_closes() {
     a.update(
         Msg::TreeRecorded {
             id,
-            recording: Box::new(recording),
+            recording: crate::ui::explorer::AnyRecording::Chess(Box::new(recording)),
         },
         t,
     );
@@ -330,18 +330,19 @@ fn the_explorer_opens_on_the_board_position_and_closes() {
     assert!(s.contains("★ PV"), "{s}");
     // Moves typed now go to the explorer, not the game.
     type_str(&mut a, "e5", t);
-    assert_eq!(a.game.moves().len(), 1);
+    assert_eq!(a.chess().game.moves().len(), 1);
     for (w, h) in [(40, 10), (60, 16), (80, 24), (200, 60)] {
         let _ = render(&a, w, h);
     }
     key(&mut a, KeyCode::Char('q'), t);
-    assert!(a.explorer.is_none());
-    assert!(!a.quit, "closing the explorer goes back to the game");
-    assert!(
-        a.take_effects()
-            .iter()
-            .any(|e| matches!(e, Effect::Explorer(crate::ui::explorer::Request::Cancel)))
-    );
+    assert!(a.explorer().is_none());
+    assert!(!a.ui.quit, "closing the explorer goes back to the game");
+    assert!(a.take_effects().iter().any(|e| matches!(
+        e,
+        Effect::Explorer(crate::ui::explorer::AnyRequest::Chess(
+            crate::ui::explorer::Request::Cancel
+        ))
+    )));
 
     // Opened by `kibitz tree`, closing it quits.
     let mut b = app();
@@ -353,7 +354,7 @@ fn the_explorer_opens_on_the_board_position_and_closes() {
     );
     b.start_explorer(ex, true, t);
     key(&mut b, KeyCode::Esc, t);
-    assert!(b.quit);
+    assert!(b.ui.quit);
 }
 
 #[test]
@@ -402,7 +403,7 @@ fn no_analysis_of_a_mated_position() {
     command(&mut a, Action::Analyse, t);
     a.take_effects();
     type_str(&mut a, "Qh4", t);
-    assert!(a.is_over(), "{:?}", a.status);
+    assert!(a.chess().is_over(), "{:?}", a.ui.status);
     assert!(
         take_go(&mut a, Slot::Assistant).is_none(),
         "analysis of a mated position is asked for"
@@ -416,12 +417,12 @@ fn clicks_do_not_reach_the_game_under_the_explorer() {
     a.start_game(setup(Mode::HumanVsHuman, None, None), t);
     a.take_effects();
     key(&mut a, KeyCode::Char('x'), t);
-    assert!(a.explorer.is_some());
-    let g = view::layout(ratatui::layout::Rect::new(0, 0, a.size.0, a.size.1))
+    assert!(a.explorer().is_some());
+    let g = view::layout(ratatui::layout::Rect::new(0, 0, a.ui.size.0, a.ui.size.1))
         .unwrap()
         .board;
     let click = |a: &mut App, sq: Square| {
-        let r = g.rect_of(sq, a.flipped);
+        let r = g.rect_of(sq, a.ui.flipped);
         for kind in [
             MouseEventKind::Down(MouseButton::Left),
             MouseEventKind::Up(MouseButton::Left),
@@ -440,7 +441,7 @@ fn clicks_do_not_reach_the_game_under_the_explorer() {
     click(&mut a, Square::E2);
     click(&mut a, Square::E4);
     assert!(
-        a.game.moves().is_empty(),
+        a.chess().game.moves().is_empty(),
         "a move was played under the explorer: {:?}",
         uci_moves(&a)
     );
@@ -454,16 +455,17 @@ fn the_game_pauses_while_the_explorer_is_open() {
     type_str(&mut a, "e4", t);
     a.take_effects();
     key(&mut a, KeyCode::Char('x'), t);
-    assert!(a.explorer.is_some());
+    assert!(a.explorer().is_some());
     a.update(Msg::Tick, t + Duration::from_secs(70));
     assert!(
-        !a.is_over(),
+        !a.chess().is_over(),
         "Black lost on time while reading the tree: {:?}",
-        a.game.ending
+        a.chess().game.ending
     );
     key(&mut a, KeyCode::Char('q'), t + Duration::from_secs(70));
-    assert!(!a.paused, "closing the explorer resumes the game");
+    assert!(!a.chess().paused, "closing the explorer resumes the game");
     let black = a
+        .chess()
         .clocks
         .as_ref()
         .unwrap()
@@ -496,20 +498,22 @@ fn every_screen_draws_at_every_size() {
     for &(w, h) in &sizes {
         let _ = render(&a, w, h);
     }
-    a.overlay = Overlay::Eval { simple: false };
+    a.ui.overlay = Overlay::Eval { simple: false };
     for &(w, h) in &sizes {
         let _ = render(&a, w, h);
     }
-    a.overlay = Overlay::None;
+    a.ui.overlay = Overlay::None;
     // Explorer with a recording.
     key(&mut a, KeyCode::Char('x'), t);
-    let Some(Effect::Explorer(crate::ui::explorer::Request::Record {
-        id,
-        pos,
-        depth,
-        features,
-        cap,
-    })) = a
+    let Some(Effect::Explorer(crate::ui::explorer::AnyRequest::Chess(
+        crate::ui::explorer::Request::Record {
+            id,
+            pos,
+            depth,
+            features,
+            cap,
+        },
+    ))) = a
         .take_effects()
         .into_iter()
         .find(|e| matches!(e, Effect::Explorer(_)))
@@ -520,21 +524,21 @@ fn every_screen_draws_at_every_size() {
     a.update(
         Msg::TreeRecorded {
             id,
-            recording: Box::new(rec),
+            recording: crate::ui::explorer::AnyRecording::Chess(Box::new(rec)),
         },
         t,
     );
     for mode in [XMode::Browse, XMode::Step, XMode::Compare] {
-        a.explorer.as_mut().unwrap().mode = mode;
+        a.explorer_mut().unwrap().mode = mode;
         for &(w, h) in &sizes {
             let _ = render(&a, w, h);
         }
     }
     // Step mode at every step near the end on a medium size.
-    let n = a.explorer.as_ref().unwrap().tree().unwrap().steps.len();
-    a.explorer.as_mut().unwrap().mode = XMode::Step;
+    let n = a.explorer().unwrap().tree().unwrap().steps.len();
+    a.explorer_mut().unwrap().mode = XMode::Step;
     for s in 0..n {
-        a.explorer.as_mut().unwrap().step = s;
+        a.explorer_mut().unwrap().step = s;
         if s % 7 == 0 {
             let _ = render(&a, 61, 17);
         }

@@ -20,14 +20,14 @@ fn typed_moves_and_engine_replies() {
     let req = take_go(&mut a, Slot::Opponent).expect("engine asked to move");
     assert_eq!(req.purpose, Purpose::Move);
     assert_eq!(req.moves.len(), 1);
-    assert!(!a.human_to_move());
+    assert!(!a.chess().human_to_move(&a.ui));
     // Typing while the engine thinks changes nothing.
     type_str(&mut a, "d4", t);
     assert_eq!(uci_moves(&a), ["e2e4"]);
 
     reply(&mut a, &req, "e7e5", t);
     assert_eq!(uci_moves(&a), ["e2e4", "e7e5"]);
-    assert!(a.human_to_move());
+    assert!(a.chess().human_to_move(&a.ui));
     type_str(&mut a, ":nf3", t); // lower case, in the move box opened by ':'
     assert_eq!(uci_moves(&a), ["e2e4", "e7e5", "g1f3"]);
 }
@@ -40,10 +40,10 @@ fn stale_engine_answers_are_ignored() {
     let req = take_go(&mut a, Slot::Opponent).unwrap();
     // Takeback while the engine thinks cancels its search.
     key(&mut a, KeyCode::Char('u'), t);
-    assert!(a.game.moves().is_empty());
+    assert!(a.chess().game.moves().is_empty());
     reply(&mut a, &req, "e7e5", t);
     assert!(
-        a.game.moves().is_empty(),
+        a.chess().game.moves().is_empty(),
         "the cancelled answer must not be played"
     );
 }
@@ -58,12 +58,13 @@ fn takeback_against_the_engine_takes_two_moves() {
     type_str(&mut a, "Nf3", t + Duration::from_secs(10));
     let req = take_go(&mut a, Slot::Opponent).unwrap();
     reply(&mut a, &req, "b8c6", t + Duration::from_secs(12));
-    assert_eq!(a.game.moves().len(), 4);
+    assert_eq!(a.chess().game.moves().len(), 4);
     key(&mut a, KeyCode::Char('u'), t + Duration::from_secs(13));
     assert_eq!(uci_moves(&a), ["e2e4", "e7e5"]);
-    assert!(a.human_to_move());
+    assert!(a.chess().human_to_move(&a.ui));
     // Clocks go back to where they were before Nf3.
     let w = a
+        .chess()
         .clocks
         .as_ref()
         .unwrap()
@@ -80,18 +81,18 @@ fn clocks_run_and_flag_fall_ends_the_game() {
     let req = take_go(&mut a, Slot::Opponent).unwrap();
     assert!(req.limits.clock.is_some(), "the engine plays on its clock");
     reply(&mut a, &req, "e7e5", t + s(7));
-    let c = a.clocks.as_ref().unwrap();
+    let c = a.chess().clocks.as_ref().unwrap();
     assert_eq!(c.remaining(Color::White, t + s(7)), s(60));
     assert_eq!(c.remaining(Color::Black, t + s(7)), s(58));
     assert_eq!(c.remaining(Color::White, t + s(37)), s(30));
     a.update(Msg::Tick, t + s(66));
-    assert!(!a.is_over());
+    assert!(!a.chess().is_over());
     a.update(Msg::Tick, t + s(68));
-    let e = a.game.ending.expect("flag fell");
+    let e = a.chess().game.ending.expect("flag fell");
     assert_eq!(e.termination, Termination::TimeForfeit);
     assert_eq!(e.result, GameResult::BlackWins);
     // The saved PGN says so.
-    let pgn = crate::game::write_pgn(&a.game);
+    let pgn = crate::game::write_pgn(&a.chess().game);
     assert!(
         pgn.contains("[Result \"0-1\"]") && pgn.contains("time forfeit"),
         "{pgn}"
@@ -107,7 +108,7 @@ fn checkmate_and_threefold_claim_between_two_players() {
     for m in ["f3", "e5", "g4", "Qh4#"] {
         type_str(&mut a, m, t);
     }
-    let e = a.game.ending.unwrap();
+    let e = a.chess().game.ending.unwrap();
     assert_eq!(
         (e.result, e.termination),
         (GameResult::BlackWins, Termination::Checkmate)
@@ -117,10 +118,10 @@ fn checkmate_and_threefold_claim_between_two_players() {
     for m in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"] {
         type_str(&mut b, m, t);
     }
-    assert!(!b.is_over(), "threefold must be claimed");
-    assert!(b.claimable_draw().is_some());
+    assert!(!b.chess().is_over(), "threefold must be claimed");
+    assert!(b.chess().claimable_draw().is_some());
     shift(&mut b, 'D', t);
-    let e = b.game.ending.unwrap();
+    let e = b.chess().game.ending.unwrap();
     assert_eq!(
         (e.result, e.termination),
         (GameResult::Draw, Termination::ThreefoldRepetition)
@@ -132,13 +133,13 @@ fn resign_and_draw_offers() {
     let mut a = app();
     a.start_game(setup(WHITE, None, None), t);
     command(&mut a, Action::Resign, t);
-    assert!(matches!(a.overlay, Overlay::ConfirmResign));
+    assert!(matches!(a.ui.overlay, Overlay::ConfirmResign));
     key(&mut a, KeyCode::Char('x'), t);
-    assert!(!a.is_over());
+    assert!(!a.chess().is_over());
     command(&mut a, Action::Resign, t);
     key(&mut a, KeyCode::Char('y'), t);
     assert_eq!(
-        a.game.ending.map(|e| (e.result, e.termination)),
+        a.chess().game.ending.map(|e| (e.result, e.termination)),
         Some((GameResult::BlackWins, Termination::Resignation))
     );
 
@@ -149,7 +150,7 @@ fn resign_and_draw_offers() {
     let req = take_go(&mut b, Slot::Opponent).unwrap();
     reply(&mut b, &req, "e7e5", t); // reports +0.20 for itself
     shift(&mut b, 'D', t);
-    assert!(!b.is_over());
+    assert!(!b.chess().is_over());
     type_str(&mut b, "Nf3", t);
     let req = take_go(&mut b, Slot::Opponent).unwrap();
     b.update(
@@ -172,7 +173,7 @@ fn resign_and_draw_offers() {
     );
     shift(&mut b, 'D', t);
     assert_eq!(
-        b.game.ending.map(|e| (e.result, e.termination)),
+        b.chess().game.ending.map(|e| (e.result, e.termination)),
         Some((GameResult::Draw, Termination::Agreement))
     );
 }
@@ -199,8 +200,8 @@ fn hint_shows_the_assistants_move() {
         ),
         t,
     );
-    assert_eq!(a.hint.as_ref().map(|h| h.mv), Some(m));
-    assert!(a.status.as_ref().unwrap().text.contains("d4"));
+    assert_eq!(a.chess().hint.as_ref().map(|h| h.mv), Some(m));
+    assert!(a.ui.status.as_ref().unwrap().text.contains("d4"));
     let screen = render(&a, 120, 40);
     assert!(screen.contains("Hint: d4"), "{screen}");
 }
@@ -211,12 +212,12 @@ fn new_game_dialog_validates_the_fen() {
     a.start_game(setup(Mode::HumanVsHuman, None, None), t);
     // 'n' acts at once (knight moves are typed with a capital N).
     key(&mut a, KeyCode::Char('n'), t);
-    assert!(matches!(a.overlay, Overlay::NewGame(_)));
+    assert!(matches!(a.ui.overlay, Overlay::NewGame(_)));
     for _ in 0..5 {
         key(&mut a, KeyCode::Down, t);
     }
     type_str(&mut a, "8/8/8/8/8/8/8/8 w - - 0 1", t);
-    match &a.overlay {
+    match &a.ui.overlay {
         Overlay::NewGame(d) => {
             let e = d.error.clone().expect("error shown");
             assert!(e.starts_with("Start FEN"), "{e}");
@@ -227,7 +228,7 @@ fn new_game_dialog_validates_the_fen() {
         key(&mut a, KeyCode::Backspace, t);
     }
     type_str(&mut a, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", t);
-    assert!(matches!(a.overlay, Overlay::None));
+    assert!(matches!(a.ui.overlay, Overlay::None));
     assert_eq!(a.board().fen(), "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
 }
 #[test]
@@ -237,9 +238,9 @@ fn engine_vs_engine_pause() {
     a.start_game(setup(Mode::EngineVsEngine, None, None), t);
     let req = take_go(&mut a, Slot::Opponent).expect("white engine moves");
     key(&mut a, KeyCode::Char('p'), t);
-    assert!(a.paused);
+    assert!(a.chess().paused);
     reply(&mut a, &req, "e2e4", t);
-    assert!(a.game.moves().is_empty(), "no moves while paused");
+    assert!(a.chess().game.moves().is_empty(), "no moves while paused");
     key(&mut a, KeyCode::Char('p'), t);
     let req = take_go(&mut a, Slot::Opponent).expect("resumed");
     reply(&mut a, &req, "e2e4", t);
@@ -271,11 +272,11 @@ fn dialogs_cannot_change_a_finished_game() {
     a.start_game(setup(Mode::HumanVsHuman, None, Some("1+0")), t);
     type_str(&mut a, "e4", t);
     command(&mut a, Action::Resign, t + s(1));
-    assert!(matches!(a.overlay, Overlay::ConfirmResign));
+    assert!(matches!(a.ui.overlay, Overlay::ConfirmResign));
     a.update(Msg::Tick, t + s(62)); // Black's flag falls meanwhile
-    assert!(matches!(a.overlay, Overlay::None), "the dialog closes");
+    assert!(matches!(a.ui.overlay, Overlay::None), "the dialog closes");
     key(&mut a, KeyCode::Char('y'), t + s(63));
-    let e = a.game.ending.unwrap();
+    let e = a.chess().game.ending.unwrap();
     assert_eq!(
         (e.result, e.termination),
         (GameResult::WhiteWins, Termination::TimeForfeit)
@@ -292,7 +293,7 @@ fn a_move_after_the_flag_fell_loses_on_time() {
     // White's minute ran out before the move arrived (no tick in between).
     type_str(&mut a, "Nf3", t + s(70));
     assert_eq!(uci_moves(&a), ["e2e4", "e7e5"]);
-    let e = a.game.ending.unwrap();
+    let e = a.chess().game.ending.unwrap();
     assert_eq!(
         (e.result, e.termination),
         (GameResult::BlackWins, Termination::TimeForfeit)
@@ -314,12 +315,12 @@ fn a_dead_engine_ends_the_game_and_the_next_game_starts_a_new_one() {
         ),
         t,
     );
-    let e = a.game.ending.expect("the game cannot go on");
+    let e = a.chess().game.ending.expect("the game cannot go on");
     assert_eq!(
         (e.result, e.termination),
         (GameResult::WhiteWins, Termination::Abandoned)
     );
-    assert!(a.status.as_ref().unwrap().text.contains("no such file"));
+    assert!(a.ui.status.as_ref().unwrap().text.contains("no such file"));
     a.start_game(setup(WHITE, None, None), t);
     assert!(
         a.take_effects()
@@ -345,12 +346,12 @@ fn an_illegal_engine_move_loses() {
         ),
         t,
     );
-    let e = a.game.ending.unwrap();
+    let e = a.chess().game.ending.unwrap();
     assert_eq!(
         (e.result, e.termination),
         (GameResult::WhiteWins, Termination::IllegalMove)
     );
-    assert!(crate::game::write_pgn(&a.game).contains("[Termination \"rules infraction\"]"));
+    assert!(crate::game::write_pgn(&a.chess().game).contains("[Termination \"rules infraction\"]"));
 }
 #[test]
 fn a_hint_belongs_to_its_position() {
@@ -381,7 +382,7 @@ fn a_hint_belongs_to_its_position() {
         ),
         t,
     );
-    assert!(a.hint.is_none(), "a late hint is dropped");
+    assert!(a.chess().hint.is_none(), "a late hint is dropped");
 
     // Asking for a hint does not rename the opponent in the engine panel.
     let mut b = app();
@@ -397,7 +398,7 @@ fn a_hint_belongs_to_its_position() {
     b.start_game(setup(WHITE, None, None), t);
     shift(&mut b, 'H', t);
     type_str(&mut b, "e4", t);
-    assert_eq!(b.search.engine, "Stockfish 15");
+    assert_eq!(b.chess().search.engine, "Stockfish 15");
 }
 #[test]
 fn takeback_while_paused_costs_no_time() {
@@ -409,11 +410,12 @@ fn takeback_while_paused_costs_no_time() {
     type_str(&mut a, "e5", t + s(10));
     type_str(&mut a, "Nf3", t + s(20));
     key(&mut a, KeyCode::Char('p'), t + s(30));
-    assert!(a.paused);
+    assert!(a.chess().paused);
     key(&mut a, KeyCode::Char('u'), t + s(31));
     key(&mut a, KeyCode::Char('p'), t + s(300));
-    assert!(!a.paused);
+    assert!(!a.chess().paused);
     let w = a
+        .chess()
         .clocks
         .as_ref()
         .unwrap()
@@ -432,10 +434,10 @@ fn castling_is_shown_on_the_kings_square_and_huge_multipv_is_ignored() {
         ),
         t,
     );
-    assert!(a.destinations(Square::E1).contains(&Square::G1));
-    assert!(!a.destinations(Square::E1).contains(&Square::H1));
+    assert!(a.chess().destinations(Square::E1).contains(&Square::G1));
+    assert!(!a.chess().destinations(Square::E1).contains(&Square::H1));
     type_str(&mut a, "O-O", t);
-    let castle = *a.game.moves().last().unwrap();
+    let castle = *a.chess().game.moves().last().unwrap();
     assert_eq!(crate::ui::app::shown_to(castle), Square::G1);
 
     let mut b = app();
@@ -450,7 +452,7 @@ fn castling_is_shown_on_the_kings_square_and_huge_multipv_is_ignored() {
         Msg::Engine(Slot::Opponent, EngineEvent::Info { id: req.id, line }),
         t,
     );
-    assert!(b.search.lines.len() <= 8);
+    assert!(b.chess().search.lines.len() <= 8);
 }
 #[test]
 fn takeback_after_an_engine_failure_restarts_the_engine() {
@@ -471,9 +473,9 @@ fn takeback_after_an_engine_failure_restarts_the_engine() {
         ),
         t,
     );
-    assert!(a.is_over());
+    assert!(a.chess().is_over());
     key(&mut a, KeyCode::Char('u'), t); // takes back d4: the game is on again
-    assert!(!a.is_over(), "takeback revived an abandoned game");
+    assert!(!a.chess().is_over(), "takeback revived an abandoned game");
     type_str(&mut a, "d4", t);
     let fx = a.take_effects();
     let go = fx

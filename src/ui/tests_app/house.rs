@@ -54,30 +54,30 @@ fn housing(text: &str, kind: Kind, game: Option<usize>, now: Instant) -> App {
         },
         now,
     );
-    assert!(a.opening.is_none());
+    assert!(a.ui.opening.is_none());
     a
 }
 
 fn cursor(a: &App) -> usize {
-    a.house.as_ref().map_or(usize::MAX, |h| h.cursor)
+    a.house().map_or(usize::MAX, |h| h.cursor)
 }
 
 #[test]
 fn a_bughouse_file_opens_on_its_games_list_and_steps_both_boards() {
     let t0 = Instant::now();
     let mut a = housing(BPGN, Kind::Bughouse, None, t0);
-    let h = a.house.as_ref().expect("the bughouse screen is open");
+    let h = a.house().expect("the bughouse screen is open");
     assert_eq!(h.games.len(), 2);
     assert_eq!(h.list, Some(0), "a file of many games shows its list");
     key(&mut a, KeyCode::Down, t0);
     key(&mut a, KeyCode::Enter, t0);
-    assert_eq!(a.house.as_ref().map(|h| (h.index, h.list)), Some((1, None)));
+    assert_eq!(a.house().map(|h| (h.index, h.list)), Some((1, None)));
     // Back to the first game through the list.
     shift(&mut a, 'L', t0);
-    assert_eq!(a.house.as_ref().and_then(|h| h.list), Some(1));
+    assert_eq!(a.house().and_then(|h| h.list), Some(1));
     key(&mut a, KeyCode::Up, t0);
     key(&mut a, KeyCode::Enter, t0);
-    assert_eq!(a.house.as_ref().map(|h| h.index), Some(0));
+    assert_eq!(a.house().map(|h| h.index), Some(0));
     // Right steps through the moves of both boards in time order.
     for n in 1..=4 {
         key(&mut a, KeyCode::Right, t0);
@@ -89,7 +89,7 @@ fn a_bughouse_file_opens_on_its_games_list_and_steps_both_boards() {
         "{screen}"
     );
     // The pawn arrived in Black's pocket on board B, highlighted.
-    let h = a.house.as_ref().unwrap();
+    let h = a.house().unwrap();
     assert_eq!(h.arrived.map(|x| (x.0, x.1.role)), Some((1, Role::Pawn)));
     key(&mut a, KeyCode::Left, t0);
     assert_eq!(cursor(&a), 3);
@@ -102,30 +102,26 @@ fn a_bughouse_file_opens_on_its_games_list_and_steps_both_boards() {
     assert_eq!(cursor(&a), 0);
     // Tab makes board B the large one; F flips.
     key(&mut a, KeyCode::Tab, t0);
-    assert_eq!(a.house.as_ref().map(|h| h.main), Some(1));
+    assert_eq!(a.house().map(|h| h.main), Some(1));
     shift(&mut a, 'F', t0);
-    assert!(a.house.as_ref().is_some_and(|h| h.flipped));
+    assert!(a.house().is_some_and(|h| h.flipped));
     // A play key is refused with the reason; the screen stays.
     shift(&mut a, 'H', t0);
     assert!(
-        a.status
+        a.ui.status
             .as_ref()
             .is_some_and(|s| s.text.contains("Not while replaying"))
     );
-    assert!(a.house.is_some());
+    assert!(a.house().is_some());
 }
 
 #[test]
 fn autoplay_follows_the_clocks_and_esc_goes_back() {
     let t0 = Instant::now();
     let mut a = housing(BPGN, Kind::Bughouse, Some(0), t0);
-    assert_eq!(
-        a.house.as_ref().and_then(|h| h.list),
-        None,
-        "game 1 asked for"
-    );
+    assert_eq!(a.house().and_then(|h| h.list), None, "game 1 asked for");
     key(&mut a, KeyCode::Char(' '), t0);
-    assert!(a.house.as_ref().is_some_and(|h| h.autoplay.is_some()));
+    assert!(a.house().is_some_and(|h| h.autoplay.is_some()));
     // 1A. e4 {59} came after one second of the game.
     a.update(Msg::Tick, t0 + Duration::from_millis(999));
     assert_eq!(cursor(&a), 0);
@@ -133,14 +129,17 @@ fn autoplay_follows_the_clocks_and_esc_goes_back() {
     assert_eq!(cursor(&a), 1);
     // Faster: x2.
     key(&mut a, KeyCode::Char('+'), t0 + Duration::from_millis(1000));
-    assert!(a.status.as_ref().is_some_and(|s| s.text.contains("x2")));
+    assert!(a.ui.status.as_ref().is_some_and(|s| s.text.contains("x2")));
     // Esc stops autoplay first, then leaves the screen for a new game
     // (the app started on the file).
     key(&mut a, KeyCode::Esc, t0);
-    assert!(a.house.as_ref().is_some_and(|h| h.autoplay.is_none()));
+    assert!(a.house().is_some_and(|h| h.autoplay.is_none()));
     key(&mut a, KeyCode::Esc, t0);
-    assert!(a.house.is_none());
-    assert!(a.started().is_some(), "a game is on the board again");
+    assert!(a.house().is_none());
+    assert!(
+        a.chess().started().is_some(),
+        "a game is on the board again"
+    );
 }
 
 #[test]
@@ -149,7 +148,7 @@ fn a_live_game_waits_beneath_the_replay() {
     let mut a = app();
     a.start_game(setup(Mode::HumanVsHuman, None, Some("5+0")), t0);
     type_str(&mut a, "e4", t0);
-    assert!(!a.paused);
+    assert!(!a.chess().paused);
     a.open_file(PathBuf::from("t.bpgn"), Some(0));
     let id = a
         .take_effects()
@@ -167,11 +166,11 @@ fn a_live_game_waits_beneath_the_replay() {
         },
         t0,
     );
-    assert!(a.paused, "the clocks stop while the file is shown");
+    assert!(a.chess().paused, "the clocks stop while the file is shown");
     key(&mut a, KeyCode::Esc, t0);
-    assert!(a.house.is_none());
-    assert!(!a.paused, "and run again after");
-    assert_eq!(a.game.moves().len(), 1, "the game is as it was");
+    assert!(a.house().is_none());
+    assert!(!a.chess().paused, "and run again after");
+    assert_eq!(a.chess().game.moves().len(), 1, "the game is as it was");
     // A file that cannot be read is an error; nothing else changes.
     a.open_file(PathBuf::from("t.bpgn"), None);
     let id = a
@@ -190,28 +189,24 @@ fn a_live_game_waits_beneath_the_replay() {
         },
         t0,
     );
-    assert!(a.house.is_none());
+    assert!(a.house().is_none());
     assert!(
-        a.status
+        a.ui.status
             .as_ref()
             .is_some_and(|s| s.text.contains("Cannot open"))
     );
-    assert_eq!(a.game.moves().len(), 1);
+    assert_eq!(a.chess().game.moves().len(), 1);
 }
 
 #[test]
 fn crazyhouse_replays_with_pockets() {
     let t0 = Instant::now();
     let mut a = housing(ZH, Kind::Crazyhouse, None, t0);
-    assert_eq!(
-        a.house.as_ref().and_then(|h| h.list),
-        None,
-        "one game: no list"
-    );
+    assert_eq!(a.house().and_then(|h| h.list), None, "one game: no list");
     for _ in 0..4 {
         key(&mut a, KeyCode::Right, t0);
     }
-    a.ascii = true;
+    a.ui.ascii = true;
     let line_of = |screen: &str, name: &str| {
         screen
             .lines()
@@ -236,7 +231,7 @@ fn crazyhouse_replays_with_pockets() {
     assert!(line_of(&screen, "Bea").contains(" p "));
     // Tab does nothing with one board.
     key(&mut a, KeyCode::Tab, t0);
-    assert_eq!(a.house.as_ref().map(|h| h.main), Some(0));
+    assert_eq!(a.house().map(|h| h.main), Some(0));
 }
 
 #[test]

@@ -44,14 +44,14 @@ pub(super) fn answer(a: &mut App, seat: usize, id: u64, uci: &str, now: Instant)
 }
 
 pub(super) fn live_moves(a: &App) -> usize {
-    a.house
+    a.house()
         .as_ref()
         .and_then(|h| h.live.as_ref())
         .map_or(0, |l| l.moves_played())
 }
 
 pub(super) fn status(a: &App) -> String {
-    a.status
+    a.ui.status
         .as_ref()
         .map(|s| s.text.clone())
         .unwrap_or_default()
@@ -137,9 +137,9 @@ fn crazyhouse_against_an_engine_typed_keyboard_and_mouse_drops() {
     // Enter takes the pawn, up twice goes to e3, Enter drops it.
     key(&mut a, KeyCode::Down, t0);
     key(&mut a, KeyCode::Down, t0);
-    assert!(a.house.as_ref().is_some_and(|h| h.pick.in_pocket));
+    assert!(a.house().is_some_and(|h| h.pick.in_pocket));
     key(&mut a, KeyCode::Enter, t0);
-    assert_eq!(a.house.as_ref().and_then(|h| h.pick.drop), Some(Role::Pawn));
+    assert_eq!(a.house().and_then(|h| h.pick.drop), Some(Role::Pawn));
     key(&mut a, KeyCode::Up, t0);
     key(&mut a, KeyCode::Up, t0);
     key(&mut a, KeyCode::Enter, t0);
@@ -158,7 +158,7 @@ fn crazyhouse_against_an_engine_typed_keyboard_and_mouse_drops() {
     let area = ratatui::layout::Rect::new(0, 0, 120, 40);
     let l = crate::ui::layout::house_layout(area, 1).unwrap();
     let place = l.boards[0];
-    let h = a.house.as_ref().unwrap();
+    let h = a.house().unwrap();
     let pocket = h.pocket(0, Color::White);
     assert_eq!(pocket, vec![(Role::Queen, 1)]);
     let clock = h
@@ -167,10 +167,7 @@ fn crazyhouse_against_an_engine_typed_keyboard_and_mouse_drops() {
     let cells = crate::ui::house::pocket_cells(place.bottom, &pocket, clock.as_deref());
     let (_, q) = cells[0];
     click(&mut a, q.x, q.y, t0);
-    assert_eq!(
-        a.house.as_ref().and_then(|h| h.pick.drop),
-        Some(Role::Queen)
-    );
+    assert_eq!(a.house().and_then(|h| h.pick.drop), Some(Role::Queen));
     let r = place.board.rect_of(Square::D5, false);
     click(&mut a, r.x + 1, r.y + 1, t0);
     assert_eq!(live_moves(&a), 9, "{}", status(&a));
@@ -216,13 +213,13 @@ fn crazyhouse_takeback_flags_and_bad_engine_moves() {
     // White's clock: 60 s, running; after 61 s White has lost on time.
     a.update(Msg::Tick, t0 + Duration::from_secs(30));
     assert!(
-        a.house
+        a.house()
             .as_ref()
             .and_then(|h| h.live.as_ref())
             .is_some_and(|l| !l.is_over())
     );
     a.update(Msg::Tick, t0 + Duration::from_secs(61));
-    let l = a.house.as_ref().and_then(|h| h.live.as_ref()).unwrap();
+    let l = a.house().and_then(|h| h.live.as_ref()).unwrap();
     assert!(
         l.ending
             .as_deref()
@@ -236,7 +233,7 @@ fn crazyhouse_takeback_flags_and_bad_engine_moves() {
     type_str(&mut a, "e4", t0);
     let (id, _) = go_for(&jobs(&mut a), 1).unwrap();
     answer(&mut a, 1, id, "e2e4", t0);
-    let l = a.house.as_ref().and_then(|h| h.live.as_ref()).unwrap();
+    let l = a.house().and_then(|h| h.live.as_ref()).unwrap();
     assert!(
         l.ending
             .as_deref()
@@ -248,7 +245,7 @@ fn crazyhouse_takeback_flags_and_bad_engine_moves() {
 
 /// Presses the first key bound to `act`.
 pub(super) fn shift_or_key(a: &mut App, act: Action, now: Instant) {
-    let name = a.keys.keys_for(act).first().cloned().expect("a key");
+    let name = a.ui.keys.keys_for(act).first().cloned().expect("a key");
     let ev = crate::ui::keymap::key_event(&name).expect("a key name");
     a.update(Msg::Key(ev), now);
 }
@@ -357,7 +354,7 @@ fn a_flag_on_the_other_board_ends_your_game() {
     // whole game is over, yours included.
     type_str(&mut a, "e4", t0 + Duration::from_secs(10));
     a.update(Msg::Tick, t0 + Duration::from_secs(61));
-    let l = a.house.as_ref().and_then(|h| h.live.as_ref()).unwrap();
+    let l = a.house().and_then(|h| h.live.as_ref()).unwrap();
     assert!(
         l.ending
             .as_deref()
@@ -379,7 +376,7 @@ fn a_flag_on_the_other_board_ends_your_game() {
         },
         t0,
     );
-    let l = a.house.as_ref().and_then(|h| h.live.as_ref()).unwrap();
+    let l = a.house().and_then(|h| h.live.as_ref()).unwrap();
     assert!(
         l.ending
             .as_deref()
@@ -390,13 +387,13 @@ fn a_flag_on_the_other_board_ends_your_game() {
     let mut a = bughouse(t0);
     shift_or_key(&mut a, Action::Resign, t0);
     assert!(
-        a.house
+        a.house()
             .as_ref()
             .and_then(|h| h.live.as_ref())
             .is_some_and(|l| !l.is_over())
     );
     shift_or_key(&mut a, Action::Resign, t0);
-    let l = a.house.as_ref().and_then(|h| h.live.as_ref()).unwrap();
+    let l = a.house().and_then(|h| h.live.as_ref()).unwrap();
     assert!(
         l.ending
             .as_deref()
@@ -416,7 +413,7 @@ fn saved_games_resume_with_their_seats_and_clocks() {
     answer(&mut a, 1, id, "d7d5", t0 + Duration::from_secs(6));
     type_str(&mut a, "exd5", t0 + Duration::from_secs(9));
     let text = a
-        .house
+        .house()
         .as_ref()
         .and_then(|h| h.live.as_ref())
         .map(|l| l.save_text())
@@ -443,7 +440,7 @@ fn saved_games_resume_with_their_seats_and_clocks() {
     answer(&mut a, 2, id, "e2e4", t0 + Duration::from_secs(2));
     type_str(&mut a, "d4", t0 + Duration::from_secs(4));
     let text = a
-        .house
+        .house()
         .as_ref()
         .and_then(|h| h.live.as_ref())
         .map(|l| l.save_text())
@@ -483,7 +480,7 @@ fn the_app_offers_the_unfinished_game_and_resumes_it() {
     let mut a = crazyhouse(t0);
     type_str(&mut a, "e4", t0);
     let text = a
-        .house
+        .house()
         .as_ref()
         .and_then(|h| h.live.as_ref())
         .map(|l| l.save_text())
@@ -497,7 +494,7 @@ fn the_app_offers_the_unfinished_game_and_resumes_it() {
         time: Some(TimeControl::new(60, 0)),
     };
     b.offer_or_start_live(setup.clone(), false, t0);
-    assert!(matches!(b.overlay, Overlay::ResumeHouse { .. }));
+    assert!(matches!(b.ui.overlay, Overlay::ResumeHouse { .. }));
     let screen = render(&b, 120, 40);
     assert!(screen.contains("An unfinished game was found"), "{screen}");
     key(&mut b, KeyCode::Char('y'), t0);
@@ -509,7 +506,7 @@ fn the_app_offers_the_unfinished_game_and_resumes_it() {
     // --new: no offer.
     let mut c = App::new(Config::default(), theme::builtin(), Some(dir.clone()));
     c.offer_or_start_live(setup, true, t0);
-    assert!(matches!(c.overlay, Overlay::None));
+    assert!(matches!(c.ui.overlay, Overlay::None));
     assert_eq!(live_moves(&c), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }

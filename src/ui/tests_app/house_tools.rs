@@ -13,7 +13,7 @@ fn the_new_game_dialog_offers_the_variants() {
     let mut a = app();
     a.start_game(setup(WHITE, None, None), t0);
     command(&mut a, Action::NewGame, t0);
-    assert!(matches!(a.overlay, Overlay::NewGame(_)));
+    assert!(matches!(a.ui.overlay, Overlay::NewGame(_)));
     // Up from the first field reaches the last: Variant.
     key(&mut a, KeyCode::Up, t0);
     key(&mut a, KeyCode::Right, t0);
@@ -24,7 +24,7 @@ fn the_new_game_dialog_offers_the_variants() {
     );
     key(&mut a, KeyCode::Enter, t0);
     let l = a
-        .house
+        .house()
         .as_ref()
         .and_then(|h| h.live.as_ref())
         .expect("a crazyhouse game");
@@ -32,22 +32,22 @@ fn the_new_game_dialog_offers_the_variants() {
     assert_eq!(l.players[0][0], Player::Human);
     // A start FEN is refused for the variants, with the reason.
     command(&mut a, Action::NewGame, t0);
-    if let Overlay::NewGame(d) = &mut a.overlay {
+    if let Overlay::NewGame(d) = &mut a.ui.overlay {
         d.fen = "8/8/8/8/8/8/8/K1k5 w - - 0 1".into();
         d.variant = 2;
     }
     key(&mut a, KeyCode::Enter, t0);
-    match &a.overlay {
+    match &a.ui.overlay {
         Overlay::NewGame(d) => assert!(d.error.as_deref().is_some_and(|e| e.contains("Start FEN"))),
         _ => panic!("the dialog stays open"),
     }
     // Bughouse: you on A, three engines.
-    if let Overlay::NewGame(d) = &mut a.overlay {
+    if let Overlay::NewGame(d) = &mut a.ui.overlay {
         d.fen.clear();
     }
     key(&mut a, KeyCode::Enter, t0);
     let l = a
-        .house
+        .house()
         .as_ref()
         .and_then(|h| h.live.as_ref())
         .expect("a bughouse game");
@@ -56,12 +56,12 @@ fn the_new_game_dialog_offers_the_variants() {
     assert!(l.time.is_some(), "Bughouse always has clocks");
     // Back to chess: the engines of the variant game go.
     command(&mut a, Action::NewGame, t0);
-    if let Overlay::NewGame(d) = &mut a.overlay {
+    if let Overlay::NewGame(d) = &mut a.ui.overlay {
         d.variant = 0;
     }
     a.take_effects();
     key(&mut a, KeyCode::Enter, t0);
-    assert!(a.house.is_none());
+    assert!(a.house().is_none());
     assert!(
         a.take_effects()
             .iter()
@@ -92,7 +92,7 @@ fn a_hint_is_picked_up_ready_to_play() {
     assert!(fen.starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w"));
     answer(&mut a, ASSISTANT, id, "g1f3", t0);
     assert!(status(&a).contains("Hint: Nf3"), "{}", status(&a));
-    let h = a.house.as_ref().unwrap();
+    let h = a.house().unwrap();
     assert_eq!((h.pick.from, h.pick.square), (Some(Square::G1), Square::F3));
     key(&mut a, KeyCode::Enter, t0);
     assert_eq!(live_moves(&a), 1);
@@ -164,7 +164,7 @@ fn analysis_and_the_evaluation_of_a_crazyhouse_position() {
         "{screen}"
     );
     key(&mut a, KeyCode::Esc, t0);
-    assert!(matches!(a.overlay, Overlay::None));
+    assert!(matches!(a.ui.overlay, Overlay::None));
     // Off again.
     shift_or_key(&mut a, Action::Analyse, t0);
     assert!(jobs(&mut a).contains(&EngineJob::Stop { seat: ASSISTANT }));
@@ -225,9 +225,7 @@ fn the_tree_explorer_walks_a_crazyhouse_search_with_drops() {
         .take_effects()
         .into_iter()
         .find_map(|e| match e {
-            Effect::HouseExplorer(AnyRequest::Zh(Request::Record { id, pos, .. })) => {
-                Some((id, pos))
-            }
+            Effect::Explorer(AnyRequest::Zh(Request::Record { id, pos, .. })) => Some((id, pos)),
             _ => None,
         })
         .expect("a crazyhouse recording is asked for");
@@ -246,7 +244,7 @@ fn the_tree_explorer_walks_a_crazyhouse_search_with_drops() {
         100_000,
     );
     a.update(
-        Msg::HouseTreeRecorded {
+        Msg::TreeRecorded {
             id,
             recording: AnyRecording::Zh(Box::new(rec)),
         },
@@ -259,7 +257,7 @@ fn the_tree_explorer_walks_a_crazyhouse_search_with_drops() {
     );
     // q leaves the explorer; the game is there as it was.
     key(&mut a, KeyCode::Char('q'), t0);
-    assert!(a.house_explorer.is_none());
+    assert!(a.any_explorer().is_none());
     assert_eq!(live_moves(&a), 4);
 }
 
@@ -355,10 +353,10 @@ fn a_board_move_only_a_drop_can_make_asks_and_legal_squares_are_marked() {
     key(&mut a, KeyCode::Down, t0);
     key(&mut a, KeyCode::Down, t0);
     key(&mut a, KeyCode::Enter, t0);
-    assert_eq!(a.house.as_ref().and_then(|h| h.pick.drop), Some(Role::Pawn));
+    assert_eq!(a.house().and_then(|h| h.pick.drop), Some(Role::Pawn));
     // Every empty square off the 1st and 8th ranks, counted from the board.
     let pos = a
-        .house
+        .house()
         .as_ref()
         .and_then(|h| h.live.as_ref())
         .unwrap()

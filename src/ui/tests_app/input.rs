@@ -18,19 +18,19 @@ fn illegal_and_ambiguous_input_change_nothing() {
     let before = a.board().fen();
     type_str(&mut a, "e5", t);
     assert_eq!(a.board().fen(), before);
-    let st = a.status.clone().expect("an explanation");
+    let st = a.ui.status.clone().expect("an explanation");
     assert_eq!(st.kind, crate::ui::app::StatusKind::Error);
-    assert_eq!(a.input, "e5", "the text stays for correction");
+    assert_eq!(a.chess().input, "e5", "the text stays for correction");
     key(&mut a, KeyCode::Esc, t);
-    assert!(a.input.is_empty());
+    assert!(a.chess().input.is_empty());
 
     a.start_game(
         setup(WHITE, Some("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1"), None),
         t,
     );
     type_str(&mut a, "Nd2", t);
-    assert!(a.game.moves().is_empty());
-    let text = a.status.clone().unwrap().text;
+    assert!(a.chess().game.moves().is_empty());
+    let text = a.ui.status.clone().unwrap().text;
     assert!(text.contains("Nbd2") && text.contains("Nfd2"), "{text}");
 }
 #[test]
@@ -38,15 +38,15 @@ fn cursor_selection_and_enter_move() {
     let t = Instant::now();
     let mut a = app();
     a.start_game(setup(WHITE, None, None), t);
-    assert_eq!(a.cursor, Square::E2);
+    assert_eq!(a.chess().cursor, Square::E2);
     key(&mut a, KeyCode::Enter, t);
-    assert_eq!(a.selected, Some(Square::E2));
-    let mut dests = a.destinations(Square::E2);
+    assert_eq!(a.chess().selected, Some(Square::E2));
+    let mut dests = a.chess().destinations(Square::E2);
     dests.sort();
     assert_eq!(dests, [Square::E3, Square::E4]);
     key(&mut a, KeyCode::Up, t);
     key(&mut a, KeyCode::Up, t);
-    assert_eq!(a.cursor, Square::E4);
+    assert_eq!(a.chess().cursor, Square::E4);
     key(&mut a, KeyCode::Enter, t);
     assert_eq!(uci_moves(&a), ["e2e4"]);
     // Flipped, up moves towards rank 1.
@@ -61,10 +61,10 @@ fn cursor_selection_and_enter_move() {
         ),
         t,
     );
-    assert!(b.flipped);
-    let c = b.cursor;
+    assert!(b.ui.flipped);
+    let c = b.chess().cursor;
     key(&mut b, KeyCode::Up, t);
-    assert_eq!(b.cursor.rank() as u32 + 1, c.rank() as u32);
+    assert_eq!(b.chess().cursor.rank() as u32 + 1, c.rank() as u32);
 }
 #[test]
 fn mouse_click_and_drag() {
@@ -75,7 +75,7 @@ fn mouse_click_and_drag() {
         .unwrap()
         .board;
     let click = |a: &mut App, sq: Square, kind: MouseEventKind| {
-        let r = geo.rect_of(sq, a.flipped);
+        let r = geo.rect_of(sq, a.ui.flipped);
         a.update(
             Msg::Mouse(MouseEvent {
                 kind,
@@ -119,12 +119,12 @@ fn promotion_asks_for_the_piece() {
         ),
         t,
     );
-    a.cursor = Square::E7;
+    a.chess_mut().s.cursor = Square::E7;
     key(&mut a, KeyCode::Enter, t);
     key(&mut a, KeyCode::Up, t);
     key(&mut a, KeyCode::Enter, t);
-    assert!(matches!(a.overlay, Overlay::Promotion { .. }));
-    assert!(a.game.moves().is_empty());
+    assert!(matches!(a.ui.overlay, Overlay::Promotion { .. }));
+    assert!(a.chess().game.moves().is_empty());
     key(&mut a, KeyCode::Char('n'), t);
     assert_eq!(uci_moves(&a), ["e7e8n"]);
     // Default (Enter) is a queen; typed promotion without a piece too.
@@ -137,7 +137,7 @@ fn promotion_asks_for_the_piece() {
         ),
         t,
     );
-    b.cursor = Square::E7;
+    b.chess_mut().s.cursor = Square::E7;
     key(&mut b, KeyCode::Enter, t);
     key(&mut b, KeyCode::Up, t);
     key(&mut b, KeyCode::Enter, t);
@@ -149,20 +149,20 @@ fn vim_keys_move_the_cursor_unless_they_begin_a_typed_move() {
     let t = Instant::now();
     let mut a = app();
     a.start_game(setup(Mode::HumanVsHuman, None, None), t);
-    assert_eq!(a.cursor, Square::E2);
+    assert_eq!(a.chess().cursor, Square::E2);
     key(&mut a, KeyCode::Char('l'), t);
-    assert_eq!(a.cursor, Square::F2);
+    assert_eq!(a.chess().cursor, Square::F2);
     key(&mut a, KeyCode::Char('k'), t); // no king move: only the cursor
-    assert_eq!(a.cursor, Square::F3);
+    assert_eq!(a.chess().cursor, Square::F3);
     key(&mut a, KeyCode::Char('j'), t);
     key(&mut a, KeyCode::Char('h'), t);
     key(&mut a, KeyCode::Char('h'), t);
-    assert_eq!(a.cursor, Square::D2);
-    assert!(a.input.is_empty());
+    assert_eq!(a.chess().cursor, Square::D2);
+    assert!(a.chess().input.is_empty());
     // 'h' then '3' is the move h3: the last 'h' no longer moves the cursor.
     type_str(&mut a, "h3", t);
     assert_eq!(uci_moves(&a), ["h2h3"]);
-    assert_eq!(a.cursor, Square::D2);
+    assert_eq!(a.chess().cursor, Square::D2);
 
     // A lower-case king move, in the move box (':'): 'k' alone is the cursor.
     let mut b = app();
@@ -180,7 +180,7 @@ fn vim_keys_move_the_cursor_unless_they_begin_a_typed_move() {
     let mut c = app();
     c.start_game(setup(WHITE, None, None), t);
     shift(&mut c, 'D', t);
-    assert!(c.input.is_empty());
+    assert!(c.chess().input.is_empty());
 }
 #[test]
 fn dragging_an_already_selected_piece_moves_it() {
@@ -191,7 +191,7 @@ fn dragging_an_already_selected_piece_moves_it() {
         .unwrap()
         .board;
     let mouse = |a: &mut App, sq: Square, kind: MouseEventKind| {
-        let r = geo.rect_of(sq, a.flipped);
+        let r = geo.rect_of(sq, a.ui.flipped);
         a.update(
             Msg::Mouse(MouseEvent {
                 kind,
@@ -204,7 +204,7 @@ fn dragging_an_already_selected_piece_moves_it() {
     };
     mouse(&mut a, Square::E2, MouseEventKind::Down(MouseButton::Left));
     mouse(&mut a, Square::E2, MouseEventKind::Up(MouseButton::Left));
-    assert_eq!(a.selected, Some(Square::E2));
+    assert_eq!(a.chess().selected, Some(Square::E2));
     mouse(&mut a, Square::E2, MouseEventKind::Down(MouseButton::Left));
     mouse(&mut a, Square::E4, MouseEventKind::Up(MouseButton::Left));
     assert_eq!(uci_moves(&a), ["e2e4"]);
@@ -213,7 +213,7 @@ fn dragging_an_already_selected_piece_moves_it() {
     mouse(&mut a, Square::E7, MouseEventKind::Up(MouseButton::Left));
     mouse(&mut a, Square::E7, MouseEventKind::Down(MouseButton::Left));
     mouse(&mut a, Square::E7, MouseEventKind::Up(MouseButton::Left));
-    assert_eq!(a.selected, None);
+    assert_eq!(a.chess().selected, None);
 }
 #[test]
 fn an_illegal_move_after_a_cursor_letter_is_explained_not_replaced() {
@@ -230,7 +230,7 @@ fn an_illegal_move_after_a_cursor_letter_is_explained_not_replaced() {
     );
     type_str(&mut a, "hxg5", t);
     assert!(
-        a.game.moves().is_empty(),
+        a.chess().game.moves().is_empty(),
         "typing the illegal hxg5 played {:?}",
         uci_moves(&a)
     );
@@ -249,14 +249,14 @@ fn an_illegal_move_after_a_command_letter_is_explained_not_replaced() {
         ),
         t,
     );
-    let flipped = a.flipped;
+    let flipped = a.ui.flipped;
     type_str(&mut a, "fxe5", t);
     assert!(
-        a.game.moves().is_empty(),
+        a.chess().game.moves().is_empty(),
         "typing the illegal fxe5 played {:?} (flipped {} -> {})",
         uci_moves(&a),
         flipped,
-        a.flipped
+        a.ui.flipped
     );
 }
 #[test]
@@ -265,17 +265,21 @@ fn q_quits_at_once_and_a_lowercase_queen_move_goes_in_the_move_box() {
     let mut a = app();
     a.start_game(setup(WHITE, None, None), t);
     type_str(&mut a, ":qh5", t); // the queen on d1 is boxed in
-    assert!(!a.quit, "typing qh5 in the move box quit the app");
-    assert_eq!(a.input, "qh5", "the illegal move stays to be corrected");
+    assert!(!a.ui.quit, "typing qh5 in the move box quit the app");
+    assert_eq!(
+        a.chess().input,
+        "qh5",
+        "the illegal move stays to be corrected"
+    );
     assert!(
-        a.status
+        a.ui.status
             .as_ref()
             .is_some_and(|s| s.kind == crate::ui::app::StatusKind::Error)
     );
     key(&mut a, KeyCode::Esc, t);
-    assert!(!a.move_box_shown());
+    assert!(!a.chess().move_box_shown());
     key(&mut a, KeyCode::Char('q'), t);
-    assert!(a.quit, "q quits with one press");
+    assert!(a.ui.quit, "q quits with one press");
 }
 #[test]
 fn lowercase_piece_letters_are_commands_and_capitals_are_pieces() {
@@ -292,18 +296,22 @@ fn lowercase_piece_letters_are_commands_and_capitals_are_pieces() {
     for m in ["e1d1", "e8d8", "d1e1", "d8e8"] {
         type_str(&mut a, m, t);
     }
-    assert_eq!(a.game.moves().len(), 4);
+    assert_eq!(a.chess().game.moves().len(), 4);
     // The knight on c3 is pinned: "Ne4" is explained, not played.
     type_str(&mut a, "Ne4", t);
-    assert_eq!(a.game.moves().len(), 4);
-    assert_eq!(a.input, "Ne4");
+    assert_eq!(a.chess().game.moves().len(), 4);
+    assert_eq!(a.chess().input, "Ne4");
     key(&mut a, KeyCode::Esc, t);
     // A lower-case n opens the new-game dialog at once.
     key(&mut a, KeyCode::Char('n'), t);
-    assert!(matches!(a.overlay, Overlay::NewGame(_)));
+    assert!(matches!(a.ui.overlay, Overlay::NewGame(_)));
     key(&mut a, KeyCode::Esc, t);
-    assert!(matches!(a.overlay, Overlay::None));
-    assert_eq!(a.game.moves().len(), 4, "the game is still the same");
+    assert!(matches!(a.ui.overlay, Overlay::None));
+    assert_eq!(
+        a.chess().game.moves().len(),
+        4,
+        "the game is still the same"
+    );
 }
 #[test]
 fn a_cursor_letter_is_forgotten_after_a_mouse_move() {
@@ -323,7 +331,7 @@ fn a_cursor_letter_is_forgotten_after_a_mouse_move() {
         .unwrap()
         .board;
     for sq in [Square::E1, Square::D1] {
-        let r = geo.rect_of(sq, a.flipped);
+        let r = geo.rect_of(sq, a.ui.flipped);
         for kind in [
             MouseEventKind::Down(MouseButton::Left),
             MouseEventKind::Up(MouseButton::Left),
@@ -342,5 +350,10 @@ fn a_cursor_letter_is_forgotten_after_a_mouse_move() {
     assert_eq!(uci_moves(&a), ["e1d1"]);
     // Black types "e5": the stale 'k' from White's turn makes it "ke5".
     type_str(&mut a, "e5", t);
-    assert_eq!(uci_moves(&a), ["e1d1", "e6e5"], "input {:?}", a.input);
+    assert_eq!(
+        uci_moves(&a),
+        ["e1d1", "e6e5"],
+        "input {:?}",
+        a.chess().input
+    );
 }

@@ -17,20 +17,20 @@ fn every_action_acts_at_once(screen: &str, actions: &[Action], fresh: &dyn Fn() 
     let t = Instant::now();
     let mut checked = 0;
     for &act in actions {
-        let keys = fresh().keys.keys_for(act);
+        let keys = fresh().ui.keys.keys_for(act);
         assert!(!keys.is_empty(), "{act:?} has a key");
         for name in keys {
             let mut a = fresh();
-            a.last_action = None;
+            a.ui.last_action = None;
             press(&mut a, &name, t);
             assert_eq!(
-                a.last_action,
+                a.ui.last_action,
                 Some(act),
                 "{screen}: '{name}' runs {act:?} with one press (status {:?})",
-                a.status
+                a.ui.status
             );
             assert_eq!(
-                a.move_box_shown(),
+                a.chess().move_box_shown(),
                 act == Action::TypeMove,
                 "{screen}: '{name}' opens the move box only if that is its job"
             );
@@ -45,7 +45,7 @@ fn every_play_key_acts_at_once_on_your_move() {
     every_action_acts_at_once("play", Action::ALL, &|| {
         let mut a = app();
         a.start_game(setup(WHITE, None, None), Instant::now());
-        assert!(a.human_to_move());
+        assert!(a.chess().human_to_move(&a.ui));
         a
     });
 }
@@ -81,6 +81,7 @@ fn every_replay_key_acts_at_once() {
     let t = Instant::now();
     for &act in ReplayAction::ALL {
         let keys = replaying(OPERA, Some(0), t)
+            .ui
             .config
             .replay_keys
             .keys_for(act);
@@ -91,10 +92,10 @@ fn every_replay_key_acts_at_once() {
             for _ in 0..6 {
                 key(&mut a, KeyCode::Right, t);
             }
-            a.last_replay_action = None;
+            a.ui.last_replay_action = None;
             press(&mut a, &name, t);
             assert_eq!(
-                a.last_replay_action,
+                a.ui.last_replay_action,
                 Some(act),
                 "replay: '{name}' runs {act:?} with one press"
             );
@@ -137,15 +138,18 @@ fn typing_every_kind_of_move_still_plays_it() {
     for (kind, fen, mv) in cases {
         let mut a = app();
         a.start_game(setup(Mode::HumanVsHuman, Some(fen), None), t);
-        let before = a.game.moves().len();
+        let before = a.chess().game.moves().len();
         type_str(&mut a, mv, t);
         assert_eq!(
-            a.game.moves().len(),
+            a.chess().game.moves().len(),
             before + 1,
             "{kind}: typing {mv} plays it (status {:?})",
-            a.status
+            a.ui.status
         );
-        assert!(!a.quit && matches!(a.overlay, Overlay::None), "{kind}");
+        assert!(
+            !a.ui.quit && matches!(a.ui.overlay, Overlay::None),
+            "{kind}"
+        );
     }
 }
 

@@ -12,6 +12,7 @@ mod render;
 mod replay;
 mod replay_review;
 mod saving;
+mod screens;
 mod trainer;
 
 use super::config::{Config, PieceStyle, TimeControl};
@@ -66,15 +67,23 @@ fn type_str(a: &mut App, s: &str, now: Instant) {
 }
 /// Presses the first key bound to `act`, and checks that it ran at once.
 fn command(a: &mut App, act: Action, now: Instant) {
-    let name = a.keys.keys_for(act).first().cloned().expect("a key");
+    let name = a.ui.keys.keys_for(act).first().cloned().expect("a key");
     let ev = crate::ui::keymap::key_event(&name).expect("a key name");
-    a.last_action = None;
+    a.ui.last_action = None;
     a.update(Msg::Key(ev), now);
-    assert_eq!(a.last_action, Some(act), "'{name}' runs {act:?} at once");
-    assert!(!a.move_box_shown(), "'{name}' does not open the move box");
+    assert_eq!(a.ui.last_action, Some(act), "'{name}' runs {act:?} at once");
+    assert!(
+        !a.chess().move_box_shown(),
+        "'{name}' does not open the move box"
+    );
 }
 fn uci_moves(a: &App) -> Vec<String> {
-    a.game.moves().iter().map(|&m| Board::uci(m)).collect()
+    a.chess()
+        .game
+        .moves()
+        .iter()
+        .map(|&m| Board::uci(m))
+        .collect()
 }
 /// The latest engine request in the effects (clears them).
 fn take_go(a: &mut App, slot: Slot) -> Option<Request> {
@@ -126,7 +135,7 @@ fn square_symbol(a: &App, w: u16, h: u16, sq: Square) -> String {
     let geo = view::layout(ratatui::layout::Rect::new(0, 0, w, h))
         .unwrap()
         .board;
-    let r = geo.rect_of(sq, a.flipped);
+    let r = geo.rect_of(sq, a.ui.flipped);
     term.backend().buffer()[(r.x + r.width / 2, r.y + r.height / 2)]
         .symbol()
         .to_string()
@@ -145,7 +154,7 @@ fn piece_pixels(
     let geo = view::layout(ratatui::layout::Rect::new(0, 0, w, h))
         .unwrap()
         .board;
-    let r = geo.rect_of(sq, a.flipped);
+    let r = geo.rect_of(sq, a.ui.flipped);
     let buf = term.backend().buffer();
     let mut out = Vec::new();
     for py in 0..r.height * 2 {

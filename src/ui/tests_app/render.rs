@@ -20,7 +20,7 @@ fn render_pieces_on_their_squares() {
             .unwrap()
             .board;
         for flipped in [false, true] {
-            a.flipped = flipped;
+            a.ui.flipped = flipped;
             let theme = a.theme().clone();
             let expect = [
                 (Square::A1, Role::Rook, theme.white_piece),
@@ -53,8 +53,8 @@ fn render_pieces_on_their_squares() {
             }
         }
     }
-    a.flipped = false;
-    a.ascii = true;
+    a.ui.flipped = false;
+    a.ui.ascii = true;
     assert_eq!(square_symbol(&a, 120, 40, Square::A1), "R");
     assert_eq!(square_symbol(&a, 120, 40, Square::H1), "q");
     assert_eq!(square_symbol(&a, 120, 40, Square::E8), "k");
@@ -66,7 +66,7 @@ fn render_pieces_on_their_squares() {
         .filter(|c| c.is_ascii_digit())
         .collect();
     assert_eq!(ranks, "87654321");
-    a.flipped = true;
+    a.ui.flipped = true;
     let s = render(&a, 120, 40);
     let ranks: String = s
         .lines()
@@ -86,7 +86,7 @@ fn large_board_draws_pieces_with_outlines() {
     assert!(!piece_pixels(&a, 200, 60, Square::E1, outline).is_empty());
     assert!(piece_pixels(&a, 200, 60, Square::E8, outline).is_empty());
     // ASCII mode never draws pixels, even with room for them.
-    a.ascii = true;
+    a.ui.ascii = true;
     assert_eq!(square_symbol(&a, 200, 60, Square::E1), "K");
 }
 #[test]
@@ -109,7 +109,7 @@ fn help_overlay_lists_the_keys() {
     let mut a = app();
     a.start_game(setup(WHITE, None, None), t);
     key(&mut a, KeyCode::Char('?'), t);
-    assert!(matches!(a.overlay, Overlay::Help));
+    assert!(matches!(a.ui.overlay, Overlay::Help));
     let s = render(&a, 120, 40);
     for word in ["Flip", "Take back", "Hint", "Quit", "Endgame trainer"] {
         assert!(
@@ -118,7 +118,7 @@ fn help_overlay_lists_the_keys() {
         );
     }
     key(&mut a, KeyCode::Char('x'), t);
-    assert!(matches!(a.overlay, Overlay::None));
+    assert!(matches!(a.ui.overlay, Overlay::None));
 }
 #[test]
 fn theme_cycles_and_is_remembered() {
@@ -221,7 +221,7 @@ fn random_keys_mouse_engine_replies_and_sizes_never_panic() {
                     let _ = render(&a, w, h);
                 }
                 8 => {
-                    let (w, h) = a.size;
+                    let (w, h) = a.ui.size;
                     let col = rng.below(w as usize + 5) as u16;
                     let row = rng.below(h as usize + 5) as u16;
                     let kind = match rng.below(4) {
@@ -242,7 +242,7 @@ fn random_keys_mouse_engine_replies_and_sizes_never_panic() {
                 }
                 _ => a.update(Msg::Tick, now),
             }
-            if a.quit {
+            if a.ui.quit {
                 break;
             }
         }

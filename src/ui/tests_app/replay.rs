@@ -25,9 +25,9 @@ pub(super) fn replaying(text: &str, game: Option<usize>, now: Instant) -> App {
             _ => None,
         })
         .expect("opening a file asks the runtime to read it");
-    assert!(a.opening.is_some(), "progress is shown while indexing");
+    assert!(a.ui.opening.is_some(), "progress is shown while indexing");
     a.update(Msg::Indexing { id, share: 0.5 }, now);
-    assert_eq!(a.opening.as_ref().map(|o| o.share), Some(0.5));
+    assert_eq!(a.ui.opening.as_ref().map(|o| o.share), Some(0.5));
     let lib = Library::from_text("test.pgn".into(), text.to_string(), &mut |_| {});
     a.update(
         Msg::Opened {
@@ -37,7 +37,7 @@ pub(super) fn replaying(text: &str, game: Option<usize>, now: Instant) -> App {
         },
         now,
     );
-    assert!(a.opening.is_none());
+    assert!(a.ui.opening.is_none());
     a
 }
 
@@ -59,7 +59,7 @@ pub(super) fn analysis_done(a: &mut App, id: u64, score: Score, now: Instant) {
 }
 
 pub(super) fn cursor_san(a: &App) -> String {
-    let r = a.replay.as_ref().expect("replaying");
+    let r = a.chess().replay.as_ref().expect("replaying");
     r.tree().node(r.cursor).san.clone()
 }
 
@@ -67,32 +67,36 @@ pub(super) fn cursor_san(a: &App) -> String {
 fn stepping_jumping_and_variations() {
     let now = Instant::now();
     let mut a = replaying(OPERA, None, now);
-    assert!(a.replay.is_some());
-    assert!(matches!(a.overlay, Overlay::None), "one game: no list");
-    assert_eq!(a.game.moves().len(), 0);
-    assert_eq!(a.game.header("White"), Some("Morphy"));
+    assert!(a.chess().replay.is_some());
+    assert!(matches!(a.ui.overlay, Overlay::None), "one game: no list");
+    assert_eq!(a.chess().game.moves().len(), 0);
+    assert_eq!(a.chess().game.header("White"), Some("Morphy"));
     key(&mut a, KeyCode::Right, now);
     key(&mut a, KeyCode::Right, now);
     assert_eq!(uci_moves(&a), ["e2e4", "e7e5"]);
     key(&mut a, KeyCode::Left, now);
     assert_eq!(uci_moves(&a), ["e2e4"]);
     key(&mut a, KeyCode::End, now);
-    assert_eq!(a.game.moves().len(), 33);
+    assert_eq!(a.chess().game.moves().len(), 33);
     assert_eq!(
-        a.game.ending.map(|e| e.result),
+        a.chess().game.ending.map(|e| e.result),
         Some(GameResult::WhiteWins),
         "the end of the game as recorded"
     );
     key(&mut a, KeyCode::Home, now);
-    assert_eq!(a.game.moves().len(), 0);
+    assert_eq!(a.chess().game.moves().len(), 0);
     // Move numbers: digits open the box.
     type_str(&mut a, "3b", now);
     assert_eq!(cursor_san(&a), "Bg4");
-    assert_eq!(a.game.moves().len(), 6);
+    assert_eq!(a.chess().game.moves().len(), 6);
     // The alternatives to 3...Bg4.
     key(&mut a, KeyCode::Down, now);
     assert_eq!(cursor_san(&a), "exd4");
-    assert_eq!(a.game.moves().len(), 6, "same move number, other move");
+    assert_eq!(
+        a.chess().game.moves().len(),
+        6,
+        "same move number, other move"
+    );
     key(&mut a, KeyCode::Right, now);
     assert_eq!(cursor_san(&a), "Nxd4");
     key(&mut a, KeyCode::Down, now);
@@ -103,7 +107,7 @@ fn stepping_jumping_and_variations() {
     assert_eq!(cursor_san(&a), "Nc6", "End: the end of this line");
     key(&mut a, KeyCode::Up, now);
     assert!(
-        a.status
+        a.ui.status
             .as_ref()
             .is_some_and(|s| s.text.contains("No alternatives"))
     );
@@ -115,16 +119,19 @@ fn stepping_jumping_and_variations() {
     );
     type_str(&mut a, "40", now);
     assert!(
-        a.status
+        a.ui.status
             .as_ref()
             .is_some_and(|s| s.text.contains("no move 40")),
         "{:?}",
-        a.status
+        a.ui.status
     );
     assert_eq!(cursor_san(&a), "Qb8+", "a bad number changes nothing");
     // The clock recorded after 7. Qb3.
     type_str(&mut a, "7", now);
-    assert_eq!(a.clock_text(Color::White, now).as_deref(), Some("1:00"));
+    assert_eq!(
+        a.chess().clock_text(Color::White, now).as_deref(),
+        Some("1:00")
+    );
     // Nothing is ever saved while replaying.
     assert!(
         !a.take_effects()
@@ -142,15 +149,15 @@ fn play_keys_are_refused_and_change_nothing() {
     let before = uci_moves(&a);
     key(&mut a, KeyCode::Char('u'), now);
     assert!(
-        a.status
+        a.ui.status
             .as_ref()
             .is_some_and(|s| s.text.contains("Not while replaying"))
     );
     shift(&mut a, 'R', now);
-    assert!(matches!(a.overlay, Overlay::None), "no resign dialog");
+    assert!(matches!(a.ui.overlay, Overlay::None), "no resign dialog");
     key(&mut a, KeyCode::Char('z'), now);
     assert!(
-        a.status
+        a.ui.status
             .as_ref()
             .is_some_and(|s| s.text.contains("not a replay command"))
     );
@@ -169,7 +176,7 @@ fn play_keys_are_refused_and_change_nothing() {
         }),
         now,
     );
-    assert_eq!(a.selected, None);
+    assert_eq!(a.chess().selected, None);
     assert_eq!(uci_moves(&a), before);
 }
 
@@ -179,7 +186,7 @@ fn autoplay_steps_with_the_delay_and_stops_at_the_end() {
     let mut a = replaying(OPERA, None, t0);
     type_str(&mut a, "16b", t0);
     key(&mut a, KeyCode::Char(' '), t0);
-    let delay = a.replay.as_ref().unwrap().delay();
+    let delay = a.chess().replay.as_ref().unwrap().delay();
     assert_eq!(delay, Duration::from_secs(1));
     a.update(Msg::Tick, t0 + delay / 2);
     assert_eq!(cursor_san(&a), "Nxb8", "not yet");
@@ -187,7 +194,7 @@ fn autoplay_steps_with_the_delay_and_stops_at_the_end() {
     assert_eq!(cursor_san(&a), "Rd8#");
     a.update(Msg::Tick, t0 + delay * 3);
     assert!(
-        a.replay.as_ref().unwrap().autoplay.is_none(),
+        a.chess().replay.as_ref().unwrap().autoplay.is_none(),
         "stops at the end"
     );
     // Faster and slower.
@@ -195,20 +202,20 @@ fn autoplay_steps_with_the_delay_and_stops_at_the_end() {
     key(&mut a, KeyCode::Char(' '), t0);
     key(&mut a, KeyCode::Char('+'), t0);
     assert_eq!(
-        a.replay.as_ref().unwrap().delay(),
+        a.chess().replay.as_ref().unwrap().delay(),
         Duration::from_millis(500)
     );
     a.update(Msg::Tick, t0 + Duration::from_millis(500));
-    assert_eq!(a.game.moves().len(), 1);
+    assert_eq!(a.chess().game.moves().len(), 1);
     key(&mut a, KeyCode::Char('-'), t0);
     key(&mut a, KeyCode::Char('-'), t0);
     assert_eq!(
-        a.replay.as_ref().unwrap().delay(),
+        a.chess().replay.as_ref().unwrap().delay(),
         Duration::from_millis(1500)
     );
     // A step by hand stops autoplay.
     key(&mut a, KeyCode::Right, t0);
-    assert!(a.replay.as_ref().unwrap().autoplay.is_none());
+    assert!(a.chess().replay.as_ref().unwrap().autoplay.is_none());
 }
 
 #[test]
@@ -217,20 +224,24 @@ fn game_list_with_a_bad_game() {
     let text = format!("{OPERA}{BAD}{OPERA}");
     let mut a = replaying(&text, None, now);
     assert!(
-        matches!(a.overlay, Overlay::Games { selected: 0 }),
+        matches!(a.ui.overlay, Overlay::Games { selected: 0 }),
         "many games: the list first"
     );
     let screen = render(&a, 160, 50);
     assert!(screen.contains("Games in test.pgn (3 games"), "{screen}");
     key(&mut a, KeyCode::Down, now);
     key(&mut a, KeyCode::Enter, now);
-    let status = a.status.clone().expect("an error");
+    let status = a.ui.status.clone().expect("an error");
     assert!(
         status.text.contains("Game 2 cannot be read: line 13") && status.text.contains("Ke3"),
         "{}",
         status.text
     );
-    assert_eq!(a.game.moves().len(), 0, "an empty board, nothing broken");
+    assert_eq!(
+        a.chess().game.moves().len(),
+        0,
+        "an empty board, nothing broken"
+    );
     let screen = render(&a, 160, 50);
     assert!(screen.contains("Replay · game 2/3"), "{screen}");
     shift(&mut a, 'L', now);
@@ -241,20 +252,20 @@ fn game_list_with_a_bad_game() {
     );
     key(&mut a, KeyCode::End, now);
     key(&mut a, KeyCode::Enter, now);
-    assert_eq!(a.replay.as_ref().unwrap().index, 2);
+    assert_eq!(a.chess().replay.as_ref().unwrap().index, 2);
     key(&mut a, KeyCode::End, now);
-    assert_eq!(a.game.moves().len(), 33);
+    assert_eq!(a.chess().game.moves().len(), 33);
     // `--game N` shows that game at once.
     let b = replaying(&text, Some(2), now);
-    assert!(matches!(b.overlay, Overlay::None));
-    assert_eq!(b.replay.as_ref().unwrap().index, 2);
+    assert!(matches!(b.ui.overlay, Overlay::None));
+    assert_eq!(b.chess().replay.as_ref().unwrap().index, 2);
     let c = replaying(&text, Some(7), now);
     assert!(
-        c.status
+        c.ui.status
             .as_ref()
             .is_some_and(|s| s.text.contains("there is no game 8")),
         "{:?}",
-        c.status
+        c.ui.status
     );
 }
 
@@ -279,16 +290,16 @@ fn a_file_that_cannot_be_read_is_an_error() {
         },
         now,
     );
-    assert!(a.replay.is_none());
+    assert!(a.chess().replay.is_none());
     assert!(
-        a.status
+        a.ui.status
             .as_ref()
             .is_some_and(|s| s.text.contains("Cannot open missing.pgn"))
     );
     // Esc while a file is being opened gives up on it.
     a.open_file(PathBuf::from("x.pgn"), None);
     key(&mut a, KeyCode::Esc, now);
-    assert!(a.opening.is_none());
+    assert!(a.ui.opening.is_none());
 }
 
 #[test]
@@ -299,7 +310,7 @@ fn clicking_a_move_goes_there() {
     let l = view::layout(area).unwrap();
     let parts = view::replay_panel(l.panel);
     let moves = parts.moves.expect("room for moves");
-    let r = a.replay.as_ref().unwrap();
+    let r = a.chess().replay.as_ref().unwrap();
     let (rows, first, inner) = view::replay_rows(r, moves);
     let (row, placed) = rows
         .iter()
@@ -323,7 +334,7 @@ fn clicking_a_move_goes_there() {
         }),
         now,
     );
-    assert_eq!(a.replay.as_ref().unwrap().cursor, id);
+    assert_eq!(a.chess().replay.as_ref().unwrap().cursor, id);
     assert_eq!(cursor_san(&a), "exd4");
     // The wheel steps.
     a.update(
@@ -380,9 +391,13 @@ fn replay_screen_draws_at_every_size() {
 fn the_file_picker_opens_the_chosen_file() {
     let now = Instant::now();
     let mut a = app();
-    a.samples_dir = Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games"));
+    a.ui.dirs.samples = Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games"));
     command(&mut a, Action::Open, now);
-    assert!(matches!(a.overlay, Overlay::Files(_)), "{:?}", a.status);
+    assert!(
+        matches!(a.ui.overlay, Overlay::Files(_)),
+        "{:?}",
+        a.ui.status
+    );
     let screen = render(&a, 160, 50);
     assert!(screen.contains("kasparov-deep-blue-1997.pgn"), "{screen}");
     for c in "deep".chars() {
@@ -398,7 +413,7 @@ fn the_file_picker_opens_the_chosen_file() {
         })
         .expect("the file is opened");
     assert!(path.ends_with("kasparov-deep-blue-1997.pgn"));
-    assert!(matches!(a.overlay, Overlay::None));
+    assert!(matches!(a.ui.overlay, Overlay::None));
 }
 
 #[test]
@@ -473,10 +488,10 @@ fn random_keys_clicks_and_sizes_never_panic_while_replaying() {
                 }
                 _ => a.update(Msg::Tick, now),
             }
-            if a.replay.is_none() {
+            if a.chess().replay.is_none() {
                 break; // `n` (new game) or quitting leaves the replay
             }
-            let (w, h) = a.size;
+            let (w, h) = a.ui.size;
             let _ = render(&a, w, h);
         }
     }
@@ -490,7 +505,7 @@ fn own_moves_become_variations() {
     key(&mut a, KeyCode::Char(':'), now);
     type_str(&mut a, "d4", now);
     assert_eq!(cursor_san(&a), "d4");
-    let r = a.replay.as_ref().unwrap();
+    let r = a.chess().replay.as_ref().unwrap();
     assert_eq!(
         r.tree().node(0).children.len(),
         2,
@@ -502,21 +517,34 @@ fn own_moves_become_variations() {
     key(&mut a, KeyCode::Home, now);
     key(&mut a, KeyCode::Char(':'), now);
     type_str(&mut a, "e2e4", now);
-    assert_eq!(a.replay.as_ref().unwrap().tree().node(0).children.len(), 2);
-    assert!(
-        a.replay
+    assert_eq!(
+        a.chess()
+            .replay
             .as_ref()
             .unwrap()
             .tree()
-            .on_main_line(a.replay.as_ref().unwrap().cursor)
+            .node(0)
+            .children
+            .len(),
+        2
+    );
+    assert!(
+        a.chess()
+            .replay
+            .as_ref()
+            .unwrap()
+            .tree()
+            .on_main_line(a.chess().replay.as_ref().unwrap().cursor)
     );
     // A bad move is explained and changes nothing.
     key(&mut a, KeyCode::Char(':'), now);
     type_str(&mut a, "Ke3", now);
     assert!(
-        a.status.as_ref().is_some_and(|s| s.text.contains("cannot")),
+        a.ui.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("cannot")),
         "{:?}",
-        a.status
+        a.ui.status
     );
     assert_eq!(cursor_san(&a), "e4");
     // Clicked on the board: the piece, then its square.
@@ -524,7 +552,7 @@ fn own_moves_become_variations() {
         .unwrap()
         .board;
     let click = |a: &mut App, sq: Square| {
-        let r = geo.rect_of(sq, a.flipped);
+        let r = geo.rect_of(sq, a.ui.flipped);
         a.update(
             Msg::Mouse(MouseEvent {
                 kind: MouseEventKind::Down(MouseButton::Left),
@@ -536,7 +564,7 @@ fn own_moves_become_variations() {
         );
     };
     click(&mut a, Square::C7);
-    assert_eq!(a.selected, Some(Square::C7));
+    assert_eq!(a.chess().selected, Some(Square::C7));
     click(&mut a, Square::C5);
     assert_eq!(cursor_san(&a), "c5");
     assert_eq!(uci_moves(&a), ["e2e4", "c7c5"]);
@@ -563,23 +591,26 @@ fn own_moves_at_the_end_are_not_the_game() {
     let text = "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n";
     let mut a = replaying(text, None, now);
     key(&mut a, KeyCode::End, now);
-    assert_eq!(a.game.ending.map(|e| e.result), Some(GameResult::WhiteWins));
+    assert_eq!(
+        a.chess().game.ending.map(|e| e.result),
+        Some(GameResult::WhiteWins)
+    );
     // Black resigned here; try playing on.
     key(&mut a, KeyCode::Char(':'), now);
     type_str(&mut a, "Nc6", now);
     assert!(
-        a.status
+        a.ui.status
             .as_ref()
             .is_some_and(|s| s.text.starts_with("You try")),
         "{:?}",
-        a.status
+        a.ui.status
     );
     assert_eq!(cursor_san(&a), "Nc6");
     assert!(
-        a.game.ending.is_none(),
+        a.chess().game.ending.is_none(),
         "the file's result is not this line's"
     );
-    let r = a.replay.as_ref().unwrap();
+    let r = a.chess().replay.as_ref().unwrap();
     assert!(r.is_own(r.cursor));
     assert_eq!(
         r.main_nodes().len(),

@@ -23,7 +23,7 @@ fn analysis_follows_the_moves_shown() {
     assert_eq!(Board::uci(go.moves[5]), "e5d4");
     // Its score is kept for the node.
     analysis_done(&mut a, go.id, Score(-50), now);
-    let r = a.replay.as_ref().unwrap();
+    let r = a.chess().replay.as_ref().unwrap();
     assert_eq!(
         r.evals[r.cursor],
         Some(Score(-50)),
@@ -33,7 +33,7 @@ fn analysis_follows_the_moves_shown() {
     key(&mut a, KeyCode::Right, now);
     let go = take_go(&mut a, Slot::Assistant).expect("analysis");
     analysis_done(&mut a, go.id, Score(-50), now);
-    let r = a.replay.as_ref().unwrap();
+    let r = a.chess().replay.as_ref().unwrap();
     assert_eq!(r.evals[r.cursor], Some(Score(50)));
 }
 
@@ -94,11 +94,11 @@ fn review_marks_moves_and_export_writes_them() {
         now,
     );
     assert!(
-        a.status.as_ref().is_some_and(|s| s
+        a.ui.status.as_ref().is_some_and(|s| s
             .text
             .contains("Black: 0 inaccuracies, 0 mistakes, 1 blunder")),
         "{:?}",
-        a.status
+        a.ui.status
     );
     type_str(&mut a, "11b", now);
     let screen = render(&a, 160, 50);
@@ -109,7 +109,7 @@ fn review_marks_moves_and_export_writes_them() {
     );
     assert!(screen.contains("Best was Kd8"), "{screen}");
     // Export: the annotated PGN, readable again with the same moves.
-    a.data_dir = Some(PathBuf::from("/tmp/kibitz-test-data"));
+    a.ui.dirs.data = Some(PathBuf::from("/tmp/kibitz-test-data"));
     shift(&mut a, 'E', now);
     let (text, path) = a
         .take_effects()
@@ -148,27 +148,27 @@ fn play_from_here_starts_a_game_from_the_position() {
     type_str(&mut a, "9", now);
     let fen = a.board().fen();
     shift(&mut a, 'P', now);
-    assert!(a.replay.is_none());
-    assert_eq!(a.game.start().fen(), fen);
+    assert!(a.chess().replay.is_none());
+    assert_eq!(a.chess().game.start().fen(), fen);
     assert_eq!(
-        a.mode,
+        a.chess().mode,
         Mode::HumanVsEngine {
             human: Color::Black
         },
         "the human plays the side to move"
     );
-    assert!(a.human_to_move());
+    assert!(a.chess().human_to_move(&a.ui));
 }
 
 #[test]
 fn leaving_restores_analysis_and_old_messages_are_ignored() {
     let now = Instant::now();
     let mut a = app();
-    assert!(a.analysis.is_none());
+    assert!(a.chess().analysis.is_none());
     let text = format!("{OPERA}{BAD}{OPERA}");
     // Opened while no analysis was on.
     a.open_file(PathBuf::from("a.pgn"), None);
-    let id = a.opening.as_ref().unwrap().id;
+    let id = a.ui.opening.as_ref().unwrap().id;
     let lib = Library::from_text("a.pgn".into(), text.clone(), &mut |_| {});
     a.update(
         Msg::Opened {
@@ -179,7 +179,7 @@ fn leaving_restores_analysis_and_old_messages_are_ignored() {
         now,
     );
     key(&mut a, KeyCode::Esc, now);
-    assert!(a.analysis.is_some(), "analysis follows the replay");
+    assert!(a.chess().analysis.is_some(), "analysis follows the replay");
     // The check of another file does not land here.
     a.update(
         Msg::Checked {
@@ -195,7 +195,7 @@ fn leaving_restores_analysis_and_old_messages_are_ignored() {
         },
         now,
     );
-    let r = a.replay.as_ref().unwrap();
+    let r = a.chess().replay.as_ref().unwrap();
     assert_eq!(
         r.library.entries[0].status,
         crate::game::library::Status::Ok
@@ -216,7 +216,7 @@ fn leaving_restores_analysis_and_old_messages_are_ignored() {
         },
         now,
     );
-    let r = a.replay.as_ref().unwrap();
+    let r = a.chess().replay.as_ref().unwrap();
     assert!(!r.checking);
     assert!(matches!(
         r.library.entries[1].status,
@@ -225,8 +225,11 @@ fn leaving_restores_analysis_and_old_messages_are_ignored() {
     // Playing from here: the analysis setting comes back (off).
     type_str(&mut a, "9", now);
     shift(&mut a, 'P', now);
-    assert!(a.replay.is_none());
-    assert!(a.analysis.is_none(), "no engine lines while you play");
+    assert!(a.chess().replay.is_none());
+    assert!(
+        a.chess().analysis.is_none(),
+        "no engine lines while you play"
+    );
 }
 
 #[test]
@@ -239,12 +242,12 @@ fn evaluations_from_the_file_are_shown() {
     let screen = render(&a, 160, 50);
     assert!(screen.contains("Evaluation in the file: +0.31"), "{screen}");
     assert!(screen.contains("3:00"), "{screen}");
-    let r = a.replay.as_ref().unwrap();
+    let r = a.chess().replay.as_ref().unwrap();
     assert_eq!(
         r.evals[r.cursor],
         Some(Score(31)),
         "on the eval bar and graph"
     );
     key(&mut a, KeyCode::Right, now);
-    assert_eq!(a.current_eval(), Some(Score(-150)));
+    assert_eq!(a.chess().current_eval(), Some(Score(-150)));
 }

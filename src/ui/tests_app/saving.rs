@@ -27,7 +27,7 @@ fn autosave_after_every_move_and_resume() {
             _ => None,
         })
         .unwrap();
-    a.effects = effects;
+    a.ui.effects = effects;
     assert_eq!(run_saves(&mut a), 0, "no file for a game without moves");
     reply(&mut a, &req, "d2d4", t + Duration::from_secs(1));
     assert_eq!(run_saves(&mut a), 1, "saved after the engine's move");
@@ -36,8 +36,8 @@ fn autosave_after_every_move_and_resume() {
     let mut effects = a.take_effects();
     let _ = &mut effects;
     // (take_go consumed the effects; save again to disk explicitly)
-    let path = a.save_path.clone().unwrap();
-    std::fs::write(&path, crate::game::write_pgn(&a.game)).unwrap();
+    let path = a.chess().save_path.clone().unwrap();
+    std::fs::write(&path, crate::game::write_pgn(&a.chess().game)).unwrap();
     assert!(req.is_some());
 
     let (found, game) = crate::ui::find_unfinished(&dir.join("games"))
@@ -48,15 +48,15 @@ fn autosave_after_every_move_and_resume() {
     let mut b = App::new(Config::default(), theme::builtin(), Some(dir.clone()));
     b.resume(game, found, t);
     assert_eq!(
-        b.mode,
+        b.chess().mode,
         Mode::HumanVsEngine {
             human: Color::Black
         }
     );
-    assert_eq!(b.spec, EngineSpec::BuiltIn { level: 5 });
+    assert_eq!(b.chess().spec, EngineSpec::BuiltIn { level: 5 });
     assert_eq!(uci_moves(&b), ["d2d4", "d7d5"]);
     // Clock times come back from the [%clk] comments.
-    let c = b.clocks.as_ref().unwrap();
+    let c = b.chess().clocks.as_ref().unwrap();
     assert_eq!(c.remaining(Color::White, t), Duration::from_secs(180));
     assert_eq!(c.remaining(Color::Black, t), Duration::from_secs(179));
     // White (the engine) is to move, so the engine is asked.
@@ -82,7 +82,7 @@ fn ascii_config_and_unknown_engine_failure() {
         ..Config::default()
     };
     let mut a = App::new(cfg, theme::builtin(), None);
-    assert!(a.ascii);
+    assert!(a.ui.ascii);
     a.start_game(setup(WHITE, None, None), t);
     type_str(&mut a, "e4", t);
     a.take_effects();
@@ -96,10 +96,10 @@ fn ascii_config_and_unknown_engine_failure() {
         t,
     );
     assert_eq!(
-        a.game.ending.map(|e| e.termination),
+        a.chess().game.ending.map(|e| e.termination),
         Some(Termination::Abandoned)
     );
-    assert!(a.status.unwrap().text.contains("engine crashed"));
+    assert!(a.ui.status.unwrap().text.contains("engine crashed"));
 }
 #[test]
 fn resume_prompt_keys() {
@@ -108,7 +108,7 @@ fn resume_prompt_keys() {
         let mut g = crate::game::Game::new(Board::startpos());
         let m = Board::startpos().parse_uci("e2e4").unwrap();
         g.push(m, None);
-        a.overlay = Overlay::Resume {
+        a.ui.overlay = Overlay::Resume {
             path: PathBuf::from("/nonexistent/x.pgn"),
             game: Box::new(g),
             summary: "You vs Kibitz level 4, 1 moves".into(),
@@ -118,13 +118,13 @@ fn resume_prompt_keys() {
     prompt(&mut a);
     key(&mut a, KeyCode::Char('x'), t);
     assert!(
-        matches!(a.overlay, Overlay::Resume { .. }),
+        matches!(a.ui.overlay, Overlay::Resume { .. }),
         "stray keys wait"
     );
     key(&mut a, KeyCode::Enter, t);
     assert_eq!(uci_moves(&a), ["e2e4"]);
     let mut b = app();
-    b.launch_setup = Some(setup(
+    b.ui.launch_setup = Some(setup(
         Mode::HumanVsEngine {
             human: Color::Black,
         },
@@ -133,9 +133,9 @@ fn resume_prompt_keys() {
     ));
     prompt(&mut b);
     key(&mut b, KeyCode::Char('n'), t);
-    assert!(b.game.moves().is_empty(), "n starts a new game");
+    assert!(b.chess().game.moves().is_empty(), "n starts a new game");
     assert_eq!(
-        b.mode,
+        b.chess().mode,
         Mode::HumanVsEngine {
             human: Color::Black
         },
@@ -144,7 +144,7 @@ fn resume_prompt_keys() {
     let mut c = app();
     prompt(&mut c);
     key(&mut c, KeyCode::Char('q'), t);
-    assert!(c.quit);
+    assert!(c.ui.quit);
 }
 #[test]
 fn taking_back_to_the_start_is_saved() {
@@ -157,9 +157,9 @@ fn taking_back_to_the_start_is_saved() {
     reply(&mut a, &req, "e7e5", t);
     run_saves(&mut a);
     key(&mut a, KeyCode::Char('u'), t);
-    assert!(a.game.moves().is_empty());
+    assert!(a.chess().game.moves().is_empty());
     run_saves(&mut a);
-    let on_disk = std::fs::read_to_string(a.save_path.clone().unwrap()).unwrap();
+    let on_disk = std::fs::read_to_string(a.chess().save_path.clone().unwrap()).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
         !on_disk.contains("e4"),

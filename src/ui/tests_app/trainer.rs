@@ -25,19 +25,19 @@ fn tables() -> Tables {
 
 pub(super) fn trainer_app() -> App {
     let mut a = app();
-    a.tables = Some(tables());
-    a.trainer_rng = crate::util::Rng::new(7);
+    a.ui.trainer.tables = Some(tables());
+    a.ui.trainer.rng = crate::util::Rng::new(7);
     a
 }
 
 pub(super) fn start_at(a: &mut App, fen: &str, now: Instant) {
     a.begin_trainer(TrainerStart::Position(Board::from_fen(fen).unwrap()), now);
-    assert!(a.trainer.is_some(), "{:?}", a.status);
+    assert!(a.chess().trainer.is_some(), "{:?}", a.ui.status);
 }
 
 /// Plays the queued table reply.
 fn let_tables_reply(a: &mut App, now: Instant) -> Instant {
-    assert!(a.engine_thinking(), "a reply is due");
+    assert!(a.chess().engine_thinking(), "a reply is due");
     let later = now + REPLY_DELAY;
     a.update(Msg::Tick, later);
     later
@@ -46,14 +46,14 @@ fn let_tables_reply(a: &mut App, now: Instant) -> Instant {
 /// Asks for the hint and types its move, as a user would; returns its SAN.
 fn play_hint(a: &mut App, now: Instant) -> String {
     shift(a, 'H', now);
-    let m = a.hint.clone().expect("a hint").mv;
+    let m = a.chess().hint.clone().expect("a hint").mv;
     let san = a.board().san(m);
     type_str(a, &san, now);
     san
 }
 
 fn status(a: &App) -> String {
-    a.status
+    a.ui.status
         .as_ref()
         .map(|s| s.text.clone())
         .unwrap_or_default()
@@ -65,17 +65,17 @@ fn the_menu_starts_a_random_won_position_of_the_chosen_ending() {
     for (downs, name) in [(0, "KQvK"), (1, "KRvK")] {
         let mut a = trainer_app();
         shift(&mut a, 'T', t);
-        assert!(matches!(a.overlay, Overlay::Trainer(_)));
+        assert!(matches!(a.ui.overlay, Overlay::Trainer(_)));
         for _ in 0..downs {
             key(&mut a, KeyCode::Down, t);
         }
         key(&mut a, KeyCode::Enter, t);
-        let trainer = a.trainer.as_ref().expect("started");
+        let trainer = a.chess().trainer.as_ref().expect("started");
         assert_eq!(trainer.name, name);
         assert_eq!(Material::of_board(a.board().board()).to_string(), name);
         assert_eq!(trainer.start.wdl, Wdl::Win);
-        assert!(a.human_to_move());
-        assert_eq!(a.mode, WHITE, "White by default");
+        assert!(a.chess().human_to_move(&a.ui));
+        assert_eq!(a.chess().mode, WHITE, "White by default");
         // Medium: between 45% and 75% of the longest mate.
         let longest = tr::Ending::find(name).unwrap().longest as i32 * 2 - 1;
         let dtm = trainer.start.dtm;
@@ -94,10 +94,10 @@ fn the_menu_offers_black_and_difficulty() {
     key(&mut a, KeyCode::Right, t); // hard
     key(&mut a, KeyCode::Tab, t); // Black
     key(&mut a, KeyCode::Enter, t);
-    let trainer = a.trainer.as_ref().expect("started");
+    let trainer = a.chess().trainer.as_ref().expect("started");
     assert_eq!(trainer.human, Color::Black);
     assert_eq!(a.board().turn(), Color::Black);
-    assert!(a.flipped, "Black at the bottom");
+    assert!(a.ui.flipped, "Black at the bottom");
     assert!(trainer.start.dtm >= 13, "hard KQvK: {}", trainer.start.dtm);
     // The black side has the queen.
     assert!((a.board().board().queens() & a.board().board().black()).any());
@@ -105,7 +105,7 @@ fn the_menu_offers_black_and_difficulty() {
     let mut b = trainer_app();
     shift(&mut b, 'T', t);
     key(&mut b, KeyCode::Esc, t);
-    assert!(matches!(b.overlay, Overlay::None) && b.trainer.is_none());
+    assert!(matches!(b.ui.overlay, Overlay::None) && b.chess().trainer.is_none());
 }
 
 #[test]
@@ -113,11 +113,14 @@ fn missing_tables_are_prepared_in_the_background_with_progress() {
     let t = Instant::now();
     let mut a = app();
     let dir = temp_dir("trainer-prepare");
-    a.tables_dir = Some(dir.clone());
+    a.ui.dirs.tables = Some(dir.clone());
     shift(&mut a, 'T', t);
     key(&mut a, KeyCode::Down, t); // KRvK
     key(&mut a, KeyCode::Enter, t);
-    assert!(a.trainer.is_none(), "not before the tables are ready");
+    assert!(
+        a.chess().trainer.is_none(),
+        "not before the tables are ready"
+    );
     let (id, materials) = a
         .take_effects()
         .into_iter()
@@ -146,7 +149,7 @@ fn missing_tables_are_prepared_in_the_background_with_progress() {
     assert!(screen.contains("Esc stops waiting"));
     // Keys do not reach the board meanwhile.
     type_str(&mut a, "e4", t);
-    assert!(a.game.moves().is_empty());
+    assert!(a.chess().game.moves().is_empty());
     a.update(
         Msg::TablesReady {
             id,
@@ -154,13 +157,16 @@ fn missing_tables_are_prepared_in_the_background_with_progress() {
         },
         t,
     );
-    assert!(a.preparing.is_none());
-    assert_eq!(a.trainer.as_ref().map(|t| t.name.as_str()), Some("KRvK"));
+    assert!(a.ui.trainer.preparing.is_none());
+    assert_eq!(
+        a.chess().trainer.as_ref().map(|t| t.name.as_str()),
+        Some("KRvK")
+    );
     assert!(dir.join("KRvK.kbtb").exists() || std::fs::read_dir(&dir).unwrap().count() > 0);
     // The table is reused: the next start needs no preparation.
     shift(&mut a, 'T', t);
     key(&mut a, KeyCode::Enter, t); // menu remembers KRvK
-    assert!(a.preparing.is_none());
+    assert!(a.ui.trainer.preparing.is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -168,12 +174,12 @@ fn missing_tables_are_prepared_in_the_background_with_progress() {
 fn esc_stops_waiting_and_a_late_answer_is_dropped() {
     let t = Instant::now();
     let mut a = app();
-    a.tables_dir = Some(temp_dir("trainer-cancel"));
+    a.ui.dirs.tables = Some(temp_dir("trainer-cancel"));
     shift(&mut a, 'T', t);
     key(&mut a, KeyCode::Enter, t);
-    let id = a.preparing.as_ref().expect("preparing").id;
+    let id = a.ui.trainer.preparing.as_ref().expect("preparing").id;
     key(&mut a, KeyCode::Esc, t);
-    assert!(a.preparing.is_none());
+    assert!(a.ui.trainer.preparing.is_none());
     a.update(
         Msg::TablesReady {
             id,
@@ -181,22 +187,26 @@ fn esc_stops_waiting_and_a_late_answer_is_dropped() {
         },
         t,
     );
-    assert!(a.trainer.is_none(), "nobody waits for it any more");
+    assert!(a.chess().trainer.is_none(), "nobody waits for it any more");
     // The tables are kept: choosing the ending again starts at once.
     shift(&mut a, 'T', t);
     key(&mut a, KeyCode::Enter, t);
-    assert!(a.preparing.is_none() && a.trainer.is_some());
+    assert!(a.ui.trainer.preparing.is_none() && a.chess().trainer.is_some());
     // Choosing again while the job still runs waits for the same job.
     let mut a = app();
-    a.tables_dir = Some(temp_dir("trainer-cancel"));
+    a.ui.dirs.tables = Some(temp_dir("trainer-cancel"));
     shift(&mut a, 'T', t);
     key(&mut a, KeyCode::Enter, t);
-    let id = a.preparing.as_ref().expect("preparing").id;
+    let id = a.ui.trainer.preparing.as_ref().expect("preparing").id;
     key(&mut a, KeyCode::Esc, t);
     let _ = a.take_effects();
     shift(&mut a, 'T', t);
     key(&mut a, KeyCode::Enter, t);
-    assert_eq!(a.preparing.as_ref().map(|p| p.id), Some(id), "the same job");
+    assert_eq!(
+        a.ui.trainer.preparing.as_ref().map(|p| p.id),
+        Some(id),
+        "the same job"
+    );
     assert!(
         !a.take_effects()
             .iter()
@@ -212,7 +222,7 @@ fn esc_stops_waiting_and_a_late_answer_is_dropped() {
         t,
     );
     assert!(status(&a).contains("disk full"), "{}", status(&a));
-    assert!(a.trainer.is_none());
+    assert!(a.chess().trainer.is_none());
 }
 
 #[test]
@@ -221,14 +231,15 @@ fn best_moves_are_praised_and_the_tables_reply() {
     let mut a = trainer_app();
     // KQvK: the hint's move is best.
     start_at(&mut a, "8/8/8/3k4/8/8/8/4K1Q1 w - - 0 1", t);
-    let start = a.trainer.as_ref().unwrap().start;
+    let start = a.chess().trainer.as_ref().unwrap().start;
     shift(&mut a, 'H', t);
-    let hint = a.hint.clone().expect("a hint");
+    let hint = a.chess().hint.clone().expect("a hint");
     assert!(status(&a).starts_with("Hint: "), "{}", status(&a));
     assert_eq!(hint.score.and_then(|s| s.mate_plies()), Some(start.dtm));
     let san = a.board().san(hint.mv);
     type_str(&mut a, &san, t);
     let fb = a
+        .chess()
         .trainer
         .as_ref()
         .unwrap()
@@ -247,13 +258,13 @@ fn best_moves_are_praised_and_the_tables_reply() {
     // The reply comes after a short pause, and is a best defence.
     let before = a.board().clone();
     let t2 = let_tables_reply(&mut a, t);
-    assert_eq!(a.game.moves().len(), 2);
-    let reply = *a.game.moves().last().unwrap();
+    assert_eq!(a.chess().game.moves().len(), 2);
+    let reply = *a.chess().game.moves().last().unwrap();
     let tb = tables();
     let best = tr::best_moves(&tb, &before).unwrap();
     assert!(best.iter().any(|(m, _)| *m == reply), "a longest defence");
     assert_eq!(tb.probe(a.board()).unwrap().dtm, start.dtm - 2);
-    assert!(a.human_to_move());
+    assert!(a.chess().human_to_move(&a.ui));
     let _ = t2;
 }
 
@@ -274,20 +285,20 @@ fn slower_moves_and_lost_wins_are_named_and_taken_back() {
         .map(|(m, _)| *m)
         .unwrap();
     type_str(&mut a, &board.san(slower), t);
-    let fb = a.trainer.as_ref().unwrap().feedback[0].clone();
+    let fb = a.chess().trainer.as_ref().unwrap().feedback[0].clone();
     assert_eq!(fb.verdict, Verdict::Slower);
     assert!(fb.text.contains("slower (best: "), "{}", fb.text);
     assert!(matches!(
-        a.status.as_ref().map(|s| s.kind),
+        a.ui.status.as_ref().map(|s| s.kind),
         Some(crate::ui::app::StatusKind::Error)
     ));
     // Take it back before the tables answer: one move, verdict gone.
     key(&mut a, KeyCode::Char('u'), t);
-    assert!(a.game.moves().is_empty());
-    assert!(a.trainer.as_ref().unwrap().feedback.is_empty());
-    assert!(!a.engine_thinking(), "the queued reply is dropped");
+    assert!(a.chess().game.moves().is_empty());
+    assert!(a.chess().trainer.as_ref().unwrap().feedback.is_empty());
+    assert!(!a.chess().engine_thinking(), "the queued reply is dropped");
     a.update(Msg::Tick, t + REPLY_DELAY * 2);
-    assert!(a.game.moves().is_empty());
+    assert!(a.chess().game.moves().is_empty());
     // A move that lets the king take the rook: the win is gone.
     start_at(&mut a, "8/8/8/4k3/1R6/8/3K4/8 w - - 0 1", t);
     let board = a.board().clone();
@@ -299,7 +310,7 @@ fn slower_moves_and_lost_wins_are_named_and_taken_back() {
         .map(|(m, _)| m)
         .unwrap();
     type_str(&mut a, &board.san(hang), t);
-    let fb = a.trainer.as_ref().unwrap().feedback[0].clone();
+    let fb = a.chess().trainer.as_ref().unwrap().feedback[0].clone();
     assert_eq!(fb.verdict, Verdict::Spoiled);
     assert!(
         fb.text.contains("-> draw: the win is gone ("),
@@ -314,16 +325,16 @@ fn perfect_play_mates_in_the_table_distance_and_is_saved_in_both_formats() {
     let dir = temp_dir("trainer-save");
     let mut a = App::new(Config::default(), theme::builtin(), Some(dir.clone()));
     a.update(Msg::Resize(120, 40), t);
-    a.tables = Some(tables());
+    a.ui.trainer.tables = Some(tables());
     start_at(&mut a, "8/8/8/4k3/8/8/3K4/7R w - - 0 1", t);
-    let start = a.trainer.as_ref().unwrap().start;
+    let start = a.chess().trainer.as_ref().unwrap().start;
     let mut now = t;
     let mut mine = 0;
-    while !a.is_over() {
-        assert!(a.human_to_move(), "after {mine} moves");
+    while !a.chess().is_over() {
+        assert!(a.chess().human_to_move(&a.ui), "after {mine} moves");
         play_hint(&mut a, now);
         mine += 1;
-        if !a.is_over() {
+        if !a.chess().is_over() {
             now = let_tables_reply(&mut a, now);
         }
         assert!(mine < 40, "no mate");
@@ -334,10 +345,10 @@ fn perfect_play_mates_in_the_table_distance_and_is_saved_in_both_formats() {
         "mated in the table's distance"
     );
     assert_eq!(
-        a.game.ending.map(|e| e.termination),
+        a.chess().game.ending.map(|e| e.termination),
         Some(Termination::Checkmate)
     );
-    let (best, moves) = a.trainer.as_ref().unwrap().score();
+    let (best, moves) = a.chess().trainer.as_ref().unwrap().score();
     assert_eq!((best, moves), (mine, mine));
     assert!(status(&a).contains(&format!("{mine} moves of yours, {mine} of them best")));
     // Saved: PGN with the trainer's tags, and the move-history file.
@@ -365,7 +376,7 @@ fn perfect_play_mates_in_the_table_distance_and_is_saved_in_both_formats() {
     assert!(pgn.contains("[KibitzTrainer \"KRvK\"]"), "{pgn}");
     assert!(pgn.contains("[Result \"1-0\"]"));
     let list = crate::game::history::read_history(&hist).unwrap();
-    assert_eq!(list.moves.len(), a.game.moves().len());
+    assert_eq!(list.moves.len(), a.chess().game.moves().len());
     assert!(
         hist.starts_with("8/8/8/4k3/8/8/3K4/7R w - - 0 1\n1. "),
         "{hist}"
@@ -380,17 +391,21 @@ fn a_resumed_trainer_game_gets_its_verdicts_back() {
     start_at(&mut a, "8/8/8/4k3/8/8/3K4/7R w - - 0 1", t);
     play_hint(&mut a, t);
     let now = let_tables_reply(&mut a, t);
-    let game = a.game.clone();
+    let game = a.chess().game.clone();
     let mut b = trainer_app();
     b.resume(game, PathBuf::from("/nonexistent/trainer-x.pgn"), now);
-    let trainer = b.trainer.as_ref().expect("resumed as a trainer game");
+    let trainer = b
+        .chess()
+        .trainer
+        .as_ref()
+        .expect("resumed as a trainer game");
     assert_eq!(trainer.feedback.len(), 1);
     assert_eq!(trainer.feedback[0].verdict, Verdict::Best);
     assert_eq!(trainer.human, Color::White);
-    assert_eq!(b.game.moves().len(), 2);
-    assert!(b.human_to_move());
+    assert_eq!(b.chess().game.moves().len(), 2);
+    assert!(b.chess().human_to_move(&b.ui));
     assert!(
-        b.evals.get(2).is_some_and(|e| e.is_some()),
+        b.chess().evals.get(2).is_some_and(|e| e.is_some()),
         "eval bar refilled"
     );
 }
@@ -401,19 +416,19 @@ fn the_editor_validates_explains_and_starts_the_trainer() {
     let mut a = trainer_app();
     shift(&mut a, 'T', t);
     key(&mut a, KeyCode::Char('e'), t);
-    assert!(a.editor.is_some() && matches!(a.overlay, Overlay::None));
+    assert!(a.editor().is_some() && matches!(a.ui.overlay, Overlay::None));
     // Cursor starts on e4: white king there, black king next to it.
     shift(&mut a, 'K', t);
     key(&mut a, KeyCode::Right, t);
     key(&mut a, KeyCode::Char('k'), t);
-    let e = a.editor.as_ref().unwrap();
+    let e = a.editor().unwrap();
     assert!(e.problems.iter().any(|p| p.contains("next to each other")));
     let screen = render(&a, 120, 40);
     assert!(screen.contains("Board editor"), "{screen}");
     assert!(screen.contains("The kings on e4 and f4"), "{screen}");
     // Enter refuses, and keeps the position.
     key(&mut a, KeyCode::Enter, t);
-    assert!(a.editor.is_some());
+    assert!(a.editor().is_some());
     assert!(status(&a).starts_with("Cannot play this"), "{}", status(&a));
     // Move the black king two files away, add a rook on a1 (arrows).
     key(&mut a, KeyCode::Char('x'), t);
@@ -428,16 +443,16 @@ fn the_editor_validates_explains_and_starts_the_trainer() {
     shift(&mut a, 'R', t);
     // g4 is attacked by nothing; a1 rook: legal with White to move.
     assert!(
-        a.editor.as_ref().unwrap().problems.is_empty(),
+        a.editor().unwrap().problems.is_empty(),
         "{:?}",
-        a.editor.as_ref().unwrap().problems
+        a.editor().unwrap().problems
     );
     // Not a piece letter: an error, nothing placed.
     key(&mut a, KeyCode::Char('z'), t);
     assert!(status(&a).contains("not a piece"));
     key(&mut a, KeyCode::Enter, t);
-    assert!(a.editor.is_none());
-    let trainer = a.trainer.as_ref().expect("started");
+    assert!(a.editor().is_none());
+    let trainer = a.chess().trainer.as_ref().expect("started");
     assert_eq!(trainer.name, "KRvK");
     assert_eq!(a.board().fen(), "8/8/8/8/4K1k1/8/8/R7 w - - 0 1");
     assert_eq!(trainer.start.wdl, Wdl::Win);
@@ -454,7 +469,7 @@ fn the_editor_takes_a_fen_and_the_side_to_move() {
         key(&mut a, KeyCode::Char(c), t);
     }
     key(&mut a, KeyCode::Enter, t);
-    let e = a.editor.as_ref().unwrap();
+    let e = a.editor().unwrap();
     assert!(
         e.problems
             .iter()
@@ -463,10 +478,10 @@ fn the_editor_takes_a_fen_and_the_side_to_move() {
         e.problems
     );
     key(&mut a, KeyCode::Tab, t);
-    assert!(a.editor.as_ref().unwrap().problems.is_empty());
+    assert!(a.editor().unwrap().problems.is_empty());
     key(&mut a, KeyCode::Enter, t);
     // The trainee takes Black, the losing side: resist.
-    let trainer = a.trainer.as_ref().expect("started");
+    let trainer = a.chess().trainer.as_ref().expect("started");
     assert_eq!(trainer.human, Color::Black);
     assert_eq!(trainer.start.wdl, Wdl::Loss);
     assert!(status(&a).contains("resist"), "{}", status(&a));
@@ -482,7 +497,7 @@ fn the_editor_takes_a_fen_and_the_side_to_move() {
     key(&mut a, KeyCode::Enter, t);
     assert!(status(&a).contains("Not a FEN"), "{}", status(&a));
     assert!(
-        a.editor
+        a.editor()
             .as_ref()
             .unwrap()
             .fen()
@@ -490,7 +505,7 @@ fn the_editor_takes_a_fen_and_the_side_to_move() {
     );
     // Esc goes back to the menu.
     key(&mut a, KeyCode::Esc, t);
-    assert!(a.editor.is_none() && matches!(a.overlay, Overlay::Trainer(_)));
+    assert!(a.editor().is_none() && matches!(a.ui.overlay, Overlay::Trainer(_)));
 }
 
 #[test]
@@ -515,7 +530,7 @@ fn trainer_screens_render_at_every_size() {
         let _ = render(&a, w, h);
         a.open_editor(None, t);
         let _ = render(&a, w, h);
-        a.editor = None;
+        a.close_screen(t);
     }
 }
 
@@ -526,13 +541,13 @@ fn draw_offers_follow_the_tables() {
     let mut a = trainer_app();
     start_at(&mut a, "8/8/8/4k3/8/8/3K4/7R b - - 0 1", t);
     shift(&mut a, 'D', t);
-    assert!(!a.is_over());
+    assert!(!a.chess().is_over());
     assert!(status(&a).contains("The tables decline"), "{}", status(&a));
     // The trainee wins and offers a draw anyway: the losing side accepts.
     start_at(&mut a, "8/8/8/4k3/8/8/3K4/7R w - - 0 1", t);
     shift(&mut a, 'D', t);
     assert_eq!(
-        a.game.ending.map(|e| (e.result, e.termination)),
+        a.chess().game.ending.map(|e| (e.result, e.termination)),
         Some((GameResult::Draw, Termination::Agreement))
     );
 }
@@ -550,12 +565,12 @@ fn a_live_game_waits_behind_the_trainer_menu_and_editor() {
         "the engine thinks"
     );
     shift(&mut a, 'T', t);
-    assert!(a.paused, "the game waits behind the menu");
+    assert!(a.chess().paused, "the game waits behind the menu");
     key(&mut a, KeyCode::Char('e'), t);
-    assert!(a.editor.is_some() && a.paused);
+    assert!(a.editor().is_some() && a.chess().paused);
     key(&mut a, KeyCode::Esc, t); // editor -> menu
     key(&mut a, KeyCode::Esc, t); // menu -> the game
-    assert!(!a.paused, "resumed");
+    assert!(!a.chess().paused, "resumed");
     assert!(
         take_go(&mut a, Slot::Opponent).is_some(),
         "the engine is asked again"
@@ -563,7 +578,7 @@ fn a_live_game_waits_behind_the_trainer_menu_and_editor() {
     // Starting a trainer game leaves the old game for good.
     shift(&mut a, 'T', t);
     key(&mut a, KeyCode::Enter, t);
-    assert!(a.trainer.is_some() && !a.paused && a.clocks.is_none());
+    assert!(a.chess().trainer.is_some() && !a.chess().paused && a.chess().clocks.is_none());
 }
 
 #[test]
@@ -571,7 +586,7 @@ fn black_moves_are_numbered_with_dots_and_slow_moves_say_by_how_much() {
     let t = Instant::now();
     let mut a = trainer_app();
     start_at(&mut a, "7r/8/3k4/8/8/8/8/4K3 b - - 0 1", t);
-    assert_eq!(a.trainer.as_ref().unwrap().human, Color::Black);
+    assert_eq!(a.chess().trainer.as_ref().unwrap().human, Color::Black);
     let san = play_hint(&mut a, t);
     let screen = render(&a, 120, 40);
     assert!(screen.contains(&format!("1... {san} mate in")), "{screen}");
@@ -588,6 +603,7 @@ fn black_moves_are_numbered_with_dots_and_slow_moves_say_by_how_much() {
         .unwrap();
     type_str(&mut a, &board.san(slow), now);
     let fb = a
+        .chess()
         .trainer
         .as_ref()
         .unwrap()

@@ -1,6 +1,7 @@
 //! The board: squares, highlights, pieces (glyphs, letters or pixel art), coordinates.
 
 use super::*;
+use shakmaty::Move;
 
 /// Pixel art for large squares, `#` = piece. Drawn with half blocks (one
 /// cell = two pixels stacked, so a pixel is about square), leaving a pixel
@@ -196,54 +197,63 @@ pub fn glyph(piece: Piece, ascii: bool) -> char {
     }
 }
 
-pub(super) fn draw_board(buf: &mut Buffer, app: &App, g: &BoardGeometry) {
-    let theme = app.theme();
-    let board = app.board();
-    // The board editor shows its own (possibly illegal) placement.
-    let editing = app.editor.as_deref();
-    let pieces = editing.map_or(board.board(), |e| &e.board);
-    let last = app
-        .game
-        .moves()
-        .last()
-        .copied()
-        .filter(|_| editing.is_none());
-    let last_squares: Vec<Square> = last
-        .map(|m| {
-            let mut v = vec![shown_to(m)];
-            if let Some(f) = m.from() {
-                v.push(f);
-            }
-            v
-        })
-        .unwrap_or_default();
-    let check_sq = board
-        .in_check()
-        .then(|| pieces.king_of(board.turn()))
-        .flatten()
-        .filter(|_| editing.is_none());
-    let dests = app
-        .selected
-        .map(|s| app.destinations(s))
-        .unwrap_or_default();
-    let hint: Vec<Square> = app
-        .hint
-        .as_ref()
-        .filter(|h| h.ply == app.game.moves().len())
-        .map(|h| {
-            let mut v = vec![shown_to(h.mv)];
-            if let Some(f) = h.mv.from() {
-                v.push(f);
-            }
-            v
-        })
-        .unwrap_or_default();
-    let show_cursor = app.human_to_move() || editing.is_some();
-    let cursor = editing.map_or(app.cursor, |e| e.cursor);
-    let ascii = app.ascii || theme.ascii;
+/// What a board shows besides its pieces.
+pub(super) struct Scene<'a> {
+    pub pieces: &'a shakmaty::Board,
+    pub last: Vec<Square>,
+    pub check: Option<Square>,
+    pub dests: Vec<Square>,
+    pub hint: Vec<Square>,
+    pub selected: Option<Square>,
+    pub cursor: Option<Square>,
+}
 
+pub(super) fn draw_board(buf: &mut Buffer, app: &ChessView<'_>, g: &BoardGeometry) {
+    let board = app.s.board();
+    let last = app.s.game.moves().last().copied();
+    let squares = |m: Move| {
+        let mut v = vec![shown_to(m)];
+        if let Some(f) = m.from() {
+            v.push(f);
+        }
+        v
+    };
+    let scene = Scene {
+        pieces: board.board(),
+        last: last.map(squares).unwrap_or_default(),
+        check: board
+            .in_check()
+            .then(|| board.board().king_of(board.turn()))
+            .flatten(),
+        dests: app
+            .s
+            .selected
+            .map(|s| app.s.destinations(s))
+            .unwrap_or_default(),
+        hint: app
+            .s
+            .hint
+            .as_ref()
+            .filter(|h| h.ply == app.s.game.moves().len())
+            .map(|h| squares(h.mv))
+            .unwrap_or_default(),
+        selected: app.s.selected,
+        cursor: app.s.human_to_move(app.ui).then_some(app.s.cursor),
+    };
+    draw_scene(buf, app.ui, g, &scene);
+}
+
+/// Draws a board: squares, pieces, marks and coordinates.
+pub(super) fn draw_scene(buf: &mut Buffer, ui: &Shared, g: &BoardGeometry, scene: &Scene) {
+    let theme = ui.theme();
+    let ascii = ui.ascii || theme.ascii;
+    let pieces = scene.pieces;
+    let (last_squares, check_sq, dests, hint) =
+        (&scene.last, scene.check, &scene.dests, &scene.hint);
+    let show_cursor = scene.cursor.is_some();
+    let cursor = scene.cursor.unwrap_or(Square::A1);
     for sq in Square::ALL {
-        let r = g.rect_of(sq, app.flipped);
+        let r = g.rect_of(sq, ui.flipped);
         let light = (sq.file() as u32 + sq.rank() as u32) % 2 == 1;
         let mut bg = if light { theme.light } else { theme.dark };
         if last_squares.contains(&sq) {
@@ -252,7 +262,7 @@ pub(super) fn draw_board(buf: &mut Buffer, app: &App, g: &BoardGeometry) {
         if hint.contains(&sq) {
             bg = theme.hint;
         }
-        if app.selected == Some(sq) {
+        if scene.selected == Some(sq) {
             bg = theme.selected;
         }
         if Some(sq) == check_sq {
@@ -310,9 +320,9 @@ pub(super) fn draw_board(buf: &mut Buffer, app: &App, g: &BoardGeometry) {
     // Coordinates.
     let cs = Style::default().fg(theme.coordinates).bg(theme.background);
     for i in 0..8u16 {
-        let rank = if app.flipped { i + 1 } else { 8 - i };
+        let rank = if ui.flipped { i + 1 } else { 8 - i };
         buf.set_string(g.x - 2, g.y + i * g.sq_h + g.sq_h / 2, rank.to_string(), cs);
-        let file = if app.flipped { 7 - i } else { i };
+        let file = if ui.flipped { 7 - i } else { i };
         let ch = (b'a' + file as u8) as char;
         buf.set_string(
             g.x + i * g.sq_w + g.sq_w / 2,

@@ -96,12 +96,12 @@ fn table(t: &EvalTrace, theme: &Theme, turn: Color, level: Option<u8>) -> Vec<Li
     lines
 }
 
-pub(super) fn draw_eval(buf: &mut Buffer, app: &App, simple_first: bool, area: Rect) {
-    let theme = app.theme();
-    let board = app.board();
+pub(super) fn draw_eval(buf: &mut Buffer, app: &ChessView<'_>, simple_first: bool, area: Rect) {
+    let theme = app.ui.theme();
+    let board = app.s.board();
     // Against a built-in level 1-7 the full table explains what that
     // level evaluates with: the weights it was calibrated with.
-    let level = match (app.mode, &app.spec) {
+    let level = match (app.s.mode, &app.s.spec) {
         (Mode::HumanVsHuman, _) => None,
         (_, EngineSpec::BuiltIn { level }) => Some(*level).filter(|&l| {
             Level::new(l).is_some_and(|l| Engine::weights_for(l) == eval::WeightSet::Levels)

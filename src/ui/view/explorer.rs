@@ -18,7 +18,7 @@ fn move_squares(m: shakmaty::Move) -> Vec<Square> {
 
 pub(super) fn draw_explorer<V: crate::engine::Variant>(
     buf: &mut Buffer,
-    app: &App,
+    app: &Shared,
     ex: &Explorer<V>,
     area: Rect,
 ) {
@@ -165,7 +165,7 @@ fn parent_view<V: crate::engine::Variant>(
 
 fn draw_browse<V: crate::engine::Variant>(
     buf: &mut Buffer,
-    app: &App,
+    app: &Shared,
     ex: &Explorer<V>,
     t: &SearchTree<V>,
     area: Rect,
@@ -498,7 +498,7 @@ fn draw_browse<V: crate::engine::Variant>(
 
 fn draw_step<V: crate::engine::Variant>(
     buf: &mut Buffer,
-    app: &App,
+    app: &Shared,
     ex: &Explorer<V>,
     t: &SearchTree<V>,
     area: Rect,
@@ -632,7 +632,7 @@ fn draw_step<V: crate::engine::Variant>(
 
 fn draw_compare<V: crate::engine::Variant>(
     buf: &mut Buffer,
-    app: &App,
+    app: &Shared,
     ex: &Explorer<V>,
     area: Rect,
 ) {

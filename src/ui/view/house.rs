@@ -11,7 +11,13 @@ use crate::ui::layout::{HOUSE_MIN_H, HOUSE_MIN_W, HouseBoard, house_layout};
 use crate::variant::VariantKind;
 use shakmaty::variant::Crazyhouse;
 
-pub(super) fn draw_house(buf: &mut Buffer, app: &App, h: &HouseReplay, area: Rect, now: Instant) {
+pub(super) fn draw_house(
+    buf: &mut Buffer,
+    app: &Shared,
+    h: &HouseReplay,
+    area: Rect,
+    now: Instant,
+) {
     let theme = app.theme();
     let base = Style::default().fg(theme.text).bg(theme.background);
     let show = match h.show() {
@@ -74,7 +80,7 @@ pub(super) fn draw_house(buf: &mut Buffer, app: &App, h: &HouseReplay, area: Rec
 #[allow(clippy::too_many_arguments)]
 fn draw_one(
     buf: &mut Buffer,
-    app: &App,
+    app: &Shared,
     h: &HouseReplay,
     show: &Show,
     b: usize,
@@ -201,7 +207,7 @@ fn draw_one(
 #[allow(clippy::too_many_arguments)]
 fn info_line(
     buf: &mut Buffer,
-    app: &App,
+    app: &Shared,
     h: &HouseReplay,
     show: &Show,
     b: usize,
@@ -291,7 +297,7 @@ fn info_line(
 }
 
 /// The moves (time order, the current one highlighted) and the messages.
-fn draw_panel(buf: &mut Buffer, app: &App, h: &HouseReplay, show: &Show, area: Rect) {
+fn draw_panel(buf: &mut Buffer, app: &Shared, h: &HouseReplay, show: &Show, area: Rect) {
     let theme = app.theme();
     let chat = h.chat_so_far();
     // Messages below the moves in a tall panel, beside them in a wide one.
@@ -481,7 +487,7 @@ fn draw_panel(buf: &mut Buffer, app: &App, h: &HouseReplay, show: &Show, area: R
     }
 }
 
-fn draw_house_status(buf: &mut Buffer, app: &App, h: &HouseReplay, show: &Show, area: Rect) {
+fn draw_house_status(buf: &mut Buffer, app: &Shared, h: &HouseReplay, show: &Show, area: Rect) {
     let theme = app.theme();
     if let Some(l) = &h.live {
         return draw_live_status(buf, app, h, l, show, area);
@@ -578,7 +584,7 @@ fn draw_house_status(buf: &mut Buffer, app: &App, h: &HouseReplay, show: &Show, 
 }
 
 /// The games of the file, when the list is open.
-fn draw_list(buf: &mut Buffer, app: &App, h: &HouseReplay, area: Rect) {
+fn draw_list(buf: &mut Buffer, app: &Shared, h: &HouseReplay, area: Rect) {
     let Some(sel) = h.list else { return };
     let theme = app.theme();
     let w = (area.width.saturating_sub(4)).min(80);
@@ -612,7 +618,7 @@ fn draw_list(buf: &mut Buffer, app: &App, h: &HouseReplay, area: Rect) {
 /// whose move it is; then the keys.
 fn draw_live_status(
     buf: &mut Buffer,
-    app: &App,
+    app: &Shared,
     h: &HouseReplay,
     l: &crate::ui::house::live::Live,
     show: &Show,

@@ -2,7 +2,8 @@
 
 // The app's state (read only: views never call its update logic).
 use super::app::{
-    App, DIALOG_FIELDS, Mode, NewGameDialog, Overlay, PROMOTIONS, SIDES, StatusKind, time_choices,
+    App, ChessScreen, DIALOG_FIELDS, HouseScreen, Mode, NewGameDialog, Overlay, PROMOTIONS, SIDES,
+    Shared, StatusKind, time_choices,
 };
 use super::input::color_name;
 use super::keymap::Action;
@@ -47,79 +48,102 @@ pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
     draw_to(buf, area, app, now);
 }
 
-/// Draws into a buffer (used by `draw`, render tests and the benchmark).
+/// Draws into a buffer (used by `draw`, render tests and the benchmark):
+/// the top screen, then the overlays above every screen.
 pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
-    let theme = app.theme();
+    let ui = &app.ui;
+    let theme = ui.theme();
     let base = Style::default().fg(theme.text).bg(theme.background);
     buf.set_style(area, base);
-    if let Some(ex) = &app.explorer {
-        explorer::draw_explorer(buf, app, ex, area);
-        if matches!(app.overlay, Overlay::Help) {
-            draw_help(buf, app, area);
-        }
+    app.draw(buf, area, now);
+    if !app.top().fits(area) {
         return;
     }
-    if let Some(ex) = &app.house_explorer {
-        match ex {
-            crate::ui::explorer::AnyExplorer::Zh(e) => explorer::draw_explorer(buf, app, e, area),
-            crate::ui::explorer::AnyExplorer::Bug(e) => explorer::draw_explorer(buf, app, e, area),
+    let replaying = app
+        .top_as::<ChessScreen>()
+        .is_some_and(|c| c.replay.is_some())
+        || app.top_as::<HouseScreen>().is_some();
+    match &ui.overlay {
+        Overlay::Help => draw_help(buf, ui, replaying, area),
+        Overlay::Files(p) => replay::draw_files(buf, ui, p, area),
+        Overlay::NewGame(d) => draw_dialog(buf, ui, d, area),
+        Overlay::Trainer(m) => trainer::draw_trainer_menu(buf, ui, m, area),
+        Overlay::Text { title, lines } => {
+            let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+            draw_message(buf, theme, area, title, &lines)
         }
-        if matches!(app.overlay, Overlay::Help) {
-            draw_help(buf, app, area);
-        }
-        return;
+        Overlay::Resume { summary, .. } | Overlay::ResumeHouse { summary, .. } => draw_message(
+            buf,
+            theme,
+            area,
+            "Unfinished game",
+            &[
+                "An unfinished game was found:",
+                summary,
+                "",
+                "Enter or y = resume    n = new game    q = quit",
+            ],
+        ),
+        // The chess screen draws its own (promotion, confirmations...).
+        _ => {}
     }
-    if let Some(h) = &app.house {
-        house::draw_house(buf, app, h, area, now);
-        match &app.overlay {
-            Overlay::Help => draw_help(buf, app, area),
-            Overlay::Files(p) => replay::draw_files(buf, app, p, area),
-            Overlay::NewGame(d) => draw_dialog(buf, app, d, area),
-            Overlay::Text { title, lines } => {
-                let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-                draw_message(buf, app.theme(), area, title, &lines)
-            }
-            _ => {}
-        }
-        if let Some(o) = &app.opening {
-            replay::draw_opening(buf, app, o, area);
-        }
-        return;
+    if let Some(o) = &ui.opening {
+        replay::draw_opening(buf, ui, o, area);
     }
-    let Some(l) = layout(area) else {
-        let msg = format!(
-            "Terminal too small (needs {MIN_W} x {MIN_H}, have {} x {}). Enlarge it or press q to quit.",
-            area.width, area.height
-        );
-        Paragraph::new(msg)
-            .wrap(Wrap { trim: true })
-            .alignment(Alignment::Center)
-            .style(base)
-            .render_ref(area, buf);
+    if let Some(p) = &ui.trainer.preparing {
+        trainer::draw_preparing(buf, ui, p, area);
+    }
+}
+
+/// A chess screen and what it is drawn with.
+pub struct ChessView<'a> {
+    pub ui: &'a Shared,
+    pub s: &'a ChessScreen,
+}
+
+/// Says the terminal is too small; true if it is.
+fn too_small(buf: &mut Buffer, area: Rect, ui: &Shared, fits: bool) -> bool {
+    if fits {
+        return false;
+    }
+    let theme = ui.theme();
+    let msg = format!(
+        "Terminal too small (needs {MIN_W} x {MIN_H}, have {} x {}). Enlarge it or press q to quit.",
+        area.width, area.height
+    );
+    Paragraph::new(msg)
+        .wrap(Wrap { trim: true })
+        .alignment(Alignment::Center)
+        .style(Style::default().fg(theme.text).bg(theme.background))
+        .render_ref(area, buf);
+    true
+}
+
+/// The chess screen: board, eval bar, panel, status and its own overlays.
+pub fn draw_chess(buf: &mut Buffer, area: Rect, ui: &Shared, s: &ChessScreen, now: Instant) {
+    let app = &ChessView { ui, s };
+    let l = layout(area);
+    let Some(l) = l.filter(|_| !too_small(buf, area, ui, true)) else {
+        too_small(buf, area, ui, false);
         return;
     };
     draw_board(buf, app, &l.board);
-    if let Some(bar) = l.eval_bar.filter(|_| app.editor.is_none()) {
+    if let Some(bar) = l.eval_bar {
         search::draw_eval_bar(buf, app, bar);
     }
-    match (&app.replay, &app.editor) {
-        (_, Some(e)) => trainer::draw_editor_panel(buf, app, e, l.panel),
-        (Some(r), None) => replay::draw_replay_panel(buf, app, r, l.panel, now),
-        (None, None) => draw_panel(buf, app, l.panel, now),
+    match &s.replay {
+        Some(r) => replay::draw_replay_panel(buf, app, r, l.panel, now),
+        None => draw_panel(buf, app, l.panel, now),
     }
     draw_status(buf, app, l.status);
-    match &app.overlay {
-        Overlay::None => {}
+    let theme = ui.theme();
+    match &ui.overlay {
         Overlay::Games { selected } => {
-            if let Some(r) = &app.replay {
+            if let Some(r) = &s.replay {
                 replay::draw_games(buf, app, r, *selected, area);
             }
         }
-        Overlay::Files(p) => replay::draw_files(buf, app, p, area),
-        Overlay::Trainer(m) => trainer::draw_trainer_menu(buf, app, m, area),
-        Overlay::Help => draw_help(buf, app, area),
         Overlay::Eval { simple } => evalview::draw_eval(buf, app, *simple, area),
-        Overlay::NewGame(d) => draw_dialog(buf, app, d, area),
         Overlay::Promotion { choice, .. } => draw_promotion(buf, app, *choice, area),
         Overlay::ConfirmResign => draw_message(
             buf,
@@ -133,8 +157,8 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
             ],
         ),
         Overlay::DrawOffer => {
-            let offering = color_name(app.board().turn());
-            let answering = color_name(!app.board().turn());
+            let offering = color_name(s.board().turn());
+            let answering = color_name(!s.board().turn());
             let line = format!("{offering} offers a draw. {answering}, do you accept?");
             draw_message(
                 buf,
@@ -144,40 +168,54 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
                 &[&line, "", "y = accept    any other key = decline"],
             );
         }
-        Overlay::Text { title, lines } => {
-            let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-            draw_message(buf, theme, area, title, &lines)
-        }
-        Overlay::ResumeHouse { summary, .. } => draw_message(
-            buf,
-            theme,
-            area,
-            "Unfinished game",
-            &[
-                "An unfinished game was found:",
-                summary,
-                "",
-                "Enter or y = resume    n = new game    q = quit",
-            ],
-        ),
-        Overlay::Resume { summary, .. } => draw_message(
-            buf,
-            theme,
-            area,
-            "Unfinished game",
-            &[
-                "An unfinished game was found:",
-                summary,
-                "",
-                "Enter or y = resume    n = new game    q = quit",
-            ],
-        ),
+        _ => {}
     }
-    if let Some(o) = &app.opening {
-        replay::draw_opening(buf, app, o, area);
+}
+
+/// The board editor: its board, its panel and the status line.
+pub fn draw_editor_screen(
+    buf: &mut Buffer,
+    area: Rect,
+    ui: &Shared,
+    e: &crate::ui::trainer::Editor,
+) {
+    let Some(l) = layout(area) else {
+        too_small(buf, area, ui, false);
+        return;
+    };
+    let scene = board::Scene {
+        pieces: &e.board,
+        last: Vec::new(),
+        check: None,
+        dests: Vec::new(),
+        hint: Vec::new(),
+        selected: None,
+        cursor: Some(e.cursor),
+    };
+    board::draw_scene(buf, ui, &l.board, &scene);
+    trainer::draw_editor_panel(buf, ui, e, l.panel);
+    overlays::draw_plain_status(buf, ui, l.status);
+}
+
+/// The search-tree explorer of any variant.
+pub fn draw_explorer_screen(
+    buf: &mut Buffer,
+    area: Rect,
+    ui: &Shared,
+    ex: &crate::ui::explorer::AnyExplorer,
+) {
+    use crate::ui::explorer::AnyExplorer;
+    match ex {
+        AnyExplorer::Chess(e) => explorer::draw_explorer(buf, ui, e, area),
+        AnyExplorer::Zh(e) => explorer::draw_explorer(buf, ui, e, area),
+        AnyExplorer::Bug(e) => explorer::draw_explorer(buf, ui, e, area),
     }
-    if let Some(p) = &app.preparing {
-        trainer::draw_preparing(buf, app, p, area);
+}
+
+/// The Crazyhouse/Bughouse screen (empty while the resume prompt waits).
+pub fn draw_house_screen(buf: &mut Buffer, area: Rect, ui: &Shared, h: &HouseScreen, now: Instant) {
+    if let Some(house) = &h.house {
+        house::draw_house(buf, ui, house, area, now);
     }
 }
 

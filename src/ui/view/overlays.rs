@@ -2,17 +2,17 @@
 
 use super::*;
 
-pub(super) fn draw_status(buf: &mut Buffer, app: &App, area: Rect) {
-    let theme = app.theme();
-    let line1 = if app.move_box_shown() {
+pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
+    let theme = app.ui.theme();
+    let line1 = if app.s.move_box_shown() {
         let mut spans = vec![
             Span::styled("Move: ", Style::default().fg(theme.accent)),
             Span::styled(
-                format!("{}▏", app.input),
+                format!("{}▏", app.s.input),
                 Style::default().fg(theme.text).add_modifier(Modifier::BOLD),
             ),
         ];
-        if let Some(s) = &app.status {
+        if let Some(s) = &app.ui.status {
             let st = match s.kind {
                 StatusKind::Error => Style::default().fg(theme.error),
                 StatusKind::Info => Style::default().fg(theme.dim),
@@ -21,7 +21,7 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &App, area: Rect) {
             spans.push(Span::styled(s.text.clone(), st));
         }
         Line::from(spans)
-    } else if let Some(s) = &app.status {
+    } else if let Some(s) = &app.ui.status {
         let st = match s.kind {
             StatusKind::Error => Style::default()
                 .fg(theme.error)
@@ -29,18 +29,18 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &App, area: Rect) {
             StatusKind::Info => Style::default().fg(theme.text),
         };
         Line::from(Span::styled(s.text.clone(), st))
-    } else if app.human_to_move() {
+    } else if app.s.human_to_move(app.ui) {
         Line::from(Span::styled(
             format!(
                 "{} to move: type a move (e4, Nf3, O-O) or pick squares with arrows+Enter or the mouse",
-                color_name(app.board().turn())
+                color_name(app.s.board().turn())
             ),
             Style::default().fg(theme.dim),
         ))
     } else {
         Line::from("")
     };
-    if app.replay.is_some() {
+    if app.s.replay.is_some() {
         draw_replay_status(buf, app, line1, area);
         return;
     }
@@ -56,7 +56,7 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &App, area: Rect) {
     ];
     let mut spans = Vec::new();
     for (a, label) in hints {
-        if app.mode == Mode::EngineVsEngine
+        if app.s.mode == Mode::EngineVsEngine
             && matches!(
                 a,
                 Action::Takeback | Action::Hint | Action::Resign | Action::OfferDraw
@@ -65,7 +65,7 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &App, area: Rect) {
             continue;
         }
         spans.push(Span::styled(
-            key_label(app, a),
+            key_label(app.ui, a),
             Style::default()
                 .fg(theme.accent)
                 .add_modifier(Modifier::BOLD),
@@ -75,9 +75,9 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &App, area: Rect) {
             Style::default().fg(theme.dim),
         ));
     }
-    if app.mode == Mode::EngineVsEngine {
+    if app.s.mode == Mode::EngineVsEngine {
         spans.push(Span::styled(
-            key_label(app, Action::Pause),
+            key_label(app.ui, Action::Pause),
             Style::default()
                 .fg(theme.accent)
                 .add_modifier(Modifier::BOLD),
@@ -89,14 +89,14 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &App, area: Rect) {
 
 /// The replay screen's status: the move-number box or the message, then
 /// its keys.
-fn draw_replay_status(buf: &mut Buffer, app: &App, line1: Line, area: Rect) {
+fn draw_replay_status(buf: &mut Buffer, app: &ChessView<'_>, line1: Line, area: Rect) {
     use crate::ui::keymap::ReplayAction as R;
-    let theme = app.theme();
+    let theme = app.ui.theme();
     let key = Style::default()
         .fg(theme.accent)
         .add_modifier(Modifier::BOLD);
     let dim = Style::default().fg(theme.dim);
-    let line1 = match &app.goto {
+    let line1 = match &app.s.goto {
         Some(t) => Line::from(vec![
             Span::styled("Go to move: ", Style::default().fg(theme.accent)),
             Span::styled(
@@ -116,7 +116,8 @@ fn draw_replay_status(buf: &mut Buffer, app: &App, line1: Line, area: Rect) {
     ];
     let mut spans = Vec::new();
     let label = |a: R| {
-        app.config
+        app.ui
+            .config
             .replay_keys
             .keys_for(a)
             .first()
@@ -151,7 +152,7 @@ fn draw_replay_status(buf: &mut Buffer, app: &App, line1: Line, area: Rect) {
         spans.push(Span::styled(format!(" {what}  "), dim));
     }
     for (a, what) in [(Action::Help, "help"), (Action::Quit, "quit")] {
-        spans.push(Span::styled(key_label(app, a), key));
+        spans.push(Span::styled(key_label(app.ui, a), key));
         spans.push(Span::styled(format!(" {what}  "), dim));
     }
     Paragraph::new(vec![line1, Line::from(spans)]).render_ref(area, buf);
@@ -189,14 +190,14 @@ pub(super) fn draw_message(
         .render_ref(r, buf);
 }
 
-pub(super) fn draw_help(buf: &mut Buffer, app: &App, area: Rect) {
+pub(super) fn draw_help(buf: &mut Buffer, app: &Shared, replaying: bool, area: Rect) {
     let theme = app.theme();
     let mut lines: Vec<Line> = Vec::new();
     let key = Style::default()
         .fg(theme.accent)
         .add_modifier(Modifier::BOLD);
     let text = Style::default().fg(theme.text);
-    if app.replay.is_some() || app.house.is_some() {
+    if replaying {
         for a in crate::ui::keymap::ReplayAction::ALL {
             let keys = app.config.replay_keys.keys_for(*a).join(", ");
             lines.push(Line::from(vec![
@@ -294,15 +295,15 @@ pub(super) fn draw_help(buf: &mut Buffer, app: &App, area: Rect) {
         .render_ref(r, buf);
 }
 
-pub(super) fn draw_promotion(buf: &mut Buffer, app: &App, choice: usize, area: Rect) {
-    let theme = app.theme();
-    let color = app.board().turn();
+pub(super) fn draw_promotion(buf: &mut Buffer, app: &ChessView<'_>, choice: usize, area: Rect) {
+    let theme = app.ui.theme();
+    let color = app.s.board().turn();
     let mut spans = Vec::new();
     for (i, role) in PROMOTIONS.iter().enumerate() {
         let p = Piece { color, role: *role };
         let label = format!(
             " {} {} ",
-            glyph(p, app.ascii || theme.ascii),
+            glyph(p, app.ui.ascii || theme.ascii),
             crate::ui::input::role_name(*role)
         );
         let st = if i == choice {
@@ -330,7 +331,7 @@ pub(super) fn draw_promotion(buf: &mut Buffer, app: &App, choice: usize, area: R
     .render_ref(r, buf);
 }
 
-pub(super) fn draw_dialog(buf: &mut Buffer, app: &App, d: &NewGameDialog, area: Rect) {
+pub(super) fn draw_dialog(buf: &mut Buffer, app: &Shared, d: &NewGameDialog, area: Rect) {
     let theme = app.theme();
     let text = Style::default().fg(theme.text);
     let dim = Style::default().fg(theme.dim);
@@ -347,7 +348,7 @@ pub(super) fn draw_dialog(buf: &mut Buffer, app: &App, d: &NewGameDialog, area: 
         8 => "Custom limits".to_string(),
         _ => format!(
             "External: {}",
-            app.external_command().unwrap_or_else(|| "?".into())
+            d.external.clone().unwrap_or_else(|| "?".into())
         ),
     };
     let times = time_choices();
@@ -419,4 +420,20 @@ pub(super) fn draw_dialog(buf: &mut Buffer, app: &App, d: &NewGameDialog, area: 
         .style(Style::default().bg(theme.background))
         .block(block("New game", theme))
         .render_ref(r, buf);
+}
+
+/// The status line alone (screens without a game of their own).
+pub(super) fn draw_plain_status(buf: &mut Buffer, ui: &Shared, area: Rect) {
+    let theme = ui.theme();
+    if let Some(s) = &ui.status {
+        let st = match s.kind {
+            StatusKind::Error => Style::default()
+                .fg(theme.error)
+                .add_modifier(Modifier::BOLD),
+            StatusKind::Info => Style::default().fg(theme.text),
+        };
+        Paragraph::new(Line::from(Span::styled(s.text.clone(), st)))
+            .wrap(Wrap { trim: true })
+            .render_ref(area, buf);
+    }
 }

@@ -14,29 +14,29 @@ pub(super) fn block<'a>(title: &'a str, theme: &Theme) -> Block<'a> {
         ))
 }
 
-pub(super) fn player_name(app: &App, c: Color) -> String {
+pub(super) fn player_name(app: &ChessView<'_>, c: Color) -> String {
     let key = match c {
         Color::White => "White",
         Color::Black => "Black",
     };
-    app.game.header(key).unwrap_or(key).to_string()
+    app.s.game.header(key).unwrap_or(key).to_string()
 }
 
-pub(super) fn draw_panel(buf: &mut Buffer, app: &App, area: Rect, now: Instant) {
-    let theme = app.theme();
+pub(super) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now: Instant) {
+    let theme = app.ui.theme();
     let text = Style::default().fg(theme.text);
     let dim = Style::default().fg(theme.dim);
     // Players and clocks.
     let mut lines = Vec::new();
-    let turn = app.board().turn();
+    let turn = app.s.board().turn();
     for c in [Color::White, Color::Black] {
-        let marker = if !app.is_over() && c == turn {
+        let marker = if !app.s.is_over() && c == turn {
             "▶ "
         } else {
             "  "
         };
         let name = player_name(app, c);
-        let clock = app.clock_text(c, now).unwrap_or_default();
+        let clock = app.s.clock_text(c, now).unwrap_or_default();
         let width = area.width.saturating_sub(4) as usize;
         let left = format!(
             "{marker}{} {name}",
@@ -44,10 +44,11 @@ pub(super) fn draw_panel(buf: &mut Buffer, app: &App, area: Rect, now: Instant) 
         );
         let pad = width.saturating_sub(left.chars().count() + clock.chars().count());
         let mut style = text;
-        if c == turn && !app.is_over() {
+        if c == turn && !app.s.is_over() {
             style = style.add_modifier(Modifier::BOLD);
         }
         let low = app
+            .s
             .clocks
             .as_ref()
             .is_some_and(|k| k.remaining(c, now).as_secs() < 10);
@@ -66,22 +67,23 @@ pub(super) fn draw_panel(buf: &mut Buffer, app: &App, area: Rect, now: Instant) 
             ),
         ]));
     }
-    let state = if let Some(e) = app.game.ending {
+    let state = if let Some(e) = app.s.game.ending {
         Span::styled(
             format!("{}  {}", e.result.pgn(), describe_ending(e)),
             Style::default()
                 .fg(theme.accent)
                 .add_modifier(Modifier::BOLD),
         )
-    } else if app.paused {
+    } else if app.s.paused {
         Span::styled("Paused", Style::default().fg(theme.accent))
-    } else if app.board().in_check() {
+    } else if app.s.board().in_check() {
         Span::styled(
             format!("{} is in check", color_name(turn)),
             Style::default().fg(theme.error),
         )
     } else {
         let tc = app
+            .s
             .time
             .map_or("no clock".to_string(), |t| format!("{t} clock"));
         Span::styled(tc, dim)
@@ -99,7 +101,7 @@ pub(super) fn draw_panel(buf: &mut Buffer, app: &App, area: Rect, now: Instant) 
     let search_h = ((rest - graph_h) * 55 / 100).max(5).min(rest);
     let moves_h = rest.saturating_sub(search_h + graph_h);
     let search_area = Rect::new(area.x, area.y + game_h, area.width, search_h);
-    match &app.trainer {
+    match &app.s.trainer {
         Some(t) => super::trainer::draw_trainer_panel(buf, app, t, search_area),
         None => super::search::draw_search(buf, app, search_area),
     }
@@ -119,7 +121,7 @@ pub(super) fn draw_panel(buf: &mut Buffer, app: &App, area: Rect, now: Instant) 
     let rows = move_rows(app);
     let visible = moves_area.height.saturating_sub(2) as usize;
     let max_scroll = rows.len().saturating_sub(visible);
-    let scroll = app.scroll.min(max_scroll);
+    let scroll = app.s.scroll.min(max_scroll);
     let end = rows.len() - scroll;
     let start = end.saturating_sub(visible);
     let lines: Vec<Line> = rows[start..end]
@@ -137,11 +139,11 @@ pub(super) fn draw_panel(buf: &mut Buffer, app: &App, area: Rect, now: Instant) 
 }
 
 /// "1. e4 e5" rows of the move list.
-pub fn move_rows(app: &App) -> Vec<String> {
+pub fn move_rows(app: &ChessView<'_>) -> Vec<String> {
     let mut rows = Vec::new();
-    let mut b = app.game.start().clone();
+    let mut b = app.s.game.start().clone();
     let mut cur = String::new();
-    for (i, &m) in app.game.moves().iter().enumerate() {
+    for (i, &m) in app.s.game.moves().iter().enumerate() {
         let n = b.chess().fullmoves().get();
         let san = b.san(m);
         if b.turn() == Color::White {
@@ -161,8 +163,8 @@ pub fn move_rows(app: &App) -> Vec<String> {
     rows
 }
 
-pub(super) fn key_label(app: &App, a: Action) -> String {
-    app.keys
+pub(super) fn key_label(ui: &Shared, a: Action) -> String {
+    ui.keys
         .keys_for(a)
         .first()
         .cloned()

@@ -54,18 +54,25 @@ pub(super) fn fit(s: &str, w: usize) -> String {
     }
 }
 
-pub(super) fn draw_replay_panel(buf: &mut Buffer, app: &App, r: &Replay, area: Rect, now: Instant) {
-    let theme = app.theme();
+pub(super) fn draw_replay_panel(
+    buf: &mut Buffer,
+    app: &ChessView<'_>,
+    r: &Replay,
+    area: Rect,
+    now: Instant,
+) {
+    let theme = app.ui.theme();
     let text = Style::default().fg(theme.text);
     let dim = Style::default().fg(theme.dim);
     let accent = Style::default().fg(theme.accent);
     let parts = replay_panel(area);
     let width = area.width.saturating_sub(4) as usize;
-    let board = app.board();
+    let board = app.s.board();
     let mut lines = Vec::new();
     for c in [Color::White, Color::Black] {
         let name = super::panel::player_name(app, c);
         let elo = app
+            .s
             .game
             .header(if c == Color::White {
                 "WhiteElo"
@@ -77,7 +84,7 @@ pub(super) fn draw_replay_panel(buf: &mut Buffer, app: &App, r: &Replay, area: R
             .unwrap_or_default();
         let took: String = extra_pieces(board.board(), c)
             .into_iter()
-            .map(|role| glyph(Piece { color: !c, role }, app.ascii))
+            .map(|role| glyph(Piece { color: !c, role }, app.ui.ascii))
             .collect();
         let diff = material(board.board(), c) - material(board.board(), !c);
         let plus = if diff > 0 {
@@ -85,7 +92,7 @@ pub(super) fn draw_replay_panel(buf: &mut Buffer, app: &App, r: &Replay, area: R
         } else {
             String::new()
         };
-        let clock = app.clock_text(c, now).unwrap_or_default();
+        let clock = app.s.clock_text(c, now).unwrap_or_default();
         let marker = if c == board.turn() { "▶ " } else { "  " };
         let left = format!(
             "{marker}{} {name}{elo}",
@@ -152,7 +159,7 @@ pub(super) fn draw_replay_panel(buf: &mut Buffer, app: &App, r: &Replay, area: R
     if !tree.on_main_line(r.cursor) {
         state.push(Span::styled("  variation", accent));
     }
-    if let Some(e) = app.game.ending {
+    if let Some(e) = app.s.game.ending {
         state.push(Span::styled(format!("  {}", describe_ending(e)), accent));
     }
     if r.autoplay.is_some() {
@@ -321,8 +328,14 @@ pub(super) fn draw_replay_panel(buf: &mut Buffer, app: &App, r: &Replay, area: R
 }
 
 /// The games of the open file.
-pub(super) fn draw_games(buf: &mut Buffer, app: &App, r: &Replay, selected: usize, area: Rect) {
-    let theme = app.theme();
+pub(super) fn draw_games(
+    buf: &mut Buffer,
+    app: &ChessView<'_>,
+    r: &Replay,
+    selected: usize,
+    area: Rect,
+) {
+    let theme = app.ui.theme();
     let w = area.width.saturating_sub(4).min(140);
     let h = area.height.saturating_sub(2);
     let rect = centered(area, w, h);
@@ -440,7 +453,7 @@ pub(super) fn draw_games(buf: &mut Buffer, app: &App, r: &Replay, selected: usiz
 }
 
 /// The file picker.
-pub(super) fn draw_files(buf: &mut Buffer, app: &App, p: &FilePicker, area: Rect) {
+pub(super) fn draw_files(buf: &mut Buffer, app: &Shared, p: &FilePicker, area: Rect) {
     let theme = app.theme();
     let w = area.width.saturating_sub(4).min(90);
     let h = area.height.saturating_sub(2).min(30);
@@ -519,7 +532,7 @@ pub(super) fn draw_files(buf: &mut Buffer, app: &App, p: &FilePicker, area: Rect
 }
 
 /// Progress of a file being opened.
-pub(super) fn draw_opening(buf: &mut Buffer, app: &App, o: &Opening, area: Rect) {
+pub(super) fn draw_opening(buf: &mut Buffer, app: &Shared, o: &Opening, area: Rect) {
     let theme = app.theme();
     let name = o
         .path

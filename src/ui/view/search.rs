@@ -8,8 +8,8 @@ use crate::game::review::Judgement;
 use crate::ui::player::SearchLine;
 
 /// A score for display, from White's view when the app asks for it.
-pub fn shown(app: &App, score: Score, turn: Color) -> Score {
-    if app.white_view && turn == Color::Black {
+pub fn shown(app: &ChessView<'_>, score: Score, turn: Color) -> Score {
+    if app.ui.white_view && turn == Color::Black {
         -score
     } else {
         score
@@ -124,7 +124,7 @@ impl Columns {
         s
     }
 
-    fn row(&self, app: &App, l: &SearchLine, turn: Color) -> String {
+    fn row(&self, app: &ChessView<'_>, l: &SearchLine, turn: Color) -> String {
         let depth = format!("{}/{}", l.depth, l.seldepth);
         let score = l.score.map_or("?".to_string(), |s| {
             let mut t = score_text(shown(app, s, turn));
@@ -146,18 +146,18 @@ impl Columns {
 /// The search panel: engine and status, the root move being searched, one
 /// row per completed iteration (newest at the bottom), and the other
 /// MultiPV lines when there are any.
-pub(super) fn draw_search(buf: &mut Buffer, app: &App, area: Rect) {
-    let theme = app.theme();
+pub(super) fn draw_search(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
+    let theme = app.ui.theme();
     let text = Style::default().fg(theme.text);
     let dim = Style::default().fg(theme.dim);
     let accent = Style::default().fg(theme.accent);
-    let s = &app.search;
+    let s = &app.s.search;
     let name = if s.engine.is_empty() {
-        app.spec.describe()
+        app.s.spec.describe()
     } else {
         s.engine.clone()
     };
-    let view = if app.white_view {
+    let view = if app.ui.white_view {
         "White's view"
     } else {
         "side to move's view"
@@ -282,9 +282,9 @@ pub fn white_share(s: Score) -> f64 {
 
 /// The eval bar: a vertical bar as tall as the board, White's share from
 /// White's side of the board, with the number at the centre line.
-pub(super) fn draw_eval_bar(buf: &mut Buffer, app: &App, area: Rect) {
-    let theme = app.theme();
-    let Some(score) = app.current_eval() else {
+pub(super) fn draw_eval_bar(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
+    let theme = app.ui.theme();
+    let Some(score) = app.s.current_eval() else {
         let st = Style::default().fg(theme.dim).bg(theme.background);
         for y in area.y..area.y + area.height {
             buf.set_string(area.x, y, "│", st);
@@ -298,7 +298,7 @@ pub(super) fn draw_eval_bar(buf: &mut Buffer, app: &App, area: Rect) {
     let total = area.height * 2;
     let white_halves = (white_share(score) * f64::from(total)).round() as u16;
     let is_white = |half: u16| {
-        if app.flipped {
+        if app.ui.flipped {
             half < white_halves
         } else {
             half >= total - white_halves
@@ -340,8 +340,8 @@ pub(super) fn draw_eval_bar(buf: &mut Buffer, app: &App, area: Rect) {
 /// The eval graph: one column per half-move (squeezed when the game is
 /// longer than the box is wide), White's advantage up, Black's down,
 /// clamped at +-5 pawns; the current position marked.
-pub(super) fn draw_eval_graph(buf: &mut Buffer, app: &App, area: Rect) {
-    let theme = app.theme();
+pub(super) fn draw_eval_graph(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
+    let theme = app.ui.theme();
     let dim = Style::default().fg(theme.dim);
     block("Evaluation (White's view)", theme).render_ref(area, buf);
     let inner = Rect::new(
@@ -355,7 +355,7 @@ pub(super) fn draw_eval_graph(buf: &mut Buffer, app: &App, area: Rect) {
     }
     // Replaying: the whole main line, the review's marks under it.
     let (series, current, marks): (Vec<Option<Score>>, usize, Vec<(usize, Judgement)>) =
-        match &app.replay {
+        match &app.s.replay {
             Some(r) => {
                 let main = r.main_nodes();
                 let series = main
@@ -377,7 +377,7 @@ pub(super) fn draw_eval_graph(buf: &mut Buffer, app: &App, area: Rect) {
                 let last = main.len() - 1;
                 (series, r.tree().ply(r.cursor).min(last), marks)
             }
-            None => (app.evals.clone(), app.game.moves().len(), Vec::new()),
+            None => (app.s.evals.clone(), app.s.game.moves().len(), Vec::new()),
         };
     let known: Vec<(usize, Score)> = series
         .iter()
@@ -385,7 +385,7 @@ pub(super) fn draw_eval_graph(buf: &mut Buffer, app: &App, area: Rect) {
         .filter_map(|(i, e)| e.map(|s| (i, s)))
         .collect();
     if known.is_empty() {
-        let text = if app.replay.is_some() {
+        let text = if app.s.replay.is_some() {
             "no evaluations yet: r reviews the game"
         } else {
             "no evaluations yet"

@@ -7,7 +7,7 @@ use crate::tablebase::Wdl;
 use crate::ui::app::{Preparing, TrainerGame, TrainerMenu};
 use crate::ui::trainer::{self as tr, Difficulty, ENDINGS, Editor, SideChoice, Verdict};
 
-pub(super) fn draw_trainer_menu(buf: &mut Buffer, app: &App, menu: &TrainerMenu, area: Rect) {
+pub(super) fn draw_trainer_menu(buf: &mut Buffer, app: &Shared, menu: &TrainerMenu, area: Rect) {
     let theme = app.theme();
     let text = Style::default().fg(theme.text);
     let dim = Style::default().fg(theme.dim);
@@ -87,7 +87,7 @@ pub(super) fn draw_trainer_menu(buf: &mut Buffer, app: &App, menu: &TrainerMenu,
         .render_ref(r, buf);
 }
 
-pub(super) fn draw_preparing(buf: &mut Buffer, app: &App, p: &Preparing, area: Rect) {
+pub(super) fn draw_preparing(buf: &mut Buffer, app: &Shared, p: &Preparing, area: Rect) {
     let bar_w = 30usize;
     let share = p.share.clamp(0.0, 1.0);
     let filled = (share * bar_w as f64).round() as usize;
@@ -113,8 +113,13 @@ pub(super) fn draw_preparing(buf: &mut Buffer, app: &App, p: &Preparing, area: R
 }
 
 /// The trainer panel (in place of the search panel).
-pub(super) fn draw_trainer_panel(buf: &mut Buffer, app: &App, t: &TrainerGame, area: Rect) {
-    let theme = app.theme();
+pub(super) fn draw_trainer_panel(
+    buf: &mut Buffer,
+    app: &ChessView<'_>,
+    t: &TrainerGame,
+    area: Rect,
+) {
+    let theme = app.ui.theme();
     let text = Style::default().fg(theme.text);
     let dim = Style::default().fg(theme.dim);
     let good = Style::default().fg(theme.accent);
@@ -129,18 +134,20 @@ pub(super) fn draw_trainer_panel(buf: &mut Buffer, app: &App, t: &TrainerGame, a
     };
     lines.push(Line::from(Span::styled(start, text)));
     let now = app
+        .ui
+        .trainer
         .tables
         .as_ref()
-        .and_then(|tb| tb.probe(app.board()))
+        .and_then(|tb| tb.probe(app.s.board()))
         .map(|p| {
-            let who = if app.board().turn() == t.human {
+            let who = if app.s.board().turn() == t.human {
                 "you"
             } else {
                 "the tables"
             };
             format!("Now: {who} to move, {}", tr::describe(p))
         });
-    if let Some(n) = now.filter(|_| !app.is_over()) {
+    if let Some(n) = now.filter(|_| !app.s.is_over()) {
         lines.push(Line::from(Span::styled(n, text)));
     }
     let (best, moves) = t.score();
@@ -151,7 +158,7 @@ pub(super) fn draw_trainer_panel(buf: &mut Buffer, app: &App, t: &TrainerGame, a
     // The latest verdicts, newest last, as many as fit (wrapped).
     let mut room = (area.height as usize).saturating_sub(2 + lines.len());
     let mut shown = Vec::new();
-    let start = app.game.start();
+    let start = app.s.game.start();
     let first = start.chess().fullmoves().get() as usize;
     let black_first = start.turn() == Color::Black;
     for f in t.feedback.iter().rev() {
@@ -184,7 +191,7 @@ pub(super) fn draw_trainer_panel(buf: &mut Buffer, app: &App, t: &TrainerGame, a
 }
 
 /// The board editor's panel (in place of the whole side panel).
-pub(super) fn draw_editor_panel(buf: &mut Buffer, app: &App, e: &Editor, area: Rect) {
+pub(super) fn draw_editor_panel(buf: &mut Buffer, app: &Shared, e: &Editor, area: Rect) {
     let theme = app.theme();
     let text = Style::default().fg(theme.text);
     let dim = Style::default().fg(theme.dim);

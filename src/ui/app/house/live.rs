@@ -3,7 +3,7 @@
 //! news that reaches it.
 
 use super::*;
-use crate::ui::house::live::{EngineJob, EngineNews, Live, LiveSetup, Player, seat_of};
+use crate::ui::house::live::{EngineNews, Live, LiveSetup, Player, seat_of};
 use crate::ui::house::{Pick, pocket_of};
 use crate::variant::rules;
 
@@ -27,15 +27,9 @@ pub const MESSAGES: [(char, &str); 16] = [
     ('m', "mate soon"),
 ];
 
-impl App {
-    /// Starts a Crazyhouse or Bughouse game on its screen.
-    pub fn start_live(&mut self, setup: LiveSetup, now: Instant) {
-        self.stop_all();
-        if let Some(h) = &self.house
-            && h.live.is_some()
-        {
-            self.effects.push(Effect::HouseEngine(EngineJob::QuitAll));
-        }
+impl House<'_> {
+    /// Starts a Crazyhouse or Bughouse game on this screen.
+    pub(super) fn start_live(&mut self, setup: LiveSetup, now: Instant) {
         let humans = setup
             .players
             .iter()
@@ -62,6 +56,7 @@ impl App {
             .collect();
         let live = Live::new(setup, names, now);
         let path = self
+            .ui
             .new_save_path()
             .map(|p| p.with_extension(live.extension()));
         self.begin_live(live, path, now);
@@ -87,23 +82,24 @@ impl App {
                 Square::E7
             };
         }
-        self.house_save = path;
+        self.s.save = path;
         if let Some(l) = h.live.as_deref_mut() {
             l.watched = h.main;
         }
-        self.house = Some(Box::new(h));
-        self.overlay = Overlay::None;
-        self.status = None;
+        self.s.house = Some(Box::new(h));
+        self.ui.overlay = Overlay::None;
+        self.ui.status = None;
         self.flush_live(now);
     }
 
     fn say_live_start(&mut self) {
         let first_human = self
+            .s
             .house
             .as_ref()
             .and_then(|h| h.live.as_ref())
             .and_then(|l| l.human_seats().first().copied());
-        let text = match self.house.as_ref().and_then(|h| h.live.as_ref()) {
+        let text = match self.s.house.as_ref().and_then(|h| h.live.as_ref()) {
             Some(l) if l.boards() == 2 => match first_human {
                 Some(s) => {
                     let (b, c) = seat_of(s);
@@ -117,13 +113,13 @@ impl App {
             },
             _ => "Crazyhouse: captured pieces go to your hand; drop them with N@f3 (or pick them from the pocket).".to_string(),
         };
-        self.info(text);
+        self.ui.info(text);
     }
 
     /// Hands the live game's engine work to the runtime, shows its news,
     /// follows its moves on screen and saves the record after each.
     pub(super) fn flush_live(&mut self, now: Instant) {
-        let Some(h) = self.house.as_deref_mut() else {
+        let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
         let Some(l) = h.live.as_deref_mut() else {
@@ -160,15 +156,15 @@ impl App {
             h.pick.drop = None;
         }
         for j in jobs {
-            self.effects.push(Effect::HouseEngine(j));
+            self.ui.effects.push(Effect::HouseEngine(j));
         }
         if let Some(n) = news.last() {
-            self.info(n.clone());
+            self.ui.info(n.clone());
         }
         if (moved || ended.is_some())
-            && let Some(path) = &self.house_save
+            && let Some(path) = &self.s.save
         {
-            self.effects.push(Effect::Save {
+            self.ui.effects.push(Effect::Save {
                 path: path.clone(),
                 contents: text,
             });
@@ -176,13 +172,14 @@ impl App {
         if let Some(e) = ended
             && moved | news.is_empty()
         {
-            self.info(format!("{e}. n starts a new game, q quits."));
+            self.ui.info(format!("{e}. n starts a new game, q quits."));
         }
     }
 
     /// An engine of the live game said something.
     pub(super) fn on_house_engine(&mut self, seat: usize, news: EngineNews, now: Instant) {
         if let Some(l) = self
+            .s
             .house
             .as_deref_mut()
             .and_then(|h| h.live.as_deref_mut())
@@ -193,7 +190,7 @@ impl App {
     }
 
     pub(super) fn live_tick(&mut self, now: Instant) {
-        if let Some(h) = self.house.as_deref_mut() {
+        if let Some(h) = self.s.house.as_deref_mut() {
             h.tick(now);
             if let Some(l) = h.live.as_deref_mut() {
                 let over = l.is_over();
@@ -207,15 +204,15 @@ impl App {
 
     /// Keys of a live Crazyhouse/Bughouse game.
     pub(super) fn live_key(&mut self, k: KeyEvent, now: Instant) {
-        let Some(h) = self.house.as_deref_mut() else {
+        let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
         let plain = !k
             .modifiers
             .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
         // A partner message: `m`, then its key.
-        if self.house_message {
-            self.house_message = false;
+        if self.s.message {
+            self.s.message = false;
             if let KeyCode::Char(c) = k.code
                 && let Some((_, text)) = MESSAGES.iter().find(|(key, _)| *key == c)
             {
@@ -225,27 +222,27 @@ impl App {
                     .and_then(|l| l.human_seats().first().copied());
                 if let (Some(l), Some(s)) = (h.live.as_deref_mut(), seat) {
                     l.say(s, text);
-                    self.info(format!("To your partner: {text}"));
+                    self.ui.info(format!("To your partner: {text}"));
                     self.flush_live(now);
                 }
             } else {
-                self.info("No message sent.");
+                self.ui.info("No message sent.");
             }
             return;
         }
         // `Nf5` that only a drop can make: y drops the piece.
-        if let Some((role, to)) = self.house_confirm_drop.take() {
+        if let Some((role, to)) = self.s.confirm_drop.take() {
             if matches!(k.code, KeyCode::Char('y' | 'Y') | KeyCode::Enter)
                 && let Some(l) = h.live.as_deref_mut()
                 && let Some(s) = l.human_to_move()
             {
                 match l.pick_move(s, Move::Put { role, to }, now) {
-                    Ok(()) => self.status = None,
-                    Err(e) => self.error(e),
+                    Ok(()) => self.ui.status = None,
+                    Err(e) => self.ui.error(e),
                 }
                 self.flush_live(now);
             } else {
-                self.info("Not dropped.");
+                self.ui.info("Not dropped.");
             }
             return;
         }
@@ -257,16 +254,16 @@ impl App {
                     if let Some(l) = h.live.as_deref_mut() {
                         match l.parse_typed(&text) {
                             Err(crate::game::notation::MoveInputError::UseDrop { role, to }) => {
-                                self.house_confirm_drop = Some((role, to));
+                                self.s.confirm_drop = Some((role, to));
                                 let piece = crate::ui::house::role_word(role);
-                                self.info(format!(
+                                self.ui.info(format!(
                                     "No {piece} can move to {to}. Drop the {piece} from your hand on {to}? y = drop, any other key = no"
                                 ));
                                 return;
                             }
                             _ => match l.type_move(&text, now) {
-                                Ok(()) => self.status = None,
-                                Err(e) => self.error(format!("{text}: {e}")),
+                                Ok(()) => self.ui.status = None,
+                                Err(e) => self.ui.error(format!("{text}: {e}")),
                             },
                         }
                     }
@@ -274,7 +271,7 @@ impl App {
                 }
                 KeyCode::Esc => {
                     h.input.clear();
-                    self.status = None;
+                    self.ui.status = None;
                 }
                 KeyCode::Backspace => {
                     h.input.pop();
@@ -302,7 +299,7 @@ impl App {
                 l.watched = h.main;
                 l.search = None;
                 let b = if h.main == 0 { 'A' } else { 'B' };
-                self.info(format!(
+                self.ui.info(format!(
                     "Board {b} large; the search panel follows its engines."
                 ));
             }
@@ -311,34 +308,50 @@ impl App {
         if plain && k.code == KeyCode::Char('m') {
             let bughouse = h.live.as_ref().is_some_and(|l| l.boards() == 2);
             if bughouse && h.live.as_ref().is_some_and(|l| !l.human_seats().is_empty()) {
-                self.house_message = true;
-                self.info("Message: p n b r q = need, P N B R Q = don't give, s sit, g go, t trade, x no trades, h help, m mate soon");
+                self.s.message = true;
+                self.ui.info("Message: p n b r q = need, P N B R Q = don't give, s sit, g go, t trade, x no trades, h help, m mate soon");
             } else {
-                self.info("Messages are for Bughouse partners.");
+                self.ui.info("Messages are for Bughouse partners.");
             }
             return;
         }
-        let action = self.keys.action(&k);
+        let action = self.ui.keys.action(&k);
         if action.is_some() {
-            self.last_action = action;
+            self.ui.last_action = action;
         }
-        let Some(h) = self.house.as_deref_mut() else {
+        let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
         match action {
             Some(Action::Quit) => self.do_quit(),
-            Some(Action::Help) => self.overlay = Overlay::Help,
+            Some(Action::Help) => self.ui.overlay = Overlay::Help,
             Some(Action::Flip) => h.flipped = !h.flipped,
-            Some(Action::CycleTheme) => self.run_action(Action::CycleTheme, now),
+            Some(Action::CycleTheme) => self.ui.cycle_theme(),
             // The dialog: chess, Crazyhouse or Bughouse; Esc comes back here.
-            Some(Action::NewGame) => self.open_new_game_dialog(),
+            Some(Action::NewGame) => {
+                let variant = match h.live.as_ref() {
+                    Some(l) if l.boards() == 2 => 2,
+                    _ => 1,
+                };
+                let (mode, spec, time) = match &self.ui.launch_setup {
+                    Some(l) => (l.mode, l.engine.clone(), l.time),
+                    None => (
+                        Mode::HumanVsEngine {
+                            human: Color::White,
+                        },
+                        EngineSpec::BuiltIn { level: 4 },
+                        None,
+                    ),
+                };
+                self.ui.open_new_game_dialog(mode, &spec, time, variant);
+            }
             Some(Action::Explore) => self.open_house_explorer(),
             Some(a @ (Action::CopyFen | Action::CopyPgn)) => self.house_copy(a),
             Some(Action::EvalBreakdown) => {
                 // The person's board (or the large one when engines play).
                 let main = h.main;
                 let b = self.live_mover().map_or(main, |(b, _, _)| b);
-                if let Some(l) = self.house.as_ref().and_then(|h| h.live.as_ref()) {
+                if let Some(l) = self.s.house.as_ref().and_then(|h| h.live.as_ref()) {
                     let pos = l.board(b).clone();
                     let trace = if l.boards() == 2 {
                         crate::engine::eval::zh::trace(
@@ -358,19 +371,20 @@ impl App {
                     } else {
                         "Evaluation".to_string()
                     };
-                    self.overlay = Overlay::Text { title, lines };
+                    self.ui.overlay = Overlay::Text { title, lines };
                 }
             }
             Some(Action::Analyse) => {
                 let main = h.main;
                 let b = self.live_mover().map_or(main, |(b, _, _)| b);
                 if let Some(l) = self
+                    .s
                     .house
                     .as_deref_mut()
                     .and_then(|h| h.live.as_deref_mut())
                 {
                     let on = l.toggle_analysis(b);
-                    self.info(if on {
+                    self.ui.info(if on {
                         "Analysis on: Kibitz at full strength thinks about the position."
                     } else {
                         "Analysis off."
@@ -381,8 +395,8 @@ impl App {
             Some(Action::Hint) => {
                 let asked = h.live.as_deref_mut().map(|l| l.ask_hint());
                 match asked {
-                    Some(Ok(())) => self.info("Thinking about a hint..."),
-                    Some(Err(e)) => self.info(e),
+                    Some(Ok(())) => self.ui.info("Thinking about a hint..."),
+                    Some(Err(e)) => self.ui.info(e),
                     None => {}
                 }
                 self.flush_live(now);
@@ -394,23 +408,23 @@ impl App {
                     .and_then(|l| l.human_seats().first().copied());
                 let over = h.live.as_ref().is_none_or(|l| l.is_over());
                 match seat {
-                    Some(_) if over => self.info("The game is over."),
-                    Some(s) if self.house_resign_armed => {
-                        self.house_resign_armed = false;
+                    Some(_) if over => self.ui.info("The game is over."),
+                    Some(s) if self.s.resign_armed => {
+                        self.s.resign_armed = false;
                         if let Some(l) = h.live.as_deref_mut() {
                             l.resign(s, now);
                         }
                         self.flush_live(now);
                     }
                     Some(_) => {
-                        self.house_resign_armed = true;
-                        let key = self.keys_hint(Action::Resign);
-                        self.info(format!(
+                        self.s.resign_armed = true;
+                        let key = self.ui.keys_hint(Action::Resign);
+                        self.ui.info(format!(
                             "Resign? Press {key} again to resign, any other key plays on."
                         ));
                         return;
                     }
-                    None => self.info("Nobody here to resign: four engines play."),
+                    None => self.ui.info("Nobody here to resign: four engines play."),
                 }
             }
             Some(Action::Takeback) => {
@@ -432,16 +446,16 @@ impl App {
                             square: h.pick.square,
                             ..Pick::default()
                         };
-                        if let Some(path) = &self.house_save {
-                            self.effects.push(Effect::Save {
+                        if let Some(path) = &self.s.save {
+                            self.ui.effects.push(Effect::Save {
                                 path: path.clone(),
                                 contents: text,
                             });
                         }
                         self.flush_live(now);
-                        self.info("Taken back.");
+                        self.ui.info("Taken back.");
                     }
-                    Err(e) => self.error(e),
+                    Err(e) => self.ui.error(e),
                 }
             }
             Some(a @ (Action::Up | Action::Down | Action::Left | Action::Right)) => {
@@ -452,27 +466,27 @@ impl App {
                 h.pick.from = None;
                 h.pick.drop = None;
                 h.pick.in_pocket = false;
-                self.info(format!(
+                self.ui.info(format!(
                     "{} quits (the game is saved), {} starts a new game.",
-                    self.keys_hint(Action::Quit),
-                    self.keys_hint(Action::NewGame)
+                    self.ui.keys_hint(Action::Quit),
+                    self.ui.keys_hint(Action::NewGame)
                 ));
             }
             Some(a) => {
                 let what = a.description();
-                self.error(format!(
+                self.ui.error(format!(
                     "Not in Crazyhouse or Bughouse yet ({}: {what}).",
-                    self.keys_hint(a)
+                    self.ui.keys_hint(a)
                 ));
             }
             None => {}
         }
-        self.house_resign_armed = false;
+        self.s.resign_armed = false;
     }
 
     /// The person to move's board and colour, with the screen's turn.
     pub(super) fn live_mover(&self) -> Option<(usize, Color, bool)> {
-        let h = self.house.as_deref()?;
+        let h = self.s.house.as_deref()?;
         let s = h.live.as_ref()?.human_to_move()?;
         let (b, c) = seat_of(s);
         Some((b, c, h.bottom(b) == Color::Black))
@@ -482,7 +496,7 @@ impl App {
         let Some((b, c, flipped)) = self.live_mover() else {
             return;
         };
-        let Some(h) = self.house.as_deref_mut() else {
+        let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
         let held = h
@@ -523,17 +537,18 @@ impl App {
     fn live_select(&mut self, now: Instant) {
         let Some((b, c, _)) = self.live_mover() else {
             let ending = self
+                .s
                 .house
                 .as_ref()
                 .and_then(|h| h.live.as_ref())
                 .and_then(|l| l.ending.clone());
             match ending {
-                Some(e) => self.info(format!("{e}. n starts a new game, q quits.")),
-                None => self.info("Not your move: wait for the engine."),
+                Some(e) => self.ui.info(format!("{e}. n starts a new game, q quits.")),
+                None => self.ui.info("Not your move: wait for the engine."),
             }
             return;
         };
-        let Some(h) = self.house.as_deref_mut() else {
+        let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
         if h.pick.in_pocket {
@@ -546,7 +561,7 @@ impl App {
                 h.pick.drop = Some(role);
                 h.pick.from = None;
                 h.pick.in_pocket = false;
-                self.info(format!(
+                self.ui.info(format!(
                     "Drop a {}: pick an empty square.",
                     crate::ui::house::role_word(role)
                 ));
@@ -559,7 +574,7 @@ impl App {
 
     /// The person to move chose `sq` (cursor or mouse).
     fn live_square(&mut self, b: usize, c: Color, sq: Square, now: Instant) {
-        let Some(h) = self.house.as_deref_mut() else {
+        let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
         let Some(l) = h.live.as_deref_mut() else {
@@ -572,10 +587,10 @@ impl App {
                 .map_err(|e| e.to_string())
                 .and_then(|m| l.pick_move(seat, m, now));
             match result {
-                Ok(()) => self.status = None,
-                Err(e) => self.error(e),
+                Ok(()) => self.ui.status = None,
+                Err(e) => self.ui.error(e),
             }
-            if let Some(h) = self.house.as_deref_mut() {
+            if let Some(h) = self.s.house.as_deref_mut() {
                 h.pick.drop = None;
             }
             self.flush_live(now);
@@ -599,15 +614,15 @@ impl App {
                     Some(m) => {
                         h.pick.from = None;
                         match l.pick_move(seat, m, now) {
-                            Ok(()) => self.status = None,
-                            Err(e) => self.error(e),
+                            Ok(()) => self.ui.status = None,
+                            Err(e) => self.ui.error(e),
                         }
                         self.flush_live(now);
                     }
                     None if own => h.pick.from = Some(sq),
                     None => {
                         h.pick.from = None;
-                        self.error(format!("That piece cannot go to {sq}."));
+                        self.ui.error(format!("That piece cannot go to {sq}."));
                     }
                 }
             }
@@ -615,9 +630,9 @@ impl App {
             None => {
                 let held = pocket_of(&pos, c);
                 if held.is_empty() {
-                    self.info("Pick one of your pieces.");
+                    self.ui.info("Pick one of your pieces.");
                 } else {
-                    self.info("Pick one of your pieces, or a piece from your pocket (move the cursor below the board).");
+                    self.ui.info("Pick one of your pieces, or a piece from your pocket (move the cursor below the board).");
                 }
             }
         }
@@ -628,11 +643,11 @@ impl App {
         let Some((b, c, flipped)) = self.live_mover() else {
             return;
         };
-        let Some(h) = self.house.as_deref() else {
+        let Some(h) = self.s.house.as_deref() else {
             return;
         };
         let boards = h.live.as_ref().map_or(1, |l| l.boards());
-        let area = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
+        let area = ratatui::layout::Rect::new(0, 0, self.ui.size.0, self.ui.size.1);
         let Some(l) = crate::ui::layout::house_layout(area, boards) else {
             return;
         };
@@ -641,7 +656,7 @@ impl App {
             return;
         };
         if let Some(sq) = place.board.square_at(col, row, flipped) {
-            if let Some(h) = self.house.as_deref_mut() {
+            if let Some(h) = self.s.house.as_deref_mut() {
                 h.pick.square = sq;
                 h.pick.in_pocket = false;
             }
@@ -662,12 +677,12 @@ impl App {
             .position(|(_, r)| col >= r.x && col < r.x + r.width)
         {
             let role = cells[i].0;
-            if let Some(h) = self.house.as_deref_mut() {
+            if let Some(h) = self.s.house.as_deref_mut() {
                 h.pick.drop = Some(role);
                 h.pick.from = None;
                 h.pick.pocket = i;
             }
-            self.info(format!(
+            self.ui.info(format!(
                 "Drop a {}: click an empty square.",
                 crate::ui::house::role_word(role)
             ));
@@ -679,16 +694,19 @@ impl App {
     /// Offers the newest unfinished game of the same variant, or starts
     /// `setup` (at once when `new_game`).
     pub fn offer_or_start_live(&mut self, setup: LiveSetup, new_game: bool, now: Instant) {
-        let found = if new_game {
-            None
-        } else {
-            self.data_dir
-                .as_ref()
-                .and_then(|d| crate::ui::house::file::find_unfinished(&d.join("games"), setup.kind))
-        };
+        let found =
+            if new_game {
+                None
+            } else {
+                self.ui.dirs.data.as_ref().and_then(|d| {
+                    crate::ui::house::file::find_unfinished(&d.join("games"), setup.kind)
+                })
+            };
         match found {
             Some((path, summary)) => {
-                self.overlay = Overlay::ResumeHouse {
+                // Asked over an empty board of its own screen.
+                self.open_house(|_| {}, now);
+                self.ui.overlay = Overlay::ResumeHouse {
                     path,
                     summary,
                     setup: Box::new(setup),
@@ -709,14 +727,34 @@ impl App {
             Ok(l) => l,
             Err(e) => {
                 self.start_live(setup, now);
-                self.error(format!(
+                self.ui.error(format!(
                     "Cannot resume {}: {e}; a new game started.",
                     path.display()
                 ));
                 return;
             }
         };
-        self.begin_live(live, Some(path), now);
-        self.info("Resumed: the clocks stand as they were when the game was saved.");
+        self.open_house(|h| h.begin_live(live, Some(path), now), now);
+        self.ui
+            .info("Resumed: the clocks stand as they were when the game was saved.");
+    }
+
+    /// Starts a Crazyhouse or Bughouse game on its screen, over the chess
+    /// game (which waits), in place of a Crazyhouse/Bughouse screen on top.
+    pub fn start_live(&mut self, setup: LiveSetup, now: Instant) {
+        self.open_house(|h| h.start_live(setup, now), now);
+    }
+
+    /// Opens a Crazyhouse/Bughouse screen made by `make`.
+    fn open_house(&mut self, make: impl FnOnce(&mut House<'_>), now: Instant) {
+        let mut s = HouseScreen::new(None, None);
+        make(&mut House {
+            ui: &mut self.ui,
+            s: &mut s,
+        });
+        self.ui.open_instead(Box::new(s), |top| {
+            top.as_any().downcast_ref::<HouseScreen>().is_some()
+        });
+        self.settle(now);
     }
 }

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl App {
+impl Chess<'_> {
     // ------------------------------------------------------------------
     // Turn flow.
 
@@ -13,24 +13,24 @@ impl App {
         if self.is_over() {
             return;
         }
-        if let Some(ending) = self.game.rule_ending(self.mode == Mode::EngineVsEngine) {
+        if let Some(ending) = self.s.game.rule_ending(self.s.mode == Mode::EngineVsEngine) {
             self.finish(ending, now);
             return;
         }
-        if self.paused {
+        if self.s.paused {
             return;
         }
         let turn = self.board().turn();
-        if let Some(c) = &mut self.clocks
+        if let Some(c) = &mut self.s.clocks
             && c.running() != Some(turn)
-            && !self.game.moves().is_empty()
+            && !self.s.game.moves().is_empty()
         {
             c.start(turn, now);
         }
         if self.engine_to_move() && !self.engine_thinking() {
             // The engine claims a draw it is entitled to when it is not better.
             if let Some(claim) = self.claimable_draw()
-                && self.engine_score.is_none_or(|s| s.0 <= 0)
+                && self.s.engine_score.is_none_or(|s| s.0 <= 0)
             {
                 self.finish(claim, now);
                 return;
@@ -39,38 +39,32 @@ impl App {
         } else if self.human_to_move()
             && let Some(claim) = self.claimable_draw()
         {
-            self.info(format!(
+            self.ui.info(format!(
                 "{}: you may claim a draw ({}).",
                 capitalise(claim.termination.describe()),
-                self.keys_hint(Action::OfferDraw)
+                self.ui.keys_hint(Action::OfferDraw)
             ));
         }
     }
 
     /// Threefold repetition or the 50-move rule, claimable now.
     pub fn claimable_draw(&self) -> Option<Ending> {
-        match self.game.rule_ending(true) {
-            Some(
-                e @ Ending {
-                    termination: Termination::ThreefoldRepetition | Termination::FiftyMoveRule,
-                    ..
-                },
-            ) => Some(e),
-            _ => None,
-        }
+        self.s.claimable_draw()
     }
 
     pub(super) fn request_move(&mut self, now: Instant) {
-        if self.trainer.is_some() {
+        if self.s.trainer.is_some() {
             self.trainer_reply(now);
             return;
         }
-        if self.engine_dead {
-            self.effects.push(Effect::StartEngine(self.spec.clone()));
-            self.engine_dead = false;
+        if self.s.engine_dead {
+            self.ui
+                .effects
+                .push(Effect::StartEngine(self.s.spec.clone()));
+            self.s.engine_dead = false;
         }
-        let mut limits = self.spec.move_limits();
-        if let Some(c) = &self.clocks {
+        let mut limits = self.s.spec.move_limits();
+        if let Some(c) = &self.s.clocks {
             limits.clock = Some(Clock {
                 wtime: Some(c.remaining(Color::White, now)),
                 btime: Some(c.remaining(Color::Black, now)),
@@ -78,37 +72,37 @@ impl App {
                 binc: c.control.increment,
                 movestogo: None,
             });
-        } else if matches!(self.spec, EngineSpec::External { .. })
+        } else if matches!(self.s.spec, EngineSpec::External { .. })
             && limits.depth.is_none()
             && limits.movetime.is_none()
             && limits.nodes.is_none()
         {
             // An external engine without a clock: a second per move.
             limits.movetime = Some(Duration::from_secs(1));
-        } else if matches!(self.spec, EngineSpec::BuiltIn { level: 8 })
+        } else if matches!(self.s.spec, EngineSpec::BuiltIn { level: 8 })
             && limits.depth.is_none()
             && limits.movetime.is_none()
         {
             // Full strength without a clock: two seconds per move.
             limits.movetime = Some(Duration::from_secs(2));
         }
-        let id = self.next_id;
-        self.next_id += 1;
-        self.pending.push((Slot::Opponent, id, Purpose::Move));
-        self.search = SearchView::new(
-            self.opponent_name.clone(),
+        let id = self.ui.next_id;
+        self.ui.next_id += 1;
+        self.s.pending.push((Slot::Opponent, id, Purpose::Move));
+        self.s.search = SearchView::new(
+            self.s.opponent_name.clone(),
             self.board(),
-            self.game.moves().len(),
+            self.s.game.moves().len(),
             now,
         );
-        self.effects.push(Effect::Go(
+        self.ui.effects.push(Effect::Go(
             Slot::Opponent,
             Box::new(Request {
                 id,
                 purpose: Purpose::Move,
                 multipv: 1,
-                start: self.game.start().clone(),
-                moves: self.game.moves().to_vec(),
+                start: self.s.game.start().clone(),
+                moves: self.s.game.moves().to_vec(),
                 limits,
             }),
         ));
@@ -116,21 +110,22 @@ impl App {
 
     pub(super) fn request_hint(&mut self, now: Instant) {
         if !self.human_to_move() {
-            self.error("A hint is for your own move.");
+            self.ui.error("A hint is for your own move.");
             return;
         }
-        if self.trainer.is_some() {
+        if self.s.trainer.is_some() {
             self.trainer_hint();
             return;
         }
-        if self.pending.iter().any(|p| p.2 == Purpose::Hint) {
+        if self.s.pending.iter().any(|p| p.2 == Purpose::Hint) {
             return;
         }
         // Analysing already: its best line is the hint.
         if self
+            .s
             .analysis_running
-            .is_some_and(|(ply, _, _)| ply == self.game.moves().len())
-            && let Some(line) = self.search.lines.first().filter(|l| !l.pv.is_empty())
+            .is_some_and(|(ply, _, _)| ply == self.s.game.moves().len())
+            && let Some(line) = self.s.search.lines.first().filter(|l| !l.pv.is_empty())
         {
             let board = self.board().clone();
             let mv = line.pv[0];
@@ -140,35 +135,35 @@ impl App {
                 line.score.map(score_text).unwrap_or_default(),
                 san_line(&board, &line.pv, 6)
             );
-            self.hint = Some(Hint {
+            self.s.hint = Some(Hint {
                 mv,
                 line: line.pv.clone(),
                 score: line.score,
-                ply: self.game.moves().len(),
+                ply: self.s.game.moves().len(),
             });
-            self.info(text);
+            self.ui.info(text);
             return;
         }
-        let id = self.next_id;
-        self.next_id += 1;
-        self.pending.push((Slot::Assistant, id, Purpose::Hint));
-        self.search = SearchView::new(
+        let id = self.ui.next_id;
+        self.ui.next_id += 1;
+        self.s.pending.push((Slot::Assistant, id, Purpose::Hint));
+        self.s.search = SearchView::new(
             "Kibitz (hint)".to_string(),
             self.board(),
-            self.game.moves().len(),
+            self.s.game.moves().len(),
             now,
         );
-        self.info("Thinking about a hint...");
-        self.effects.push(Effect::Go(
+        self.ui.info("Thinking about a hint...");
+        self.ui.effects.push(Effect::Go(
             Slot::Assistant,
             Box::new(Request {
                 id,
                 purpose: Purpose::Hint,
                 multipv: 1,
-                start: self.game.start().clone(),
-                moves: self.game.moves().to_vec(),
+                start: self.s.game.start().clone(),
+                moves: self.s.game.moves().to_vec(),
                 limits: Limits {
-                    movetime: Some(self.hint_time),
+                    movetime: Some(self.s.hint_time),
                     ..Limits::default()
                 },
             }),
@@ -179,44 +174,47 @@ impl App {
     /// analysis is on and the opponent engine is not thinking, restarted
     /// when the position or the number of lines changed, stopped otherwise.
     pub(super) fn sync_analysis(&mut self, now: Instant) {
-        let ply = self.game.moves().len();
+        let ply = self.s.game.moves().len();
         let want = self
+            .s
             .analysis
             .filter(|_| {
                 !self.engine_thinking()
-                    && self.editor.is_none()
-                    && !self.paused
+                    && !self.s.paused
                     && crate::engine::has_legal_moves(self.board())
             })
             .map(|a| (ply, a.lines, self.board().hash()));
-        if want.is_some() && want == self.analysis_done {
+        if want.is_some() && want == self.s.analysis_done {
             return; // finished by itself: the panel keeps its result
         }
         let running = self
+            .s
             .pending
             .iter()
             .find(|p| p.2 == Purpose::Analysis)
             .map(|p| p.1);
-        let current = running.zip(self.analysis_running);
+        let current = running.zip(self.s.analysis_running);
         if want.is_some() && current.is_some_and(|(_, w)| Some(w) == want) {
             return;
         }
         if let Some(id) = running {
-            self.pending.retain(|p| p.1 != id);
-            self.effects.push(Effect::Stop(Slot::Assistant));
-            self.search.thinking = self.engine_thinking();
+            self.s.pending.retain(|p| p.1 != id);
+            self.ui.effects.push(Effect::Stop(Slot::Assistant));
+            self.s.search.thinking = self.engine_thinking();
         }
-        self.analysis_running = None;
+        self.s.analysis_running = None;
         let Some((ply, lines, hash)) = want else {
             return;
         };
         // A hint search in progress gives way to the analysis.
-        self.pending.retain(|p| p.2 != Purpose::Hint);
-        let id = self.next_id;
-        self.next_id += 1;
-        self.pending.push((Slot::Assistant, id, Purpose::Analysis));
-        self.analysis_running = Some((ply, lines, hash));
-        self.search = SearchView::new(
+        self.s.pending.retain(|p| p.2 != Purpose::Hint);
+        let id = self.ui.next_id;
+        self.ui.next_id += 1;
+        self.s
+            .pending
+            .push((Slot::Assistant, id, Purpose::Analysis));
+        self.s.analysis_running = Some((ply, lines, hash));
+        self.s.search = SearchView::new(
             format!(
                 "Kibitz analysis, {lines} line{}",
                 if lines == 1 { "" } else { "s" }
@@ -225,14 +223,14 @@ impl App {
             ply,
             now,
         );
-        self.effects.push(Effect::Go(
+        self.ui.effects.push(Effect::Go(
             Slot::Assistant,
             Box::new(Request {
                 id,
                 purpose: Purpose::Analysis,
                 multipv: lines,
-                start: self.game.start().clone(),
-                moves: self.game.moves().to_vec(),
+                start: self.s.game.start().clone(),
+                moves: self.s.game.moves().to_vec(),
                 limits: Limits {
                     infinite: true,
                     ..Limits::default()
@@ -244,60 +242,60 @@ impl App {
     /// Drops the hint on the board and any hint search still running (after
     /// a move or a takeback it would be about another position).
     pub(super) fn forget_hint(&mut self) {
-        self.hint = None;
-        let before = self.pending.len();
-        self.pending.retain(|p| p.2 != Purpose::Hint);
-        if self.pending.len() != before {
-            self.effects.push(Effect::Stop(Slot::Assistant));
-            self.search.thinking = !self.pending.is_empty();
+        self.s.hint = None;
+        let before = self.s.pending.len();
+        self.s.pending.retain(|p| p.2 != Purpose::Hint);
+        if self.s.pending.len() != before {
+            self.ui.effects.push(Effect::Stop(Slot::Assistant));
+            self.s.search.thinking = !self.s.pending.is_empty();
         }
     }
 
     /// Stops and forgets every outstanding search.
     pub(super) fn stop_all(&mut self) {
-        for (slot, _, _) in self.pending.drain(..) {
-            self.effects.push(Effect::Stop(slot));
+        for (slot, _, _) in self.s.pending.drain(..) {
+            self.ui.effects.push(Effect::Stop(slot));
         }
-        self.search.thinking = false;
-        self.search.progress = None;
+        self.s.search.thinking = false;
+        self.s.search.progress = None;
     }
 
     /// Plays a legal move for whoever is to move (unless the mover's flag
     /// fell before the move arrived).
     pub(super) fn play(&mut self, m: Move, now: Instant) {
         let mover = self.board().turn();
-        if let Some(flagged) = self.clocks.as_ref().and_then(|c| c.flagged(now)) {
+        if let Some(flagged) = self.s.clocks.as_ref().and_then(|c| c.flagged(now)) {
             self.flag_fall(flagged, now);
             return;
         }
         self.forget_hint();
         let mut comment = None;
-        if let Some(c) = &mut self.clocks {
-            self.clock_history.push((
+        if let Some(c) = &mut self.s.clocks {
+            self.s.clock_history.push((
                 c.remaining(Color::White, now),
                 c.remaining(Color::Black, now),
             ));
-            if self.game.moves().is_empty() && c.running().is_none() {
+            if self.s.game.moves().is_empty() && c.running().is_none() {
                 // The first move does not cost time.
             } else {
                 c.press(mover, now);
             }
-            if c.running().is_none() || self.game.moves().is_empty() {
+            if c.running().is_none() || self.s.game.moves().is_empty() {
                 c.start(!mover, now);
             }
             comment = Some(format!("[%clk {}]", pgn_clock(c.remaining(mover, now))));
         }
         let before = self.board().clone();
-        self.game.push(m, comment);
-        if self.trainer.is_some() {
+        self.s.game.push(m, comment);
+        if self.s.trainer.is_some() {
             self.trainer_after_move(&before, m);
         }
-        self.pending_letters.clear();
-        self.last_move_at = Some(now);
-        self.selected = None;
-        self.drag = None;
+        self.s.pending_letters.clear();
+        self.s.last_move_at = Some(now);
+        self.s.selected = None;
+        self.s.drag = None;
         self.close_move_box();
-        self.scroll = 0;
+        self.s.scroll = 0;
         self.save();
         self.next_turn(now);
     }
@@ -307,69 +305,66 @@ impl App {
             return;
         }
         if matches!(
-            self.overlay,
+            self.ui.overlay,
             Overlay::ConfirmResign | Overlay::DrawOffer | Overlay::Promotion { .. }
         ) {
-            self.overlay = Overlay::None;
+            self.ui.overlay = Overlay::None;
         }
         self.stop_all();
-        self.queued = None;
-        if let Some(c) = &mut self.clocks {
+        self.s.queued = None;
+        if let Some(c) = &mut self.s.clocks {
             c.pause(now);
         }
-        self.game.ending = Some(ending);
-        self.selected = None;
-        self.hint = None;
+        self.s.game.ending = Some(ending);
+        self.s.selected = None;
+        self.s.hint = None;
         let summary = self
             .trainer_summary()
             .map(|s| format!(" {s}"))
             .unwrap_or_default();
-        self.info(format!("Game over: {}.{summary}", describe_ending(ending)));
+        self.ui
+            .info(format!("Game over: {}.{summary}", describe_ending(ending)));
         self.save();
     }
 
     pub(super) fn save(&mut self) {
-        if self.replay.is_some() {
+        if self.s.replay.is_some() {
             return; // a replayed game is not a game of ours
         }
         // A game without moves gets no file (nor a resume prompt); once it
         // has one, the file follows every change, takebacks included.
-        if self.game.moves().is_empty() && !self.saved {
+        if self.s.game.moves().is_empty() && !self.s.saved {
             return;
         }
-        if let Some(path) = &self.save_path {
-            self.saved = true;
-            self.effects.push(Effect::Save {
+        if let Some(path) = &self.s.save_path {
+            self.s.saved = true;
+            self.ui.effects.push(Effect::Save {
                 path: path.clone(),
-                contents: crate::game::write_pgn(&self.game),
+                contents: crate::game::write_pgn(&self.s.game),
             });
             if let Some(e) = self.trainer_history_effect() {
-                self.effects.push(e);
+                self.ui.effects.push(e);
             }
         }
     }
 
     pub(super) fn on_tick(&mut self, now: Instant) {
-        if self.house.is_some() {
-            self.live_tick(now);
-            return;
-        }
-        if self.replay.is_some() {
+        if self.s.replay.is_some() {
             self.replay_tick(now);
             return;
         }
-        if self.is_over() || self.paused {
+        if self.is_over() || self.s.paused {
             return;
         }
-        if let Some((m, due)) = self.queued
+        if let Some((m, due)) = self.s.queued
             && now >= due
         {
-            self.queued = None;
+            self.s.queued = None;
             if self.board().is_legal(m) {
                 self.play(m, now);
             }
         }
-        if let Some(flagged) = self.clocks.as_ref().and_then(|c| c.flagged(now)) {
+        if let Some(flagged) = self.s.clocks.as_ref().and_then(|c| c.flagged(now)) {
             self.flag_fall(flagged, now);
         }
     }
@@ -394,26 +389,26 @@ impl App {
         match e {
             EngineEvent::Ready { name } => {
                 if slot == Slot::Opponent {
-                    self.opponent_name = name.clone();
-                    if !self.pending.iter().any(|p| p.2 == Purpose::Hint) {
-                        self.search.engine = name;
+                    self.s.opponent_name = name.clone();
+                    if !self.s.pending.iter().any(|p| p.2 == Purpose::Hint) {
+                        self.s.search.engine = name;
                     }
                 }
             }
             EngineEvent::Failed { message } => {
-                self.pending.retain(|p| p.0 != slot);
-                self.search.thinking = !self.pending.is_empty();
+                self.s.pending.retain(|p| p.0 != slot);
+                self.s.search.thinking = !self.s.pending.is_empty();
                 if slot == Slot::Assistant {
-                    self.effects.push(Effect::RestartAssistant);
-                    self.error(format!("Hint engine problem: {message}"));
+                    self.ui.effects.push(Effect::RestartAssistant);
+                    self.ui.error(format!("Hint engine problem: {message}"));
                     return;
                 }
                 // The opponent is gone: the game cannot go on. The next
                 // request (a new game, or after a takeback) starts a new one.
-                self.opponent_name.clear();
-                self.engine_dead = true;
-                if !self.is_over() && self.mode != Mode::HumanVsHuman {
-                    let loser = match self.mode {
+                self.s.opponent_name.clear();
+                self.s.engine_dead = true;
+                if !self.is_over() && self.s.mode != Mode::HumanVsHuman {
+                    let loser = match self.s.mode {
                         Mode::HumanVsEngine { human } => !human,
                         _ => self.board().turn(),
                     };
@@ -425,39 +420,39 @@ impl App {
                         now,
                     );
                 }
-                self.error(format!("Engine problem: {message}"));
+                self.ui.error(format!("Engine problem: {message}"));
             }
             EngineEvent::IllegalMove { id, text } => {
-                if !self.pending.iter().any(|p| p.1 == id) {
+                if !self.s.pending.iter().any(|p| p.1 == id) {
                     return;
                 }
-                self.pending.retain(|p| p.1 != id);
-                self.search.thinking = !self.pending.is_empty();
+                self.s.pending.retain(|p| p.1 != id);
+                self.s.search.thinking = !self.s.pending.is_empty();
                 self.illegal_engine_move(&text, now);
             }
             EngineEvent::Info { id, line } => {
                 // Lines of other requests, and MultiPV beyond what the panel
                 // shows (an external engine could claim any number).
-                if !self.pending.iter().any(|p| p.1 == id) || line.multipv > 8 {
+                if !self.s.pending.iter().any(|p| p.1 == id) || line.multipv > 8 {
                     return;
                 }
                 if line.multipv <= 1
                     && let Some(s) = line.score
                 {
                     if slot == Slot::Opponent {
-                        self.engine_score = Some(s);
+                        self.s.engine_score = Some(s);
                     }
                     if line.bound.is_none_or(|b| b == Bound::Exact)
-                        && let Some(b) = self.search.board.clone()
+                        && let Some(b) = self.s.search.board.clone()
                     {
-                        self.note_eval(self.search.ply, &b, s);
+                        self.note_eval(self.s.search.ply, &b, s);
                     }
                 }
-                self.search.add_line(line);
+                self.s.search.add_line(line);
             }
             EngineEvent::Progress { id, progress } => {
-                if self.pending.iter().any(|p| p.1 == id) {
-                    self.search.progress = Some(progress);
+                if self.s.pending.iter().any(|p| p.1 == id) {
+                    self.s.search.progress = Some(progress);
                 }
             }
             EngineEvent::Done {
@@ -467,54 +462,56 @@ impl App {
                 score,
                 pv,
             } => {
-                let Some(pos) = self.pending.iter().position(|p| p.1 == id) else {
+                let Some(pos) = self.s.pending.iter().position(|p| p.1 == id) else {
                     return; // a cancelled request
                 };
-                self.pending.remove(pos);
-                self.search.thinking = !self.pending.is_empty();
-                self.search.progress = None;
-                if let (Some(s), Some(b)) = (score, self.search.board.clone()) {
-                    self.note_eval(self.search.ply, &b, s);
+                self.s.pending.remove(pos);
+                self.s.search.thinking = !self.s.pending.is_empty();
+                self.s.search.progress = None;
+                if let (Some(s), Some(b)) = (score, self.s.search.board.clone()) {
+                    self.note_eval(self.s.search.ply, &b, s);
                 }
                 match purpose {
                     // An analysis that ends by itself (a mate found, the
                     // depth limit) is not started again for this position.
-                    Purpose::Analysis => self.analysis_done = self.analysis_running,
+                    Purpose::Analysis => self.s.analysis_done = self.s.analysis_running,
                     Purpose::Hint => {
                         if let Some(mv) = best {
                             let board = self.board().clone();
                             let line_san = san_line(&board, &pv, 6);
-                            self.hint = Some(Hint {
+                            self.s.hint = Some(Hint {
                                 mv,
                                 line: pv,
                                 score,
-                                ply: self.game.moves().len(),
+                                ply: self.s.game.moves().len(),
                             });
                             let s = score
                                 .map(|s| format!(" ({})", score_text(s)))
                                 .unwrap_or_default();
-                            self.info(format!("Hint: {}{s}   line: {line_san}", board.san(mv)));
+                            self.ui
+                                .info(format!("Hint: {}{s}   line: {line_san}", board.san(mv)));
                         }
                     }
                     Purpose::Move => {
                         if let Some(s) = score {
-                            self.engine_score = Some(s);
+                            self.s.engine_score = Some(s);
                         }
-                        if self.is_over() || self.paused {
+                        if self.is_over() || self.s.paused {
                             return;
                         }
                         match best {
                             Some(m) if self.board().is_legal(m) => {
                                 // Watching two engines without a clock: give
                                 // each move time to be seen.
-                                let due = self.last_move_at.map(|t| t + self.config.watch_delay);
+                                let due =
+                                    self.s.last_move_at.map(|t| t + self.ui.config.watch_delay);
                                 match due {
                                     Some(due)
-                                        if self.mode == Mode::EngineVsEngine
-                                            && self.clocks.is_none()
+                                        if self.s.mode == Mode::EngineVsEngine
+                                            && self.s.clocks.is_none()
                                             && now < due =>
                                     {
-                                        self.queued = Some((m, due));
+                                        self.s.queued = Some((m, due));
                                     }
                                     _ => self.play(m, now),
                                 }
@@ -538,31 +535,31 @@ impl App {
             },
             now,
         );
-        self.error(format!(
+        self.ui.error(format!(
             "{} played an illegal move ({text}) and loses the game.",
-            self.opponent_name
+            self.s.opponent_name
         ));
     }
 
     pub(super) fn takeback(&mut self, now: Instant) {
-        if self.mode == Mode::EngineVsEngine {
-            self.error("Takeback is for games you play.");
+        if self.s.mode == Mode::EngineVsEngine {
+            self.ui.error("Takeback is for games you play.");
             return;
         }
-        if self.game.moves().is_empty() {
-            self.error("There is no move to take back.");
+        if self.s.game.moves().is_empty() {
+            self.ui.error("There is no move to take back.");
             return;
         }
         self.stop_all();
-        let n = match self.mode {
+        let n = match self.s.mode {
             Mode::HumanVsEngine { human } => {
                 // Back to the human's last turn: one move if the engine has
                 // not answered yet, else the engine's reply and the move.
-                let len = self.game.moves().len();
+                let len = self.s.game.moves().len();
                 match (1..=len).find(|&k| self.turn_at(len - k) == human) {
                     Some(k) => k,
                     None => {
-                        self.error("None of your moves to take back.");
+                        self.ui.error("None of your moves to take back.");
                         return;
                     }
                 }
@@ -570,30 +567,30 @@ impl App {
             _ => 1,
         };
         for _ in 0..n {
-            self.game.pop();
-            if let Some((w, b)) = self.clock_history.pop()
-                && let Some(c) = &mut self.clocks
+            self.s.game.pop();
+            if let Some((w, b)) = self.s.clock_history.pop()
+                && let Some(c) = &mut self.s.clocks
             {
                 c.set_remaining(w, b);
             }
         }
-        if let Some(c) = &mut self.clocks
-            && !self.game.moves().is_empty()
-            && !self.paused
+        if let Some(c) = &mut self.s.clocks
+            && !self.s.game.moves().is_empty()
+            && !self.s.paused
         {
-            c.start(self.game.current().turn(), now);
+            c.start(self.s.game.current().turn(), now);
         }
         self.forget_hint();
-        self.queued = None;
-        self.selected = None;
-        self.engine_score = None;
-        self.search.lines.clear();
-        self.evals.truncate(self.game.moves().len() + 1);
-        let len = self.game.moves().len();
-        if let Some(t) = &mut self.trainer {
+        self.s.queued = None;
+        self.s.selected = None;
+        self.s.engine_score = None;
+        self.s.search.lines.clear();
+        self.s.evals.truncate(self.s.game.moves().len() + 1);
+        let len = self.s.game.moves().len();
+        if let Some(t) = &mut self.s.trainer {
             t.feedback.retain(|f| f.ply < len);
         }
-        self.info(format!(
+        self.ui.info(format!(
             "Took back {n} move{}.",
             if n == 1 { "" } else { "s" }
         ));
@@ -603,31 +600,31 @@ impl App {
 
     /// The side to move after `ply` half-moves of this game.
     pub(super) fn turn_at(&self, ply: usize) -> Color {
-        let start = self.game.start().turn();
+        let start = self.s.game.start().turn();
         if ply.is_multiple_of(2) { start } else { !start }
     }
 
     pub(super) fn offer_draw(&mut self, now: Instant) {
         if self.is_over() {
-            self.error("The game is over.");
+            self.ui.error("The game is over.");
             return;
         }
         if let Some(claim) = self.claimable_draw() {
             self.finish(claim, now);
             return;
         }
-        if self.trainer.is_some() {
+        if self.s.trainer.is_some() {
             self.trainer_draw_offer(now);
             return;
         }
-        match self.mode {
-            Mode::EngineVsEngine => self.error("The engine plays both sides."),
+        match self.s.mode {
+            Mode::EngineVsEngine => self.ui.error("The engine plays both sides."),
             Mode::HumanVsHuman => {
-                self.overlay = Overlay::DrawOffer;
+                self.ui.overlay = Overlay::DrawOffer;
             }
             Mode::HumanVsEngine { .. } => {
-                let moves = self.game.moves().len() / 2;
-                let verdict = self.engine_score;
+                let moves = self.s.game.moves().len() / 2;
+                let verdict = self.s.engine_score;
                 let accept = match verdict {
                     Some(s) => s.0 <= -30 || (s.0.abs() <= 15 && moves >= 30),
                     None => false,
@@ -640,13 +637,14 @@ impl App {
                         },
                         now,
                     );
-                    self.info("The engine accepts the draw.");
+                    self.ui.info("The engine accepts the draw.");
                 } else {
                     let why = match verdict {
                         Some(s) => format!("it thinks it stands {}", score_text(s)),
                         None => "it has not evaluated the position yet".to_string(),
                     };
-                    self.info(format!("The engine declines the draw: {why}."));
+                    self.ui
+                        .info(format!("The engine declines the draw: {why}."));
                 }
             }
         }
@@ -656,20 +654,20 @@ impl App {
         if self.is_over() {
             return;
         }
-        self.paused = !self.paused;
-        if self.paused {
+        self.s.paused = !self.s.paused;
+        if self.s.paused {
             self.stop_all();
-            if let Some(c) = &mut self.clocks {
+            if let Some(c) = &mut self.s.clocks {
                 c.pause(now);
             }
-            self.info("Paused. p resumes.");
+            self.ui.info("Paused. p resumes.");
         } else {
-            if let Some(c) = &mut self.clocks
-                && !self.game.moves().is_empty()
+            if let Some(c) = &mut self.s.clocks
+                && !self.s.game.moves().is_empty()
             {
-                c.start(self.game.current().turn(), now);
+                c.start(self.s.game.current().turn(), now);
             }
-            self.info("Resumed.");
+            self.ui.info("Resumed.");
             self.next_turn(now);
         }
     }

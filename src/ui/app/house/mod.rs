@@ -1,96 +1,138 @@
 //! The Crazyhouse/Bughouse screen in the app: opening its files, its keys,
 //! autoplay, and going back to the game beneath.
 
+use super::screen::{Screen, screen_any};
 use super::*;
-use crate::ui::house::{HouseReplay, Show};
+use crate::ui::house::HouseReplay;
 use crate::ui::keymap::ReplayAction;
 
-impl App {
-    /// A Crazyhouse or Bughouse file was read (or could not be).
-    pub(super) fn on_house_opened(
-        &mut self,
-        id: u64,
-        path: PathBuf,
-        result: Result<Vec<Result<Show, String>>, String>,
-        now: Instant,
-    ) {
-        let Some(opening) = self.opening.take_if(|o| o.id == id) else {
-            return; // cancelled, or an older request
-        };
-        let games = match result {
-            Ok(g) => g,
-            Err(e) => {
-                self.open_failed(format!("Cannot open {}: {e}", path.display()), now);
-                return;
-            }
-        };
-        let n = games.len();
-        let wanted = opening.game;
-        let index = wanted.filter(|&g| g < n).unwrap_or(0);
-        let mut house = HouseReplay::new(Some(path.clone()), games, index);
-        house.flipped = self.flipped;
-        if n > 1 && wanted.is_none() {
-            house.list = Some(index);
-        }
-        // A live game beneath waits (clocks, engine) until the screen closes.
-        if self.house.is_none()
-            && self.started_at.is_some()
-            && !self.is_over()
-            && !self.paused
-            && self.mode_is_live()
-        {
-            self.toggle_pause(now);
-            self.paused_for_house = true;
-        }
-        self.autoplay_off();
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |f| f.to_string_lossy().into_owned(),
-        );
-        let what = match house.show() {
-            Ok(s) if s.boards() == 2 => "Bughouse",
-            _ => "Crazyhouse",
-        };
-        let message = match wanted.filter(|&g| g >= n) {
-            Some(g) => format!("{name} has {n} game(s); there is no game {}.", g + 1),
-            None => match house.show() {
-                Ok(s) => format!("{what}: {}. → steps, Space plays it.", s.title),
-                Err(e) => format!("Game {} cannot be read: {e}", index + 1),
-            },
-        };
-        self.house = Some(Box::new(house));
-        self.overlay = Overlay::None;
-        if message.starts_with("Game ") || message.contains("there is no game") {
-            self.error(message);
-        } else {
-            self.info(message);
+mod live;
+
+/// A Crazyhouse or Bughouse game on the screen: replayed from a file, or
+/// played live.
+pub struct HouseScreen {
+    /// The game shown (none while the resume prompt waits).
+    pub house: Option<Box<HouseReplay>>,
+    /// Where a live game is saved.
+    pub save: Option<PathBuf>,
+    /// `m` was pressed: the next key picks a partner message.
+    pub message: bool,
+    /// Resign was pressed once.
+    pub(super) resign_armed: bool,
+    /// A typed board move only a drop can make (`Nf5` with a knight in
+    /// hand): asking whether to drop it.
+    pub(super) confirm_drop: Option<(Role, Square)>,
+}
+
+impl HouseScreen {
+    pub fn new(house: Option<Box<HouseReplay>>, save: Option<PathBuf>) -> HouseScreen {
+        HouseScreen {
+            house,
+            save,
+            message: false,
+            resign_armed: false,
+            confirm_drop: None,
         }
     }
 
-    /// Leaves the Crazyhouse/Bughouse screen: back to the game beneath (or
-    /// a new one when the app started on the file).
-    pub(super) fn close_house(&mut self, now: Instant) {
-        self.house = None;
-        self.status = None;
-        if self.replay.is_none() && self.started_at.is_none() {
-            let setup = self
-                .launch_setup
-                .clone()
-                .unwrap_or_else(|| self.default_setup());
-            self.start_game(setup, now);
-        } else if self.paused_for_house {
-            self.paused_for_house = false;
-            self.toggle_pause(now);
+    /// A live game is on this screen.
+    pub fn is_live(&self) -> bool {
+        self.house.as_ref().is_some_and(|h| h.live.is_some())
+    }
+}
+
+/// The Crazyhouse/Bughouse screen at work.
+pub struct House<'a> {
+    pub ui: &'a mut Shared,
+    pub s: &'a mut HouseScreen,
+}
+
+impl Screen for HouseScreen {
+    fn key(&mut self, ui: &mut Shared, k: KeyEvent, now: Instant) {
+        House { ui, s: self }.house_key(k, now);
+    }
+
+    fn mouse(&mut self, ui: &mut Shared, m: MouseEvent, now: Instant) {
+        House { ui, s: self }.on_mouse(m, now);
+    }
+
+    fn tick(&mut self, ui: &mut Shared, now: Instant) {
+        House { ui, s: self }.live_tick(now);
+    }
+
+    fn message(&mut self, ui: &mut Shared, msg: Msg, now: Instant) -> Option<Msg> {
+        match msg {
+            Msg::HouseEngine { seat, news } => {
+                House { ui, s: self }.on_house_engine(seat, news, now)
+            }
+            other => return Some(other),
+        }
+        None
+    }
+
+    fn draw(&self, ui: &Shared, buf: &mut Buffer, area: Rect, now: Instant) {
+        crate::ui::view::draw_house_screen(buf, area, ui, self, now);
+    }
+
+    fn leave(&mut self, ui: &mut Shared) {
+        if self.is_live() {
+            ui.effects.push(Effect::HouseEngine(
+                crate::ui::house::live::EngineJob::QuitAll,
+            ));
+        }
+    }
+
+    fn fits(&self, area: Rect) -> bool {
+        let boards = self
+            .house
+            .as_ref()
+            .and_then(|h| h.show().ok().map(|s| s.boards()))
+            .unwrap_or(1);
+        crate::ui::layout::house_layout(area, boards).is_some()
+    }
+
+    screen_any!();
+}
+
+impl House<'_> {
+    /// Leaves the Crazyhouse/Bughouse screen: back to the screen beneath.
+    pub(super) fn close_house(&mut self) {
+        self.ui.status = None;
+        self.ui.close();
+    }
+
+    fn do_quit(&mut self) {
+        self.ui.quit();
+    }
+
+    /// The mouse: picks on the board of a live game, steps a replay.
+    fn on_mouse(&mut self, m: MouseEvent, now: Instant) {
+        let live = self.s.is_live();
+        match m.kind {
+            MouseEventKind::Down(MouseButton::Left) if live => {
+                self.live_click(m.column, m.row, now);
+            }
+            MouseEventKind::ScrollUp if !live => {
+                if let Some(h) = self.s.house.as_deref_mut() {
+                    h.go(h.cursor.saturating_sub(1), now);
+                }
+            }
+            MouseEventKind::ScrollDown if !live => {
+                if let Some(h) = self.s.house.as_deref_mut() {
+                    h.go(h.cursor + 1, now);
+                }
+            }
+            _ => {}
         }
     }
 
     /// Keys of the Crazyhouse/Bughouse screen (overlays such as help and
     /// the file picker have had theirs).
     pub(super) fn house_key(&mut self, k: KeyEvent, now: Instant) {
-        if self.house.as_ref().is_some_and(|h| h.live.is_some()) {
+        if self.s.house.as_ref().is_some_and(|h| h.live.is_some()) {
             return self.live_key(k, now);
         }
-        let Some(h) = self.house.as_deref_mut() else {
+        let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
         // The games list has the keys while it is open.
@@ -109,7 +151,7 @@ impl App {
                         Ok(s) => format!("Game {}: {}", sel + 1, s.title),
                         Err(e) => format!("Game {} cannot be read: {e}", sel + 1),
                     };
-                    self.info(text);
+                    self.ui.info(text);
                 }
                 KeyCode::Esc => h.list = None,
                 KeyCode::Char('q') => self.do_quit(),
@@ -121,14 +163,14 @@ impl App {
             if h.show().is_ok_and(|s| s.boards() == 2) {
                 h.main = 1 - h.main;
                 let b = if h.main == 0 { 'A' } else { 'B' };
-                self.info(format!("Board {b} large."));
+                self.ui.info(format!("Board {b} large."));
             }
             return;
         }
-        if let Some(a) = self.config.replay_keys.action(&k) {
-            self.last_replay_action = Some(a);
-            self.status = None;
-            let Some(h) = self.house.as_deref_mut() else {
+        if let Some(a) = self.ui.config.replay_keys.action(&k) {
+            self.ui.last_replay_action = Some(a);
+            self.ui.status = None;
+            let Some(h) = self.s.house.as_deref_mut() else {
                 return;
             };
             match a {
@@ -155,10 +197,10 @@ impl App {
                     if h.games.len() > 1 {
                         h.list = Some(h.index);
                     } else {
-                        self.info("This file has one game.");
+                        self.ui.info("This file has one game.");
                     }
                 }
-                ReplayAction::Open => self.open_file_picker(),
+                ReplayAction::Open => self.ui.open_file_picker(),
                 ReplayAction::VariationUp
                 | ReplayAction::VariationDown
                 | ReplayAction::GoTo
@@ -166,55 +208,55 @@ impl App {
                 | ReplayAction::PlayFromHere
                 | ReplayAction::Export => {
                     let what = a.description();
-                    self.error(format!(
+                    self.ui.error(format!(
                         "Not on the Crazyhouse/Bughouse screen yet ({what})."
                     ));
                 }
             }
             if matches!(a, ReplayAction::Faster | ReplayAction::Slower)
-                && let Some(h) = &self.house
+                && let Some(h) = &self.s.house
             {
                 let pace = h.pace_text();
-                self.info(format!("Autoplay: {pace}."));
+                self.ui.info(format!("Autoplay: {pace}."));
             }
             return;
         }
-        match self.keys.action(&k) {
+        match self.ui.keys.action(&k) {
             Some(Action::Quit) => self.do_quit(),
             Some(Action::Cancel) => {
-                if let Some(h) = self.house.as_deref_mut()
+                if let Some(h) = self.s.house.as_deref_mut()
                     && h.autoplay.is_some()
                 {
                     h.autoplay = None;
-                    self.info("Autoplay stopped.");
+                    self.ui.info("Autoplay stopped.");
                 } else {
-                    self.close_house(now);
+                    self.close_house();
                 }
             }
             Some(Action::Flip) => {
-                if let Some(h) = self.house.as_deref_mut() {
+                if let Some(h) = self.s.house.as_deref_mut() {
                     h.flipped = !h.flipped;
                 }
             }
-            Some(Action::Help) => self.overlay = Overlay::Help,
-            Some(Action::Open) => self.open_file_picker(),
-            Some(Action::CycleTheme) => self.run_action(Action::CycleTheme, now),
+            Some(Action::Help) => self.ui.overlay = Overlay::Help,
+            Some(Action::Open) => self.ui.open_file_picker(),
+            Some(Action::CycleTheme) => self.ui.cycle_theme(),
             Some(Action::Explore) => self.open_house_explorer(),
             Some(a @ (Action::CopyFen | Action::CopyPgn)) => self.house_copy(a),
             Some(a) => {
                 let what = a.description();
-                self.error(format!(
+                self.ui.error(format!(
                     "Not while replaying ({}: {what}). Esc goes back to your game.",
-                    self.keys_hint(a)
+                    self.ui.keys_hint(a)
                 ));
             }
             None => {
                 if let KeyCode::Char(c) = k.code
                     && !c.is_whitespace()
                 {
-                    self.error(format!(
+                    self.ui.error(format!(
                         "'{c}' is not a replay command ({} shows the keys).",
-                        self.keys_hint(Action::Help)
+                        self.ui.keys_hint(Action::Help)
                     ));
                 }
             }
@@ -222,14 +264,14 @@ impl App {
     }
 }
 
-impl App {
+impl House<'_> {
     /// Opens the search-tree explorer on the Crazyhouse/Bughouse board shown
     /// (the person's board in a game, the large board in a replay).
     pub fn open_house_explorer(&mut self) {
         use crate::engine::tree::DEFAULT_NODE_CAP;
         use crate::engine::{Board, Bug, Features, GamePosition, Zh};
-        use crate::ui::explorer::{AnyExplorer, AnyRequest, DEFAULT_DEPTH, Explorer};
-        let Some(h) = self.house.as_deref() else {
+        use crate::ui::explorer::{AnyExplorer, DEFAULT_DEPTH, Explorer};
+        let Some(h) = self.s.house.as_deref() else {
             return;
         };
         let b = self.live_mover().map_or(h.main, |(b, _, _)| b);
@@ -238,47 +280,43 @@ impl App {
             return;
         };
         if pos.legal_moves().is_empty() {
-            self.error("No moves here: there is no search to explore.");
+            self.ui
+                .error("No moves here: there is no search to explore.");
             return;
         }
-        self.next_id += 1;
-        let id = self.next_id;
-        let (ex, req) = if frame.boards.len() == 2 {
-            let mut e = Explorer::new(
+        let ex = if frame.boards.len() == 2 {
+            AnyExplorer::Bug(Box::new(Explorer::new(
                 GamePosition::new(Board::<Bug>::from_pos(pos)),
                 DEFAULT_DEPTH,
                 Features::default(),
                 DEFAULT_NODE_CAP,
-            );
-            let r = e.start(id);
-            (AnyExplorer::Bug(Box::new(e)), AnyRequest::Bug(r))
+            )))
         } else {
-            let mut e = Explorer::new(
+            AnyExplorer::Zh(Box::new(Explorer::new(
                 GamePosition::new(Board::<Zh>::from_pos(pos)),
                 DEFAULT_DEPTH,
                 Features::default(),
                 DEFAULT_NODE_CAP,
-            );
-            let r = e.start(id);
-            (AnyExplorer::Zh(Box::new(e)), AnyRequest::Zh(r))
+            )))
         };
-        self.effects.push(Effect::HouseExplorer(req));
-        self.house_explorer = Some(ex);
-        if h.live
+        let running = h
+            .live
             .as_ref()
-            .is_some_and(|l| !l.is_over() && l.time.is_some())
-        {
-            self.info("The clocks keep running while you explore (q comes back).");
+            .is_some_and(|l| !l.is_over() && l.time.is_some());
+        super::explorer::open_any(self.ui, ex);
+        if running {
+            self.ui
+                .info("The clocks keep running while you explore (q comes back).");
         }
     }
 }
 
-impl App {
+impl House<'_> {
     /// `y`: the position shown (both boards in Bughouse, `A | B`); `Y`: the
     /// game (the record of a game being played; the file's game in a
     /// replay, as BPGN or Crazyhouse PGN).
     pub(super) fn house_copy(&mut self, what: Action) {
-        let Some(h) = self.house.as_deref() else {
+        let Some(h) = self.s.house.as_deref() else {
             return;
         };
         let (kind, text, file) = if what == Action::CopyFen {
@@ -318,17 +356,18 @@ impl App {
                             .map(crate::game::write_variant_pgn)
                     };
                     let Some(game) = game else {
-                        self.error("Nothing to copy: the game cannot be read from its file.");
+                        self.ui
+                            .error("Nothing to copy: the game cannot be read from its file.");
                         return;
                     };
                     ("PGN", game, if two { "game.bpgn" } else { "game.pgn" })
                 }
             }
         };
-        self.effects.push(Effect::Copy {
+        self.ui.effects.push(Effect::Copy {
             what: kind,
             text,
-            path: self.data_dir.as_ref().map(|d| d.join(file)),
+            path: self.ui.dirs.data.as_ref().map(|d| d.join(file)),
         });
     }
 }

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl App {
+impl Chess<'_> {
     // ------------------------------------------------------------------
     // Starting and resuming games.
 
@@ -13,8 +13,8 @@ impl App {
             mode: Mode::HumanVsEngine {
                 human: Color::White,
             },
-            engine: self.spec.clone(),
-            time: self.time,
+            engine: self.s.spec.clone(),
+            time: self.s.time,
             start: Board::startpos(),
         }
     }
@@ -22,69 +22,71 @@ impl App {
     pub fn start_game(&mut self, setup: Setup, now: Instant) {
         self.stop_all();
         self.leave_replay();
-        self.trainer = None;
-        self.editor = None;
-        if setup.engine != self.spec || self.opponent_name.is_empty() || self.engine_dead {
-            self.effects.push(Effect::StartEngine(setup.engine.clone()));
-            self.engine_dead = false;
+        self.s.trainer = None;
+        self.ui.launch_setup = Some(setup.clone());
+        if setup.engine != self.s.spec || self.s.opponent_name.is_empty() || self.s.engine_dead {
+            self.ui
+                .effects
+                .push(Effect::StartEngine(setup.engine.clone()));
+            self.s.engine_dead = false;
         }
-        self.effects.push(Effect::NewGame);
-        self.spec = setup.engine;
-        self.mode = setup.mode;
-        self.time = setup.time;
-        self.game = Game::new(setup.start);
-        self.clock_history.clear();
-        self.clocks = setup.time.map(|t| {
+        self.ui.effects.push(Effect::NewGame);
+        self.s.spec = setup.engine;
+        self.s.mode = setup.mode;
+        self.s.time = setup.time;
+        self.s.game = Game::new(setup.start);
+        self.s.clock_history.clear();
+        self.s.clocks = setup.time.map(|t| {
             Clocks::new(Control {
                 base: t.base,
                 increment: t.increment,
             })
         });
-        self.paused = false;
-        self.queued = None;
-        self.last_move_at = None;
-        self.pending_letters.clear();
-        self.hint = None;
-        self.selected = None;
+        self.s.paused = false;
+        self.s.queued = None;
+        self.s.last_move_at = None;
+        self.s.pending_letters.clear();
+        self.s.hint = None;
+        self.s.selected = None;
         self.close_move_box();
-        self.scroll = 0;
-        self.engine_score = None;
-        self.search.lines.clear();
-        self.search.iterations.clear();
-        self.search.progress = None;
-        self.search.thinking = false;
-        self.evals.clear();
-        self.overlay = Overlay::None;
+        self.s.scroll = 0;
+        self.s.engine_score = None;
+        self.s.search.lines.clear();
+        self.s.search.iterations.clear();
+        self.s.search.progress = None;
+        self.s.search.thinking = false;
+        self.s.evals.clear();
+        self.ui.overlay = Overlay::None;
         self.set_headers(now);
-        self.save_path = self.new_save_path();
-        self.saved = false;
-        if let Mode::HumanVsEngine { human } = self.mode {
-            self.flipped = human == Color::Black;
-            self.cursor = if human == Color::White {
+        self.s.save_path = self.new_save_path();
+        self.s.saved = false;
+        if let Mode::HumanVsEngine { human } = self.s.mode {
+            self.ui.flipped = human == Color::Black;
+            self.s.cursor = if human == Color::White {
                 Square::E2
             } else {
                 Square::E7
             };
         }
-        self.started_at = Some(now);
-        let who = match self.mode {
+        self.s.started_at = Some(now);
+        let who = match self.s.mode {
             Mode::HumanVsEngine { human } => format!(
                 "You play {} against {}.",
                 color_name(human),
-                self.spec.describe()
+                self.s.spec.describe()
             ),
-            Mode::EngineVsEngine => format!("{} plays itself. p pauses.", self.spec.describe()),
+            Mode::EngineVsEngine => format!("{} plays itself. p pauses.", self.s.spec.describe()),
             Mode::HumanVsHuman => "Two players on one keyboard.".to_string(),
         };
-        self.info(format!("New game. {who}"));
+        self.ui.info(format!("New game. {who}"));
         self.save();
         self.next_turn(now);
     }
 
     pub(super) fn set_headers(&mut self, now: Instant) {
         let _ = now;
-        let engine = self.spec.describe();
-        let (white, black) = match self.mode {
+        let engine = self.s.spec.describe();
+        let (white, black) = match self.s.mode {
             Mode::HumanVsEngine {
                 human: Color::White,
             } => ("You".to_string(), engine.clone()),
@@ -94,24 +96,24 @@ impl App {
             Mode::EngineVsEngine => (engine.clone(), engine.clone()),
             Mode::HumanVsHuman => ("White".to_string(), "Black".to_string()),
         };
-        set_seven_tags(&mut self.game, "Kibitz game", white, black);
-        let g = &mut self.game;
+        set_seven_tags(&mut self.s.game, "Kibitz game", white, black);
+        let g = &mut self.s.game;
         g.set_header(
             "TimeControl",
-            self.time.map_or("-".to_string(), |t| t.pgn_tag()),
+            self.s.time.map_or("-".to_string(), |t| t.pgn_tag()),
         );
-        g.set_header("KibitzMode", self.mode.tag());
-        g.set_header("KibitzOpponent", spec_tag(&self.spec));
-        if let EngineSpec::BuiltIn { level } = self.spec {
+        g.set_header("KibitzMode", self.s.mode.tag());
+        g.set_header("KibitzOpponent", spec_tag(&self.s.spec));
+        if let EngineSpec::BuiltIn { level } = self.s.spec {
             g.set_header("KibitzLevel", level.to_string());
         }
     }
 
     pub(super) fn new_save_path(&self) -> Option<PathBuf> {
-        if !self.config.autosave {
+        if !self.ui.config.autosave {
             return None;
         }
-        let dir = self.data_dir.as_ref()?.join("games");
+        let dir = self.ui.dirs.data.as_ref()?.join("games");
         let stamp = crate::util::timestamp();
         let mut path = dir.join(format!("{stamp}.pgn"));
         let mut n = 2;
@@ -125,13 +127,14 @@ impl App {
     /// Resumes a saved, unfinished game.
     pub fn resume(&mut self, game: Game, path: PathBuf, now: Instant) {
         if game.header("KibitzTrainer").is_some() {
-            self.overlay = Overlay::None;
-            self.begin_trainer(TrainerStart::Resume(Box::new(game), path), now);
+            self.ui.overlay = Overlay::None;
+            self.ui
+                .begin_trainer(TrainerStart::Resume(Box::new(game), path), now);
             return;
         }
         self.stop_all();
         self.leave_replay();
-        self.trainer = None;
+        self.s.trainer = None;
         let mode = game
             .header("KibitzMode")
             .and_then(Mode::from_tag)
@@ -141,26 +144,27 @@ impl App {
         let mut spec = game
             .header("KibitzOpponent")
             .and_then(parse_spec_tag)
-            .unwrap_or_else(|| self.spec.clone());
+            .unwrap_or_else(|| self.s.spec.clone());
         // A saved file names a command to run: only run the one configured
         // here, never a program named by a file.
         if let EngineSpec::External { command } = &spec
-            && self.external_command().as_deref() != Some(command.as_str())
+            && super::super::dialog::external_command(&self.s.spec, &self.ui.config).as_deref()
+                != Some(command.as_str())
         {
-            spec = self.spec.clone();
+            spec = self.s.spec.clone();
         }
         let time = game
             .header("TimeControl")
             .and_then(TimeControl::from_pgn_tag);
-        self.effects.push(Effect::StartEngine(spec.clone()));
-        self.engine_dead = false;
-        self.effects.push(Effect::NewGame);
-        self.spec = spec;
-        self.mode = mode;
-        self.time = time;
+        self.ui.effects.push(Effect::StartEngine(spec.clone()));
+        self.s.engine_dead = false;
+        self.ui.effects.push(Effect::NewGame);
+        self.s.spec = spec;
+        self.s.mode = mode;
+        self.s.time = time;
         // Clocks: the last [%clk] of each side.
-        self.clock_history.clear();
-        self.clocks = time.map(|t| {
+        self.s.clock_history.clear();
+        self.s.clocks = time.map(|t| {
             let control = Control {
                 base: t.base,
                 increment: t.increment,
@@ -168,7 +172,7 @@ impl App {
             let mut rem = [t.base, t.base];
             let mut board = game.start().clone();
             for (i, &m) in game.moves().iter().enumerate() {
-                self.clock_history.push((rem[0], rem[1]));
+                self.s.clock_history.push((rem[0], rem[1]));
                 let side = board.turn();
                 if let Some(Some(c)) = game.comments().get(i)
                     && let Some(d) = parse_pgn_clock(c)
@@ -179,20 +183,20 @@ impl App {
             }
             Clocks::with_remaining(control, rem[0], rem[1])
         });
-        self.game = game;
-        self.evals.clear();
-        self.queued = None;
-        self.save_path = Some(path);
-        self.saved = true;
-        self.overlay = Overlay::None;
-        self.hint = None;
-        self.selected = None;
-        if let Mode::HumanVsEngine { human } = self.mode {
-            self.flipped = human == Color::Black;
+        self.s.game = game;
+        self.s.evals.clear();
+        self.s.queued = None;
+        self.s.save_path = Some(path);
+        self.s.saved = true;
+        self.ui.overlay = Overlay::None;
+        self.s.hint = None;
+        self.s.selected = None;
+        if let Mode::HumanVsEngine { human } = self.s.mode {
+            self.ui.flipped = human == Color::Black;
         }
-        self.info(format!(
+        self.ui.info(format!(
             "Resumed the game after {} moves.",
-            self.game.moves().len()
+            self.s.game.moves().len()
         ));
         self.next_turn(now);
     }

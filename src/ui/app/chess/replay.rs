@@ -2,132 +2,17 @@
 //! its moves and variations, autoplay, keys and mouse (the review, playing
 //! on and the export are in `review.rs`).
 
-use super::super::keymap::ReplayAction;
-use super::super::replay::{self as rp, DELAYS, FilePicker, Replay, ReviewState};
 use super::*;
 use crate::game::movetree::NodeId;
+use crate::ui::keymap::ReplayAction;
+use crate::ui::replay::{self as rp, DELAYS, Replay, ReviewState};
 
-impl App {
+impl Chess<'_> {
     // ------------------------------------------------------------------
     // Opening files.
 
-    /// Opens the file picker: saved games, then the sample games.
-    pub fn open_file_picker(&mut self) {
-        let mut dirs = Vec::new();
-        if let Some(d) = &self.data_dir {
-            dirs.push((d.join("games"), "saved"));
-        }
-        if let Some(d) = &self.samples_dir {
-            dirs.push((d.clone(), "sample"));
-        }
-        let picker = FilePicker::scan(&dirs);
-        if picker.files.is_empty() {
-            self.info("No game files found: type a file's path and press Enter.");
-        }
-        self.autoplay_off();
-        self.overlay = Overlay::Files(Box::new(picker));
-    }
-
-    /// Starts reading a game file (on the runtime's thread); `game` (from
-    /// 0) is shown first, else the game list opens for a file of many.
-    pub fn open_file(&mut self, path: PathBuf, game: Option<usize>) {
-        // A file still being read is given up.
-        if let Some(o) = self.opening.take() {
-            self.effects.push(Effect::StopFile { id: o.id });
-        }
-        self.next_id += 1;
-        let id = self.next_id;
-        self.opening = Some(Opening {
-            id,
-            path: path.clone(),
-            share: 0.0,
-            game,
-        });
-        self.effects.push(Effect::OpenFile { id, path });
-    }
-
-    pub(super) fn on_opened(
-        &mut self,
-        id: u64,
-        path: PathBuf,
-        result: Result<Box<Library>, String>,
-        now: Instant,
-    ) {
-        let Some(opening) = self.opening.take_if(|o| o.id == id) else {
-            return; // cancelled, or an older request
-        };
-        let mut library = match result {
-            Ok(l) => *l,
-            Err(e) => {
-                self.open_failed(format!("Cannot open {}: {e}", path.display()), now);
-                return;
-            }
-        };
-        let n = library.entries.len();
-        if n == 0 {
-            self.open_failed(format!("{}: no games in this file.", library.name), now);
-            return;
-        }
-        // The file shown until now: its background check is not needed.
-        if let Some(old) = &self.replay
-            && old.checking
-        {
-            self.effects.push(Effect::StopFile { id: old.file_id });
-        }
-        let wanted = opening.game;
-        let missing = wanted.filter(|&g| g >= n).map(|g| {
-            format!(
-                "{} has {n} game{}; there is no game {}.",
-                library.name,
-                if n == 1 { "" } else { "s" },
-                g + 1
-            )
-        });
-        let index = wanted.filter(|&g| g < n).unwrap_or(0);
-        let (parsed, problem) = match library.load(index) {
-            Ok(p) => (p, None),
-            Err(e) => (rp::empty_game(Board::startpos()), Some(e)),
-        };
-        let many = library.format == crate::game::library::Format::Pgn && n > 1;
-        let mut replay = Replay::new(library, Some(path), index, parsed);
-        replay.checking = many;
-        replay.file_id = id;
-        let live = self.replay.is_none() && !self.is_over() && !self.game.moves().is_empty();
-        self.enter_replay(replay, now);
-        if many && (wanted.is_none() || missing.is_some()) {
-            self.overlay = Overlay::Games { selected: index };
-        }
-        match (missing, problem) {
-            (Some(m), _) => self.error(m),
-            (None, Some(e)) => self.error(format!("Game {} cannot be read: {e}", index + 1)),
-            (None, None) => {
-                self.announce_game();
-                if live {
-                    self.info(
-                        "Your game in progress is saved; Kibitz offers to resume it when it starts.",
-                    );
-                }
-            }
-        }
-    }
-
-    /// A file could not be opened: say why, and when nothing is on the
-    /// screen yet (`kibitz replay` of a bad file), start a game and offer
-    /// the file picker.
-    pub(super) fn open_failed(&mut self, message: String, now: Instant) {
-        if self.replay.is_none() && self.started_at.is_none() {
-            let setup = self
-                .launch_setup
-                .clone()
-                .unwrap_or_else(|| self.default_setup());
-            self.start_game(setup, now);
-            self.open_file_picker();
-        }
-        self.error(message);
-    }
-
     pub(super) fn on_checked(&mut self, id: u64, statuses: Vec<(usize, GameStatus)>, done: bool) {
-        let Some(r) = &mut self.replay else { return };
+        let Some(r) = &mut self.s.replay else { return };
         if r.file_id != id {
             return; // another file's
         }
@@ -149,52 +34,51 @@ impl App {
         self.stop_all();
         self.leave_replay();
         // Analysis is on while replaying; the setting comes back after.
-        self.analysis_before_replay = Some(self.analysis);
-        self.queued = None;
-        self.clocks = None;
-        self.clock_history.clear();
-        self.paused = false;
-        self.save_path = None;
-        self.saved = false;
-        self.selected = None;
+        self.s.analysis_before_replay = Some(self.s.analysis);
+        self.s.queued = None;
+        self.s.clocks = None;
+        self.s.clock_history.clear();
+        self.s.paused = false;
+        self.s.save_path = None;
+        self.s.saved = false;
+        self.s.selected = None;
         self.close_move_box();
-        self.pending_letters.clear();
-        self.hint = None;
-        self.overlay = Overlay::None;
-        self.scroll = 0;
-        self.engine_score = None;
-        self.search = SearchView::default();
-        self.started_at = Some(now);
-        self.trainer = None;
-        self.editor = None;
-        self.replay = Some(Box::new(replay));
-        if self.analysis.is_none() {
-            self.analysis = Some(AnalysisMode { lines: 1 });
+        self.s.pending_letters.clear();
+        self.s.hint = None;
+        self.ui.overlay = Overlay::None;
+        self.s.scroll = 0;
+        self.s.engine_score = None;
+        self.s.search = SearchView::default();
+        self.s.started_at = Some(now);
+        self.s.trainer = None;
+        self.s.replay = Some(Box::new(replay));
+        if self.s.analysis.is_none() {
+            self.s.analysis = Some(AnalysisMode { lines: 1 });
         }
         self.sync_replay();
     }
 
     /// Leaves the replay screen (a new game, a resumed one).
     pub(super) fn leave_replay(&mut self) {
-        if let Some(r) = self.replay.take() {
+        if let Some(r) = self.s.replay.take() {
             if matches!(r.review, ReviewState::Running { .. }) {
-                self.effects.push(Effect::CancelReview);
+                self.ui.effects.push(Effect::CancelReview);
             }
             if r.checking {
-                self.effects.push(Effect::StopFile { id: r.file_id });
+                self.ui.effects.push(Effect::StopFile { id: r.file_id });
             }
         }
-        if let Some(a) = self.analysis_before_replay.take() {
-            self.analysis = a;
+        if let Some(a) = self.s.analysis_before_replay.take() {
+            self.s.analysis = a;
         }
-        self.goto = None;
+        self.s.goto = None;
     }
 
     /// Shows game `index` of the open file.
     pub(super) fn show_game(&mut self, index: usize) {
-        let Some(r) = &mut self.replay else { return };
+        let Some(r) = &mut self.s.replay else { return };
         if matches!(r.review, ReviewState::Running { .. }) {
-            self.effects.push(Effect::CancelReview);
+            self.ui.effects.push(Effect::CancelReview);
         }
         let result = r.library.load(index);
         r.index = index;
@@ -211,13 +95,15 @@ impl App {
         r.reset_game_state();
         self.sync_replay();
         match problem {
-            Some(e) => self.error(format!("Game {} cannot be read: {e}", index + 1)),
+            Some(e) => self
+                .ui
+                .error(format!("Game {} cannot be read: {e}", index + 1)),
             None => self.announce_game(),
         }
     }
 
-    fn announce_game(&mut self) {
-        let Some(r) = &self.replay else { return };
+    pub(in crate::ui::app) fn announce_game(&mut self) {
+        let Some(r) = &self.s.replay else { return };
         let mut text = format!(
             "{} ({}): {}",
             r.library.name,
@@ -232,17 +118,18 @@ impl App {
         }
         let hint = format!(
             ". {}/{} step, {} autoplay, {} review",
-            self.replay_key_hint(ReplayAction::Previous),
-            self.replay_key_hint(ReplayAction::Next),
-            self.replay_key_hint(ReplayAction::Autoplay),
-            self.replay_key_hint(ReplayAction::Review)
+            self.ui.replay_key_hint(ReplayAction::Previous),
+            self.ui.replay_key_hint(ReplayAction::Next),
+            self.ui.replay_key_hint(ReplayAction::Autoplay),
+            self.ui.replay_key_hint(ReplayAction::Review)
         );
         text.push_str(&hint);
-        self.info(text);
+        self.ui.info(text);
     }
 
     pub fn replay_key_hint(&self, a: ReplayAction) -> String {
-        self.config
+        self.ui
+            .config
             .replay_keys
             .keys_for(a)
             .first()
@@ -253,39 +140,39 @@ impl App {
     /// Makes the board, move list, evaluations and analysis follow the
     /// replay's cursor.
     pub(super) fn sync_replay(&mut self) {
-        let Some(r) = &self.replay else { return };
-        self.game = r.game_at_cursor();
-        self.evals = r.path_evals();
-        self.hint = None;
-        self.selected = None;
-        if self.analysis.is_none() {
+        let Some(r) = &self.s.replay else { return };
+        self.s.game = r.game_at_cursor();
+        self.s.evals = r.path_evals();
+        self.s.hint = None;
+        self.s.selected = None;
+        if self.s.analysis.is_none() {
             // No search: no lines about another position.
-            self.search = SearchView::default();
+            self.s.search = SearchView::default();
         }
     }
 
     /// Moves the cursor to `node`.
     pub(super) fn replay_goto(&mut self, node: NodeId) {
-        let Some(r) = &mut self.replay else { return };
+        let Some(r) = &mut self.s.replay else { return };
         if node >= r.tree().nodes.len() || node == r.cursor {
             return;
         }
         r.cursor = node;
         self.sync_replay();
-        self.status = None;
+        self.ui.status = None;
     }
 
     pub(super) fn autoplay_off(&mut self) {
-        if let Some(r) = &mut self.replay {
+        if let Some(r) = &mut self.s.replay {
             r.autoplay = None;
         }
     }
 
     /// Autoplay: the next move when it is due; stops at the end.
     pub(super) fn replay_tick(&mut self, now: Instant) {
-        let Some(r) = &mut self.replay else { return };
+        let Some(r) = &mut self.s.replay else { return };
         let Some(due) = r.autoplay else { return };
-        if now < due || !matches!(self.overlay, Overlay::None) || self.explorer.is_some() {
+        if now < due || !matches!(self.ui.overlay, Overlay::None) {
             return;
         }
         match r.tree().node(r.cursor).children.first().copied() {
@@ -295,7 +182,7 @@ impl App {
             }
             None => {
                 r.autoplay = None;
-                self.info("Autoplay: the end of the line.");
+                self.ui.info("Autoplay: the end of the line.");
             }
         }
     }
@@ -306,24 +193,24 @@ impl App {
     /// Keys on the replay screen (no overlay open). Returns whether the key
     /// was used.
     pub(super) fn replay_key(&mut self, k: KeyEvent, now: Instant) -> bool {
-        if self.replay.is_none() {
+        if self.s.replay.is_none() {
             return false;
         }
         // The move-number box.
-        if let Some(text) = &mut self.goto {
+        if let Some(text) = &mut self.s.goto {
             match k.code {
                 KeyCode::Enter => {
-                    let text = self.goto.take().unwrap_or_default();
+                    let text = self.s.goto.take().unwrap_or_default();
                     self.goto_move_number(&text);
                 }
                 KeyCode::Esc => {
-                    self.goto = None;
-                    self.status = None;
+                    self.s.goto = None;
+                    self.ui.status = None;
                 }
                 KeyCode::Backspace => {
                     text.pop();
                     if text.is_empty() {
-                        self.goto = None;
+                        self.s.goto = None;
                     }
                 }
                 KeyCode::Char(c) if !c.is_control() && text.len() < 12 => {
@@ -340,12 +227,12 @@ impl App {
             && plain
             && c.is_ascii_digit()
         {
-            self.goto = Some(c.to_string());
+            self.s.goto = Some(c.to_string());
             self.autoplay_off();
-            self.info("Go to move: type its number (23, or 23b for Black's) or a move to try, then Enter.");
+            self.ui.info("Go to move: type its number (23, or 23b for Black's) or a move to try, then Enter.");
             return true;
         }
-        let Some(a) = self.config.replay_keys.action(&k) else {
+        let Some(a) = self.ui.config.replay_keys.action(&k) else {
             return false;
         };
         self.run_replay_action(a, now);
@@ -353,8 +240,8 @@ impl App {
     }
 
     pub(super) fn run_replay_action(&mut self, a: ReplayAction, now: Instant) {
-        self.last_replay_action = Some(a);
-        let Some(r) = &self.replay else { return };
+        self.ui.last_replay_action = Some(a);
+        let Some(r) = &self.s.replay else { return };
         let tree = r.tree();
         let cur = r.cursor;
         let next = tree.node(cur).children.first().copied();
@@ -384,17 +271,17 @@ impl App {
         match a {
             ReplayAction::Next => match next {
                 Some(n) => self.replay_goto(n),
-                None => self.info("The end of the line."),
+                None => self.ui.info("The end of the line."),
             },
             ReplayAction::Previous => match parent {
                 Some(p) => self.replay_goto(p),
-                None => self.info("The start of the game."),
+                None => self.ui.info("The start of the game."),
             },
             ReplayAction::First => self.replay_goto(0),
             ReplayAction::Last => self.replay_goto(last),
             ReplayAction::VariationUp | ReplayAction::VariationDown => {
                 if sibs.len() < 2 {
-                    self.info("No alternatives to this move.");
+                    self.ui.info("No alternatives to this move.");
                     return;
                 }
                 let i = sibs.iter().position(|&s| s == cur).unwrap_or(0);
@@ -409,31 +296,31 @@ impl App {
                 } else {
                     format!("variation {j} of {}", sibs.len() - 1)
                 };
-                self.info(format!("Now on {what}."));
+                self.ui.info(format!("Now on {what}."));
             }
             ReplayAction::Autoplay => {
                 if autoplaying {
                     self.autoplay_off();
-                    self.info("Autoplay stopped.");
+                    self.ui.info("Autoplay stopped.");
                 } else if next.is_none() {
-                    self.info("Autoplay: already at the end of the line.");
+                    self.ui.info("Autoplay: already at the end of the line.");
                 } else {
                     let mut d = 0.0;
-                    if let Some(r) = &mut self.replay {
+                    if let Some(r) = &mut self.s.replay {
                         r.autoplay = Some(now + r.delay());
                         d = r.delay().as_secs_f64();
                     }
-                    self.info(format!(
+                    self.ui.info(format!(
                         "Autoplay: a move every {d:.2} s ({} faster, {} slower, {} stops).",
-                        self.replay_key_hint(ReplayAction::Faster),
-                        self.replay_key_hint(ReplayAction::Slower),
-                        self.replay_key_hint(ReplayAction::Autoplay)
+                        self.ui.replay_key_hint(ReplayAction::Faster),
+                        self.ui.replay_key_hint(ReplayAction::Slower),
+                        self.ui.replay_key_hint(ReplayAction::Autoplay)
                     ));
                 }
             }
             ReplayAction::Faster | ReplayAction::Slower => {
                 let mut d = 0.0;
-                if let Some(r) = &mut self.replay {
+                if let Some(r) = &mut self.s.replay {
                     r.delay = if a == ReplayAction::Faster {
                         r.delay.saturating_sub(1)
                     } else {
@@ -444,17 +331,17 @@ impl App {
                     }
                     d = r.delay().as_secs_f64();
                 }
-                self.info(format!("Autoplay: a move every {d:.2} s."));
+                self.ui.info(format!("Autoplay: a move every {d:.2} s."));
             }
             ReplayAction::GoTo => {
                 self.autoplay_off();
-                self.goto = Some(String::new());
-                self.info(
+                self.s.goto = Some(String::new());
+                self.ui.info(
                     "Type a move number (23, or 23b for Black's) or a move to try (Nf3, e2e4), then Enter.",
                 );
             }
-            ReplayAction::Games => self.overlay = Overlay::Games { selected: index },
-            ReplayAction::Open => self.open_file_picker(),
+            ReplayAction::Games => self.ui.overlay = Overlay::Games { selected: index },
+            ReplayAction::Open => self.ui.open_file_picker(),
             ReplayAction::Review => self.toggle_review(),
             ReplayAction::PlayFromHere => self.play_from_here(now),
             ReplayAction::Export => self.export_annotated(),
@@ -465,7 +352,7 @@ impl App {
     /// followed, a new one becomes a variation (in memory, not in the file).
     pub(super) fn replay_add_move(&mut self, mv: Move) {
         let board = self.board().clone();
-        let Some(r) = &mut self.replay else { return };
+        let Some(r) = &mut self.s.replay else { return };
         let before = r.parsed.tree.nodes.len();
         let id = r.parsed.tree.add(r.cursor, &board, mv);
         let n = r.parsed.tree.nodes.len();
@@ -475,7 +362,7 @@ impl App {
         let new = n > before;
         self.replay_goto(id);
         if new {
-            self.info(format!(
+            self.ui.info(format!(
                 "You try {} (not saved in the file; C copies the game with your moves).",
                 board.san(mv)
             ));
@@ -494,7 +381,7 @@ impl App {
             let board = self.board().clone();
             match crate::ui::input::parse_move(board.chess(), text) {
                 Ok(m) => self.replay_add_move(m),
-                Err(e) => self.error(format!("{e} (or a move number: 23, 23b)")),
+                Err(e) => self.ui.error(format!("{e} (or a move number: 23, 23b)")),
             }
             return;
         }
@@ -502,10 +389,11 @@ impl App {
         let black = t.ends_with('b') || t.ends_with("...");
         let digits: String = t.chars().take_while(|c| c.is_ascii_digit()).collect();
         let Ok(number) = digits.parse::<u32>() else {
-            self.error(format!("'{text}' is not a move number (try 23 or 23b)."));
+            self.ui
+                .error(format!("'{text}' is not a move number (try 23 or 23b)."));
             return;
         };
-        let Some(r) = &self.replay else { return };
+        let Some(r) = &self.s.replay else { return };
         // On the line through the cursor: the path, then its main continuation.
         let tree = r.tree();
         let mut line = tree.path(r.cursor);
@@ -542,11 +430,11 @@ impl App {
         match found {
             Some(id) => {
                 self.replay_goto(id);
-                self.status = None;
+                self.ui.status = None;
             }
             None => {
                 let last = line.last().map(|&id| tree.move_number(id).0).unwrap_or(0);
-                self.error(format!(
+                self.ui.error(format!(
                     "There is no move {number}{} in this line (it has {last} moves).",
                     if black { " for Black" } else { "" }
                 ));
@@ -556,15 +444,15 @@ impl App {
 
     /// Keys of the game list.
     pub(super) fn games_key(&mut self, k: KeyEvent) {
-        let Overlay::Games { selected } = &mut self.overlay else {
+        let Overlay::Games { selected } = &mut self.ui.overlay else {
             return;
         };
-        let Some(r) = &self.replay else {
-            self.overlay = Overlay::None;
+        let Some(r) = &self.s.replay else {
+            self.ui.overlay = Overlay::None;
             return;
         };
         let n = r.library.entries.len();
-        let page = (self.size.1 as usize).saturating_sub(8).max(1);
+        let page = (self.ui.size.1 as usize).saturating_sub(8).max(1);
         match k.code {
             KeyCode::Up | KeyCode::Char('k') => *selected = selected.saturating_sub(1),
             KeyCode::Down | KeyCode::Char('j') => *selected = (*selected + 1).min(n - 1),
@@ -574,50 +462,12 @@ impl App {
             KeyCode::End | KeyCode::Char('G') => *selected = n - 1,
             KeyCode::Enter => {
                 let i = *selected;
-                self.overlay = Overlay::None;
+                self.ui.overlay = Overlay::None;
                 self.show_game(i);
             }
-            KeyCode::Esc | KeyCode::Char('L') => self.overlay = Overlay::None,
+            KeyCode::Esc | KeyCode::Char('L') => self.ui.overlay = Overlay::None,
             KeyCode::Char('q') => self.do_quit(),
-            KeyCode::Char('o') => self.open_file_picker(),
-            _ => {}
-        }
-    }
-
-    /// Keys of the file picker.
-    pub(super) fn files_key(&mut self, k: KeyEvent) {
-        let Overlay::Files(p) = &mut self.overlay else {
-            return;
-        };
-        let n = p.shown().len();
-        match k.code {
-            KeyCode::Up => p.selected = p.selected.saturating_sub(1),
-            KeyCode::Down => p.selected = (p.selected + 1).min(n.saturating_sub(1)),
-            KeyCode::PageUp => p.selected = p.selected.saturating_sub(10),
-            KeyCode::PageDown => p.selected = (p.selected + 10).min(n.saturating_sub(1)),
-            KeyCode::Esc => {
-                self.overlay = Overlay::None;
-                self.status = None;
-            }
-            KeyCode::Backspace => {
-                p.filter.pop();
-                p.selected = 0;
-            }
-            KeyCode::Enter => match p.choice() {
-                Some(path) => {
-                    self.overlay = Overlay::None;
-                    self.open_file(path, None);
-                }
-                None => self.error("No file chosen: pick one, or type a path to a file."),
-            },
-            KeyCode::Char(c)
-                if !k
-                    .modifiers
-                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-            {
-                p.filter.push(c);
-                p.selected = 0;
-            }
+            KeyCode::Char('o') => self.ui.open_file_picker(),
             _ => {}
         }
     }
@@ -631,7 +481,7 @@ impl App {
         let Some(geo) = self.geometry() else {
             return false;
         };
-        let Some(sq) = geo.square_at(col, row, self.flipped) else {
+        let Some(sq) = geo.square_at(col, row, self.ui.flipped) else {
             return false;
         };
         let board = self.board().clone();
@@ -640,7 +490,7 @@ impl App {
             .board()
             .color_at(sq)
             .is_some_and(|c| c == board.turn());
-        if let Some(from) = self.selected.take()
+        if let Some(from) = self.s.selected.take()
             && from != sq
         {
             let legal = board.chess().legal_moves();
@@ -655,7 +505,7 @@ impl App {
                     return true;
                 }
                 None if !own => {
-                    self.error(format!(
+                    self.ui.error(format!(
                         "{}{from} cannot go to {sq} here.",
                         board
                             .chess()
@@ -671,8 +521,8 @@ impl App {
             }
         }
         if own {
-            self.selected = Some(sq);
-            self.cursor = sq;
+            self.s.selected = Some(sq);
+            self.s.cursor = sq;
         }
         true
     }
@@ -682,8 +532,10 @@ impl App {
         if self.replay_board_click(col, row) {
             return true;
         }
-        let Some(r) = &self.replay else { return false };
-        let area = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
+        let Some(r) = &self.s.replay else {
+            return false;
+        };
+        let area = ratatui::layout::Rect::new(0, 0, self.ui.size.0, self.ui.size.1);
         let Some(l) = layout::layout(area) else {
             return false;
         };
@@ -709,7 +561,7 @@ impl App {
                     })
             });
             if let Some(id) = hit {
-                if let Some(r) = &mut self.replay {
+                if let Some(r) = &mut self.s.replay {
                     r.autoplay = None;
                 }
                 self.replay_goto(id);

@@ -1,17 +1,17 @@
 //! The replay screen's review: marking mistakes with the engine, playing
 //! on from a position, and the annotated export.
 
-use super::super::keymap::ReplayAction;
-use super::super::replay::{self as rp, ReviewState};
 use super::*;
+use crate::ui::keymap::ReplayAction;
+use crate::ui::replay::{self as rp, ReviewState};
 
-impl App {
+impl Chess<'_> {
     pub(super) fn toggle_review(&mut self) {
-        let Some(r) = &mut self.replay else { return };
+        let Some(r) = &mut self.s.replay else { return };
         if let ReviewState::Running { done, total, .. } = r.review {
             r.review = ReviewState::Cancelled { done, total };
-            self.effects.push(Effect::CancelReview);
-            self.info(format!(
+            self.ui.effects.push(Effect::CancelReview);
+            self.ui.info(format!(
                 "Review cancelled after {done} of {total} positions (what was found stays)."
             ));
             return;
@@ -19,13 +19,13 @@ impl App {
         let main = r.file_main_line();
         let tree = r.tree();
         if main.is_empty() {
-            self.info("Nothing to review: the game has no moves.");
+            self.ui.info("Nothing to review: the game has no moves.");
             return;
         }
         let moves: Vec<Move> = main.iter().filter_map(|&n| tree.node(n).mv).collect();
         let start = tree.start.clone();
-        self.next_id += 1;
-        let id = self.next_id;
+        self.ui.next_id += 1;
+        let id = self.ui.next_id;
         r.review = ReviewState::Running {
             id,
             done: 0,
@@ -34,16 +34,16 @@ impl App {
         for slot in &mut r.reviews {
             *slot = None;
         }
-        self.effects.push(Effect::Review(Box::new(ReviewRequest {
+        self.ui.effects.push(Effect::Review(Box::new(ReviewRequest {
             id,
             start,
             moves,
             limits: Limits::movetime(rp::REVIEW_MOVETIME_MS),
         })));
-        self.info(format!(
+        self.ui.info(format!(
             "Reviewing the game ({} ms a position; {} again cancels)…",
             rp::REVIEW_MOVETIME_MS,
-            self.replay_key_hint(ReplayAction::Review)
+            self.ui.replay_key_hint(ReplayAction::Review)
         ));
     }
 
@@ -55,7 +55,7 @@ impl App {
         review: Option<Box<MoveReview>>,
         finished: bool,
     ) {
-        let Some(r) = &mut self.replay else { return };
+        let Some(r) = &mut self.s.replay else { return };
         let ReviewState::Running { id: want, .. } = r.review else {
             return;
         };
@@ -98,11 +98,12 @@ impl App {
                 "Review done. White: {}. Black: {}. {} saves it annotated.",
                 side(w),
                 side(b),
-                self.replay_key_hint(ReplayAction::Export)
+                self.ui.replay_key_hint(ReplayAction::Export)
             );
-            self.info(text);
+            self.ui.info(text);
         }
-        self.evals = self
+        self.s.evals = self
+            .s
             .replay
             .as_ref()
             .map(|r| r.path_evals())
@@ -112,10 +113,11 @@ impl App {
     /// A new game against the engine from the position shown, the human
     /// playing the side to move.
     pub(super) fn play_from_here(&mut self, now: Instant) {
-        let Some(r) = &self.replay else { return };
+        let Some(r) = &self.s.replay else { return };
         let board = self.board().clone();
         if !crate::engine::has_legal_moves(&board) {
-            self.error("The game is over in this position: nothing to play.");
+            self.ui
+                .error("The game is over in this position: nothing to play.");
             return;
         }
         let _ = r;
@@ -123,8 +125,8 @@ impl App {
             mode: Mode::HumanVsEngine {
                 human: board.turn(),
             },
-            engine: self.spec.clone(),
-            time: self.time,
+            engine: self.s.spec.clone(),
+            time: self.s.time,
             start: board,
         };
         self.start_game(setup, now);
@@ -133,7 +135,7 @@ impl App {
     /// Saves the game (with the review's evaluations, marks and better
     /// moves when there is one) as PGN in the data directory.
     pub(super) fn export_annotated(&mut self) {
-        let Some(r) = &self.replay else { return };
+        let Some(r) = &self.s.replay else { return };
         let mut tree = r.parsed.tree.clone();
         let reviews: Vec<MoveReview> = r.reviews.iter().flatten().cloned().collect();
         crate::game::review::annotate_tree(&mut tree, &reviews);
@@ -145,8 +147,8 @@ impl App {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "game".into());
         let name = format!("{stem}-game{}-annotated.pgn", r.index + 1);
-        let Some(dir) = self.data_dir.as_ref().map(|d| d.join("annotated")) else {
-            self.effects.push(Effect::Copy {
+        let Some(dir) = self.ui.dirs.data.as_ref().map(|d| d.join("annotated")) else {
+            self.ui.effects.push(Effect::Copy {
                 what: "Annotated PGN",
                 text,
                 path: None,
@@ -158,7 +160,7 @@ impl App {
         } else {
             "The annotated game"
         };
-        self.effects.push(Effect::Copy {
+        self.ui.effects.push(Effect::Copy {
             what,
             text,
             path: Some(dir.join(name)),

@@ -1,0 +1,598 @@
+//! Keys and mouse: moves typed or picked on the board, commands, the promotion dialog.
+
+use super::*;
+
+impl Chess<'_> {
+    // ------------------------------------------------------------------
+    // Keys.
+
+    pub(super) fn on_key(&mut self, k: KeyEvent, now: Instant) {
+        match &self.ui.overlay {
+            Overlay::None => {}
+            Overlay::Games { .. } => return self.games_key(k),
+            Overlay::Eval { simple } => {
+                let simple = *simple;
+                match k.code {
+                    KeyCode::Tab | KeyCode::BackTab | KeyCode::Left | KeyCode::Right => {
+                        self.ui.overlay = Overlay::Eval { simple: !simple };
+                    }
+                    _ => self.ui.overlay = Overlay::None,
+                }
+                return;
+            }
+            Overlay::Promotion { .. } => return self.promotion_key(k, now),
+            Overlay::ConfirmResign => {
+                if matches!(k.code, KeyCode::Char('y') | KeyCode::Char('Y')) && !self.is_over() {
+                    let loser = match self.s.mode {
+                        Mode::HumanVsEngine { human } => human,
+                        _ => self.board().turn(),
+                    };
+                    self.ui.overlay = Overlay::None;
+                    self.finish(
+                        Ending {
+                            result: GameResult::win_for(!loser),
+                            termination: Termination::Resignation,
+                        },
+                        now,
+                    );
+                } else {
+                    self.ui.overlay = Overlay::None;
+                    self.ui.info("Play on.");
+                }
+                return;
+            }
+            Overlay::DrawOffer => {
+                self.ui.overlay = Overlay::None;
+                if matches!(k.code, KeyCode::Char('y') | KeyCode::Char('Y')) && !self.is_over() {
+                    self.finish(
+                        Ending {
+                            result: GameResult::Draw,
+                            termination: Termination::Agreement,
+                        },
+                        now,
+                    );
+                } else {
+                    self.ui.info("Draw declined.");
+                }
+                return;
+            }
+            // The overlays above every screen took their keys before.
+            _ => {}
+        }
+
+        if self.s.replay.is_some() {
+            if self.replay_key(k, now) {
+                return;
+            }
+            match self.ui.keys.action(&k) {
+                Some(
+                    a @ (Action::Takeback
+                    | Action::Hint
+                    | Action::Resign
+                    | Action::OfferDraw
+                    | Action::Pause
+                    | Action::Select
+                    | Action::Up
+                    | Action::Down
+                    | Action::Left
+                    | Action::Right),
+                ) => {
+                    let what = a.description();
+                    self.ui.error(format!(
+                        "Not while replaying ({}: {what}). {} plays on from here against the engine.",
+                        self.ui.keys_hint(a),
+                        self.ui.replay_key_hint(crate::ui::keymap::ReplayAction::PlayFromHere)
+                    ));
+                }
+                Some(Action::Cancel) => {
+                    if let Some(r) = &mut self.s.replay {
+                        r.autoplay = None;
+                    }
+                    self.ui.status = None;
+                }
+                Some(a) => self.run_action(a, now),
+                None => {
+                    if let KeyCode::Char(c) = k.code
+                        && !c.is_whitespace()
+                    {
+                        self.ui.error(format!(
+                            "'{c}' is not a replay command ({} shows the keys).",
+                            self.ui.keys_hint(Action::Help)
+                        ));
+                    }
+                }
+            }
+            return;
+        }
+
+        // Typing a move.
+        if self.move_box_shown() {
+            match k.code {
+                KeyCode::Enter if self.s.input.is_empty() => return self.close_move_box(),
+                KeyCode::Enter => return self.submit_input(now),
+                KeyCode::Esc => {
+                    self.close_move_box();
+                    self.ui.status = None;
+                    return;
+                }
+                KeyCode::Backspace => {
+                    if self.s.input.pop().is_none() {
+                        self.s.move_box_open = false;
+                    }
+                    return;
+                }
+                KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => {
+                    if self.s.input.len() < 12 {
+                        self.s.input.push(c);
+                    }
+                    return;
+                }
+                _ => {}
+            }
+        }
+
+        let action = self.ui.keys.action(&k);
+        let plain_char = match k.code {
+            KeyCode::Char(c)
+                if !k
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+            {
+                Some(c)
+            }
+            _ => None,
+        };
+        let cursor_key = matches!(
+            action,
+            Some(Action::Up | Action::Down | Action::Left | Action::Right)
+        );
+        if let Some(c) = plain_char
+            && self.typing_allowed()
+        {
+            // Moves are typed without a prefix, and no command sits on a
+            // key that begins one (`begins_move`: files a-h, K Q R B N P,
+            // O o 0 for castling, @ for a drop; the config refuses such
+            // bindings). So a key either begins a move or acts at once.
+            // The one exception is the cursor: `h` (a file) moves it left
+            // at once, and is remembered; if the next key continues a move
+            // (`h3`, `hxg5`), the cursor goes back and the move box takes
+            // the whole text.
+            let pending = std::mem::take(&mut self.s.pending_letters);
+            if !pending.is_empty() {
+                let typed = format!("{pending}{c}");
+                let board = self.board().clone();
+                let continues = if cursor_key || action.is_some() {
+                    could_begin_move(board.chess(), &typed)
+                } else {
+                    looks_like_move_prefix(&typed)
+                };
+                if continues && !cursor_key {
+                    self.s.cursor = self.s.pending_cursor;
+                    self.s.input = typed;
+                    return;
+                }
+                if continues {
+                    self.s.pending_letters = typed;
+                    if let Some(a) = action {
+                        self.move_cursor(a);
+                    }
+                    return;
+                }
+            }
+            if begins_move(c) {
+                if cursor_key {
+                    self.s.pending_letters = c.to_string();
+                    self.s.pending_cursor = self.s.cursor;
+                    if let Some(a) = action {
+                        self.move_cursor(a);
+                    }
+                } else {
+                    self.s.input.push(c);
+                }
+                return;
+            }
+        }
+        self.s.pending_letters.clear();
+        match (action, plain_char) {
+            (Some(a), _) => self.run_action(a, now),
+            (None, Some(c)) if !c.is_whitespace() => {
+                let hint = if "nbrqkp".contains(c) && self.typing_allowed() {
+                    format!(
+                        " Piece letters are capitals ({}{}); {} opens the move box for any spelling.",
+                        c.to_ascii_uppercase(),
+                        "f3",
+                        self.ui.keys_hint(Action::TypeMove)
+                    )
+                } else {
+                    String::new()
+                };
+                self.ui.error(format!(
+                    "'{c}' is not a move or a command here ({} shows the keys).{hint}",
+                    self.ui.keys_hint(Action::Help)
+                ));
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn submit_input(&mut self, now: Instant) {
+        let text = std::mem::take(&mut self.s.input);
+        self.s.move_box_open = false;
+        if !self.human_to_move() {
+            self.ui
+                .error("Not your move yet: press Enter again when it is.");
+            self.s.input = text;
+            return;
+        }
+        let board = self.board().clone();
+        match parse_move(board.chess(), &text) {
+            Ok(m) => {
+                self.ui.status = None;
+                self.play(m, now);
+            }
+            Err(e) => {
+                self.ui.error(e.to_string());
+                // Keep the text so it can be corrected.
+                self.s.input = text;
+            }
+        }
+    }
+
+    pub(super) fn run_action(&mut self, a: Action, now: Instant) {
+        self.ui.last_action = Some(a);
+        match a {
+            // The trainer's game sits over the game in progress: q and Esc
+            // go back to it (the trainer game is saved).
+            Action::Quit if self.s.trainer.is_some() => self.leave_trainer(),
+            Action::Quit => self.do_quit(),
+            Action::Help => self.ui.overlay = Overlay::Help,
+            Action::NewGame => {
+                // A trainer game or a replay: the settings of the last game.
+                let (mode, spec, time) = match &self.ui.launch_setup {
+                    Some(l) if self.s.trainer.is_some() || self.s.replay.is_some() => {
+                        (l.mode, l.engine.clone(), l.time)
+                    }
+                    _ => (self.s.mode, self.s.spec.clone(), self.s.time),
+                };
+                self.ui.open_new_game_dialog(mode, &spec, time, 0);
+            }
+            Action::Flip => {
+                self.ui.flipped = !self.ui.flipped;
+                self.ui.effects.push(Effect::SaveState);
+            }
+            Action::CycleTheme => {
+                if !self.ui.themes.is_empty() {
+                    self.ui.theme = (self.ui.theme + 1) % self.ui.themes.len();
+                    let name = self.ui.theme().name.clone();
+                    self.ui.info(format!("Theme: {name}"));
+                    self.ui.effects.push(Effect::SaveState);
+                }
+            }
+            Action::Takeback => self.takeback(now),
+            Action::Hint => self.request_hint(now),
+            Action::Resign => {
+                if self.is_over() {
+                    self.ui.error("The game is over.");
+                } else if self.s.mode == Mode::EngineVsEngine {
+                    self.ui
+                        .error("Nobody to resign for: the engine plays both sides.");
+                } else {
+                    self.ui.overlay = Overlay::ConfirmResign;
+                }
+            }
+            Action::OfferDraw => self.offer_draw(now),
+            Action::Pause => self.toggle_pause(now),
+            Action::CopyFen => {
+                let fen = self.board().fen();
+                self.ui.effects.push(Effect::Copy {
+                    what: "FEN",
+                    text: fen,
+                    path: self.ui.dirs.data.as_ref().map(|d| d.join("position.fen")),
+                });
+            }
+            Action::CopyPgn => {
+                // Replaying: the whole game, variations and comments too.
+                let pgn = match &self.s.replay {
+                    Some(r) => crate::game::write_pgn_tree(&r.parsed.game, &r.parsed.tree),
+                    None => crate::game::write_pgn(&self.s.game),
+                };
+                self.ui.effects.push(Effect::Copy {
+                    what: "PGN",
+                    text: pgn,
+                    path: self.ui.dirs.data.as_ref().map(|d| d.join("game.pgn")),
+                });
+            }
+            Action::EvalBreakdown => self.ui.overlay = Overlay::Eval { simple: false },
+            Action::Explore => {
+                self.open_explorer(crate::ui::explorer::DEFAULT_DEPTH);
+            }
+            Action::Analyse => {
+                self.s.analysis = match self.s.analysis {
+                    Some(_) => {
+                        self.ui.info("Analysis off.");
+                        None
+                    }
+                    None => {
+                        self.ui
+                            .info("Analysis on: + and - change the number of lines.");
+                        Some(AnalysisMode { lines: 3 })
+                    }
+                };
+            }
+            Action::MoreLines | Action::FewerLines => match &mut self.s.analysis {
+                Some(mode) => {
+                    mode.lines = if a == Action::MoreLines {
+                        (mode.lines + 1).min(5)
+                    } else {
+                        mode.lines.saturating_sub(1).max(1)
+                    };
+                }
+                None => self.ui.error("Lines are for analysis mode (a)."),
+            },
+            Action::WhiteView => {
+                self.ui.white_view = !self.ui.white_view;
+                self.ui.info(if self.ui.white_view {
+                    "Scores from White's point of view."
+                } else {
+                    "Scores from the side to move's point of view (as engines report them)."
+                });
+            }
+            Action::Up | Action::Down | Action::Left | Action::Right => self.move_cursor(a),
+            Action::Select => self.select(self.s.cursor, now),
+            Action::Cancel if self.s.trainer.is_some() && self.s.selected.is_none() => {
+                self.leave_trainer()
+            }
+            Action::Cancel => {
+                self.s.selected = None;
+                self.ui.status = None;
+            }
+            Action::ScrollUp => self.s.scroll = (self.s.scroll + 5).min(self.max_scroll()),
+            Action::ScrollDown => self.s.scroll = self.s.scroll.saturating_sub(5),
+            Action::TypeMove => {
+                if self.typing_allowed() {
+                    self.s.move_box_open = true;
+                    self.ui.info(
+                        "Type a move in any spelling (nf3, n@f3, o-o); Enter plays it, Esc closes.",
+                    );
+                } else {
+                    self.ui.error("There is no move to type here.");
+                }
+            }
+            Action::Open => self.ui.open_file_picker(),
+            Action::Trainer => self.ui.open_trainer_menu(),
+        }
+    }
+
+    /// The move list scrolls up at most this many rows.
+    pub(super) fn max_scroll(&self) -> usize {
+        self.s.game.moves().len().div_ceil(2)
+    }
+
+    /// Leaves the trainer's screen: back to the game beneath.
+    fn leave_trainer(&mut self) {
+        self.ui
+            .info("Left the endgame trainer (its game is saved).");
+        self.ui.close();
+    }
+
+    pub(super) fn do_quit(&mut self) {
+        self.ui.quit();
+    }
+
+    pub(super) fn move_cursor(&mut self, a: Action) {
+        self.ui.last_action = Some(a);
+        let (df, dr): (i32, i32) = match a {
+            Action::Up => (0, 1),
+            Action::Down => (0, -1),
+            Action::Left => (-1, 0),
+            Action::Right => (1, 0),
+            _ => (0, 0),
+        };
+        let (df, dr) = if self.ui.flipped {
+            (-df, -dr)
+        } else {
+            (df, dr)
+        };
+        let f = (self.s.cursor.file() as i32 + df).clamp(0, 7);
+        let r = (self.s.cursor.rank() as i32 + dr).clamp(0, 7);
+        self.s.cursor =
+            Square::from_coords(shakmaty::File::new(f as u32), shakmaty::Rank::new(r as u32));
+    }
+
+    /// Click or Enter on a square: select a piece, or move the selected one.
+    pub(super) fn select(&mut self, sq: Square, now: Instant) {
+        self.s.cursor = sq;
+        if !self.human_to_move() {
+            if self.is_over() {
+                self.ui
+                    .error("The game is over: n starts a new one, u takes back.");
+            } else {
+                self.ui.error("Wait for your turn.");
+            }
+            return;
+        }
+        let board = self.board().clone();
+        let turn = board.turn();
+        if let Some(from) = self.s.selected {
+            if from == sq {
+                self.s.selected = None;
+                return;
+            }
+            if self.destinations(from).contains(&sq) {
+                self.move_from_to(from, sq, now);
+                return;
+            }
+        }
+        match board.board().piece_at(sq) {
+            Some(p) if p.color == turn => {
+                if self.destinations(sq).is_empty() {
+                    self.ui.error(format!(
+                        "The {} on {sq} has no legal move.",
+                        role_name(p.role)
+                    ));
+                    self.s.selected = None;
+                } else {
+                    self.s.selected = Some(sq);
+                    self.ui.status = None;
+                }
+            }
+            _ => {
+                if let Some(from) = self.s.selected {
+                    self.ui
+                        .error(format!("{}{} is not a legal move.", from, sq));
+                }
+                self.s.selected = None;
+            }
+        }
+    }
+
+    pub(super) fn move_from_to(&mut self, from: Square, to: Square, now: Instant) {
+        let legal = self.board().chess().legal_moves();
+        let candidates: Vec<Move> = legal
+            .iter()
+            .filter(|m| m.from() == Some(from))
+            .filter(|m| shown_to(**m) == to || m.to() == to)
+            .cloned()
+            .collect();
+        if candidates.iter().any(|m| m.is_promotion()) {
+            self.ui.overlay = Overlay::Promotion {
+                from,
+                to,
+                choice: 0,
+            };
+            self.ui
+                .info("Promote to: Enter = queen, or choose with arrows / q r b n.");
+            return;
+        }
+        if let Some(&m) = candidates.first() {
+            self.ui.status = None;
+            self.play(m, now);
+        }
+    }
+
+    pub(super) fn promotion_key(&mut self, k: KeyEvent, now: Instant) {
+        let Overlay::Promotion { from, to, choice } = self.ui.overlay.clone() else {
+            return;
+        };
+        if self.is_over() || self.s.paused || !self.s.mode.is_human(self.board().turn()) {
+            self.ui.overlay = Overlay::None;
+            return;
+        }
+        let pick = |role: Role| PROMOTIONS.iter().position(|&r| r == role);
+        let chosen = match k.code {
+            KeyCode::Esc => {
+                self.ui.overlay = Overlay::None;
+                self.s.selected = None;
+                self.ui.status = None;
+                return;
+            }
+            KeyCode::Left | KeyCode::Up => {
+                self.ui.overlay = Overlay::Promotion {
+                    from,
+                    to,
+                    choice: (choice + 3) % 4,
+                };
+                return;
+            }
+            KeyCode::Right | KeyCode::Down => {
+                self.ui.overlay = Overlay::Promotion {
+                    from,
+                    to,
+                    choice: (choice + 1) % 4,
+                };
+                return;
+            }
+            KeyCode::Enter | KeyCode::Char(' ') => Some(choice),
+            KeyCode::Char(c) => match c.to_ascii_lowercase() {
+                'q' => pick(Role::Queen),
+                'r' => pick(Role::Rook),
+                'b' => pick(Role::Bishop),
+                'n' | 'k' => pick(Role::Knight),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(i) = chosen {
+            self.ui.overlay = Overlay::None;
+            let role = PROMOTIONS[i];
+            let m = self
+                .board()
+                .chess()
+                .legal_moves()
+                .iter()
+                .find(|m| m.from() == Some(from) && m.to() == to && m.promotion() == Some(role))
+                .cloned();
+            if let Some(m) = m {
+                self.ui.status = None;
+                self.play(m, now);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------
+    // Mouse.
+
+    pub(super) fn geometry(&self) -> Option<BoardGeometry> {
+        layout::layout(ratatui::layout::Rect::new(
+            0,
+            0,
+            self.ui.size.0,
+            self.ui.size.1,
+        ))
+        .map(|l| l.board)
+    }
+
+    pub(super) fn on_mouse(&mut self, m: MouseEvent, now: Instant) {
+        self.s.pending_letters.clear();
+        if self.s.replay.is_some() {
+            use crate::ui::keymap::ReplayAction;
+            match m.kind {
+                MouseEventKind::Down(MouseButton::Left) => {
+                    self.replay_click(m.column, m.row);
+                }
+                MouseEventKind::ScrollUp => self.run_replay_action(ReplayAction::Previous, now),
+                MouseEventKind::ScrollDown => self.run_replay_action(ReplayAction::Next, now),
+                _ => {}
+            }
+            return;
+        }
+        match m.kind {
+            MouseEventKind::ScrollUp => self.s.scroll = (self.s.scroll + 1).min(self.max_scroll()),
+            MouseEventKind::ScrollDown => self.s.scroll = self.s.scroll.saturating_sub(1),
+            _ => {}
+        }
+        let Some(geo) = self.geometry() else { return };
+        let sq = geo.square_at(m.column, m.row, self.ui.flipped);
+        match m.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                if let Some(sq) = sq {
+                    if self.s.selected == Some(sq) {
+                        // Pressing on the selected piece: a drag, or a click
+                        // that deselects it (decided on release).
+                        self.s.drag = Some((sq, true));
+                    } else {
+                        self.select(sq, now);
+                        // Pressing on an own piece may start a drag.
+                        self.s.drag = (self.s.selected == Some(sq)).then_some((sq, false));
+                    }
+                }
+            }
+            MouseEventKind::Up(MouseButton::Left) => {
+                if let Some((from, was_selected)) = self.s.drag.take() {
+                    match sq {
+                        Some(to) if to == from => {
+                            // A click on the selected piece deselects it.
+                            self.s.selected = self.s.selected.filter(|_| !was_selected);
+                        }
+                        Some(to) if self.s.selected == Some(from) => self.select(to, now),
+                        _ => {}
+                    }
+                }
+            }
+            MouseEventKind::Down(MouseButton::Right) => {
+                self.s.selected = None;
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,391 @@
+//! The endgame trainer in the app: the ending menu, the board editor,
+//! preparing tables in the background, the table's replies, the verdict on
+//! each move, hints and the trainer's files.
+
+use super::*;
+use crate::tablebase::{Material, Probe, Wdl};
+use crate::ui::trainer::{self as tr, Feedback, SideChoice, Tables, Verdict};
+
+/// A trainer game in progress (or just finished).
+#[derive(Clone, Debug)]
+pub struct TrainerGame {
+    /// The ending's name ("KBNvK") or the material of an entered position.
+    pub name: String,
+    pub human: Color,
+    /// The start position's value for the trainee.
+    pub start: Probe,
+    /// The verdict on each of the trainee's moves, in order.
+    pub feedback: Vec<Feedback>,
+    /// Where the move-history copy of the game goes.
+    pub history_path: Option<PathBuf>,
+}
+
+impl TrainerGame {
+    /// Best moves / moves judged.
+    pub fn score(&self) -> (usize, usize) {
+        let best = self
+            .feedback
+            .iter()
+            .filter(|f| f.verdict == Verdict::Best)
+            .count();
+        (best, self.feedback.len())
+    }
+}
+
+/// Delay before the table's reply is shown.
+pub const REPLY_DELAY: Duration = Duration::from_millis(400);
+
+impl Chess<'_> {
+    /// Sets this (new) screen up for the trainer game `start`; false (and
+    /// the reason said) if it cannot be played.
+    pub(in crate::ui::app) fn start_trainer(
+        &mut self,
+        start: TrainerStart,
+        tables: &Tables,
+        now: Instant,
+    ) -> bool {
+        let (board, name, resumed) = match start {
+            TrainerStart::Random {
+                ending,
+                difficulty,
+                side,
+            } => {
+                let side = match side {
+                    SideChoice::White => Color::White,
+                    SideChoice::Black => Color::Black,
+                    SideChoice::Random => {
+                        if self.ui.trainer.rng.below(2) == 0 {
+                            Color::White
+                        } else {
+                            Color::Black
+                        }
+                    }
+                };
+                match tr::random_position(
+                    tables,
+                    ending,
+                    difficulty,
+                    side,
+                    &mut self.ui.trainer.rng,
+                ) {
+                    Some((b, _)) => (b, ending.name.to_string(), None),
+                    None => {
+                        self.ui.error(format!("No table for {}.", ending.name));
+                        return false;
+                    }
+                }
+            }
+            TrainerStart::Position(b) => {
+                let name = Material::of_board(b.board()).to_string();
+                (b, name, None)
+            }
+            TrainerStart::Resume(game, path) => {
+                let name = game
+                    .header("KibitzTrainer")
+                    .unwrap_or("endgame")
+                    .to_string();
+                (game.current().clone(), name, Some((game, path)))
+            }
+        };
+        let Some(probe) = tr::probe(tables, &board) else {
+            self.ui.error("The tables do not cover this position.");
+            return false;
+        };
+        self.stop_all();
+        self.leave_replay();
+        self.s.hint = None;
+        self.s.selected = None;
+        self.close_move_box();
+        self.s.scroll = 0;
+        self.s.queued = None;
+        self.s.paused = false;
+        self.s.clocks = None;
+        self.s.clock_history.clear();
+        self.s.time = None;
+        self.s.engine_score = None;
+        self.s.search.lines.clear();
+        self.s.search.iterations.clear();
+        self.s.search.thinking = false;
+        self.s.evals.clear();
+        self.ui.overlay = Overlay::None;
+        let human = match &resumed {
+            Some((g, _)) => match g.header("KibitzMode") {
+                Some("trainer-black") => Color::Black,
+                Some("trainer-white") => Color::White,
+                _ => g.current().turn(),
+            },
+            None => board.turn(),
+        };
+        let start_probe = match &resumed {
+            Some((g, _)) => tables.probe(g.start()).unwrap_or(probe),
+            None => probe,
+        };
+        self.s.mode = Mode::HumanVsEngine { human };
+        self.ui.flipped = human == Color::Black;
+        self.s.cursor = board
+            .board()
+            .king_of(human)
+            .unwrap_or(if human == Color::White {
+                Square::E2
+            } else {
+                Square::E7
+            });
+        match resumed {
+            Some((game, path)) => {
+                self.s.game = *game;
+                self.s.save_path = Some(path);
+                self.s.saved = true;
+            }
+            None => {
+                self.s.game = Game::new(board.clone());
+                self.set_trainer_headers(&name, human);
+                self.s.save_path = self.new_save_path().map(|p| {
+                    let stem = p
+                        .file_stem()
+                        .map(|f| f.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    let mut path = p.with_file_name(format!("trainer-{stem}.pgn"));
+                    let mut n = 2;
+                    while path.exists() || path.with_extension("history").exists() {
+                        path = p.with_file_name(format!("trainer-{stem}-{n}.pgn"));
+                        n += 1;
+                    }
+                    path
+                });
+                self.s.saved = false;
+            }
+        }
+        let history_path = self
+            .s
+            .save_path
+            .as_ref()
+            .map(|p| p.with_extension("history"));
+        self.s.trainer = Some(Box::new(TrainerGame {
+            name: name.clone(),
+            human,
+            start: start_probe,
+            feedback: Vec::new(),
+            history_path,
+        }));
+        self.rebuild_feedback();
+        let ply = self.s.game.moves().len();
+        let current = self.s.game.current().clone();
+        self.note_eval(ply, &current, tr::probe_score(probe));
+        if current.turn() != human {
+            self.s.engine_score = Some(tr::probe_score(probe));
+        }
+        self.s.started_at = Some(now);
+        let you = color_name(human);
+        let goal = match start_probe.wdl {
+            Wdl::Win => format!("win it: {} with best play", tr::describe(start_probe)),
+            Wdl::Draw => "hold the draw".to_string(),
+            Wdl::Loss => format!("resist as long as you can ({})", tr::describe(start_probe)),
+        };
+        self.ui.info(format!(
+            "Endgame trainer, {name}: you play {you}; {goal}. The tables defend perfectly. {} = hint, {} = take back.",
+            self.ui.keys_hint(Action::Hint),
+            self.ui.keys_hint(Action::Takeback)
+        ));
+        self.s.started_at = Some(now);
+        self.save();
+        self.next_turn(now);
+        true
+    }
+
+    fn set_trainer_headers(&mut self, name: &str, human: Color) {
+        let table = "Kibitz tablebase".to_string();
+        let (white, black) = match human {
+            Color::White => ("You".to_string(), table),
+            Color::Black => (table, "You".to_string()),
+        };
+        let event = format!("Kibitz endgame trainer: {name}");
+        super::start::set_seven_tags(&mut self.s.game, &event, white, black);
+        let g = &mut self.s.game;
+        g.set_header(
+            "KibitzMode",
+            format!("trainer-{}", color_name(human).to_lowercase()),
+        );
+        g.set_header("KibitzTrainer", name);
+    }
+
+    /// The verdicts on every move of the trainee in the game so far (a
+    /// resumed game gets them back), and the eval bar's values.
+    pub(super) fn rebuild_feedback(&mut self) {
+        let Some(t) = self.ui.trainer.tables.clone() else {
+            return;
+        };
+        let Some(human) = self.s.trainer.as_ref().map(|t| t.human) else {
+            return;
+        };
+        let mut feedback = Vec::new();
+        let mut board = self.s.game.start().clone();
+        if let Some(p) = tr::probe(&t, &board) {
+            self.note_eval(0, &board, tr::probe_score(p));
+        }
+        let moves = self.s.game.moves().to_vec();
+        for (ply, &m) in moves.iter().enumerate() {
+            let after = board.play(m);
+            if board.turn() == human
+                && let Some(fb) = tr::judge_move(&t, &board, m, ply)
+            {
+                feedback.push(fb);
+            }
+            if let Some(a) = tr::probe(&t, &after) {
+                self.note_eval(ply + 1, &after, tr::probe_score(a));
+            }
+            board = after;
+        }
+        if let Some(tg) = &mut self.s.trainer {
+            tg.feedback = feedback;
+        }
+    }
+
+    /// The table's reply: one of the best moves (longest resistance, or
+    /// the fastest win), shown after a short pause.
+    pub(super) fn trainer_reply(&mut self, now: Instant) {
+        let Some(t) = self.ui.trainer.tables.clone() else {
+            return;
+        };
+        let board = self.board().clone();
+        match tr::best_moves(&t, &board) {
+            Some(best) if !best.is_empty() => {
+                let pick = tr::pick_reply(&t, &board, &best, &mut self.ui.trainer.rng);
+                self.s.queued = Some((pick, now + REPLY_DELAY));
+            }
+            _ => self
+                .ui
+                .error("The tables do not cover this position: the trainer stops here."),
+        }
+    }
+
+    /// After a move of the trainer game: the verdict on the trainee's
+    /// move, the eval bar, and the end-of-game summary.
+    pub(super) fn trainer_after_move(&mut self, before: &Board, m: Move) {
+        let Some(t) = self.ui.trainer.tables.clone() else {
+            return;
+        };
+        let Some(human) = self.s.trainer.as_ref().map(|t| t.human) else {
+            return;
+        };
+        let ply = self.s.game.moves().len();
+        let after_board = self.s.game.current().clone();
+        if let Some(a) = tr::probe(&t, &after_board) {
+            self.note_eval(ply, &after_board, tr::probe_score(a));
+            if after_board.turn() != human {
+                // What the tables' side stands to get (draw claims).
+                self.s.engine_score = Some(tr::probe_score(a));
+            }
+        }
+        if before.turn() != human {
+            return;
+        }
+        let Some(fb) = tr::judge_move(&t, before, m, ply - 1) else {
+            return;
+        };
+        let text = format!("{}: {}", fb.san, fb.text);
+        match fb.verdict {
+            Verdict::Best => self.ui.info(text),
+            _ => self.ui.error(text),
+        }
+        if let Some(trainer) = &mut self.s.trainer {
+            trainer.feedback.push(fb);
+        }
+    }
+
+    /// The hint: the table's best move and line.
+    pub(super) fn trainer_hint(&mut self) {
+        let Some(t) = self.ui.trainer.tables.clone() else {
+            return;
+        };
+        let board = self.board().clone();
+        let Some(best) = tr::best_moves(&t, &board).filter(|b| !b.is_empty()) else {
+            self.ui.error("The tables do not cover this position.");
+            return;
+        };
+        let (mv, value) = best[0];
+        let line = tr::table_line(&t, &board, 12);
+        let others: Vec<String> = best[1..].iter().map(|(m, _)| board.san(*m)).collect();
+        let also = match others.len() {
+            0 => String::new(),
+            1..=3 => format!("; as good: {}", others.join(", ")),
+            n => format!("; as good: {} and {} more", others[..3].join(", "), n - 3),
+        };
+        let after = tr::describe(Probe {
+            wdl: value.wdl,
+            dtm: value.dtm,
+        });
+        self.ui.info(format!(
+            "Hint: {} ({after}){also}   line: {}",
+            board.san(mv),
+            san_line(&board, &line, 8)
+        ));
+        self.s.hint = Some(Hint {
+            mv,
+            line,
+            score: Some(tr::probe_score(value)),
+            ply: self.s.game.moves().len(),
+        });
+    }
+
+    /// The trainer's summary at the end of a game.
+    pub(super) fn trainer_summary(&self) -> Option<String> {
+        let t = self.s.trainer.as_ref()?;
+        let (best, moves) = t.score();
+        let target = match t.start.wdl {
+            Wdl::Win => format!("best play: {}", tr::describe(t.start)),
+            Wdl::Draw => "best play: a draw".to_string(),
+            Wdl::Loss => format!("best defence: {}", tr::describe(t.start)),
+        };
+        Some(format!(
+            "{moves} move{} of yours, {best} of them best ({target}).",
+            if moves == 1 { "" } else { "s" }
+        ))
+    }
+
+    /// The move-history copy of a trainer game.
+    pub(super) fn trainer_history_effect(&self) -> Option<Effect> {
+        let t = self.s.trainer.as_ref()?;
+        let path = t.history_path.clone()?;
+        Some(Effect::Save {
+            path,
+            contents: crate::game::history::write_history(self.s.game.start(), self.s.game.moves()),
+        })
+    }
+
+    /// The draw offer in a trainer game: the tables accept a drawn
+    /// position and decline the rest.
+    pub(super) fn trainer_draw_offer(&mut self, now: Instant) {
+        let Some(t) = self.ui.trainer.tables.clone() else {
+            return;
+        };
+        let human = self.s.trainer.as_ref().map_or(Color::White, |t| t.human);
+        let board = self.board().clone();
+        let Some(p) = t.probe(&board) else {
+            self.ui.error("The tables do not cover this position.");
+            return;
+        };
+        // The trainee's prospects; the tables accept unless they win.
+        let human_loses = if board.turn() == human {
+            p.wdl == Wdl::Loss
+        } else {
+            p.wdl == Wdl::Win
+        };
+        if human_loses {
+            let you = if board.turn() == human {
+                format!("you are {}", tr::describe(p))
+            } else {
+                format!("they have {}", tr::describe(p))
+            };
+            self.ui.info(format!("The tables decline: {you}."));
+        } else {
+            self.finish(
+                Ending {
+                    result: GameResult::Draw,
+                    termination: Termination::Agreement,
+                },
+                now,
+            );
+            self.ui.info("The tables accept the draw.");
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! The search-tree explorer screen, for a position of any variant: it
+//! covers the screen it was opened from (a game there waits) and goes back
+//! to it on close.
+
+use super::screen::{Screen, screen_any};
+use super::*;
+use crate::ui::explorer::{AnyExplorer, Explorer};
+
+pub struct ExplorerScreen {
+    pub ex: AnyExplorer,
+}
+
+/// Opens `ex` over the current screen and asks for its first recording.
+/// `standalone`: the app started on it, and closing it quits.
+pub fn open(ui: &mut Shared, mut ex: Explorer, standalone: bool) {
+    ex.standalone = standalone;
+    open_any(ui, AnyExplorer::Chess(Box::new(ex)));
+}
+
+/// Opens an explorer of any variant over the current screen.
+pub fn open_any(ui: &mut Shared, mut ex: AnyExplorer) {
+    let id = ui.new_id();
+    ui.effects.push(Effect::Explorer(ex.start(id)));
+    ui.open(Box::new(ExplorerScreen { ex }));
+}
+
+impl Screen for ExplorerScreen {
+    fn key(&mut self, ui: &mut Shared, k: KeyEvent, _now: Instant) {
+        if k.code == KeyCode::Char('?') || k.code == KeyCode::F(1) {
+            ui.overlay = Overlay::Help;
+            return;
+        }
+        match self.ex.key(k, &mut ui.next_id) {
+            Some(r) if r.is_close() => {
+                if self.ex.standalone() {
+                    ui.quit();
+                } else {
+                    ui.close();
+                }
+            }
+            Some(r) => ui.effects.push(Effect::Explorer(r)),
+            None => {}
+        }
+    }
+
+    fn message(&mut self, _ui: &mut Shared, msg: Msg, _now: Instant) -> Option<Msg> {
+        match msg {
+            Msg::TreeRecorded { id, recording } => self.ex.recorded(id, recording),
+            Msg::Compared { id, row, result } => self.ex.compared(id, row, result),
+            other => return Some(other),
+        }
+        None
+    }
+
+    fn draw(&self, ui: &Shared, buf: &mut Buffer, area: Rect, _now: Instant) {
+        crate::ui::view::draw_explorer_screen(buf, area, ui, &self.ex);
+    }
+
+    fn leave(&mut self, ui: &mut Shared) {
+        ui.effects.push(Effect::Explorer(self.ex.cancel()));
+    }
+
+    fn fits(&self, area: Rect) -> bool {
+        area.width >= 40 && area.height >= 12
+    }
+
+    screen_any!();
+}

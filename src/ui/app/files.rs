@@ -1,0 +1,245 @@
+//! Opening game files: the file picker, reading a file in the background,
+//! and the screen it opens on (the chess replay screen, or the
+//! Crazyhouse/Bughouse screen).
+
+use super::*;
+use crate::ui::house::{HouseReplay, Show};
+use crate::ui::replay::{self as rp, FilePicker, Replay};
+
+impl Shared {
+    /// Opens the file picker: saved games, then the sample games.
+    pub fn open_file_picker(&mut self) {
+        let mut dirs = Vec::new();
+        if let Some(d) = &self.dirs.data {
+            dirs.push((d.join("games"), "saved"));
+        }
+        if let Some(d) = &self.dirs.samples {
+            dirs.push((d.clone(), "sample"));
+        }
+        let picker = FilePicker::scan(&dirs);
+        if picker.files.is_empty() {
+            self.info("No game files found: type a file's path and press Enter.");
+        }
+        self.overlay = Overlay::Files(Box::new(picker));
+    }
+
+    /// Starts reading a game file (on the runtime's thread); `game` (from
+    /// 0) is shown first, else the game list opens for a file of many.
+    pub fn open_file(&mut self, path: PathBuf, game: Option<usize>) {
+        // A file still being read is given up.
+        if let Some(o) = self.opening.take() {
+            self.effects.push(Effect::StopFile { id: o.id });
+        }
+        let id = self.new_id();
+        self.opening = Some(Opening {
+            id,
+            path: path.clone(),
+            share: 0.0,
+            game,
+        });
+        self.effects.push(Effect::OpenFile { id, path });
+    }
+}
+
+impl App {
+    /// Starts reading a game file (see [`Shared::open_file`]).
+    pub fn open_file(&mut self, path: PathBuf, game: Option<usize>) {
+        self.ui.open_file(path, game);
+    }
+
+    /// A chess game file was read: it opens on a replay screen (over the
+    /// game in progress, which waits; in place of a file shown before).
+    pub(super) fn on_opened(
+        &mut self,
+        id: u64,
+        path: PathBuf,
+        result: Result<Box<Library>, String>,
+        now: Instant,
+    ) {
+        let Some(opening) = self.ui.opening.take_if(|o| o.id == id) else {
+            return; // cancelled, or an older request
+        };
+        let mut library = match result {
+            Ok(l) => *l,
+            Err(e) => {
+                self.open_failed(format!("Cannot open {}: {e}", path.display()), now);
+                return;
+            }
+        };
+        let n = library.entries.len();
+        if n == 0 {
+            self.open_failed(format!("{}: no games in this file.", library.name), now);
+            return;
+        }
+        let wanted = opening.game;
+        let missing = wanted.filter(|&g| g >= n).map(|g| {
+            format!(
+                "{} has {n} game{}; there is no game {}.",
+                library.name,
+                if n == 1 { "" } else { "s" },
+                g + 1
+            )
+        });
+        let index = wanted.filter(|&g| g < n).unwrap_or(0);
+        let (parsed, problem) = match library.load(index) {
+            Ok(p) => (p, None),
+            Err(e) => (rp::empty_game(Board::startpos()), Some(e)),
+        };
+        let many = library.format == crate::game::library::Format::Pgn && n > 1;
+        let mut replay = Replay::new(library, Some(path), index, parsed);
+        replay.checking = many;
+        replay.file_id = id;
+        // A file shown until now gives way to this one.
+        if self
+            .top_as::<ChessScreen>()
+            .is_some_and(|c| c.replay.is_some())
+        {
+            self.navigate(screen::Nav::Close, now);
+        }
+        let live = self
+            .find::<ChessScreen>()
+            .is_some_and(|c| c.replay.is_none() && !c.is_over() && !c.game.moves().is_empty());
+        let mut s = ChessScreen::new(self.default_setup().engine, None);
+        let mut c = Chess {
+            ui: &mut self.ui,
+            s: &mut s,
+        };
+        c.enter_replay(replay, now);
+        if many && (wanted.is_none() || missing.is_some()) {
+            c.ui.overlay = Overlay::Games { selected: index };
+        }
+        match (missing, problem) {
+            (Some(m), _) => c.ui.error(m),
+            (None, Some(e)) => {
+                c.ui.error(format!("Game {} cannot be read: {e}", index + 1))
+            }
+            (None, None) => {
+                c.announce_game();
+                if live {
+                    c.ui.info("Your game waits beneath: q or Esc on the replay goes back to it.");
+                }
+            }
+        }
+        self.navigate(screen::Nav::Open(Box::new(s)), now);
+    }
+
+    /// A file could not be opened: say why, and when nothing is on the
+    /// screen yet (`kibitz replay` of a bad file), start a game and offer
+    /// the file picker.
+    pub(super) fn open_failed(&mut self, message: String, now: Instant) {
+        if self.depth() == 1
+            && self
+                .find::<ChessScreen>()
+                .is_some_and(|c| c.started().is_none())
+        {
+            let setup = self
+                .ui
+                .launch_setup
+                .clone()
+                .unwrap_or_else(|| self.default_setup());
+            self.start_game(setup, now);
+            self.ui.open_file_picker();
+        }
+        self.ui.error(message);
+    }
+
+    /// Keys of the file picker.
+    pub(super) fn files_key(&mut self, k: KeyEvent) {
+        let Overlay::Files(p) = &mut self.ui.overlay else {
+            return;
+        };
+        let n = p.shown().len();
+        match k.code {
+            KeyCode::Up => p.selected = p.selected.saturating_sub(1),
+            KeyCode::Down => p.selected = (p.selected + 1).min(n.saturating_sub(1)),
+            KeyCode::PageUp => p.selected = p.selected.saturating_sub(10),
+            KeyCode::PageDown => p.selected = (p.selected + 10).min(n.saturating_sub(1)),
+            KeyCode::Esc => {
+                self.ui.overlay = Overlay::None;
+                self.ui.status = None;
+            }
+            KeyCode::Backspace => {
+                p.filter.pop();
+                p.selected = 0;
+            }
+            KeyCode::Enter => match p.choice() {
+                Some(path) => {
+                    self.ui.overlay = Overlay::None;
+                    self.ui.open_file(path, None);
+                }
+                None => self
+                    .ui
+                    .error("No file chosen: pick one, or type a path to a file."),
+            },
+            KeyCode::Char(c)
+                if !k
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+            {
+                p.filter.push(c);
+                p.selected = 0;
+            }
+            _ => {}
+        }
+    }
+
+    /// A Crazyhouse or Bughouse file was read (or could not be).
+    pub(super) fn on_house_opened(
+        &mut self,
+        id: u64,
+        path: PathBuf,
+        result: Result<Vec<Result<Show, String>>, String>,
+        now: Instant,
+    ) {
+        let Some(opening) = self.ui.opening.take_if(|o| o.id == id) else {
+            return; // cancelled, or an older request
+        };
+        let games = match result {
+            Ok(g) => g,
+            Err(e) => {
+                self.open_failed(format!("Cannot open {}: {e}", path.display()), now);
+                return;
+            }
+        };
+        let n = games.len();
+        let wanted = opening.game;
+        let index = wanted.filter(|&g| g < n).unwrap_or(0);
+        let mut house = HouseReplay::new(Some(path.clone()), games, index);
+        house.flipped = self.ui.flipped;
+        if n > 1 && wanted.is_none() {
+            house.list = Some(index);
+        }
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |f| f.to_string_lossy().into_owned(),
+        );
+        let what = match house.show() {
+            Ok(s) if s.boards() == 2 => "Bughouse",
+            _ => "Crazyhouse",
+        };
+        let message = match wanted.filter(|&g| g >= n) {
+            Some(g) => format!("{name} has {n} game(s); there is no game {}.", g + 1),
+            None => match house.show() {
+                Ok(s) => format!("{what}: {}. → steps, Space plays it.", s.title),
+                Err(e) => format!("Game {} cannot be read: {e}", index + 1),
+            },
+        };
+        // A file shown until now gives way to this one.
+        if self
+            .top_as::<HouseScreen>()
+            .is_some_and(|h| h.house.as_ref().is_some_and(|x| x.live.is_none()))
+        {
+            self.navigate(screen::Nav::Close, now);
+        }
+        self.ui.overlay = Overlay::None;
+        self.navigate(
+            screen::Nav::Open(Box::new(HouseScreen::new(Some(Box::new(house)), None))),
+            now,
+        );
+        if message.starts_with("Game ") || message.contains("there is no game") {
+            self.ui.error(message);
+        } else {
+            self.ui.info(message);
+        }
+    }
+}

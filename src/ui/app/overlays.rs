@@ -1,0 +1,113 @@
+//! Keys first: quitting, the overlays that sit above every screen (help,
+//! messages, the resume prompts, the new-game dialog, the file picker, the
+//! trainer's menu), background work waiting (a file opening, tables being
+//! prepared); then the top screen.
+
+use super::*;
+
+impl App {
+    pub(super) fn on_key(&mut self, k: KeyEvent, now: Instant) {
+        // Ctrl+C always quits.
+        if k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c') {
+            return self.do_quit();
+        }
+        // A file being opened: Esc gives up on it.
+        if self.ui.opening.is_some() && k.code == KeyCode::Esc {
+            if let Some(o) = self.ui.opening.take() {
+                self.ui.effects.push(Effect::StopFile { id: o.id });
+            }
+            self.ui.info("Opening cancelled.");
+            return;
+        }
+        if self.overlay_key(k, now) {
+            return;
+        }
+        // Tables being prepared: Esc stops waiting, q quits.
+        if self.ui.trainer.preparing.is_some() {
+            match k.code {
+                KeyCode::Esc => self.ui.cancel_preparing(),
+                KeyCode::Char('q') => self.do_quit(),
+                _ => self.ui.info("Preparing the tables... Esc stops waiting."),
+            }
+            return;
+        }
+        // Too small to see: nothing acts unseen but quitting.
+        if !self.fits() {
+            if k.code == KeyCode::Char('q') || k.code == KeyCode::Esc {
+                self.do_quit();
+            }
+            return;
+        }
+        let ui = &mut self.ui;
+        if let Some(top) = self.screens.last_mut() {
+            top.key(ui, k, now);
+        }
+    }
+
+    /// The overlays above every screen take their keys; true if one did.
+    fn overlay_key(&mut self, k: KeyEvent, now: Instant) -> bool {
+        match &self.ui.overlay {
+            Overlay::Help => {
+                self.ui.overlay = Overlay::None;
+            }
+            Overlay::Text { .. } => {
+                self.ui.overlay = Overlay::None;
+            }
+            Overlay::Trainer(_) => {
+                self.ui.trainer_menu_key(k, now);
+            }
+            Overlay::Files(_) => self.files_key(k),
+            Overlay::NewGame(_) => self.dialog_key(k, now),
+            Overlay::ResumeHouse { .. } => {
+                let resume = match k.code {
+                    KeyCode::Char('y' | 'Y') | KeyCode::Enter => true,
+                    KeyCode::Char('n' | 'N') => false,
+                    KeyCode::Char('q') | KeyCode::Esc => {
+                        self.do_quit();
+                        return true;
+                    }
+                    _ => return true,
+                };
+                let overlay = std::mem::replace(&mut self.ui.overlay, Overlay::None);
+                if let Overlay::ResumeHouse { path, setup, .. } = overlay {
+                    if resume {
+                        self.resume_live(path, *setup, now);
+                    } else {
+                        self.start_live(*setup, now);
+                    }
+                }
+            }
+            Overlay::Resume { .. } => {
+                let resume = match k.code {
+                    KeyCode::Char('y' | 'Y') | KeyCode::Enter => true,
+                    KeyCode::Char('n' | 'N') => false,
+                    KeyCode::Char('q') | KeyCode::Esc => {
+                        self.do_quit();
+                        return true;
+                    }
+                    _ => return true,
+                };
+                let overlay = std::mem::replace(&mut self.ui.overlay, Overlay::None);
+                if let Overlay::Resume { path, game, .. } = overlay {
+                    if resume {
+                        self.resume(*game, path, now);
+                    } else {
+                        let setup = self
+                            .ui
+                            .launch_setup
+                            .clone()
+                            .unwrap_or_else(|| self.default_setup());
+                        self.start_game(setup, now);
+                        self.ui.info(
+                            "Started a new game; the unfinished one stays in your games folder.",
+                        );
+                    }
+                }
+            }
+            // The overlays of one screen (promotion, confirmations, the
+            // games list) go with that screen's keys.
+            _ => return false,
+        }
+        true
+    }
+}

@@ -1,0 +1,121 @@
+//! The screen stack: screens open over the game in progress, which waits
+//! (its clock stopped) and goes on when they close.
+
+use super::trainer::trainer_app;
+use super::*;
+use crate::ui::app::{ChessScreen, EditorScreen, ExplorerScreen};
+
+/// A level-3 game with a 5+3 clock after 1. e4, the engine to move.
+fn game_after_e4(t: Instant) -> App {
+    let mut a = trainer_app();
+    a.start_game(setup(WHITE, None, Some("5+3")), t);
+    type_str(&mut a, "e4", t);
+    assert_eq!(uci_moves(&a), ["e2e4"]);
+    assert!(a.chess().engine_thinking());
+    a
+}
+
+#[test]
+fn the_trainer_opens_over_a_paused_game_and_esc_or_q_goes_back() {
+    for leave in [KeyCode::Esc, KeyCode::Char('q')] {
+        let t = Instant::now();
+        let mut a = game_after_e4(t);
+        let _ = a.take_effects();
+        // T: the menu covers the game, which pauses (engine stopped, clock stopped).
+        shift(&mut a, 'T', t);
+        assert!(matches!(a.ui.overlay, Overlay::Trainer(_)));
+        assert!(a.chess().paused, "the game waits under the trainer's menu");
+        assert!(
+            a.take_effects()
+                .iter()
+                .any(|e| matches!(e, Effect::Stop(Slot::Opponent))),
+            "the engine's search is stopped"
+        );
+        let black_clock = a.chess().clock_text(Color::Black, t);
+        // Enter: a trainer game of its own on top; the game is still beneath.
+        key(&mut a, KeyCode::Enter, t);
+        assert_eq!(a.depth(), 2, "two screens: the game and the trainer");
+        assert!(a.chess().trainer.is_some(), "the trainer's game is shown");
+        let beneath = a
+            .find_screens::<ChessScreen>()
+            .into_iter()
+            .find(|c| c.trainer.is_none())
+            .expect("the game is kept");
+        assert_eq!(beneath.game.moves().len(), 1, "1. e4 is still there");
+        // Time passes in the trainer: the game's clock does not run.
+        let later = t + Duration::from_secs(30);
+        a.update(Msg::Tick, later);
+        // Esc (or q) leaves the trainer: back to the game, which goes on.
+        key(&mut a, leave, later);
+        assert!(!a.ui.quit, "{leave:?} leaves the trainer, not the app");
+        assert_eq!(a.depth(), 1);
+        assert!(a.chess().trainer.is_none());
+        assert_eq!(uci_moves(&a), ["e2e4"]);
+        assert!(!a.chess().paused, "the game goes on");
+        assert_eq!(
+            a.chess().clock_text(Color::Black, later),
+            black_clock,
+            "no time passed on the game's clock"
+        );
+        assert!(
+            take_go(&mut a, Slot::Opponent).is_some(),
+            "the engine is asked again"
+        );
+    }
+}
+
+#[test]
+fn the_explorer_and_the_editor_cover_the_game_and_leave_it_as_it_was() {
+    let t = Instant::now();
+    let mut a = game_after_e4(t);
+    key(&mut a, KeyCode::Char('x'), t);
+    assert!(a.top_as::<ExplorerScreen>().is_some());
+    assert!(a.chess().paused);
+    key(&mut a, KeyCode::Char('q'), t);
+    assert!(a.top_as::<ChessScreen>().is_some(), "q leaves the explorer");
+    assert!(!a.chess().paused);
+    assert_eq!(uci_moves(&a), ["e2e4"]);
+    // The editor from the trainer's menu; Esc goes back to the menu, Esc
+    // again to the game.
+    shift(&mut a, 'T', t);
+    key(&mut a, KeyCode::Char('e'), t);
+    assert!(a.top_as::<EditorScreen>().is_some());
+    key(&mut a, KeyCode::Esc, t);
+    assert!(matches!(a.ui.overlay, Overlay::Trainer(_)));
+    key(&mut a, KeyCode::Esc, t);
+    assert!(matches!(a.ui.overlay, Overlay::None));
+    assert_eq!(a.depth(), 1);
+    assert!(!a.chess().paused);
+    assert_eq!(uci_moves(&a), ["e2e4"]);
+}
+
+#[test]
+fn quitting_saves_every_game_on_the_stack() {
+    let dir = temp_dir("stack-quit");
+    let t = Instant::now();
+    let mut a = App::new(Config::default(), theme::builtin(), Some(dir.clone()));
+    a.ui.trainer.tables = trainer_app().ui.trainer.tables.clone();
+    a.update(Msg::Resize(120, 40), t);
+    a.start_game(setup(WHITE, None, None), t);
+    type_str(&mut a, "d4", t);
+    shift(&mut a, 'T', t);
+    key(&mut a, KeyCode::Enter, t);
+    assert_eq!(a.depth(), 2);
+    let _ = a.take_effects();
+    a.update(
+        Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+        t,
+    );
+    let saves: Vec<String> = a
+        .take_effects()
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::Save { contents, .. } => Some(contents),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        saves.iter().any(|c| c.contains("1. d4")),
+        "the game under the trainer is saved: {saves:?}"
+    );
+}

@@ -470,6 +470,19 @@ impl Bindable for ReplayAction {
     }
 }
 
+/// A `[keys]` or `[replay_keys]` entry that could not be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BindingProblem {
+    /// The entry's name in the table (`flip`, or a misspelt `fly`).
+    pub entry: String,
+    /// Why, with the table, entry and value: `[keys] flip = "f": 'f' begins a move: ...`.
+    pub text: String,
+    /// The action that kept its default keys because of it.
+    pub kept_default: Option<&'static str>,
+    /// For a name that is no action: the action it is closest to.
+    pub suggestion: Option<&'static str>,
+}
+
 /// Keys bound to one set of actions.
 #[derive(Clone, Debug)]
 pub struct Bindings<A> {
@@ -526,71 +539,108 @@ impl<A: Bindable> Bindings<A> {
     }
 
     /// Applies overrides (`[keys]` or `[replay_keys]`): each named action
-    /// gets exactly the keys given (replacing its defaults).
-    pub(super) fn apply(&mut self, overrides: &toml::Table) -> Result<(), String> {
+    /// gets exactly the keys given (replacing its defaults). An entry that
+    /// cannot be used (no such action, not a key, a key that begins a move,
+    /// a key another action has) is left out with the reason, and its
+    /// action keeps its default keys; the other entries still apply.
+    pub(super) fn apply(&mut self, overrides: &toml::Table) -> Vec<BindingProblem> {
         let table = A::TABLE;
-        let mut wanted: Vec<(A, Vec<Key>)> = Vec::new();
+        let mut problems = Vec::new();
+        // (entry name, action, keys) of the usable entries.
+        let mut wanted: Vec<(&str, A, Vec<Key>)> = Vec::new();
         for (name, value) in overrides {
-            let action = A::all()
-                .iter()
-                .copied()
-                .find(|a| a.name() == name)
-                .ok_or_else(|| {
-                    let names: Vec<&str> = A::all().iter().map(|a| a.name()).collect();
-                    format!(
+            let Some(action) = A::all().iter().copied().find(|a| a.name() == name) else {
+                let names = A::all().iter().map(|a| a.name());
+                let suggestion = super::config::nearest(name, names.clone());
+                let text = match suggestion {
+                    Some(s) => format!("[{table}] {name}: no such action (did you mean {s}?)"),
+                    None => format!(
                         "[{table}] {name}: no such action (actions: {})",
-                        names.join(", ")
-                    )
-                })?;
-            let list: Vec<String> = match value {
-                toml::Value::String(s) => vec![s.clone()],
-                toml::Value::Array(a) => a
-                    .iter()
-                    .map(|v| {
-                        v.as_str()
-                            .map(str::to_string)
-                            .ok_or_else(|| format!("[{table}] {name}: keys must be strings"))
-                    })
-                    .collect::<Result<_, _>>()?,
+                        names.collect::<Vec<_>>().join(", ")
+                    ),
+                };
+                problems.push(BindingProblem {
+                    entry: name.clone(),
+                    text,
+                    kept_default: None,
+                    suggestion,
+                });
+                continue;
+            };
+            let refused = |why: String| BindingProblem {
+                entry: name.clone(),
+                text: format!("[{table}] {name} = {value}: {why}"),
+                kept_default: Some(action.name()),
+                suggestion: None,
+            };
+            let list: Vec<&str> = match value {
+                toml::Value::String(s) => vec![s.as_str()],
+                toml::Value::Array(a) => match a.iter().map(|v| v.as_str()).collect() {
+                    Some(l) => l,
+                    None => {
+                        problems.push(refused("keys must be strings".into()));
+                        continue;
+                    }
+                },
                 _ => {
-                    return Err(format!(
-                        "[{table}] {name}: give a key like \"f\" or a list [\"f\", \"F2\"]"
+                    problems.push(refused(
+                        "give a key like \"f\" or a list [\"f\", \"F2\"]".into(),
                     ));
+                    continue;
                 }
             };
             let keys = list
                 .iter()
                 .map(|k| {
-                    let key = parse_key(k)
-                        .ok_or_else(|| format!("[{table}] {name}: '{k}' is not a key"))?;
+                    let key = parse_key(k).ok_or_else(|| format!("'{k}' is not a key"))?;
                     if let (KeyCode::Char(c), false, false) = (key.code, key.ctrl, key.alt)
                         && let Some(why) = action.refuse(c)
                     {
-                        return Err(format!("[{table}] {name}: {why}"));
+                        return Err(why);
                     }
                     Ok(key)
                 })
-                .collect::<Result<Vec<_>, _>>()?;
-            wanted.push((action, keys));
-        }
-        for (action, _) in &wanted {
-            self.map.retain(|_, a| a != action);
-        }
-        for (action, keys) in wanted {
-            for k in keys {
-                if let Some(other) = self.map.get(&k)
-                    && *other != action
-                {
-                    return Err(format!(
-                        "[{table}] '{}' is bound to both {} and {}",
-                        key_name(&k),
-                        other.name(),
-                        action.name()
-                    ));
-                }
-                self.map.insert(k, action);
+                .collect::<Result<Vec<_>, _>>();
+            match keys {
+                Ok(keys) => wanted.push((name, action, keys)),
+                Err(why) => problems.push(refused(why)),
             }
         }
-        Ok(())
+        // A key wanted by two actions: the entry that meets the key taken
+        // is left out (its action back on its defaults, which may in turn
+        // clash with a later entry), until no key has two actions.
+        loop {
+            let mut map = self.map.clone();
+            map.retain(|_, a| !wanted.iter().any(|(_, w, _)| w == a));
+            let mut clash = None;
+            'entries: for (i, (_, action, keys)) in wanted.iter().enumerate() {
+                for k in keys {
+                    if let Some(other) = map.get(k)
+                        && other != action
+                    {
+                        clash = Some((i, *k, *other));
+                        break 'entries;
+                    }
+                    map.insert(*k, *action);
+                }
+            }
+            let Some((i, k, other)) = clash else {
+                self.map = map;
+                return problems;
+            };
+            let (name, action, _) = wanted.remove(i);
+            problems.push(BindingProblem {
+                entry: name.to_string(),
+                text: format!(
+                    "[{table}] {name} = {}: '{}' is bound to both {} and {}",
+                    overrides[name],
+                    key_name(&k),
+                    other.name(),
+                    action.name()
+                ),
+                kept_default: Some(action.name()),
+                suggestion: None,
+            });
+        }
     }
 }

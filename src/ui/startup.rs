@@ -206,9 +206,8 @@ pub(super) fn prepare(opts: &Options) -> Result<Prepared> {
     let mut cfg = match &config_dir {
         Some(dir) => {
             let (c, err) = config::Config::load(&dir.join("config.toml"));
-            if let Some(e) = err {
-                warnings.push(format!("{e} (using defaults)"));
-            }
+            // Every problem with its line, and what fell back to defaults.
+            warnings.extend(err);
             c
         }
         None => config::Config::default(),

@@ -260,12 +260,17 @@ impl App {
                     return;
                 }
                 KeyCode::Backspace => {
+                    self.input_refused = false;
                     if self.input.pop().is_none() {
                         self.move_box_open = false;
                     }
                     return;
                 }
                 KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => {
+                    // A refused move gives way to the new one being typed.
+                    if std::mem::take(&mut self.input_refused) {
+                        self.input.clear();
+                    }
                     if self.input.len() < 12 {
                         self.input.push(c);
                     }
@@ -374,9 +379,16 @@ impl App {
                 self.play(m, now);
             }
             Err(e) => {
-                self.error(e.to_string());
-                // Keep the text so it can be corrected.
+                // The message names what was refused; the text stays on
+                // show (Backspace corrects it) until a key types anew.
+                let e = e.to_string();
+                self.error(if e.contains(&text) {
+                    e
+                } else {
+                    format!("{text}: {e}")
+                });
                 self.input = text;
+                self.input_refused = true;
             }
         }
     }

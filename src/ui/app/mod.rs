@@ -259,6 +259,10 @@ pub struct App {
     /// The move box opened with its key (`:`), before anything is typed:
     /// inside it every letter is text (`nf3`, `n@f3`).
     pub move_box_open: bool,
+    /// The text in the move box was refused: it stays on show until the
+    /// next key, and a typed character starts a new move (Backspace
+    /// corrects it instead).
+    pub input_refused: bool,
     /// The last command a key ran (for tests and the help screen).
     pub last_action: Option<Action>,
     /// The last replay command a key ran.
@@ -396,6 +400,7 @@ impl App {
             input: String::new(),
             pending_letters: String::new(),
             move_box_open: false,
+            input_refused: false,
             last_action: None,
             last_replay_action: None,
             pending_cursor: Square::E2,
@@ -507,6 +512,7 @@ impl App {
     pub(super) fn close_move_box(&mut self) {
         self.input.clear();
         self.move_box_open = false;
+        self.input_refused = false;
     }
 
     fn typing_allowed(&self) -> bool {

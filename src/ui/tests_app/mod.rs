@@ -12,6 +12,7 @@ mod render;
 mod replay;
 mod replay_review;
 mod saving;
+mod seams;
 mod trainer;
 
 use super::config::{Config, PieceStyle, TimeControl};

@@ -7,10 +7,20 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &App, area: Rect) {
     let line1 = if app.move_box_shown() {
         let mut spans = vec![
             Span::styled("Move: ", Style::default().fg(theme.accent)),
-            Span::styled(
-                format!("{}▏", app.input),
-                Style::default().fg(theme.text).add_modifier(Modifier::BOLD),
-            ),
+            if app.input_refused {
+                // Refused: on show, struck out, until a key types anew.
+                Span::styled(
+                    format!("{}▏", app.input),
+                    Style::default()
+                        .fg(theme.dim)
+                        .add_modifier(Modifier::CROSSED_OUT),
+                )
+            } else {
+                Span::styled(
+                    format!("{}▏", app.input),
+                    Style::default().fg(theme.text).add_modifier(Modifier::BOLD),
+                )
+            },
         ];
         if let Some(s) = &app.status {
             let st = match s.kind {

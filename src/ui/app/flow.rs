@@ -549,6 +549,17 @@ impl App {
             self.error("Takeback is for games you play.");
             return;
         }
+        // A finished game keeps its result (an engine that failed aside:
+        // taking back goes on with a new engine).
+        if self
+            .game
+            .ending
+            .is_some_and(|e| e.termination != Termination::Abandoned)
+        {
+            let text = self.game_over_text();
+            self.error(text);
+            return;
+        }
         if self.game.moves().is_empty() {
             self.error("There is no move to take back.");
             return;
@@ -599,6 +610,24 @@ impl App {
         ));
         self.save();
         self.next_turn(now);
+    }
+
+    /// "The game is over (Black wins by time forfeit). n starts a new
+    /// game." (and u takes back after an engine failure).
+    pub(super) fn game_over_text(&self) -> String {
+        let Some(e) = self.game.ending else {
+            return String::new();
+        };
+        let back = if e.termination == Termination::Abandoned {
+            format!(", {} takes back", self.keys_hint(Action::Takeback))
+        } else {
+            String::new()
+        };
+        format!(
+            "The game is over ({}). {} starts a new game{back}.",
+            describe_ending(e),
+            self.keys_hint(Action::NewGame)
+        )
     }
 
     /// The side to move after `ply` half-moves of this game.

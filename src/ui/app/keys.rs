@@ -344,6 +344,9 @@ impl App {
         self.pending_letters.clear();
         match (action, plain_char) {
             (Some(a), _) => self.run_action(a, now),
+            (None, Some(c)) if begins_move(c) && self.is_over() && self.replay.is_none() => {
+                self.error(self.game_over_text());
+            }
             (None, Some(c)) if !c.is_whitespace() => {
                 let hint = if "nbrqkp".contains(c) && self.typing_allowed() {
                     format!(
@@ -534,7 +537,7 @@ impl App {
         self.cursor = sq;
         if !self.human_to_move() {
             if self.is_over() {
-                self.error("The game is over: n starts a new one, u takes back.");
+                self.error(self.game_over_text());
             } else {
                 self.error("Wait for your turn.");
             }

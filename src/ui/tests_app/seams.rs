@@ -2,6 +2,7 @@
 //! after the end, keys acting on the "too small" screen, cut-off messages,
 //! a help that did not fit, resume counts, stale search lines and footers.
 
+use super::house_live::{crazyhouse, go_for, jobs, live_moves, shift_or_key};
 use super::*;
 
 fn status_text(a: &App) -> String {
@@ -45,5 +46,65 @@ fn a_refused_move_does_not_stick_to_the_next_one() {
     key(&mut a, KeyCode::Char('7'), t);
     key(&mut a, KeyCode::Enter, t);
     assert_eq!(uci_moves(&a), ["e2e3", "e8d7"], "{}", status_text(&a));
+}
+
+// 3. Takeback never rewrites a result.
+#[test]
+fn takeback_after_a_loss_on_time_keeps_the_result() {
+    let t = Instant::now();
+    let s = Duration::from_secs;
+    let mut a = app();
+    a.start_game(setup(WHITE, None, Some("1+0")), t);
+    type_str(&mut a, "e4", t);
+    let req = take_go(&mut a, Slot::Opponent).unwrap();
+    reply(&mut a, &req, "e7e5", t + s(1));
+    a.update(Msg::Tick, t + s(62));
+    let ending = a.game.ending.expect("White's flag fell");
+    assert_eq!(ending.termination, Termination::TimeForfeit);
+    a.take_effects();
+    command(&mut a, Action::Takeback, t + s(63));
+    assert_eq!(a.game.ending, Some(ending), "the result stands");
+    assert_eq!(uci_moves(&a), ["e2e4", "e7e5"]);
+    let text = status_text(&a);
+    assert!(
+        text.contains("The game is over") && text.contains("time forfeit"),
+        "{text}"
+    );
+    assert!(!text.contains("Took back"), "{text}");
+    let c = a.clocks.as_ref().unwrap();
+    assert_eq!(c.remaining(Color::White, t + s(70)), Duration::ZERO);
+    assert!(
+        !a.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::Save { .. })),
+        "the saved game is not rewritten"
+    );
+    assert!(crate::game::write_pgn(&a.game).contains("[Result \"0-1\"]"));
+    // Clicking the board says the same, without offering a takeback.
+    key(&mut a, KeyCode::Enter, t + s(64));
+    let text = status_text(&a);
+    assert!(text.contains("The game is over"), "{text}");
+    assert!(!text.contains("takes back"), "{text}");
+    // A typed move is answered the same way.
+    key(&mut a, KeyCode::Char('d'), t + s(64));
+    assert!(status_text(&a).contains("The game is over"));
+
+    // Crazyhouse likewise.
+    let mut z = crazyhouse(t);
+    type_str(&mut z, "e4", t);
+    let (id, _) = go_for(&jobs(&mut z), 1).unwrap();
+    super::house_live::answer(&mut z, 1, id, "e7e5", t);
+    z.update(Msg::Tick, t + s(61));
+    let over = |a: &App| {
+        a.house
+            .as_ref()
+            .and_then(|h| h.live.as_ref())
+            .and_then(|l| l.ending.clone())
+    };
+    let ending = over(&z).expect("White lost on time");
+    shift_or_key(&mut z, Action::Takeback, t + s(62));
+    assert_eq!(over(&z), Some(ending));
+    assert_eq!(live_moves(&z), 2);
+    assert!(status_text(&z).contains("The game is over"));
 }
 

@@ -16,6 +16,14 @@ impl App {
             self.do_quit();
             return;
         }
+        // A terminal too small for the screen shows only that: no key acts
+        // blind but quitting.
+        if self.screen_too_small() {
+            if k.code == KeyCode::Char('q') || self.keys.action(&k) == Some(Action::Quit) {
+                self.do_quit();
+            }
+            return;
+        }
         // The explorer has the keyboard while it is open (help aside).
         if let Some(ex) = &mut self.explorer
             && !matches!(self.overlay, Overlay::Help)
@@ -666,7 +674,25 @@ impl App {
         layout::layout(ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1)).map(|l| l.board)
     }
 
+    /// The terminal is too small for the screen shown (the chess screen's
+    /// or the Crazyhouse/Bughouse screen's layout does not fit): the view
+    /// says so and draws nothing else.
+    pub fn screen_too_small(&self) -> bool {
+        if self.explorer.is_some() || self.house_explorer.is_some() {
+            return false;
+        }
+        let area = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
+        match self.house.as_deref().map(|h| h.show()) {
+            Some(Ok(s)) => layout::house_layout(area, s.boards()).is_none(),
+            Some(Err(_)) => false,
+            None => layout::layout(area).is_none(),
+        }
+    }
+
     pub(super) fn on_mouse(&mut self, m: MouseEvent, now: Instant) {
+        if self.screen_too_small() {
+            return;
+        }
         // The explorer covers the board: clicks must not reach the game.
         if self.explorer.is_some() || self.house_explorer.is_some() {
             return;

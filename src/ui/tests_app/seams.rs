@@ -2,7 +2,7 @@
 //! after the end, keys acting on the "too small" screen, cut-off messages,
 //! a help that did not fit, resume counts, stale search lines and footers.
 
-use super::house_live::{crazyhouse, go_for, jobs, live_moves, shift_or_key};
+use super::house_live::{bughouse, crazyhouse, go_for, jobs, live_moves, shift_or_key};
 use super::*;
 
 fn status_text(a: &App) -> String {
@@ -106,5 +106,55 @@ fn takeback_after_a_loss_on_time_keeps_the_result() {
     assert_eq!(over(&z), Some(ending));
     assert_eq!(live_moves(&z), 2);
     assert!(status_text(&z).contains("The game is over"));
+}
+
+// 4. Keys do nothing blind on the "too small" screen but quit.
+#[test]
+fn keys_do_not_act_while_the_terminal_is_too_small() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, None), t);
+    a.update(Msg::Resize(40, 12), t);
+    assert!(render(&a, 40, 12).contains("Terminal too small"));
+    type_str(&mut a, "e4", t);
+    key(&mut a, KeyCode::Char('n'), t);
+    key(&mut a, KeyCode::Char('?'), t);
+    a.update(
+        Msg::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: 5,
+            row: 5,
+            modifiers: KeyModifiers::NONE,
+        }),
+        t,
+    );
+    assert!(
+        a.game.moves().is_empty(),
+        "played blind: {:?}",
+        uci_moves(&a)
+    );
+    assert!(matches!(a.overlay, Overlay::None));
+    assert!(!a.move_box_shown() && a.selected.is_none());
+    a.update(Msg::Resize(120, 40), t);
+    type_str(&mut a, "e4", t);
+    assert_eq!(uci_moves(&a), ["e2e4"]);
+    a.update(Msg::Resize(40, 12), t);
+    key(&mut a, KeyCode::Char('q'), t);
+    assert!(a.quit, "q still quits");
+
+    // The Crazyhouse and Bughouse screens.
+    let mut z = crazyhouse(t);
+    z.update(Msg::Resize(20, 8), t);
+    assert!(render(&z, 20, 8).contains("too small"));
+    type_str(&mut z, "e4", t);
+    assert_eq!(live_moves(&z), 0);
+    let mut b = bughouse(t);
+    b.update(Msg::Resize(50, 20), t);
+    assert!(render(&b, 50, 20).contains("too small"));
+    type_str(&mut b, "e4", t);
+    assert_eq!(live_moves(&b), 0);
+    b.update(Msg::Resize(160, 50), t);
+    type_str(&mut b, "e4", t);
+    assert_eq!(live_moves(&b), 1);
 }
 

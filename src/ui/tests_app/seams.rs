@@ -12,6 +12,16 @@ fn status_text(a: &App) -> String {
         .unwrap_or_default()
 }
 
+/// The text without any white space (a long word may be cut at the edge).
+fn solid(text: &str) -> String {
+    text.split_whitespace().collect()
+}
+
+/// The last row drawn (the key hints).
+fn last_row(screen: &str) -> String {
+    screen.lines().last().unwrap_or_default().to_string()
+}
+
 // 2. A refused move goes from the box: the next move is typed afresh.
 #[test]
 fn a_refused_move_does_not_stick_to_the_next_one() {
@@ -156,5 +166,31 @@ fn keys_do_not_act_while_the_terminal_is_too_small() {
     b.update(Msg::Resize(160, 50), t);
     type_str(&mut b, "e4", t);
     assert_eq!(live_moves(&b), 1);
+}
+
+// 5. A long message wraps: all of it stays on screen.
+#[test]
+fn long_messages_wrap_instead_of_being_cut() {
+    let t = Instant::now();
+    let msg = "Cannot resume /home/someone/.local/share/kibitz/games/2026-01-01_120000.pgn: \
+               the file is damaged (line 14: the moves end without a result); \
+               a new game started. Unknown key 'colour_theme' in config.toml";
+    let mut a = app();
+    a.start_game(setup(WHITE, None, None), t);
+    a.update(Msg::Error(msg.into()), t);
+    for (w, h) in [(80, 24), (58, 12), (120, 40)] {
+        a.update(Msg::Resize(w, h), t);
+        let screen = render(&a, w, h);
+        assert!(solid(&screen).contains(&solid(msg)), "{w}x{h}:\n{screen}");
+        assert!(
+            last_row(&screen).contains("help"),
+            "the keys stay: {screen}"
+        );
+    }
+    // The Crazyhouse screen too.
+    let mut z = crazyhouse(t);
+    z.update(Msg::Error(msg.into()), t);
+    let screen = render(&z, 120, 40);
+    assert!(solid(&screen).contains(&solid(msg)), "{screen}");
 }
 

@@ -526,7 +526,7 @@ fn draw_house_status(buf: &mut Buffer, app: &App, h: &HouseReplay, show: &Show, 
         }
         Line::from(spans)
     };
-    Paragraph::new(line1).render_ref(Rect::new(area.x, area.y, area.width, 1), buf);
+    super::overlays::draw_status_message(buf, theme, line1, area);
     let key = Style::default()
         .fg(theme.accent)
         .add_modifier(Modifier::BOLD);
@@ -672,7 +672,7 @@ fn draw_live_status(
     } else {
         Line::from(Span::styled("The engines think...", dim))
     };
-    Paragraph::new(line1).render_ref(Rect::new(area.x, area.y, area.width, 1), buf);
+    super::overlays::draw_status_message(buf, theme, line1, area);
     let mut spans = Vec::new();
     let mut push = |k: String, label: &str| {
         spans.push(Span::styled(k, key));

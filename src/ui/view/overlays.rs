@@ -94,7 +94,52 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &App, area: Rect) {
         ));
         spans.push(Span::styled(" pause", Style::default().fg(theme.dim)));
     }
-    Paragraph::new(vec![line1, Line::from(spans)]).render_ref(area, buf);
+    Paragraph::new(vec![Line::from(""), Line::from(spans)]).render_ref(area, buf);
+    draw_status_message(buf, theme, line1, area);
+}
+
+/// The message line of the status (the first of its rows in `area`): a
+/// message longer than the screen is wide wraps, its rows growing upward
+/// over the screen (half of it at most; beyond that it ends with `…`).
+pub(super) fn draw_status_message(buf: &mut Buffer, theme: &Theme, line: Line, area: Rect) {
+    if area.height == 0 || area.width == 0 {
+        return;
+    }
+    let pieces: Vec<(String, Style)> = line
+        .spans
+        .iter()
+        .map(|s| (s.content.to_string(), line.style.patch(s.style)))
+        .collect();
+    let mut rows = crate::ui::text::wrap_styled(&pieces, area.width as usize, 0);
+    let max = ((area.y + area.height) / 2).clamp(1, area.y + 1) as usize;
+    if rows.len() > max {
+        rows.truncate(max);
+        if let Some(last) = rows.last_mut() {
+            let len: usize = last.iter().map(|(s, _)| s.chars().count()).sum();
+            if len + 1 > area.width as usize
+                && let Some((s, _)) = last.last_mut()
+            {
+                s.pop();
+            }
+            let st = last.last().map_or(Style::default(), |p| p.1);
+            last.push(("…".to_string(), st));
+        }
+    }
+    let n = rows.len() as u16;
+    let r = Rect::new(area.x, area.y + 1 - n, area.width, n);
+    Clear.render_ref(r, buf);
+    buf.set_style(r, Style::default().fg(theme.text).bg(theme.background));
+    let lines: Vec<Line> = rows
+        .into_iter()
+        .map(|row| {
+            Line::from(
+                row.into_iter()
+                    .map(|(s, st)| Span::styled(s, st))
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect();
+    Paragraph::new(lines).render_ref(r, buf);
 }
 
 /// The replay screen's status: the move-number box or the message, then
@@ -164,7 +209,8 @@ fn draw_replay_status(buf: &mut Buffer, app: &App, line1: Line, area: Rect) {
         spans.push(Span::styled(key_label(app, a), key));
         spans.push(Span::styled(format!(" {what}  "), dim));
     }
-    Paragraph::new(vec![line1, Line::from(spans)]).render_ref(area, buf);
+    Paragraph::new(vec![Line::from(""), Line::from(spans)]).render_ref(area, buf);
+    draw_status_message(buf, theme, line1, area);
 }
 
 pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {

@@ -196,7 +196,7 @@ impl App {
                     h.flipped = !h.flipped;
                 }
             }
-            Some(Action::Help) => self.overlay = Overlay::Help,
+            Some(Action::Help) => self.overlay = Overlay::Help { scroll: 0 },
             Some(Action::Open) => self.open_file_picker(),
             Some(Action::CycleTheme) => self.run_action(Action::CycleTheme, now),
             Some(Action::Explore) => self.open_house_explorer(),

@@ -327,7 +327,7 @@ impl App {
         };
         match action {
             Some(Action::Quit) => self.do_quit(),
-            Some(Action::Help) => self.overlay = Overlay::Help,
+            Some(Action::Help) => self.overlay = Overlay::Help { scroll: 0 },
             Some(Action::Flip) => h.flipped = !h.flipped,
             Some(Action::CycleTheme) => self.run_action(Action::CycleTheme, now),
             // The dialog: chess, Crazyhouse or Bughouse; Esc comes back here.

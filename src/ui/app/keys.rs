@@ -26,10 +26,10 @@ impl App {
         }
         // The explorer has the keyboard while it is open (help aside).
         if let Some(ex) = &mut self.explorer
-            && !matches!(self.overlay, Overlay::Help)
+            && !matches!(self.overlay, Overlay::Help { .. })
         {
             if k.code == KeyCode::Char('?') || k.code == KeyCode::F(1) {
-                self.overlay = Overlay::Help;
+                self.overlay = Overlay::Help { scroll: 0 };
                 return;
             }
             let req = ex.key(k, &mut self.next_id);
@@ -53,10 +53,10 @@ impl App {
         }
         // The explorer of a Crazyhouse/Bughouse position, likewise.
         if let Some(ex) = &mut self.house_explorer
-            && !matches!(self.overlay, Overlay::Help)
+            && !matches!(self.overlay, Overlay::Help { .. })
         {
             if k.code == KeyCode::Char('?') || k.code == KeyCode::F(1) {
-                self.overlay = Overlay::Help;
+                self.overlay = Overlay::Help { scroll: 0 };
                 return;
             }
             match ex.key(k, &mut self.next_id) {
@@ -100,7 +100,7 @@ impl App {
         // The board editor has the keyboard (help aside).
         if self.editor.is_some() && matches!(self.overlay, Overlay::None) {
             if matches!(k.code, KeyCode::Char('?') | KeyCode::F(1)) {
-                self.overlay = Overlay::Help;
+                self.overlay = Overlay::Help { scroll: 0 };
             } else {
                 self.editor_key(k, now);
             }
@@ -111,8 +111,29 @@ impl App {
             Overlay::Trainer(_) => return self.trainer_menu_key(k, now),
             Overlay::Games { .. } => return self.games_key(k),
             Overlay::Files(_) => return self.files_key(k),
-            Overlay::Help => {
-                self.overlay = Overlay::None;
+            Overlay::Help { scroll } => {
+                // The arrows, PgUp/PgDn, Home and End scroll; other keys close.
+                let v = crate::ui::help::help_view(
+                    self,
+                    ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1),
+                    *scroll,
+                );
+                let (now_at, page) = (v.first, v.visible.saturating_sub(1).max(1));
+                let to = match k.code {
+                    KeyCode::Up => Some(now_at.saturating_sub(1)),
+                    KeyCode::Down => Some(now_at + 1),
+                    KeyCode::PageUp => Some(now_at.saturating_sub(page)),
+                    KeyCode::PageDown => Some(now_at + page),
+                    KeyCode::Home => Some(0),
+                    KeyCode::End => Some(v.max_scroll()),
+                    _ => None,
+                };
+                self.overlay = match to {
+                    Some(s) => Overlay::Help {
+                        scroll: s.min(v.max_scroll()) as u16,
+                    },
+                    None => Overlay::None,
+                };
                 return;
             }
             Overlay::Eval { simple } => {
@@ -408,7 +429,7 @@ impl App {
         self.last_action = Some(a);
         match a {
             Action::Quit => self.do_quit(),
-            Action::Help => self.overlay = Overlay::Help,
+            Action::Help => self.overlay = Overlay::Help { scroll: 0 },
             Action::NewGame => self.open_new_game_dialog(),
             Action::Flip => {
                 self.flipped = !self.flipped;

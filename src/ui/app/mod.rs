@@ -113,7 +113,10 @@ pub struct Status {
 #[derive(Clone, Debug)]
 pub enum Overlay {
     None,
-    Help,
+    /// The keys; `scroll` is the first line shown.
+    Help {
+        scroll: u16,
+    },
     /// The evaluation of the position, term by term; `simple` picks the
     /// table shown when only one fits.
     Eval {
@@ -496,7 +499,7 @@ impl App {
             && !self.paused
             && matches!(
                 self.overlay,
-                Overlay::None | Overlay::Help | Overlay::Eval { .. }
+                Overlay::None | Overlay::Help { .. } | Overlay::Eval { .. }
             )
             && self.mode.is_human(self.board().turn())
     }

@@ -12,6 +12,11 @@ fn status_text(a: &App) -> String {
         .unwrap_or_default()
 }
 
+/// The screen's text with every run of white space made one space.
+fn flat(screen: &str) -> String {
+    screen.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// The text without any white space (a long word may be cut at the edge).
 fn solid(text: &str) -> String {
     text.split_whitespace().collect()
@@ -192,5 +197,55 @@ fn long_messages_wrap_instead_of_being_cut() {
     z.update(Msg::Error(msg.into()), t);
     let screen = render(&z, 120, 40);
     assert!(solid(&screen).contains(&solid(msg)), "{screen}");
+}
+
+// 7. Help scrolls, wraps to the width and says how to close.
+#[test]
+fn help_scrolls_wraps_and_says_how_to_close() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(WHITE, None, None), t);
+    a.update(Msg::Resize(80, 24), t);
+    key(&mut a, KeyCode::Char('?'), t);
+    assert!(matches!(a.overlay, Overlay::Help { scroll: 0 }));
+    let screen = render(&a, 80, 24);
+    assert!(screen.contains("lines 1-"), "{screen}");
+    assert!(screen.contains("Esc or ? closes"), "{screen}");
+    key(&mut a, KeyCode::PageDown, t);
+    let Overlay::Help { scroll } = a.overlay else {
+        panic!("PageDown closed the help");
+    };
+    assert!(scroll > 0);
+    key(&mut a, KeyCode::Up, t);
+    assert!(matches!(a.overlay, Overlay::Help { scroll: s } if s == scroll - 1));
+    key(&mut a, KeyCode::End, t);
+    let screen = flat(&render(&a, 80, 24));
+    assert!(screen.contains("any spelling (nf3)."), "{screen}");
+    assert!(
+        screen.contains("so does any key that does not scroll it"),
+        "{screen}"
+    );
+    let Overlay::Help { scroll: end } = a.overlay else {
+        panic!("End closed the help");
+    };
+    key(&mut a, KeyCode::Down, t);
+    assert!(
+        matches!(a.overlay, Overlay::Help { scroll } if scroll == end),
+        "stops at the end"
+    );
+    key(&mut a, KeyCode::Home, t);
+    assert!(matches!(a.overlay, Overlay::Help { scroll: 0 }));
+    key(&mut a, KeyCode::Char('x'), t);
+    assert!(matches!(a.overlay, Overlay::None), "other keys close it");
+    key(&mut a, KeyCode::Char('?'), t);
+    key(&mut a, KeyCode::Esc, t);
+    assert!(matches!(a.overlay, Overlay::None));
+    // Wide: the long lines are whole.
+    key(&mut a, KeyCode::Char('?'), t);
+    a.update(Msg::Resize(140, 50), t);
+    let screen = flat(&render(&a, 140, 50));
+    for d in Action::ALL.iter().map(|a| a.description()) {
+        assert!(screen.contains(d), "{d} cut:\n{screen}");
+    }
 }
 

@@ -54,7 +54,7 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
     buf.set_style(area, base);
     if let Some(ex) = &app.explorer {
         explorer::draw_explorer(buf, app, ex, area);
-        if matches!(app.overlay, Overlay::Help) {
+        if matches!(app.overlay, Overlay::Help { .. }) {
             draw_help(buf, app, area);
         }
         return;
@@ -64,7 +64,7 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
             crate::ui::explorer::AnyExplorer::Zh(e) => explorer::draw_explorer(buf, app, e, area),
             crate::ui::explorer::AnyExplorer::Bug(e) => explorer::draw_explorer(buf, app, e, area),
         }
-        if matches!(app.overlay, Overlay::Help) {
+        if matches!(app.overlay, Overlay::Help { .. }) {
             draw_help(buf, app, area);
         }
         return;
@@ -72,7 +72,7 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
     if let Some(h) = &app.house {
         house::draw_house(buf, app, h, area, now);
         match &app.overlay {
-            Overlay::Help => draw_help(buf, app, area),
+            Overlay::Help { .. } => draw_help(buf, app, area),
             Overlay::Files(p) => replay::draw_files(buf, app, p, area),
             Overlay::NewGame(d) => draw_dialog(buf, app, d, area),
             Overlay::Text { title, lines } => {
@@ -117,7 +117,7 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
         }
         Overlay::Files(p) => replay::draw_files(buf, app, p, area),
         Overlay::Trainer(m) => trainer::draw_trainer_menu(buf, app, m, area),
-        Overlay::Help => draw_help(buf, app, area),
+        Overlay::Help { .. } => draw_help(buf, app, area),
         Overlay::Eval { simple } => evalview::draw_eval(buf, app, *simple, area),
         Overlay::NewGame(d) => draw_dialog(buf, app, d, area),
         Overlay::Promotion { choice, .. } => draw_promotion(buf, app, *choice, area),

@@ -246,108 +246,57 @@ pub(super) fn draw_message(
 }
 
 pub(super) fn draw_help(buf: &mut Buffer, app: &App, area: Rect) {
+    use crate::ui::help::{CLOSE, Part, help_view};
     let theme = app.theme();
-    let mut lines: Vec<Line> = Vec::new();
     let key = Style::default()
         .fg(theme.accent)
         .add_modifier(Modifier::BOLD);
     let text = Style::default().fg(theme.text);
-    if app.replay.is_some() || app.house.is_some() {
-        for a in crate::ui::keymap::ReplayAction::ALL {
-            let keys = app.config.replay_keys.keys_for(*a).join(", ");
-            lines.push(Line::from(vec![
-                Span::styled(format!("{keys:>16}  "), key),
-                Span::styled(a.description().to_string(), text),
-            ]));
-        }
-        lines.push(Line::from(""));
-        for a in Action::ALL.iter().filter(|a| {
-            !matches!(
-                a,
-                Action::Takeback
-                    | Action::Hint
-                    | Action::Resign
-                    | Action::OfferDraw
-                    | Action::Pause
-                    | Action::Up
-                    | Action::Down
-                    | Action::Left
-                    | Action::Right
-                    | Action::Select
-                    | Action::ScrollUp
-                    | Action::ScrollDown
-                    | Action::Open
-                    | Action::TypeMove
+    let scroll = match app.overlay {
+        Overlay::Help { scroll } => scroll,
+        _ => 0,
+    };
+    let v = help_view(app, area, scroll);
+    let lines: Vec<Line> = v.rows[v.first..]
+        .iter()
+        .take(v.visible)
+        .map(|row| {
+            Line::from(
+                row.iter()
+                    .map(|(s, p)| Span::styled(s.clone(), if *p == Part::Key { key } else { text }))
+                    .collect::<Vec<_>>(),
             )
-        }) {
-            let keys = app.keys.keys_for(*a).join(", ");
-            // Replay keys win where both are bound.
-            let keys: Vec<&str> = keys
-                .split(", ")
-                .filter(|k| {
-                    !crate::ui::keymap::ReplayAction::ALL
-                        .iter()
-                        .any(|r| app.config.replay_keys.keys_for(*r).iter().any(|x| x == k))
-                })
-                .collect();
-            if keys.is_empty() {
-                continue;
-            }
-            lines.push(Line::from(vec![
-                Span::styled(format!("{:>16}  ", keys.join(", ")), key),
-                Span::styled(a.description().to_string(), text),
-            ]));
-        }
-        lines.push(Line::from(""));
-        for l in [
-            "Digits go to a move number (23, 23b). Click a move in the list to",
-            "go there, or the eval graph. Variations are in parentheses: step",
-            "into one with the arrows up/down at its first move. Try your own",
-            "moves: click a piece and its square, or type one after ':'.",
-            "Review marks ?! inaccuracies, ? mistakes and ?? blunders: a move",
-            "that loses 5, 10 or 15 percentage points of winning chance.",
-            "",
-            "Press any key to close this help.",
-        ] {
-            lines.push(Line::from(Span::styled(l, text)));
-        }
-        let h = lines.len() as u16 + 2;
-        let r = centered(area, 76, h);
-        Clear.render_ref(r, buf);
-        Paragraph::new(lines)
-            .style(Style::default().bg(theme.background))
-            .block(block("Replay keys", theme))
-            .render_ref(r, buf);
-        return;
-    }
-    for a in Action::ALL {
-        let keys = app.keys.keys_for(*a).join(", ");
-        lines.push(Line::from(vec![
-            Span::styled(format!("{keys:>16}  "), key),
-            Span::styled(a.description().to_string(), text),
-        ]));
-    }
-    lines.push(Line::from(""));
-    for l in [
-        "Type a move in SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4) and",
-        "press Enter: files a-h, piece capitals K Q R B N and O begin a",
-        "move, so no command sits on them. Lower-case piece letters are",
-        "commands (n, q); ':' opens the move box for any spelling (nf3).",
-        "h moves the cursor unless the next key makes it a move (h3).",
-        "Mouse: click a piece, then its destination, or drag it.",
-        "Ctrl+C quits at any time. Games are saved after every move.",
-        "",
-        "Press any key to close this help.",
-    ] {
-        lines.push(Line::from(Span::styled(l, text)));
-    }
-    let h = lines.len() as u16 + 2;
-    let r = centered(area, 72, h);
-    Clear.render_ref(r, buf);
+        })
+        .collect();
+    // The bottom border: where the lines shown are, and how to close.
+    let footer = if v.rows.len() > v.visible {
+        format!(
+            " lines {}-{} of {}: ↑/↓ PgUp/PgDn Home/End scroll, Esc or ? closes ",
+            v.first + 1,
+            v.first + v.visible,
+            v.rows.len()
+        )
+    } else {
+        format!(" {CLOSE} ")
+    };
+    let footer = if footer.chars().count() + 2 > v.rect.width as usize {
+        format!(
+            " {}-{}/{} ↑↓ PgUp PgDn, Esc closes ",
+            v.first + 1,
+            (v.first + v.visible).min(v.rows.len()),
+            v.rows.len()
+        )
+    } else {
+        footer
+    };
+    Clear.render_ref(v.rect, buf);
     Paragraph::new(lines)
         .style(Style::default().bg(theme.background))
-        .block(block("Keys", theme))
-        .render_ref(r, buf);
+        .block(block(v.title, theme).title_bottom(Line::from(Span::styled(
+            footer,
+            Style::default().fg(theme.accent),
+        ))))
+        .render_ref(v.rect, buf);
 }
 
 pub(super) fn draw_promotion(buf: &mut Buffer, app: &App, choice: usize, area: Rect) {

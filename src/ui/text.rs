@@ -78,6 +78,37 @@ pub fn san_line(board: &Board, moves: &[Move], max: usize) -> String {
     out.join(" ")
 }
 
+/// How far a game has gone, in full moves with the last one: "5 moves
+/// (5...Nf6)", "1 move (1. e4)" (the resume prompt and the status after
+/// resuming say the same).
+pub fn game_progress(game: &crate::game::Game) -> String {
+    let Some((&last, before)) = game.moves().split_last() else {
+        return "no moves".to_string();
+    };
+    let mut b = game.start().clone();
+    for &m in before {
+        b = b.play(m);
+    }
+    let first = game.start().chess().fullmoves().get();
+    let n = (b.chess().fullmoves().get() + 1).saturating_sub(first);
+    let s = if n == 1 { "" } else { "s" };
+    format!("{n} move{s} ({})", san_line(&b, &[last], 1))
+}
+
+/// The resume prompt's line about an unfinished game: "You vs Kibitz
+/// level 3, 5 moves (5...Nf6), 2026-01-01_120000.pgn".
+pub fn resume_summary(game: &crate::game::Game, path: &std::path::Path) -> String {
+    format!(
+        "{} vs {}, {}, {}",
+        game.header("White").unwrap_or("?"),
+        game.header("Black").unwrap_or("?"),
+        game_progress(game),
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    )
+}
+
 /// Wraps styled text (pieces of text with a tag: a style, or what stands
 /// for one) at spaces to lines of at most `width` characters; a word longer
 /// than a line is cut. Lines after the first start with `indent` spaces

@@ -191,8 +191,8 @@ impl App {
             self.flipped = human == Color::Black;
         }
         self.info(format!(
-            "Resumed the game after {} moves.",
-            self.game.moves().len()
+            "Resumed the game after {}.",
+            super::super::text::game_progress(&self.game)
         ));
         self.next_turn(now);
     }

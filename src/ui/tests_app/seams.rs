@@ -2,8 +2,10 @@
 //! after the end, keys acting on the "too small" screen, cut-off messages,
 //! a help that did not fit, resume counts, stale search lines and footers.
 
-use super::house_live::{bughouse, crazyhouse, go_for, jobs, live_moves, shift_or_key};
+use super::house_live::{ENGINE, bughouse, crazyhouse, go_for, jobs, live_moves, shift_or_key};
 use super::*;
+use crate::ui::house::live::{LiveSetup, Player};
+use crate::variant::VariantKind;
 
 fn status_text(a: &App) -> String {
     a.status
@@ -247,5 +249,50 @@ fn help_scrolls_wraps_and_says_how_to_close() {
     for d in Action::ALL.iter().map(|a| a.description()) {
         assert!(screen.contains(d), "{d} cut:\n{screen}");
     }
+}
+
+// 8. The resume prompt and the status count the same moves.
+#[test]
+fn resume_prompt_and_status_count_full_moves() {
+    let t = Instant::now();
+    let mut g = crate::game::Game::new(Board::startpos());
+    let mut b = Board::startpos();
+    for m in [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7",
+    ] {
+        let mv = b.parse_uci(m).unwrap();
+        g.push(mv, None);
+        b = b.play(mv);
+    }
+    let path = PathBuf::from("/nonexistent/2026-01-01_120000.pgn");
+    let summary = crate::ui::text::resume_summary(&g, &path);
+    assert!(summary.contains("5 moves (5... Be7)"), "{summary}");
+    let mut a = app();
+    a.resume(g, path, t);
+    let text = status_text(&a);
+    assert!(
+        text.contains("after 5 moves (5... Be7)"),
+        "prompt: {summary}; status: {text}"
+    );
+}
+
+// 8. The Crazyhouse/Bughouse resume prompt is not drawn over a chess board.
+#[test]
+fn the_house_resume_prompt_is_not_over_the_chess_screen() {
+    let mut a = app();
+    a.overlay = Overlay::ResumeHouse {
+        path: PathBuf::from("/nonexistent/x.pgn"),
+        summary: "Crazyhouse: You vs Kibitz, 3 moves, x.pgn".into(),
+        setup: Box::new(LiveSetup {
+            kind: VariantKind::Crazyhouse,
+            players: vec![[Player::Human, ENGINE]],
+            time: None,
+        }),
+    };
+    let screen = render(&a, 120, 40);
+    assert!(screen.contains("An unfinished game was found"), "{screen}");
+    assert!(screen.contains("3 moves"), "{screen}");
+    assert!(!screen.contains("Engine:"), "the chess panel: {screen}");
+    assert!(!screen.contains("takeback"), "the chess keys: {screen}");
 }
 

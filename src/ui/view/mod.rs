@@ -69,6 +69,28 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
         }
         return;
     }
+    // An unfinished Crazyhouse/Bughouse game: the offer stands on its own
+    // screen (or a blank one), not over the chess board.
+    if let Overlay::ResumeHouse { summary, .. } = &app.overlay
+        && (app.house.is_some() || layout(area).is_some())
+    {
+        if let Some(h) = &app.house {
+            house::draw_house(buf, app, h, area, now);
+        }
+        draw_message(
+            buf,
+            theme,
+            area,
+            "Unfinished game",
+            &[
+                "An unfinished game was found:",
+                summary,
+                "",
+                "Enter or y = resume    n = new game    q = quit",
+            ],
+        );
+        return;
+    }
     if let Some(h) = &app.house {
         house::draw_house(buf, app, h, area, now);
         match &app.overlay {

@@ -599,6 +599,12 @@ impl App {
         self.selected = None;
         self.engine_score = None;
         self.search.lines.clear();
+        // The panel's search was about a position taken back: it goes.
+        if self.search.ply > self.game.moves().len() {
+            self.search.iterations.clear();
+            self.search.progress = None;
+            self.search.board = None;
+        }
         self.evals.truncate(self.game.moves().len() + 1);
         let len = self.game.moves().len();
         if let Some(t) = &mut self.trainer {

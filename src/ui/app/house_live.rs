@@ -294,6 +294,22 @@ impl App {
             h.input.push(c);
             return;
         }
+        // A move typed when none can be made is answered, not dropped.
+        if let KeyCode::Char(c) = k.code
+            && plain
+            && crate::ui::keymap::begins_move(c)
+            && let Some(l) = h.live.as_ref()
+            && !l.human_seats().is_empty()
+        {
+            match l.ending.clone() {
+                Some(e) => self.error(format!(
+                    "The game is over: {e}. {} starts a new game.",
+                    self.keys_hint(Action::NewGame)
+                )),
+                None => self.info("Not your move: wait for the engine."),
+            }
+            return;
+        }
         if k.code == KeyCode::Tab || k.code == KeyCode::BackTab {
             if let Some(l) = h.live.as_deref_mut()
                 && l.boards() == 2

@@ -296,3 +296,78 @@ fn the_house_resume_prompt_is_not_over_the_chess_screen() {
     assert!(!screen.contains("takeback"), "the chess keys: {screen}");
 }
 
+// 9. A takeback clears the search panel of the position taken back.
+#[test]
+fn takeback_clears_the_search_of_the_position_taken_back() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(WHITE, None, None), t);
+    type_str(&mut a, "e4", t);
+    let req = take_go(&mut a, Slot::Opponent).unwrap();
+    let board = Board::startpos().play(Board::startpos().parse_uci("e2e4").unwrap());
+    let e5 = board.parse_uci("e7e5").unwrap();
+    let nf3 = board.play(e5).parse_uci("g1f3").unwrap();
+    let line = crate::ui::player::SearchLine {
+        depth: 6,
+        multipv: 1,
+        score: Some(Score(-20)),
+        pv: vec![e5, nf3],
+        ..Default::default()
+    };
+    a.update(
+        Msg::Engine(Slot::Opponent, EngineEvent::Info { id: req.id, line }),
+        t,
+    );
+    reply(&mut a, &req, "e7e5", t);
+    let screen = render(&a, 120, 40);
+    assert!(screen.contains("1... e5"), "{screen}");
+    command(&mut a, Action::Takeback, t);
+    assert!(a.game.moves().is_empty());
+    let screen = render(&a, 120, 40);
+    assert!(!screen.contains("1... e5"), "the line taken back: {screen}");
+    assert!(screen.contains("no search yet"), "{screen}");
+}
+
+// 9. A finished game's keys offer nothing that does nothing.
+#[test]
+fn finished_games_offer_no_pause_takeback_or_hint() {
+    let t = Instant::now();
+    let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    let mut a = app();
+    a.start_game(setup(Mode::EngineVsEngine, None, None), t);
+    assert!(last_row(&render(&a, 120, 40)).contains("pause"));
+    a.start_game(setup(Mode::EngineVsEngine, Some(mated), None), t);
+    assert!(a.is_over());
+    let row = last_row(&render(&a, 120, 40));
+    assert!(!row.contains("pause"), "{row}");
+    a.start_game(setup(WHITE, Some(mated), None), t);
+    assert!(a.is_over());
+    let row = last_row(&render(&a, 120, 40));
+    for gone in ["takeback", "hint", "draw", "resign"] {
+        assert!(!row.contains(gone), "{gone}: {row}");
+    }
+    assert!(row.contains("new") && row.contains("quit"), "{row}");
+}
+
+// 9. A move typed on a finished Bughouse game is answered.
+#[test]
+fn a_move_typed_on_a_finished_bughouse_game_is_answered() {
+    let t = Instant::now();
+    let mut a = bughouse(t);
+    shift_or_key(&mut a, Action::Resign, t);
+    shift_or_key(&mut a, Action::Resign, t);
+    assert!(
+        a.house
+            .as_ref()
+            .and_then(|h| h.live.as_ref())
+            .is_some_and(|l| l.is_over())
+    );
+    key(&mut a, KeyCode::Char('e'), t);
+    let text = status_text(&a);
+    assert!(
+        text.contains("The game is over") && text.contains("resigned"),
+        "{text}"
+    );
+    let row = last_row(&render(&a, 160, 50));
+    assert!(!row.contains("resign") && !row.contains("hint"), "{row}");
+}

@@ -683,16 +683,18 @@ fn draw_live_status(
     if l.boards() == 2 && people {
         push("m".into(), "message");
     }
-    if people {
+    // A finished game: no hint, takeback or resigning.
+    let playing = people && !l.is_over();
+    if playing {
         push(key_label(app, Action::Hint), "hint");
     }
     push(key_label(app, Action::Analyse), "analyse");
     push(key_label(app, Action::EvalBreakdown), "eval");
     push(key_label(app, Action::Explore), "explore");
-    if l.boards() == 1 && people {
+    if l.boards() == 1 && playing {
         push(key_label(app, Action::Takeback), "takeback");
     }
-    if people {
+    if playing {
         push(key_label(app, Action::Resign), "resign");
     }
     push(key_label(app, Action::Flip), "flip");

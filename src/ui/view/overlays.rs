@@ -74,6 +74,19 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &App, area: Rect) {
         {
             continue;
         }
+        // A finished game: no moves to ask for or take back, nothing to
+        // offer or resign (taking back goes on after an engine failure).
+        let over = app.game.ending.is_some_and(|e| {
+            a != Action::Takeback || e.termination != crate::game::Termination::Abandoned
+        });
+        if over
+            && matches!(
+                a,
+                Action::Takeback | Action::Hint | Action::Resign | Action::OfferDraw
+            )
+        {
+            continue;
+        }
         spans.push(Span::styled(
             key_label(app, a),
             Style::default()
@@ -85,7 +98,7 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &App, area: Rect) {
             Style::default().fg(theme.dim),
         ));
     }
-    if app.mode == Mode::EngineVsEngine {
+    if app.mode == Mode::EngineVsEngine && !app.is_over() {
         spans.push(Span::styled(
             key_label(app, Action::Pause),
             Style::default()

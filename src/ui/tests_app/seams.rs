@@ -276,6 +276,29 @@ fn resume_prompt_and_status_count_full_moves() {
     );
 }
 
+// 8. The Crazyhouse prompt counts full moves too.
+#[test]
+fn the_crazyhouse_resume_prompt_counts_full_moves() {
+    let t = Instant::now();
+    let dir = temp_dir("seams-zh-resume");
+    let mut a = crazyhouse(t);
+    type_str(&mut a, "e4", t);
+    let (id, _) = go_for(&jobs(&mut a), 1).unwrap();
+    super::house_live::answer(&mut a, 1, id, "e7e5", t);
+    type_str(&mut a, "Nf3", t);
+    let text = a
+        .house
+        .as_ref()
+        .and_then(|h| h.live.as_ref())
+        .map(|l| l.save_text())
+        .unwrap();
+    std::fs::write(dir.join("2026-01-01_000000.pgn"), text).unwrap();
+    let (_, summary) =
+        crate::ui::house::file::find_unfinished(&dir, VariantKind::Crazyhouse).expect("offered");
+    assert!(summary.contains(", 2 moves,"), "{summary}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 // 8. The Crazyhouse/Bughouse resume prompt is not drawn over a chess board.
 #[test]
 fn the_house_resume_prompt_is_not_over_the_chess_screen() {

@@ -96,16 +96,7 @@ pub(super) fn event_loop(
     match resume {
         _ if exploring => {}
         Some((path, game)) => {
-            let moves = game.moves().len().div_ceil(2);
-            let summary = format!(
-                "{} vs {}, {moves} move{}, {}",
-                game.header("White").unwrap_or("?"),
-                game.header("Black").unwrap_or("?"),
-                if moves == 1 { "" } else { "s" },
-                path.file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default()
-            );
+            let summary = crate::ui::text::resume_summary(&game, &path);
             app.ui.overlay = Overlay::Resume {
                 path,
                 game: Box::new(game),

@@ -12,6 +12,7 @@ pub mod clock;
 pub mod config;
 mod event_loop;
 pub mod explorer;
+pub mod help;
 pub mod house;
 pub mod input;
 pub mod keymap;

@@ -77,3 +77,104 @@ pub fn san_line(board: &Board, moves: &[Move], max: usize) -> String {
     }
     out.join(" ")
 }
+
+/// How far a game has gone, in full moves with the last one: "5 moves
+/// (5...Nf6)", "1 move (1. e4)" (the resume prompt and the status after
+/// resuming say the same).
+pub fn game_progress(game: &crate::game::Game) -> String {
+    let Some((&last, before)) = game.moves().split_last() else {
+        return "no moves".to_string();
+    };
+    let mut b = game.start().clone();
+    for &m in before {
+        b = b.play(m);
+    }
+    let first = game.start().chess().fullmoves().get();
+    let n = (b.chess().fullmoves().get() + 1).saturating_sub(first);
+    let s = if n == 1 { "" } else { "s" };
+    format!("{n} move{s} ({})", san_line(&b, &[last], 1))
+}
+
+/// The resume prompt's line about an unfinished game: "You vs Kibitz
+/// level 3, 5 moves (5...Nf6), 2026-01-01_120000.pgn".
+pub fn resume_summary(game: &crate::game::Game, path: &std::path::Path) -> String {
+    format!(
+        "{} vs {}, {}, {}",
+        game.header("White").unwrap_or("?"),
+        game.header("Black").unwrap_or("?"),
+        game_progress(game),
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    )
+}
+
+/// Wraps styled text (pieces of text with a tag: a style, or what stands
+/// for one) at spaces to lines of at most `width` characters; a word longer
+/// than a line is cut. Lines after the first start with `indent` spaces
+/// (not when that leaves less than half the width). Pieces with the same
+/// tag next to each other are joined.
+pub fn wrap_styled<T: Copy + PartialEq>(
+    pieces: &[(String, T)],
+    width: usize,
+    indent: usize,
+) -> Vec<Vec<(String, T)>> {
+    let width = width.max(1);
+    let indent = if indent * 2 > width { 0 } else { indent };
+    let chars: Vec<(char, T)> = pieces
+        .iter()
+        .flat_map(|(s, t)| s.chars().map(move |c| (c, *t)))
+        .collect();
+    let mut rows: Vec<Vec<(char, T)>> = Vec::new();
+    let mut cur: Vec<(char, T)> = Vec::new();
+    // A continuation line holding nothing but its indent.
+    let mut fresh = false;
+    let mut i = 0;
+    while i < chars.len() {
+        let s0 = i;
+        while i < chars.len() && chars[i].0 == ' ' {
+            i += 1;
+        }
+        let spaces = &chars[s0..i];
+        let w0 = i;
+        while i < chars.len() && chars[i].0 != ' ' {
+            i += 1;
+        }
+        let word = &chars[w0..i];
+        let tag = word.first().or(spaces.first()).map(|c| c.1);
+        let need = if fresh { 0 } else { spaces.len() } + word.len();
+        if !cur.is_empty() && !fresh && cur.len() + need > width && !word.is_empty() {
+            rows.push(std::mem::take(&mut cur));
+            if let Some(t) = tag {
+                cur.extend(std::iter::repeat_n((' ', t), indent));
+            }
+            fresh = true;
+        }
+        if !fresh {
+            cur.extend_from_slice(spaces);
+        }
+        for &c in word {
+            if cur.len() >= width {
+                rows.push(std::mem::take(&mut cur));
+                cur.extend(std::iter::repeat_n((' ', c.1), indent));
+            }
+            cur.push(c);
+            fresh = false;
+        }
+    }
+    if !cur.is_empty() || rows.is_empty() {
+        rows.push(cur);
+    }
+    rows.into_iter()
+        .map(|row| {
+            let mut out: Vec<(String, T)> = Vec::new();
+            for (c, t) in row {
+                match out.last_mut() {
+                    Some((s, last)) if *last == t => s.push(c),
+                    _ => out.push((c.to_string(), t)),
+                }
+            }
+            out
+        })
+        .collect()
+}

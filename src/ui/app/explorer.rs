@@ -27,7 +27,7 @@ pub fn open_any(ui: &mut Shared, mut ex: AnyExplorer) {
 impl Screen for ExplorerScreen {
     fn key(&mut self, ui: &mut Shared, k: KeyEvent, _now: Instant) {
         if k.code == KeyCode::Char('?') || k.code == KeyCode::F(1) {
-            ui.overlay = Overlay::Help;
+            ui.overlay = Overlay::Help { scroll: 0 };
             return;
         }
         match self.ex.key(k, &mut ui.next_id) {

@@ -122,7 +122,10 @@ pub struct Status {
 #[derive(Clone, Debug)]
 pub enum Overlay {
     None,
-    Help,
+    /// The keys; `scroll` is the first line shown.
+    Help {
+        scroll: u16,
+    },
     /// The evaluation of the position, term by term; `simple` picks the
     /// table shown when only one fits.
     Eval {
@@ -484,6 +487,13 @@ impl App {
                 }
             }
         }
+    }
+
+    /// The top screen replays a file (its help lists the replay keys).
+    pub fn replaying(&self) -> bool {
+        self.top_as::<ChessScreen>()
+            .is_some_and(|c| c.replay.is_some())
+            || self.top_as::<HouseScreen>().is_some()
     }
 
     /// Whether the top screen fits the terminal.

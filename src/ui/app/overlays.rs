@@ -47,8 +47,26 @@ impl App {
     /// The overlays above every screen take their keys; true if one did.
     fn overlay_key(&mut self, k: KeyEvent, now: Instant) -> bool {
         match &self.ui.overlay {
-            Overlay::Help => {
-                self.ui.overlay = Overlay::None;
+            Overlay::Help { scroll } => {
+                // The arrows, PgUp/PgDn, Home and End scroll; other keys close.
+                let area = Rect::new(0, 0, self.ui.size.0, self.ui.size.1);
+                let v = crate::ui::help::help_view(&self.ui, self.replaying(), area, *scroll);
+                let (now_at, page) = (v.first, v.visible.saturating_sub(1).max(1));
+                let to = match k.code {
+                    KeyCode::Up => Some(now_at.saturating_sub(1)),
+                    KeyCode::Down => Some(now_at + 1),
+                    KeyCode::PageUp => Some(now_at.saturating_sub(page)),
+                    KeyCode::PageDown => Some(now_at + page),
+                    KeyCode::Home => Some(0),
+                    KeyCode::End => Some(v.max_scroll()),
+                    _ => None,
+                };
+                self.ui.overlay = match to {
+                    Some(s) => Overlay::Help {
+                        scroll: s.min(v.max_scroll()) as u16,
+                    },
+                    None => Overlay::None,
+                };
             }
             Overlay::Text { .. } => {
                 self.ui.overlay = Overlay::None;

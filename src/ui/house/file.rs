@@ -113,6 +113,13 @@ pub fn find_unfinished(
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let summary = format!("{}, {} moves, {name}", show.title, show.moves.len());
+    // Full moves, as the chess prompt counts them (Bughouse: the moves of
+    // both boards).
+    let n = show.moves.len();
+    let moves = match show.boards() {
+        1 => format!("{} move{}", n.div_ceil(2), if n <= 2 { "" } else { "s" }),
+        _ => format!("{n} moves on the two boards"),
+    };
+    let summary = format!("{}, {moves}, {name}", show.title);
     Some((newest, summary))
 }

@@ -13,6 +13,7 @@ mod replay;
 mod replay_review;
 mod saving;
 mod screens;
+mod seams;
 mod trainer;
 
 use super::config::{Config, PieceStyle, TimeControl};

@@ -109,7 +109,7 @@ fn help_overlay_lists_the_keys() {
     let mut a = app();
     a.start_game(setup(WHITE, None, None), t);
     key(&mut a, KeyCode::Char('?'), t);
-    assert!(matches!(a.ui.overlay, Overlay::Help));
+    assert!(matches!(a.ui.overlay, Overlay::Help { .. }));
     let s = render(&a, 120, 40);
     for word in ["Flip", "Take back", "Hint", "Quit", "Endgame trainer"] {
         assert!(

@@ -532,7 +532,7 @@ fn draw_house_status(buf: &mut Buffer, app: &Shared, h: &HouseReplay, show: &Sho
         }
         Line::from(spans)
     };
-    Paragraph::new(line1).render_ref(Rect::new(area.x, area.y, area.width, 1), buf);
+    super::overlays::draw_status_message(buf, theme, line1, area);
     let key = Style::default()
         .fg(theme.accent)
         .add_modifier(Modifier::BOLD);
@@ -678,7 +678,7 @@ fn draw_live_status(
     } else {
         Line::from(Span::styled("The engines think...", dim))
     };
-    Paragraph::new(line1).render_ref(Rect::new(area.x, area.y, area.width, 1), buf);
+    super::overlays::draw_status_message(buf, theme, line1, area);
     let mut spans = Vec::new();
     let mut push = |k: String, label: &str| {
         spans.push(Span::styled(k, key));
@@ -689,16 +689,18 @@ fn draw_live_status(
     if l.boards() == 2 && people {
         push("m".into(), "message");
     }
-    if people {
+    // A finished game: no hint, takeback or resigning.
+    let playing = people && !l.is_over();
+    if playing {
         push(key_label(app, Action::Hint), "hint");
     }
     push(key_label(app, Action::Analyse), "analyse");
     push(key_label(app, Action::EvalBreakdown), "eval");
     push(key_label(app, Action::Explore), "explore");
-    if l.boards() == 1 && people {
+    if l.boards() == 1 && playing {
         push(key_label(app, Action::Takeback), "takeback");
     }
-    if people {
+    if playing {
         push(key_label(app, Action::Resign), "resign");
     }
     push(key_label(app, Action::Flip), "flip");

@@ -59,12 +59,9 @@ pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
     if !app.top().fits(area) {
         return;
     }
-    let replaying = app
-        .top_as::<ChessScreen>()
-        .is_some_and(|c| c.replay.is_some())
-        || app.top_as::<HouseScreen>().is_some();
+    let replaying = app.replaying();
     match &ui.overlay {
-        Overlay::Help => draw_help(buf, ui, replaying, area),
+        Overlay::Help { scroll } => draw_help(buf, ui, replaying, *scroll, area),
         Overlay::Files(p) => replay::draw_files(buf, ui, p, area),
         Overlay::NewGame(d) => draw_dialog(buf, ui, d, area),
         Overlay::Trainer(m) => trainer::draw_trainer_menu(buf, ui, m, area),

@@ -7,10 +7,20 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
     let line1 = if app.s.move_box_shown() {
         let mut spans = vec![
             Span::styled("Move: ", Style::default().fg(theme.accent)),
-            Span::styled(
-                format!("{}▏", app.s.input),
-                Style::default().fg(theme.text).add_modifier(Modifier::BOLD),
-            ),
+            if app.s.input_refused {
+                // Refused: on show, struck out, until a key types anew.
+                Span::styled(
+                    format!("{}▏", app.s.input),
+                    Style::default()
+                        .fg(theme.dim)
+                        .add_modifier(Modifier::CROSSED_OUT),
+                )
+            } else {
+                Span::styled(
+                    format!("{}▏", app.s.input),
+                    Style::default().fg(theme.text).add_modifier(Modifier::BOLD),
+                )
+            },
         ];
         if let Some(s) = &app.ui.status {
             let st = match s.kind {
@@ -64,6 +74,19 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
         {
             continue;
         }
+        // A finished game: no moves to ask for or take back, nothing to
+        // offer or resign (taking back goes on after an engine failure).
+        let over = app.s.game.ending.is_some_and(|e| {
+            a != Action::Takeback || e.termination != crate::game::Termination::Abandoned
+        });
+        if over
+            && matches!(
+                a,
+                Action::Takeback | Action::Hint | Action::Resign | Action::OfferDraw
+            )
+        {
+            continue;
+        }
         spans.push(Span::styled(
             key_label(app.ui, a),
             Style::default()
@@ -75,7 +98,7 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
             Style::default().fg(theme.dim),
         ));
     }
-    if app.s.mode == Mode::EngineVsEngine {
+    if app.s.mode == Mode::EngineVsEngine && !app.s.is_over() {
         spans.push(Span::styled(
             key_label(app.ui, Action::Pause),
             Style::default()
@@ -84,7 +107,52 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
         ));
         spans.push(Span::styled(" pause", Style::default().fg(theme.dim)));
     }
-    Paragraph::new(vec![line1, Line::from(spans)]).render_ref(area, buf);
+    Paragraph::new(vec![Line::from(""), Line::from(spans)]).render_ref(area, buf);
+    draw_status_message(buf, theme, line1, area);
+}
+
+/// The message line of the status (the first of its rows in `area`): a
+/// message longer than the screen is wide wraps, its rows growing upward
+/// over the screen (half of it at most; beyond that it ends with `…`).
+pub(super) fn draw_status_message(buf: &mut Buffer, theme: &Theme, line: Line, area: Rect) {
+    if area.height == 0 || area.width == 0 {
+        return;
+    }
+    let pieces: Vec<(String, Style)> = line
+        .spans
+        .iter()
+        .map(|s| (s.content.to_string(), line.style.patch(s.style)))
+        .collect();
+    let mut rows = crate::ui::text::wrap_styled(&pieces, area.width as usize, 0);
+    let max = ((area.y + area.height) / 2).clamp(1, area.y + 1) as usize;
+    if rows.len() > max {
+        rows.truncate(max);
+        if let Some(last) = rows.last_mut() {
+            let len: usize = last.iter().map(|(s, _)| s.chars().count()).sum();
+            if len + 1 > area.width as usize
+                && let Some((s, _)) = last.last_mut()
+            {
+                s.pop();
+            }
+            let st = last.last().map_or(Style::default(), |p| p.1);
+            last.push(("…".to_string(), st));
+        }
+    }
+    let n = rows.len() as u16;
+    let r = Rect::new(area.x, area.y + 1 - n, area.width, n);
+    Clear.render_ref(r, buf);
+    buf.set_style(r, Style::default().fg(theme.text).bg(theme.background));
+    let lines: Vec<Line> = rows
+        .into_iter()
+        .map(|row| {
+            Line::from(
+                row.into_iter()
+                    .map(|(s, st)| Span::styled(s, st))
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect();
+    Paragraph::new(lines).render_ref(r, buf);
 }
 
 /// The replay screen's status: the move-number box or the message, then
@@ -155,7 +223,8 @@ fn draw_replay_status(buf: &mut Buffer, app: &ChessView<'_>, line1: Line, area: 
         spans.push(Span::styled(key_label(app.ui, a), key));
         spans.push(Span::styled(format!(" {what}  "), dim));
     }
-    Paragraph::new(vec![line1, Line::from(spans)]).render_ref(area, buf);
+    Paragraph::new(vec![Line::from(""), Line::from(spans)]).render_ref(area, buf);
+    draw_status_message(buf, theme, line1, area);
 }
 
 pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
@@ -190,109 +259,54 @@ pub(super) fn draw_message(
         .render_ref(r, buf);
 }
 
-pub(super) fn draw_help(buf: &mut Buffer, app: &Shared, replaying: bool, area: Rect) {
+pub(super) fn draw_help(buf: &mut Buffer, app: &Shared, replaying: bool, scroll: u16, area: Rect) {
+    use crate::ui::help::{CLOSE, Part, help_view};
     let theme = app.theme();
-    let mut lines: Vec<Line> = Vec::new();
     let key = Style::default()
         .fg(theme.accent)
         .add_modifier(Modifier::BOLD);
     let text = Style::default().fg(theme.text);
-    if replaying {
-        for a in crate::ui::keymap::ReplayAction::ALL {
-            let keys = app.config.replay_keys.keys_for(*a).join(", ");
-            lines.push(Line::from(vec![
-                Span::styled(format!("{keys:>16}  "), key),
-                Span::styled(a.description().to_string(), text),
-            ]));
-        }
-        lines.push(Line::from(""));
-        for a in Action::ALL.iter().filter(|a| {
-            !matches!(
-                a,
-                Action::Takeback
-                    | Action::Hint
-                    | Action::Resign
-                    | Action::OfferDraw
-                    | Action::Pause
-                    | Action::Up
-                    | Action::Down
-                    | Action::Left
-                    | Action::Right
-                    | Action::Select
-                    | Action::ScrollUp
-                    | Action::ScrollDown
-                    | Action::Open
-                    | Action::TypeMove
+    let v = help_view(app, replaying, area, scroll);
+    let lines: Vec<Line> = v.rows[v.first..]
+        .iter()
+        .take(v.visible)
+        .map(|row| {
+            Line::from(
+                row.iter()
+                    .map(|(s, p)| Span::styled(s.clone(), if *p == Part::Key { key } else { text }))
+                    .collect::<Vec<_>>(),
             )
-        }) {
-            let keys = app.keys.keys_for(*a).join(", ");
-            // Replay keys win where both are bound.
-            let keys: Vec<&str> = keys
-                .split(", ")
-                .filter(|k| {
-                    !crate::ui::keymap::ReplayAction::ALL
-                        .iter()
-                        .any(|r| app.config.replay_keys.keys_for(*r).iter().any(|x| x == k))
-                })
-                .collect();
-            if keys.is_empty() {
-                continue;
-            }
-            lines.push(Line::from(vec![
-                Span::styled(format!("{:>16}  ", keys.join(", ")), key),
-                Span::styled(a.description().to_string(), text),
-            ]));
-        }
-        lines.push(Line::from(""));
-        for l in [
-            "Digits go to a move number (23, 23b). Click a move in the list to",
-            "go there, or the eval graph. Variations are in parentheses: step",
-            "into one with the arrows up/down at its first move. Try your own",
-            "moves: click a piece and its square, or type one after ':'.",
-            "Review marks ?! inaccuracies, ? mistakes and ?? blunders: a move",
-            "that loses 5, 10 or 15 percentage points of winning chance.",
-            "",
-            "Press any key to close this help.",
-        ] {
-            lines.push(Line::from(Span::styled(l, text)));
-        }
-        let h = lines.len() as u16 + 2;
-        let r = centered(area, 76, h);
-        Clear.render_ref(r, buf);
-        Paragraph::new(lines)
-            .style(Style::default().bg(theme.background))
-            .block(block("Replay keys", theme))
-            .render_ref(r, buf);
-        return;
-    }
-    for a in Action::ALL {
-        let keys = app.keys.keys_for(*a).join(", ");
-        lines.push(Line::from(vec![
-            Span::styled(format!("{keys:>16}  "), key),
-            Span::styled(a.description().to_string(), text),
-        ]));
-    }
-    lines.push(Line::from(""));
-    for l in [
-        "Type a move in SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4) and",
-        "press Enter: files a-h, piece capitals K Q R B N and O begin a",
-        "move, so no command sits on them. Lower-case piece letters are",
-        "commands (n, q); ':' opens the move box for any spelling (nf3).",
-        "h moves the cursor unless the next key makes it a move (h3).",
-        "Mouse: click a piece, then its destination, or drag it.",
-        "Ctrl+C quits at any time. Games are saved after every move.",
-        "",
-        "Press any key to close this help.",
-    ] {
-        lines.push(Line::from(Span::styled(l, text)));
-    }
-    let h = lines.len() as u16 + 2;
-    let r = centered(area, 72, h);
-    Clear.render_ref(r, buf);
+        })
+        .collect();
+    // The bottom border: where the lines shown are, and how to close.
+    let footer = if v.rows.len() > v.visible {
+        format!(
+            " lines {}-{} of {}: ↑/↓ PgUp/PgDn Home/End scroll, Esc or ? closes ",
+            v.first + 1,
+            v.first + v.visible,
+            v.rows.len()
+        )
+    } else {
+        format!(" {CLOSE} ")
+    };
+    let footer = if footer.chars().count() + 2 > v.rect.width as usize {
+        format!(
+            " {}-{}/{} ↑↓ PgUp PgDn, Esc closes ",
+            v.first + 1,
+            (v.first + v.visible).min(v.rows.len()),
+            v.rows.len()
+        )
+    } else {
+        footer
+    };
+    Clear.render_ref(v.rect, buf);
     Paragraph::new(lines)
         .style(Style::default().bg(theme.background))
-        .block(block("Keys", theme))
-        .render_ref(r, buf);
+        .block(block(v.title, theme).title_bottom(Line::from(Span::styled(
+            footer,
+            Style::default().fg(theme.accent),
+        ))))
+        .render_ref(v.rect, buf);
 }
 
 pub(super) fn draw_promotion(buf: &mut Buffer, app: &ChessView<'_>, choice: usize, area: Rect) {

@@ -546,6 +546,18 @@ impl Chess<'_> {
             self.ui.error("Takeback is for games you play.");
             return;
         }
+        // A finished game keeps its result (an engine that failed aside:
+        // taking back goes on with a new engine).
+        if self
+            .s
+            .game
+            .ending
+            .is_some_and(|e| e.termination != Termination::Abandoned)
+        {
+            let text = self.game_over_text();
+            self.ui.error(text);
+            return;
+        }
         if self.s.game.moves().is_empty() {
             self.ui.error("There is no move to take back.");
             return;
@@ -585,6 +597,12 @@ impl Chess<'_> {
         self.s.selected = None;
         self.s.engine_score = None;
         self.s.search.lines.clear();
+        // The panel's search was about a position taken back: it goes.
+        if self.s.search.ply > self.s.game.moves().len() {
+            self.s.search.iterations.clear();
+            self.s.search.progress = None;
+            self.s.search.board = None;
+        }
         self.s.evals.truncate(self.s.game.moves().len() + 1);
         let len = self.s.game.moves().len();
         if let Some(t) = &mut self.s.trainer {
@@ -596,6 +614,24 @@ impl Chess<'_> {
         ));
         self.save();
         self.next_turn(now);
+    }
+
+    /// "The game is over (Black wins by time forfeit). n starts a new
+    /// game." (and u takes back after an engine failure).
+    pub(super) fn game_over_text(&self) -> String {
+        let Some(e) = self.s.game.ending else {
+            return String::new();
+        };
+        let back = if e.termination == Termination::Abandoned {
+            format!(", {} takes back", self.ui.keys_hint(Action::Takeback))
+        } else {
+            String::new()
+        };
+        format!(
+            "The game is over ({}). {} starts a new game{back}.",
+            describe_ending(e),
+            self.ui.keys_hint(Action::NewGame)
+        )
     }
 
     /// The side to move after `ply` half-moves of this game.

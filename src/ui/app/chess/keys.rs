@@ -116,12 +116,17 @@ impl Chess<'_> {
                     return;
                 }
                 KeyCode::Backspace => {
+                    self.s.input_refused = false;
                     if self.s.input.pop().is_none() {
                         self.s.move_box_open = false;
                     }
                     return;
                 }
                 KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => {
+                    // A refused move gives way to the new one being typed.
+                    if std::mem::take(&mut self.s.input_refused) {
+                        self.s.input.clear();
+                    }
                     if self.s.input.len() < 12 {
                         self.s.input.push(c);
                     }
@@ -195,6 +200,9 @@ impl Chess<'_> {
         self.s.pending_letters.clear();
         match (action, plain_char) {
             (Some(a), _) => self.run_action(a, now),
+            (None, Some(c)) if begins_move(c) && self.is_over() && self.s.replay.is_none() => {
+                self.ui.error(self.game_over_text());
+            }
             (None, Some(c)) if !c.is_whitespace() => {
                 let hint = if "nbrqkp".contains(c) && self.typing_allowed() {
                     format!(
@@ -231,9 +239,16 @@ impl Chess<'_> {
                 self.play(m, now);
             }
             Err(e) => {
-                self.ui.error(e.to_string());
-                // Keep the text so it can be corrected.
+                // The message names what was refused; the text stays on
+                // show (Backspace corrects it) until a key types anew.
+                let e = e.to_string();
+                self.ui.error(if e.contains(&text) {
+                    e
+                } else {
+                    format!("{text}: {e}")
+                });
                 self.s.input = text;
+                self.s.input_refused = true;
             }
         }
     }
@@ -245,7 +260,7 @@ impl Chess<'_> {
             // go back to it (the trainer game is saved).
             Action::Quit if self.s.trainer.is_some() => self.leave_trainer(),
             Action::Quit => self.do_quit(),
-            Action::Help => self.ui.overlay = Overlay::Help,
+            Action::Help => self.ui.overlay = Overlay::Help { scroll: 0 },
             Action::NewGame => {
                 // A trainer game or a replay: the settings of the last game.
                 let (mode, spec, time) = match &self.ui.launch_setup {
@@ -404,8 +419,7 @@ impl Chess<'_> {
         self.s.cursor = sq;
         if !self.human_to_move() {
             if self.is_over() {
-                self.ui
-                    .error("The game is over: n starts a new one, u takes back.");
+                self.ui.error(self.game_over_text());
             } else {
                 self.ui.error("Wait for your turn.");
             }

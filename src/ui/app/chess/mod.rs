@@ -42,6 +42,10 @@ pub struct ChessScreen {
     /// The move box opened with its key (`:`), before anything is typed:
     /// inside it every letter is text (`nf3`, `n@f3`).
     pub move_box_open: bool,
+    /// The text in the move box was refused: it stays on show until the
+    /// next key, and a typed character starts a new move (Backspace
+    /// corrects it instead).
+    pub input_refused: bool,
     /// Cursor letters (`h`, `k`) typed just now that may still become a
     /// move, and where the cursor was before them.
     pub(super) pending_letters: String,
@@ -106,6 +110,7 @@ impl ChessScreen {
             drag: None,
             input: String::new(),
             move_box_open: false,
+            input_refused: false,
             pending_letters: String::new(),
             pending_cursor: Square::E2,
             search: SearchView::default(),
@@ -153,7 +158,7 @@ impl ChessScreen {
             && !self.paused
             && matches!(
                 ui.overlay,
-                Overlay::None | Overlay::Help | Overlay::Eval { .. }
+                Overlay::None | Overlay::Help { .. } | Overlay::Eval { .. }
             )
             && self.mode.is_human(self.board().turn())
     }
@@ -254,6 +259,7 @@ impl Chess<'_> {
     pub(super) fn close_move_box(&mut self) {
         self.s.input.clear();
         self.s.move_box_open = false;
+        self.s.input_refused = false;
     }
 
     fn typing_allowed(&self) -> bool {

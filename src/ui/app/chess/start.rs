@@ -195,8 +195,8 @@ impl Chess<'_> {
             self.ui.flipped = human == Color::Black;
         }
         self.ui.info(format!(
-            "Resumed the game after {} moves.",
-            self.s.game.moves().len()
+            "Resumed the game after {}.",
+            crate::ui::text::game_progress(&self.s.game)
         ));
         self.next_turn(now);
     }

@@ -291,6 +291,22 @@ impl House<'_> {
             h.input.push(c);
             return;
         }
+        // A move typed when none can be made is answered, not dropped.
+        if let KeyCode::Char(c) = k.code
+            && plain
+            && crate::ui::keymap::begins_move(c)
+            && let Some(l) = h.live.as_ref()
+            && !l.human_seats().is_empty()
+        {
+            match l.ending.clone() {
+                Some(e) => self.ui.error(format!(
+                    "The game is over: {e}. {} starts a new game.",
+                    self.ui.keys_hint(Action::NewGame)
+                )),
+                None => self.ui.info("Not your move: wait for the engine."),
+            }
+            return;
+        }
         if k.code == KeyCode::Tab || k.code == KeyCode::BackTab {
             if let Some(l) = h.live.as_deref_mut()
                 && l.boards() == 2
@@ -324,7 +340,7 @@ impl House<'_> {
         };
         match action {
             Some(Action::Quit) => self.do_quit(),
-            Some(Action::Help) => self.ui.overlay = Overlay::Help,
+            Some(Action::Help) => self.ui.overlay = Overlay::Help { scroll: 0 },
             Some(Action::Flip) => h.flipped = !h.flipped,
             Some(Action::CycleTheme) => self.ui.cycle_theme(),
             // The dialog: chess, Crazyhouse or Bughouse; Esc comes back here.

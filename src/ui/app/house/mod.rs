@@ -238,7 +238,7 @@ impl House<'_> {
                     h.flipped = !h.flipped;
                 }
             }
-            Some(Action::Help) => self.ui.overlay = Overlay::Help,
+            Some(Action::Help) => self.ui.overlay = Overlay::Help { scroll: 0 },
             Some(Action::Open) => self.ui.open_file_picker(),
             Some(Action::CycleTheme) => self.ui.cycle_theme(),
             Some(Action::Explore) => self.open_house_explorer(),

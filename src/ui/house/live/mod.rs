@@ -691,6 +691,10 @@ impl Live {
     /// Takes back the last move of the person at `seat` (and the engine's
     /// reply): Crazyhouse only.
     pub fn takeback(&mut self, seat: usize, now: Instant) -> Result<(), String> {
+        // A finished game keeps its result.
+        if let Some(e) = &self.ending {
+            return Err(format!("The game is over ({e}). n starts a new game."));
+        }
         let Record::Zh(g) = &mut self.record else {
             return Err("There are no takebacks in Bughouse: the other board plays on.".into());
         };

@@ -551,7 +551,7 @@ impl<A: Bindable> Bindings<A> {
         for (name, value) in overrides {
             let Some(action) = A::all().iter().copied().find(|a| a.name() == name) else {
                 let names = A::all().iter().map(|a| a.name());
-                let suggestion = super::config::nearest(name, names.clone());
+                let suggestion = crate::util::nearest(name, names.clone());
                 let text = match suggestion {
                     Some(s) => format!("[{table}] {name}: no such action (did you mean {s}?)"),
                     None => format!(

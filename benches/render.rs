@@ -10,7 +10,7 @@ use kibitz::engine::Board;
 use kibitz::ui::app::{App, Mode, Msg, Setup};
 use kibitz::ui::config::Config;
 use kibitz::ui::player::EngineSpec;
-use kibitz::ui::{theme, view};
+use kibitz::ui::theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use std::hint::black_box;
@@ -67,7 +67,7 @@ fn render(c: &mut Criterion) {
         c.bench_function(&format!("render {w}x{h}"), |b| {
             b.iter(|| {
                 buf.reset();
-                view::draw_to(&mut buf, area, black_box(&a), now);
+                kibitz::ui::app::draw_to(&mut buf, area, black_box(&a), now);
             })
         });
     }
@@ -99,7 +99,7 @@ fn replay(c: &mut Criterion) {
         c.bench_function(&format!("replay {w}x{h}"), |b| {
             b.iter(|| {
                 buf.reset();
-                view::draw_to(&mut buf, area, black_box(&a), now);
+                kibitz::ui::app::draw_to(&mut buf, area, black_box(&a), now);
             })
         });
     }
@@ -126,7 +126,7 @@ fn bughouse(c: &mut Criterion) {
         c.bench_function(&format!("bughouse {w}x{h}"), |b| {
             b.iter(|| {
                 buf.reset();
-                view::draw_to(&mut buf, area, black_box(&a), now);
+                kibitz::ui::app::draw_to(&mut buf, area, black_box(&a), now);
             })
         });
     }
@@ -169,7 +169,7 @@ fn explorer(c: &mut Criterion) {
     c.bench_function("explorer 200k nodes: browse the root", |b| {
         b.iter(|| {
             buf.reset();
-            view::draw_to(&mut buf, area, black_box(&a), now);
+            kibitz::ui::app::draw_to(&mut buf, area, black_box(&a), now);
         })
     });
     let steps = a.explorer().unwrap().tree().unwrap().steps.len();
@@ -181,7 +181,7 @@ fn explorer(c: &mut Criterion) {
         c.bench_function(&format!("explorer 200k nodes: {name}"), |b| {
             b.iter(|| {
                 buf.reset();
-                view::draw_to(&mut buf, area, black_box(&a), now);
+                kibitz::ui::app::draw_to(&mut buf, area, black_box(&a), now);
             })
         });
     }

@@ -138,6 +138,45 @@ pub fn shared_data_dir() -> Option<std::path::PathBuf> {
     p.is_dir().then_some(p)
 }
 
+/// The name in `names` closest to `word` (a misspelling, other capitals),
+/// if one is close enough to be what was meant.
+pub fn nearest<'a>(word: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let word: Vec<char> = word.to_lowercase().chars().collect();
+    names
+        .into_iter()
+        .map(|n| {
+            let name: Vec<char> = n.chars().collect();
+            let most = (word.len().max(name.len()) / 3).max(1);
+            (edit_distance(&word, &name), most, n)
+        })
+        .filter(|&(d, most, _)| d <= most)
+        .min_by_key(|&(d, _, _)| d)
+        .map(|(_, _, n)| n)
+}
+
+/// Edits (insert, delete, change, swap two neighbours) from `a` to `b`.
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -182,43 +221,4 @@ mod tests {
         assert!(leftovers.is_empty());
         std::fs::remove_dir_all(&dir).unwrap();
     }
-}
-
-/// The name in `names` closest to `word` (a misspelling, other capitals),
-/// if one is close enough to be what was meant.
-pub fn nearest<'a>(word: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let word: Vec<char> = word.to_lowercase().chars().collect();
-    names
-        .into_iter()
-        .map(|n| {
-            let name: Vec<char> = n.chars().collect();
-            let most = (word.len().max(name.len()) / 3).max(1);
-            (edit_distance(&word, &name), most, n)
-        })
-        .filter(|&(d, most, _)| d <= most)
-        .min_by_key(|&(d, _, _)| d)
-        .map(|(_, _, n)| n)
-}
-
-/// Edits (insert, delete, change, swap two neighbours) from `a` to `b`.
-fn edit_distance(a: &[char], b: &[char]) -> usize {
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            d[i][j] = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
-            }
-        }
-    }
-    d[a.len()][b.len()]
 }

@@ -258,7 +258,7 @@ pub(super) fn event_loop(
         if app.ui.quit {
             return Ok(());
         }
-        terminal.draw(|f| view::draw(f, app, Instant::now()))?;
+        terminal.draw(|f| app::draw(f, app, Instant::now()))?;
         let msg = match rx.recv_timeout(tick) {
             Ok(m) => m,
             Err(RecvTimeoutError::Timeout) => Msg::Tick,

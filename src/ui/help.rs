@@ -2,8 +2,8 @@
 //! Shared by the view (which draws it) and the app (which scrolls it), so
 //! neither has to import the other.
 
-use super::app::Shared;
 use super::keymap::{Action, ReplayAction};
+use super::state::Shared;
 use super::text::wrap_styled;
 use ratatui::layout::Rect;
 

@@ -3,7 +3,7 @@
 //! Data flows one way: terminal events, engine messages and clock ticks
 //! become [`app::Msg`]s on one channel; [`app::App::update`] changes the
 //! state and queues [`app::Effect`]s; the runtime here carries the effects
-//! out (engine requests, atomic saves, clipboard) and [`view::draw`] draws
+//! out (engine requests, atomic saves, clipboard) and [`app::draw`] draws
 //! the state. Drawing never changes state and never waits on the engine,
 //! which runs on its own thread.
 
@@ -21,6 +21,7 @@ mod output;
 pub mod player;
 pub mod replay;
 mod startup;
+pub mod state;
 pub mod text;
 pub mod theme;
 pub mod trainer;

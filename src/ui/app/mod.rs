@@ -5,13 +5,13 @@
 //! `ui::run`; tests drive `update` with key, mouse and engine messages and
 //! an injected clock, then look at the state and the effects.
 
-use super::clock::{Clocks, Control, format_clock, parse_pgn_clock, pgn_clock};
-use super::config::{Config, PieceStyle, TimeControl};
+use super::clock::{Control, parse_pgn_clock, pgn_clock};
+use super::config::{Config, TimeControl};
 pub use super::input::{color_name, role_name};
 use super::input::{could_begin_move, looks_like_move_prefix, parse_move};
-use super::keymap::{Action, KeyMap, begins_move};
+use super::keymap::begins_move;
 use super::layout::{self, BoardGeometry};
-use super::player::{EngineEvent, EngineSpec, Progress, Purpose, Request, SearchLine};
+use super::player::{EngineEvent, EngineSpec, Purpose, Request};
 pub use super::text::{capitalise, describe_ending, san_line, score_text, shown_to};
 use super::theme::Theme;
 use crate::engine::{Board, Bound, Clock, Limits, Score};
@@ -33,218 +33,27 @@ mod editor;
 mod explorer;
 mod files;
 mod house;
-mod msg;
 mod overlays;
-pub mod screen;
-mod shared;
 mod tables;
+
+pub use super::state::*;
 
 pub use super::player::parse_limits;
 use super::player::{parse_spec_tag, spec_tag};
-pub use chess::{Chess, ChessScreen, REPLY_DELAY, TrainerGame};
-pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, VARIANTS, time_choices};
+pub use chess::Chess;
 pub use editor::EditorScreen;
 pub use explorer::ExplorerScreen;
 pub use house::HouseScreen;
-pub use msg::{Effect, Msg, ReviewRequest, Slot};
-pub use screen::Screen;
-pub use shared::{Dirs, Shared, TrainerState};
-pub use tables::{Preparing, TrainerMenu, TrainerStart};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// A human plays `human` against the engine.
-    HumanVsEngine {
-        human: Color,
-    },
-    EngineVsEngine,
-    HumanVsHuman,
+/// Draws the app into the terminal's frame.
+pub fn draw(frame: &mut ratatui::Frame, app: &App, now: Instant) {
+    let area = frame.area();
+    app.draw(frame.buffer_mut(), area, now);
 }
 
-impl Mode {
-    pub fn is_human(self, c: Color) -> bool {
-        match self {
-            Mode::HumanVsEngine { human } => human == c,
-            Mode::EngineVsEngine => false,
-            Mode::HumanVsHuman => true,
-        }
-    }
-
-    fn tag(self) -> &'static str {
-        match self {
-            Mode::HumanVsEngine {
-                human: Color::White,
-            } => "human-white",
-            Mode::HumanVsEngine {
-                human: Color::Black,
-            } => "human-black",
-            Mode::EngineVsEngine => "engines",
-            Mode::HumanVsHuman => "humans",
-        }
-    }
-
-    fn from_tag(s: &str) -> Option<Mode> {
-        Some(match s {
-            "human-white" => Mode::HumanVsEngine {
-                human: Color::White,
-            },
-            "human-black" => Mode::HumanVsEngine {
-                human: Color::Black,
-            },
-            "engines" => Mode::EngineVsEngine,
-            "humans" => Mode::HumanVsHuman,
-            _ => return None,
-        })
-    }
-}
-
-/// A new game's settings.
-#[derive(Clone, Debug)]
-pub struct Setup {
-    pub mode: Mode,
-    pub engine: EngineSpec,
-    pub time: Option<TimeControl>,
-    pub start: Board,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StatusKind {
-    Info,
-    Error,
-}
-
-#[derive(Clone, Debug)]
-pub struct Status {
-    pub text: String,
-    pub kind: StatusKind,
-}
-
-#[derive(Clone, Debug)]
-pub enum Overlay {
-    None,
-    /// The keys; `scroll` is the first line shown.
-    Help {
-        scroll: u16,
-    },
-    /// The evaluation of the position, term by term; `simple` picks the
-    /// table shown when only one fits.
-    Eval {
-        simple: bool,
-    },
-    NewGame(Box<NewGameDialog>),
-    Promotion {
-        from: Square,
-        to: Square,
-        choice: usize,
-    },
-    ConfirmResign,
-    /// Two players: the opponent of the offering side answers.
-    DrawOffer,
-    /// An unfinished game was found on start.
-    Resume {
-        path: PathBuf,
-        game: Box<Game>,
-        summary: String,
-    },
-    /// A text to read (the Crazyhouse evaluation term by term); any key
-    /// closes it.
-    Text {
-        title: String,
-        lines: Vec<String>,
-    },
-    /// An unfinished Crazyhouse or Bughouse game was found on start.
-    ResumeHouse {
-        path: PathBuf,
-        summary: String,
-        setup: Box<super::house::live::LiveSetup>,
-    },
-    /// The games of the file being replayed; `selected` is highlighted.
-    Games {
-        selected: usize,
-    },
-    /// Choosing a game file to open.
-    Files(Box<super::replay::FilePicker>),
-    /// The endgame trainer's menu.
-    Trainer(TrainerMenu),
-}
-
-/// A game file being read.
-#[derive(Clone, Debug)]
-pub struct Opening {
-    pub id: u64,
-    pub path: PathBuf,
-    /// Share indexed so far (0..1).
-    pub share: f64,
-    /// Game to show first (from 0), as `kibitz replay --game` asked.
-    pub game: Option<usize>,
-}
-
-pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
-
-/// What the search panel shows: the latest search of either engine.
-#[derive(Clone, Debug, Default)]
-pub struct SearchView {
-    pub engine: String,
-    pub thinking: bool,
-    /// The position the lines are about, and its half-move number.
-    pub board: Option<Board>,
-    pub ply: usize,
-    /// The latest line of each MultiPV rank.
-    pub lines: Vec<SearchLine>,
-    /// The main line of every completed iteration, in order of depth.
-    pub iterations: Vec<SearchLine>,
-    /// The root move being searched now.
-    pub progress: Option<Progress>,
-    pub started: Option<Instant>,
-}
-
-impl SearchView {
-    /// A view for a new search of `board` (half-move `ply`).
-    pub fn new(engine: String, board: &Board, ply: usize, now: Instant) -> SearchView {
-        SearchView {
-            engine,
-            thinking: true,
-            board: Some(board.clone()),
-            ply,
-            started: Some(now),
-            ..SearchView::default()
-        }
-    }
-
-    /// Takes in an engine's line: MultiPV rank, iteration history.
-    fn add_line(&mut self, line: SearchLine) {
-        let idx = line.multipv.max(1) as usize - 1;
-        if line.multipv <= 1 {
-            match self.iterations.last_mut() {
-                Some(last) if last.depth == line.depth => *last = line.clone(),
-                _ => self.iterations.push(line.clone()),
-            }
-            // Keep the panel's history short.
-            if self.iterations.len() > 64 {
-                self.iterations.remove(0);
-            }
-        }
-        if self.lines.len() <= idx {
-            self.lines.resize(idx + 1, SearchLine::default());
-        }
-        self.lines[idx] = line;
-    }
-}
-
-/// Analysis mode settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AnalysisMode {
-    /// Best lines shown (MultiPV), 1-5.
-    pub lines: usize,
-}
-
-#[derive(Clone, Debug)]
-pub struct Hint {
-    pub mv: Move,
-    pub line: Vec<Move>,
-    pub score: Option<Score>,
-    /// Half-move number the hint belongs to.
-    pub ply: usize,
+/// Draws the app into a buffer (render tests and the benchmark).
+pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
+    app.draw(buf, area, now);
 }
 
 /// The app: the screens, bottom to top, and what they share.
@@ -502,9 +311,18 @@ impl App {
             .fits(Rect::new(0, 0, self.ui.size.0, self.ui.size.1))
     }
 
-    /// Draws the top screen and the overlays above it.
+    /// Draws the top screen and the overlays above it (drawing never
+    /// changes the state).
     pub fn draw(&self, buf: &mut Buffer, area: Rect, now: Instant) {
+        let theme = self.ui.theme();
+        let base = ratatui::style::Style::default()
+            .fg(theme.text)
+            .bg(theme.background);
+        buf.set_style(area, base);
         self.top().draw(&self.ui, buf, area, now);
+        if self.top().fits(area) {
+            super::view::draw_overlays(buf, area, &self.ui, self.replaying());
+        }
     }
 
     /// Quits: every screen saves.

@@ -5,42 +5,7 @@
 
 use super::*;
 use crate::tablebase::Material;
-use crate::ui::trainer::{self as tr, Difficulty, ENDINGS, SideChoice, Tables};
-
-/// The trainer menu's choices.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TrainerMenu {
-    /// Index into [`ENDINGS`].
-    pub selected: usize,
-    pub difficulty: usize,
-    pub side: usize,
-}
-
-/// What to do once the tables are ready.
-#[derive(Clone, Debug)]
-pub enum TrainerStart {
-    /// A random won position of an ending.
-    Random {
-        ending: &'static tr::Ending,
-        difficulty: Difficulty,
-        side: SideChoice,
-    },
-    /// A position from the editor or the command line: the trainee plays
-    /// the side to move.
-    Position(Board),
-    /// An unfinished trainer game found on start.
-    Resume(Box<Game>, PathBuf),
-}
-
-/// Tables being loaded or generated for the trainer.
-#[derive(Clone, Debug)]
-pub struct Preparing {
-    pub id: u64,
-    pub text: String,
-    /// Share of the table being generated (0..1).
-    pub share: f64,
-    pub then: TrainerStart,
-}
+use crate::ui::trainer::{Difficulty, ENDINGS, SideChoice, Tables};
 
 impl Shared {
     pub fn open_trainer_menu(&mut self) {

@@ -130,7 +130,7 @@ fn eval_bar_and_graph_follow_the_game() {
     let l = view::layout(area).unwrap();
     let bar = l.eval_bar.expect("room for the eval bar");
     let mut buf = ratatui::buffer::Buffer::empty(area);
-    view::draw_to(&mut buf, area, &a, t);
+    crate::ui::app::draw_to(&mut buf, area, &a, t);
     // Mostly White's colour from the bottom (White's side) up.
     let white_cells = (bar.y..bar.y + bar.height)
         .filter(|&y| buf[(bar.x, y)].bg == ratatui::style::Color::Rgb(236, 236, 236))

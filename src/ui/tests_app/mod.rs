@@ -118,7 +118,8 @@ fn reply(a: &mut App, req: &Request, uci: &str, now: Instant) {
 }
 fn render(a: &App, w: u16, h: u16) -> String {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| view::draw(f, a, Instant::now())).unwrap();
+    term.draw(|f| crate::ui::app::draw(f, a, Instant::now()))
+        .unwrap();
     let buf = term.backend().buffer().clone();
     let mut s = String::new();
     for y in 0..h {
@@ -132,7 +133,8 @@ fn render(a: &App, w: u16, h: u16) -> String {
 /// The symbol drawn in the middle of a square.
 fn square_symbol(a: &App, w: u16, h: u16, sq: Square) -> String {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| view::draw(f, a, Instant::now())).unwrap();
+    term.draw(|f| crate::ui::app::draw(f, a, Instant::now()))
+        .unwrap();
     let geo = view::layout(ratatui::layout::Rect::new(0, 0, w, h))
         .unwrap()
         .board;
@@ -151,7 +153,8 @@ fn piece_pixels(
     colour: ratatui::style::Color,
 ) -> Vec<(u16, u16)> {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| view::draw(f, a, Instant::now())).unwrap();
+    term.draw(|f| crate::ui::app::draw(f, a, Instant::now()))
+        .unwrap();
     let geo = view::layout(ratatui::layout::Rect::new(0, 0, w, h))
         .unwrap()
         .board;

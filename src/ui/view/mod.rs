@@ -1,16 +1,15 @@
 //! Drawing: a pure function of the app state (`draw` never changes it).
 
 // The app's state (read only: views never call its update logic).
-use super::app::{
-    App, ChessScreen, DIALOG_FIELDS, HouseScreen, Mode, NewGameDialog, Overlay, PROMOTIONS, SIDES,
-    Shared, StatusKind, time_choices,
-};
 use super::input::color_name;
 use super::keymap::Action;
+use super::state::{
+    ChessScreen, DIALOG_FIELDS, Mode, NewGameDialog, Overlay, PROMOTIONS, SIDES, Shared,
+    StatusKind, time_choices,
+};
 use super::text::{describe_ending, san_line, score_text, shown_to};
 use super::theme::Theme;
 use crate::engine::Level;
-use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Modifier, Style};
@@ -40,57 +39,6 @@ pub use board::{draw_plain_board, glyph, sprite, sprite_fit};
 use overlays::{centered, draw_dialog, draw_help, draw_message, draw_promotion, draw_status};
 pub use panel::move_rows;
 use panel::{block, draw_panel, key_label};
-
-/// Draws everything.
-pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
-    let area = frame.area();
-    let buf = frame.buffer_mut();
-    draw_to(buf, area, app, now);
-}
-
-/// Draws into a buffer (used by `draw`, render tests and the benchmark):
-/// the top screen, then the overlays above every screen.
-pub fn draw_to(buf: &mut Buffer, area: Rect, app: &App, now: Instant) {
-    let ui = &app.ui;
-    let theme = ui.theme();
-    let base = Style::default().fg(theme.text).bg(theme.background);
-    buf.set_style(area, base);
-    app.draw(buf, area, now);
-    if !app.top().fits(area) {
-        return;
-    }
-    let replaying = app.replaying();
-    match &ui.overlay {
-        Overlay::Help { scroll } => draw_help(buf, ui, replaying, *scroll, area),
-        Overlay::Files(p) => replay::draw_files(buf, ui, p, area),
-        Overlay::NewGame(d) => draw_dialog(buf, ui, d, area),
-        Overlay::Trainer(m) => trainer::draw_trainer_menu(buf, ui, m, area),
-        Overlay::Text { title, lines } => {
-            let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-            draw_message(buf, theme, area, title, &lines)
-        }
-        Overlay::Resume { summary, .. } | Overlay::ResumeHouse { summary, .. } => draw_message(
-            buf,
-            theme,
-            area,
-            "Unfinished game",
-            &[
-                "An unfinished game was found:",
-                summary,
-                "",
-                "Enter or y = resume    n = new game    q = quit",
-            ],
-        ),
-        // The chess screen draws its own (promotion, confirmations...).
-        _ => {}
-    }
-    if let Some(o) = &ui.opening {
-        replay::draw_opening(buf, ui, o, area);
-    }
-    if let Some(p) = &ui.trainer.preparing {
-        trainer::draw_preparing(buf, ui, p, area);
-    }
-}
 
 /// A chess screen and what it is drawn with.
 pub struct ChessView<'a> {
@@ -210,9 +158,52 @@ pub fn draw_explorer_screen(
 }
 
 /// The Crazyhouse/Bughouse screen (empty while the resume prompt waits).
-pub fn draw_house_screen(buf: &mut Buffer, area: Rect, ui: &Shared, h: &HouseScreen, now: Instant) {
-    if let Some(house) = &h.house {
+pub fn draw_house_screen(
+    buf: &mut Buffer,
+    area: Rect,
+    ui: &Shared,
+    house: Option<&crate::ui::house::HouseReplay>,
+    now: Instant,
+) {
+    if let Some(house) = house {
         house::draw_house(buf, ui, house, area, now);
+    }
+}
+
+/// The overlays above every screen (`replaying`: the help lists the
+/// replay keys), and the progress of a file being opened or tables being
+/// prepared.
+pub fn draw_overlays(buf: &mut Buffer, area: Rect, ui: &Shared, replaying: bool) {
+    let theme = ui.theme();
+    match &ui.overlay {
+        Overlay::Help { scroll } => draw_help(buf, ui, replaying, *scroll, area),
+        Overlay::Files(p) => replay::draw_files(buf, ui, p, area),
+        Overlay::NewGame(d) => draw_dialog(buf, ui, d, area),
+        Overlay::Trainer(m) => trainer::draw_trainer_menu(buf, ui, m, area),
+        Overlay::Text { title, lines } => {
+            let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+            draw_message(buf, theme, area, title, &lines)
+        }
+        Overlay::Resume { summary, .. } | Overlay::ResumeHouse { summary, .. } => draw_message(
+            buf,
+            theme,
+            area,
+            "Unfinished game",
+            &[
+                "An unfinished game was found:",
+                summary,
+                "",
+                "Enter or y = resume    n = new game    q = quit",
+            ],
+        ),
+        // The chess screen draws its own (promotion, confirmations...).
+        _ => {}
+    }
+    if let Some(o) = &ui.opening {
+        replay::draw_opening(buf, ui, o, area);
+    }
+    if let Some(p) = &ui.trainer.preparing {
+        trainer::draw_preparing(buf, ui, p, area);
     }
 }
 

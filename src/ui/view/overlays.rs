@@ -379,7 +379,7 @@ pub(super) fn draw_dialog(buf: &mut Buffer, app: &Shared, d: &NewGameDialog, are
         },
         format!(
             "◀ {} ▶",
-            crate::ui::app::VARIANTS[d.variant.min(crate::ui::app::VARIANTS.len() - 1)]
+            crate::ui::state::VARIANTS[d.variant.min(crate::ui::state::VARIANTS.len() - 1)]
         ),
     ];
     let mut lines = Vec::new();

@@ -4,8 +4,8 @@
 use super::*;
 use crate::game::library::Status as GameStatus;
 use crate::game::review::Judgement;
-use crate::ui::app::Opening;
 use crate::ui::replay::{self as rp, FilePicker, Replay, ReviewState, TokKind};
+use crate::ui::state::Opening;
 
 /// The pieces `color` has more of than the other side (the material
 /// imbalance, as lichess shows it: promotions and odd start positions

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::tablebase::Wdl;
-use crate::ui::app::{Preparing, TrainerGame, TrainerMenu};
+use crate::ui::state::{Preparing, TrainerGame, TrainerMenu};
 use crate::ui::trainer::{self as tr, Difficulty, ENDINGS, Editor, SideChoice, Verdict};
 
 pub(super) fn draw_trainer_menu(buf: &mut Buffer, app: &Shared, menu: &TrainerMenu, area: Rect) {

@@ -148,7 +148,7 @@ impl Chess<'_> {
         // A saved file names a command to run: only run the one configured
         // here, never a program named by a file.
         if let EngineSpec::External { command } = &spec
-            && super::super::dialog::external_command(&self.s.spec, &self.ui.config).as_deref()
+            && crate::ui::state::external_command(&self.s.spec, &self.ui.config).as_deref()
                 != Some(command.as_str())
         {
             spec = self.s.spec.clone();

@@ -4,36 +4,7 @@
 
 use super::*;
 use crate::tablebase::{Material, Probe, Wdl};
-use crate::ui::trainer::{self as tr, Feedback, SideChoice, Tables, Verdict};
-
-/// A trainer game in progress (or just finished).
-#[derive(Clone, Debug)]
-pub struct TrainerGame {
-    /// The ending's name ("KBNvK") or the material of an entered position.
-    pub name: String,
-    pub human: Color,
-    /// The start position's value for the trainee.
-    pub start: Probe,
-    /// The verdict on each of the trainee's moves, in order.
-    pub feedback: Vec<Feedback>,
-    /// Where the move-history copy of the game goes.
-    pub history_path: Option<PathBuf>,
-}
-
-impl TrainerGame {
-    /// Best moves / moves judged.
-    pub fn score(&self) -> (usize, usize) {
-        let best = self
-            .feedback
-            .iter()
-            .filter(|f| f.verdict == Verdict::Best)
-            .count();
-        (best, self.feedback.len())
-    }
-}
-
-/// Delay before the table's reply is shown.
-pub const REPLY_DELAY: Duration = Duration::from_millis(400);
+use crate::ui::trainer::{self as tr, SideChoice, Tables, Verdict};
 
 impl Chess<'_> {
     /// Sets this (new) screen up for the trainer game `start`; false (and

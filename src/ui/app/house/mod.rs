@@ -71,7 +71,7 @@ impl Screen for HouseScreen {
     }
 
     fn draw(&self, ui: &Shared, buf: &mut Buffer, area: Rect, now: Instant) {
-        crate::ui::view::draw_house_screen(buf, area, ui, self, now);
+        crate::ui::view::draw_house_screen(buf, area, ui, self.house.as_deref(), now);
     }
 
     fn leave(&mut self, ui: &mut Shared) {

@@ -59,7 +59,7 @@ pub struct Shared {
     pub opening: Option<Opening>,
     pub trainer: TrainerState,
     /// Screens to open or close once the event is handled.
-    pub(super) nav: Vec<Nav>,
+    pub(crate) nav: Vec<Nav>,
 }
 
 impl Shared {

@@ -1,0 +1,246 @@
+//! The chess screen's state: a game on the board, played live, as an
+//! endgame-trainer game, or replayed from a file (its logic is in
+//! `ui::app::chess`, its drawing in `ui::view`).
+
+use super::*;
+
+/// A chess game on the board, and everything shown around it.
+pub struct ChessScreen {
+    pub game: Game,
+    pub mode: Mode,
+    pub spec: EngineSpec,
+    pub time: Option<TimeControl>,
+    pub clocks: Option<Clocks>,
+    /// Remaining times before each move (for takebacks).
+    pub(crate) clock_history: Vec<(Duration, Duration)>,
+    pub paused: bool,
+    /// Paused because another screen opened over this one (it goes on when
+    /// this screen is on top again).
+    pub(crate) paused_under: bool,
+    pub cursor: Square,
+    pub selected: Option<Square>,
+    /// Mouse drag in progress: from square, and whether the piece was
+    /// already selected when the button went down.
+    pub(crate) drag: Option<(Square, bool)>,
+    pub input: String,
+    /// The move box opened with its key (`:`), before anything is typed:
+    /// inside it every letter is text (`nf3`, `n@f3`).
+    pub move_box_open: bool,
+    /// The text in the move box was refused: it stays on show until the
+    /// next key, and a typed character starts a new move (Backspace
+    /// corrects it instead).
+    pub input_refused: bool,
+    /// Cursor letters (`h`, `k`) typed just now that may still become a
+    /// move, and where the cursor was before them.
+    pub(crate) pending_letters: String,
+    pub(crate) pending_cursor: Square,
+    pub search: SearchView,
+    /// The opponent engine's name, as it reported it.
+    pub opponent_name: String,
+    /// What the engines said each position is worth, White's view, by
+    /// half-move (0 = the start position): the eval bar and graph.
+    pub evals: Vec<Option<Score>>,
+    /// Analysis mode: the assistant analyses every position shown.
+    pub analysis: Option<AnalysisMode>,
+    /// Replaying a game file (instead of playing).
+    pub replay: Option<Box<crate::ui::replay::Replay>>,
+    /// The move-number box of the replay screen (`:` or a digit).
+    pub goto: Option<String>,
+    /// The analysis setting before the replay screen turned it on.
+    pub(crate) analysis_before_replay: Option<Option<AnalysisMode>>,
+    /// The position (half-move) and line count the running analysis is for.
+    pub(crate) analysis_running: Option<(usize, usize, u64)>,
+    /// An analysis that ended by itself (mate found, depth limit): not to
+    /// be started again for the same position and lines.
+    pub(crate) analysis_done: Option<(usize, usize, u64)>,
+    pub hint: Option<Hint>,
+    /// Outstanding requests: (slot, id, purpose).
+    pub(crate) pending: Vec<(Slot, u64, Purpose)>,
+    /// Last score the opponent engine reported, its own point of view.
+    pub(crate) engine_score: Option<Score>,
+    pub save_path: Option<PathBuf>,
+    /// The current game has a file (`save_path` was written).
+    pub(crate) saved: bool,
+    /// The opponent engine failed; the next request starts a new one.
+    pub(crate) engine_dead: bool,
+    /// Move-list scroll: lines up from the bottom.
+    pub scroll: usize,
+    /// Time per move for hints.
+    pub hint_time: Duration,
+    pub(crate) started_at: Option<Instant>,
+    /// Engine vs engine: a move that arrived early, played when it is due.
+    pub(crate) queued: Option<(Move, Instant)>,
+    pub(crate) last_move_at: Option<Instant>,
+    /// The endgame trainer's game, when one is played.
+    pub trainer: Option<Box<TrainerGame>>,
+}
+
+impl ChessScreen {
+    /// An empty board with the start position, not yet started.
+    pub fn new(spec: EngineSpec, time: Option<TimeControl>) -> ChessScreen {
+        ChessScreen {
+            game: Game::new(Board::startpos()),
+            mode: Mode::HumanVsEngine {
+                human: Color::White,
+            },
+            spec,
+            time,
+            clocks: None,
+            clock_history: Vec::new(),
+            paused: false,
+            paused_under: false,
+            cursor: Square::E2,
+            selected: None,
+            drag: None,
+            input: String::new(),
+            move_box_open: false,
+            input_refused: false,
+            pending_letters: String::new(),
+            pending_cursor: Square::E2,
+            search: SearchView::default(),
+            opponent_name: String::new(),
+            evals: Vec::new(),
+            analysis: None,
+            replay: None,
+            goto: None,
+            analysis_before_replay: None,
+            analysis_running: None,
+            analysis_done: None,
+            hint: None,
+            pending: Vec::new(),
+            engine_score: None,
+            save_path: None,
+            saved: false,
+            engine_dead: false,
+            scroll: 0,
+            hint_time: Duration::from_millis(1500),
+            started_at: None,
+            queued: None,
+            last_move_at: None,
+            trainer: None,
+        }
+    }
+
+    pub fn board(&self) -> &Board {
+        self.game.current()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.game.ending.is_some()
+    }
+
+    /// A live game (not a replay).
+    pub fn is_live(&self) -> bool {
+        self.replay.is_none()
+    }
+
+    /// The human may move now (`ui` for the overlay: a dialog blocks).
+    pub fn human_to_move(&self, ui: &Shared) -> bool {
+        self.replay.is_none()
+            && ui.trainer.preparing.is_none()
+            && !self.is_over()
+            && !self.paused
+            && matches!(
+                ui.overlay,
+                Overlay::None | Overlay::Help { .. } | Overlay::Eval { .. }
+            )
+            && self.mode.is_human(self.board().turn())
+    }
+
+    /// A move is being typed (the move box is shown).
+    pub fn move_box_shown(&self) -> bool {
+        !self.input.is_empty() || self.move_box_open
+    }
+
+    pub fn engine_thinking(&self) -> bool {
+        self.queued.is_some()
+            || self
+                .pending
+                .iter()
+                .any(|p| p.0 == Slot::Opponent && p.2 == Purpose::Move)
+    }
+
+    /// Legal destination squares of the piece on `from`.
+    pub fn destinations(&self, from: Square) -> Vec<Square> {
+        self.board()
+            .chess()
+            .legal_moves()
+            .iter()
+            .filter(|m| m.from() == Some(from))
+            .map(|m| shown_to(*m))
+            .collect()
+    }
+
+    /// The latest evaluation at or before the current position, White's view.
+    pub fn current_eval(&self) -> Option<Score> {
+        let ply = self.game.moves().len();
+        self.evals.iter().take(ply + 1).rev().find_map(|e| *e)
+    }
+
+    /// Clock text for `color`, if there is a clock.
+    pub fn clock_text(&self, color: Color, now: Instant) -> Option<String> {
+        if let Some(r) = &self.replay {
+            let (w, b) = r.clocks();
+            return match color {
+                Color::White => w,
+                Color::Black => b,
+            }
+            .map(format_clock);
+        }
+        self.clocks
+            .as_ref()
+            .map(|c| format_clock(c.remaining(color, now)))
+    }
+
+    /// Threefold repetition or the 50-move rule, claimable now.
+    pub fn claimable_draw(&self) -> Option<Ending> {
+        match self.game.rule_ending(true) {
+            Some(
+                e @ Ending {
+                    termination: Termination::ThreefoldRepetition | Termination::FiftyMoveRule,
+                    ..
+                },
+            ) => Some(e),
+            _ => None,
+        }
+    }
+
+    pub fn started(&self) -> Option<Instant> {
+        self.started_at
+    }
+
+    /// A game that would go on by itself or against a clock (something to
+    /// pause): an engine plays, or the clocks run.
+    pub(crate) fn mode_is_live(&self) -> bool {
+        self.mode != Mode::HumanVsHuman || self.clocks.is_some()
+    }
+}
+
+/// A trainer game in progress (or just finished).
+#[derive(Clone, Debug)]
+pub struct TrainerGame {
+    /// The ending's name ("KBNvK") or the material of an entered position.
+    pub name: String,
+    pub human: Color,
+    /// The start position's value for the trainee.
+    pub start: Probe,
+    /// The verdict on each of the trainee's moves, in order.
+    pub feedback: Vec<Feedback>,
+    /// Where the move-history copy of the game goes.
+    pub history_path: Option<PathBuf>,
+}
+
+impl TrainerGame {
+    /// Best moves / moves judged.
+    pub fn score(&self) -> (usize, usize) {
+        let best = self
+            .feedback
+            .iter()
+            .filter(|f| f.verdict == Verdict::Best)
+            .count();
+        (best, self.feedback.len())
+    }
+}
+
+/// Delay before the table's reply is shown.
+pub const REPLY_DELAY: Duration = Duration::from_millis(400);

@@ -1,0 +1,268 @@
+//! The UI's state as data: what every screen shares ([`Shared`]), the
+//! chess screen's state ([`ChessScreen`]), the overlays and dialogs, the
+//! messages in and effects out, and what a screen is ([`Screen`]).
+//!
+//! Below both the logic (`ui::app`, which changes this state) and the
+//! drawing (`ui::view`, which only reads it): the one imports neither.
+
+pub(crate) use super::clock::{Clocks, format_clock};
+pub(crate) use super::config::{Config, PieceStyle, TimeControl};
+pub(crate) use super::keymap::{Action, KeyMap};
+pub(crate) use super::layout::{self, BoardGeometry};
+pub(crate) use super::player::parse_limits;
+pub(crate) use super::player::{EngineEvent, EngineSpec, Progress, Purpose, Request, SearchLine};
+pub(crate) use super::text::shown_to;
+pub(crate) use super::theme::Theme;
+pub(crate) use super::trainer::{self as tr, Difficulty, Feedback, SideChoice, Verdict};
+pub(crate) use crate::engine::{Board, Limits, Score};
+pub(crate) use crate::game::library::{Library, Status as GameStatus};
+pub(crate) use crate::game::review::MoveReview;
+pub(crate) use crate::game::{Ending, Game, Termination};
+pub(crate) use crate::tablebase::Probe;
+pub(crate) use crossterm::event::{KeyEvent, MouseEvent};
+pub(crate) use shakmaty::{Color, Move, Position, Role, Square};
+pub(crate) use std::path::PathBuf;
+pub(crate) use std::time::{Duration, Instant};
+
+mod chess;
+mod dialog;
+mod msg;
+pub mod screen;
+mod shared;
+
+pub use chess::{ChessScreen, REPLY_DELAY, TrainerGame};
+pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, VARIANTS, external_command, time_choices};
+pub use msg::{Effect, Msg, ReviewRequest, Slot};
+pub use screen::{Nav, Screen};
+pub use shared::{Dirs, Shared, TrainerState};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// A human plays `human` against the engine.
+    HumanVsEngine {
+        human: Color,
+    },
+    EngineVsEngine,
+    HumanVsHuman,
+}
+
+impl Mode {
+    pub fn is_human(self, c: Color) -> bool {
+        match self {
+            Mode::HumanVsEngine { human } => human == c,
+            Mode::EngineVsEngine => false,
+            Mode::HumanVsHuman => true,
+        }
+    }
+
+    pub(crate) fn tag(self) -> &'static str {
+        match self {
+            Mode::HumanVsEngine {
+                human: Color::White,
+            } => "human-white",
+            Mode::HumanVsEngine {
+                human: Color::Black,
+            } => "human-black",
+            Mode::EngineVsEngine => "engines",
+            Mode::HumanVsHuman => "humans",
+        }
+    }
+
+    pub(crate) fn from_tag(s: &str) -> Option<Mode> {
+        Some(match s {
+            "human-white" => Mode::HumanVsEngine {
+                human: Color::White,
+            },
+            "human-black" => Mode::HumanVsEngine {
+                human: Color::Black,
+            },
+            "engines" => Mode::EngineVsEngine,
+            "humans" => Mode::HumanVsHuman,
+            _ => return None,
+        })
+    }
+}
+
+/// A new game's settings.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub mode: Mode,
+    pub engine: EngineSpec,
+    pub time: Option<TimeControl>,
+    pub start: Board,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatusKind {
+    Info,
+    Error,
+}
+
+#[derive(Clone, Debug)]
+pub struct Status {
+    pub text: String,
+    pub kind: StatusKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum Overlay {
+    None,
+    /// The keys; `scroll` is the first line shown.
+    Help {
+        scroll: u16,
+    },
+    /// The evaluation of the position, term by term; `simple` picks the
+    /// table shown when only one fits.
+    Eval {
+        simple: bool,
+    },
+    NewGame(Box<NewGameDialog>),
+    Promotion {
+        from: Square,
+        to: Square,
+        choice: usize,
+    },
+    ConfirmResign,
+    /// Two players: the opponent of the offering side answers.
+    DrawOffer,
+    /// An unfinished game was found on start.
+    Resume {
+        path: PathBuf,
+        game: Box<Game>,
+        summary: String,
+    },
+    /// A text to read (the Crazyhouse evaluation term by term); any key
+    /// closes it.
+    Text {
+        title: String,
+        lines: Vec<String>,
+    },
+    /// An unfinished Crazyhouse or Bughouse game was found on start.
+    ResumeHouse {
+        path: PathBuf,
+        summary: String,
+        setup: Box<super::house::live::LiveSetup>,
+    },
+    /// The games of the file being replayed; `selected` is highlighted.
+    Games {
+        selected: usize,
+    },
+    /// Choosing a game file to open.
+    Files(Box<super::replay::FilePicker>),
+    /// The endgame trainer's menu.
+    Trainer(TrainerMenu),
+}
+
+/// A game file being read.
+#[derive(Clone, Debug)]
+pub struct Opening {
+    pub id: u64,
+    pub path: PathBuf,
+    /// Share indexed so far (0..1).
+    pub share: f64,
+    /// Game to show first (from 0), as `kibitz replay --game` asked.
+    pub game: Option<usize>,
+}
+
+pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+
+/// What the search panel shows: the latest search of either engine.
+#[derive(Clone, Debug, Default)]
+pub struct SearchView {
+    pub engine: String,
+    pub thinking: bool,
+    /// The position the lines are about, and its half-move number.
+    pub board: Option<Board>,
+    pub ply: usize,
+    /// The latest line of each MultiPV rank.
+    pub lines: Vec<SearchLine>,
+    /// The main line of every completed iteration, in order of depth.
+    pub iterations: Vec<SearchLine>,
+    /// The root move being searched now.
+    pub progress: Option<Progress>,
+    pub started: Option<Instant>,
+}
+
+impl SearchView {
+    /// A view for a new search of `board` (half-move `ply`).
+    pub fn new(engine: String, board: &Board, ply: usize, now: Instant) -> SearchView {
+        SearchView {
+            engine,
+            thinking: true,
+            board: Some(board.clone()),
+            ply,
+            started: Some(now),
+            ..SearchView::default()
+        }
+    }
+
+    /// Takes in an engine's line: MultiPV rank, iteration history.
+    pub(crate) fn add_line(&mut self, line: SearchLine) {
+        let idx = line.multipv.max(1) as usize - 1;
+        if line.multipv <= 1 {
+            match self.iterations.last_mut() {
+                Some(last) if last.depth == line.depth => *last = line.clone(),
+                _ => self.iterations.push(line.clone()),
+            }
+            // Keep the panel's history short.
+            if self.iterations.len() > 64 {
+                self.iterations.remove(0);
+            }
+        }
+        if self.lines.len() <= idx {
+            self.lines.resize(idx + 1, SearchLine::default());
+        }
+        self.lines[idx] = line;
+    }
+}
+
+/// Analysis mode settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnalysisMode {
+    /// Best lines shown (MultiPV), 1-5.
+    pub lines: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Hint {
+    pub mv: Move,
+    pub line: Vec<Move>,
+    pub score: Option<Score>,
+    /// Half-move number the hint belongs to.
+    pub ply: usize,
+}
+
+/// The trainer menu's choices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrainerMenu {
+    /// Index into [`ENDINGS`].
+    pub selected: usize,
+    pub difficulty: usize,
+    pub side: usize,
+}
+
+/// What to do once the tables are ready.
+#[derive(Clone, Debug)]
+pub enum TrainerStart {
+    /// A random won position of an ending.
+    Random {
+        ending: &'static tr::Ending,
+        difficulty: Difficulty,
+        side: SideChoice,
+    },
+    /// A position from the editor or the command line: the trainee plays
+    /// the side to move.
+    Position(Board),
+    /// An unfinished trainer game found on start.
+    Resume(Box<Game>, PathBuf),
+}
+
+/// Tables being loaded or generated for the trainer.
+#[derive(Clone, Debug)]
+pub struct Preparing {
+    pub id: u64,
+    pub text: String,
+    /// Share of the table being generated (0..1).
+    pub share: f64,
+    pub then: TrainerStart,
+}

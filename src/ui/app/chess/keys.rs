@@ -7,9 +7,42 @@ impl Chess<'_> {
     // Keys.
 
     pub(super) fn on_key(&mut self, k: KeyEvent, now: Instant) {
+        if self.overlay_key(k, now) {
+            return;
+        }
+        if self.s.replay.is_some() {
+            return self.replay_screen_key(k, now);
+        }
+        if self.move_box_shown() && self.move_box_key(k, now) {
+            return;
+        }
+        let action = self.ui.keys.action(&k);
+        let plain_char = match k.code {
+            KeyCode::Char(c)
+                if !k
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+            {
+                Some(c)
+            }
+            _ => None,
+        };
+        if let Some(c) = plain_char
+            && self.typing_allowed()
+            && self.typed_letter(c, action)
+        {
+            return;
+        }
+        self.s.pending_letters.clear();
+        self.command_key(action, plain_char, now);
+    }
+
+    /// The chess screen's own overlays (the games list, the evaluation,
+    /// promotion, confirmations) take their keys; true if one was open.
+    fn overlay_key(&mut self, k: KeyEvent, now: Instant) -> bool {
         match &self.ui.overlay {
-            Overlay::None => {}
-            Overlay::Games { .. } => return self.games_key(k),
+            Overlay::None => return false,
+            Overlay::Games { .. } => self.games_key(k),
             Overlay::Eval { simple } => {
                 let simple = *simple;
                 match k.code {
@@ -18,9 +51,8 @@ impl Chess<'_> {
                     }
                     _ => self.ui.overlay = Overlay::None,
                 }
-                return;
             }
-            Overlay::Promotion { .. } => return self.promotion_key(k, now),
+            Overlay::Promotion { .. } => self.promotion_key(k, now),
             Overlay::ConfirmResign => {
                 if matches!(k.code, KeyCode::Char('y') | KeyCode::Char('Y')) && !self.is_over() {
                     let loser = match self.s.mode {
@@ -39,7 +71,6 @@ impl Chess<'_> {
                     self.ui.overlay = Overlay::None;
                     self.ui.info("Play on.");
                 }
-                return;
             }
             Overlay::DrawOffer => {
                 self.ui.overlay = Overlay::None;
@@ -54,150 +85,143 @@ impl Chess<'_> {
                 } else {
                     self.ui.info("Draw declined.");
                 }
-                return;
             }
             // The overlays above every screen took their keys before.
-            _ => {}
+            _ => return false,
         }
+        true
+    }
 
-        if self.s.replay.is_some() {
-            if self.replay_key(k, now) {
-                return;
-            }
-            match self.ui.keys.action(&k) {
-                Some(
-                    a @ (Action::Takeback
-                    | Action::Hint
-                    | Action::Resign
-                    | Action::OfferDraw
-                    | Action::Pause
-                    | Action::Select
-                    | Action::Up
-                    | Action::Down
-                    | Action::Left
-                    | Action::Right),
-                ) => {
-                    let what = a.description();
-                    self.ui.error(format!(
-                        "Not while replaying ({}: {what}). {} plays on from here against the engine.",
-                        self.ui.keys_hint(a),
-                        self.ui.replay_key_hint(crate::ui::keymap::ReplayAction::PlayFromHere)
-                    ));
-                }
-                Some(Action::Cancel) => {
-                    if let Some(r) = &mut self.s.replay {
-                        r.autoplay = None;
-                    }
-                    self.ui.status = None;
-                }
-                Some(a) => self.run_action(a, now),
-                None => {
-                    if let KeyCode::Char(c) = k.code
-                        && !c.is_whitespace()
-                    {
-                        self.ui.error(format!(
-                            "'{c}' is not a replay command ({} shows the keys).",
-                            self.ui.keys_hint(Action::Help)
-                        ));
-                    }
-                }
-            }
+    /// Keys of a replayed game: its own commands, then the play screen's
+    /// that make sense here.
+    fn replay_screen_key(&mut self, k: KeyEvent, now: Instant) {
+        if self.replay_key(k, now) {
             return;
         }
-
-        // Typing a move.
-        if self.move_box_shown() {
-            match k.code {
-                KeyCode::Enter if self.s.input.is_empty() => return self.close_move_box(),
-                KeyCode::Enter => return self.submit_input(now),
-                KeyCode::Esc => {
-                    self.close_move_box();
-                    self.ui.status = None;
-                    return;
+        match self.ui.keys.action(&k) {
+            Some(
+                a @ (Action::Takeback
+                | Action::Hint
+                | Action::Resign
+                | Action::OfferDraw
+                | Action::Pause
+                | Action::Select
+                | Action::Up
+                | Action::Down
+                | Action::Left
+                | Action::Right),
+            ) => {
+                let what = a.description();
+                self.ui.error(format!(
+                    "Not while replaying ({}: {what}). {} plays on from here against the engine.",
+                    self.ui.keys_hint(a),
+                    self.ui
+                        .replay_key_hint(crate::ui::keymap::ReplayAction::PlayFromHere)
+                ));
+            }
+            Some(Action::Cancel) => {
+                if let Some(r) = &mut self.s.replay {
+                    r.autoplay = None;
                 }
-                KeyCode::Backspace => {
-                    self.s.input_refused = false;
-                    if self.s.input.pop().is_none() {
-                        self.s.move_box_open = false;
-                    }
-                    return;
+                self.ui.status = None;
+            }
+            Some(a) => self.run_action(a, now),
+            None => {
+                if let KeyCode::Char(c) = k.code
+                    && !c.is_whitespace()
+                {
+                    self.ui.error(format!(
+                        "'{c}' is not a replay command ({} shows the keys).",
+                        self.ui.keys_hint(Action::Help)
+                    ));
                 }
-                KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => {
-                    // A refused move gives way to the new one being typed.
-                    if std::mem::take(&mut self.s.input_refused) {
-                        self.s.input.clear();
-                    }
-                    if self.s.input.len() < 12 {
-                        self.s.input.push(c);
-                    }
-                    return;
-                }
-                _ => {}
             }
         }
+    }
 
-        let action = self.ui.keys.action(&k);
-        let plain_char = match k.code {
-            KeyCode::Char(c)
-                if !k
-                    .modifiers
-                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-            {
-                Some(c)
+    /// Keys while the move box is shown; true if the key was for it.
+    fn move_box_key(&mut self, k: KeyEvent, now: Instant) -> bool {
+        match k.code {
+            KeyCode::Enter if self.s.input.is_empty() => self.close_move_box(),
+            KeyCode::Enter => self.submit_input(now),
+            KeyCode::Esc => {
+                self.close_move_box();
+                self.ui.status = None;
             }
-            _ => None,
-        };
+            KeyCode::Backspace => {
+                self.s.input_refused = false;
+                if self.s.input.pop().is_none() {
+                    self.s.move_box_open = false;
+                }
+            }
+            KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => {
+                // A refused move gives way to the new one being typed.
+                if std::mem::take(&mut self.s.input_refused) {
+                    self.s.input.clear();
+                }
+                if self.s.input.len() < 12 {
+                    self.s.input.push(c);
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// A letter typed where a move may be typed: true if it began or
+    /// continued a move (or moved the cursor as part of one).
+    fn typed_letter(&mut self, c: char, action: Option<Action>) -> bool {
         let cursor_key = matches!(
             action,
             Some(Action::Up | Action::Down | Action::Left | Action::Right)
         );
-        if let Some(c) = plain_char
-            && self.typing_allowed()
-        {
-            // Moves are typed without a prefix, and no command sits on a
-            // key that begins one (`begins_move`: files a-h, K Q R B N P,
-            // O o 0 for castling, @ for a drop; the config refuses such
-            // bindings). So a key either begins a move or acts at once.
-            // The one exception is the cursor: `h` (a file) moves it left
-            // at once, and is remembered; if the next key continues a move
-            // (`h3`, `hxg5`), the cursor goes back and the move box takes
-            // the whole text.
-            let pending = std::mem::take(&mut self.s.pending_letters);
-            if !pending.is_empty() {
-                let typed = format!("{pending}{c}");
-                let board = self.board().clone();
-                let continues = if cursor_key || action.is_some() {
-                    could_begin_move(board.chess(), &typed)
-                } else {
-                    looks_like_move_prefix(&typed)
-                };
-                if continues && !cursor_key {
-                    self.s.cursor = self.s.pending_cursor;
-                    self.s.input = typed;
-                    return;
-                }
-                if continues {
-                    self.s.pending_letters = typed;
-                    if let Some(a) = action {
-                        self.move_cursor(a);
-                    }
-                    return;
-                }
+        // Moves are typed without a prefix, and no command sits on a
+        // key that begins one (`begins_move`: files a-h, K Q R B N P,
+        // O o 0 for castling, @ for a drop; the config refuses such
+        // bindings). So a key either begins a move or acts at once.
+        // The one exception is the cursor: `h` (a file) moves it left
+        // at once, and is remembered; if the next key continues a move
+        // (`h3`, `hxg5`), the cursor goes back and the move box takes
+        // the whole text.
+        let pending = std::mem::take(&mut self.s.pending_letters);
+        if !pending.is_empty() {
+            let typed = format!("{pending}{c}");
+            let board = self.board().clone();
+            let continues = if cursor_key || action.is_some() {
+                could_begin_move(board.chess(), &typed)
+            } else {
+                looks_like_move_prefix(&typed)
+            };
+            if continues && !cursor_key {
+                self.s.cursor = self.s.pending_cursor;
+                self.s.input = typed;
+                return true;
             }
-            if begins_move(c) {
-                if cursor_key {
-                    self.s.pending_letters = c.to_string();
-                    self.s.pending_cursor = self.s.cursor;
-                    if let Some(a) = action {
-                        self.move_cursor(a);
-                    }
-                } else {
-                    self.s.input.push(c);
+            if continues {
+                self.s.pending_letters = typed;
+                if let Some(a) = action {
+                    self.move_cursor(a);
                 }
-                return;
+                return true;
             }
         }
-        self.s.pending_letters.clear();
+        if begins_move(c) {
+            if cursor_key {
+                self.s.pending_letters = c.to_string();
+                self.s.pending_cursor = self.s.cursor;
+                if let Some(a) = action {
+                    self.move_cursor(a);
+                }
+            } else {
+                self.s.input.push(c);
+            }
+            return true;
+        }
+        false
+    }
+
+    /// A key that is not typing: a command, or a word on why not.
+    fn command_key(&mut self, action: Option<Action>, plain_char: Option<char>, now: Instant) {
         match (action, plain_char) {
             (Some(a), _) => self.run_action(a, now),
             (None, Some(c)) if begins_move(c) && self.is_over() && self.s.replay.is_none() => {

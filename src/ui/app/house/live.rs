@@ -204,48 +204,84 @@ impl House<'_> {
 
     /// Keys of a live Crazyhouse/Bughouse game.
     pub(super) fn live_key(&mut self, k: KeyEvent, now: Instant) {
-        let Some(h) = self.s.house.as_deref_mut() else {
+        if self.s.house.is_none() {
             return;
-        };
+        }
         let plain = !k
             .modifiers
             .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
         // A partner message: `m`, then its key.
         if self.s.message {
             self.s.message = false;
-            if let KeyCode::Char(c) = k.code
-                && let Some((_, text)) = MESSAGES.iter().find(|(key, _)| *key == c)
-            {
-                let seat = h
-                    .live
-                    .as_ref()
-                    .and_then(|l| l.human_seats().first().copied());
-                if let (Some(l), Some(s)) = (h.live.as_deref_mut(), seat) {
-                    l.say(s, text);
-                    self.ui.info(format!("To your partner: {text}"));
-                    self.flush_live(now);
-                }
-            } else {
-                self.ui.info("No message sent.");
-            }
-            return;
+            return self.message_key(k, now);
         }
         // `Nf5` that only a drop can make: y drops the piece.
         if let Some((role, to)) = self.s.confirm_drop.take() {
-            if matches!(k.code, KeyCode::Char('y' | 'Y') | KeyCode::Enter)
-                && let Some(l) = h.live.as_deref_mut()
-                && let Some(s) = l.human_to_move()
-            {
-                match l.pick_move(s, Move::Put { role, to }, now) {
-                    Ok(()) => self.ui.status = None,
-                    Err(e) => self.ui.error(e),
-                }
-                self.flush_live(now);
-            } else {
-                self.ui.info("Not dropped.");
-            }
+            return self.confirm_drop_key(role, to, k, now);
+        }
+        if self.live_typing_key(k, plain, now) {
             return;
         }
+        if k.code == KeyCode::Tab || k.code == KeyCode::BackTab {
+            return self.switch_board();
+        }
+        if plain && k.code == KeyCode::Char('m') {
+            return self.start_message();
+        }
+        let action = self.ui.keys.action(&k);
+        if action.is_some() {
+            self.ui.last_action = action;
+        }
+        self.live_action(action, now);
+    }
+
+    /// The key after `m`: the message it stands for goes to the partner.
+    fn message_key(&mut self, k: KeyEvent, now: Instant) {
+        let Some(h) = self.s.house.as_deref_mut() else {
+            return;
+        };
+        if let KeyCode::Char(c) = k.code
+            && let Some((_, text)) = MESSAGES.iter().find(|(key, _)| *key == c)
+        {
+            let seat = h
+                .live
+                .as_ref()
+                .and_then(|l| l.human_seats().first().copied());
+            if let (Some(l), Some(s)) = (h.live.as_deref_mut(), seat) {
+                l.say(s, text);
+                self.ui.info(format!("To your partner: {text}"));
+                self.flush_live(now);
+            }
+        } else {
+            self.ui.info("No message sent.");
+        }
+    }
+
+    /// The answer to "drop the piece?".
+    fn confirm_drop_key(&mut self, role: Role, to: Square, k: KeyEvent, now: Instant) {
+        let Some(h) = self.s.house.as_deref_mut() else {
+            return;
+        };
+        if matches!(k.code, KeyCode::Char('y' | 'Y') | KeyCode::Enter)
+            && let Some(l) = h.live.as_deref_mut()
+            && let Some(s) = l.human_to_move()
+        {
+            match l.pick_move(s, Move::Put { role, to }, now) {
+                Ok(()) => self.ui.status = None,
+                Err(e) => self.ui.error(e),
+            }
+            self.flush_live(now);
+        } else {
+            self.ui.info("Not dropped.");
+        }
+    }
+
+    /// Typing a move (or a word on why none can be typed now); true if
+    /// the key was for that.
+    fn live_typing_key(&mut self, k: KeyEvent, plain: bool, now: Instant) -> bool {
+        let Some(h) = self.s.house.as_deref_mut() else {
+            return false;
+        };
         // Typing a move.
         if !h.input.is_empty() {
             match k.code {
@@ -259,7 +295,7 @@ impl House<'_> {
                                 self.ui.info(format!(
                                     "No {piece} can move to {to}. Drop the {piece} from your hand on {to}? y = drop, any other key = no"
                                 ));
-                                return;
+                                return true;
                             }
                             _ => match l.type_move(&text, now) {
                                 Ok(()) => self.ui.status = None,
@@ -281,7 +317,7 @@ impl House<'_> {
                 }
                 _ => {}
             }
-            return;
+            return true;
         }
         if let KeyCode::Char(c) = k.code
             && plain
@@ -289,7 +325,7 @@ impl House<'_> {
             && h.live.as_ref().is_some_and(|l| l.human_to_move().is_some())
         {
             h.input.push(c);
-            return;
+            return true;
         }
         // A move typed when none can be made is answered, not dropped.
         if let KeyCode::Char(c) = k.code
@@ -305,36 +341,45 @@ impl House<'_> {
                 )),
                 None => self.ui.info("Not your move: wait for the engine."),
             }
+            return true;
+        }
+        false
+    }
+
+    /// Tab: the other board large (Bughouse).
+    fn switch_board(&mut self) {
+        let Some(h) = self.s.house.as_deref_mut() else {
             return;
+        };
+        if let Some(l) = h.live.as_deref_mut()
+            && l.boards() == 2
+        {
+            h.main = 1 - h.main;
+            l.watched = h.main;
+            l.search = None;
+            let b = if h.main == 0 { 'A' } else { 'B' };
+            self.ui.info(format!(
+                "Board {b} large; the search panel follows its engines."
+            ));
         }
-        if k.code == KeyCode::Tab || k.code == KeyCode::BackTab {
-            if let Some(l) = h.live.as_deref_mut()
-                && l.boards() == 2
-            {
-                h.main = 1 - h.main;
-                l.watched = h.main;
-                l.search = None;
-                let b = if h.main == 0 { 'A' } else { 'B' };
-                self.ui.info(format!(
-                    "Board {b} large; the search panel follows its engines."
-                ));
-            }
+    }
+
+    /// `m`: the next key picks a message for the partner (Bughouse).
+    fn start_message(&mut self) {
+        let Some(h) = self.s.house.as_deref_mut() else {
             return;
+        };
+        let bughouse = h.live.as_ref().is_some_and(|l| l.boards() == 2);
+        if bughouse && h.live.as_ref().is_some_and(|l| !l.human_seats().is_empty()) {
+            self.s.message = true;
+            self.ui.info("Message: p n b r q = need, P N B R Q = don't give, s sit, g go, t trade, x no trades, h help, m mate soon");
+        } else {
+            self.ui.info("Messages are for Bughouse partners.");
         }
-        if plain && k.code == KeyCode::Char('m') {
-            let bughouse = h.live.as_ref().is_some_and(|l| l.boards() == 2);
-            if bughouse && h.live.as_ref().is_some_and(|l| !l.human_seats().is_empty()) {
-                self.s.message = true;
-                self.ui.info("Message: p n b r q = need, P N B R Q = don't give, s sit, g go, t trade, x no trades, h help, m mate soon");
-            } else {
-                self.ui.info("Messages are for Bughouse partners.");
-            }
-            return;
-        }
-        let action = self.ui.keys.action(&k);
-        if action.is_some() {
-            self.ui.last_action = action;
-        }
+    }
+
+    /// A command of the live game's screen.
+    fn live_action(&mut self, action: Option<Action>, now: Instant) {
         let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
@@ -344,52 +389,10 @@ impl House<'_> {
             Some(Action::Flip) => h.flipped = !h.flipped,
             Some(Action::CycleTheme) => self.ui.cycle_theme(),
             // The dialog: chess, Crazyhouse or Bughouse; Esc comes back here.
-            Some(Action::NewGame) => {
-                let variant = match h.live.as_ref() {
-                    Some(l) if l.boards() == 2 => 2,
-                    _ => 1,
-                };
-                let (mode, spec, time) = match &self.ui.launch_setup {
-                    Some(l) => (l.mode, l.engine.clone(), l.time),
-                    None => (
-                        Mode::HumanVsEngine {
-                            human: Color::White,
-                        },
-                        EngineSpec::BuiltIn { level: 4 },
-                        None,
-                    ),
-                };
-                self.ui.open_new_game_dialog(mode, &spec, time, variant);
-            }
+            Some(Action::NewGame) => self.live_new_game_dialog(),
             Some(Action::Explore) => self.open_house_explorer(),
             Some(a @ (Action::CopyFen | Action::CopyPgn)) => self.house_copy(a),
-            Some(Action::EvalBreakdown) => {
-                // The person's board (or the large one when engines play).
-                let main = h.main;
-                let b = self.live_mover().map_or(main, |(b, _, _)| b);
-                if let Some(l) = self.s.house.as_ref().and_then(|h| h.live.as_ref()) {
-                    let pos = l.board(b).clone();
-                    let trace = if l.boards() == 2 {
-                        crate::engine::eval::zh::trace(
-                            &crate::engine::Board::<crate::engine::Bug>::from_pos(pos),
-                        )
-                    } else {
-                        crate::engine::eval::zh::trace(
-                            &crate::engine::Board::<crate::engine::Zh>::from_pos(pos),
-                        )
-                    };
-                    let mut lines: Vec<String> =
-                        trace.to_string().lines().map(str::to_string).collect();
-                    lines.push(String::new());
-                    lines.push("any key closes".into());
-                    let title = if l.boards() == 2 {
-                        format!("Evaluation of board {}", if b == 0 { 'A' } else { 'B' })
-                    } else {
-                        "Evaluation".to_string()
-                    };
-                    self.ui.overlay = Overlay::Text { title, lines };
-                }
-            }
+            Some(Action::EvalBreakdown) => self.live_eval_breakdown(),
             Some(Action::Analyse) => {
                 let main = h.main;
                 let b = self.live_mover().map_or(main, |(b, _, _)| b);
@@ -418,62 +421,11 @@ impl House<'_> {
                 self.flush_live(now);
             }
             Some(Action::Resign) => {
-                let seat = h
-                    .live
-                    .as_ref()
-                    .and_then(|l| l.human_seats().first().copied());
-                let over = h.live.as_ref().is_none_or(|l| l.is_over());
-                match seat {
-                    Some(_) if over => self.ui.info("The game is over."),
-                    Some(s) if self.s.resign_armed => {
-                        self.s.resign_armed = false;
-                        if let Some(l) = h.live.as_deref_mut() {
-                            l.resign(s, now);
-                        }
-                        self.flush_live(now);
-                    }
-                    Some(_) => {
-                        self.s.resign_armed = true;
-                        let key = self.ui.keys_hint(Action::Resign);
-                        self.ui.info(format!(
-                            "Resign? Press {key} again to resign, any other key plays on."
-                        ));
-                        return;
-                    }
-                    None => self.ui.info("Nobody here to resign: four engines play."),
+                if self.live_resign(now) {
+                    return;
                 }
             }
-            Some(Action::Takeback) => {
-                let seat = h
-                    .live
-                    .as_ref()
-                    .and_then(|l| l.human_seats().first().copied());
-                let result = match (h.live.as_deref_mut(), seat) {
-                    (Some(l), Some(s)) => l.takeback(s, now).map(|()| l.save_text()),
-                    _ => Err("Nobody here to take back: four engines play.".into()),
-                };
-                match result {
-                    Ok(text) => {
-                        // The show follows the shorter game.
-                        h.cursor = 0;
-                        h.refresh(now);
-                        h.arrived = None;
-                        h.pick = Pick {
-                            square: h.pick.square,
-                            ..Pick::default()
-                        };
-                        if let Some(path) = &self.s.save {
-                            self.ui.effects.push(Effect::Save {
-                                path: path.clone(),
-                                contents: text,
-                            });
-                        }
-                        self.flush_live(now);
-                        self.ui.info("Taken back.");
-                    }
-                    Err(e) => self.ui.error(e),
-                }
-            }
+            Some(Action::Takeback) => self.live_takeback(now),
             Some(a @ (Action::Up | Action::Down | Action::Left | Action::Right)) => {
                 self.live_cursor(a);
             }
@@ -498,6 +450,128 @@ impl House<'_> {
             None => {}
         }
         self.s.resign_armed = false;
+    }
+
+    /// The dialog: chess, Crazyhouse or Bughouse; Esc comes back here.
+    fn live_new_game_dialog(&mut self) {
+        let Some(h) = self.s.house.as_deref_mut() else {
+            return;
+        };
+        let variant = match h.live.as_ref() {
+            Some(l) if l.boards() == 2 => 2,
+            _ => 1,
+        };
+        let (mode, spec, time) = match &self.ui.launch_setup {
+            Some(l) => (l.mode, l.engine.clone(), l.time),
+            None => (
+                Mode::HumanVsEngine {
+                    human: Color::White,
+                },
+                EngineSpec::BuiltIn { level: 4 },
+                None,
+            ),
+        };
+        self.ui.open_new_game_dialog(mode, &spec, time, variant);
+    }
+
+    /// The evaluation, term by term, of the person's board (or the large
+    /// one when engines play).
+    fn live_eval_breakdown(&mut self) {
+        let Some(h) = self.s.house.as_deref_mut() else {
+            return;
+        };
+        // The person's board (or the large one when engines play).
+        let main = h.main;
+        let b = self.live_mover().map_or(main, |(b, _, _)| b);
+        if let Some(l) = self.s.house.as_ref().and_then(|h| h.live.as_ref()) {
+            let pos = l.board(b).clone();
+            let trace = if l.boards() == 2 {
+                crate::engine::eval::zh::trace(
+                    &crate::engine::Board::<crate::engine::Bug>::from_pos(pos),
+                )
+            } else {
+                crate::engine::eval::zh::trace(
+                    &crate::engine::Board::<crate::engine::Zh>::from_pos(pos),
+                )
+            };
+            let mut lines: Vec<String> = trace.to_string().lines().map(str::to_string).collect();
+            lines.push(String::new());
+            lines.push("any key closes".into());
+            let title = if l.boards() == 2 {
+                format!("Evaluation of board {}", if b == 0 { 'A' } else { 'B' })
+            } else {
+                "Evaluation".to_string()
+            };
+            self.ui.overlay = Overlay::Text { title, lines };
+        }
+    }
+
+    /// Resign, after a second press; true while the second press is awaited.
+    fn live_resign(&mut self, now: Instant) -> bool {
+        let Some(h) = self.s.house.as_deref_mut() else {
+            return false;
+        };
+        let seat = h
+            .live
+            .as_ref()
+            .and_then(|l| l.human_seats().first().copied());
+        let over = h.live.as_ref().is_none_or(|l| l.is_over());
+        match seat {
+            Some(_) if over => self.ui.info("The game is over."),
+            Some(s) if self.s.resign_armed => {
+                self.s.resign_armed = false;
+                if let Some(l) = h.live.as_deref_mut() {
+                    l.resign(s, now);
+                }
+                self.flush_live(now);
+            }
+            Some(_) => {
+                self.s.resign_armed = true;
+                let key = self.ui.keys_hint(Action::Resign);
+                self.ui.info(format!(
+                    "Resign? Press {key} again to resign, any other key plays on."
+                ));
+                return true;
+            }
+            None => self.ui.info("Nobody here to resign: four engines play."),
+        }
+        false
+    }
+
+    /// Takes back the person's last move (Crazyhouse).
+    fn live_takeback(&mut self, now: Instant) {
+        let Some(h) = self.s.house.as_deref_mut() else {
+            return;
+        };
+        let seat = h
+            .live
+            .as_ref()
+            .and_then(|l| l.human_seats().first().copied());
+        let result = match (h.live.as_deref_mut(), seat) {
+            (Some(l), Some(s)) => l.takeback(s, now).map(|()| l.save_text()),
+            _ => Err("Nobody here to take back: four engines play.".into()),
+        };
+        match result {
+            Ok(text) => {
+                // The show follows the shorter game.
+                h.cursor = 0;
+                h.refresh(now);
+                h.arrived = None;
+                h.pick = Pick {
+                    square: h.pick.square,
+                    ..Pick::default()
+                };
+                if let Some(path) = &self.s.save {
+                    self.ui.effects.push(Effect::Save {
+                        path: path.clone(),
+                        contents: text,
+                    });
+                }
+                self.flush_live(now);
+                self.ui.info("Taken back.");
+            }
+            Err(e) => self.ui.error(e),
+        }
     }
 
     /// The person to move's board and colour, with the screen's turn.

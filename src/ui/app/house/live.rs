@@ -421,9 +421,9 @@ impl House<'_> {
                 self.flush_live(now);
             }
             Some(Action::Resign) => {
-                if self.live_resign(now) {
-                    return;
-                }
+                let waiting = self.live_resign(now);
+                self.s.resign_armed = waiting;
+                return;
             }
             Some(Action::Takeback) => self.live_takeback(now),
             Some(a @ (Action::Up | Action::Down | Action::Left | Action::Right)) => {

@@ -30,44 +30,64 @@ pub(super) fn event_loop(
     warnings: Vec<String>,
 ) -> Result<()> {
     let (tx, rx): (Sender<Msg>, Receiver<Msg>) = mpsc::channel();
-    // Terminal events on their own thread.
-    {
-        let tx = tx.clone();
-        std::thread::Builder::new()
-            .name("kibitz-input".into())
-            .spawn(move || {
-                loop {
-                    let msg = match event::read() {
-                        Ok(Event::Key(k)) => Msg::Key(k),
-                        Ok(Event::Mouse(m)) => Msg::Mouse(m),
-                        Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
-                        Ok(_) => continue,
-                        Err(_) => break,
-                    };
-                    if tx.send(msg).is_err() {
-                        break;
-                    }
-                }
-            })
-            .context("cannot start the input thread")?;
-    }
+    spawn_input(&tx)?;
     let size = terminal.size().unwrap_or_default();
     let now = Instant::now();
     app.update(Msg::Resize(size.width, size.height), now);
+    let mut runtime = Runtime::new(tx)?;
+    launch(app, start, warnings, now);
 
-    let saver = Saver::spawn().context("cannot start the saving thread")?;
-    // The stop flag of the explorer's work in progress.
-    let mut job_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>> = None;
-    // The stop flags of the file being opened (and checked) and of the review.
-    let mut open_stops: Vec<(u64, std::sync::Arc<std::sync::atomic::AtomicBool>)> = Vec::new();
-    let mut review_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>> = None;
-    let mut house_engines = crate::ui::house::engines::Engines::default();
-    let mut opponent: Option<EngineHandle> = None;
-    let mut assistant = EngineHandle::spawn(
-        &EngineSpec::BuiltIn { level: 8 },
-        engine_sink(&tx, Slot::Assistant),
-    );
+    let tick = Duration::from_millis(100);
+    loop {
+        for effect in app.take_effects() {
+            if !runtime.run(app, effect) {
+                return Ok(());
+            }
+        }
+        if app.ui.quit {
+            return Ok(());
+        }
+        terminal.draw(|f| app::draw(f, app, Instant::now()))?;
+        let msg = match rx.recv_timeout(tick) {
+            Ok(m) => m,
+            Err(RecvTimeoutError::Timeout) => Msg::Tick,
+            Err(RecvTimeoutError::Disconnected) => return Ok(()),
+        };
+        app.update(msg, Instant::now());
+        // Handle whatever else is already waiting before drawing again.
+        while let Ok(m) = rx.try_recv() {
+            app.update(m, Instant::now());
+        }
+        app.update(Msg::Tick, Instant::now());
+    }
+}
 
+/// Terminal events on their own thread.
+fn spawn_input(tx: &Sender<Msg>) -> Result<()> {
+    let tx = tx.clone();
+    std::thread::Builder::new()
+        .name("kibitz-input".into())
+        .spawn(move || {
+            loop {
+                let msg = match event::read() {
+                    Ok(Event::Key(k)) => Msg::Key(k),
+                    Ok(Event::Mouse(m)) => Msg::Mouse(m),
+                    Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
+                    Ok(_) => continue,
+                    Err(_) => break,
+                };
+                if tx.send(msg).is_err() {
+                    break;
+                }
+            }
+        })
+        .context("cannot start the input thread")?;
+    Ok(())
+}
+
+/// The first screen: what the command line asked for (a game, a resume
+/// prompt, the trainer, the explorer, a file, a Crazyhouse/Bughouse game).
+fn launch(app: &mut App, start: Start, warnings: Vec<String>, now: Instant) {
     let mut replaying = false;
     let mut train = None;
     let (setup, resume) = match start {
@@ -113,163 +133,185 @@ pub(super) fn event_loop(
     if !warnings.is_empty() {
         app.update(Msg::Error(warnings.join("; ")), now);
     }
+}
 
-    let tick = Duration::from_millis(100);
-    loop {
-        for effect in app.take_effects() {
-            match effect {
-                Effect::Quit => return Ok(()),
-                Effect::HouseEngine(job) => {
-                    let tx = tx.clone();
-                    house_engines.handle(job, move |seat, news| {
-                        let _ = tx.send(Msg::HouseEngine { seat, news });
-                    });
+/// What carries out the app's effects: the engines, the background jobs
+/// and their stop flags, the saving thread.
+struct Runtime {
+    tx: Sender<Msg>,
+    saver: Saver,
+    /// The stop flag of the explorer's work in progress.
+    job_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The stop flags of the file being opened (and checked) and of the review.
+    open_stops: Vec<(u64, std::sync::Arc<std::sync::atomic::AtomicBool>)>,
+    review_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    house_engines: crate::ui::house::engines::Engines,
+    opponent: Option<EngineHandle>,
+    assistant: EngineHandle,
+}
+
+impl Runtime {
+    fn new(tx: Sender<Msg>) -> Result<Runtime> {
+        let saver = Saver::spawn().context("cannot start the saving thread")?;
+        let assistant = EngineHandle::spawn(
+            &EngineSpec::BuiltIn { level: 8 },
+            engine_sink(&tx, Slot::Assistant),
+        );
+        Ok(Runtime {
+            tx,
+            saver,
+            job_stop: None,
+            open_stops: Vec::new(),
+            review_stop: None,
+            house_engines: crate::ui::house::engines::Engines::default(),
+            opponent: None,
+            assistant,
+        })
+    }
+
+    /// Carries out one effect; false when the app is to quit.
+    fn run(&mut self, app: &mut App, effect: Effect) -> bool {
+        match effect {
+            Effect::Quit => return false,
+            Effect::HouseEngine(job) => {
+                let tx = self.tx.clone();
+                self.house_engines.handle(job, move |seat, news| {
+                    let _ = tx.send(Msg::HouseEngine { seat, news });
+                });
+            }
+            Effect::StartEngine(spec) => {
+                drop(self.opponent.take()); // stops and joins the old engine
+                self.opponent = Some(EngineHandle::spawn(
+                    &spec,
+                    engine_sink(&self.tx, Slot::Opponent),
+                ));
+            }
+            Effect::RestartAssistant => {
+                self.assistant = EngineHandle::spawn(
+                    &EngineSpec::BuiltIn { level: 8 },
+                    engine_sink(&self.tx, Slot::Assistant),
+                );
+            }
+            Effect::NewGame => {
+                if let Some(o) = &mut self.opponent {
+                    o.new_game();
                 }
-                Effect::StartEngine(spec) => {
-                    drop(opponent.take()); // stops and joins the old engine
-                    opponent = Some(EngineHandle::spawn(&spec, engine_sink(&tx, Slot::Opponent)));
+                self.assistant.new_game();
+            }
+            Effect::Go(slot, req) => match slot {
+                Slot::Opponent => match &mut self.opponent {
+                    Some(o) => o.go(*req),
+                    None => {
+                        let mut o = EngineHandle::spawn(
+                            &app.chess().spec,
+                            engine_sink(&self.tx, Slot::Opponent),
+                        );
+                        o.go(*req);
+                        self.opponent = Some(o);
+                    }
+                },
+                Slot::Assistant => self.assistant.go(*req),
+            },
+            Effect::Stop(slot) => match slot {
+                Slot::Opponent => {
+                    if let Some(o) = &mut self.opponent {
+                        o.stop();
+                    }
                 }
-                Effect::RestartAssistant => {
-                    assistant = EngineHandle::spawn(
-                        &EngineSpec::BuiltIn { level: 8 },
-                        engine_sink(&tx, Slot::Assistant),
+                Slot::Assistant => self.assistant.stop(),
+            },
+            Effect::Save { path, contents } => {
+                if let Err(e) = self.saver.save(&path, &contents) {
+                    app.update(
+                        Msg::Error(format!("Could not save {}: {e}", path.display())),
+                        Instant::now(),
                     );
                 }
-                Effect::NewGame => {
-                    if let Some(o) = &mut opponent {
-                        o.new_game();
-                    }
-                    assistant.new_game();
-                }
-                Effect::Go(slot, req) => match slot {
-                    Slot::Opponent => match &mut opponent {
-                        Some(o) => o.go(*req),
-                        None => {
-                            let mut o = EngineHandle::spawn(
-                                &app.chess().spec,
-                                engine_sink(&tx, Slot::Opponent),
-                            );
-                            o.go(*req);
-                            opponent = Some(o);
-                        }
+            }
+            Effect::Copy { what, text, path } => {
+                let clip = osc52(&text);
+                let mut out = std::io::stdout();
+                let _ = out.write_all(clip.as_bytes()).and_then(|_| out.flush());
+                let note = match path {
+                    Some(p) => match save_file(&p, &text) {
+                        Ok(()) => Msg::Note(format!(
+                            "{what} copied to the clipboard and saved to {}",
+                            p.display()
+                        )),
+                        Err(e) => Msg::Error(format!(
+                            "{what} copied to the clipboard; saving {} failed: {e}",
+                            p.display()
+                        )),
                     },
-                    Slot::Assistant => assistant.go(*req),
-                },
-                Effect::Stop(slot) => match slot {
-                    Slot::Opponent => {
-                        if let Some(o) = &mut opponent {
-                            o.stop();
-                        }
+                    None => Msg::Note(format!("{what} copied to the clipboard")),
+                };
+                app.update(note, Instant::now());
+            }
+            Effect::Explorer(req) => {
+                use crate::ui::explorer::{AnyRecording, AnyRequest};
+                if let Some(flag) = self.job_stop.take() {
+                    flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+                self.job_stop = match req {
+                    AnyRequest::Chess(r) => spawn_job(r, &self.tx, |id, r| Msg::TreeRecorded {
+                        id,
+                        recording: AnyRecording::Chess(Box::new(r)),
+                    }),
+                    AnyRequest::Zh(r) => spawn_job(r, &self.tx, |id, r| Msg::TreeRecorded {
+                        id,
+                        recording: AnyRecording::Zh(Box::new(r)),
+                    }),
+                    AnyRequest::Bug(r) => spawn_job(r, &self.tx, |id, r| Msg::TreeRecorded {
+                        id,
+                        recording: AnyRecording::Bug(Box::new(r)),
+                    }),
+                };
+            }
+            Effect::OpenFile { id, path } => {
+                if let Some(flag) = spawn_open(id, path, &self.tx) {
+                    self.open_stops.push((id, flag));
+                }
+            }
+            Effect::PrepareTables { id, dir, materials } => {
+                spawn_tables(id, dir, materials, &self.tx);
+            }
+            Effect::StopFile { id } => {
+                self.open_stops.retain(|(i, flag)| {
+                    if *i == id {
+                        flag.store(true, std::sync::atomic::Ordering::Relaxed);
                     }
-                    Slot::Assistant => assistant.stop(),
-                },
-                Effect::Save { path, contents } => {
-                    if let Err(e) = saver.save(&path, &contents) {
+                    *i != id
+                });
+            }
+            Effect::Review(req) => {
+                if let Some(flag) = self.review_stop.take() {
+                    flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+                self.review_stop = spawn_review(*req, &self.tx);
+            }
+            Effect::CancelReview => {
+                if let Some(flag) = self.review_stop.take() {
+                    flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
+            Effect::SaveState => {
+                if let Some(d) = &app.ui.dirs.data {
+                    let state = config::State {
+                        theme: Some(app.theme().name.clone()),
+                        flipped: app.ui.flipped,
+                    };
+                    if let Err(e) =
+                        std::fs::create_dir_all(d).and_then(|_| state.save(&d.join("state.toml")))
+                    {
                         app.update(
-                            Msg::Error(format!("Could not save {}: {e}", path.display())),
+                            Msg::Error(format!("Could not remember the settings: {e}")),
                             Instant::now(),
                         );
                     }
                 }
-                Effect::Copy { what, text, path } => {
-                    let clip = osc52(&text);
-                    let mut out = std::io::stdout();
-                    let _ = out.write_all(clip.as_bytes()).and_then(|_| out.flush());
-                    let note = match path {
-                        Some(p) => match save_file(&p, &text) {
-                            Ok(()) => Msg::Note(format!(
-                                "{what} copied to the clipboard and saved to {}",
-                                p.display()
-                            )),
-                            Err(e) => Msg::Error(format!(
-                                "{what} copied to the clipboard; saving {} failed: {e}",
-                                p.display()
-                            )),
-                        },
-                        None => Msg::Note(format!("{what} copied to the clipboard")),
-                    };
-                    app.update(note, Instant::now());
-                }
-                Effect::Explorer(req) => {
-                    use crate::ui::explorer::{AnyRecording, AnyRequest};
-                    if let Some(flag) = job_stop.take() {
-                        flag.store(true, std::sync::atomic::Ordering::Relaxed);
-                    }
-                    job_stop = match req {
-                        AnyRequest::Chess(r) => spawn_job(r, &tx, |id, r| Msg::TreeRecorded {
-                            id,
-                            recording: AnyRecording::Chess(Box::new(r)),
-                        }),
-                        AnyRequest::Zh(r) => spawn_job(r, &tx, |id, r| Msg::TreeRecorded {
-                            id,
-                            recording: AnyRecording::Zh(Box::new(r)),
-                        }),
-                        AnyRequest::Bug(r) => spawn_job(r, &tx, |id, r| Msg::TreeRecorded {
-                            id,
-                            recording: AnyRecording::Bug(Box::new(r)),
-                        }),
-                    };
-                }
-                Effect::OpenFile { id, path } => {
-                    if let Some(flag) = spawn_open(id, path, &tx) {
-                        open_stops.push((id, flag));
-                    }
-                }
-                Effect::PrepareTables { id, dir, materials } => {
-                    spawn_tables(id, dir, materials, &tx);
-                }
-                Effect::StopFile { id } => {
-                    open_stops.retain(|(i, flag)| {
-                        if *i == id {
-                            flag.store(true, std::sync::atomic::Ordering::Relaxed);
-                        }
-                        *i != id
-                    });
-                }
-                Effect::Review(req) => {
-                    if let Some(flag) = review_stop.take() {
-                        flag.store(true, std::sync::atomic::Ordering::Relaxed);
-                    }
-                    review_stop = spawn_review(*req, &tx);
-                }
-                Effect::CancelReview => {
-                    if let Some(flag) = review_stop.take() {
-                        flag.store(true, std::sync::atomic::Ordering::Relaxed);
-                    }
-                }
-                Effect::SaveState => {
-                    if let Some(d) = &app.ui.dirs.data {
-                        let state = config::State {
-                            theme: Some(app.theme().name.clone()),
-                            flipped: app.ui.flipped,
-                        };
-                        if let Err(e) = std::fs::create_dir_all(d)
-                            .and_then(|_| state.save(&d.join("state.toml")))
-                        {
-                            app.update(
-                                Msg::Error(format!("Could not remember the settings: {e}")),
-                                Instant::now(),
-                            );
-                        }
-                    }
-                }
             }
         }
-        if app.ui.quit {
-            return Ok(());
-        }
-        terminal.draw(|f| app::draw(f, app, Instant::now()))?;
-        let msg = match rx.recv_timeout(tick) {
-            Ok(m) => m,
-            Err(RecvTimeoutError::Timeout) => Msg::Tick,
-            Err(RecvTimeoutError::Disconnected) => return Ok(()),
-        };
-        app.update(msg, Instant::now());
-        // Handle whatever else is already waiting before drawing again.
-        while let Ok(m) = rx.try_recv() {
-            app.update(m, Instant::now());
-        }
-        app.update(Msg::Tick, Instant::now());
+        true
     }
 }
 

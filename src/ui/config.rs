@@ -568,101 +568,7 @@ impl Config {
             fell_back: Vec::new(),
         };
         for (key, v) in &table {
-            let key = key.as_str();
-            match key {
-                "level" => {
-                    if let Some(l) = r.int(key, v, (1, 8), "1 to 8") {
-                        c.level = l as u8;
-                    }
-                }
-                "time_control" => {
-                    if let Some(t) = r.string(key, v, "a string such as \"5+3\" or \"none\"") {
-                        match t.trim() {
-                            "" | "none" | "-" => c.time_control = None,
-                            s => match s.parse() {
-                                Ok(tc) => c.time_control = Some(tc),
-                                Err(e) => r.reject(key, format!("time_control: {e}")),
-                            },
-                        }
-                    }
-                }
-                "theme" => {
-                    if let Some(t) = r.string(key, v, "a theme name") {
-                        c.theme = Some(t.to_string()).filter(|t| !t.trim().is_empty());
-                    }
-                }
-                "engine" => {
-                    if let Some(e) = r.string(key, v, "the engine's command") {
-                        c.engine = Some(e).filter(|e| !e.trim().is_empty()).map(PathBuf::from);
-                    }
-                }
-                "pieces" => {
-                    if let Some(p) = r.string(key, v, "\"unicode\" or \"ascii\"") {
-                        match p.to_ascii_lowercase().as_str() {
-                            "unicode" => c.piece_style = PieceStyle::Unicode,
-                            "ascii" => c.piece_style = PieceStyle::Ascii,
-                            other => r.reject(
-                                key,
-                                format!("pieces = \"{other}\": use \"unicode\" or \"ascii\""),
-                            ),
-                        }
-                    }
-                }
-                "autosave" => {
-                    if let Some(a) = r.bool(key, v) {
-                        c.autosave = a;
-                    }
-                }
-                "watch_delay_ms" => {
-                    if let Some(ms) = r.int(key, v, (0, 60_000), "0 to 60000 (milliseconds)") {
-                        c.watch_delay = Duration::from_millis(ms as u64);
-                    }
-                }
-                "syzygy_path" => {
-                    if let Some(p) = r.string(key, v, "folders separated by ':'") {
-                        c.syzygy_path = Some(p.to_string()).filter(|p| !p.trim().is_empty());
-                    }
-                }
-                "own_tablebases" => {
-                    if let Some(o) = r.bool(key, v) {
-                        c.own_tablebases = o;
-                    }
-                }
-                "engine_threads" => {
-                    let max = crate::engine::MAX_THREADS as i64;
-                    if let Some(t) = r.int(key, v, (1, max), &format!("1 to {max}")) {
-                        c.engine_threads = t as usize;
-                    }
-                }
-                "keys" => {
-                    if let Some(k) = r.table(key, v) {
-                        let problems = c.keys.apply(k);
-                        r.bindings(key, k, problems);
-                    }
-                }
-                "replay_keys" => {
-                    if let Some(k) = r.table(key, v) {
-                        let problems = c.replay_keys.apply(k);
-                        r.bindings(key, k, problems);
-                    }
-                }
-                _ => {
-                    let line = r.line(key);
-                    let text = match nearest(key, SETTINGS.iter().copied()) {
-                        Some(s) => {
-                            if !table.contains_key(s) {
-                                r.fell_back
-                                    .push((line.unwrap_or(usize::MAX), s.to_string()));
-                            }
-                            format!("{key}: unknown setting (did you mean {s}?)")
-                        }
-                        None => {
-                            format!("{key}: unknown setting (settings: {})", SETTINGS.join(", "))
-                        }
-                    };
-                    r.problems.push(ConfigProblem { line, text });
-                }
-            }
+            read_setting(&mut c, &mut r, &table, key.as_str(), v);
         }
         let Reader {
             mut problems,
@@ -806,6 +712,104 @@ impl State {
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
         let text = toml::to_string(self).map_err(std::io::Error::other)?;
         crate::util::write_atomic(path, text.as_bytes())
+    }
+}
+
+/// Takes one top-level setting of the file into `c`, or says why not.
+fn read_setting(c: &mut Config, r: &mut Reader, table: &toml::Table, key: &str, v: &toml::Value) {
+    match key {
+        "level" => {
+            if let Some(l) = r.int(key, v, (1, 8), "1 to 8") {
+                c.level = l as u8;
+            }
+        }
+        "time_control" => {
+            if let Some(t) = r.string(key, v, "a string such as \"5+3\" or \"none\"") {
+                match t.trim() {
+                    "" | "none" | "-" => c.time_control = None,
+                    s => match s.parse() {
+                        Ok(tc) => c.time_control = Some(tc),
+                        Err(e) => r.reject(key, format!("time_control: {e}")),
+                    },
+                }
+            }
+        }
+        "theme" => {
+            if let Some(t) = r.string(key, v, "a theme name") {
+                c.theme = Some(t.to_string()).filter(|t| !t.trim().is_empty());
+            }
+        }
+        "engine" => {
+            if let Some(e) = r.string(key, v, "the engine's command") {
+                c.engine = Some(e).filter(|e| !e.trim().is_empty()).map(PathBuf::from);
+            }
+        }
+        "pieces" => {
+            if let Some(p) = r.string(key, v, "\"unicode\" or \"ascii\"") {
+                match p.to_ascii_lowercase().as_str() {
+                    "unicode" => c.piece_style = PieceStyle::Unicode,
+                    "ascii" => c.piece_style = PieceStyle::Ascii,
+                    other => r.reject(
+                        key,
+                        format!("pieces = \"{other}\": use \"unicode\" or \"ascii\""),
+                    ),
+                }
+            }
+        }
+        "autosave" => {
+            if let Some(a) = r.bool(key, v) {
+                c.autosave = a;
+            }
+        }
+        "watch_delay_ms" => {
+            if let Some(ms) = r.int(key, v, (0, 60_000), "0 to 60000 (milliseconds)") {
+                c.watch_delay = Duration::from_millis(ms as u64);
+            }
+        }
+        "syzygy_path" => {
+            if let Some(p) = r.string(key, v, "folders separated by ':'") {
+                c.syzygy_path = Some(p.to_string()).filter(|p| !p.trim().is_empty());
+            }
+        }
+        "own_tablebases" => {
+            if let Some(o) = r.bool(key, v) {
+                c.own_tablebases = o;
+            }
+        }
+        "engine_threads" => {
+            let max = crate::engine::MAX_THREADS as i64;
+            if let Some(t) = r.int(key, v, (1, max), &format!("1 to {max}")) {
+                c.engine_threads = t as usize;
+            }
+        }
+        "keys" => {
+            if let Some(k) = r.table(key, v) {
+                let problems = c.keys.apply(k);
+                r.bindings(key, k, problems);
+            }
+        }
+        "replay_keys" => {
+            if let Some(k) = r.table(key, v) {
+                let problems = c.replay_keys.apply(k);
+                r.bindings(key, k, problems);
+            }
+        }
+        _ => {
+            let line = r.line(key);
+            let text = match nearest(key, SETTINGS.iter().copied()) {
+                Some(s) => {
+                    if !table.contains_key(s) {
+                        r.fell_back
+                            .push((line.unwrap_or(usize::MAX), s.to_string()));
+                    }
+                    format!("{key}: unknown setting (did you mean {s}?)")
+                }
+                None => {
+                    format!("{key}: unknown setting (settings: {})", SETTINGS.join(", "))
+                }
+            };
+            r.problems.push(ConfigProblem { line, text });
+        }
     }
 }
 

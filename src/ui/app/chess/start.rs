@@ -58,7 +58,7 @@ impl Chess<'_> {
         self.s.evals.clear();
         self.ui.overlay = Overlay::None;
         self.set_headers(now);
-        self.s.save_path = self.new_save_path();
+        self.s.save_path = self.ui.new_save_path();
         self.s.saved = false;
         if let Mode::HumanVsEngine { human } = self.s.mode {
             self.ui.flipped = human == Color::Black;
@@ -107,21 +107,6 @@ impl Chess<'_> {
         if let EngineSpec::BuiltIn { level } = self.s.spec {
             g.set_header("KibitzLevel", level.to_string());
         }
-    }
-
-    pub(super) fn new_save_path(&self) -> Option<PathBuf> {
-        if !self.ui.config.autosave {
-            return None;
-        }
-        let dir = self.ui.dirs.data.as_ref()?.join("games");
-        let stamp = crate::util::timestamp();
-        let mut path = dir.join(format!("{stamp}.pgn"));
-        let mut n = 2;
-        while path.exists() {
-            path = dir.join(format!("{stamp}-{n}.pgn"));
-            n += 1;
-        }
-        Some(path)
     }
 
     /// Resumes a saved, unfinished game.

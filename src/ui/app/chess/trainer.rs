@@ -15,69 +15,14 @@ impl Chess<'_> {
         tables: &Tables,
         now: Instant,
     ) -> bool {
-        let (board, name, resumed) = match start {
-            TrainerStart::Random {
-                ending,
-                difficulty,
-                side,
-            } => {
-                let side = match side {
-                    SideChoice::White => Color::White,
-                    SideChoice::Black => Color::Black,
-                    SideChoice::Random => {
-                        if self.ui.trainer.rng.below(2) == 0 {
-                            Color::White
-                        } else {
-                            Color::Black
-                        }
-                    }
-                };
-                match tr::random_position(
-                    tables,
-                    ending,
-                    difficulty,
-                    side,
-                    &mut self.ui.trainer.rng,
-                ) {
-                    Some((b, _)) => (b, ending.name.to_string(), None),
-                    None => {
-                        self.ui.error(format!("No table for {}.", ending.name));
-                        return false;
-                    }
-                }
-            }
-            TrainerStart::Position(b) => {
-                let name = Material::of_board(b.board()).to_string();
-                (b, name, None)
-            }
-            TrainerStart::Resume(game, path) => {
-                let name = game
-                    .header("KibitzTrainer")
-                    .unwrap_or("endgame")
-                    .to_string();
-                (game.current().clone(), name, Some((game, path)))
-            }
+        let Some((board, name, resumed)) = self.trainer_position(start, tables) else {
+            return false;
         };
         let Some(probe) = tr::probe(tables, &board) else {
             self.ui.error("The tables do not cover this position.");
             return false;
         };
-        self.stop_all();
-        self.leave_replay();
-        self.s.hint = None;
-        self.s.selected = None;
-        self.close_move_box();
-        self.s.scroll = 0;
-        self.s.queued = None;
-        self.s.paused = false;
-        self.s.clocks = None;
-        self.s.clock_history.clear();
-        self.s.time = None;
-        self.s.engine_score = None;
-        self.s.search.lines.clear();
-        self.s.search.iterations.clear();
-        self.s.search.thinking = false;
-        self.s.evals.clear();
+        // A trainer game has a screen of its own: nothing to clear here.
         self.ui.overlay = Overlay::None;
         let human = match &resumed {
             Some((g, _)) => match g.header("KibitzMode") {
@@ -110,19 +55,7 @@ impl Chess<'_> {
             None => {
                 self.s.game = Game::new(board.clone());
                 self.set_trainer_headers(&name, human);
-                self.s.save_path = self.new_save_path().map(|p| {
-                    let stem = p
-                        .file_stem()
-                        .map(|f| f.to_string_lossy().into_owned())
-                        .unwrap_or_default();
-                    let mut path = p.with_file_name(format!("trainer-{stem}.pgn"));
-                    let mut n = 2;
-                    while path.exists() || path.with_extension("history").exists() {
-                        path = p.with_file_name(format!("trainer-{stem}-{n}.pgn"));
-                        n += 1;
-                    }
-                    path
-                });
+                self.s.save_path = self.ui.new_save_path().map(|p| trainer_path(&p));
                 self.s.saved = false;
             }
         }
@@ -145,7 +78,6 @@ impl Chess<'_> {
         if current.turn() != human {
             self.s.engine_score = Some(tr::probe_score(probe));
         }
-        self.s.started_at = Some(now);
         let you = color_name(human);
         let goal = match start_probe.wdl {
             Wdl::Win => format!("win it: {} with best play", tr::describe(start_probe)),
@@ -161,6 +93,59 @@ impl Chess<'_> {
         self.save();
         self.next_turn(now);
         true
+    }
+
+    /// The position, name and (for a resumed game) the game and file of
+    /// the trainer game `start`; none (and why said) if there is none.
+    #[allow(clippy::type_complexity)]
+    fn trainer_position(
+        &mut self,
+        start: TrainerStart,
+        tables: &Tables,
+    ) -> Option<(Board, String, Option<(Box<Game>, PathBuf)>)> {
+        Some(match start {
+            TrainerStart::Random {
+                ending,
+                difficulty,
+                side,
+            } => {
+                let side = match side {
+                    SideChoice::White => Color::White,
+                    SideChoice::Black => Color::Black,
+                    SideChoice::Random => {
+                        if self.ui.trainer.rng.below(2) == 0 {
+                            Color::White
+                        } else {
+                            Color::Black
+                        }
+                    }
+                };
+                match tr::random_position(
+                    tables,
+                    ending,
+                    difficulty,
+                    side,
+                    &mut self.ui.trainer.rng,
+                ) {
+                    Some((b, _)) => (b, ending.name.to_string(), None),
+                    None => {
+                        self.ui.error(format!("No table for {}.", ending.name));
+                        return None;
+                    }
+                }
+            }
+            TrainerStart::Position(b) => {
+                let name = Material::of_board(b.board()).to_string();
+                (b, name, None)
+            }
+            TrainerStart::Resume(game, path) => {
+                let name = game
+                    .header("KibitzTrainer")
+                    .unwrap_or("endgame")
+                    .to_string();
+                (game.current().clone(), name, Some((game, path)))
+            }
+        })
     }
 
     fn set_trainer_headers(&mut self, name: &str, human: Color) {
@@ -359,4 +344,20 @@ impl Chess<'_> {
             self.ui.info("The tables accept the draw.");
         }
     }
+}
+
+/// A trainer game's file beside the games (`trainer-<stamp>.pgn`, with its
+/// move-history copy), not taken by another.
+fn trainer_path(p: &std::path::Path) -> PathBuf {
+    let stem = p
+        .file_stem()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut path = p.with_file_name(format!("trainer-{stem}.pgn"));
+    let mut n = 2;
+    while path.exists() || path.with_extension("history").exists() {
+        path = p.with_file_name(format!("trainer-{stem}-{n}.pgn"));
+        n += 1;
+    }
+    path
 }

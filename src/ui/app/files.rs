@@ -116,7 +116,7 @@ impl App {
             (None, None) => {
                 c.announce_game();
                 if live {
-                    c.ui.info("Your game waits beneath: q or Esc on the replay goes back to it.");
+                    c.ui.info("Your game waits beneath the replay: Esc goes back to it.");
                 }
             }
         }

@@ -119,3 +119,40 @@ fn quitting_saves_every_game_on_the_stack() {
         "the game under the trainer is saved: {saves:?}"
     );
 }
+
+#[test]
+fn a_replayed_file_covers_the_game_and_esc_goes_back() {
+    let t = Instant::now();
+    let mut a = game_after_e4(t);
+    let _ = a.take_effects();
+    a.open_file(PathBuf::from("test.pgn"), Some(0));
+    let id = a
+        .take_effects()
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::OpenFile { id, .. } => Some(id),
+            _ => None,
+        })
+        .expect("the file is read");
+    let text = "[White \"A\"]\n[Black \"B\"]\n\n1. d4 d5 2. c4 *\n";
+    let lib = crate::game::library::Library::from_text("test.pgn".into(), text.into(), &mut |_| {});
+    a.update(
+        Msg::Opened {
+            id,
+            path: PathBuf::from("test.pgn"),
+            result: Ok(Box::new(lib)),
+        },
+        t,
+    );
+    assert_eq!(a.depth(), 2, "the replay is a screen over the game");
+    assert!(a.chess().replay.is_some());
+    let beneath = a.find_screens::<ChessScreen>()[1];
+    assert!(beneath.paused, "the game waits");
+    assert_eq!(beneath.game.moves().len(), 1);
+    // Esc: back to the game, which goes on.
+    key(&mut a, KeyCode::Esc, t);
+    assert_eq!(a.depth(), 1);
+    assert!(a.chess().replay.is_none());
+    assert_eq!(uci_moves(&a), ["e2e4"]);
+    assert!(!a.chess().paused);
+}

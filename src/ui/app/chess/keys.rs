@@ -119,11 +119,14 @@ impl Chess<'_> {
                         .replay_key_hint(crate::ui::keymap::ReplayAction::PlayFromHere)
                 ));
             }
+            // Esc stops autoplay; else it leaves the replay, back to the
+            // game beneath (a new one if the app started on the file).
             Some(Action::Cancel) => {
-                if let Some(r) = &mut self.s.replay {
-                    r.autoplay = None;
-                }
+                let playing = self.s.replay.as_mut().and_then(|r| r.autoplay.take());
                 self.ui.status = None;
+                if playing.is_none() {
+                    self.ui.close();
+                }
             }
             Some(a) => self.run_action(a, now),
             None => {

@@ -152,7 +152,7 @@ pub fn run(
             _ => {}
         }
         *endings.entry(format!("{:?}", e.how)).or_insert(0usize) += 1;
-        let seats = if rec.first_is_team_one {
+        let seats = if rec.first_seats {
             "team 1 = WA+BB"
         } else {
             "team 1 = BA+WB"
@@ -163,7 +163,7 @@ pub fn run(
             e.result.pgn(),
             e.board.letter(),
             e.describe(),
-            rec.game.moves().len(),
+            rec.plies,
             wdl.points(),
             wdl.games(),
             wdl.wins,

@@ -172,7 +172,7 @@ pub fn run(m: &ArgMatches) -> Result<()> {
     let start = Instant::now();
     let total = cfg.games;
     let wdl = matchplay::run_match(&cfg, |rec, wdl| {
-        let (white, black) = (&rec.white, &rec.black);
+        let (white, black) = (&rec.players[0], &rec.players[1]);
         println!(
             "Game {:>3}/{total}: {white} - {black} {} ({}, {} moves)   score {:.1}/{} W{} D{} L{}",
             rec.index + 1,

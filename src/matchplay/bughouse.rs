@@ -20,6 +20,7 @@
 //! on board B, in odd games the other two seats. Every game is appended to
 //! the BPGN file as soon as it ends.
 
+use super::runner::{self, Engines, GameRecord, MatchEnding, Round};
 use super::stats::Wdl;
 use super::{MoveLimits, TimeControl};
 use crate::bughouse::bpgn::write_bpgn;
@@ -56,25 +57,11 @@ pub struct BugMatchConfig {
     pub max_plies: usize,
 }
 
-/// A finished game.
-#[derive(Clone, Debug)]
-pub struct BugRecord {
-    pub index: usize,
-    pub game: BughouseGame,
-    /// The first team played team 1's seats (A White, B Black).
-    pub first_is_team_one: bool,
-    pub ending: BugEnding,
-}
-
-impl BugRecord {
-    /// Points for the first team.
-    pub fn first_points(&self) -> f64 {
-        let team = if self.first_is_team_one {
-            Team::One
-        } else {
-            Team::Two
-        };
-        self.ending.result.points(team)
+impl MatchEnding for BugEnding {
+    /// The first team had team 1's seats in its first-seat games.
+    fn points(&self, first_seats: bool) -> f64 {
+        let team = if first_seats { Team::One } else { Team::Two };
+        self.result.points(team)
     }
 }
 
@@ -366,7 +353,7 @@ fn play_game(
             game.set_header(&seat.tag(), names[board.index()][color as usize].clone());
         }
     }
-    game.set_header("TimeControl", tc_seconds(cfg.tc));
+    game.set_header("TimeControl", cfg.tc.pgn());
     game.set_header("Variant", "Bughouse");
     let now = Instant::now();
     let table = Table {
@@ -392,111 +379,97 @@ fn play_game(
     st.game.clone()
 }
 
-/// `120+0` in seconds, as BPGN's TimeControl tag writes it.
-fn tc_seconds(tc: TimeControl) -> String {
-    let f = |d: Duration| {
-        let s = d.as_secs_f64();
-        if s.fract() == 0.0 {
-            format!("{}", s as u64)
-        } else {
-            format!("{s}")
-        }
-    };
-    format!("{}+{}", f(tc.base), f(tc.inc))
+/// The four engines, by team and member: `players[t][m]` plays
+/// `cfg.teams[t][m]`.
+struct Teams<'a> {
+    cfg: &'a BugMatchConfig,
+    players: [[Player; 2]; 2],
 }
 
-/// Plays the match; `on_game` sees each game as it ends with the totals
-/// for the first team.
-pub fn run_bughouse_match(
-    cfg: &BugMatchConfig,
-    mut on_game: impl FnMut(&BugRecord, &Wdl),
-) -> Result<Wdl, BugMatchError> {
-    // players[team][member]
-    let mut players: Vec<Vec<Player>> = Vec::new();
-    for team in &cfg.teams {
-        let mut t = Vec::new();
-        for p in team {
-            t.push(start(p)?);
-        }
-        players.push(t);
+impl<'a> Teams<'a> {
+    fn start(cfg: &'a BugMatchConfig) -> Result<Teams<'a>, UciError> {
+        let [[a, b], [c, d]] = &cfg.teams;
+        Ok(Teams {
+            cfg,
+            players: [[start(a)?, start(b)?], [start(c)?, start(d)?]],
+        })
     }
-    let mut wdl = Wdl::default();
-    let mut out = match &cfg.bpgn_out {
-        Some(path) => Some((
-            path.clone(),
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|err| BugMatchError::Bpgn {
-                    path: path.display().to_string(),
-                    err,
-                })?,
-        )),
-        None => None,
-    };
-    for index in 0..cfg.games {
-        let first_is_team_one = index % 2 == 0;
+}
+
+impl Engines for Teams<'_> {
+    type Ending = BugEnding;
+    type Error = BugMatchError;
+
+    fn play(&mut self, round: Round) -> Result<GameRecord<BugEnding>, BugMatchError> {
+        let cfg = self.cfg;
         // Restart engines that died in the last game.
-        for (t, team) in players.iter_mut().enumerate() {
+        for (t, team) in self.players.iter_mut().enumerate() {
             for (m, p) in team.iter_mut().enumerate() {
                 if p.client.new_game(HANDSHAKE).is_err() {
                     *p = start(&cfg.teams[t][m])?;
                 }
             }
         }
-        let (t1, t2) = players.split_at_mut(1);
-        let (first, second) = (&mut t1[0], &mut t2[0]);
-        let (team_one, team_two) = if first_is_team_one {
+        let [first, second] = &mut self.players;
+        let (team_one, team_two) = if round.first_seats {
             (first, second)
         } else {
             (second, first)
         };
-        let (one_a, one_b) = team_one.split_at_mut(1);
-        let (two_a, two_b) = team_two.split_at_mut(1);
+        let [one_a, one_b] = team_one;
+        let [two_a, two_b] = team_two;
         let name = |p: &Player| p.client.name.clone();
         // Team 1: A White + B Black; team 2: A Black + B White.
-        let names = [
-            [name(&two_a[0]), name(&one_a[0])],
-            [name(&one_b[0]), name(&two_b[0])],
-        ];
-        let seating: Seating<'_> = [
-            [&mut two_a[0], &mut one_a[0]],
-            [&mut one_b[0], &mut two_b[0]],
-        ];
-        let game = play_game(seating, names, cfg, index);
+        let names = [[name(two_a), name(one_a)], [name(one_b), name(two_b)]];
+        let seating: Seating<'_> = [[two_a, one_a], [one_b, two_b]];
+        let game = play_game(seating, names, cfg, round.index);
         let ending = game.ending.unwrap_or(BugEnding {
             result: crate::bughouse::BugResult::Draw,
             board: BoardId::A,
             how: BugTermination::MoveLimit,
             loser: None,
         });
-        let rec = BugRecord {
-            index,
-            game,
-            first_is_team_one,
+        Ok(GameRecord {
+            index: round.index,
+            first_seats: round.first_seats,
             ending,
-        };
-        match rec.first_points() {
-            1.0 => wdl.wins += 1,
-            0.0 => wdl.losses += 1,
-            _ => wdl.draws += 1,
-        }
-        if let Some((path, f)) = &mut out {
-            use std::io::Write;
-            f.write_all(write_bpgn(&rec.game).as_bytes())
-                .and_then(|_| f.flush())
-                .map_err(|err| BugMatchError::Bpgn {
-                    path: path.display().to_string(),
-                    err,
-                })?;
-        }
-        on_game(&rec, &wdl);
+            players: BoardId::BOTH
+                .into_iter()
+                .flat_map(|b| [Color::White, Color::Black].map(|c| Seat::new(b, c)))
+                .map(|seat| game.player(seat).to_string())
+                .collect(),
+            plies: game.moves().len(),
+            text: write_bpgn(&game),
+        })
     }
-    for team in players {
-        for p in team {
-            p.client.quit();
+
+    fn quit(self) {
+        for team in self.players {
+            for p in team {
+                p.client.quit();
+            }
         }
     }
-    Ok(wdl)
+
+    fn file_error(path: String, err: std::io::Error) -> BugMatchError {
+        BugMatchError::Bpgn { path, err }
+    }
+}
+
+/// Plays the match; `on_game` sees each game as it ends with the totals
+/// for the first team.
+pub fn run_bughouse_match(
+    cfg: &BugMatchConfig,
+    mut on_game: impl FnMut(&GameRecord<BugEnding>, &Wdl),
+) -> Result<Wdl, BugMatchError> {
+    let teams = Teams::start(cfg)?;
+    runner::play_games(
+        cfg.games,
+        vec![teams],
+        cfg.bpgn_out.as_deref(),
+        |rec, wdl| {
+            on_game(rec, wdl);
+            true
+        },
+    )
 }

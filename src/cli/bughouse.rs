@@ -1,5 +1,6 @@
 //! `kibitz bughouse`: four-engine Bughouse games in real time.
 
+use super::matches::{game_line, print_totals};
 use anyhow::{Context, Result, bail};
 use kibitz::bughouse::BugTermination;
 use kibitz::matchplay::bughouse::{BugMatchConfig, BugPlayer, run_bughouse_match};
@@ -157,34 +158,16 @@ pub fn run(
         } else {
             "team 1 = BA+WB"
         };
-        println!(
-            "Game {:>3}/{games} ({seats}): {} board {} {} after {} moves   score {:.1}/{} W{} D{} L{}",
-            rec.index + 1,
+        let what = format!(
+            " ({seats}): {} board {} {} after {} moves",
             e.result.pgn(),
             e.board.letter(),
             e.describe(),
             rec.plies,
-            wdl.points(),
-            wdl.games(),
-            wdl.wins,
-            wdl.draws,
-            wdl.losses
         );
+        println!("{}", game_line(rec.index, games, &what, wdl));
     })?;
-    println!("--------------------------------------------------");
-    println!(
-        "Finished {} games in {:.0} s",
-        wdl.games(),
-        start.elapsed().as_secs_f64()
-    );
-    println!("Team 1 W/D/L: {}/{}/{}", wdl.wins, wdl.draws, wdl.losses);
-    println!(
-        "Score: {:.1}/{} ({:.1}%)",
-        wdl.points(),
-        wdl.games(),
-        100.0 * wdl.score()
-    );
-    println!("Elo difference: {}", wdl.elo_text());
+    print_totals("Team 1", &wdl, start);
     let ends: Vec<String> = endings.iter().map(|(k, v)| format!("{k} {v}")).collect();
     println!("Endings: {}", ends.join(", "));
     println!(

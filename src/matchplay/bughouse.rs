@@ -25,7 +25,7 @@ use super::stats::Wdl;
 use super::{MoveLimits, TimeControl};
 use crate::bughouse::bpgn::write_bpgn;
 use crate::bughouse::{BoardId, BugEnding, BugTermination, BughouseGame, Seat, Team};
-use crate::uci::client::{Poll, UciClient, UciError};
+use crate::uci::client::{GoResult, Poll, UciClient, UciError};
 use crate::variant::VariantKind;
 use crate::variant::fen::write_fen;
 use crate::variant::rules::BoardStatus;
@@ -148,191 +148,268 @@ fn run_board(
     max_plies: usize,
 ) {
     let mut players = players;
-    let inc_ms = tc.inc.as_millis();
     loop {
-        let mut st = table.lock();
-        if st.game.ending.is_some() {
-            return;
-        }
-        let b = board.index();
-        if st.plies[b] >= max_plies {
-            st.game.finish(BugEnding {
-                result: crate::bughouse::BugResult::Draw,
-                board,
-                how: BugTermination::MoveLimit,
-                loser: None,
-            });
-            table.changed.notify_all();
-            return;
-        }
-        let seat = st.game.to_move(board);
-        let c = seat.color as usize;
-        let elapsed = st.turn_start[b].elapsed();
-        let left = st.clocks[b][c].saturating_sub(elapsed);
-        if left.is_zero() {
-            st.game.flag(seat);
-            table.changed.notify_all();
-            return;
-        }
-        match st.game.status(board) {
-            BoardStatus::Playing => {}
-            BoardStatus::MustWait { .. } => {
-                // Wait for a piece (or the flag, or the end).
-                let version = st.version[b];
-                let (guard, _) = table
-                    .changed
-                    .wait_timeout_while(st, left, |s| {
-                        s.game.ending.is_none() && s.version[b] == version
-                    })
-                    .unwrap_or_else(|p| p.into_inner());
-                drop(guard);
-                continue;
-            }
-            // Mate is found when the move is made; stalemate does not
-            // exist in Bughouse.
-            _ => return,
-        }
-        let fen = write_fen(st.game.board(board));
-        let partner = seat.partner();
-        let partner_fen = write_fen(st.game.board(partner.board));
-        let inbox = std::mem::take(&mut st.inbox[seat_index(seat)]);
-        let (wtime, btime) = (
-            st.clocks[b][Color::White as usize].saturating_sub(if seat.color == Color::White {
-                elapsed
-            } else {
-                Duration::ZERO
-            }),
-            st.clocks[b][Color::Black as usize].saturating_sub(if seat.color == Color::Black {
-                elapsed
-            } else {
-                Duration::ZERO
-            }),
-        );
-        let version = st.version[b];
-        drop(st);
-
-        let player = &mut players[c];
-        let ext = player.partner_commands;
-        let mut params = format!(
-            "wtime {} btime {} winc {inc_ms} binc {inc_ms}",
-            wtime.as_millis(),
-            btime.as_millis()
-        );
-        if let Some(d) = player.limits.depth {
-            params.push_str(&format!(" depth {d}"));
-        }
-        if let Some(mt) = player.limits.movetime {
-            params.push_str(&format!(" movetime {}", mt.as_millis()));
-        }
-        if let Some(n) = player.limits.nodes {
-            params.push_str(&format!(" nodes {n}"));
-        }
-        let client = &mut player.client;
-        let mut sent_ok = client.send(&format!("position fen {fen}"));
-        if ext && sent_ok.is_ok() {
-            sent_ok = client.send(&format!("bughouse partner fen {partner_fen}"));
-            for m in &inbox {
-                if sent_ok.is_ok() {
-                    sent_ok = client.send(&format!("bughouse ptell {m}"));
-                }
-            }
-        }
-        let mut seen_version = version;
-        let mut said: Vec<String> = Vec::new();
-        let answer = sent_ok.and_then(|_| {
-            client.go_polling(
-                &params,
-                left + Duration::from_millis(500),
-                || {
-                    let mut st = table.lock();
-                    let mut p = Poll {
-                        stop: st.game.ending.is_some()
-                            || st.turn_start[b].elapsed()
-                                > st.clocks[b][c] + Duration::from_millis(300),
-                        send: Vec::new(),
-                    };
-                    if ext {
-                        if st.version[b] != seen_version {
-                            seen_version = st.version[b];
-                            p.send.push(format!(
-                                "bughouse update fen {}",
-                                write_fen(st.game.board(board))
-                            ));
-                        }
-                        for m in std::mem::take(&mut st.inbox[seat_index(seat)]) {
-                            p.send.push(format!("bughouse ptell {m}"));
-                        }
-                    }
-                    p
-                },
-                |info| {
-                    if let Some(text) = info
-                        .string
-                        .as_deref()
-                        .and_then(|s| s.strip_prefix("ptell "))
-                    {
-                        said.push(text.trim().to_string());
-                    }
-                },
-            )
-        });
-        let mut st = table.lock();
-        for text in said {
-            st.game.say(seat, text.clone());
-            st.inbox[seat_index(partner)].push(text);
-        }
-        if st.game.ending.is_some() {
-            return;
-        }
-        let elapsed = st.turn_start[b].elapsed();
-        let answer = match answer {
-            Ok(a) => a,
-            Err(UciError::Timeout { .. }) => {
-                st.game.flag(seat);
-                table.changed.notify_all();
-                return;
-            }
-            Err(_) => {
-                st.game
-                    .finish(BugEnding::lost(seat, BugTermination::Abandoned));
-                table.changed.notify_all();
-                return;
-            }
+        let turn = match next_turn(table, board, max_plies) {
+            Next::Over => return,
+            Next::Again => continue,
+            Next::Think(turn) => turn,
         };
-        if elapsed > st.clocks[b][c] {
-            st.game.flag(seat);
-            table.changed.notify_all();
+        let player = &mut players[turn.seat.color as usize];
+        let (answer, said) = think(table, board, player, &turn, tc);
+        if !play_answer(table, board, turn.seat, answer, said, tc) {
             return;
         }
-        let remaining = st.clocks[b][c] - elapsed + tc.inc;
-        let legal = answer
-            .bestmove
-            .parse::<UciMove>()
-            .ok()
-            .and_then(|u| u.to_move(st.game.board(board)).ok());
-        let Some(mv) = legal else {
-            // "(none)"/"0000" with a legal move available, or nonsense.
+    }
+}
+
+/// What the side to move on a board thinks about.
+struct Turn {
+    seat: Seat,
+    /// Its time left.
+    left: Duration,
+    /// Its board and its partner's.
+    fen: String,
+    partner_fen: String,
+    /// Its partner's messages not passed on yet.
+    inbox: Vec<String>,
+    wtime: Duration,
+    btime: Duration,
+    /// The board's hands' version when the turn was read.
+    version: u64,
+}
+
+/// What a board does next.
+enum Next {
+    /// The game is over (perhaps just now: the move limit, a flag).
+    Over,
+    /// The side to move waited for a piece: look again.
+    Again,
+    /// The side to move thinks.
+    Think(Turn),
+}
+
+/// Ends the game by the move limit or a flag when it is time, waits while
+/// the side to move must wait for a piece, else reads its turn.
+fn next_turn(table: &Table, board: BoardId, max_plies: usize) -> Next {
+    let mut st = table.lock();
+    if st.game.ending.is_some() {
+        return Next::Over;
+    }
+    let b = board.index();
+    if st.plies[b] >= max_plies {
+        st.game.finish(BugEnding {
+            result: crate::bughouse::BugResult::Draw,
+            board,
+            how: BugTermination::MoveLimit,
+            loser: None,
+        });
+        table.changed.notify_all();
+        return Next::Over;
+    }
+    let seat = st.game.to_move(board);
+    let c = seat.color as usize;
+    let elapsed = st.turn_start[b].elapsed();
+    let left = st.clocks[b][c].saturating_sub(elapsed);
+    if left.is_zero() {
+        st.game.flag(seat);
+        table.changed.notify_all();
+        return Next::Over;
+    }
+    match st.game.status(board) {
+        BoardStatus::Playing => {}
+        BoardStatus::MustWait { .. } => {
+            // Wait for a piece (or the flag, or the end).
+            let version = st.version[b];
+            let (guard, _) = table
+                .changed
+                .wait_timeout_while(st, left, |s| {
+                    s.game.ending.is_none() && s.version[b] == version
+                })
+                .unwrap_or_else(|p| p.into_inner());
+            drop(guard);
+            return Next::Again;
+        }
+        // Mate is found when the move is made; stalemate does not
+        // exist in Bughouse.
+        _ => return Next::Over,
+    }
+    let fen = write_fen(st.game.board(board));
+    let partner = seat.partner();
+    let partner_fen = write_fen(st.game.board(partner.board));
+    let inbox = std::mem::take(&mut st.inbox[seat_index(seat)]);
+    let (wtime, btime) = (
+        st.clocks[b][Color::White as usize].saturating_sub(if seat.color == Color::White {
+            elapsed
+        } else {
+            Duration::ZERO
+        }),
+        st.clocks[b][Color::Black as usize].saturating_sub(if seat.color == Color::Black {
+            elapsed
+        } else {
+            Duration::ZERO
+        }),
+    );
+    Next::Think(Turn {
+        seat,
+        left,
+        fen,
+        partner_fen,
+        inbox,
+        wtime,
+        btime,
+        version: st.version[b],
+    })
+}
+
+/// Asks `player` for its move on `turn`: its clocks and limits, its board
+/// and, when it takes partner commands, its partner's board and messages,
+/// and news while it thinks. Returns the answer and what it told its
+/// partner.
+fn think(
+    table: &Table,
+    board: BoardId,
+    player: &mut Player,
+    turn: &Turn,
+    tc: TimeControl,
+) -> (Result<GoResult, UciError>, Vec<String>) {
+    let (b, seat, c) = (board.index(), turn.seat, turn.seat.color as usize);
+    let inc_ms = tc.inc.as_millis();
+    let ext = player.partner_commands;
+    let mut params = format!(
+        "wtime {} btime {} winc {inc_ms} binc {inc_ms}",
+        turn.wtime.as_millis(),
+        turn.btime.as_millis()
+    );
+    if let Some(d) = player.limits.depth {
+        params.push_str(&format!(" depth {d}"));
+    }
+    if let Some(mt) = player.limits.movetime {
+        params.push_str(&format!(" movetime {}", mt.as_millis()));
+    }
+    if let Some(n) = player.limits.nodes {
+        params.push_str(&format!(" nodes {n}"));
+    }
+    let client = &mut player.client;
+    let mut sent_ok = client.send(&format!("position fen {}", turn.fen));
+    if ext && sent_ok.is_ok() {
+        sent_ok = client.send(&format!("bughouse partner fen {}", turn.partner_fen));
+        for m in &turn.inbox {
+            if sent_ok.is_ok() {
+                sent_ok = client.send(&format!("bughouse ptell {m}"));
+            }
+        }
+    }
+    let mut seen_version = turn.version;
+    let mut said: Vec<String> = Vec::new();
+    let answer = sent_ok.and_then(|_| {
+        client.go_polling(
+            &params,
+            turn.left + Duration::from_millis(500),
+            || {
+                let mut st = table.lock();
+                let mut p = Poll {
+                    stop: st.game.ending.is_some()
+                        || st.turn_start[b].elapsed()
+                            > st.clocks[b][c] + Duration::from_millis(300),
+                    send: Vec::new(),
+                };
+                if ext {
+                    if st.version[b] != seen_version {
+                        seen_version = st.version[b];
+                        p.send.push(format!(
+                            "bughouse update fen {}",
+                            write_fen(st.game.board(board))
+                        ));
+                    }
+                    for m in std::mem::take(&mut st.inbox[seat_index(seat)]) {
+                        p.send.push(format!("bughouse ptell {m}"));
+                    }
+                }
+                p
+            },
+            |info| {
+                if let Some(text) = info
+                    .string
+                    .as_deref()
+                    .and_then(|s| s.strip_prefix("ptell "))
+                {
+                    said.push(text.trim().to_string());
+                }
+            },
+        )
+    });
+    (answer, said)
+}
+
+/// Passes on what `seat` told its partner and plays its engine's answer:
+/// a move, or the loss of the game (out of time, an illegal move, an
+/// engine that failed). False when the game is over.
+fn play_answer(
+    table: &Table,
+    board: BoardId,
+    seat: Seat,
+    answer: Result<GoResult, UciError>,
+    said: Vec<String>,
+    tc: TimeControl,
+) -> bool {
+    let (b, c) = (board.index(), seat.color as usize);
+    let mut st = table.lock();
+    for text in said {
+        st.game.say(seat, text.clone());
+        st.inbox[seat_index(seat.partner())].push(text);
+    }
+    if st.game.ending.is_some() {
+        return false;
+    }
+    let elapsed = st.turn_start[b].elapsed();
+    let answer = match answer {
+        Ok(a) => a,
+        Err(UciError::Timeout { .. }) => {
+            st.game.flag(seat);
+            table.changed.notify_all();
+            return false;
+        }
+        Err(_) => {
+            st.game
+                .finish(BugEnding::lost(seat, BugTermination::Abandoned));
+            table.changed.notify_all();
+            return false;
+        }
+    };
+    if elapsed > st.clocks[b][c] {
+        st.game.flag(seat);
+        table.changed.notify_all();
+        return false;
+    }
+    let remaining = st.clocks[b][c] - elapsed + tc.inc;
+    let legal = answer
+        .bestmove
+        .parse::<UciMove>()
+        .ok()
+        .and_then(|u| u.to_move(st.game.board(board)).ok());
+    let Some(mv) = legal else {
+        // "(none)"/"0000" with a legal move available, or nonsense.
+        st.game
+            .finish(BugEnding::lost(seat, BugTermination::IllegalMove));
+        table.changed.notify_all();
+        return false;
+    };
+    match st.game.push(board, mv, Some(remaining)) {
+        Ok(sent) => {
+            st.clocks[b][c] = remaining;
+            st.turn_start[b] = Instant::now();
+            st.plies[b] += 1;
+            if sent.is_some() {
+                st.version[board.other().index()] += 1;
+            }
+        }
+        Err(_) => {
             st.game
                 .finish(BugEnding::lost(seat, BugTermination::IllegalMove));
-            table.changed.notify_all();
-            return;
-        };
-        match st.game.push(board, mv, Some(remaining)) {
-            Ok(sent) => {
-                st.clocks[b][c] = remaining;
-                st.turn_start[b] = Instant::now();
-                st.plies[b] += 1;
-                if sent.is_some() {
-                    st.version[board.other().index()] += 1;
-                }
-            }
-            Err(_) => {
-                st.game
-                    .finish(BugEnding::lost(seat, BugTermination::IllegalMove));
-            }
         }
-        table.changed.notify_all();
     }
+    table.changed.notify_all();
+    true
 }
 
 /// Plays one game with the given seating. Returns the finished game.

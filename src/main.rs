@@ -89,8 +89,21 @@ impl PlayArgs {
     }
 }
 
+/// The subcommands, in three groups (their order is the order of the
+/// help).
 #[derive(Subcommand, Debug)]
 enum Cmd {
+    #[command(flatten)]
+    Screen(ScreenCmd),
+    #[command(flatten)]
+    Engine(EngineCmd),
+    #[command(flatten)]
+    Batch(BatchCmd),
+}
+
+/// The terminal screens.
+#[derive(Subcommand, Debug)]
+enum ScreenCmd {
     /// Replay a game file in the terminal: PGN (any number of games), a
     /// move-history file (a FEN line, then `1. e2e4 e7e5` lines), a
     /// plain list of moves, Crazyhouse PGN or Bughouse BPGN (both boards).
@@ -129,6 +142,12 @@ enum Cmd {
     },
     /// Play in the terminal (the default when no command is given).
     Play(PlayArgs),
+}
+
+/// The engine on the command line: as a UCI engine, and its search and
+/// evaluation tools.
+#[derive(Subcommand, Debug)]
+enum EngineCmd {
     /// Run as a UCI engine on stdin/stdout (for chess GUIs and matches).
     Uci,
     /// Count move-generation leaf nodes (last line: `nodes <N>`).
@@ -252,6 +271,11 @@ enum Cmd {
         #[arg(long, default_value = "chess")]
         variant: String,
     },
+}
+
+/// Long runs that write files: tablebases, matches, tuning.
+#[derive(Subcommand, Debug)]
+enum BatchCmd {
     /// Endgame tablebases up to 4 pieces (distance to mate): generate,
     /// probe, verify against Syzygy, statistics.
     Tb {
@@ -397,165 +421,191 @@ fn main() {
     };
     let result = match cli.command {
         None => kibitz::ui::run(cli.play.options()),
-        Some(Cmd::Play(args)) => kibitz::ui::run(args.options()),
-        Some(Cmd::Replay {
-            file,
-            game,
-            ascii,
-            theme,
-        }) => {
-            if game == Some(0) {
-                Err(anyhow::anyhow!("--game counts from 1"))
-            } else {
-                kibitz::ui::run(kibitz::ui::Options {
-                    ascii,
-                    theme,
-                    replay: Some((file, game.map(|g| g - 1))),
-                    ..kibitz::ui::Options::default()
-                })
-            }
-        }
-        Some(Cmd::Train {
-            what,
-            difficulty,
-            side,
-            ascii,
-            theme,
-        }) => kibitz::ui::run(kibitz::ui::Options {
-            ascii,
-            theme,
-            train: Some(kibitz::ui::TrainOptions {
-                what,
-                difficulty,
-                side,
-            }),
-            ..kibitz::ui::Options::default()
-        }),
-        Some(Cmd::Uci) => {
-            kibitz::uci::engine::run(std::io::stdin().lock(), Output::stdout());
-            Ok(())
-        }
-        Some(Cmd::Perft {
-            depth,
-            fen,
-            divide,
-            variant,
-        }) => cli::search::parse_variant(&variant)
-            .and_then(|v| cli::search::perft(v, cli::search::Perft { depth, fen, divide })),
-        Some(Cmd::Bench {
-            depth,
-            honesty: false,
-            ..
-        }) => cli::bench::run(depth),
-        Some(Cmd::Bench {
-            positions, count, ..
-        }) => cli::bench::honesty(&positions, count),
-        Some(Cmd::Analyse {
-            fen,
-            moves,
-            depth,
-            movetime,
-            nodes,
-            multipv,
-            eval,
-            hash,
-            threads,
-            variant,
-        }) => cli::search::parse_variant(&variant).and_then(|v| {
-            cli::search::analyse(
-                v,
-                cli::search::Analyse {
-                    fen,
-                    moves,
-                    depth,
-                    movetime,
-                    nodes,
-                    multipv,
-                    eval,
-                    hash,
-                    threads: threads as usize,
-                },
-            )
-        }),
-        Some(Cmd::Eval { fen, eval, variant }) => {
-            cli::search::parse_variant(&variant).and_then(|v| cli::search::eval(v, fen, &eval))
-        }
-        Some(Cmd::Annotate {
-            file,
-            movetime,
-            depth,
-            game,
-            out,
-        }) => cli::annotate::run(&file, movetime, depth, game, out),
-        Some(Cmd::Tree {
-            fen,
-            moves,
-            depth,
-            format,
-            no,
-            max_nodes,
-            out,
-            variant,
-        }) => cli::search::parse_variant(&variant)
-            .and_then(|v| cli::search::tree(v, fen, moves, depth, format, &no, max_nodes, out)),
-        Some(Cmd::Tb { cmd }) => kibitz::tablebase::cli::run(cmd),
-        Some(Cmd::Match { .. }) => match matches.subcommand_matches("match") {
-            Some(m) => cli::matches::run(m),
-            None => Ok(()),
-        },
-        Some(Cmd::Bughouse {
-            team,
-            games,
-            tc,
-            bpgn,
-            max_moves,
-        }) => cli::bughouse::run(
-            team,
-            games,
-            &cli::bughouse::minutes_tc(&tc),
-            bpgn,
-            max_moves,
-        ),
-        Some(Cmd::Datagen {
-            openings,
-            games,
-            nodes,
-            threads,
-            seed,
-            out,
-            variant,
-        }) => cli::search::parse_variant(&variant)
-            .and_then(|v| cli::tune::datagen(openings, games, nodes, threads, seed, out, v)),
-        Some(Cmd::Tune {
-            data,
-            epochs,
-            rate,
-            threads,
-            min_usage,
-            l2,
-            k,
-            lambda,
-            out,
-            variant,
-        }) => cli::search::parse_variant(&variant).and_then(|v| {
-            cli::tune::tune(
-                data,
-                kibitz::tune::texel::TuneSettings {
-                    epochs,
-                    rate,
-                    threads,
-                    min_usage,
-                    l2,
-                },
-                k,
-                lambda,
-                out,
-                v,
-            )
-        }),
+        Some(Cmd::Screen(cmd)) => cmd.run(),
+        Some(Cmd::Engine(cmd)) => cmd.run(),
+        Some(Cmd::Batch(cmd)) => cmd.run(&matches),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");
         std::process::exit(1);
+    }
+}
+
+impl ScreenCmd {
+    fn run(self) -> anyhow::Result<()> {
+        match self {
+            ScreenCmd::Play(args) => kibitz::ui::run(args.options()),
+            ScreenCmd::Replay {
+                file,
+                game,
+                ascii,
+                theme,
+            } => {
+                if game == Some(0) {
+                    Err(anyhow::anyhow!("--game counts from 1"))
+                } else {
+                    kibitz::ui::run(kibitz::ui::Options {
+                        ascii,
+                        theme,
+                        replay: Some((file, game.map(|g| g - 1))),
+                        ..kibitz::ui::Options::default()
+                    })
+                }
+            }
+            ScreenCmd::Train {
+                what,
+                difficulty,
+                side,
+                ascii,
+                theme,
+            } => kibitz::ui::run(kibitz::ui::Options {
+                ascii,
+                theme,
+                train: Some(kibitz::ui::TrainOptions {
+                    what,
+                    difficulty,
+                    side,
+                }),
+                ..kibitz::ui::Options::default()
+            }),
+        }
+    }
+}
+
+impl EngineCmd {
+    fn run(self) -> anyhow::Result<()> {
+        match self {
+            EngineCmd::Uci => {
+                kibitz::uci::engine::run(std::io::stdin().lock(), Output::stdout());
+                Ok(())
+            }
+            EngineCmd::Perft {
+                depth,
+                fen,
+                divide,
+                variant,
+            } => cli::search::parse_variant(&variant)
+                .and_then(|v| cli::search::perft(v, cli::search::Perft { depth, fen, divide })),
+            EngineCmd::Bench {
+                depth,
+                honesty: false,
+                ..
+            } => cli::bench::run(depth),
+            EngineCmd::Bench {
+                positions, count, ..
+            } => cli::bench::honesty(&positions, count),
+            EngineCmd::Analyse {
+                fen,
+                moves,
+                depth,
+                movetime,
+                nodes,
+                multipv,
+                eval,
+                hash,
+                threads,
+                variant,
+            } => cli::search::parse_variant(&variant).and_then(|v| {
+                cli::search::analyse(
+                    v,
+                    cli::search::Analyse {
+                        fen,
+                        moves,
+                        depth,
+                        movetime,
+                        nodes,
+                        multipv,
+                        eval,
+                        hash,
+                        threads: threads as usize,
+                    },
+                )
+            }),
+            EngineCmd::Eval { fen, eval, variant } => {
+                cli::search::parse_variant(&variant).and_then(|v| cli::search::eval(v, fen, &eval))
+            }
+            EngineCmd::Annotate {
+                file,
+                movetime,
+                depth,
+                game,
+                out,
+            } => cli::annotate::run(&file, movetime, depth, game, out),
+            EngineCmd::Tree {
+                fen,
+                moves,
+                depth,
+                format,
+                no,
+                max_nodes,
+                out,
+                variant,
+            } => cli::search::parse_variant(&variant)
+                .and_then(|v| cli::search::tree(v, fen, moves, depth, format, &no, max_nodes, out)),
+        }
+    }
+}
+
+impl BatchCmd {
+    /// `matches`: the whole command line (`match` reads where each of its
+    /// options stands).
+    fn run(self, matches: &clap::ArgMatches) -> anyhow::Result<()> {
+        match self {
+            BatchCmd::Tb { cmd } => kibitz::tablebase::cli::run(cmd),
+            BatchCmd::Match { .. } => match matches.subcommand_matches("match") {
+                Some(m) => cli::matches::run(m),
+                None => Ok(()),
+            },
+            BatchCmd::Bughouse {
+                team,
+                games,
+                tc,
+                bpgn,
+                max_moves,
+            } => cli::bughouse::run(
+                team,
+                games,
+                &cli::bughouse::minutes_tc(&tc),
+                bpgn,
+                max_moves,
+            ),
+            BatchCmd::Datagen {
+                openings,
+                games,
+                nodes,
+                threads,
+                seed,
+                out,
+                variant,
+            } => cli::search::parse_variant(&variant)
+                .and_then(|v| cli::tune::datagen(openings, games, nodes, threads, seed, out, v)),
+            BatchCmd::Tune {
+                data,
+                epochs,
+                rate,
+                threads,
+                min_usage,
+                l2,
+                k,
+                lambda,
+                out,
+                variant,
+            } => cli::search::parse_variant(&variant).and_then(|v| {
+                cli::tune::tune(
+                    data,
+                    kibitz::tune::texel::TuneSettings {
+                        epochs,
+                        rate,
+                        threads,
+                        min_usage,
+                        l2,
+                    },
+                    k,
+                    lambda,
+                    out,
+                    v,
+                )
+            }),
+        }
     }
 }

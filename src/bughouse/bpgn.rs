@@ -36,6 +36,7 @@
 //! reported with its line.
 
 use super::{BoardId, BugEnding, BugResult, BughouseGame, Chat, Seat};
+use crate::game::pgn::{PgnWriter, comment_text};
 use crate::variant::fen::parse_bughouse;
 use shakmaty::{Color, Position};
 use std::time::Duration;
@@ -47,59 +48,29 @@ fn seconds(d: Duration) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
-/// Removes `}` from comment text (it would end the comment early).
-fn comment(c: &str) -> String {
-    c.replace('}', ")")
-}
-
 const ROSTER: [&str; 3] = ["Event", "Site", "Date"];
 const PLAYERS: [&str; 4] = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
 
 /// Writes a game as BPGN.
 pub fn write_bpgn(game: &BughouseGame) -> String {
-    let mut out = String::new();
-    let tag = |out: &mut String, k: &str, v: &str| {
-        out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
-    };
-    for k in ROSTER {
-        tag(
-            &mut out,
-            k,
-            game.header(k)
-                .unwrap_or(if k == "Date" { "????.??.??" } else { "?" }),
-        );
-    }
-    for k in PLAYERS {
-        tag(&mut out, k, game.header(k).unwrap_or("?"));
-    }
+    let mut w = PgnWriter::new(&game.headers);
+    w.roster(&ROSTER);
+    w.roster(&PLAYERS);
     let result = game.ending.map_or("*", |e| e.result.pgn());
-    tag(&mut out, "Result", result);
+    w.tag("Result", result);
     let standard = [BoardId::A, BoardId::B]
         .iter()
         .all(|&b| game.start(b) == &shakmaty::variant::Crazyhouse::default());
     if !standard {
-        tag(&mut out, "SetUp", "1");
-        let fen = format!(
+        w.setup(&format!(
             "{} | {}",
             crate::variant::fen::write_fen(game.start(BoardId::A)),
             crate::variant::fen::write_fen(game.start(BoardId::B))
-        );
-        tag(&mut out, "FEN", &fen);
+        ));
     }
-    for (k, v) in &game.headers {
-        if ROSTER.contains(&k.as_str())
-            || PLAYERS.contains(&k.as_str())
-            || matches!(k.as_str(), "Result" | "SetUp" | "FEN")
-        {
-            continue;
-        }
-        tag(&mut out, k, v);
-    }
-    out.push('\n');
+    w.other_tags(|k| {
+        ROSTER.contains(&k) || PLAYERS.contains(&k) || matches!(k, "Result" | "SetUp" | "FEN")
+    });
 
     let mut tokens: Vec<String> = Vec::new();
     let mut numbers = [
@@ -108,7 +79,11 @@ pub fn write_bpgn(game: &BughouseGame) -> String {
     ];
     let chat_at = |i: usize, tokens: &mut Vec<String>| {
         for c in game.chat.iter().filter(|c| c.after_moves == i) {
-            tokens.push(format!("{{C:{}: {}}}", c.from.code(), comment(&c.text)));
+            tokens.push(format!(
+                "{{C:{}: {}}}",
+                c.from.code(),
+                comment_text(&c.text)
+            ));
         }
     };
     chat_at(0, &mut tokens);
@@ -128,24 +103,10 @@ pub fn write_bpgn(game: &BughouseGame) -> String {
         chat_at(i + 1, &mut tokens);
     }
     if let Some(e) = game.ending {
-        tokens.push(format!("{{{}}}", comment(&e.describe())));
+        tokens.push(format!("{{{}}}", comment_text(&e.describe())));
     }
     tokens.push(result.to_string());
-    let mut line = String::new();
-    for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 80 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&t);
-    }
-    out.push_str(&line);
-    out.push_str("\n\n");
-    out
+    w.finish(tokens)
 }
 
 /// Why a BPGN text could not be read.

@@ -1,5 +1,6 @@
 //! `kibitz bughouse`: four-engine Bughouse games in real time.
 
+use super::matches::{game_line, print_totals};
 use anyhow::{Context, Result, bail};
 use kibitz::bughouse::BugTermination;
 use kibitz::matchplay::bughouse::{BugMatchConfig, BugPlayer, run_bughouse_match};
@@ -152,39 +153,21 @@ pub fn run(
             _ => {}
         }
         *endings.entry(format!("{:?}", e.how)).or_insert(0usize) += 1;
-        let seats = if rec.first_is_team_one {
+        let seats = if rec.first_seats {
             "team 1 = WA+BB"
         } else {
             "team 1 = BA+WB"
         };
-        println!(
-            "Game {:>3}/{games} ({seats}): {} board {} {} after {} moves   score {:.1}/{} W{} D{} L{}",
-            rec.index + 1,
+        let what = format!(
+            " ({seats}): {} board {} {} after {} moves",
             e.result.pgn(),
             e.board.letter(),
             e.describe(),
-            rec.game.moves().len(),
-            wdl.points(),
-            wdl.games(),
-            wdl.wins,
-            wdl.draws,
-            wdl.losses
+            rec.plies,
         );
+        println!("{}", game_line(rec.index, games, &what, wdl));
     })?;
-    println!("--------------------------------------------------");
-    println!(
-        "Finished {} games in {:.0} s",
-        wdl.games(),
-        start.elapsed().as_secs_f64()
-    );
-    println!("Team 1 W/D/L: {}/{}/{}", wdl.wins, wdl.draws, wdl.losses);
-    println!(
-        "Score: {:.1}/{} ({:.1}%)",
-        wdl.points(),
-        wdl.games(),
-        100.0 * wdl.score()
-    );
-    println!("Elo difference: {}", wdl.elo_text());
+    print_totals("Team 1", &wdl, start);
     let ends: Vec<String> = endings.iter().map(|(k, v)| format!("{k} {v}")).collect();
     println!("Endings: {}", ends.join(", "));
     println!(

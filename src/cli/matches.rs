@@ -2,10 +2,11 @@
 
 use anyhow::{Context, Result, bail};
 use clap::ArgMatches;
-use kibitz::matchplay::stats::{Sprt, SprtVerdict};
+use kibitz::matchplay::stats::{Sprt, SprtVerdict, Wdl};
 use kibitz::matchplay::{self, MatchConfig, MoveLimits, PlayerConfig, TimeControl};
 use kibitz::uci::client::split_command;
-use std::path::PathBuf;
+use kibitz::variant::VariantKind;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Which engine(s) an option given at argument position `idx` applies to.
@@ -39,6 +40,83 @@ fn per_engine<T: Clone + Send + Sync + 'static>(
 
 /// Plays the match the `match` arguments describe and prints W/D/L and an Elo estimate.
 pub fn run(m: &ArgMatches) -> Result<()> {
+    let cfg = config(m)?;
+    let sprt = match m.get_one::<String>("sprt") {
+        Some(t) => Some(Sprt::parse(t).map_err(|e| anyhow::anyhow!("--sprt {e}"))?),
+        None => None,
+    };
+    print_start(&cfg, sprt.as_ref());
+    let mut verdict = SprtVerdict::Continue;
+    let start = Instant::now();
+    let total = cfg.games;
+    let wdl = matchplay::run_match(&cfg, |rec, wdl| {
+        let (white, black) = (&rec.players[0], &rec.players[1]);
+        let what = format!(
+            ": {white} - {black} {} ({}, {} moves)",
+            rec.ending.result.pgn(),
+            rec.ending.termination.describe(),
+            rec.plies.div_ceil(2),
+        );
+        println!("{}", game_line(rec.index, total, &what, wdl));
+        match &sprt {
+            Some(t) => {
+                if verdict == SprtVerdict::Continue {
+                    verdict = t.verdict(wdl);
+                }
+                println!("  LLR {:.2}", t.llr(wdl));
+                verdict == SprtVerdict::Continue
+            }
+            None => true,
+        }
+    })?;
+    print_totals("Engine 1", &wdl, start);
+    println!("LOS: {:.1}%", 100.0 * wdl.los());
+    if let Some(t) = &sprt {
+        let (lo, hi) = t.bounds();
+        let llr = t.llr(&wdl);
+        let said = match t.verdict(&wdl) {
+            SprtVerdict::H1 => format!("H1 accepted: at least {:+} Elo", t.elo1),
+            SprtVerdict::H0 => format!("H0 accepted: not {:+} Elo (at most {:+})", t.elo1, t.elo0),
+            SprtVerdict::Continue => "no verdict within --games".to_string(),
+        };
+        println!("SPRT: LLR {llr:.2} [{lo:.2}, {hi:.2}]: {said}");
+    }
+    Ok(())
+}
+
+/// The match the arguments describe (but the SPRT).
+fn config(m: &ArgMatches) -> Result<MatchConfig> {
+    let [p0, p1] = players(m)?;
+    let games = *m.get_one::<usize>("games").unwrap_or(&10);
+    if games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let variant = super::search::parse_variant(
+        m.get_one::<String>("variant")
+            .map(|s| s.as_str())
+            .unwrap_or("chess"),
+    )?;
+    if variant == VariantKind::Bughouse {
+        bail!("bughouse needs four players: use `kibitz bughouse`");
+    }
+    let openings = match m.get_one::<PathBuf>("openings") {
+        Some(path) => openings(path, variant)?,
+        None => Vec::new(),
+    };
+    Ok(MatchConfig {
+        players: [p0, p1],
+        games,
+        openings,
+        pgn_out: m.get_one::<PathBuf>("pgn").cloned(),
+        concurrency: *m.get_one::<usize>("concurrency").unwrap_or(&1),
+        event: "Kibitz match".into(),
+        variant,
+    })
+}
+
+/// The two engines: `--engine` commands and the options that apply to
+/// each.
+fn players(m: &ArgMatches) -> Result<[PlayerConfig; 2]> {
     let engines: Vec<String> = m
         .get_many::<String>("engine")
         .map(|v| v.cloned().collect())
@@ -104,55 +182,34 @@ pub fn run(m: &ArgMatches) -> Result<()> {
             },
         });
     }
-    let games = *m.get_one::<usize>("games").unwrap_or(&10);
-    if games == 0 {
-        bail!("--games must be at least 1");
-    }
-    let variant = super::search::parse_variant(
-        m.get_one::<String>("variant")
-            .map(|s| s.as_str())
-            .unwrap_or("chess"),
-    )?;
-    if variant == kibitz::variant::VariantKind::Bughouse {
-        bail!("bughouse needs four players: use `kibitz bughouse`");
-    }
-    let openings = match m.get_one::<PathBuf>("openings") {
-        Some(path) => {
-            let (fens, problems) = matchplay::load_openings(path)?;
-            let fens = if variant == kibitz::variant::VariantKind::Crazyhouse {
-                fens.iter()
-                    .filter_map(|f| matchplay::crazyhouse_opening(f).ok())
-                    .collect()
-            } else {
-                fens
-            };
-            for p in problems.iter().take(5) {
-                eprintln!("warning: {}: {p}", path.display());
-            }
-            if problems.len() > 5 {
-                eprintln!("warning: {} more bad lines skipped", problems.len() - 5);
-            }
-            fens
-        }
-        None => Vec::new(),
-    };
-    let sprt = match m.get_one::<String>("sprt") {
-        Some(t) => Some(Sprt::parse(t).map_err(|e| anyhow::anyhow!("--sprt {e}"))?),
-        None => None,
-    };
-    let [p0, p1]: [PlayerConfig; 2] = match players.try_into() {
-        Ok(a) => a,
+    match players.try_into() {
+        Ok(a) => Ok(a),
         Err(_) => bail!("two engines expected"),
+    }
+}
+
+/// The start positions in the `--openings` file, as positions of
+/// `variant`; bad lines are reported (the first five) and skipped.
+fn openings(path: &Path, variant: VariantKind) -> Result<Vec<String>> {
+    let (fens, problems) = matchplay::load_openings(path)?;
+    let fens = if variant == VariantKind::Crazyhouse {
+        fens.iter()
+            .filter_map(|f| matchplay::crazyhouse_opening(f).ok())
+            .collect()
+    } else {
+        fens
     };
-    let cfg = MatchConfig {
-        players: [p0, p1],
-        games,
-        openings,
-        pgn_out: m.get_one::<PathBuf>("pgn").cloned(),
-        concurrency: *m.get_one::<usize>("concurrency").unwrap_or(&1),
-        event: "Kibitz match".into(),
-        variant,
-    };
+    for p in problems.iter().take(5) {
+        eprintln!("warning: {}: {p}", path.display());
+    }
+    if problems.len() > 5 {
+        eprintln!("warning: {} more bad lines skipped", problems.len() - 5);
+    }
+    Ok(fens)
+}
+
+/// What is about to be played.
+fn print_start(cfg: &MatchConfig, sprt: Option<&Sprt>) {
     println!(
         "Match: {} games; engine 1: {} ({}); engine 2: {} ({})",
         cfg.games,
@@ -161,48 +218,40 @@ pub fn run(m: &ArgMatches) -> Result<()> {
         cfg.players[1].cmd.join(" "),
         cfg.players[1].limits.describe()
     );
-    if let Some(t) = &sprt {
+    if let Some(t) = sprt {
         let (lo, hi) = t.bounds();
         println!(
             "SPRT: H0 Elo {} vs H1 Elo {}, alpha {} beta {}: LLR bounds [{lo:.2}, {hi:.2}], at most {} games",
             t.elo0, t.elo1, t.alpha, t.beta, cfg.games
         );
     }
-    let mut verdict = SprtVerdict::Continue;
-    let start = Instant::now();
-    let total = cfg.games;
-    let wdl = matchplay::run_match(&cfg, |rec, wdl| {
-        let (white, black) = (&rec.white, &rec.black);
-        println!(
-            "Game {:>3}/{total}: {white} - {black} {} ({}, {} moves)   score {:.1}/{} W{} D{} L{}",
-            rec.index + 1,
-            rec.ending.result.pgn(),
-            rec.ending.termination.describe(),
-            rec.plies.div_ceil(2),
-            wdl.points(),
-            wdl.games(),
-            wdl.wins,
-            wdl.draws,
-            wdl.losses
-        );
-        match &sprt {
-            Some(t) => {
-                if verdict == SprtVerdict::Continue {
-                    verdict = t.verdict(wdl);
-                }
-                println!("  LLR {:.2}", t.llr(wdl));
-                verdict == SprtVerdict::Continue
-            }
-            None => true,
-        }
-    })?;
+}
+
+/// The line for a finished game (also of `kibitz bughouse`):
+/// `Game   3/10<what>   score 2.5/3 W2 D1 L0`, the score the first
+/// player's.
+pub fn game_line(index: usize, total: usize, what: &str, wdl: &Wdl) -> String {
+    format!(
+        "Game {:>3}/{total}{what}   score {:.1}/{} W{} D{} L{}",
+        index + 1,
+        wdl.points(),
+        wdl.games(),
+        wdl.wins,
+        wdl.draws,
+        wdl.losses
+    )
+}
+
+/// The totals at the end of a match (also of `kibitz bughouse`): games and
+/// time, `who`'s W/D/L, score and Elo difference.
+pub fn print_totals(who: &str, wdl: &Wdl, start: Instant) {
     println!("--------------------------------------------------");
     println!(
         "Finished {} games in {:.0} s",
         wdl.games(),
         start.elapsed().as_secs_f64()
     );
-    println!("Engine 1 W/D/L: {}/{}/{}", wdl.wins, wdl.draws, wdl.losses);
+    println!("{who} W/D/L: {}/{}/{}", wdl.wins, wdl.draws, wdl.losses);
     println!(
         "Score: {:.1}/{} ({:.1}%)",
         wdl.points(),
@@ -210,16 +259,4 @@ pub fn run(m: &ArgMatches) -> Result<()> {
         100.0 * wdl.score()
     );
     println!("Elo difference: {}", wdl.elo_text());
-    println!("LOS: {:.1}%", 100.0 * wdl.los());
-    if let Some(t) = &sprt {
-        let (lo, hi) = t.bounds();
-        let llr = t.llr(&wdl);
-        let said = match t.verdict(&wdl) {
-            SprtVerdict::H1 => format!("H1 accepted: at least {:+} Elo", t.elo1),
-            SprtVerdict::H0 => format!("H0 accepted: not {:+} Elo (at most {:+})", t.elo1, t.elo0),
-            SprtVerdict::Continue => "no verdict within --games".to_string(),
-        };
-        println!("SPRT: LLR {llr:.2} [{lo:.2}, {hi:.2}]: {said}");
-    }
-    Ok(())
 }

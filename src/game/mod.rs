@@ -5,7 +5,7 @@ pub mod history;
 pub mod library;
 pub mod movetree;
 pub mod notation;
-mod pgn;
+pub(crate) mod pgn;
 pub mod pgn_read;
 pub mod review;
 pub mod variant_pgn;

@@ -2,7 +2,7 @@
 
 use super::Game;
 use super::movetree::{MoveTree, NodeId};
-use crate::engine::Variant;
+use crate::engine::{Board, Variant};
 use shakmaty::{Color, Position};
 
 /// Escapes a tag value (backslash and double quote).
@@ -11,9 +11,95 @@ fn escape(v: &str) -> String {
 }
 
 /// Removes `}` from comments (it would end the comment early).
-fn comment_text(c: &str) -> String {
+pub(crate) fn comment_text(c: &str) -> String {
     c.replace('}', ")")
 }
+
+/// The text that PGN and BPGN ([`crate::bughouse::bpgn`]) share: tags as
+/// `[Key "value"]`, one a line, a blank line, then the movetext in lines
+/// of at most 80 columns and a blank line.
+pub(crate) struct PgnWriter<'a> {
+    /// The game's headers, in their order.
+    headers: &'a [(String, String)],
+    out: String,
+}
+
+impl<'a> PgnWriter<'a> {
+    pub(crate) fn new(headers: &'a [(String, String)]) -> PgnWriter<'a> {
+        PgnWriter {
+            headers,
+            out: String::new(),
+        }
+    }
+
+    fn header(&self, key: &str) -> Option<&'a str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// `[Key "value"]`, the value escaped.
+    pub(crate) fn tag(&mut self, key: &str, value: &str) {
+        self.out
+            .push_str(&format!("[{key} \"{}\"]\n", escape(value)));
+    }
+
+    /// These tags from the headers; a missing one as `?` (the `Date` as
+    /// `????.??.??`).
+    pub(crate) fn roster(&mut self, keys: &[&str]) {
+        for &key in keys {
+            let v = self.header(key).unwrap_or(match key {
+                "Date" => "????.??.??",
+                _ => "?",
+            });
+            self.tag(key, v);
+        }
+    }
+
+    /// `[SetUp "1"]` and `[FEN "fen"]`: the game does not start from the
+    /// initial position.
+    pub(crate) fn setup(&mut self, fen: &str) {
+        self.tag("SetUp", "1");
+        self.tag("FEN", fen);
+    }
+
+    /// The headers the writer does not write itself (`managed` says which
+    /// it does), in their order.
+    pub(crate) fn other_tags(&mut self, managed: impl Fn(&str) -> bool) {
+        for (k, v) in self.headers {
+            if !managed(k) {
+                self.tag(k, v);
+            }
+        }
+    }
+
+    /// Ends the tags and writes the movetext `tokens` in lines of at most
+    /// 80 columns (a token longer than that gets a line of its own), then
+    /// a blank line.
+    pub(crate) fn finish(mut self, tokens: Vec<String>) -> String {
+        let out = &mut self.out;
+        out.push('\n');
+        let mut line = String::new();
+        for t in tokens {
+            if !line.is_empty() && line.len() + 1 + t.len() > 80 {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&t);
+        }
+        out.push_str(&line);
+        out.push_str("\n\n");
+        self.out
+    }
+}
+
+/// The seven-tag roster but `Result`, which comes from the game's ending.
+const ROSTER: [&str; 6] = ["Event", "Site", "Date", "Round", "White", "Black"];
 
 /// Writes a game as PGN: the seven-tag roster (with `?` for missing values),
 /// `SetUp`/`FEN` when the game does not start from the initial position, the
@@ -34,37 +120,9 @@ pub fn write_pgn_tree(game: &Game, tree: &MoveTree) -> String {
 }
 
 fn write(game: &Game, tree: &MoveTree, ours: bool) -> String {
-    let mut out = String::new();
     let result = game.ending.map_or("*", |e| e.result.pgn());
-    let roster = ["Event", "Site", "Date", "Round", "White", "Black"];
-    for key in roster {
-        let v = game.header(key).unwrap_or(match key {
-            "Date" => "????.??.??",
-            _ => "?",
-        });
-        out.push_str(&format!("[{key} \"{}\"]\n", escape(v)));
-    }
-    out.push_str(&format!("[Result \"{result}\"]\n"));
-    let start = &tree.start;
-    let standard_start = start.fen() == crate::engine::Board::startpos().fen();
-    if !standard_start {
-        out.push_str("[SetUp \"1\"]\n");
-        out.push_str(&format!("[FEN \"{}\"]\n", start.fen()));
-    }
-    for (k, v) in &game.headers {
-        if roster.contains(&k.as_str()) || matches!(k.as_str(), "Result" | "SetUp" | "FEN") {
-            continue;
-        }
-        out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
-    }
-    if let Some(e) = game.ending
-        && game.header("Termination").is_none()
-        && ours
-    {
-        out.push_str(&format!("[Termination \"{}\"]\n", e.termination.pgn_tag()));
-    }
-    out.push('\n');
-
+    let managed = ["Result", "SetUp", "FEN"];
+    let w = write_tags(game, &tree.start, None, &managed, ours);
     let mut tokens: Vec<String> = Vec::new();
     for c in &tree.node(0).comments {
         tokens.push(format!("{{{}}}", comment_text(c)));
@@ -76,27 +134,37 @@ fn write(game: &Game, tree: &MoveTree, ours: bool) -> String {
         tokens.push(format!("{{{}}}", e.termination.describe()));
     }
     tokens.push(result.to_string());
-    wrap_tokens(&mut out, tokens);
-    out
+    w.finish(tokens)
 }
 
-/// Writes movetext tokens in lines of at most 80 columns (a token longer
-/// than that gets a line of its own), then a blank line.
-fn wrap_tokens(out: &mut String, tokens: Vec<String>) {
-    let mut line = String::new();
-    for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 80 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&t);
+/// The tags of a game: the roster, `Result`, `[Variant "variant"]`,
+/// `SetUp`/`FEN` when `start` is not the variant's initial position, the
+/// other headers but the `managed` ones and, with `termination`, a
+/// `Termination` tag when the game has ended and the headers have none.
+fn write_tags<'a, V: Variant>(
+    game: &'a Game<V>,
+    start: &Board<V>,
+    variant: Option<&str>,
+    managed: &[&str],
+    termination: bool,
+) -> PgnWriter<'a> {
+    let mut w = PgnWriter::new(&game.headers);
+    w.roster(&ROSTER);
+    w.tag("Result", game.ending.map_or("*", |e| e.result.pgn()));
+    if let Some(v) = variant {
+        w.tag("Variant", v);
     }
-    out.push_str(&line);
-    out.push_str("\n\n");
+    if start.fen() != Board::<V>::start_position().fen() {
+        w.setup(&start.fen());
+    }
+    w.other_tags(|k| ROSTER.contains(&k) || managed.contains(&k));
+    if let Some(e) = game.ending
+        && game.header("Termination").is_none()
+        && termination
+    {
+        w.tag("Termination", e.termination.pgn_tag());
+    }
+    w
 }
 
 /// Writes a game of any variant as PGN, main line only: the seven-tag
@@ -104,44 +172,15 @@ fn wrap_tokens(out: &mut String, tokens: Vec<String>) {
 /// chess, `SetUp`/`FEN` for another start, the other headers, SAN moves
 /// (drops as `N@f3`, `P@e4`) with their comments, how the game ended.
 pub fn write_variant_pgn<V: Variant>(game: &Game<V>) -> String {
-    let mut out = String::new();
     let result = game.ending.map_or("*", |e| e.result.pgn());
-    let roster = ["Event", "Site", "Date", "Round", "White", "Black"];
-    for key in roster {
-        let v = game.header(key).unwrap_or(match key {
-            "Date" => "????.??.??",
-            _ => "?",
-        });
-        out.push_str(&format!("[{key} \"{}\"]\n", escape(v)));
-    }
-    out.push_str(&format!("[Result \"{result}\"]\n"));
     let variant = match V::KIND {
         crate::variant::VariantKind::Chess => None,
         crate::variant::VariantKind::Crazyhouse => Some("Crazyhouse"),
         crate::variant::VariantKind::Bughouse => Some("Bughouse"),
     };
-    if let Some(v) = variant {
-        out.push_str(&format!("[Variant \"{v}\"]\n"));
-    }
+    let managed = ["Result", "SetUp", "FEN", "Variant"];
     let start = game.start();
-    if start.fen() != crate::engine::Board::<V>::start_position().fen() {
-        out.push_str("[SetUp \"1\"]\n");
-        out.push_str(&format!("[FEN \"{}\"]\n", start.fen()));
-    }
-    for (k, v) in &game.headers {
-        if roster.contains(&k.as_str())
-            || matches!(k.as_str(), "Result" | "SetUp" | "FEN" | "Variant")
-        {
-            continue;
-        }
-        out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
-    }
-    if let Some(e) = game.ending
-        && game.header("Termination").is_none()
-    {
-        out.push_str(&format!("[Termination \"{}\"]\n", e.termination.pgn_tag()));
-    }
-    out.push('\n');
+    let w = write_tags(game, start, variant, &managed, true);
     let mut tokens = Vec::new();
     let mut board = start.clone();
     let mut numbered = true;
@@ -163,10 +202,8 @@ pub fn write_variant_pgn<V: Variant>(game: &Game<V>) -> String {
         tokens.push(format!("{{{}}}", e.termination.describe()));
     }
     tokens.push(result.to_string());
-    wrap_tokens(&mut out, tokens);
-    out
+    w.finish(tokens)
 }
-
 /// The line that continues from `from`: its main moves, each followed by
 /// its comments and the variations that replace it.
 /// `numbered`: the first Black move needs its number (at the start of the

@@ -20,11 +20,12 @@
 //! on board B, in odd games the other two seats. Every game is appended to
 //! the BPGN file as soon as it ends.
 
+use super::runner::{self, Engines, GameRecord, MatchEnding, Round};
 use super::stats::Wdl;
 use super::{MoveLimits, TimeControl};
 use crate::bughouse::bpgn::write_bpgn;
 use crate::bughouse::{BoardId, BugEnding, BugTermination, BughouseGame, Seat, Team};
-use crate::uci::client::{Poll, UciClient, UciError};
+use crate::uci::client::{GoResult, Poll, UciClient, UciError};
 use crate::variant::VariantKind;
 use crate::variant::fen::write_fen;
 use crate::variant::rules::BoardStatus;
@@ -56,25 +57,11 @@ pub struct BugMatchConfig {
     pub max_plies: usize,
 }
 
-/// A finished game.
-#[derive(Clone, Debug)]
-pub struct BugRecord {
-    pub index: usize,
-    pub game: BughouseGame,
-    /// The first team played team 1's seats (A White, B Black).
-    pub first_is_team_one: bool,
-    pub ending: BugEnding,
-}
-
-impl BugRecord {
-    /// Points for the first team.
-    pub fn first_points(&self) -> f64 {
-        let team = if self.first_is_team_one {
-            Team::One
-        } else {
-            Team::Two
-        };
-        self.ending.result.points(team)
+impl MatchEnding for BugEnding {
+    /// The first team had team 1's seats in its first-seat games.
+    fn points(&self, first_seats: bool) -> f64 {
+        let team = if first_seats { Team::One } else { Team::Two };
+        self.result.points(team)
     }
 }
 
@@ -161,191 +148,268 @@ fn run_board(
     max_plies: usize,
 ) {
     let mut players = players;
-    let inc_ms = tc.inc.as_millis();
     loop {
-        let mut st = table.lock();
-        if st.game.ending.is_some() {
-            return;
-        }
-        let b = board.index();
-        if st.plies[b] >= max_plies {
-            st.game.finish(BugEnding {
-                result: crate::bughouse::BugResult::Draw,
-                board,
-                how: BugTermination::MoveLimit,
-                loser: None,
-            });
-            table.changed.notify_all();
-            return;
-        }
-        let seat = st.game.to_move(board);
-        let c = seat.color as usize;
-        let elapsed = st.turn_start[b].elapsed();
-        let left = st.clocks[b][c].saturating_sub(elapsed);
-        if left.is_zero() {
-            st.game.flag(seat);
-            table.changed.notify_all();
-            return;
-        }
-        match st.game.status(board) {
-            BoardStatus::Playing => {}
-            BoardStatus::MustWait { .. } => {
-                // Wait for a piece (or the flag, or the end).
-                let version = st.version[b];
-                let (guard, _) = table
-                    .changed
-                    .wait_timeout_while(st, left, |s| {
-                        s.game.ending.is_none() && s.version[b] == version
-                    })
-                    .unwrap_or_else(|p| p.into_inner());
-                drop(guard);
-                continue;
-            }
-            // Mate is found when the move is made; stalemate does not
-            // exist in Bughouse.
-            _ => return,
-        }
-        let fen = write_fen(st.game.board(board));
-        let partner = seat.partner();
-        let partner_fen = write_fen(st.game.board(partner.board));
-        let inbox = std::mem::take(&mut st.inbox[seat_index(seat)]);
-        let (wtime, btime) = (
-            st.clocks[b][Color::White as usize].saturating_sub(if seat.color == Color::White {
-                elapsed
-            } else {
-                Duration::ZERO
-            }),
-            st.clocks[b][Color::Black as usize].saturating_sub(if seat.color == Color::Black {
-                elapsed
-            } else {
-                Duration::ZERO
-            }),
-        );
-        let version = st.version[b];
-        drop(st);
-
-        let player = &mut players[c];
-        let ext = player.partner_commands;
-        let mut params = format!(
-            "wtime {} btime {} winc {inc_ms} binc {inc_ms}",
-            wtime.as_millis(),
-            btime.as_millis()
-        );
-        if let Some(d) = player.limits.depth {
-            params.push_str(&format!(" depth {d}"));
-        }
-        if let Some(mt) = player.limits.movetime {
-            params.push_str(&format!(" movetime {}", mt.as_millis()));
-        }
-        if let Some(n) = player.limits.nodes {
-            params.push_str(&format!(" nodes {n}"));
-        }
-        let client = &mut player.client;
-        let mut sent_ok = client.send(&format!("position fen {fen}"));
-        if ext && sent_ok.is_ok() {
-            sent_ok = client.send(&format!("bughouse partner fen {partner_fen}"));
-            for m in &inbox {
-                if sent_ok.is_ok() {
-                    sent_ok = client.send(&format!("bughouse ptell {m}"));
-                }
-            }
-        }
-        let mut seen_version = version;
-        let mut said: Vec<String> = Vec::new();
-        let answer = sent_ok.and_then(|_| {
-            client.go_polling(
-                &params,
-                left + Duration::from_millis(500),
-                || {
-                    let mut st = table.lock();
-                    let mut p = Poll {
-                        stop: st.game.ending.is_some()
-                            || st.turn_start[b].elapsed()
-                                > st.clocks[b][c] + Duration::from_millis(300),
-                        send: Vec::new(),
-                    };
-                    if ext {
-                        if st.version[b] != seen_version {
-                            seen_version = st.version[b];
-                            p.send.push(format!(
-                                "bughouse update fen {}",
-                                write_fen(st.game.board(board))
-                            ));
-                        }
-                        for m in std::mem::take(&mut st.inbox[seat_index(seat)]) {
-                            p.send.push(format!("bughouse ptell {m}"));
-                        }
-                    }
-                    p
-                },
-                |info| {
-                    if let Some(text) = info
-                        .string
-                        .as_deref()
-                        .and_then(|s| s.strip_prefix("ptell "))
-                    {
-                        said.push(text.trim().to_string());
-                    }
-                },
-            )
-        });
-        let mut st = table.lock();
-        for text in said {
-            st.game.say(seat, text.clone());
-            st.inbox[seat_index(partner)].push(text);
-        }
-        if st.game.ending.is_some() {
-            return;
-        }
-        let elapsed = st.turn_start[b].elapsed();
-        let answer = match answer {
-            Ok(a) => a,
-            Err(UciError::Timeout { .. }) => {
-                st.game.flag(seat);
-                table.changed.notify_all();
-                return;
-            }
-            Err(_) => {
-                st.game
-                    .finish(BugEnding::lost(seat, BugTermination::Abandoned));
-                table.changed.notify_all();
-                return;
-            }
+        let turn = match next_turn(table, board, max_plies) {
+            Next::Over => return,
+            Next::Again => continue,
+            Next::Think(turn) => turn,
         };
-        if elapsed > st.clocks[b][c] {
-            st.game.flag(seat);
-            table.changed.notify_all();
+        let player = &mut players[turn.seat.color as usize];
+        let (answer, said) = think(table, board, player, &turn, tc);
+        if !play_answer(table, board, turn.seat, answer, said, tc) {
             return;
         }
-        let remaining = st.clocks[b][c] - elapsed + tc.inc;
-        let legal = answer
-            .bestmove
-            .parse::<UciMove>()
-            .ok()
-            .and_then(|u| u.to_move(st.game.board(board)).ok());
-        let Some(mv) = legal else {
-            // "(none)"/"0000" with a legal move available, or nonsense.
+    }
+}
+
+/// What the side to move on a board thinks about.
+struct Turn {
+    seat: Seat,
+    /// Its time left.
+    left: Duration,
+    /// Its board and its partner's.
+    fen: String,
+    partner_fen: String,
+    /// Its partner's messages not passed on yet.
+    inbox: Vec<String>,
+    wtime: Duration,
+    btime: Duration,
+    /// The board's hands' version when the turn was read.
+    version: u64,
+}
+
+/// What a board does next.
+enum Next {
+    /// The game is over (perhaps just now: the move limit, a flag).
+    Over,
+    /// The side to move waited for a piece: look again.
+    Again,
+    /// The side to move thinks.
+    Think(Turn),
+}
+
+/// Ends the game by the move limit or a flag when it is time, waits while
+/// the side to move must wait for a piece, else reads its turn.
+fn next_turn(table: &Table, board: BoardId, max_plies: usize) -> Next {
+    let mut st = table.lock();
+    if st.game.ending.is_some() {
+        return Next::Over;
+    }
+    let b = board.index();
+    if st.plies[b] >= max_plies {
+        st.game.finish(BugEnding {
+            result: crate::bughouse::BugResult::Draw,
+            board,
+            how: BugTermination::MoveLimit,
+            loser: None,
+        });
+        table.changed.notify_all();
+        return Next::Over;
+    }
+    let seat = st.game.to_move(board);
+    let c = seat.color as usize;
+    let elapsed = st.turn_start[b].elapsed();
+    let left = st.clocks[b][c].saturating_sub(elapsed);
+    if left.is_zero() {
+        st.game.flag(seat);
+        table.changed.notify_all();
+        return Next::Over;
+    }
+    match st.game.status(board) {
+        BoardStatus::Playing => {}
+        BoardStatus::MustWait { .. } => {
+            // Wait for a piece (or the flag, or the end).
+            let version = st.version[b];
+            let (guard, _) = table
+                .changed
+                .wait_timeout_while(st, left, |s| {
+                    s.game.ending.is_none() && s.version[b] == version
+                })
+                .unwrap_or_else(|p| p.into_inner());
+            drop(guard);
+            return Next::Again;
+        }
+        // Mate is found when the move is made; stalemate does not
+        // exist in Bughouse.
+        _ => return Next::Over,
+    }
+    let fen = write_fen(st.game.board(board));
+    let partner = seat.partner();
+    let partner_fen = write_fen(st.game.board(partner.board));
+    let inbox = std::mem::take(&mut st.inbox[seat_index(seat)]);
+    let (wtime, btime) = (
+        st.clocks[b][Color::White as usize].saturating_sub(if seat.color == Color::White {
+            elapsed
+        } else {
+            Duration::ZERO
+        }),
+        st.clocks[b][Color::Black as usize].saturating_sub(if seat.color == Color::Black {
+            elapsed
+        } else {
+            Duration::ZERO
+        }),
+    );
+    Next::Think(Turn {
+        seat,
+        left,
+        fen,
+        partner_fen,
+        inbox,
+        wtime,
+        btime,
+        version: st.version[b],
+    })
+}
+
+/// Asks `player` for its move on `turn`: its clocks and limits, its board
+/// and, when it takes partner commands, its partner's board and messages,
+/// and news while it thinks. Returns the answer and what it told its
+/// partner.
+fn think(
+    table: &Table,
+    board: BoardId,
+    player: &mut Player,
+    turn: &Turn,
+    tc: TimeControl,
+) -> (Result<GoResult, UciError>, Vec<String>) {
+    let (b, seat, c) = (board.index(), turn.seat, turn.seat.color as usize);
+    let inc_ms = tc.inc.as_millis();
+    let ext = player.partner_commands;
+    let mut params = format!(
+        "wtime {} btime {} winc {inc_ms} binc {inc_ms}",
+        turn.wtime.as_millis(),
+        turn.btime.as_millis()
+    );
+    if let Some(d) = player.limits.depth {
+        params.push_str(&format!(" depth {d}"));
+    }
+    if let Some(mt) = player.limits.movetime {
+        params.push_str(&format!(" movetime {}", mt.as_millis()));
+    }
+    if let Some(n) = player.limits.nodes {
+        params.push_str(&format!(" nodes {n}"));
+    }
+    let client = &mut player.client;
+    let mut sent_ok = client.send(&format!("position fen {}", turn.fen));
+    if ext && sent_ok.is_ok() {
+        sent_ok = client.send(&format!("bughouse partner fen {}", turn.partner_fen));
+        for m in &turn.inbox {
+            if sent_ok.is_ok() {
+                sent_ok = client.send(&format!("bughouse ptell {m}"));
+            }
+        }
+    }
+    let mut seen_version = turn.version;
+    let mut said: Vec<String> = Vec::new();
+    let answer = sent_ok.and_then(|_| {
+        client.go_polling(
+            &params,
+            turn.left + Duration::from_millis(500),
+            || {
+                let mut st = table.lock();
+                let mut p = Poll {
+                    stop: st.game.ending.is_some()
+                        || st.turn_start[b].elapsed()
+                            > st.clocks[b][c] + Duration::from_millis(300),
+                    send: Vec::new(),
+                };
+                if ext {
+                    if st.version[b] != seen_version {
+                        seen_version = st.version[b];
+                        p.send.push(format!(
+                            "bughouse update fen {}",
+                            write_fen(st.game.board(board))
+                        ));
+                    }
+                    for m in std::mem::take(&mut st.inbox[seat_index(seat)]) {
+                        p.send.push(format!("bughouse ptell {m}"));
+                    }
+                }
+                p
+            },
+            |info| {
+                if let Some(text) = info
+                    .string
+                    .as_deref()
+                    .and_then(|s| s.strip_prefix("ptell "))
+                {
+                    said.push(text.trim().to_string());
+                }
+            },
+        )
+    });
+    (answer, said)
+}
+
+/// Passes on what `seat` told its partner and plays its engine's answer:
+/// a move, or the loss of the game (out of time, an illegal move, an
+/// engine that failed). False when the game is over.
+fn play_answer(
+    table: &Table,
+    board: BoardId,
+    seat: Seat,
+    answer: Result<GoResult, UciError>,
+    said: Vec<String>,
+    tc: TimeControl,
+) -> bool {
+    let (b, c) = (board.index(), seat.color as usize);
+    let mut st = table.lock();
+    for text in said {
+        st.game.say(seat, text.clone());
+        st.inbox[seat_index(seat.partner())].push(text);
+    }
+    if st.game.ending.is_some() {
+        return false;
+    }
+    let elapsed = st.turn_start[b].elapsed();
+    let answer = match answer {
+        Ok(a) => a,
+        Err(UciError::Timeout { .. }) => {
+            st.game.flag(seat);
+            table.changed.notify_all();
+            return false;
+        }
+        Err(_) => {
+            st.game
+                .finish(BugEnding::lost(seat, BugTermination::Abandoned));
+            table.changed.notify_all();
+            return false;
+        }
+    };
+    if elapsed > st.clocks[b][c] {
+        st.game.flag(seat);
+        table.changed.notify_all();
+        return false;
+    }
+    let remaining = st.clocks[b][c] - elapsed + tc.inc;
+    let legal = answer
+        .bestmove
+        .parse::<UciMove>()
+        .ok()
+        .and_then(|u| u.to_move(st.game.board(board)).ok());
+    let Some(mv) = legal else {
+        // "(none)"/"0000" with a legal move available, or nonsense.
+        st.game
+            .finish(BugEnding::lost(seat, BugTermination::IllegalMove));
+        table.changed.notify_all();
+        return false;
+    };
+    match st.game.push(board, mv, Some(remaining)) {
+        Ok(sent) => {
+            st.clocks[b][c] = remaining;
+            st.turn_start[b] = Instant::now();
+            st.plies[b] += 1;
+            if sent.is_some() {
+                st.version[board.other().index()] += 1;
+            }
+        }
+        Err(_) => {
             st.game
                 .finish(BugEnding::lost(seat, BugTermination::IllegalMove));
-            table.changed.notify_all();
-            return;
-        };
-        match st.game.push(board, mv, Some(remaining)) {
-            Ok(sent) => {
-                st.clocks[b][c] = remaining;
-                st.turn_start[b] = Instant::now();
-                st.plies[b] += 1;
-                if sent.is_some() {
-                    st.version[board.other().index()] += 1;
-                }
-            }
-            Err(_) => {
-                st.game
-                    .finish(BugEnding::lost(seat, BugTermination::IllegalMove));
-            }
         }
-        table.changed.notify_all();
     }
+    table.changed.notify_all();
+    true
 }
 
 /// Plays one game with the given seating. Returns the finished game.
@@ -366,7 +430,7 @@ fn play_game(
             game.set_header(&seat.tag(), names[board.index()][color as usize].clone());
         }
     }
-    game.set_header("TimeControl", tc_seconds(cfg.tc));
+    game.set_header("TimeControl", cfg.tc.pgn());
     game.set_header("Variant", "Bughouse");
     let now = Instant::now();
     let table = Table {
@@ -392,111 +456,97 @@ fn play_game(
     st.game.clone()
 }
 
-/// `120+0` in seconds, as BPGN's TimeControl tag writes it.
-fn tc_seconds(tc: TimeControl) -> String {
-    let f = |d: Duration| {
-        let s = d.as_secs_f64();
-        if s.fract() == 0.0 {
-            format!("{}", s as u64)
-        } else {
-            format!("{s}")
-        }
-    };
-    format!("{}+{}", f(tc.base), f(tc.inc))
+/// The four engines, by team and member: `players[t][m]` plays
+/// `cfg.teams[t][m]`.
+struct Teams<'a> {
+    cfg: &'a BugMatchConfig,
+    players: [[Player; 2]; 2],
 }
 
-/// Plays the match; `on_game` sees each game as it ends with the totals
-/// for the first team.
-pub fn run_bughouse_match(
-    cfg: &BugMatchConfig,
-    mut on_game: impl FnMut(&BugRecord, &Wdl),
-) -> Result<Wdl, BugMatchError> {
-    // players[team][member]
-    let mut players: Vec<Vec<Player>> = Vec::new();
-    for team in &cfg.teams {
-        let mut t = Vec::new();
-        for p in team {
-            t.push(start(p)?);
-        }
-        players.push(t);
+impl<'a> Teams<'a> {
+    fn start(cfg: &'a BugMatchConfig) -> Result<Teams<'a>, UciError> {
+        let [[a, b], [c, d]] = &cfg.teams;
+        Ok(Teams {
+            cfg,
+            players: [[start(a)?, start(b)?], [start(c)?, start(d)?]],
+        })
     }
-    let mut wdl = Wdl::default();
-    let mut out = match &cfg.bpgn_out {
-        Some(path) => Some((
-            path.clone(),
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|err| BugMatchError::Bpgn {
-                    path: path.display().to_string(),
-                    err,
-                })?,
-        )),
-        None => None,
-    };
-    for index in 0..cfg.games {
-        let first_is_team_one = index % 2 == 0;
+}
+
+impl Engines for Teams<'_> {
+    type Ending = BugEnding;
+    type Error = BugMatchError;
+
+    fn play(&mut self, round: Round) -> Result<GameRecord<BugEnding>, BugMatchError> {
+        let cfg = self.cfg;
         // Restart engines that died in the last game.
-        for (t, team) in players.iter_mut().enumerate() {
+        for (t, team) in self.players.iter_mut().enumerate() {
             for (m, p) in team.iter_mut().enumerate() {
                 if p.client.new_game(HANDSHAKE).is_err() {
                     *p = start(&cfg.teams[t][m])?;
                 }
             }
         }
-        let (t1, t2) = players.split_at_mut(1);
-        let (first, second) = (&mut t1[0], &mut t2[0]);
-        let (team_one, team_two) = if first_is_team_one {
+        let [first, second] = &mut self.players;
+        let (team_one, team_two) = if round.first_seats {
             (first, second)
         } else {
             (second, first)
         };
-        let (one_a, one_b) = team_one.split_at_mut(1);
-        let (two_a, two_b) = team_two.split_at_mut(1);
+        let [one_a, one_b] = team_one;
+        let [two_a, two_b] = team_two;
         let name = |p: &Player| p.client.name.clone();
         // Team 1: A White + B Black; team 2: A Black + B White.
-        let names = [
-            [name(&two_a[0]), name(&one_a[0])],
-            [name(&one_b[0]), name(&two_b[0])],
-        ];
-        let seating: Seating<'_> = [
-            [&mut two_a[0], &mut one_a[0]],
-            [&mut one_b[0], &mut two_b[0]],
-        ];
-        let game = play_game(seating, names, cfg, index);
+        let names = [[name(two_a), name(one_a)], [name(one_b), name(two_b)]];
+        let seating: Seating<'_> = [[two_a, one_a], [one_b, two_b]];
+        let game = play_game(seating, names, cfg, round.index);
         let ending = game.ending.unwrap_or(BugEnding {
             result: crate::bughouse::BugResult::Draw,
             board: BoardId::A,
             how: BugTermination::MoveLimit,
             loser: None,
         });
-        let rec = BugRecord {
-            index,
-            game,
-            first_is_team_one,
+        Ok(GameRecord {
+            index: round.index,
+            first_seats: round.first_seats,
             ending,
-        };
-        match rec.first_points() {
-            1.0 => wdl.wins += 1,
-            0.0 => wdl.losses += 1,
-            _ => wdl.draws += 1,
-        }
-        if let Some((path, f)) = &mut out {
-            use std::io::Write;
-            f.write_all(write_bpgn(&rec.game).as_bytes())
-                .and_then(|_| f.flush())
-                .map_err(|err| BugMatchError::Bpgn {
-                    path: path.display().to_string(),
-                    err,
-                })?;
-        }
-        on_game(&rec, &wdl);
+            players: BoardId::BOTH
+                .into_iter()
+                .flat_map(|b| [Color::White, Color::Black].map(|c| Seat::new(b, c)))
+                .map(|seat| game.player(seat).to_string())
+                .collect(),
+            plies: game.moves().len(),
+            text: write_bpgn(&game),
+        })
     }
-    for team in players {
-        for p in team {
-            p.client.quit();
+
+    fn quit(self) {
+        for team in self.players {
+            for p in team {
+                p.client.quit();
+            }
         }
     }
-    Ok(wdl)
+
+    fn file_error(path: String, err: std::io::Error) -> BugMatchError {
+        BugMatchError::Bpgn { path, err }
+    }
+}
+
+/// Plays the match; `on_game` sees each game as it ends with the totals
+/// for the first team.
+pub fn run_bughouse_match(
+    cfg: &BugMatchConfig,
+    mut on_game: impl FnMut(&GameRecord<BugEnding>, &Wdl),
+) -> Result<Wdl, BugMatchError> {
+    let teams = Teams::start(cfg)?;
+    runner::play_games(
+        cfg.games,
+        vec![teams],
+        cfg.bpgn_out.as_deref(),
+        |rec, wdl| {
+            on_game(rec, wdl);
+            true
+        },
+    )
 }

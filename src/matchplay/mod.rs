@@ -7,18 +7,20 @@
 //! processes.
 
 pub mod bughouse;
+mod runner;
 pub mod stats;
+
+pub use runner::{GameRecord, MatchEnding};
 
 use crate::engine::variant::Variant;
 use crate::engine::{Board, Bug, Std, Zh};
 use crate::game::{Ending, Game, GameResult, Termination, write_variant_pgn};
 use crate::uci::client::{GoResult, UciClient, UciError};
 use crate::variant::VariantKind;
+use runner::{Engines, Round};
 use shakmaty::{Color, Position};
 use stats::Wdl;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::channel;
 use std::time::Duration;
 
 /// A base + increment clock.
@@ -131,31 +133,15 @@ pub struct MatchConfig {
     pub variant: VariantKind,
 }
 
-/// A finished game of the match.
-#[derive(Clone, Debug)]
-pub struct GameRecord {
-    /// 0-based game number.
-    pub index: usize,
-    /// Player 0 had White.
-    pub first_white: bool,
-    pub ending: Ending,
-    pub white: String,
-    pub black: String,
-    /// Half-moves played.
-    pub plies: usize,
-    /// The game as PGN.
-    pub pgn: String,
-}
-
-impl GameRecord {
-    /// Points for player 0.
-    pub fn first_points(&self) -> f64 {
-        let c = if self.first_white {
+impl MatchEnding for Ending {
+    /// The first engine had White in its first-seat games.
+    fn points(&self, first_seats: bool) -> f64 {
+        let c = if first_seats {
             Color::White
         } else {
             Color::Black
         };
-        self.ending.result.points(c)
+        self.result.points(c)
     }
 }
 
@@ -330,21 +316,13 @@ impl Worker<'_> {
         }
     }
 
-    fn play(&mut self, index: usize) -> GameRecord {
-        match self.cfg.variant {
-            VariantKind::Chess => self.play_in::<Std>(index),
-            VariantKind::Crazyhouse => self.play_in::<Zh>(index),
-            VariantKind::Bughouse => self.play_in::<Bug>(index),
-        }
-    }
-
-    fn play_in<V: Variant>(&mut self, index: usize) -> GameRecord {
+    fn play_in<V: Variant>(&mut self, round: Round) -> GameRecord<Ending> {
         let cfg = self.cfg;
-        let first_white = index.is_multiple_of(2);
+        let (index, first_white) = (round.index, round.first_seats);
         let opening = if cfg.openings.is_empty() {
             None
         } else {
-            Some(cfg.openings[(index / 2) % cfg.openings.len()].clone())
+            Some(cfg.openings[round.pair % cfg.openings.len()].clone())
         };
         let start = opening
             .as_deref()
@@ -471,15 +449,13 @@ impl Worker<'_> {
             game.push(m, comment);
         };
         game.ending = Some(ending);
-        let pgn = write_variant_pgn(&game);
         GameRecord {
             index,
-            first_white,
+            first_seats: first_white,
             ending,
-            white,
-            black,
+            players: vec![white, black],
             plies: game.moves().len(),
-            pgn,
+            text: write_variant_pgn(&game),
         }
     }
 
@@ -497,85 +473,49 @@ impl Worker<'_> {
     }
 }
 
+impl Engines for Worker<'_> {
+    type Ending = Ending;
+    type Error = MatchError;
+
+    fn play(&mut self, round: Round) -> Result<GameRecord<Ending>, MatchError> {
+        Ok(match self.cfg.variant {
+            VariantKind::Chess => self.play_in::<Std>(round),
+            VariantKind::Crazyhouse => self.play_in::<Zh>(round),
+            VariantKind::Bughouse => self.play_in::<Bug>(round),
+        })
+    }
+
+    fn quit(self) {
+        for c in self.engines.into_iter().flatten() {
+            c.quit();
+        }
+    }
+
+    fn file_error(path: String, err: std::io::Error) -> MatchError {
+        MatchError::Pgn { path, err }
+    }
+}
+
 /// Plays the match. `on_game` sees each finished game (in the order they
 /// finish) and the running totals, and says whether to go on: when it
 /// returns `false` no new game starts (games already under way are
 /// finished and reported).
 pub fn run_match(
     cfg: &MatchConfig,
-    mut on_game: impl FnMut(&GameRecord, &Wdl) -> bool,
+    on_game: impl FnMut(&GameRecord<Ending>, &Wdl) -> bool,
 ) -> Result<Wdl, MatchError> {
     // Fail early (with a clear message) if an engine does not start.
     for p in &cfg.players {
         UciClient::spawn(&p.cmd, HANDSHAKE)?.quit();
     }
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = channel::<GameRecord>();
-    let mut wdl = Wdl::default();
-    let mut pgn_file = match &cfg.pgn_out {
-        Some(path) => Some((
-            path.clone(),
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|err| MatchError::Pgn {
-                    path: path.display().to_string(),
-                    err,
-                })?,
-        )),
-        None => None,
-    };
     let workers = cfg.concurrency.clamp(1, cfg.games.max(1));
-    std::thread::scope(|s| -> Result<(), MatchError> {
-        for _ in 0..workers {
-            let tx = tx.clone();
-            let next = &next;
-            s.spawn(move || {
-                let mut w = Worker {
-                    cfg,
-                    engines: [None, None],
-                };
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= cfg.games {
-                        break;
-                    }
-                    if tx.send(w.play(i)).is_err() {
-                        break;
-                    }
-                }
-                for e in w.engines.iter_mut() {
-                    if let Some(c) = e.take() {
-                        c.quit();
-                    }
-                }
-            });
-        }
-        drop(tx);
-        for rec in rx {
-            match rec.first_points() {
-                1.0 => wdl.wins += 1,
-                0.0 => wdl.losses += 1,
-                _ => wdl.draws += 1,
-            }
-            if let Some((path, f)) = &mut pgn_file {
-                use std::io::Write;
-                f.write_all(rec.pgn.as_bytes())
-                    .and_then(|_| f.flush())
-                    .map_err(|err| MatchError::Pgn {
-                        path: path.display().to_string(),
-                        err,
-                    })?;
-            }
-            if !on_game(&rec, &wdl) {
-                // No game index below `games` is handed out any more.
-                next.fetch_max(cfg.games, Ordering::SeqCst);
-            }
-        }
-        Ok(())
-    })?;
-    Ok(wdl)
+    let workers = (0..workers)
+        .map(|_| Worker {
+            cfg,
+            engines: [None, None],
+        })
+        .collect();
+    runner::play_games(cfg.games, workers, cfg.pgn_out.as_deref(), on_game)
 }
 
 #[cfg(test)]

@@ -15,6 +15,15 @@ pub fn elo_from_score(score: f64) -> f64 {
 }
 
 impl Wdl {
+    /// Counts a game that gave the first engine `points` (1, 0.5 or 0).
+    pub fn add(&mut self, points: f64) {
+        match points {
+            1.0 => self.wins += 1,
+            0.0 => self.losses += 1,
+            _ => self.draws += 1,
+        }
+    }
+
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }

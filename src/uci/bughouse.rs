@@ -257,23 +257,18 @@ pub fn run(
         (Some(a), Some(b)) => a.saturating_sub(b),
         _ => Duration::ZERO,
     };
-    let ptell = |out: &Output, m: &PartnerMsg| out.line(&format!("info string ptell {m}"));
+    let turn = Turn {
+        us,
+        my_time,
+        lead,
+        out: &out,
+        stop: &stop,
+        live: &live,
+    };
     let mut report;
     let mut sat = Duration::ZERO;
     loop {
-        // Messages and board updates that came in meanwhile.
-        let msgs: Vec<PartnerMsg> = live
-            .messages
-            .lock()
-            .map(|mut m| std::mem::take(&mut *m))
-            .unwrap_or_default();
-        for m in &msgs {
-            side.partner.receive(m);
-        }
-        if let Some(b) = live.update.lock().ok().and_then(|mut u| u.take()) {
-            pos = GamePosition::new(b);
-        }
-        live.poke.store(false, Ordering::SeqCst);
+        turn.take_news(&mut side, &mut pos);
         engine.set_partner_tweaks(if side.aware {
             side.partner.tweaks(us)
         } else {
@@ -293,34 +288,105 @@ pub fn run(
             break;
         }
         let board = pos.current().clone();
-        let by_time = my_time.map_or(ADVICE_NODES, |t| t.as_millis() as u64);
+        // Already mating: no piece to ask for, only warnings to give.
+        let mating = report.result.score.is_mate() && report.result.score > Score::ZERO;
+        let advice = turn.advise(&mut engine, &board, &report, !mating);
+        turn.warn_partner(&mut side, &advice.threats);
+        // Sit for a piece that mates, when we are not mating anyway and the
+        // clock allows.
+        if let Some(need) = advice.need
+            && !mating
+            && turn.sit_for(&mut side, &board, need, &mut sat)
+        {
+            continue; // the piece (or news) arrived: think again
+        }
+        break;
+    }
+    turn.wait_while_partner_sits(&mut side);
+    turn.keep_human_pace(&side, started);
+    if report.best_move.is_some() {
+        side.partner.moved();
+    }
+    done.store(true, Ordering::SeqCst);
+    match report.best_move {
+        Some(m) => out.line(&format!("bestmove {}", Board::uci(m))),
+        None => out.line("bestmove 0000"),
+    }
+    (engine, side)
+}
+
+/// What one Bughouse `go` works with from start to end.
+struct Turn<'a> {
+    /// The side we play.
+    us: Color,
+    /// Our time left when the `go` came, if there is a clock.
+    my_time: Option<Duration>,
+    /// How far our clock was ahead of the opponent's.
+    lead: Duration,
+    out: &'a Output,
+    /// Ends the whole `go` (the GUI's `stop`).
+    stop: &'a AtomicBool,
+    live: &'a Live,
+}
+
+impl Turn<'_> {
+    fn ptell(&self, m: &PartnerMsg) {
+        self.out.line(&format!("info string ptell {m}"));
+    }
+
+    /// Takes the partner's messages and the new board that came in
+    /// meanwhile.
+    fn take_news(&self, side: &mut BughouseSide, pos: &mut GamePosition<Bug>) {
+        let live = self.live;
+        let msgs: Vec<PartnerMsg> = live
+            .messages
+            .lock()
+            .map(|mut m| std::mem::take(&mut *m))
+            .unwrap_or_default();
+        for m in &msgs {
+            side.partner.receive(m);
+        }
+        if let Some(b) = live.update.lock().ok().and_then(|mut u| u.take()) {
+            *pos = GamePosition::new(b);
+        }
+        live.poke.store(false, Ordering::SeqCst);
+    }
+
+    /// The advice searches after the move search that gave `report`
+    /// (`ask`: also look for a piece that would mate for us).
+    fn advise(
+        &self,
+        engine: &mut Engine,
+        board: &Board<Bug>,
+        report: &SearchReport,
+        ask: bool,
+    ) -> Advice {
+        let by_time = self.my_time.map_or(ADVICE_NODES, |t| t.as_millis() as u64);
         let nodes = (report.result.stats.nodes / ADVICE_SHARE)
             .min(by_time)
             .clamp(ADVICE_MIN_NODES, ADVICE_NODES);
-        // Already mating: no piece to ask for, only warnings to give.
-        let mating = report.result.score.is_mate() && report.result.score > Score::ZERO;
-        let advice = advise(
-            &mut engine,
-            &board,
+        advise(
+            engine,
+            board,
             report.best_move,
             nodes,
-            !mating,
-            &live.search_stop,
-        );
-        // Warn the partner about pieces that would mate us: name them, or
-        // ask the partner to sit when almost any piece would.
-        let warnings: Vec<PartnerMsg> = if advice.threats.len() >= 3 {
+            ask,
+            &self.live.search_stop,
+        )
+    }
+
+    /// Warns the partner about pieces that would mate us (`threats`): names
+    /// them, or asks the partner to sit when almost any piece would; says
+    /// `go` once the danger is gone.
+    fn warn_partner(&self, side: &mut BughouseSide, threats: &[Role]) {
+        let warnings: Vec<PartnerMsg> = if threats.len() >= 3 {
             vec![PartnerMsg::Sit]
         } else {
-            advice
-                .threats
-                .iter()
-                .map(|&r| PartnerMsg::DontGive(r))
-                .collect()
+            threats.iter().map(|&r| PartnerMsg::DontGive(r)).collect()
         };
         for w in &warnings {
             if !side.asked.contains(w) {
-                ptell(&out, w);
+                self.ptell(w);
                 side.asked.push(w.clone());
             }
         }
@@ -330,63 +396,80 @@ pub fn run(
                 .iter()
                 .any(|a| matches!(a, PartnerMsg::DontGive(_) | PartnerMsg::Sit))
         {
-            ptell(&out, &PartnerMsg::Go);
+            self.ptell(&PartnerMsg::Go);
             side.asked.clear();
         }
-        // Sit for a piece that mates, when we are not mating anyway and the
-        // clock allows.
-        if let Some((role, mate_move)) = advice.need
-            && side.sit
-            && !mating
-            && lead > Duration::from_secs(2)
-            && my_time.is_some_and(|t| t > Duration::from_secs(8))
-        {
-            let coming = side
-                .partner_board
-                .as_ref()
-                .is_some_and(|pb| partner_can_win(pb, !us, role));
-            let budget = (lead / 2)
-                .min(Duration::from_secs(if coming { 12 } else { 4 }))
-                .saturating_sub(sat);
-            if budget > Duration::from_millis(200) {
-                let msg = PartnerMsg::Need(
-                    role,
-                    Some(format!(
-                        "mate with {}",
-                        board_after_san(&board, role, mate_move)
-                    )),
-                );
-                if !side.asked.contains(&msg) {
-                    ptell(&out, &msg);
-                    side.asked.push(msg);
-                }
-                out.line(&format!(
-                    "info string sitting: waiting up to {} ms for a {}",
-                    budget.as_millis(),
-                    role_word(role)
-                ));
-                let t0 = Instant::now();
-                while t0.elapsed() < budget && !stop.load(Ordering::SeqCst) {
-                    if live.poke.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                sat += t0.elapsed();
-                if live.poke.load(Ordering::SeqCst) && !stop.load(Ordering::SeqCst) {
-                    live.search_stop.store(false, Ordering::SeqCst);
-                    continue; // the piece (or news) arrived: think again
-                }
-            }
-        }
-        break;
     }
-    // The partner asked us to sit: take our time (half our lead at most).
-    if side.aware && side.sit && side.partner.sit && !stop.load(Ordering::SeqCst) {
-        let extra = (lead / 2).min(Duration::from_secs(5));
+
+    /// Sits for the piece that mates (`need`: its role and the mate's
+    /// first move) when sitting is on and the clock allows, asking the
+    /// partner for it; `sat` is the time sat so far in this `go`. True
+    /// when something arrived meanwhile: the search is to start again.
+    fn sit_for(
+        &self,
+        side: &mut BughouseSide,
+        board: &Board<Bug>,
+        (role, mate_move): (Role, Move),
+        sat: &mut Duration,
+    ) -> bool {
+        let (live, stop) = (self.live, self.stop);
+        let clock_allows = self.lead > Duration::from_secs(2)
+            && self.my_time.is_some_and(|t| t > Duration::from_secs(8));
+        if !(side.sit && clock_allows) {
+            return false;
+        }
+        let coming = side
+            .partner_board
+            .as_ref()
+            .is_some_and(|pb| partner_can_win(pb, !self.us, role));
+        let budget = (self.lead / 2)
+            .min(Duration::from_secs(if coming { 12 } else { 4 }))
+            .saturating_sub(*sat);
+        if budget <= Duration::from_millis(200) {
+            return false;
+        }
+        let msg = PartnerMsg::Need(
+            role,
+            Some(format!(
+                "mate with {}",
+                board_after_san(board, role, mate_move)
+            )),
+        );
+        if !side.asked.contains(&msg) {
+            self.ptell(&msg);
+            side.asked.push(msg);
+        }
+        self.out.line(&format!(
+            "info string sitting: waiting up to {} ms for a {}",
+            budget.as_millis(),
+            role_word(role)
+        ));
+        let t0 = Instant::now();
+        while t0.elapsed() < budget && !stop.load(Ordering::SeqCst) {
+            if live.poke.load(Ordering::SeqCst) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        *sat += t0.elapsed();
+        if live.poke.load(Ordering::SeqCst) && !stop.load(Ordering::SeqCst) {
+            live.search_stop.store(false, Ordering::SeqCst);
+            return true;
+        }
+        false
+    }
+
+    /// The partner asked us to sit: take our time (half our lead, 5 s at
+    /// most), until the partner says `go`.
+    fn wait_while_partner_sits(&self, side: &mut BughouseSide) {
+        let stop = self.stop;
+        if !(side.aware && side.sit && side.partner.sit && !stop.load(Ordering::SeqCst)) {
+            return;
+        }
+        let extra = (self.lead / 2).min(Duration::from_secs(5));
         let t0 = Instant::now();
         while t0.elapsed() < extra && !stop.load(Ordering::SeqCst) {
-            if let Ok(mut m) = live.messages.lock()
+            if let Ok(mut m) = self.live.messages.lock()
                 && m.contains(&PartnerMsg::Go)
             {
                 for x in m.drain(..) {
@@ -397,25 +480,20 @@ pub fn run(
             std::thread::sleep(Duration::from_millis(5));
         }
     }
-    // A human-like pace.
-    if side.pace == Pace::Human
-        && let Some(t) = my_time
-        && t > Duration::from_secs(10)
-    {
-        let target = (t / 60).clamp(Duration::from_millis(700), Duration::from_millis(3000));
-        while started.elapsed() < target && !stop.load(Ordering::SeqCst) {
-            std::thread::sleep(Duration::from_millis(5));
+
+    /// With the human pace, not before a quick human would move (a 60th of
+    /// the clock, 0.7 to 3 s, when more than 10 s are left).
+    fn keep_human_pace(&self, side: &BughouseSide, started: Instant) {
+        if side.pace == Pace::Human
+            && let Some(t) = self.my_time
+            && t > Duration::from_secs(10)
+        {
+            let target = (t / 60).clamp(Duration::from_millis(700), Duration::from_millis(3000));
+            while started.elapsed() < target && !self.stop.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
         }
     }
-    if report.best_move.is_some() {
-        side.partner.moved();
-    }
-    done.store(true, Ordering::SeqCst);
-    match report.best_move {
-        Some(m) => out.line(&format!("bestmove {}", Board::uci(m))),
-        None => out.line("bestmove 0000"),
-    }
-    (engine, side)
 }
 
 /// The drop in SAN (`N@f7`), or the move as UCI.

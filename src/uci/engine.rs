@@ -474,14 +474,15 @@ impl UciEngine {
         }
     }
 
+    /// `setoption name <id> [value <x>]`.
     fn setoption(&mut self, args: &[&str]) {
         if self.running.is_some() {
             self.error("options cannot change during a search");
             return;
         }
-        let Some(engine) = self.engine.as_mut() else {
+        if self.engine.is_none() {
             return;
-        };
+        }
         if args.first() != Some(&"name") {
             self.error("expected 'setoption name <id> [value <x>]'");
             return;
@@ -491,20 +492,18 @@ impl UciEngine {
         let value = value_at
             .map(|i| args[i + 1..].join(" "))
             .unwrap_or_default();
-        let spin = |lo: i64, hi: i64| -> Result<i64, String> {
-            let v: i64 = value
-                .trim()
-                .parse()
-                .map_err(|_| format!("option '{name}' needs a number, got '{value}'"))?;
-            if (lo..=hi).contains(&v) {
-                Ok(v)
-            } else {
-                Err(format!(
-                    "option '{name}' must be between {lo} and {hi}, got {v}"
-                ))
-            }
+        if let Err(e) = self.set_option(&name, &value) {
+            self.error(&e);
+        }
+    }
+
+    /// Sets the option `name` (in any case) to `value`.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let Some(engine) = self.engine.as_mut() else {
+            return Ok(());
         };
-        let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
+        let spin = |lo: i64, hi: i64| spin_value(name, value, lo, hi);
+        match name.to_ascii_lowercase().as_str() {
             "hash" => {
                 spin(1, TranspositionTable::MAX_MB as i64).map(|v| engine.set_hash(v as usize))
             }
@@ -513,43 +512,21 @@ impl UciEngine {
             "move overhead" => {
                 spin(0, 5000).map(|v| engine.set_move_overhead(Duration::from_millis(v as u64)))
             }
-            "ownbook" => match value.trim().to_ascii_lowercase().as_str() {
-                "true" => {
-                    engine.set_own_book(true);
-                    Ok(())
-                }
-                "false" => {
-                    engine.set_own_book(false);
-                    Ok(())
-                }
-                _ => Err(format!("option OwnBook is true or false, got '{value}'")),
-            },
+            "ownbook" => check_value("OwnBook", value).map(|b| engine.set_own_book(b)),
             "bookfile" => {
                 let v = value.trim();
                 let path = (!v.is_empty() && v != "<empty>").then(|| PathBuf::from(v));
                 engine.set_book_file(path).map_err(|e| e.to_string())
             }
-            "eval" => match EvalKind::parse(&value) {
+            "eval" => match EvalKind::parse(value) {
                 Some(k) => {
                     engine.set_eval(k);
                     Ok(())
                 }
                 None => Err(format!("option Eval is full or simple, got '{value}'")),
             },
-            "owntablebases" => match value.trim().to_ascii_lowercase().as_str() {
-                "true" => {
-                    self.own_tablebases = true;
-                    Ok(())
-                }
-                "false" => {
-                    self.own_tablebases = false;
-                    Ok(())
-                }
-                _ => Err(format!(
-                    "option OwnTablebases is true or false, got '{value}'"
-                )),
-            },
-            "syzygypath" => match engine.set_syzygy_path(&value) {
+            "owntablebases" => check_value("OwnTablebases", value).map(|b| self.own_tablebases = b),
+            "syzygypath" => match engine.set_syzygy_path(value) {
                 Ok(_) => {
                     if let Some(t) = engine.syzygy() {
                         self.out.line(&format!(
@@ -574,33 +551,9 @@ impl UciEngine {
                 engine.new_game();
                 Ok(())
             }
-            "bughousepartner" => match value.trim().to_ascii_lowercase().as_str() {
-                "true" => {
-                    self.bug.aware = true;
-                    Ok(())
-                }
-                "false" => {
-                    self.bug.aware = false;
-                    Ok(())
-                }
-                _ => Err(format!(
-                    "option BughousePartner is true or false, got '{value}'"
-                )),
-            },
-            "bughousesit" => match value.trim().to_ascii_lowercase().as_str() {
-                "true" => {
-                    self.bug.sit = true;
-                    Ok(())
-                }
-                "false" => {
-                    self.bug.sit = false;
-                    Ok(())
-                }
-                _ => Err(format!(
-                    "option BughouseSit is true or false, got '{value}'"
-                )),
-            },
-            "bughousepace" => match Pace::parse(&value) {
+            "bughousepartner" => check_value("BughousePartner", value).map(|b| self.bug.aware = b),
+            "bughousesit" => check_value("BughouseSit", value).map(|b| self.bug.sit = b),
+            "bughousepace" => match Pace::parse(value) {
                 Some(p) => {
                     self.bug.pace = p;
                     Ok(())
@@ -623,10 +576,31 @@ impl UciEngine {
                 )),
             },
             _ => Err(format!("unknown option '{name}'")),
-        };
-        if let Err(e) = result {
-            self.error(&e);
         }
+    }
+}
+
+/// The value of a spin option `name`: a number from `lo` to `hi`.
+fn spin_value(name: &str, value: &str, lo: i64, hi: i64) -> Result<i64, String> {
+    let v: i64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("option '{name}' needs a number, got '{value}'"))?;
+    if (lo..=hi).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!(
+            "option '{name}' must be between {lo} and {hi}, got {v}"
+        ))
+    }
+}
+
+/// The value of a check option `name`: `true` or `false` (in any case).
+fn check_value(name: &str, value: &str) -> Result<bool, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!("option {name} is true or false, got '{value}'")),
     }
 }
 

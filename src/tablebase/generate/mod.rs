@@ -397,10 +397,34 @@ pub(crate) fn generate(
             ));
         }
         let before = frontier.len();
-        // Positions with en passant, forward.
-        horizon = 0;
+        horizon = g.forward_specials(&mut specials, d, &mut frontier);
+        g.settle_pending(&mut pending, d, &mut frontier);
+        // Predecessors of the positions found at d - 1, in index order
+        // (neighbours in memory).
+        let mut work = frontier.take(d - 1);
+        radix_sort(&mut work, &mut scratch);
+        let after_take = frontier.len();
+        g.unmove(&work, d, threads, &mut frontier);
+        resolved += frontier.len() - after_take + (after_take + work.len() as u64 - before);
+        level(LevelInfo { ply: d, resolved });
+        d += 1;
+    }
+    // The values: the `ext` bytes of known positions, draws elsewhere.
+    let mut values = g.ext;
+    for (v, &c) in values.iter_mut().zip(&g.cells) {
+        *v = known(c, *v);
+    }
+    Ok(values)
+}
+
+impl Gen<'_> {
+    /// Level `d`, first step: the special positions (with en passant)
+    /// evaluated forward; those known now leave `specials` for the
+    /// `frontier`. Returns the largest distance the ones left wait for.
+    fn forward_specials(&mut self, specials: &mut Vec<u32>, d: u32, frontier: &mut Lists) -> u32 {
+        let mut horizon = 0;
         let mut found = Vec::new();
-        specials.retain(|&i| match g.forward(i as usize, d, &mut horizon) {
+        specials.retain(|&i| match self.forward(i as usize, d, &mut horizon) {
             None => true,
             Some(UNKNOWN) => false,
             Some(v) => {
@@ -409,25 +433,31 @@ pub(crate) fn generate(
             }
         });
         for (i, v) in found {
-            g.cells[i as usize] = DONE;
-            g.ext[i as usize] = v;
+            self.cells[i as usize] = DONE;
+            self.ext[i as usize] = v;
             frontier.push(dist_of(v), i);
         }
-        // Wins by a capture or promotion, if nothing quicker was found.
+        horizon
+    }
+
+    /// Level `d`: wins by a capture or promotion in `d`, if nothing
+    /// quicker was found.
+    fn settle_pending(&mut self, pending: &mut Lists, d: u32, frontier: &mut Lists) {
         for i in pending.take(d) {
-            if g.cells[i as usize] < DONE {
-                g.cells[i as usize] = DONE;
-                g.ext[i as usize] = code_of(d);
+            if self.cells[i as usize] < DONE {
+                self.cells[i as usize] = DONE;
+                self.ext[i as usize] = code_of(d);
                 frontier.push(d, i);
             }
         }
-        // Predecessors of the positions found at d - 1, in index order
-        // (neighbours in memory).
-        let mut work = frontier.take(d - 1);
-        radix_sort(&mut work, &mut scratch);
-        let after_take = frontier.len();
-        let (white, black) = g.cells.split_at_mut(layout.size);
-        let (ext_white, ext_black) = g.ext.split_at_mut(layout.size);
+    }
+
+    /// Level `d`: un-moves the positions of `work` (found at `d - 1`,
+    /// sorted), on `threads` threads when there are enough of them.
+    fn unmove(&mut self, work: &[u32], d: u32, threads: usize, frontier: &mut Lists) {
+        let layout = self.layout;
+        let (white, black) = self.cells.split_at_mut(layout.size);
+        let (ext_white, ext_black) = self.ext.split_at_mut(layout.size);
         if threads > 1 && work.len() >= PARALLEL_MIN {
             // Threads own White king digits: every un-move but the White
             // king's stays in its digit. The White king's follow alone.
@@ -445,7 +475,6 @@ pub(crate) fn generate(
                 .map(|(kk, ((w, b), (ew, eb)))| (kk, [w, b], [ew, eb]))
                 .collect();
             let groups = std::sync::Mutex::new(groups);
-            let work_ref = &work;
             let parts = parallel(threads, || {
                 let mut out = Lists::default();
                 loop {
@@ -461,9 +490,9 @@ pub(crate) fn generate(
                     for s in 0..2 {
                         let from = (s * layout.size + kk * stride) as u32;
                         let to = from + stride as u32;
-                        let a = work_ref.partition_point(|&i| i < from);
-                        let b = work_ref.partition_point(|&i| i < to);
-                        for &i in &work_ref[a..b] {
+                        let a = work.partition_point(|&i| i < from);
+                        let b = work.partition_point(|&i| i < to);
+                        for &i in &work[a..b] {
                             propagate(
                                 layout,
                                 &mut view,
@@ -487,14 +516,7 @@ pub(crate) fn generate(
             };
             let first_black = work.partition_point(|&i| (i as usize) < layout.size);
             for &i in &work[first_black..] {
-                propagate(
-                    layout,
-                    &mut view,
-                    i as usize,
-                    d,
-                    &mut frontier,
-                    Part::WhiteKing,
-                );
+                propagate(layout, &mut view, i as usize, d, frontier, Part::WhiteKing);
             }
         } else {
             let mut view = CellView {
@@ -502,20 +524,11 @@ pub(crate) fn generate(
                 ext: [ext_white, ext_black],
                 lo: 0,
             };
-            for &i in &work {
-                propagate(layout, &mut view, i as usize, d, &mut frontier, Part::All);
+            for &i in work {
+                propagate(layout, &mut view, i as usize, d, frontier, Part::All);
             }
         }
-        resolved += frontier.len() - after_take + (after_take + work.len() as u64 - before);
-        level(LevelInfo { ply: d, resolved });
-        d += 1;
     }
-    // The values: the `ext` bytes of known positions, draws elsewhere.
-    let mut values = g.ext;
-    for (v, &c) in values.iter_mut().zip(&g.cells) {
-        *v = known(c, *v);
-    }
-    Ok(values)
 }
 
 /// Sorts indices (LSD radix sort, 11 bits a pass).

@@ -54,6 +54,12 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
         draw_replay_status(buf, app, line1, area);
         return;
     }
+    // The trainer's game sits over the game in progress: q goes back.
+    let quit = if app.s.trainer.is_some() {
+        "back to your game"
+    } else {
+        "quit"
+    };
     let hints = [
         (Action::Help, "help"),
         (Action::NewGame, "new"),
@@ -62,7 +68,7 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
         (Action::Flip, "flip"),
         (Action::OfferDraw, "draw"),
         (Action::Resign, "resign"),
-        (Action::Quit, "quit"),
+        (Action::Quit, quit),
     ];
     let mut spans = Vec::new();
     for (a, label) in hints {
@@ -223,6 +229,8 @@ fn draw_replay_status(buf: &mut Buffer, app: &ChessView<'_>, line1: Line, area: 
         spans.push(Span::styled(key_label(app.ui, a), key));
         spans.push(Span::styled(format!(" {what}  "), dim));
     }
+    spans.push(Span::styled("Esc", key));
+    spans.push(Span::styled(" back", dim));
     Paragraph::new(vec![Line::from(""), Line::from(spans)]).render_ref(area, buf);
     draw_status_message(buf, theme, line1, area);
 }

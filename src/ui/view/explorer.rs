@@ -1,5 +1,6 @@
 //! Drawing the search-tree explorer: browse, step and compare modes.
 
+use super::widgets::block;
 use super::*;
 use crate::engine::tree::export::{event_labels, node_relative};
 use crate::engine::tree::{Entry, NodeId, NodeType, SearchTree, StepKind};

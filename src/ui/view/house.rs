@@ -3,6 +3,7 @@
 //! partners' messages, and the status line.
 
 use super::board::paint_board;
+use super::widgets::{block, key_label};
 use super::*;
 use crate::ui::clock::format_clock;
 use crate::ui::house::{HouseReplay, Show};

@@ -1,6 +1,7 @@
 //! The replay screen's panel (the game, its moves with variations and
 //! comments, the review), the game list and the file picker.
 
+use super::widgets::{block, fit, player_name};
 use super::*;
 use crate::game::library::Status as GameStatus;
 use crate::game::review::Judgement;
@@ -41,19 +42,6 @@ fn material(b: &shakmaty::Board, color: Color) -> i32 {
     .sum()
 }
 
-/// `s` cut to `w` characters, with an ellipsis when cut.
-pub(super) fn fit(s: &str, w: usize) -> String {
-    if s.chars().count() <= w {
-        s.to_string()
-    } else if w > 1 {
-        let mut t: String = s.chars().take(w - 1).collect();
-        t.push('…');
-        t
-    } else {
-        String::new()
-    }
-}
-
 pub(super) fn draw_replay_panel(
     buf: &mut Buffer,
     app: &ChessView<'_>,
@@ -70,7 +58,7 @@ pub(super) fn draw_replay_panel(
     let board = app.s.board();
     let mut lines = Vec::new();
     for c in [Color::White, Color::Black] {
-        let name = super::panel::player_name(app, c);
+        let name = player_name(app, c);
         let elo = app
             .s
             .game

@@ -1,5 +1,6 @@
 //! Drawing the search-tree explorer: browse, step and compare modes.
 
+use super::widgets::block;
 use super::*;
 use crate::engine::tree::export::{event_labels, node_relative};
 use crate::engine::tree::{Entry, NodeId, NodeType, SearchTree, StepKind};
@@ -163,6 +164,25 @@ fn parent_view<V: crate::engine::Variant>(
     )
 }
 
+/// What the parts of the browse view share: the node shown, its board and
+/// the styles.
+struct Browse<'a, V: crate::engine::Variant> {
+    app: &'a Shared,
+    ex: &'a Explorer<V>,
+    t: &'a SearchTree<V>,
+    theme: &'a Theme,
+    text: Style,
+    dim: Style,
+    bold: Style,
+    pv: Vec<NodeId>,
+    here: NodeId,
+    node: &'a crate::engine::tree::TreeNode,
+    board: crate::engine::Board<V>,
+}
+
+/// Browse mode: where we are on the first line; below it the moves
+/// searched here on the left, the selected one's position and details on
+/// the right.
 fn draw_browse<V: crate::engine::Variant>(
     buf: &mut Buffer,
     app: &Shared,
@@ -172,14 +192,47 @@ fn draw_browse<V: crate::engine::Variant>(
 ) {
     let theme = app.theme();
     let text = Style::default().fg(theme.text);
-    let dim = Style::default().fg(theme.dim);
-    let bold = text.add_modifier(Modifier::BOLD);
-    let pv: Vec<NodeId> = t.pv_nodes();
     let here = ex.node;
-    let node = t.node(here);
-    let board = t.board_at(here);
+    let cx = Browse {
+        app,
+        ex,
+        t,
+        theme,
+        text,
+        dim: Style::default().fg(theme.dim),
+        bold: text.add_modifier(Modifier::BOLD),
+        pv: t.pv_nodes(),
+        here,
+        node: t.node(here),
+        board: t.board_at(here),
+    };
+    draw_browse_path(buf, &cx, area);
 
-    // Path from the root as a move line.
+    // Left: the moves searched here. Right: board and details.
+    let right_w = (area.width / 2).clamp(36, 60);
+    let left = Rect::new(
+        area.x,
+        area.y + 1,
+        area.width - right_w - 1,
+        area.height - 1,
+    );
+    let right = Rect::new(
+        area.x + left.width + 1,
+        area.y + 1,
+        right_w,
+        area.height - 1,
+    );
+    Paragraph::new(browse_moves(&cx, left.height))
+        .wrap(Wrap { trim: false })
+        .render_ref(left, buf);
+    draw_browse_child(buf, &cx, right);
+}
+
+/// The first line: the path from the root as a move line, and whether the
+/// node is on the principal variation.
+fn draw_browse_path<V: crate::engine::Variant>(buf: &mut Buffer, cx: &Browse<'_, V>, area: Rect) {
+    let t = cx.t;
+    let here = cx.here;
     let path: Vec<String> = {
         let mut b = t.root_board.clone();
         let mut out = Vec::new();
@@ -209,7 +262,7 @@ fn draw_browse<V: crate::engine::Variant>(
         }
         out
     };
-    let on_pv = here == t.root().unwrap_or(0) || pv.contains(&here);
+    let on_pv = here == t.root().unwrap_or(0) || cx.pv.contains(&here);
     let path_text = if path.is_empty() {
         "the root (the position searched)".to_string()
     } else {
@@ -219,32 +272,23 @@ fn draw_browse<V: crate::engine::Variant>(
         area.x,
         area.y,
         &Line::from(vec![
-            Span::styled("At: ", dim),
-            Span::styled(path_text, bold),
+            Span::styled("At: ", cx.dim),
+            Span::styled(path_text, cx.bold),
             Span::styled(
                 if on_pv { "  ★ on the PV" } else { "" },
-                Style::default().fg(theme.accent),
+                Style::default().fg(cx.theme.accent),
             ),
         ]),
         area.width,
     );
+}
 
-    // Left: the moves searched here. Right: board and details.
-    let right_w = (area.width / 2).clamp(36, 60);
-    let left = Rect::new(
-        area.x,
-        area.y + 1,
-        area.width - right_w - 1,
-        area.height - 1,
-    );
-    let right = Rect::new(
-        area.x + left.width + 1,
-        area.y + 1,
-        right_w,
-        area.height - 1,
-    );
-
-    let side = if board.turn() == Color::White {
+/// The left column: the node's window and result, its events, then a row
+/// per move searched and the moves never searched; `height` rows tall.
+fn browse_moves<'a, V: crate::engine::Variant>(cx: &Browse<'_, V>, height: u16) -> Vec<Line<'a>> {
+    let (t, node, here) = (cx.t, cx.node, cx.here);
+    let (text, dim) = (cx.text, cx.dim);
+    let side = if cx.board.turn() == Color::White {
         "White"
     } else {
         "Black"
@@ -277,14 +321,37 @@ fn draw_browse<V: crate::engine::Variant>(
         ),
         dim,
     )));
+    let visible = (height as usize).saturating_sub(lines.len() + 3).max(1);
+    lines.extend(child_rows(cx, visible));
+    if node.children.is_empty() {
+        lines.push(Line::from(Span::styled(
+            match node.kind {
+                crate::engine::NodeKind::Quiescence => {
+                    "a leaf: the evaluation (or captures) decided"
+                }
+                crate::engine::NodeKind::Tablebase => {
+                    "a leaf: the endgame tables know this position exactly"
+                }
+                _ => "no moves searched here (the node ended before its move loop)",
+            },
+            dim,
+        )));
+    }
+    lines.extend(unsearched_line(cx, &events));
+    lines
+}
+
+/// The rows of the moves searched at the node, `visible` of them around
+/// the selected one.
+fn child_rows<'a, V: crate::engine::Variant>(cx: &Browse<'_, V>, visible: usize) -> Vec<Line<'a>> {
+    let (t, node) = (cx.t, cx.node);
     let children = &node.children;
-    let visible = (left.height as usize)
-        .saturating_sub(lines.len() + 3)
-        .max(1);
-    let first = ex
+    let first = cx
+        .ex
         .selected
         .saturating_sub(visible.saturating_sub(1) / 2)
         .min(children.len().saturating_sub(visible));
+    let mut lines = Vec::new();
     let mut seen: Vec<Option<shakmaty::Move>> = Vec::new();
     for (i, &c) in children.iter().enumerate() {
         let cn = t.node(c);
@@ -294,7 +361,7 @@ fn draw_browse<V: crate::engine::Variant>(
             continue;
         }
         let name = match cn.entry {
-            Entry::Move => cn.mv.map(|m| board.san(m)).unwrap_or_default(),
+            Entry::Move => cn.mv.map(|m| cx.board.san(m)).unwrap_or_default(),
             Entry::NullMove => "(null)".into(),
             _ => "(verify)".into(),
         };
@@ -307,7 +374,7 @@ fn draw_browse<V: crate::engine::Variant>(
             NodeType::Tablebase => "TB",
         };
         let mut marks = Vec::new();
-        if pv.contains(&c) {
+        if cx.pv.contains(&c) {
             marks.push("★ PV".to_string());
         }
         if node.cutoff == Some(i) {
@@ -331,91 +398,88 @@ fn draw_browse<V: crate::engine::Variant>(
             i + 1,
             marks.join(" ")
         );
-        let style = if i == ex.selected {
+        let style = if i == cx.ex.selected {
             Style::default()
-                .fg(theme.background)
-                .bg(theme.accent)
+                .fg(cx.theme.background)
+                .bg(cx.theme.accent)
                 .add_modifier(Modifier::BOLD)
-        } else if pv.contains(&c) {
-            bold
+        } else if cx.pv.contains(&c) {
+            cx.bold
         } else {
-            text
+            cx.text
         };
         lines.push(Line::from(Span::styled(row, style)));
     }
-    if children.is_empty() {
-        lines.push(Line::from(Span::styled(
-            match node.kind {
-                crate::engine::NodeKind::Quiescence => {
-                    "a leaf: the evaluation (or captures) decided"
-                }
-                crate::engine::NodeKind::Tablebase => {
-                    "a leaf: the endgame tables know this position exactly"
-                }
-                _ => "no moves searched here (the node ended before its move loop)",
-            },
-            dim,
-        )));
-    }
-    // Moves never searched.
-    let skipped = t.unsearched_at(here, &board);
-    if !skipped.is_empty() && node.kind != crate::engine::NodeKind::Quiescence {
-        let pruned_quiets = node.notes.iter().find_map(|n| match n {
-            crate::engine::tree::Note::Prune(crate::engine::Prune::QuietsPruned { futility }) => {
-                Some(*futility)
-            }
-            _ => None,
-        });
-        let why = match (node.cutoff_move, pruned_quiets) {
-            (Some(k), _) => format!(
-                "beta cutoff by move {} of {}: {} never searched:",
-                k + 1,
-                board.legal_moves().len(),
-                skipped.len()
-            ),
-            (None, Some(true)) => format!(
-                "{} never searched (futility pruning skipped the quiet moves, SEE the losing ones):",
-                skipped.len()
-            ),
-            (None, Some(false)) => format!(
-                "{} never searched (late move pruning skipped the quiet moves, SEE the losing ones):",
-                skipped.len()
-            ),
-            (None, None) if children.is_empty() => format!(
-                "{} never searched (the node ended early: {}):",
-                skipped.len(),
-                events
-                    .first()
-                    .cloned()
-                    .unwrap_or_else(|| "see events".into())
-            ),
-            (None, None) => format!("{} never searched (pruned):", skipped.len()),
-        };
-        let list: Vec<String> = skipped.iter().map(|&m| board.san(m)).collect();
-        lines.push(Line::from(vec![
-            Span::styled(why, dim),
-            Span::raw(" "),
-            Span::styled(list.join(" "), dim.add_modifier(Modifier::DIM)),
-        ]));
-    }
-    Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .render_ref(left, buf);
+    lines
+}
 
-    // Right: the selected child's position and what happened there.
-    let sel = ex.selected_child();
+/// The legal moves never searched at the node and why, if any (`events`:
+/// the node's, naming why it ended early).
+fn unsearched_line<'a, V: crate::engine::Variant>(
+    cx: &Browse<'_, V>,
+    events: &[String],
+) -> Option<Line<'a>> {
+    let (node, board, dim) = (cx.node, &cx.board, cx.dim);
+    let skipped = cx.t.unsearched_at(cx.here, board);
+    if skipped.is_empty() || node.kind == crate::engine::NodeKind::Quiescence {
+        return None;
+    }
+    let pruned_quiets = node.notes.iter().find_map(|n| match n {
+        crate::engine::tree::Note::Prune(crate::engine::Prune::QuietsPruned { futility }) => {
+            Some(*futility)
+        }
+        _ => None,
+    });
+    let why = match (node.cutoff_move, pruned_quiets) {
+        (Some(k), _) => format!(
+            "beta cutoff by move {} of {}: {} never searched:",
+            k + 1,
+            board.legal_moves().len(),
+            skipped.len()
+        ),
+        (None, Some(true)) => format!(
+            "{} never searched (futility pruning skipped the quiet moves, SEE the losing ones):",
+            skipped.len()
+        ),
+        (None, Some(false)) => format!(
+            "{} never searched (late move pruning skipped the quiet moves, SEE the losing ones):",
+            skipped.len()
+        ),
+        (None, None) if node.children.is_empty() => format!(
+            "{} never searched (the node ended early: {}):",
+            skipped.len(),
+            events
+                .first()
+                .cloned()
+                .unwrap_or_else(|| "see events".into())
+        ),
+        (None, None) => format!("{} never searched (pruned):", skipped.len()),
+    };
+    let list: Vec<String> = skipped.iter().map(|&m| board.san(m)).collect();
+    Some(Line::from(vec![
+        Span::styled(why, dim),
+        Span::raw(" "),
+        Span::styled(list.join(" "), dim.add_modifier(Modifier::DIM)),
+    ]))
+}
+
+/// The right column: the selected child's position (the move marked) and
+/// what happened there.
+fn draw_browse_child<V: crate::engine::Variant>(buf: &mut Buffer, cx: &Browse<'_, V>, right: Rect) {
+    let (t, theme) = (cx.t, cx.theme);
+    let sel = cx.ex.selected_child();
     let (preview, marked) = match sel.map(|c| (c, t.node(c))) {
         Some((c, cn)) => {
-            let b = crate::engine::tree::export::child_position(t, c, &board);
+            let b = crate::engine::tree::export::child_position(t, c, &cx.board);
             let marked = match (cn.entry, cn.mv) {
                 (Entry::Move, Some(m)) => move_squares(m),
                 _ => Vec::new(),
             };
             (b, marked)
         }
-        None => (board.clone(), Vec::new()),
+        None => (cx.board.clone(), Vec::new()),
     };
-    let ascii = app.ascii || theme.ascii;
+    let ascii = cx.app.ascii || theme.ascii;
     // The board takes what the details below it leave.
     let board_h = right.height.saturating_sub(9).min(41);
     let drawn = draw_plain_board(
@@ -425,66 +489,10 @@ fn draw_browse<V: crate::engine::Variant>(
         &marked,
         theme,
         ascii,
-        app.flipped,
+        cx.app.flipped,
     );
     let top = right.y + drawn.map_or(0, |(_, h)| h) + 1;
-    let mut d: Vec<Line> = Vec::new();
-    if let Some(c) = sel {
-        let cn = t.node(c);
-        d.push(Line::from(Span::styled(
-            format!(
-                "{} · ply {} · depth {} · {}",
-                node_name(t, c),
-                cn.ply,
-                cn.depth,
-                if cn.pv_node {
-                    "searched as PV"
-                } else {
-                    "zero window"
-                }
-            ),
-            bold,
-        )));
-        d.push(Line::from(Span::styled(
-            format!(
-                "its view: window [{}, {}] → {} ({})",
-                show(node_relative(cn.alpha, cn.ply)),
-                show(node_relative(cn.beta, cn.ply)),
-                show(node_relative(cn.score, cn.ply)),
-                bound_words(cn.bound)
-            ),
-            text,
-        )));
-        let below = t.subtree_size(c) - 1;
-        d.push(Line::from(Span::styled(
-            format!(
-                "{} move{} searched below, {below} node{} in all",
-                cn.children.len(),
-                if cn.children.len() == 1 { "" } else { "s" },
-                if below == 1 { "" } else { "s" }
-            ),
-            text,
-        )));
-        if let Some(k) = cn.cutoff_move {
-            let cb = crate::engine::tree::export::child_position(t, c, &board);
-            let legal = cb.legal_moves().len();
-            d.push(Line::from(Span::styled(
-                format!(
-                    "beta cutoff by move {} of {legal} — {} never searched",
-                    k + 1,
-                    legal.saturating_sub(k + 1)
-                ),
-                Style::default().fg(theme.accent),
-            )));
-        }
-        let ev = event_labels(t, c);
-        if !ev.is_empty() {
-            d.push(Line::from(Span::styled(
-                format!("events: {}", ev.join(", ")),
-                dim,
-            )));
-        }
-    }
+    let d = sel.map(|c| child_details(cx, c)).unwrap_or_default();
     Paragraph::new(d).wrap(Wrap { trim: true }).render_ref(
         Rect::new(
             right.x,
@@ -494,6 +502,68 @@ fn draw_browse<V: crate::engine::Variant>(
         ),
         buf,
     );
+}
+
+/// The details of child `c`: its name, window and result in its own
+/// view, the size of its subtree, its cutoff and events.
+fn child_details<'a, V: crate::engine::Variant>(cx: &Browse<'_, V>, c: NodeId) -> Vec<Line<'a>> {
+    let (t, text) = (cx.t, cx.text);
+    let cn = t.node(c);
+    let mut d: Vec<Line> = Vec::new();
+    d.push(Line::from(Span::styled(
+        format!(
+            "{} · ply {} · depth {} · {}",
+            node_name(t, c),
+            cn.ply,
+            cn.depth,
+            if cn.pv_node {
+                "searched as PV"
+            } else {
+                "zero window"
+            }
+        ),
+        cx.bold,
+    )));
+    d.push(Line::from(Span::styled(
+        format!(
+            "its view: window [{}, {}] → {} ({})",
+            show(node_relative(cn.alpha, cn.ply)),
+            show(node_relative(cn.beta, cn.ply)),
+            show(node_relative(cn.score, cn.ply)),
+            bound_words(cn.bound)
+        ),
+        text,
+    )));
+    let below = t.subtree_size(c) - 1;
+    d.push(Line::from(Span::styled(
+        format!(
+            "{} move{} searched below, {below} node{} in all",
+            cn.children.len(),
+            if cn.children.len() == 1 { "" } else { "s" },
+            if below == 1 { "" } else { "s" }
+        ),
+        text,
+    )));
+    if let Some(k) = cn.cutoff_move {
+        let cb = crate::engine::tree::export::child_position(t, c, &cx.board);
+        let legal = cb.legal_moves().len();
+        d.push(Line::from(Span::styled(
+            format!(
+                "beta cutoff by move {} of {legal} — {} never searched",
+                k + 1,
+                legal.saturating_sub(k + 1)
+            ),
+            Style::default().fg(cx.theme.accent),
+        )));
+    }
+    let ev = event_labels(t, c);
+    if !ev.is_empty() {
+        d.push(Line::from(Span::styled(
+            format!("events: {}", ev.join(", ")),
+            cx.dim,
+        )));
+    }
+    d
 }
 
 fn draw_step<V: crate::engine::Variant>(

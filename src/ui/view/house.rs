@@ -3,6 +3,7 @@
 //! partners' messages, and the status line.
 
 use super::board::paint_board;
+use super::widgets::{block, key_label};
 use super::*;
 use crate::ui::clock::format_clock;
 use crate::ui::house::{HouseReplay, Show};
@@ -300,10 +301,46 @@ fn info_line(
 fn draw_panel(buf: &mut Buffer, app: &Shared, h: &HouseReplay, show: &Show, area: Rect) {
     let theme = app.theme();
     let chat = h.chat_so_far();
-    // Messages below the moves in a tall panel, beside them in a wide one.
+    let (moves_area, chat_area) = panel_split(area, show, chat.len());
+    // The analysis under the moves, when on; else the search of the engine
+    // that plays on the watched board.
+    let (analysis, title) = panel_analysis(h, show);
+    let (moves_area, analysis_area) = match analysis {
+        Some(_) if moves_area.height >= 10 => {
+            let ah = (moves_area.height / 3).clamp(5, 12);
+            (
+                Rect::new(
+                    moves_area.x,
+                    moves_area.y,
+                    moves_area.width,
+                    moves_area.height - ah,
+                ),
+                Some(Rect::new(
+                    moves_area.x,
+                    moves_area.y + moves_area.height - ah,
+                    moves_area.width,
+                    ah,
+                )),
+            )
+        }
+        _ => (moves_area, None),
+    };
+    if let (Some(a), Some(r)) = (analysis, analysis_area) {
+        draw_analysis(buf, theme, a, &title, r);
+    }
+    draw_house_moves(buf, theme, h, show, moves_area);
+    if let Some(chat_area) = chat_area {
+        draw_chat(buf, theme, show, &chat, chat_area);
+    }
+}
+
+/// The panel's room for the moves and, in Bughouse, for the partners'
+/// messages (`chat` of them so far): below the moves in a tall panel,
+/// beside them in a wide one.
+fn panel_split(area: Rect, show: &Show, chat: usize) -> (Rect, Option<Rect>) {
     let bughouse = show.kind == VariantKind::Bughouse;
-    let (moves_area, chat_area) = if bughouse && area.height >= 12 {
-        let chat_h = (chat.len() as u16 + 2).clamp(4, area.height / 3);
+    if bughouse && area.height >= 12 {
+        let chat_h = (chat as u16 + 2).clamp(4, area.height / 3);
         (
             Rect::new(area.x, area.y, area.width, area.height - chat_h),
             Some(Rect::new(
@@ -326,11 +363,17 @@ fn draw_panel(buf: &mut Buffer, app: &Shared, h: &HouseReplay, show: &Show, area
         )
     } else {
         (area, None)
-    };
-    // The analysis under the moves, when on; else the search of the engine
-    // that plays on the watched board.
+    }
+}
+
+/// The lines to show under the moves and their title: the analysis when
+/// on, else the search of the engine that plays on the watched board.
+fn panel_analysis<'a>(
+    h: &'a HouseReplay,
+    show: &Show,
+) -> (Option<&'a crate::ui::house::live::Analysis>, String) {
     let live = h.live.as_ref();
-    let (analysis, title) = match live.and_then(|l| l.analysis.as_ref()) {
+    match live.and_then(|l| l.analysis.as_ref()) {
         Some(a) => {
             let t = if show.kind == VariantKind::Bughouse {
                 format!("Analysis, board {}", if a.board == 0 { 'A' } else { 'B' })
@@ -350,66 +393,58 @@ fn draw_panel(buf: &mut Buffer, app: &Shared, h: &HouseReplay, show: &Show, area
             }
             None => (None, String::new()),
         },
-    };
-    let (moves_area, analysis_area) = match analysis {
-        Some(_) if moves_area.height >= 10 => {
-            let ah = (moves_area.height / 3).clamp(5, 12);
-            (
-                Rect::new(
-                    moves_area.x,
-                    moves_area.y,
-                    moves_area.width,
-                    moves_area.height - ah,
-                ),
-                Some(Rect::new(
-                    moves_area.x,
-                    moves_area.y + moves_area.height - ah,
-                    moves_area.width,
-                    ah,
-                )),
-            )
-        }
-        _ => (moves_area, None),
-    };
-    if let (Some(a), Some(r)) = (analysis, analysis_area) {
-        let blk = block(&title, theme);
-        let inner = blk.inner(r);
-        blk.render_ref(r, buf);
-        let lines: Vec<Line> = a
-            .lines
-            .iter()
-            .rev()
-            .take(inner.height as usize)
-            .map(|(depth, score, nodes, line)| {
-                Line::from(vec![
-                    Span::styled(format!("{depth:>2} "), Style::default().fg(theme.dim)),
-                    Span::styled(
-                        format!("{:>6} ", score_text(*score)),
-                        Style::default().fg(theme.text).add_modifier(Modifier::BOLD),
-                    ),
-                    Span::styled(
-                        format!("{:>6} ", short_count(*nodes)),
-                        Style::default().fg(theme.dim),
-                    ),
-                    Span::styled(line.clone(), Style::default().fg(theme.text)),
-                ])
-            })
-            .collect();
-        if lines.is_empty() {
-            Paragraph::new(Span::styled("thinking...", Style::default().fg(theme.dim)))
-                .render_ref(inner, buf);
-        } else {
-            Paragraph::new(lines).render_ref(inner, buf);
-        }
     }
+}
+
+/// The analysis box: depth, score, nodes and line, deepest first.
+fn draw_analysis(
+    buf: &mut Buffer,
+    theme: &Theme,
+    a: &crate::ui::house::live::Analysis,
+    title: &str,
+    r: Rect,
+) {
+    let blk = block(title, theme);
+    let inner = blk.inner(r);
+    blk.render_ref(r, buf);
+    let lines: Vec<Line> = a
+        .lines
+        .iter()
+        .rev()
+        .take(inner.height as usize)
+        .map(|(depth, score, nodes, line)| {
+            Line::from(vec![
+                Span::styled(format!("{depth:>2} "), Style::default().fg(theme.dim)),
+                Span::styled(
+                    format!("{:>6} ", score_text(*score)),
+                    Style::default().fg(theme.text).add_modifier(Modifier::BOLD),
+                ),
+                Span::styled(
+                    format!("{:>6} ", short_count(*nodes)),
+                    Style::default().fg(theme.dim),
+                ),
+                Span::styled(line.clone(), Style::default().fg(theme.text)),
+            ])
+        })
+        .collect();
+    if lines.is_empty() {
+        Paragraph::new(Span::styled("thinking...", Style::default().fg(theme.dim)))
+            .render_ref(inner, buf);
+    } else {
+        Paragraph::new(lines).render_ref(inner, buf);
+    }
+}
+
+/// The moves box: the start, then every move, wrapped into columns of
+/// cells, the rows around the current move shown.
+fn draw_house_moves(buf: &mut Buffer, theme: &Theme, h: &HouseReplay, show: &Show, area: Rect) {
     let title = match show.kind {
         VariantKind::Bughouse => "Bughouse moves",
         _ => "Crazyhouse moves",
     };
     let blk = block(title, theme);
-    let inner = blk.inner(moves_area);
-    blk.render_ref(moves_area, buf);
-    // Entries: the start, then every move; wrapped into columns of cells.
+    let inner = blk.inner(area);
+    blk.render_ref(area, buf);
     let cell_w: u16 = if show.kind == VariantKind::Bughouse {
         13
     } else {
@@ -450,40 +485,48 @@ fn draw_panel(buf: &mut Buffer, app: &Shared, h: &HouseReplay, show: &Show, area
         Paragraph::new(Line::from(spans))
             .render_ref(Rect::new(inner.x, inner.y + r as u16, inner.width, 1), buf);
     }
-    if let Some(chat_area) = chat_area {
-        let blk = block("Partners", theme);
-        let inner = blk.inner(chat_area);
-        blk.render_ref(chat_area, buf);
-        let lines: Vec<Line> = chat
-            .iter()
-            .rev()
-            .take(inner.height as usize)
-            .rev()
-            .map(|c| {
-                Line::from(vec![
-                    Span::styled(
-                        format!("{}: ", show.seat_name(c.from.0, c.from.1)),
-                        Style::default().fg(theme.accent),
-                    ),
-                    Span::styled(c.text.clone(), Style::default().fg(theme.text)),
-                ])
-            })
-            .collect();
-        if lines.is_empty() {
-            Paragraph::new(Span::styled(
-                "no messages yet",
-                Style::default().fg(theme.dim),
-            ))
+}
+
+/// The partners' messages so far, the newest at the bottom.
+fn draw_chat(
+    buf: &mut Buffer,
+    theme: &Theme,
+    show: &Show,
+    chat: &[&crate::ui::house::ShowChat],
+    area: Rect,
+) {
+    let blk = block("Partners", theme);
+    let inner = blk.inner(area);
+    blk.render_ref(area, buf);
+    let lines: Vec<Line> = chat
+        .iter()
+        .rev()
+        .take(inner.height as usize)
+        .rev()
+        .map(|c| {
+            Line::from(vec![
+                Span::styled(
+                    format!("{}: ", show.seat_name(c.from.0, c.from.1)),
+                    Style::default().fg(theme.accent),
+                ),
+                Span::styled(c.text.clone(), Style::default().fg(theme.text)),
+            ])
+        })
+        .collect();
+    if lines.is_empty() {
+        Paragraph::new(Span::styled(
+            "no messages yet",
+            Style::default().fg(theme.dim),
+        ))
+        .render_ref(inner, buf);
+    } else {
+        // The newest at the bottom, long ones wrapped.
+        let w = inner.width.max(1) as usize;
+        let total: usize = lines.iter().map(|l| l.width().div_ceil(w).max(1)).sum();
+        let total = total as u16;
+        let p = Paragraph::new(lines).wrap(Wrap { trim: true });
+        p.scroll((total.saturating_sub(inner.height), 0))
             .render_ref(inner, buf);
-        } else {
-            // The newest at the bottom, long ones wrapped.
-            let w = inner.width.max(1) as usize;
-            let total: usize = lines.iter().map(|l| l.width().div_ceil(w).max(1)).sum();
-            let total = total as u16;
-            let p = Paragraph::new(lines).wrap(Wrap { trim: true });
-            p.scroll((total.saturating_sub(inner.height), 0))
-                .render_ref(inner, buf);
-        }
     }
 }
 

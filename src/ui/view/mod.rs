@@ -27,6 +27,7 @@ mod panel;
 mod replay;
 mod search;
 mod trainer;
+mod widgets;
 
 // Geometry lives in `ui::layout` (the app maps clicks with it); re-exported
 // for the views' and tests' convenience.

@@ -1,26 +1,9 @@
 //! The side panel: players and clocks, the engine, the move list.
 
+use super::widgets::player_name;
 use super::*;
-
-pub(super) fn block<'a>(title: &'a str, theme: &Theme) -> Block<'a> {
-    Block::default()
-        .borders(Borders::ALL)
-        .border_style(Style::default().fg(theme.border))
-        .title(Span::styled(
-            format!(" {title} "),
-            Style::default()
-                .fg(theme.accent)
-                .add_modifier(Modifier::BOLD),
-        ))
-}
-
-pub(super) fn player_name(app: &ChessView<'_>, c: Color) -> String {
-    let key = match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    };
-    app.s.game.header(key).unwrap_or(key).to_string()
-}
+// view/mod.rs imports these two from here.
+pub(super) use super::widgets::{block, key_label};
 
 pub(super) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now: Instant) {
     let theme = app.ui.theme();
@@ -161,12 +144,4 @@ pub fn move_rows(app: &ChessView<'_>) -> Vec<String> {
         rows.push(cur);
     }
     rows
-}
-
-pub(super) fn key_label(ui: &Shared, a: Action) -> String {
-    ui.keys
-        .keys_for(a)
-        .first()
-        .cloned()
-        .unwrap_or_else(|| "-".into())
 }

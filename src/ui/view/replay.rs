@@ -1,6 +1,7 @@
 //! The replay screen's panel (the game, its moves with variations and
 //! comments, the review), the game list and the file picker.
 
+use super::widgets::{block, fit, player_name};
 use super::*;
 use crate::game::library::Status as GameStatus;
 use crate::game::review::Judgement;
@@ -41,19 +42,8 @@ fn material(b: &shakmaty::Board, color: Color) -> i32 {
     .sum()
 }
 
-/// `s` cut to `w` characters, with an ellipsis when cut.
-pub(super) fn fit(s: &str, w: usize) -> String {
-    if s.chars().count() <= w {
-        s.to_string()
-    } else if w > 1 {
-        let mut t: String = s.chars().take(w - 1).collect();
-        t.push('…');
-        t
-    } else {
-        String::new()
-    }
-}
-
+/// The replay panel: the game box (players, event, where we are), the
+/// engine's search and eval graph, the moves with the current move's notes.
 pub(super) fn draw_replay_panel(
     buf: &mut Buffer,
     app: &ChessView<'_>,
@@ -62,61 +52,91 @@ pub(super) fn draw_replay_panel(
     now: Instant,
 ) {
     let theme = app.ui.theme();
-    let text = Style::default().fg(theme.text);
-    let dim = Style::default().fg(theme.dim);
-    let accent = Style::default().fg(theme.accent);
     let parts = replay_panel(area);
     let width = area.width.saturating_sub(4) as usize;
-    let board = app.s.board();
-    let mut lines = Vec::new();
-    for c in [Color::White, Color::Black] {
-        let name = super::panel::player_name(app, c);
-        let elo = app
-            .s
-            .game
-            .header(if c == Color::White {
-                "WhiteElo"
-            } else {
-                "BlackElo"
-            })
-            .filter(|e| !e.is_empty() && *e != "?" && *e != "-")
-            .map(|e| format!(" ({e})"))
-            .unwrap_or_default();
-        let took: String = extra_pieces(board.board(), c)
-            .into_iter()
-            .map(|role| glyph(Piece { color: !c, role }, app.ui.ascii))
-            .collect();
-        let diff = material(board.board(), c) - material(board.board(), !c);
-        let plus = if diff > 0 {
-            format!(" +{diff}")
-        } else {
-            String::new()
-        };
-        let clock = app.s.clock_text(c, now).unwrap_or_default();
-        let marker = if c == board.turn() { "▶ " } else { "  " };
-        let left = format!(
-            "{marker}{} {name}{elo}",
-            if c == Color::White { "○" } else { "●" }
-        );
-        let mid = format!("{took}{plus}");
-        let room = width.saturating_sub(clock.chars().count() + 1);
-        let left = fit(&left, room.saturating_sub(mid.chars().count() + 1).max(8));
-        let mid = fit(&mid, room.saturating_sub(left.chars().count() + 1));
-        let pad = width
-            .saturating_sub(left.chars().count() + mid.chars().count() + clock.chars().count() + 1);
-        let mut style = text;
-        if c == board.turn() {
-            style = style.add_modifier(Modifier::BOLD);
-        }
-        lines.push(Line::from(vec![
-            Span::styled(left, style),
-            Span::raw(" "),
-            Span::styled(mid, dim),
-            Span::raw(" ".repeat(pad)),
-            Span::styled(clock, style),
-        ]));
+    let mut lines: Vec<Line> = [Color::White, Color::Black]
+        .into_iter()
+        .map(|c| player_line(app, c, width, now))
+        .collect();
+    lines.push(game_info(app, r, width));
+    lines.push(replay_state(app, r));
+    let title = format!(
+        "Replay · game {}/{} · {}",
+        r.index + 1,
+        r.library.entries.len(),
+        r.library.name
+    );
+    let title = fit(&title, area.width.saturating_sub(6) as usize);
+    Paragraph::new(lines)
+        .block(block(&title, theme))
+        .render_ref(parts.game, buf);
+
+    super::search::draw_search(buf, app, parts.search);
+    if let Some(gr) = parts.graph {
+        super::search::draw_eval_graph(buf, app, gr);
     }
-    // Event, date, opening, result.
+    if let Some(moves) = parts.moves {
+        draw_replay_moves(buf, app, r, moves);
+    }
+}
+
+/// "▶ ○ Name (Elo)  ♟♟ +2     1:00" for `color`: the player, what they
+/// have taken, their material lead and clock, in `width` cells.
+fn player_line(app: &ChessView<'_>, c: Color, width: usize, now: Instant) -> Line<'static> {
+    let theme = app.ui.theme();
+    let text = Style::default().fg(theme.text);
+    let dim = Style::default().fg(theme.dim);
+    let board = app.s.board();
+    let name = player_name(app, c);
+    let elo = app
+        .s
+        .game
+        .header(if c == Color::White {
+            "WhiteElo"
+        } else {
+            "BlackElo"
+        })
+        .filter(|e| !e.is_empty() && *e != "?" && *e != "-")
+        .map(|e| format!(" ({e})"))
+        .unwrap_or_default();
+    let took: String = extra_pieces(board.board(), c)
+        .into_iter()
+        .map(|role| glyph(Piece { color: !c, role }, app.ui.ascii))
+        .collect();
+    let diff = material(board.board(), c) - material(board.board(), !c);
+    let plus = if diff > 0 {
+        format!(" +{diff}")
+    } else {
+        String::new()
+    };
+    let clock = app.s.clock_text(c, now).unwrap_or_default();
+    let marker = if c == board.turn() { "▶ " } else { "  " };
+    let left = format!(
+        "{marker}{} {name}{elo}",
+        if c == Color::White { "○" } else { "●" }
+    );
+    let mid = format!("{took}{plus}");
+    let room = width.saturating_sub(clock.chars().count() + 1);
+    let left = fit(&left, room.saturating_sub(mid.chars().count() + 1).max(8));
+    let mid = fit(&mid, room.saturating_sub(left.chars().count() + 1));
+    let pad = width
+        .saturating_sub(left.chars().count() + mid.chars().count() + clock.chars().count() + 1);
+    let mut style = text;
+    if c == board.turn() {
+        style = style.add_modifier(Modifier::BOLD);
+    }
+    Line::from(vec![
+        Span::styled(left, style),
+        Span::raw(" "),
+        Span::styled(mid, dim),
+        Span::raw(" ".repeat(pad)),
+        Span::styled(clock, style),
+    ])
+}
+
+/// Event, site, date, round and opening of the game, cut to `width`.
+fn game_info(app: &ChessView<'_>, r: &Replay, width: usize) -> Line<'static> {
+    let dim = Style::default().fg(app.ui.theme().dim);
     let g = &r.parsed.game;
     let mut info: Vec<String> = Vec::new();
     for key in ["Event", "Site", "Date", "Round"] {
@@ -140,8 +160,16 @@ pub(super) fn draw_replay_panel(
     if !opening.is_empty() {
         info.push(opening);
     }
-    lines.push(Line::from(Span::styled(fit(&info.join(" · "), width), dim)));
-    // Where we are.
+    Line::from(Span::styled(fit(&info.join(" · "), width), dim))
+}
+
+/// Where we are: the move shown and its ply, in a variation or not, the
+/// ending, autoplay and the review's progress or counts.
+fn replay_state(app: &ChessView<'_>, r: &Replay) -> Line<'static> {
+    let theme = app.ui.theme();
+    let text = Style::default().fg(theme.text);
+    let dim = Style::default().fg(theme.dim);
+    let accent = Style::default().fg(theme.accent);
     let tree = r.tree();
     let total = tree.main_line().len();
     let mut state: Vec<Span> = Vec::new();
@@ -189,23 +217,13 @@ pub(super) fn draw_replay_panel(
         )),
         ReviewState::Idle => {}
     }
-    lines.push(Line::from(state));
-    let title = format!(
-        "Replay · game {}/{} · {}",
-        r.index + 1,
-        r.library.entries.len(),
-        r.library.name
-    );
-    let title = fit(&title, area.width.saturating_sub(6) as usize);
-    Paragraph::new(lines)
-        .block(block(&title, theme))
-        .render_ref(parts.game, buf);
+    Line::from(state)
+}
 
-    super::search::draw_search(buf, app, parts.search);
-    if let Some(gr) = parts.graph {
-        super::search::draw_eval_graph(buf, app, gr);
-    }
-    let Some(moves) = parts.moves else { return };
+/// The moves box: the game's moves with their variations and comments, the
+/// current move highlighted, and under them its notes.
+fn draw_replay_moves(buf: &mut Buffer, app: &ChessView<'_>, r: &Replay, moves: Rect) {
+    let theme = app.ui.theme();
     let (rows, first, inner) = replay_rows(r, moves);
     let title = if r.tree().nodes.iter().skip(1).any(|n| {
         n.parent
@@ -224,40 +242,78 @@ pub(super) fn draw_replay_panel(
     {
         let y = inner.y + i as u16;
         for p in row {
-            let style = match p.tok.kind {
-                TokKind::Move(id) if id == r.cursor => Style::default()
-                    .fg(theme.background)
-                    .bg(theme.accent)
-                    .add_modifier(Modifier::BOLD),
-                TokKind::Move(id) => {
-                    let judged = r
-                        .reviews
-                        .get(id)
-                        .and_then(|x| x.as_ref())
-                        .and_then(|x| x.judgement);
-                    match judged {
-                        Some(j) => Style::default().fg(super::search::judgement_colour(theme, j)),
-                        None if p.tok.depth > 0 => dim,
-                        None => text,
-                    }
-                }
-                TokKind::Comment => dim.add_modifier(Modifier::ITALIC),
-                TokKind::Result => accent.add_modifier(Modifier::BOLD),
-            };
             let x = inner.x + p.x;
             let w = inner.width.saturating_sub(p.x) as usize;
-            buf.set_stringn(x, y, &p.tok.text, w, style);
+            buf.set_stringn(x, y, &p.tok.text, w, token_style(theme, r, p));
         }
     }
     if rows.is_empty() {
-        buf.set_string(inner.x, inner.y, "(no moves)", dim);
+        buf.set_string(
+            inner.x,
+            inner.y,
+            "(no moves)",
+            Style::default().fg(theme.dim),
+        );
     }
-    // The current move's notes: the review's verdict, the comment.
+    draw_move_note(buf, theme, r, inner, moves);
+}
+
+/// How a word of the moves list looks: the current move highlighted, moves
+/// in the review's colours, variations dim, comments italic.
+fn token_style(theme: &Theme, r: &Replay, p: &rp::Placed) -> Style {
+    let text = Style::default().fg(theme.text);
+    let dim = Style::default().fg(theme.dim);
+    let accent = Style::default().fg(theme.accent);
+    match p.tok.kind {
+        TokKind::Move(id) if id == r.cursor => Style::default()
+            .fg(theme.background)
+            .bg(theme.accent)
+            .add_modifier(Modifier::BOLD),
+        TokKind::Move(id) => {
+            let judged = r
+                .reviews
+                .get(id)
+                .and_then(|x| x.as_ref())
+                .and_then(|x| x.judgement);
+            match judged {
+                Some(j) => Style::default().fg(super::search::judgement_colour(theme, j)),
+                None if p.tok.depth > 0 => dim,
+                None => text,
+            }
+        }
+        TokKind::Comment => dim.add_modifier(Modifier::ITALIC),
+        TokKind::Result => accent.add_modifier(Modifier::BOLD),
+    }
+}
+
+/// The current move's notes below the moves (`inner`: the rows of moves,
+/// in the box `moves`), under a rule; nothing when there are none.
+fn draw_move_note(buf: &mut Buffer, theme: &Theme, r: &Replay, inner: Rect, moves: Rect) {
     let note_top = inner.y + inner.height;
     let note_h = (moves.y + moves.height).saturating_sub(1 + note_top);
     if note_h == 0 {
         return;
     }
+    let note = move_note(theme, r);
+    if note.is_empty() {
+        return;
+    }
+    let rule = "─".repeat(inner.width as usize);
+    buf.set_string(inner.x, note_top, &rule, Style::default().fg(theme.border));
+    Paragraph::new(Line::from(note))
+        .wrap(Wrap { trim: true })
+        .render_ref(
+            Rect::new(inner.x, note_top + 1, inner.width, note_h.saturating_sub(1)),
+            buf,
+        );
+}
+
+/// The current move's notes: the review's verdict (or else an evaluation
+/// the file records), then its comments.
+fn move_note(theme: &Theme, r: &Replay) -> Vec<Span<'static>> {
+    let text = Style::default().fg(theme.text);
+    let dim = Style::default().fg(theme.dim);
+    let tree = r.tree();
     let mut note: Vec<Span> = Vec::new();
     if let Some(rev) = r.reviews.get(r.cursor).and_then(|x| x.as_ref()) {
         let before_board = tree
@@ -314,17 +370,7 @@ pub(super) fn draw_replay_panel(
             text.add_modifier(Modifier::ITALIC),
         ));
     }
-    if note.is_empty() {
-        return;
-    }
-    let rule = "─".repeat(inner.width as usize);
-    buf.set_string(inner.x, note_top, &rule, Style::default().fg(theme.border));
-    Paragraph::new(Line::from(note))
-        .wrap(Wrap { trim: true })
-        .render_ref(
-            Rect::new(inner.x, note_top + 1, inner.width, note_h.saturating_sub(1)),
-            buf,
-        );
+    note
 }
 
 /// The games of the open file.

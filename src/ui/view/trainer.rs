@@ -2,6 +2,7 @@
 //! generation, the trainer panel (verdicts per move) and the board
 //! editor's panel.
 
+use super::widgets::{block, fit};
 use super::*;
 use crate::tablebase::Wdl;
 use crate::ui::state::{Preparing, TrainerGame, TrainerMenu};
@@ -224,10 +225,7 @@ pub(super) fn draw_editor_panel(buf: &mut Buffer, app: &Shared, e: &Editor, area
                 Style::default().fg(theme.accent),
             )))
         }
-        None => lines.push(Line::from(Span::styled(
-            super::replay::fit(&e.fen(), w),
-            dim,
-        ))),
+        None => lines.push(Line::from(Span::styled(fit(&e.fen(), w), dim))),
     }
     lines.push(Line::from(""));
     if e.problems.is_empty() {

@@ -38,8 +38,9 @@ pub use super::layout::{
 use board::draw_board;
 pub use board::{draw_plain_board, glyph, sprite, sprite_fit};
 use overlays::{centered, draw_dialog, draw_help, draw_message, draw_promotion, draw_status};
+use panel::draw_panel;
 pub use panel::move_rows;
-use panel::{block, draw_panel, key_label};
+use widgets::{block, key_label};
 
 /// A chess screen and what it is drawn with.
 pub struct ChessView<'a> {

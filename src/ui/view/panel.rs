@@ -3,7 +3,6 @@
 use super::widgets::player_name;
 use super::*;
 // view/mod.rs imports these two from here.
-pub(super) use super::widgets::{block, key_label};
 
 pub(super) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now: Instant) {
     let theme = app.ui.theme();

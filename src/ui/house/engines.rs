@@ -296,7 +296,7 @@ where
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use crate::ui::player::tests::{fake_engine, heard};

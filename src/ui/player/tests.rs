@@ -1,14 +1,14 @@
 use super::*;
-use crate::engine::{Bug, Zh};
-use std::path::PathBuf;
+use crate::engine::Zh;
 use std::sync::mpsc::channel;
 
-/// A UCI engine in a shell script, for the external engine's side of the
+/// A UCI engine in a shell script (Unix only), for the external engine's side of the
 /// thread: it writes every line it hears to its log, lists the option of
 /// Kibitz's Bughouse extension, answers `go infinite` only when stopped
 /// (after a `ptell`, a root move and a line) and any other `go` at once.
 /// Returns its command line and its log.
-pub(crate) fn fake_engine(name: &str) -> (String, PathBuf) {
+#[cfg(unix)]
+pub(crate) fn fake_engine(name: &str) -> (String, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!("kibitz-fake-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let script = dir.join("engine.sh");
@@ -41,6 +41,7 @@ done
 }
 
 /// The lines the fake engine heard.
+#[cfg(unix)]
 pub(crate) fn heard(log: &std::path::Path) -> Vec<String> {
     std::fs::read_to_string(log)
         .unwrap_or_default()
@@ -196,6 +197,7 @@ fn builtin_engine_plays_crazyhouse() {
 }
 
 #[test]
+#[cfg(unix)]
 fn external_engine_reports_in_order() {
     let (command, log) = fake_engine("chess");
     let (tx, rx) = channel();
@@ -257,6 +259,7 @@ fn external_engine_reports_in_order() {
 }
 
 #[test]
+#[cfg(unix)]
 fn external_bughouse_engine_hears_the_news() {
     let (command, log) = fake_engine("bughouse");
     let (tx, rx) = channel();
@@ -264,11 +267,11 @@ fn external_bughouse_engine_hears_the_news() {
         command: split_command(&command),
         setup: None,
     };
-    let mut h = EngineHandle::<Bug>::start(Backend::Uci(program), move |r| {
+    let mut h = EngineHandle::<crate::engine::Bug>::start(Backend::Uci(program), move |r| {
         let _ = tx.send(r);
     })
     .unwrap();
-    let start = Board::<Bug>::start_position();
+    let start = Board::<crate::engine::Bug>::start_position();
     let partner = start.play(start.parse_uci("e2e4").unwrap());
     h.go_with(
         Request {

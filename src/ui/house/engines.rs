@@ -299,7 +299,7 @@ where
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use crate::ui::player::tests::{fake_engine, heard};
+    use crate::ui::player::tests::{fake_engine, heard, remove_fake};
     use crate::variant::VariantKind;
     use std::sync::mpsc::{Receiver, channel};
 
@@ -412,5 +412,6 @@ mod tests {
                 "quit",
             ]
         );
+        remove_fake(&log);
     }
 }

@@ -40,6 +40,14 @@ done
     (command, log)
 }
 
+/// Removes the fake engine's files.
+#[cfg(unix)]
+pub(crate) fn remove_fake(log: &std::path::Path) {
+    if let Some(dir) = log.parent() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
 /// The lines the fake engine heard.
 #[cfg(unix)]
 pub(crate) fn heard(log: &std::path::Path) -> Vec<String> {
@@ -256,6 +264,7 @@ fn external_engine_reports_in_order() {
             "quit"
         ]
     );
+    remove_fake(&log);
 }
 
 #[test]
@@ -330,4 +339,5 @@ fn external_bughouse_engine_hears_the_news() {
             "quit".into(),
         ]
     );
+    remove_fake(&log);
 }

@@ -1,36 +1,35 @@
 //! The engines of a Crazyhouse or Bughouse game, one per engine seat, each
-//! a UCI process on its own thread for the whole game: Kibitz itself (this
+//! a UCI process for the whole game on an engine thread of
+//! [`EngineHandle`], the same as the chess screen's: Kibitz itself (this
 //! program's `uci`, which speaks both variants and Kibitz's Bughouse
 //! extension) or any other program that knows `UCI_Variant`. The app sends
 //! [`EngineJob`]s; answers come back as [`EngineNews`] through `send`, so
 //! no frame ever waits on an engine.
 
 use super::live::{EngineJob, EngineNews};
-use crate::uci::client::{Poll, UciClient, split_command};
-use crate::ui::player::EngineSpec;
-use crate::variant::VariantKind;
+use crate::engine::variant::{ForVariant, dispatch};
+use crate::engine::{Board, Clock, Limits, Variant};
+use crate::uci::client::{UciClient, split_command};
+use crate::ui::player::{
+    Backend, EngineEvent, EngineHandle, EngineSpec, GoOptions, Purpose, Report, Request, Tell,
+    UciProgram, UciSetup, lists_option,
+};
 use std::collections::HashMap;
-use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-const HANDSHAKE: Duration = Duration::from_secs(10);
+/// How long an engine may think about a move before it counts as hung
+/// (the game's clock judges it long before).
+const PATIENCE: Duration = Duration::from_secs(3600);
 
-enum Job {
-    Go {
-        id: u64,
-        fen: String,
-        partner_fen: Option<String>,
-        params: String,
-    },
-    Update(String),
-    Ptell(String),
-    Stop,
-}
+/// No request is waiting for an answer.
+const NO_REQUEST: u64 = u64::MAX;
 
 /// The running engines by seat.
 #[derive(Default)]
 pub struct Engines {
-    workers: HashMap<usize, Sender<Job>>,
+    seats: HashMap<usize, Box<dyn SeatEngine>>,
 }
 
 impl Engines {
@@ -46,19 +45,59 @@ impl Engines {
                 kind,
                 partner_human,
             } => {
-                let (tx, rx) = channel();
-                self.workers.insert(seat, tx);
-                let to_worker = send.clone();
-                let spawned = std::thread::Builder::new()
-                    .name(format!("house-engine-{seat}"))
-                    .spawn(move || worker(seat, spec, kind, partner_human, rx, to_worker));
-                if let Err(e) = spawned {
-                    self.workers.remove(&seat);
-                    send(seat, EngineNews::Failed(e.to_string()));
+                let start = Start {
+                    seat,
+                    spec,
+                    partner_human,
+                    send: send.clone(),
+                };
+                // A seat's old engine, if any, goes (without waiting for it).
+                self.seats.remove(&seat);
+                match dispatch(kind, start) {
+                    Ok(engine) => {
+                        self.seats.insert(seat, engine);
+                    }
+                    Err(e) => send(seat, EngineNews::Failed(e.to_string())),
                 }
             }
+            EngineJob::QuitAll => self.seats.clear(),
+            EngineJob::Go { seat, .. }
+            | EngineJob::Update { seat, .. }
+            | EngineJob::Ptell { seat, .. }
+            | EngineJob::Stop { seat } => {
+                if let Some(e) = self.seats.get_mut(&seat)
+                    && let Err(why) = e.handle(job)
+                {
+                    send(seat, EngineNews::Failed(why));
+                }
+            }
+        }
+    }
+}
+
+/// A seat's engine, whatever the variant.
+trait SeatEngine {
+    /// Carries out a job for the seat (`Go`, `Update`, `Ptell`, `Stop`);
+    /// an error when its position is not one of the game's variant.
+    fn handle(&mut self, job: EngineJob) -> Result<(), String>;
+}
+
+/// The engine of a seat in the variant `V`.
+struct Seat<V: Variant> {
+    engine: EngineHandle<V>,
+    /// The request whose answer is wanted: the answers of stopped and
+    /// superseded searches are dropped.
+    wanted: Arc<AtomicU64>,
+    /// The seat's own limits (custom limits).
+    limits: Limits,
+}
+
+impl<V: Variant> SeatEngine for Seat<V> {
+    fn handle(&mut self, job: EngineJob) -> Result<(), String> {
+        let board =
+            |fen: &str| Board::<V>::from_variant_fen(fen).map_err(|e| format!("{fen}: {e}"));
+        match job {
             EngineJob::Go {
-                seat,
                 id,
                 fen,
                 partner_fen,
@@ -66,42 +105,101 @@ impl Engines {
                 btime,
                 inc,
                 infinite,
+                ..
             } => {
-                let mut params = if infinite {
-                    "infinite".to_string()
-                } else {
-                    String::new()
-                };
-                if let (Some(w), Some(b)) = (wtime, btime) {
-                    params = format!(
-                        "wtime {} btime {} winc {} binc {}",
-                        w.as_millis(),
-                        b.as_millis(),
-                        inc.as_millis(),
-                        inc.as_millis()
-                    );
-                }
-                self.to(
-                    seat,
-                    Job::Go {
-                        id,
-                        fen,
-                        partner_fen,
-                        params,
+                let req = Request {
+                    id,
+                    purpose: if infinite {
+                        Purpose::Analysis
+                    } else {
+                        Purpose::Move
                     },
-                );
+                    multipv: 1,
+                    start: board(&fen)?,
+                    moves: Vec::new(),
+                    limits: self.limits(wtime.zip(btime), inc, infinite),
+                };
+                let opts = GoOptions {
+                    partner: partner_fen.and_then(|f| board(&f).ok()),
+                    timeout: Some(PATIENCE),
+                };
+                self.wanted.store(id, Ordering::SeqCst);
+                self.engine.go_with(req, opts);
             }
-            EngineJob::Update { seat, fen } => self.to(seat, Job::Update(fen)),
-            EngineJob::Ptell { seat, text } => self.to(seat, Job::Ptell(text)),
-            EngineJob::Stop { seat } => self.to(seat, Job::Stop),
-            EngineJob::QuitAll => self.workers.clear(),
+            EngineJob::Update { fen, .. } => {
+                if let Ok(b) = board(&fen) {
+                    self.engine.tell(Tell::Update(b));
+                }
+            }
+            EngineJob::Ptell { text, .. } => self.engine.tell(Tell::Ptell(text)),
+            EngineJob::Stop { .. } => {
+                self.wanted.store(NO_REQUEST, Ordering::SeqCst);
+                self.engine.stop();
+            }
+            EngineJob::Start { .. } | EngineJob::QuitAll => {}
         }
+        Ok(())
     }
+}
 
-    fn to(&self, seat: usize, job: Job) {
-        if let Some(tx) = self.workers.get(&seat) {
-            let _ = tx.send(job);
+impl<V: Variant> Seat<V> {
+    /// A move's limits: the seat's own, and the clock, which replaces
+    /// `infinite`; a second when nothing else limits it.
+    fn limits(&self, clock: Option<(Duration, Duration)>, inc: Duration, infinite: bool) -> Limits {
+        let mut limits = self.limits.clone();
+        match clock {
+            Some((w, b)) => {
+                limits.clock = Some(Clock {
+                    wtime: Some(w),
+                    btime: Some(b),
+                    winc: inc,
+                    binc: inc,
+                    movestogo: None,
+                })
+            }
+            None => limits.infinite = infinite,
         }
+        if !limits.infinite
+            && limits.clock.is_none()
+            && limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+        {
+            limits.movetime = Some(Duration::from_secs(1));
+        }
+        limits
+    }
+}
+
+/// Starts the engine of a seat (see [`dispatch`]).
+struct Start<F> {
+    seat: usize,
+    spec: EngineSpec,
+    partner_human: bool,
+    send: F,
+}
+
+impl<F> ForVariant for Start<F>
+where
+    F: Fn(usize, EngineNews) + Send + Clone + 'static,
+{
+    type Out = std::io::Result<Box<dyn SeatEngine>>;
+
+    fn run<V: Variant>(self) -> Self::Out {
+        let wanted = Arc::new(AtomicU64::new(NO_REQUEST));
+        let program = UciProgram {
+            command: command(&self.spec),
+            setup: Some(setup(&self.spec, V::BUGHOUSE, self.partner_human)),
+        };
+        let external = matches!(self.spec, EngineSpec::External { .. });
+        let news = news(self.seat, external, wanted.clone(), self.send);
+        let mut engine = EngineHandle::<V>::start(Backend::Uci(program), news)?.detach_on_drop();
+        engine.new_game();
+        Ok(Box::new(Seat {
+            engine,
+            wanted,
+            limits: self.spec.move_limits(),
+        }))
     }
 }
 
@@ -118,178 +216,202 @@ fn command(spec: &EngineSpec) -> Vec<String> {
     }
 }
 
-fn worker<F>(
+/// The options of a seat's engine: Kibitz's level; no endgame tables (they
+/// are for chess); in Bughouse, whether it plays with a person, to whom it
+/// talks at a human pace.
+fn setup(spec: &EngineSpec, bughouse: bool, partner_human: bool) -> UciSetup {
+    let level = match spec {
+        EngineSpec::BuiltIn { level } => Some(*level),
+        _ => None,
+    };
+    Box::new(move |client: &mut UciClient| {
+        if let Some(level) = level {
+            client.set_option("Level", &level.to_string())?;
+        }
+        if lists_option(client, "OwnTablebases") {
+            client.set_option("OwnTablebases", "false")?;
+        }
+        if bughouse && lists_option(client, "BughousePartner") {
+            let on = if partner_human { "true" } else { "false" };
+            client.set_option("BughousePartner", on)?;
+            if partner_human {
+                client.set_option("BughousePace", "human")?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// What a seat's engine reports, as the game's news.
+fn news<F>(
     seat: usize,
-    spec: EngineSpec,
-    kind: VariantKind,
-    partner_human: bool,
-    rx: Receiver<Job>,
+    external: bool,
+    wanted: Arc<AtomicU64>,
     send: F,
-) where
-    F: Fn(usize, EngineNews),
+) -> impl Fn(Report) + Send + 'static
+where
+    F: Fn(usize, EngineNews) + Send + 'static,
 {
-    let mut client = match UciClient::spawn(&command(&spec), HANDSHAKE) {
-        Ok(c) => c,
-        Err(e) => return send(seat, EngineNews::Failed(e.to_string())),
-    };
-    let has = |c: &UciClient, name: &str| {
-        c.options.iter().any(|o| {
-            o.to_ascii_lowercase()
-                .starts_with(&format!("option name {}", name.to_ascii_lowercase()))
-        })
-    };
-    let ext = has(&client, "BughousePartner");
-    let mut setup = client.set_option("UCI_Variant", kind.name());
-    if let EngineSpec::BuiltIn { level } = spec {
-        setup = setup.and_then(|_| client.set_option("Level", &level.to_string()));
-    }
-    if has(&client, "OwnTablebases") {
-        // The endgame tables are for standard chess.
-        setup = setup.and_then(|_| client.set_option("OwnTablebases", "false"));
-    }
-    if ext && kind == VariantKind::Bughouse {
-        let on = if partner_human { "true" } else { "false" };
-        setup = setup.and_then(|_| client.set_option("BughousePartner", on));
-        if partner_human {
-            setup = setup.and_then(|_| client.set_option("BughousePace", "human"));
-        }
-    }
-    if let Err(e) = setup.and_then(|_| client.new_game(HANDSHAKE)) {
-        return send(seat, EngineNews::Failed(e.to_string()));
-    }
-    if let EngineSpec::External { .. } = spec {
-        send(seat, EngineNews::Name(client.name.clone()));
-    }
-    let limits = match &spec {
-        EngineSpec::Custom {
-            depth,
-            movetime_ms,
-            nodes,
-        } => {
-            let mut s = String::new();
-            if let Some(d) = depth {
-                s.push_str(&format!(" depth {d}"));
+    move |report| {
+        // The move, as the engine wrote it (the game judges it).
+        let answer = |id: u64, uci: String| {
+            if wanted.load(Ordering::SeqCst) == id {
+                send(seat, EngineNews::Best { id, uci });
             }
-            if let Some(t) = movetime_ms {
-                s.push_str(&format!(" movetime {t}"));
-            }
-            if let Some(n) = nodes {
-                s.push_str(&format!(" nodes {n}"));
-            }
-            s
-        }
-        _ => String::new(),
-    };
-    // Jobs that came while a search ran (a new search supersedes it).
-    let mut backlog: std::collections::VecDeque<Job> = std::collections::VecDeque::new();
-    loop {
-        let job = match backlog.pop_front() {
-            Some(j) => j,
-            None => match rx.recv() {
-                Ok(j) => j,
-                Err(_) => return,
-            },
         };
-        let (id, fen, partner_fen, params) = match job {
-            Job::Go {
-                id,
-                fen,
-                partner_fen,
-                params,
-            } => (id, fen, partner_fen, params),
-            Job::Ptell(text) if ext => {
-                if client.send(&format!("bughouse ptell {text}")).is_err() {
-                    return send(seat, EngineNews::Failed("it stopped answering".into()));
-                }
-                continue;
+        match report {
+            Report::Event(EngineEvent::Ready { name }) if external => {
+                send(seat, EngineNews::Name(name));
             }
-            _ => continue,
-        };
-        let mut ok = client.send(&format!("position fen {fen}"));
-        if ext && let Some(p) = &partner_fen {
-            ok = ok.and_then(|_| client.send(&format!("bughouse partner fen {p}")));
-        }
-        if let Err(e) = ok {
-            return send(seat, EngineNews::Failed(e.to_string()));
-        }
-        let params = format!("{params}{limits}");
-        let params = if params.trim().is_empty() {
-            "movetime 1000".to_string()
-        } else {
-            params
-        };
-        let mut stopped = false;
-        let mut gone = false;
-        let answer = client.go_polling(
-            params.trim(),
-            Duration::from_secs(3600),
-            || {
-                let mut p = Poll::default();
-                loop {
-                    match rx.try_recv() {
-                        Ok(Job::Update(f)) if ext => {
-                            p.send.push(format!("bughouse update fen {f}"))
-                        }
-                        Ok(Job::Ptell(t)) if ext => p.send.push(format!("bughouse ptell {t}")),
-                        Ok(Job::Stop) => {
-                            stopped = true;
-                            p.stop = true;
-                        }
-                        Ok(go @ Job::Go { .. }) => {
-                            // A new question: this search's answer is stale.
-                            backlog.push_back(go);
-                            stopped = true;
-                            p.stop = true;
-                        }
-                        Ok(_) => {}
-                        Err(TryRecvError::Empty) => break,
-                        Err(TryRecvError::Disconnected) => {
-                            gone = true;
-                            p.stop = true;
-                            break;
-                        }
-                    }
-                }
-                p
-            },
-            |info| {
-                if let Some(t) = info
-                    .string
-                    .as_deref()
-                    .and_then(|s| s.strip_prefix("ptell "))
+            Report::Event(EngineEvent::Info { id, line }) => {
+                if let Some(score) = line.score
+                    && line.multipv == 1
+                    && !line.pv.is_empty()
                 {
-                    send(seat, EngineNews::Ptell(t.trim().to_string()));
-                }
-                if let (Some(depth), Some(score), false) =
-                    (info.depth, info.score, info.pv.is_empty())
-                    && info.multipv.unwrap_or(1) == 1
-                {
+                    let pv = line.pv.iter().map(|&m| Board::uci(m)).collect();
+                    let (depth, nodes) = (line.depth, line.nodes);
                     send(
                         seat,
                         EngineNews::Info {
                             id,
                             depth,
                             score,
-                            nodes: info.nodes.unwrap_or(0),
-                            pv: info.pv.clone(),
+                            nodes,
+                            pv,
                         },
                     );
                 }
+            }
+            Report::Event(EngineEvent::Done { id, best, .. }) => {
+                answer(id, best.map_or_else(|| "0000".to_string(), Board::uci));
+            }
+            Report::Event(EngineEvent::IllegalMove { id, text })
+            | Report::NoMove { id, text, .. } => answer(id, text),
+            Report::Event(EngineEvent::Failed { message }) => {
+                send(seat, EngineNews::Failed(message));
+            }
+            Report::Ptell(text) => send(seat, EngineNews::Ptell(text)),
+            Report::Event(EngineEvent::Ready { .. } | EngineEvent::Progress { .. }) => {}
+        }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use crate::ui::player::tests::{fake_engine, heard, remove_fake};
+    use crate::variant::VariantKind;
+    use std::sync::mpsc::{Receiver, channel};
+
+    fn news(rx: &Receiver<(usize, EngineNews)>) -> EngineNews {
+        let (seat, news) = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert_eq!(seat, 2);
+        news
+    }
+
+    fn go(id: u64, infinite: bool) -> EngineJob {
+        let start = Board::<crate::engine::Bug>::start_position().fen();
+        EngineJob::Go {
+            seat: 2,
+            id,
+            fen: start.clone(),
+            partner_fen: Some(start),
+            wtime: (!infinite).then_some(Duration::from_secs(60)),
+            btime: (!infinite).then_some(Duration::from_secs(50)),
+            inc: Duration::from_secs(2),
+            infinite,
+        }
+    }
+
+    #[test]
+    fn a_bughouse_seat_talks_and_drops_stopped_answers() {
+        let (command, log) = fake_engine("house");
+        let (tx, rx) = channel();
+        let send = move |seat, news| {
+            let _ = tx.send((seat, news));
+        };
+        let mut engines = Engines::default();
+        engines.handle(
+            EngineJob::Start {
+                seat: 2,
+                spec: EngineSpec::External { command },
+                kind: VariantKind::Bughouse,
+                partner_human: true,
             },
+            send.clone(),
         );
-        if gone {
-            return;
+        assert_eq!(news(&rx), EngineNews::Name("Fake".into()));
+        engines.handle(go(1, false), send.clone());
+        let pv = vec!["e2e4".to_string(), "e7e5".to_string()];
+        let info = |id| EngineNews::Info {
+            id,
+            depth: 1,
+            score: crate::engine::Score(12),
+            nodes: 5,
+            pv: pv.clone(),
+        };
+        assert_eq!(news(&rx), info(1));
+        let best = EngineNews::Best {
+            id: 1,
+            uci: "e2e4".into(),
+        };
+        assert_eq!(news(&rx), best);
+        // Analysis, stopped: its answer is dropped.
+        engines.handle(go(2, true), send.clone());
+        assert_eq!(news(&rx), EngineNews::Ptell("need N".into()));
+        assert_eq!(news(&rx), info(2));
+        engines.handle(EngineJob::Stop { seat: 2 }, send.clone());
+        // Superseded: the same.
+        engines.handle(go(3, true), send.clone());
+        assert_eq!(news(&rx), EngineNews::Ptell("need N".into()));
+        assert_eq!(news(&rx), info(3));
+        engines.handle(go(4, false), send.clone());
+        assert_eq!(news(&rx), info(4));
+        assert_eq!(
+            news(&rx),
+            EngineNews::Best {
+                id: 4,
+                uci: "e2e4".into()
+            }
+        );
+        engines.handle(EngineJob::QuitAll, send);
+        // The engine goes by itself.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while heard(&log).last().map(String::as_str) != Some("quit") {
+            assert!(std::time::Instant::now() < deadline, "{:?}", heard(&log));
+            std::thread::sleep(Duration::from_millis(20));
         }
-        match answer {
-            Ok(a) if !stopped => send(
-                seat,
-                EngineNews::Best {
-                    id,
-                    uci: a.bestmove,
-                },
-            ),
-            Ok(_) => {}
-            Err(e) => return send(seat, EngineNews::Failed(e.to_string())),
-        }
+        assert!(rx.try_recv().is_err());
+        let fen = Board::<crate::engine::Bug>::start_position().fen();
+        let clock = "go wtime 60000 btime 50000 winc 2000 binc 2000";
+        let partner = format!("bughouse partner fen {fen}");
+        assert_eq!(
+            heard(&log),
+            [
+                "uci",
+                "setoption name UCI_Variant value bughouse",
+                "setoption name BughousePartner value true",
+                "setoption name BughousePace value human",
+                "isready",
+                "ucinewgame",
+                "isready",
+                "position startpos",
+                &partner,
+                clock,
+                "position startpos",
+                &partner,
+                "go infinite",
+                "stop",
+                "position startpos",
+                &partner,
+                "go infinite",
+                "stop",
+                "position startpos",
+                &partner,
+                clock,
+                "quit",
+            ]
+        );
+        remove_fake(&log);
     }
 }

@@ -1,21 +1,30 @@
 //! Engines for the UI, each on its own thread: the built-in engine or an
-//! external UCI program behind one interface. The UI sends [`Request`]s and
-//! receives [`EngineEvent`]s through a callback (normally a channel into the
-//! UI's message loop), so it never waits for a search.
+//! external UCI program behind one interface, in any variant the engine
+//! plays (chess, Crazyhouse, one board of Bughouse: see [`Variant`]). The UI
+//! sends [`Request`]s and receives [`EngineEvent`]s through a callback
+//! (normally a channel into the UI's message loop), so it never waits for a
+//! search.
+//!
+//! [`EngineHandle`] is that thread. The chess screen starts one with
+//! [`EngineHandle::spawn`]; the Crazyhouse and Bughouse games
+//! (`ui::house::engines`) start one per engine seat with
+//! [`EngineHandle::start`], which also reports what only they need
+//! ([`Report`]), and pass on the Bughouse news ([`Tell`]).
 
-use crate::engine::{
-    Board, Bound, Depth, Engine, EngineOptions, GamePosition, IterationInfo, Level, Limits, Score,
-    SearchObserver, SearchStats,
-};
-use crate::uci::client::{EngineInfo, UciClient, split_command};
-use shakmaty::{Move, Position};
+use crate::engine::{Board, Bound, Level, Limits, Score, SearchStats, Std, Variant};
+use crate::uci::client::{UciClient, UciError, split_command};
+use shakmaty::Move;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Sender, channel};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+mod builtin;
+mod external;
 mod spec;
+pub use builtin::{EngineSetup, set_engine_setup};
+pub use external::{go_params, lists_option};
 pub use spec::*;
 
 /// Why a search was asked for; returned with the result.
@@ -28,12 +37,12 @@ pub enum Purpose {
 }
 
 #[derive(Clone, Debug)]
-pub struct Request {
+pub struct Request<V: Variant = Std> {
     pub id: u64,
     pub purpose: Purpose,
     /// Lines to report (MultiPV).
     pub multipv: usize,
-    pub start: Board,
+    pub start: Board<V>,
     pub moves: Vec<Move>,
     pub limits: Limits,
 }
@@ -104,64 +113,176 @@ pub enum EngineEvent {
     },
 }
 
-enum Command {
-    Go(Box<Request>, Arc<AtomicBool>),
+/// What an engine thread says, in any variant: the chess screen's
+/// [`EngineEvent`]s, and what only the Crazyhouse and Bughouse games use.
+#[derive(Clone, Debug)]
+pub enum Report {
+    Event(EngineEvent),
+    /// An external engine answered request `id` with `bestmove 0000` (or
+    /// `(none)`, the `text`) though it has legal moves; `message` says so.
+    /// The chess screen takes it as a failure, a Crazyhouse or Bughouse
+    /// game as an illegal move.
+    NoMove {
+        id: u64,
+        text: String,
+        message: String,
+    },
+    /// A message for the engine's partner (Bughouse: `info string ptell`).
+    Ptell(String),
+}
+
+/// What runs on an engine thread.
+pub enum Backend {
+    /// The built-in engine, at a strength level (`None`: full strength).
+    BuiltIn(Option<Level>),
+    /// An external UCI program.
+    Uci(UciProgram),
+}
+
+/// Sets an external engine's options after its handshake (its `option`
+/// lines are in the client).
+pub type UciSetup = Box<dyn FnOnce(&mut UciClient) -> Result<(), UciError> + Send>;
+
+/// An external UCI engine: its command line, and its options. The drop
+/// variants set `UCI_Variant` first.
+pub struct UciProgram {
+    pub command: Vec<String>,
+    pub setup: Option<UciSetup>,
+}
+
+impl Backend {
+    /// The engine of the chess screen: `Custom` is the built-in engine at
+    /// full strength (its limits come with each request).
+    pub fn of(spec: &EngineSpec) -> Backend {
+        match spec {
+            EngineSpec::External { command } => Backend::Uci(UciProgram {
+                command: split_command(command),
+                setup: None,
+            }),
+            EngineSpec::BuiltIn { level } => Backend::BuiltIn(Level::new(*level)),
+            EngineSpec::Custom { .. } => Backend::BuiltIn(Level::new(8)),
+        }
+    }
+}
+
+/// What a search may come with besides its [`Request`].
+#[derive(Clone, Debug, Default)]
+pub struct GoOptions<V: Variant = Std> {
+    /// Bughouse: the partner's board, for an engine that speaks Kibitz's
+    /// Bughouse extension (see `uci::bughouse`).
+    pub partner: Option<Board<V>>,
+    /// How long to wait for an external engine's `bestmove` (by default
+    /// from the limits: the clock, the move time).
+    pub timeout: Option<Duration>,
+}
+
+/// News for an engine that plays Bughouse. Only an external engine that
+/// speaks Kibitz's Bughouse extension hears it (see `uci::bughouse`).
+#[derive(Clone, Debug)]
+pub enum Tell<V: Variant = Std> {
+    /// Its board changed while it searches (a piece arrived); dropped when
+    /// it is not searching (the next request has the board).
+    Update(Board<V>),
+    /// A message from its partner.
+    Ptell(String),
+}
+
+/// What an engine thread is asked to do, in order.
+enum Command<V: Variant> {
+    Go(Box<Job<V>>),
     NewGame,
+    Tell(Tell<V>),
     Quit,
+}
+
+/// A search, with the flag that stops it.
+struct Job<V: Variant> {
+    req: Request<V>,
+    opts: GoOptions<V>,
+    stop: Arc<AtomicBool>,
+}
+
+/// The game a request searches from (for repetitions).
+fn position_of<V: Variant>(req: &Request<V>) -> crate::engine::GamePosition<V> {
+    let mut pos = crate::engine::GamePosition::new(req.start.clone());
+    for &m in &req.moves {
+        pos.push(m);
+    }
+    pos
 }
 
 /// The name of engine threads (the panic hook treats them specially).
 pub const ENGINE_THREAD: &str = "kibitz-engine";
 
-/// A running engine thread.
-pub struct EngineHandle {
-    tx: Sender<Command>,
+/// A running engine thread, playing the variant `V`.
+pub struct EngineHandle<V: Variant = Std> {
+    tx: Sender<Command<V>>,
     /// The stop flag of the latest request.
     current: Option<Arc<AtomicBool>>,
     thread: Option<JoinHandle<()>>,
+    /// Wait for the thread when dropped (see [`EngineHandle::detach_on_drop`]).
+    join: bool,
 }
 
 impl EngineHandle {
-    /// Starts the engine described by `spec`; events go to `sink`.
+    /// Starts the engine described by `spec` for the chess screen; events
+    /// go to `sink`.
     pub fn spawn(spec: &EngineSpec, sink: impl Fn(EngineEvent) + Send + 'static) -> EngineHandle {
-        let (tx, rx) = channel::<Command>();
-        let spec = spec.clone();
+        let report = move |r: Report| match r {
+            Report::Event(e) => sink(e),
+            Report::NoMove { message, .. } => sink(EngineEvent::Failed { message }),
+            Report::Ptell(_) => {}
+        };
+        EngineHandle::start(Backend::of(spec), report).unwrap_or_else(|_| {
+            // No thread: requests go nowhere (the system is out of threads).
+            let (tx, _) = channel();
+            EngineHandle {
+                tx,
+                current: None,
+                thread: None,
+                join: true,
+            }
+        })
+    }
+}
+
+impl<V: Variant> EngineHandle<V> {
+    /// Starts `backend` on its own thread; what it says goes to `report`.
+    pub fn start(
+        backend: Backend,
+        report: impl Fn(Report) + Send + 'static,
+    ) -> std::io::Result<EngineHandle<V>> {
+        let (tx, rx) = channel::<Command<V>>();
         let thread = std::thread::Builder::new()
             .name(ENGINE_THREAD.into())
-            .spawn(move || {
-                // A bug in the engine must not take the app down: report it
-                // as a failure (the panic hook leaves the terminal alone for
-                // this thread).
-                let run = std::panic::AssertUnwindSafe(|| match spec {
-                    EngineSpec::External { command } => run_external(&command, rx, &sink),
-                    EngineSpec::BuiltIn { level } => run_builtin(Level::new(level), rx, &sink),
-                    EngineSpec::Custom { .. } => run_builtin(Level::new(8), rx, &sink),
-                });
-                if let Err(panic) = std::panic::catch_unwind(run) {
-                    let what = panic
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "unknown error".to_string());
-                    sink(EngineEvent::Failed {
-                        message: format!("the engine crashed ({what})"),
-                    });
-                }
-            })
-            .ok();
-        EngineHandle {
+            .spawn(move || run(backend, rx, &report))?;
+        Ok(EngineHandle {
             tx,
             current: None,
-            thread,
-        }
+            thread: Some(thread),
+            join: true,
+        })
+    }
+
+    /// Dropping the handle then stops the engine without waiting for it:
+    /// the thread ends once its search has stopped (an external engine is
+    /// asked to quit and killed after 0.5 s).
+    pub fn detach_on_drop(mut self) -> EngineHandle<V> {
+        self.join = false;
+        self
     }
 
     /// Starts a search; any search still running is stopped first.
-    pub fn go(&mut self, req: Request) {
+    pub fn go(&mut self, req: Request<V>) {
+        self.go_with(req, GoOptions::default());
+    }
+
+    /// [`EngineHandle::go`] with the partner's board or a timeout.
+    pub fn go_with(&mut self, req: Request<V>, opts: GoOptions<V>) {
         self.stop();
-        let flag = Arc::new(AtomicBool::new(false));
-        self.current = Some(flag.clone());
-        let _ = self.tx.send(Command::Go(Box::new(req), flag));
+        let stop = Arc::new(AtomicBool::new(false));
+        self.current = Some(stop.clone());
+        let _ = self.tx.send(Command::Go(Box::new(Job { req, opts, stop })));
     }
 
     /// Stops the current search (its `Done` still arrives, with the best move
@@ -176,13 +297,20 @@ impl EngineHandle {
         self.stop();
         let _ = self.tx.send(Command::NewGame);
     }
+
+    /// Passes Bughouse news to the engine (see [`Tell`]).
+    pub fn tell(&mut self, news: Tell<V>) {
+        let _ = self.tx.send(Command::Tell(news));
+    }
 }
 
-impl Drop for EngineHandle {
+impl<V: Variant> Drop for EngineHandle<V> {
     fn drop(&mut self) {
         self.stop();
         let _ = self.tx.send(Command::Quit);
-        if let Some(t) = self.thread.take() {
+        if let Some(t) = self.thread.take()
+            && self.join
+        {
             // The built-in engine stops within milliseconds; an external one
             // is asked to quit and killed after 0.5 s by UciClient's Drop.
             let _ = t.join();
@@ -190,353 +318,25 @@ impl Drop for EngineHandle {
     }
 }
 
-/// Forwards each finished iteration as an `Info` event, and the root move
-/// being searched as a `Progress` event at most every 50 ms.
-struct Forward<'a, F: Fn(EngineEvent)> {
-    id: u64,
-    sink: &'a F,
-    last_progress: Option<Instant>,
-}
-
-impl<F: Fn(EngineEvent)> SearchObserver for Forward<'_, F> {
-    fn iteration(&mut self, info: &IterationInfo) {
-        (self.sink)(EngineEvent::Info {
-            id: self.id,
-            line: SearchLine {
-                depth: info.depth.max(0) as u32,
-                seldepth: info.seldepth as u32,
-                multipv: info.multipv as u32,
-                score: Some(info.score),
-                bound: Some(info.bound),
-                nodes: info.nodes,
-                nps: info.nps(),
-                time: info.elapsed,
-                pv: info.pv.clone(),
-                hashfull: Some(info.hashfull),
-                stats: Some(info.stats),
-            },
-        });
-    }
-
-    fn root_move(&mut self, depth: Depth, mv: Move, index: usize, count: usize) {
-        let now = Instant::now();
-        if self
-            .last_progress
-            .is_some_and(|t| now.duration_since(t) < Duration::from_millis(50))
-        {
-            return;
-        }
-        self.last_progress = Some(now);
-        (self.sink)(EngineEvent::Progress {
-            id: self.id,
-            progress: Progress {
-                depth: depth.max(0) as u32,
-                mv,
-                number: index + 1,
-                count,
-            },
-        });
-    }
-}
-
-fn position_of(req: &Request) -> GamePosition {
-    let mut pos = GamePosition::new(req.start.clone());
-    for &m in &req.moves {
-        pos.push(m);
-    }
-    pos
-}
-
-/// Endgame tables and threads for the built-in engines, as the
-/// configuration asks.
-#[derive(Clone, Default)]
-pub struct EngineSetup {
-    /// Use our own tables (loaded once in the background by
-    /// [`crate::tablebase::shared_loader`]).
-    pub own: bool,
-    /// Syzygy tables, opened once and shared by every engine thread.
-    pub syzygy: Option<Arc<crate::tablebase::syzygy::SyzygyTables>>,
-    /// Search threads at full strength (0 or 1: one).
-    pub threads: usize,
-}
-
-static ENGINE_SETUP: std::sync::OnceLock<EngineSetup> = std::sync::OnceLock::new();
-
-/// Sets up every built-in engine started from now on (once per process;
-/// later calls are ignored).
-pub fn set_engine_setup(setup: EngineSetup) {
-    let _ = ENGINE_SETUP.set(setup);
-}
-
-/// Gives `engine` the configured threads and tables; our own tables as
-/// soon as the background loader has them (the engine plays without until
-/// then).
-fn attach_tables(engine: &mut Engine) {
-    let Some(t) = ENGINE_SETUP.get() else {
-        return;
-    };
-    if engine.options().threads != t.threads.max(1) {
-        engine.set_threads(t.threads);
-    }
-    if engine.syzygy().is_none() && t.syzygy.is_some() {
-        engine.set_syzygy_tables(t.syzygy.clone());
-    }
-    if t.own
-        && engine.tablebases().is_none()
-        && let Some(loaded) = crate::tablebase::shared_loader().get()
-    {
-        engine.set_tablebases(Some(loaded.tables.clone()));
-    }
-}
-
-fn run_builtin(
-    level: Option<Level>,
-    rx: std::sync::mpsc::Receiver<Command>,
-    sink: &impl Fn(EngineEvent),
-) {
-    let mut engine = Engine::new(EngineOptions::default());
-    attach_tables(&mut engine);
-    let play_level = level.unwrap_or(Level::MAX);
-    sink(EngineEvent::Ready {
-        name: format!("Kibitz {}", env!("CARGO_PKG_VERSION")),
+/// The engine thread: runs `backend` until asked to quit.
+fn run<V: Variant>(backend: Backend, rx: Receiver<Command<V>>, report: &dyn Fn(Report)) {
+    // A bug in the engine must not take the app down: report it as a
+    // failure (the panic hook leaves the terminal alone for this thread).
+    let run = std::panic::AssertUnwindSafe(|| match backend {
+        Backend::BuiltIn(level) => builtin::run(level, rx, report),
+        Backend::Uci(program) => external::run(program, rx, report),
     });
-    while let Ok(cmd) = rx.recv() {
-        match cmd {
-            Command::Quit => break,
-            Command::NewGame => engine.new_game(),
-            Command::Go(req, stop) => {
-                // Hints and analysis are always at full strength.
-                engine.set_level(match req.purpose {
-                    Purpose::Move => play_level,
-                    Purpose::Hint | Purpose::Analysis => Level::MAX,
-                });
-                engine.set_multipv(req.multipv.max(1));
-                attach_tables(&mut engine);
-                let pos = position_of(&req);
-                let mut forward = Forward {
-                    id: req.id,
-                    sink,
-                    last_progress: None,
-                };
-                let report = engine.search(&pos, &req.limits, &stop, &mut forward);
-                sink(EngineEvent::Done {
-                    id: req.id,
-                    purpose: req.purpose,
-                    best: report.best_move,
-                    score: Some(report.result.score),
-                    pv: report.result.pv,
-                });
-            }
-        }
-    }
-}
-
-/// `go` parameters for an external engine.
-pub fn go_params(limits: &Limits) -> String {
-    let mut p = Vec::new();
-    if let Some(c) = &limits.clock {
-        if let Some(w) = c.wtime {
-            p.push(format!("wtime {}", w.as_millis()));
-        }
-        if let Some(b) = c.btime {
-            p.push(format!("btime {}", b.as_millis()));
-        }
-        p.push(format!("winc {}", c.winc.as_millis()));
-        p.push(format!("binc {}", c.binc.as_millis()));
-        if let Some(n) = c.movestogo {
-            p.push(format!("movestogo {n}"));
-        }
-    }
-    if let Some(d) = limits.depth {
-        p.push(format!("depth {d}"));
-    }
-    if let Some(n) = limits.nodes {
-        p.push(format!("nodes {n}"));
-    }
-    if let Some(t) = limits.movetime {
-        p.push(format!("movetime {}", t.as_millis()));
-    }
-    if limits.infinite || p.is_empty() {
-        p.push("infinite".to_string());
-    }
-    p.join(" ")
-}
-
-/// How long to wait for an external engine's `bestmove` before giving up.
-fn go_timeout(limits: &Limits, turn: shakmaty::Color) -> Duration {
-    let grace = Duration::from_secs(10);
-    if let Some(c) = &limits.clock {
-        let mine = match turn {
-            shakmaty::Color::White => c.wtime,
-            shakmaty::Color::Black => c.btime,
-        };
-        if let Some(t) = mine {
-            return t + grace;
-        }
-    }
-    if limits.depth.is_none()
-        && limits.nodes.is_none()
-        && let Some(t) = limits.movetime
-    {
-        return t + grace;
-    }
-    // Depth/node limits and infinite analysis: the user stops it.
-    Duration::from_secs(24 * 3600)
-}
-
-/// Plays UCI move strings from `board` while they are legal.
-fn parse_line(board: &Board, moves: &[String]) -> Vec<Move> {
-    let mut b = board.clone();
-    let mut out = Vec::new();
-    for s in moves {
-        match b.parse_uci(s) {
-            Ok(m) => {
-                b = b.play(m);
-                out.push(m);
-            }
-            Err(_) => break,
-        }
-    }
-    out
-}
-
-fn to_line(info: &EngineInfo, board: &Board) -> SearchLine {
-    SearchLine {
-        depth: info.depth.unwrap_or(0),
-        seldepth: info.seldepth.unwrap_or(0),
-        multipv: info.multipv.unwrap_or(1),
-        score: info.score,
-        bound: info.bound,
-        nodes: info.nodes.unwrap_or(0),
-        nps: info.nps.unwrap_or(0),
-        time: Duration::from_millis(info.time_ms.unwrap_or(0)),
-        pv: parse_line(board, &info.pv),
-        hashfull: info.hashfull,
-        stats: None,
-    }
-}
-
-fn run_external(
-    command: &str,
-    rx: std::sync::mpsc::Receiver<Command>,
-    sink: &impl Fn(EngineEvent),
-) {
-    let cmd = split_command(command);
-    let mut client = match UciClient::spawn(&cmd, Duration::from_secs(10)) {
-        Ok(c) => c,
-        Err(e) => {
-            sink(EngineEvent::Failed {
-                message: e.to_string(),
-            });
-            return;
-        }
-    };
-    if let Err(e) = client.sync(Duration::from_secs(10)) {
-        sink(EngineEvent::Failed {
-            message: e.to_string(),
-        });
-        return;
-    }
-    sink(EngineEvent::Ready {
-        name: client.name.clone(),
-    });
-    let mut multipv = 1;
-    while let Ok(cmd) = rx.recv() {
-        match cmd {
-            Command::Quit => break,
-            Command::NewGame => {
-                if let Err(e) = client.new_game(Duration::from_secs(10)) {
-                    sink(EngineEvent::Failed {
-                        message: e.to_string(),
-                    });
-                    return;
-                }
-            }
-            Command::Go(req, stop) => {
-                let pos = position_of(&req);
-                let board = pos.current().clone();
-                let legal_count = board.chess().legal_moves().len();
-                let start_fen = req.start.fen();
-                let standard = start_fen == Board::startpos().fen();
-                let moves: Vec<String> = req.moves.iter().map(|&m| Board::uci(m)).collect();
-                if req.multipv != multipv {
-                    // Engines without the option ignore it.
-                    let _ = client.set_option("MultiPV", &req.multipv.max(1).to_string());
-                    multipv = req.multipv;
-                }
-                let result = client
-                    .position((!standard).then_some(start_fen.as_str()), &moves)
-                    .and_then(|_| {
-                        client.go_stoppable(
-                            &go_params(&req.limits),
-                            go_timeout(&req.limits, board.turn()),
-                            &stop,
-                            |info| {
-                                if let (Some(cm), Some(depth)) = (&info.currmove, info.depth)
-                                    && let Ok(mv) = board.parse_uci(cm)
-                                {
-                                    sink(EngineEvent::Progress {
-                                        id: req.id,
-                                        progress: Progress {
-                                            depth,
-                                            mv,
-                                            number: info.currmovenumber.unwrap_or(0) as usize,
-                                            count: legal_count,
-                                        },
-                                    });
-                                }
-                                if info.pv.is_empty() && info.score.is_none() {
-                                    return;
-                                }
-                                sink(EngineEvent::Info {
-                                    id: req.id,
-                                    line: to_line(info, &board),
-                                });
-                            },
-                        )
-                    });
-                match result {
-                    Err(e) => {
-                        sink(EngineEvent::Failed {
-                            message: e.to_string(),
-                        });
-                        return;
-                    }
-                    Ok(r) => {
-                        let best = if r.bestmove == "0000" || r.bestmove == "(none)" {
-                            None
-                        } else {
-                            match board.parse_uci(&r.bestmove) {
-                                Ok(m) => Some(m),
-                                Err(_) => {
-                                    sink(EngineEvent::IllegalMove {
-                                        id: req.id,
-                                        text: r.bestmove.clone(),
-                                    });
-                                    continue;
-                                }
-                            }
-                        };
-                        if best.is_none() && !board.chess().legal_moves().is_empty() {
-                            sink(EngineEvent::Failed {
-                                message: format!("{} sent no move (bestmove 0000)", client.name),
-                            });
-                            return;
-                        }
-                        let last = r.last_score();
-                        sink(EngineEvent::Done {
-                            id: req.id,
-                            purpose: req.purpose,
-                            best,
-                            score: last.and_then(|i| i.score),
-                            pv: last.map(|i| parse_line(&board, &i.pv)).unwrap_or_default(),
-                        });
-                    }
-                }
-            }
-        }
+    if let Err(panic) = std::panic::catch_unwind(run) {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown error".to_string());
+        report(Report::Event(EngineEvent::Failed {
+            message: format!("the engine crashed ({what})"),
+        }));
     }
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -172,15 +172,22 @@ fn each_layer_uses_only_the_layers_below_it() {
 }
 
 #[test]
-fn the_app_never_reaches_into_the_views_and_the_board_not_into_the_eval() {
+fn the_views_only_read_the_state_and_the_board_not_into_the_eval() {
     let g = graph().expect("the sources");
     for (from, to) in &g.edges {
         let f = from.join("::");
         let t = to.join("::");
-        // Views draw from the app's state; the app finds screen places
-        // in ui::layout, never in ui::view.
+        // The UI's state is data (ui::state); the logic (ui::app, the
+        // screens) changes it and asks the views to draw it; the views
+        // read the state and never reach into the logic, so drawing can
+        // never change anything. The state knows neither.
         assert!(
-            !(f.starts_with("ui::app") && t.starts_with("ui::view")),
+            !(f.starts_with("ui::view") && t.starts_with("ui::app")),
+            "{f} uses {t}"
+        );
+        assert!(
+            !(f.starts_with("ui::state")
+                && (t.starts_with("ui::app") || t.starts_with("ui::view"))),
             "{f} uses {t}"
         );
         // The board keeps the piece-square sum with engine::tapered; the

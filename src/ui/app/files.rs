@@ -132,12 +132,7 @@ impl App {
                 .find::<ChessScreen>()
                 .is_some_and(|c| c.started().is_none())
         {
-            let setup = self
-                .ui
-                .launch_setup
-                .clone()
-                .unwrap_or_else(|| self.default_setup());
-            self.start_game(setup, now);
+            self.start_launch_game(now);
             self.ui.open_file_picker();
         }
         self.ui.error(message);

@@ -77,14 +77,8 @@ impl App {
             Overlay::Files(_) => self.files_key(k),
             Overlay::NewGame(_) => self.dialog_key(k, now),
             Overlay::ResumeHouse { .. } => {
-                let resume = match k.code {
-                    KeyCode::Char('y' | 'Y') | KeyCode::Enter => true,
-                    KeyCode::Char('n' | 'N') => false,
-                    KeyCode::Char('q') | KeyCode::Esc => {
-                        self.do_quit();
-                        return true;
-                    }
-                    _ => return true,
+                let Some(resume) = self.resume_answer(k) else {
+                    return true;
                 };
                 let overlay = std::mem::replace(&mut self.ui.overlay, Overlay::None);
                 if let Overlay::ResumeHouse { path, setup, .. } = overlay {
@@ -96,26 +90,15 @@ impl App {
                 }
             }
             Overlay::Resume { .. } => {
-                let resume = match k.code {
-                    KeyCode::Char('y' | 'Y') | KeyCode::Enter => true,
-                    KeyCode::Char('n' | 'N') => false,
-                    KeyCode::Char('q') | KeyCode::Esc => {
-                        self.do_quit();
-                        return true;
-                    }
-                    _ => return true,
+                let Some(resume) = self.resume_answer(k) else {
+                    return true;
                 };
                 let overlay = std::mem::replace(&mut self.ui.overlay, Overlay::None);
                 if let Overlay::Resume { path, game, .. } = overlay {
                     if resume {
                         self.resume(*game, path, now);
                     } else {
-                        let setup = self
-                            .ui
-                            .launch_setup
-                            .clone()
-                            .unwrap_or_else(|| self.default_setup());
-                        self.start_game(setup, now);
+                        self.start_launch_game(now);
                         self.ui.info(
                             "Started a new game; the unfinished one stays in your games folder.",
                         );
@@ -127,5 +110,29 @@ impl App {
             _ => return false,
         }
         true
+    }
+
+    /// The answer to a resume prompt: resume (y, Enter) or not (n); q and
+    /// Esc quit; other keys wait for an answer.
+    fn resume_answer(&mut self, k: KeyEvent) -> Option<bool> {
+        match k.code {
+            KeyCode::Char('y' | 'Y') | KeyCode::Enter => Some(true),
+            KeyCode::Char('n' | 'N') => Some(false),
+            KeyCode::Char('q') | KeyCode::Esc => {
+                self.do_quit();
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// Starts a game as the command line asked (or the default one).
+    pub(super) fn start_launch_game(&mut self, now: Instant) {
+        let setup = self
+            .ui
+            .launch_setup
+            .clone()
+            .unwrap_or_else(|| self.default_setup());
+        self.start_game(setup, now);
     }
 }

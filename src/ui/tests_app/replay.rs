@@ -16,6 +16,12 @@ pub(super) const BAD: &str =
 pub(super) fn replaying(text: &str, game: Option<usize>, now: Instant) -> App {
     let mut a = app();
     a.update(Msg::Resize(160, 50), now);
+    open_text(&mut a, text, game, now);
+    a
+}
+
+/// Opens `text` as the file `test.pgn`, as the runtime would answer.
+pub(super) fn open_text(a: &mut App, text: &str, game: Option<usize>, now: Instant) {
     a.open_file(PathBuf::from("test.pgn"), game);
     let id = a
         .take_effects()
@@ -38,7 +44,6 @@ pub(super) fn replaying(text: &str, game: Option<usize>, now: Instant) -> App {
         now,
     );
     assert!(a.ui.opening.is_none());
-    a
 }
 
 /// The analysis search `id` ends with `score` (side to move's view).

@@ -125,25 +125,8 @@ fn a_replayed_file_covers_the_game_and_esc_goes_back() {
     let t = Instant::now();
     let mut a = game_after_e4(t);
     let _ = a.take_effects();
-    a.open_file(PathBuf::from("test.pgn"), Some(0));
-    let id = a
-        .take_effects()
-        .into_iter()
-        .find_map(|e| match e {
-            Effect::OpenFile { id, .. } => Some(id),
-            _ => None,
-        })
-        .expect("the file is read");
     let text = "[White \"A\"]\n[Black \"B\"]\n\n1. d4 d5 2. c4 *\n";
-    let lib = crate::game::library::Library::from_text("test.pgn".into(), text.into(), &mut |_| {});
-    a.update(
-        Msg::Opened {
-            id,
-            path: PathBuf::from("test.pgn"),
-            result: Ok(Box::new(lib)),
-        },
-        t,
-    );
+    super::replay::open_text(&mut a, text, Some(0), t);
     assert_eq!(a.depth(), 2, "the replay is a screen over the game");
     assert!(a.chess().replay.is_some());
     let beneath = a.find_screens::<ChessScreen>()[1];

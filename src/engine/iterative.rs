@@ -9,19 +9,12 @@ use super::board::{Board, Move16};
 use super::history::ContKey;
 use super::observer::{IterationInfo, NodeInfo, NodeKind, SearchObserver, SearchStats};
 use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW};
-use super::score::{Bound, Depth, MAX_PLY, Score};
+use super::score::{Bound, Depth, Line, MAX_PLY, Score};
 use super::search::{RootMove, Searcher, observe};
 use super::time::Limits;
 use super::variant::Variant;
 use shakmaty::{Move, Position};
 use std::time::Duration;
-
-/// One line of a finished search (one per MultiPV line).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
-    pub score: Score,
-    pub pv: Vec<Move>,
-}
 
 /// What a search found.
 #[derive(Clone, Debug)]

@@ -29,13 +29,13 @@ pub mod variant;
 
 pub use board::{Board, BugBoard, FenError, ZhBoard};
 pub use eval::{EvalKind, EvalTrace};
-pub use iterative::{Line, SearchResult};
+pub use iterative::SearchResult;
 pub use levels::Level;
 pub use observer::{
     CountingObserver, IterationInfo, NoObserver, NodeInfo, NodeKind, Prune, Research,
     SearchObserver, SearchStats,
 };
-pub use score::{Bound, Depth, Ply, Score};
+pub use score::{Bound, Depth, Line, Ply, Score};
 pub use time::{Clock, Features, Limits};
 pub use variant::{Bug, Std, Variant, Zh};
 

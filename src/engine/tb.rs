@@ -14,8 +14,7 @@
 //!   best outcome under the 50-move rule, quickest zeroing move first.
 
 use super::board::Board;
-use super::iterative::Line;
-use super::score::{Bound, MAX_PLY, Ply, Score};
+use super::score::{Bound, Line, MAX_PLY, Ply, Score};
 use super::variant::Variant;
 use crate::tablebase::syzygy::SyzygyTables;
 use crate::tablebase::{MAX_PIECES, Probe, Tablebases, Wdl};

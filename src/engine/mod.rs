@@ -1,6 +1,29 @@
 //! The chess engine. It knows nothing about terminals or protocols: give it
 //! a position and limits, get a move, a score and a principal variation, and
 //! watch it work through a [`SearchObserver`].
+//!
+//! # Layers
+//!
+//! Imports go one way only, from a layer to the ones above it in this list
+//! (lowest first); nothing imports a module further down:
+//!
+//! 1. Plain values: `score` (scores, bounds, [`Line`]), `tapered` (the
+//!    packed middlegame/endgame pair), `params`.
+//! 2. Evaluation data: the weight tables (`eval/weights.rs`,
+//!    `zh_weights.rs`, `level_weights.rs`, generated) and their layout
+//!    (`eval/layout.rs`), with the board-free evaluation on shakmaty
+//!    positions (`eval/mod.rs`, `full.rs`, `simple.rs`, `masks.rs`).
+//! 3. `variant`: the rules of each variant. It knows neither the board type
+//!    nor the evaluation.
+//! 4. `psqt`: the material + piece-square table of each variant, which
+//!    the board sums move by move.
+//! 5. `board` (and `movegen`, `see`): the engine's position.
+//! 6. The evaluation of a board: `eval/dispatch.rs` (which evaluation a
+//!    variant uses) and `eval/zh.rs` (the drop variants' terms).
+//! 7. Search support: `tt`, `history`, `movepick`, `observer`, `tb`.
+//! 8. The search: `search/` (one node), `qsearch.rs`, `iterative.rs` (the
+//!    root and iterative deepening).
+//! 9. This module (the [`Engine`]), `levels`, `tree`, `bench`.
 
 pub mod bench;
 pub mod board;
@@ -16,6 +39,7 @@ pub mod observer;
 pub mod params;
 pub mod partner;
 pub mod perft;
+pub mod psqt;
 mod qsearch;
 pub mod score;
 mod search;
@@ -456,7 +480,7 @@ impl Engine {
     ) -> SearchReport {
         let root = pos.current();
         // The book and the tablebases know standard chess only.
-        let std_root = V::as_std(root);
+        let std_root = root.as_std();
         if self.options.own_book
             && limits.searchmoves.is_empty()
             && let Some(book) = &self.book

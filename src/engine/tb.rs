@@ -59,7 +59,7 @@ impl<'a> TbAccess<'a> {
     /// at compile time.
     #[inline(always)]
     pub fn probe<V: Variant>(&self, board: &Board<V>, ply: Ply) -> Option<(Score, Bound)> {
-        let board = V::as_std(board)?;
+        let board = board.as_std()?;
         let pieces = board.board().occupied().count();
         if pieces > self.pieces {
             return None;

@@ -23,7 +23,10 @@ use super::variant::Variant;
 use shakmaty::{Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+mod common;
 mod node;
+
+pub(crate) use common::{ABORTED, Best, NodeFlow, bound_cuts, phase};
 
 /// Per-ply search state.
 #[derive(Clone, Copy, Default)]
@@ -424,31 +427,6 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
         observe!(self.obs.stand_pat(ply, score));
         observe!(self.obs.leave(ply, score, Bound::Exact));
         score
-    }
-
-    /// Counts a node the tablebases answered and stores its score.
-    #[cold]
-    pub(crate) fn tb_leaf<V: Variant>(
-        &mut self,
-        board: &Board<V>,
-        ply: Ply,
-        score: Score,
-        bound: Bound,
-    ) -> (Score, Bound) {
-        self.stats.tb_hits += 1;
-        if self.features.transposition_table {
-            self.tt.store(
-                board.hash(),
-                ply,
-                Move16::NONE,
-                score,
-                None,
-                TB_DEPTH,
-                bound,
-            );
-            observe!(self.obs.tt_store(ply, score, bound, TB_DEPTH));
-        }
-        (score, bound)
     }
 }
 

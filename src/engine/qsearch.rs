@@ -36,6 +36,8 @@ use std::ops::ControlFlow;
 type QsMoves = ArrayVec<(Move, i32), 256>;
 
 impl<O: SearchObserver> Searcher<'_, O> {
+    /// Kept out of line: the main search calls it at every horizon node.
+    #[inline(never)]
     pub fn qsearch<V: Variant, const PV: bool>(
         &mut self,
         board: &Board<V>,
@@ -81,9 +83,11 @@ impl<O: SearchObserver> Searcher<'_, O> {
             phase!(self.qs_probe::<V, PV>(board, ply, alpha, beta, in_check, tb));
         let raw_eval = self.raw_eval(board, in_check, tt);
         let (stand_pat, best) = phase!(self.stand_pat(ply, alpha, beta, key, raw_eval, tt));
-        let moves = phase!(self.qs_moves(board, ply, in_check, tt_move));
+        // (move, ordering score), built in place: the list is large.
+        let mut moves = QsMoves::new();
+        phase!(self.qs_moves(board, ply, in_check, tt_move, &mut moves));
         let best =
-            phase!(self.qs_loop::<V, PV>(board, ply, beta, in_check, stand_pat, moves, best));
+            phase!(self.qs_loop::<V, PV>(board, ply, beta, in_check, stand_pat, &mut moves, best));
         let bound = if best.score >= beta {
             Bound::Lower
         } else if PV && best.score > alpha {
@@ -179,8 +183,8 @@ impl<O: SearchObserver> Searcher<'_, O> {
         ply: Ply,
         in_check: bool,
         tt_move: Option<Move>,
-    ) -> NodeFlow<QsMoves> {
-        let mut moves = QsMoves::new();
+        moves: &mut QsMoves,
+    ) -> NodeFlow<()> {
         let score = |m: Move| {
             if Some(m) == tt_move {
                 1 << 20
@@ -212,7 +216,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
                 });
             }
         }
-        ControlFlow::Continue(moves)
+        ControlFlow::Continue(())
     }
 
     /// Searches the moves best-ordered first until one reaches beta.
@@ -225,7 +229,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
         beta: Score,
         in_check: bool,
         stand_pat: Score,
-        mut moves: QsMoves,
+        moves: &mut QsMoves,
         mut best: Best,
     ) -> NodeFlow<Best> {
         for i in 0..moves.len() {

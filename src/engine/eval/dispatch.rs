@@ -14,7 +14,7 @@ use crate::engine::variant::{Std, Variant};
 impl Evaluator {
     /// Evaluates `board` from the side to move's point of view, by its
     /// variant's evaluation (which one is decided at compile time).
-    #[inline]
+    #[inline(always)]
     pub fn evaluate<V: Variant>(&mut self, board: &Board<V>) -> i32 {
         match board.as_std() {
             Some(board) => self.evaluate_std(board),
@@ -23,7 +23,7 @@ impl Evaluator {
     }
 
     /// The standard-chess evaluation.
-    #[inline]
+    #[inline(always)]
     pub fn evaluate_std(&mut self, board: &Board<Std>) -> i32 {
         self.evaluate_chess(board.chess(), board.psqt())
     }

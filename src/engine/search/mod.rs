@@ -326,11 +326,12 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
     }
 
     /// Decodes a TT move and checks that it is legal here.
-    #[inline]
+    #[inline(always)]
     pub fn legal_tt_move<V: Variant>(board: &Board<V>, m: Move16) -> Option<Move> {
-        board
-            .decode(m)
-            .filter(|&m| super::movegen::is_legal(board.pos(), board.in_check(), m))
+        match board.decode(m) {
+            Some(m) if super::movegen::is_legal(board.pos(), board.in_check(), m) => Some(m),
+            _ => None,
+        }
     }
 
     #[inline]
@@ -386,6 +387,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
 
     /// A leaf without quiescence (that feature switched off): the static
     /// evaluation, or the mate/stalemate score.
+    #[cold]
     fn leaf<V: Variant>(
         &mut self,
         board: &Board<V>,

@@ -157,7 +157,10 @@ impl<O: SearchObserver> Searcher<'_, O> {
         let tt = self.tt_probe(key, ply);
         let mut tt_move = None;
         if let Some(hit) = tt {
-            tt_move = Self::legal_tt_move(board, hit.mv).filter(|&m| Some(m) != excluded);
+            tt_move = match Self::legal_tt_move(board, hit.mv) {
+                Some(m) if Some(m) != excluded => Some(m),
+                _ => None,
+            };
             let cutoff = !PV
                 && excluded.is_none()
                 && hit.depth >= depth
@@ -244,8 +247,10 @@ impl<O: SearchObserver> Searcher<'_, O> {
         let (false, Some(eval), None) = (PV, se.eval, node.excluded) else {
             return None;
         };
-        self.reverse_futility::<V>(depth, ply, eval, node, se.improving)
-            .or_else(|| self.null_move::<V>(board, depth, ply, eval, node.beta, cut_node))
+        if let Some(result) = self.reverse_futility::<V>(depth, ply, eval, node, se.improving) {
+            return Some(result);
+        }
+        self.null_move::<V>(board, depth, ply, eval, node.beta, cut_node)
     }
 
     /// Reverse futility: so far above beta that a quiet move will not
@@ -768,7 +773,6 @@ impl<O: SearchObserver> Searcher<'_, O> {
 
     /// A quiet move cut the node: it becomes a killer, and the histories
     /// learn from it and from the quiet moves tried before it.
-    #[inline(always)]
     fn on_quiet_cutoff(
         &mut self,
         ply: Ply,

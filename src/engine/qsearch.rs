@@ -199,6 +199,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
                 moves.push((m, score(m)));
             }
             if moves.is_empty() {
+                observe!(self.obs.prune(ply, Prune::NoLegalMoves));
                 return ControlFlow::Break((
                     super::search::no_moves_score(board, ply),
                     Bound::Exact,

@@ -422,6 +422,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             return score;
         }
         let score = if board.pos().legal_moves().is_empty() {
+            observe!(self.obs.prune(ply, super::observer::Prune::NoLegalMoves));
             no_moves_score(board, ply)
         } else {
             Score(self.eval.evaluate(board))

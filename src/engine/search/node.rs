@@ -843,6 +843,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
         }
         // Nothing was searched and nothing can be pruned before the first
         // move: there is no legal move.
+        observe!(self.obs.prune(ply, Prune::NoLegalMoves));
         (no_moves_score(board, ply), Bound::Exact)
     }
 

@@ -305,6 +305,7 @@ fn draw_browse<V: crate::engine::Variant>(
             NodeType::All => "ALL",
             NodeType::Quiescence => "QS",
             NodeType::Tablebase => "TB",
+            NodeType::Terminal => "END",
         };
         let mut marks = Vec::new();
         if pv.contains(&c) {

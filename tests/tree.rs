@@ -139,11 +139,16 @@ fn json_contract_and_agreement_with_analyse() {
             );
             assert!(a < b, "{fen}: window [{a}, {b}]");
             assert!(["exact", "lower", "upper"].contains(&n["bound"].as_str().unwrap()));
-            assert!(["pv", "cut", "all", "qs"].contains(&n["kind"].as_str().unwrap()));
+            assert!(["pv", "cut", "all", "qs", "terminal"].contains(&n["kind"].as_str().unwrap()));
             let children = n["children"].as_array().unwrap();
             if let Some(c) = n["cutoff"].as_u64() {
                 assert!((c as usize) < children.len(), "{fen}: cutoff index");
-                assert_eq!(n["bound"], "lower", "{fen}: a cutoff is a lower bound");
+                // A cutoff is a lower bound; exact when it is the mate in one
+                // that mate-distance pruning allows at most.
+                assert!(
+                    n["bound"] == "lower" || (n["bound"] == "exact" && s.abs() >= 31000),
+                    "{fen}: a cutoff is a lower bound"
+                );
                 // Mate-distance pruning may narrow beta; never below the score.
                 assert!(s >= b || s.abs() >= 31000, "{fen}: cut below beta");
             }
@@ -227,4 +232,125 @@ fn node_cap_and_dot() {
     let bad = kibitz(&["tree", "--fen", "8/8/8 w - - 0 1", "--format", "json"]);
     assert!(!bad.status.success());
     assert!(stderr_of(&bad).contains("FEN"), "{}", stderr_of(&bad));
+}
+
+/// Checks that a node's bound agrees with the window it shows (all in the
+/// node's own view, as the JSON gives them): exact only strictly inside
+/// the window, unless the node is a terminal position or a tablebase
+/// answer (which the kind says); at least (lower) from beta up; at most
+/// (upper) from alpha down. A node entered with a null window is never
+/// labelled PV. Returns the number of nodes checked.
+fn check_bounds_agree_with_windows(tree: &Value, what: &str) -> usize {
+    fn go(n: &Value, what: &str, count: &mut usize) {
+        *count += 1;
+        let (a, b, s) = (
+            n["alpha"].as_i64().unwrap(),
+            n["beta"].as_i64().unwrap(),
+            n["score"].as_i64().unwrap(),
+        );
+        let kind = n["kind"].as_str().unwrap();
+        let at = || format!("{what}: {} {n:.0}", n["san"]);
+        match n["bound"].as_str().unwrap() {
+            "exact" => assert!(
+                (a < s && s < b) || kind == "terminal" || kind == "tb",
+                "exact outside the window [{a}, {b}] (score {s}, kind {kind}) at {}",
+                at()
+            ),
+            "lower" => assert!(
+                s >= b || kind == "tb",
+                "lower bound {s} below beta {b} at {}",
+                at()
+            ),
+            "upper" => assert!(
+                s <= a || kind == "tb",
+                "upper bound {s} above alpha {a} at {}",
+                at()
+            ),
+            other => panic!("unknown bound {other}"),
+        }
+        if b - a <= 1 {
+            assert_ne!(kind, "pv", "null window [{a}, {b}] labelled PV at {}", at());
+        }
+        for c in n["children"].as_array().unwrap() {
+            go(c, what, count);
+        }
+    }
+    let mut count = 0;
+    go(&tree["root"], what, &mut count);
+    for pass in tree["earlier_passes"].as_array().unwrap() {
+        go(pass, what, &mut count);
+    }
+    count
+}
+
+/// After Qxf7# is found at the root, mate-distance pruning ends every
+/// other root move at once. They are bounds (nothing beats the mate found),
+/// not exact PV scores; the mate itself is an exact terminal node.
+#[test]
+fn mate_distance_cuts_are_bounds_not_pv() {
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3";
+    let v = tree_json(&["--fen", fen, "--depth", "3"]);
+    let root = &v["root"];
+    let root_alpha_after_mate = 31999; // mate in 1, root's view
+    let children = root["children"].as_array().unwrap();
+    assert!(children.len() > 30, "every root move is recorded");
+    for c in children {
+        let uci = c["move"].as_str().unwrap();
+        let mates = c["san"].as_str().unwrap().ends_with('#');
+        if mates {
+            assert_eq!(c["bound"], "exact", "{uci}");
+            assert_eq!(c["kind"], "terminal", "{uci}: checkmate says so");
+            continue;
+        }
+        assert_ne!(c["bound"], "exact", "{uci} does not mate: not exact");
+        assert_ne!(c["kind"], "pv", "{uci} does not mate: not a PV node");
+    }
+    let a3 = children
+        .iter()
+        .find(|c| c["move"] == "a2a3")
+        .expect("a3 is recorded");
+    // Its own view (Black to move): at least "mated now", which is beta.
+    let (alpha, beta, score) = (
+        a3["alpha"].as_i64().unwrap(),
+        a3["beta"].as_i64().unwrap(),
+        a3["score"].as_i64().unwrap(),
+    );
+    assert_eq!(a3["bound"], "lower", "{a3:.0}");
+    assert!(score >= beta && beta - alpha == 1, "{a3:.0}");
+    // The root's view: an upper bound, at most the mate already found.
+    assert!(-score - 1 <= root_alpha_after_mate, "{a3:.0}");
+    check_bounds_agree_with_windows(&v, fen);
+}
+
+/// In tactical positions (mates, mate-distance cuts, TT entries, draws)
+/// every recorded node's bound agrees with its window.
+#[test]
+fn recorded_bounds_agree_with_windows() {
+    let mut fens: Vec<String> = Vec::new();
+    if let Some(path) = common::shared_file("epd/wacnew.epd") {
+        let text = std::fs::read_to_string(path).unwrap();
+        for line in text.lines().take(6) {
+            let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+            fens.push(format!("{} 0 1", fields.join(" ")));
+        }
+    }
+    fens.extend(
+        [
+            // Scholar's mate available, mate-distance cuts everywhere.
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3",
+            // Back-rank mate in two, with a defence by interposition.
+            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+            // Kiwipete: many captures, checks and transpositions.
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            // Stalemate traps in a queen ending.
+            "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1",
+        ]
+        .map(String::from),
+    );
+    let mut nodes = 0;
+    for fen in &fens {
+        let v = tree_json(&["--fen", fen, "--depth", "4"]);
+        nodes += check_bounds_agree_with_windows(&v, fen);
+    }
+    assert!(nodes > 1000, "{nodes} nodes checked");
 }

@@ -9,19 +9,12 @@ use super::board::{Board, Move16};
 use super::history::ContKey;
 use super::observer::{IterationInfo, NodeInfo, NodeKind, SearchObserver, SearchStats};
 use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW};
-use super::score::{Bound, Depth, MAX_PLY, Score};
+use super::score::{Bound, Depth, Line, MAX_PLY, Score};
 use super::search::{RootMove, Searcher, observe};
 use super::time::Limits;
 use super::variant::Variant;
 use shakmaty::{Move, Position};
 use std::time::Duration;
-
-/// One line of a finished search (one per MultiPV line).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
-    pub score: Score,
-    pub pv: Vec<Move>,
-}
 
 /// What a search found.
 #[derive(Clone, Debug)]
@@ -39,6 +32,14 @@ pub struct SearchResult {
     pub elapsed: Duration,
 }
 
+/// What the stopping rules remember from one iteration to the next.
+struct Progress {
+    /// Iterations in a row whose best move did not change.
+    stable_iterations: usize,
+    last_best: Option<Move>,
+    last_score: Score,
+}
+
 impl<O: SearchObserver> Searcher<'_, O> {
     /// Runs iterative deepening from `root` under `limits`.
     pub fn run<V: Variant>(
@@ -47,6 +48,84 @@ impl<O: SearchObserver> Searcher<'_, O> {
         limits: &Limits,
         multipv: usize,
     ) -> SearchResult {
+        self.init_root_moves(root, limits);
+        if self.root_moves.is_empty() {
+            let score = super::search::no_moves_score(root, 0);
+            return SearchResult {
+                best_move: None,
+                score,
+                depth: 0,
+                seldepth: 0,
+                pv: Vec::new(),
+                lines: Vec::new(),
+                stats: self.stats,
+                elapsed: self.time.elapsed(),
+            };
+        }
+        let multipv = multipv.clamp(1, self.root_moves.len());
+        let max_depth = max_depth(limits);
+        let mut completed = 0;
+        let mut lines: Vec<Line> = Vec::new();
+        let mut progress = Progress {
+            stable_iterations: 0,
+            last_best: None,
+            last_score: Score::ZERO,
+        };
+
+        for depth in 1..=max_depth {
+            self.root_depth = depth;
+            for rm in self.root_moves.iter_mut() {
+                rm.prev_score = rm.score;
+                rm.score = -Score::INFINITE;
+            }
+            for pv_index in 0..multipv {
+                self.search_line(root, depth, pv_index);
+                if self.aborted {
+                    break;
+                }
+            }
+            if self.aborted {
+                self.keep_partial_best(&mut lines);
+                break;
+            }
+            completed = depth;
+            lines = self.root_moves[..multipv]
+                .iter()
+                .map(|rm| Line {
+                    score: rm.shown(rm.score),
+                    pv: rm.pv.clone(),
+                })
+                .collect();
+            if self.should_stop(limits, depth, &mut progress) {
+                break;
+            }
+        }
+
+        if lines.is_empty() {
+            // Stopped before depth 1 finished: fall back on the first move.
+            let rm = &self.root_moves[0];
+            lines.push(Line {
+                score: rm.shown(rm.score.max(-Score::INFINITE)),
+                pv: vec![rm.mv],
+            });
+        }
+        let best = lines[0].clone();
+        SearchResult {
+            best_move: best.pv.first().copied(),
+            score: best.score,
+            depth: completed,
+            seldepth: self.root_moves[0].seldepth,
+            pv: best.pv,
+            lines,
+            stats: self.stats,
+            elapsed: self.time.elapsed(),
+        }
+    }
+
+    /// The root moves to search (`searchmoves` only, when given; only the
+    /// moves the tablebases allow, in their order, when they cover the
+    /// root), the TT move first.
+    fn init_root_moves<V: Variant>(&mut self, root: &Board<V>, limits: &Limits) {
         let legal = root.pos().legal_moves();
         self.root_moves = legal
             .iter()
@@ -72,17 +151,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
             }
         }
         if self.root_moves.is_empty() {
-            let score = super::search::no_moves_score(root, 0);
-            return SearchResult {
-                best_move: None,
-                score,
-                depth: 0,
-                seldepth: 0,
-                pv: Vec::new(),
-                lines: Vec::new(),
-                stats: self.stats,
-                elapsed: self.time.elapsed(),
-            };
+            return;
         }
         // TT move first at depth 1.
         if let Some(hit) = self.tt.probe(root.hash(), 0)
@@ -91,169 +160,124 @@ impl<O: SearchObserver> Searcher<'_, O> {
         {
             self.root_moves[..=i].rotate_right(1);
         }
+    }
 
-        let multipv = multipv.clamp(1, self.root_moves.len());
-        // A mate search goes on until it finds the mate; selective pruning
-        // may need a few plies more than the mate is long.
-        let default_depth = match limits.mate {
-            Some(n) => 4 * n as Depth + 10,
-            None => MAX_PLY as Depth - 8,
+    /// Searches MultiPV line `pv_index` of iteration `depth` with an
+    /// aspiration window, widened until the score falls inside it, and
+    /// reports it (not when the search was stopped).
+    fn search_line<V: Variant>(&mut self, root: &Board<V>, depth: Depth, pv_index: usize) {
+        self.pv_index = pv_index;
+        self.stats.seldepth = 0;
+        let prev = self.root_moves[pv_index].prev_score;
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH
+            && self.features.aspiration
+            && !prev.is_mate()
+            && prev > -Score::INFINITE
+        {
+            (
+                (prev - delta).max(-Score::INFINITE),
+                (prev + delta).min(Score::INFINITE),
+            )
+        } else {
+            (-Score::INFINITE, Score::INFINITE)
         };
-        let max_depth = limits
-            .depth
-            .unwrap_or(default_depth)
-            .clamp(1, MAX_PLY as Depth - 8);
-        let mut completed = 0;
-        let mut lines: Vec<Line> = Vec::new();
-        let mut stable_iterations = 0;
-        let mut last_best: Option<Move> = None;
-        let mut last_score = Score::ZERO;
-
-        for depth in 1..=max_depth {
-            self.root_depth = depth;
-            for rm in self.root_moves.iter_mut() {
-                rm.prev_score = rm.score;
-                rm.score = -Score::INFINITE;
-            }
-            for pv_index in 0..multipv {
-                self.pv_index = pv_index;
-                self.stats.seldepth = 0;
-                let prev = self.root_moves[pv_index].prev_score;
-                let mut delta = ASPIRATION_WINDOW;
-                let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH
-                    && self.features.aspiration
-                    && !prev.is_mate()
-                    && prev > -Score::INFINITE
-                {
-                    (
-                        (prev - delta).max(-Score::INFINITE),
-                        (prev + delta).min(Score::INFINITE),
-                    )
-                } else {
-                    (-Score::INFINITE, Score::INFINITE)
-                };
-                let score = loop {
-                    let score = self.search_root(root, depth, alpha, beta);
-                    // Best first; moves not yet known keep their order.
-                    self.root_moves[pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
-                    if self.aborted {
-                        break score;
-                    }
-                    if score <= alpha {
-                        beta = Score((alpha.0 + beta.0) / 2);
-                        alpha = (score - delta).max(-Score::INFINITE);
-                    } else if score >= beta {
-                        beta = (score + delta).min(Score::INFINITE);
-                    } else {
-                        break score;
-                    }
-                    delta += delta / 2 + 5;
-                    if delta > 1000 {
-                        alpha = -Score::INFINITE;
-                        beta = Score::INFINITE;
-                    }
-                };
-                if self.aborted {
-                    break;
-                }
-                // This line's move is the best of the moves not yet shown.
-                let rm = &self.root_moves[pv_index];
-                let info = IterationInfo {
-                    depth,
-                    seldepth: rm.seldepth,
-                    multipv: pv_index + 1,
-                    score: rm.shown(score),
-                    bound: Bound::Exact,
-                    // All threads' nodes: theirs are added in steps of 1024,
-                    // so add what this thread has not handed in yet.
-                    nodes: self.shared_nodes.map_or(self.stats.nodes, |n| {
-                        n.load(std::sync::atomic::Ordering::Relaxed) + (self.stats.nodes & 1023)
-                    }),
-                    elapsed: self.time.elapsed(),
-                    hashfull: self.tt.hashfull(),
-                    pv: rm.pv.clone(),
-                    stats: self.stats,
-                };
-                self.obs.iteration(&info);
-                self.root_moves[..=pv_index].sort_by_key(|r| std::cmp::Reverse(r.score));
-            }
+        let score = loop {
+            let score = self.search_root(root, depth, alpha, beta);
+            // Best first; moves not yet known keep their order.
+            self.root_moves[pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
             if self.aborted {
-                // A better move found before the abort is reliable: its search
-                // completed. Keep the partial ranking's first move then.
-                if let Some(first) = self.root_moves.first()
-                    && first.score > -Score::INFINITE
-                    && Some(first.mv) != lines.first().and_then(|l| l.pv.first().copied())
-                    && !lines.is_empty()
-                {
-                    lines[0] = Line {
-                        score: first.shown(first.score),
-                        pv: first.pv.clone(),
-                    };
-                }
-                break;
+                return;
             }
-            completed = depth;
-            lines = self.root_moves[..multipv]
-                .iter()
-                .map(|rm| Line {
-                    score: rm.shown(rm.score),
-                    pv: rm.pv.clone(),
-                })
-                .collect();
-
-            // Stopping rules.
-            let best = &self.root_moves[0];
-            if Some(best.mv) == last_best {
-                stable_iterations += 1;
+            if score <= alpha {
+                beta = Score((alpha.0 + beta.0) / 2);
+                alpha = (score - delta).max(-Score::INFINITE);
+            } else if score >= beta {
+                beta = (score + delta).min(Score::INFINITE);
             } else {
-                stable_iterations = 0;
+                break score;
             }
-            last_best = Some(best.mv);
-            let score = best.score;
-            if let Some(n) = limits.mate
-                && score.is_win()
-                && score.mate_moves().is_some_and(|m| m <= n as i32)
-            {
-                break;
+            delta += delta / 2 + 5;
+            if delta > 1000 {
+                alpha = -Score::INFINITE;
+                beta = Score::INFINITE;
             }
-            if self.time.is_timed() {
-                if self.root_moves.len() == 1 && depth >= 4 {
-                    break;
-                }
-                // A mate for us that this depth has fully seen.
-                if score.is_win() && score.mate_plies().is_some_and(|p| depth >= p + 4) {
-                    break;
-                }
-                let mut scale = [1.5, 1.2, 1.0, 0.85, 0.7][stable_iterations.min(4)];
-                if depth > 4 && score < last_score - 40 {
-                    scale *= 1.3;
-                }
-                if self.time.soft_exceeded(scale) {
-                    break;
-                }
-            }
-            last_score = score;
-        }
-
-        if lines.is_empty() {
-            // Stopped before depth 1 finished: fall back on the first move.
-            let rm = &self.root_moves[0];
-            lines.push(Line {
-                score: rm.shown(rm.score.max(-Score::INFINITE)),
-                pv: vec![rm.mv],
-            });
-        }
-        let best = lines[0].clone();
-        SearchResult {
-            best_move: best.pv.first().copied(),
-            score: best.score,
-            depth: completed,
-            seldepth: self.root_moves[0].seldepth,
-            pv: best.pv,
-            lines,
-            stats: self.stats,
+        };
+        // This line's move is the best of the moves not yet shown.
+        let rm = &self.root_moves[pv_index];
+        let info = IterationInfo {
+            depth,
+            seldepth: rm.seldepth,
+            multipv: pv_index + 1,
+            score: rm.shown(score),
+            bound: Bound::Exact,
+            // All threads' nodes: theirs are added in steps of 1024, so
+            // add what this thread has not handed in yet.
+            nodes: self.shared_nodes.map_or(self.stats.nodes, |n| {
+                n.load(std::sync::atomic::Ordering::Relaxed) + (self.stats.nodes & 1023)
+            }),
             elapsed: self.time.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv: rm.pv.clone(),
+            stats: self.stats,
+        };
+        self.obs.iteration(&info);
+        self.root_moves[..=pv_index].sort_by_key(|r| std::cmp::Reverse(r.score));
+    }
+
+    /// The search stopped inside an iteration: a better move found before
+    /// the abort is reliable (its search completed), so the partial
+    /// ranking's first move replaces the last iteration's best line.
+    fn keep_partial_best(&self, lines: &mut [Line]) {
+        if let Some(first) = self.root_moves.first()
+            && first.score > -Score::INFINITE
+            && Some(first.mv) != lines.first().and_then(|l| l.pv.first().copied())
+            && !lines.is_empty()
+        {
+            lines[0] = Line {
+                score: first.shown(first.score),
+                pv: first.pv.clone(),
+            };
         }
+    }
+
+    /// The stopping rules after iteration `depth` completed: a mate search
+    /// found its mate; with a clock, a single legal move, a mate this depth
+    /// has fully seen, or the soft time limit (scaled by how stable the best
+    /// move has been and whether the score dropped).
+    fn should_stop(&mut self, limits: &Limits, depth: Depth, progress: &mut Progress) -> bool {
+        let best = &self.root_moves[0];
+        if Some(best.mv) == progress.last_best {
+            progress.stable_iterations += 1;
+        } else {
+            progress.stable_iterations = 0;
+        }
+        progress.last_best = Some(best.mv);
+        let score = best.score;
+        if let Some(n) = limits.mate
+            && score.is_win()
+            && score.mate_moves().is_some_and(|m| m <= n as i32)
+        {
+            return true;
+        }
+        if self.time.is_timed() {
+            if self.root_moves.len() == 1 && depth >= 4 {
+                return true;
+            }
+            // A mate for us that this depth has fully seen.
+            if score.is_win() && score.mate_plies().is_some_and(|p| depth >= p + 4) {
+                return true;
+            }
+            let mut scale = [1.5, 1.2, 1.0, 0.85, 0.7][progress.stable_iterations.min(4)];
+            if depth > 4 && score < progress.last_score - 40 {
+                scale *= 1.3;
+            }
+            if self.time.soft_exceeded(scale) {
+                return true;
+            }
+        }
+        progress.last_score = score;
+        false
     }
 
     /// The root node: like an interior PV node, but its moves come from the
@@ -387,4 +411,17 @@ impl<O: SearchObserver> Searcher<'_, O> {
         observe!(self.obs.leave(0, best, bound));
         best
     }
+}
+
+/// The deepest iteration: the depth limit, or for a mate search a few
+/// plies more than the mate is long (selective pruning may need them).
+fn max_depth(limits: &Limits) -> Depth {
+    let default_depth = match limits.mate {
+        Some(n) => 4 * n as Depth + 10,
+        None => MAX_PLY as Depth - 8,
+    };
+    limits
+        .depth
+        .unwrap_or(default_depth)
+        .clamp(1, MAX_PLY as Depth - 8)
 }

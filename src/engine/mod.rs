@@ -1,6 +1,29 @@
 //! The chess engine. It knows nothing about terminals or protocols: give it
 //! a position and limits, get a move, a score and a principal variation, and
 //! watch it work through a [`SearchObserver`].
+//!
+//! # Layers
+//!
+//! Imports go one way only, from a layer to the ones above it in this list
+//! (lowest first); nothing imports a module further down:
+//!
+//! 1. Plain values: `score` (scores, bounds, [`Line`]), `tapered` (the
+//!    packed middlegame/endgame pair), `params`.
+//! 2. Evaluation data: the weight tables (`eval/weights.rs`,
+//!    `zh_weights.rs`, `level_weights.rs`, generated) and their layout
+//!    (`eval/layout.rs`), with the board-free evaluation on shakmaty
+//!    positions (`eval/mod.rs`, `full.rs`, `simple.rs`, `masks.rs`).
+//! 3. `variant`: the rules of each variant. It knows neither the board type
+//!    nor the evaluation.
+//! 4. `psqt`: the material + piece-square table of each variant, which
+//!    the board sums move by move.
+//! 5. `board` (and `movegen`, `see`): the engine's position.
+//! 6. The evaluation of a board: `eval/dispatch.rs` (which evaluation a
+//!    variant uses) and `eval/zh.rs` (the drop variants' terms).
+//! 7. Search support: `tt`, `history`, `movepick`, `observer`, `tb`.
+//! 8. The search: `search/` (one node), `qsearch.rs`, `iterative.rs` (the
+//!    root and iterative deepening).
+//! 9. This module (the [`Engine`]), `levels`, `tree`, `bench`.
 
 pub mod bench;
 pub mod board;
@@ -16,6 +39,7 @@ pub mod observer;
 pub mod params;
 pub mod partner;
 pub mod perft;
+pub mod psqt;
 mod qsearch;
 pub mod score;
 mod search;
@@ -29,13 +53,13 @@ pub mod variant;
 
 pub use board::{Board, BugBoard, FenError, ZhBoard};
 pub use eval::{EvalKind, EvalTrace};
-pub use iterative::{Line, SearchResult};
+pub use iterative::SearchResult;
 pub use levels::Level;
 pub use observer::{
     CountingObserver, IterationInfo, NoObserver, NodeInfo, NodeKind, Prune, Research,
     SearchObserver, SearchStats,
 };
-pub use score::{Bound, Depth, Ply, Score};
+pub use score::{Bound, Depth, Line, Ply, Score};
 pub use time::{Clock, Features, Limits};
 pub use variant::{Bug, Std, Variant, Zh};
 
@@ -237,6 +261,57 @@ pub struct Engine {
 struct Helper {
     hist: Histories,
     eval: Evaluator,
+}
+
+impl Helper {
+    /// A helper thread's search of `root`: until the main thread is done
+    /// (or its depth limit), without an observer.
+    #[allow(clippy::too_many_arguments)]
+    fn search<V: Variant>(
+        &mut self,
+        tt: &TranspositionTable,
+        root: &Board<V>,
+        keys: Vec<u64>,
+        limits: &Limits,
+        tables: &RootTables<'_>,
+        stop: &AtomicBool,
+        nodes: &AtomicU64,
+    ) {
+        let helper_limits = Limits {
+            depth: limits.depth,
+            mate: limits.mate,
+            infinite: true,
+            searchmoves: limits.searchmoves.clone(),
+            features: limits.features,
+            ..Limits::default()
+        };
+        let time = TimeManager::new(&helper_limits, root.turn(), Duration::ZERO);
+        let mut quiet = NoObserver;
+        let mut searcher = Searcher::new(
+            tt,
+            &mut self.hist,
+            &mut self.eval,
+            &mut quiet,
+            stop,
+            time,
+            u64::MAX,
+            keys,
+            limits.features,
+        );
+        searcher.tb = tables.tb;
+        searcher.root_tb = tables.root_tb.clone();
+        searcher.shared_nodes = Some(nodes);
+        searcher.run(root, &helper_limits, 1);
+    }
+}
+
+/// What the tablebases decided at the root, for every search thread: the
+/// tables to probe inside the search, the root moves they allow (with
+/// their scores; empty: all), and the probes the root took.
+struct RootTables<'a> {
+    tb: tb::TbAccess<'a>,
+    root_tb: Vec<(Move, Score)>,
+    root_hits: u64,
 }
 
 /// Most search threads [`Engine::set_threads`] accepts.
@@ -456,28 +531,14 @@ impl Engine {
     ) -> SearchReport {
         let root = pos.current();
         // The book and the tablebases know standard chess only.
-        let std_root = V::as_std(root);
+        let std_root = root.as_std();
         if self.options.own_book
             && limits.searchmoves.is_empty()
             && let Some(book) = &self.book
             && let Some(std_root) = std_root
             && let Some(m) = book.pick(std_root, &mut self.rng)
         {
-            let score = Score(self.eval.evaluate(root));
-            return SearchReport {
-                best_move: Some(m),
-                source: MoveSource::Book,
-                result: SearchResult {
-                    best_move: Some(m),
-                    score,
-                    depth: 0,
-                    seldepth: 0,
-                    pv: vec![m],
-                    lines: vec![Line { score, pv: vec![m] }],
-                    stats: SearchStats::default(),
-                    elapsed: Duration::ZERO,
-                },
-            };
+            return self.book_report(root, m);
         }
 
         let level = self.options.level;
@@ -487,8 +548,8 @@ impl Engine {
         // Tablebases at the root: only at full strength, where the engine
         // plays its best move anyway (a weaker level keeps its search,
         // blind spots and noise; the tables still score its leaves).
-        let own = self.tablebases.as_deref();
-        let syzygy = self.syzygy.as_deref();
+        let (own, syzygy) = (self.tablebases.clone(), self.syzygy.clone());
+        let (own, syzygy) = (own.as_deref(), syzygy.as_deref());
         let mut tb = tb::TbAccess::new(own, syzygy);
         let (plan, root_hits) = match std_root {
             Some(std_root) if level == Level::MAX => {
@@ -510,15 +571,64 @@ impl Engine {
             tb::RootPlan::Search => {}
         }
 
+        let tables = RootTables {
+            tb,
+            root_tb,
+            root_hits,
+        };
+        let result = self.search_threads(pos, &limits, multipv, stop, obs, tables);
+        let (best_move, source) = match level.choose(&result, &mut self.rng) {
+            Some(m) if Some(m) != result.best_move => (Some(m), MoveSource::Level),
+            _ => (result.best_move, MoveSource::Search),
+        };
+        SearchReport {
+            best_move,
+            source,
+            result,
+        }
+    }
+
+    /// The report of a book move.
+    fn book_report<V: Variant>(&mut self, root: &Board<V>, m: Move) -> SearchReport {
+        let score = Score(self.eval.evaluate(root));
+        SearchReport {
+            best_move: Some(m),
+            source: MoveSource::Book,
+            result: SearchResult {
+                best_move: Some(m),
+                score,
+                depth: 0,
+                seldepth: 0,
+                pv: vec![m],
+                lines: vec![Line { score, pv: vec![m] }],
+                stats: SearchStats::default(),
+                elapsed: Duration::ZERO,
+            },
+        }
+    }
+
+    /// Runs the search on this thread and, at full strength without a
+    /// node limit, on the helper threads too (they share the
+    /// transposition table and stop when this thread is done).
+    fn search_threads<V: Variant, O: SearchObserver>(
+        &mut self,
+        pos: &GamePosition<V>,
+        limits: &Limits,
+        multipv: usize,
+        stop: &AtomicBool,
+        obs: &mut O,
+        tables: RootTables<'_>,
+    ) -> SearchResult {
+        let root = pos.current();
         self.tt.new_search();
         self.hist.age();
-        let time = TimeManager::new(&limits, root.turn(), self.options.move_overhead);
+        let time = TimeManager::new(limits, root.turn(), self.options.move_overhead);
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
         let keys = pos.keys();
         // Weaker levels search alone: their blind spots and capped
         // quiescence are per search, and they do not need the speed. A
         // node-limited search also stays on one thread, so it is repeatable.
-        let helpers = if level == Level::MAX && limits.nodes.is_none() {
+        let helpers = if self.options.level == Level::MAX && limits.nodes.is_none() {
             &mut self.helpers[..]
         } else {
             &mut []
@@ -526,7 +636,8 @@ impl Engine {
         let helper_stop = AtomicBool::new(false);
         let helper_nodes = AtomicU64::new(0);
         let (tt, hist, eval) = (&self.tt, &mut self.hist, &mut self.eval);
-        let result = std::thread::scope(|scope| {
+        let tables = &tables;
+        std::thread::scope(|scope| {
             // Stops the helpers however this closure ends (a panic in the
             // main search included), so the scope's join cannot hang.
             let _stop_helpers = SetOnDrop(&helper_stop);
@@ -536,38 +647,13 @@ impl Engine {
                 h.eval.set_kind(eval.kind());
                 h.eval.set_weights(eval.weights());
                 h.eval.partner = eval.partner;
-                let (keys, root_tb) = (keys.clone(), root_tb.clone());
-                let (limits, helper_stop, helper_nodes) = (&limits, &helper_stop, &helper_nodes);
+                let keys = keys.clone();
+                let (helper_stop, helper_nodes) = (&helper_stop, &helper_nodes);
                 let spawned = std::thread::Builder::new()
                     .name("kibitz-helper".into())
                     .stack_size(SEARCH_STACK)
                     .spawn_scoped(scope, move || {
-                        // Until the main thread is done (or its depth limit).
-                        let helper_limits = Limits {
-                            depth: limits.depth,
-                            mate: limits.mate,
-                            infinite: true,
-                            searchmoves: limits.searchmoves.clone(),
-                            features: limits.features,
-                            ..Limits::default()
-                        };
-                        let time = TimeManager::new(&helper_limits, root.turn(), Duration::ZERO);
-                        let mut quiet = NoObserver;
-                        let mut searcher = Searcher::new(
-                            tt,
-                            &mut h.hist,
-                            &mut h.eval,
-                            &mut quiet,
-                            helper_stop,
-                            time,
-                            u64::MAX,
-                            keys,
-                            limits.features,
-                        );
-                        searcher.tb = tb;
-                        searcher.root_tb = root_tb;
-                        searcher.shared_nodes = Some(helper_nodes);
-                        searcher.run(root, &helper_limits, 1);
+                        h.search(tt, root, keys, limits, tables, helper_stop, helper_nodes);
                     });
                 match spawned {
                     Ok(handle) => handles.push(handle),
@@ -586,8 +672,8 @@ impl Engine {
                 keys,
                 limits.features,
             );
-            searcher.tb = tb;
-            searcher.root_tb = root_tb;
+            searcher.tb = tables.tb;
+            searcher.root_tb = tables.root_tb.clone();
             if let Some(q) = limits.qsearch_plies {
                 searcher.qs_cap = q as usize;
             }
@@ -595,27 +681,18 @@ impl Engine {
                 searcher.blind_pct = pct as u64;
                 searcher.blind_seed = seed;
             }
-            searcher.stats.tb_hits = root_hits;
+            searcher.stats.tb_hits = tables.root_hits;
             if !handles.is_empty() {
                 searcher.shared_nodes = Some(&helper_nodes);
             }
-            let result = searcher.run(root, &limits, multipv);
+            let result = searcher.run(root, limits, multipv);
             helper_stop.store(true, Ordering::Relaxed);
             for h in handles {
                 // A helper that panicked only cost us its help.
                 let _ = h.join();
             }
             result
-        });
-        let (best_move, source) = match level.choose(&result, &mut self.rng) {
-            Some(m) if Some(m) != result.best_move => (Some(m), MoveSource::Level),
-            _ => (result.best_move, MoveSource::Search),
-        };
-        SearchReport {
-            best_move,
-            source,
-            result,
-        }
+        })
     }
 
     /// The report of a move our own tables chose: one "iteration" per line.

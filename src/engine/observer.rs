@@ -59,6 +59,9 @@ pub struct NodeInfo<'a> {
 pub enum Prune {
     /// A draw by repetition, 50-move rule or insufficient material.
     Draw,
+    /// No legal move: checkmate or stalemate (in Bughouse maybe only
+    /// waiting for a piece from the partner). The node's score is exact.
+    NoLegalMoves,
     /// Mate-distance pruning closed the window.
     MateDistance,
     /// Mate-distance pruning narrowed the window to what a mate from this
@@ -106,6 +109,7 @@ impl Prune {
     pub fn label(&self) -> String {
         match self {
             Prune::Draw => "draw".into(),
+            Prune::NoLegalMoves => "no legal moves".into(),
             Prune::MateDistance => "mate-distance".into(),
             Prune::MateDistanceWindow { .. } => "mate-distance window".into(),
             Prune::ReverseFutility { margin, .. } => format!("reverse-futility {margin}"),

@@ -13,7 +13,7 @@
 //! partner's opponent), and a request to sit makes the engine take its time
 //! (the UCI layer does that).
 
-use super::eval::zh::PartnerTweaks;
+use super::eval::PartnerTweaks;
 use shakmaty::{Color, Role};
 use std::fmt;
 

@@ -3,7 +3,12 @@
 //! A [`Score`] is always seen from the side to move (negamax convention):
 //! positive means the side to move is better. Mate scores count plies from
 //! the root: `Score::MATE - n` means "the side to move mates in n plies".
+//!
+//! A [`Line`] (a score with its principal variation) lives here too: both
+//! the search (`iterative.rs`) and the tablebase layer below it (`tb.rs`)
+//! produce lines, so the type sits below both.
 
+use shakmaty::Move;
 use std::fmt;
 use std::ops::{Add, AddAssign, Neg, Sub, SubAssign};
 
@@ -205,6 +210,14 @@ impl SubAssign<i32> for Score {
     fn sub_assign(&mut self, rhs: i32) {
         self.0 -= rhs;
     }
+}
+
+/// One line of a finished search (one per MultiPV line), or of a root the
+/// tablebases decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub score: Score,
+    pub pv: Vec<Move>,
 }
 
 /// What a stored or returned score says about the true value.

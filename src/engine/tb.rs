@@ -14,8 +14,7 @@
 //!   best outcome under the 50-move rule, quickest zeroing move first.
 
 use super::board::Board;
-use super::iterative::Line;
-use super::score::{Bound, MAX_PLY, Ply, Score};
+use super::score::{Bound, Line, MAX_PLY, Ply, Score};
 use super::variant::Variant;
 use crate::tablebase::syzygy::SyzygyTables;
 use crate::tablebase::{MAX_PIECES, Probe, Tablebases, Wdl};
@@ -60,7 +59,7 @@ impl<'a> TbAccess<'a> {
     /// at compile time.
     #[inline(always)]
     pub fn probe<V: Variant>(&self, board: &Board<V>, ply: Ply) -> Option<(Score, Bound)> {
-        let board = V::as_std(board)?;
+        let board = board.as_std()?;
         let pieces = board.board().occupied().count();
         if pieces > self.pieces {
             return None;

@@ -150,7 +150,7 @@ impl TranspositionTable {
         let _ = key;
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn probe(&self, key: u64, ply: Ply) -> Option<TtHit> {
         let bucket = self.buckets[self.index(key)].load();
         let k = key as u16;

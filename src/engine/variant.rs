@@ -15,9 +15,14 @@
 //!   each side has sent across (its evaluation counts it: material gained
 //!   also feeds the partner), and a check that a drop could block is not
 //!   mate (the partner may still send a piece).
+//!
+//! This layer sits below the board and the evaluation (see the layer list
+//! in the engine's module docs): it imports neither. The board takes its
+//! piece-square tables from `psqt.rs`, the evaluation chooses the variant's
+//! evaluation itself (`eval/dispatch.rs`), and the one question about a
+//! board asked here ([`Variant::as_std`]) goes through the [`AsStd`] trait
+//! that the board implements.
 
-use super::board::Board;
-use super::eval::{Evaluator, S};
 use crate::variant::VariantKind;
 use shakmaty::variant::Crazyhouse;
 use shakmaty::{
@@ -151,14 +156,21 @@ pub trait Variant: Copy + Default + Debug + Send + Sync + 'static {
     fn play(pos: &Self::Pos, m: Move) -> (Self::Pos, Option<Piece>);
 
     /// The same board as standard chess (tablebases and the book work only
-    /// there).
-    fn as_std(board: &Board<Self>) -> Option<&Board<Std>>;
+    /// there): `board.as_std()`, also callable as `V::as_std(&board)`.
+    #[inline(always)]
+    fn as_std<B: AsStd>(board: &B) -> Option<&B::Std> {
+        board.as_std()
+    }
+}
 
-    /// The material + piece-square table the board keeps up to date.
-    fn psqt_table() -> &'static [[[S; 64]; 6]; 2];
-
-    /// Static evaluation from the side to move's point of view.
-    fn evaluate(ev: &mut Evaluator, board: &Board<Self>) -> i32;
+/// A board that may be one of standard chess. The board implements it
+/// (`Board::as_std`); the variant layer names only this trait, so it never
+/// imports the board type.
+pub trait AsStd {
+    /// The standard-chess board type.
+    type Std;
+    /// `Some(self)` in standard chess, `None` in the drop variants.
+    fn as_std(&self) -> Option<&Self::Std>;
 }
 
 /// A move-picker buffer of `(move, ordering score)` pairs.
@@ -231,21 +243,6 @@ impl Variant for Std {
         p.play_unchecked(m);
         (p, None)
     }
-
-    #[inline(always)]
-    fn as_std(board: &Board<Std>) -> Option<&Board<Std>> {
-        Some(board)
-    }
-
-    #[inline(always)]
-    fn psqt_table() -> &'static [[[S; 64]; 6]; 2] {
-        &super::eval::PSQT
-    }
-
-    #[inline(always)]
-    fn evaluate(ev: &mut Evaluator, board: &Board<Std>) -> i32 {
-        ev.evaluate_std(board)
-    }
 }
 
 impl Variant for Zh {
@@ -274,21 +271,6 @@ impl Variant for Zh {
         p.play_unchecked(m);
         (p, None)
     }
-
-    #[inline(always)]
-    fn as_std(_: &Board<Zh>) -> Option<&Board<Std>> {
-        None
-    }
-
-    #[inline(always)]
-    fn psqt_table() -> &'static [[[S; 64]; 6]; 2] {
-        &super::eval::zh::ZH_PSQT
-    }
-
-    #[inline(always)]
-    fn evaluate(ev: &mut Evaluator, board: &Board<Zh>) -> i32 {
-        super::eval::zh::evaluate(ev, board)
-    }
 }
 
 impl Variant for Bug {
@@ -315,21 +297,6 @@ impl Variant for Bug {
     #[inline]
     fn play(pos: &Crazyhouse, m: Move) -> (Crazyhouse, Option<Piece>) {
         crate::variant::rules::play_bughouse(pos, m)
-    }
-
-    #[inline(always)]
-    fn as_std(_: &Board<Bug>) -> Option<&Board<Std>> {
-        None
-    }
-
-    #[inline(always)]
-    fn psqt_table() -> &'static [[[S; 64]; 6]; 2] {
-        &super::eval::zh::ZH_PSQT
-    }
-
-    #[inline(always)]
-    fn evaluate(ev: &mut Evaluator, board: &Board<Bug>) -> i32 {
-        super::eval::zh::evaluate(ev, board)
     }
 }
 

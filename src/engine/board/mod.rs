@@ -11,8 +11,10 @@
 //! pieces (as shakmaty's own key does), and in Bughouse the pieces each
 //! side has sent to its partner.
 
+use super::psqt::table as psqt_table;
 use super::tapered::S;
-use super::variant::{Bug, Extra, Std, Variant, Zh, drop_gives_check};
+use super::variant::{AsStd, Bug, Extra, Std, Variant, Zh, drop_gives_check};
+use crate::variant::VariantKind;
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{
@@ -52,7 +54,7 @@ pub type BugBoard = Board<Bug>;
 
 #[inline(always)]
 fn psqt<V: Variant>(color: Color, role: Role, sq: Square) -> S {
-    V::psqt_table()[color as usize][role as usize - 1][sq as usize]
+    psqt_table::<V>()[color as usize][role as usize - 1][sq as usize]
 }
 
 /// Material + piece-square sum of a board (White minus Black) with a
@@ -63,6 +65,14 @@ pub fn psqt_sum<V: Variant>(board: &shakmaty::Board) -> S {
         s += psqt::<V>(piece.color, piece.role, sq);
     }
     s
+}
+
+impl<V: Variant> AsStd for Board<V> {
+    type Std = Board<Std>;
+    #[inline(always)]
+    fn as_std(&self) -> Option<&Board<Std>> {
+        Board::as_std(self)
+    }
 }
 
 /// The tablebases (a lower layer) take any `AsRef<Chess>`, so they never
@@ -155,6 +165,18 @@ impl<V: Variant> Board<V> {
         let pos = V::from_setup(setup, mode)
             .map_err(|e| FenError::Illegal(crate::variant::fen::explain_illegal(e.kinds())))?;
         Ok(Board::from_pos(pos))
+    }
+
+    /// The same board as standard chess, `None` in the drop variants (the
+    /// tablebases and the book know standard chess only). Decided at
+    /// compile time: the variant's kind is a constant, and the type check
+    /// of the downcast folds away.
+    #[inline(always)]
+    pub fn as_std(&self) -> Option<&Board<Std>> {
+        if V::KIND != VariantKind::Chess {
+            return None;
+        }
+        (self as &dyn std::any::Any).downcast_ref::<Board<Std>>()
     }
 
     /// The shakmaty position.

@@ -4,9 +4,9 @@
 //! engine (fixed weights), the trace shown in the UI (which term each weight
 //! belongs to) and the Texel tuner (how often each weight is used).
 
-use super::S;
 use super::level_weights as lw;
 use super::weights as w;
+use crate::engine::tapered::S;
 
 pub const MATERIAL: usize = 0;
 pub const PST: usize = MATERIAL + 5;

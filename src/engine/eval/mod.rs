@@ -11,6 +11,7 @@
 //! Both can explain themselves: [`trace`] returns an [`EvalTrace`] whose
 //! per-term, per-side parts add up exactly to the score the engine uses.
 
+mod dispatch;
 mod full;
 pub mod layout;
 mod level_weights;
@@ -20,8 +21,6 @@ pub mod weights;
 pub mod zh;
 pub mod zh_weights;
 
-use super::board::Board;
-use super::variant::{Std, Variant};
 use shakmaty::{Bitboard, Chess, Color, Position};
 use std::fmt;
 
@@ -221,6 +220,22 @@ pub fn psqt_of(pos: &Chess) -> S {
     s
 }
 
+/// What the partner's wishes add to the value of a piece sent across
+/// (Bughouse): `[colour][role]`, on top of the `SENT` weights of the drop
+/// evaluation (`zh.rs`). "Need a knight" makes a knight we capture worth
+/// more; "don't give a queen" makes our queen captured by the opponent
+/// (sent to their partner) cost more.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartnerTweaks {
+    pub extra_sent: [[i32; 5]; 2],
+}
+
+impl PartnerTweaks {
+    pub fn is_empty(&self) -> bool {
+        self.extra_sent == [[0; 5]; 2]
+    }
+}
+
 /// Which weights the full evaluation of standard chess plays with.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum WeightSet {
@@ -252,7 +267,7 @@ pub struct Evaluator {
     pub(crate) zh_pawns: PawnCache,
     /// Bughouse: what the partner asked for changes what sent pieces are
     /// worth.
-    pub(crate) partner: zh::PartnerTweaks,
+    pub(crate) partner: PartnerTweaks,
 }
 
 impl Default for Evaluator {
@@ -268,7 +283,7 @@ impl Evaluator {
             weights: WeightSet::Tuned,
             pawns: PawnCache::new(),
             zh_pawns: PawnCache::new(),
-            partner: zh::PartnerTweaks::default(),
+            partner: PartnerTweaks::default(),
         }
     }
 
@@ -293,27 +308,22 @@ impl Evaluator {
         }
     }
 
-    /// Bughouse: the partner's wishes (see [`zh::PartnerTweaks`]).
-    pub fn set_partner_tweaks(&mut self, t: zh::PartnerTweaks) {
+    /// Bughouse: the partner's wishes (see [`PartnerTweaks`]).
+    pub fn set_partner_tweaks(&mut self, t: PartnerTweaks) {
         self.partner = t;
     }
 
-    /// Evaluates `board` from the side to move's point of view, by its
-    /// variant's evaluation.
+    /// The standard-chess evaluation of `pos`, whose material +
+    /// piece-square sum of the tuned tables ([`PSQT`]) is `psqt` (the board
+    /// keeps it up to date). Boards are evaluated through
+    /// `Evaluator::evaluate` (`dispatch.rs`).
     #[inline]
-    pub fn evaluate<V: Variant>(&mut self, board: &Board<V>) -> i32 {
-        V::evaluate(self, board)
-    }
-
-    /// The standard-chess evaluation.
-    #[inline]
-    pub fn evaluate_std(&mut self, board: &Board<Std>) -> i32 {
-        let pos = board.chess();
+    pub fn evaluate_chess(&mut self, pos: &Chess, psqt: S) -> i32 {
         match self.kind {
             EvalKind::Full => {
                 // The board's running material and square sum is of the
                 // tuned tables; the level weights compute their own.
-                let psqt = (self.weights == WeightSet::Tuned).then(|| board.psqt());
+                let psqt = (self.weights == WeightSet::Tuned).then_some(psqt);
                 let raw = full::evaluate(
                     pos,
                     self.weights.table(),
@@ -335,7 +345,7 @@ impl Evaluator {
 
 /// Evaluates with the given kind (no cache), from the side to move's view.
 pub fn evaluate(pos: &Chess, kind: EvalKind) -> i32 {
-    Evaluator::new(kind).evaluate(&Board::from_chess(pos.clone()))
+    Evaluator::new(kind).evaluate_chess(pos, psqt_of(pos))
 }
 
 /// The full evaluation with arbitrary weights (for the tuner), side to move's view.

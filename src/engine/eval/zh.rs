@@ -23,7 +23,7 @@
 //! game phase counts the pieces in hand too: a Crazyhouse game never
 //! reaches an "endgame" by trades.
 
-use super::layout::{NUM_WEIGHTS, build_psqt};
+use super::layout::NUM_WEIGHTS;
 use super::zh_weights as zw;
 use super::{EvalKind, EvalTrace, Evaluator, NoTrace, PawnCache, Raw, S, Term, TermTracer, Tracer};
 use crate::engine::board::Board;
@@ -102,10 +102,6 @@ pub const ZH_DEFAULT_WEIGHTS: ZhWeights = ZhWeights {
 /// The weights the engine uses in the drop variants.
 pub static ZH_WEIGHTS: ZhWeights = ZH_DEFAULT_WEIGHTS;
 
-/// Material plus piece-square values of the drop variants (what the
-/// board keeps up to date), like [`super::PSQT`].
-pub static ZH_PSQT: [[[S; 64]; 6]; 2] = build_psqt(&zw::BOARD);
-
 /// Game-phase weight of a piece in hand (as on the board).
 const PHASE: [i32; 5] = [0, 1, 1, 2, 4];
 
@@ -117,21 +113,7 @@ const ROLES: [Role; 5] = [
     Role::Queen,
 ];
 
-/// What the partner's wishes add to the value of a piece sent across
-/// (Bughouse): `[colour][role]`, on top of the `SENT` weights. "Need a
-/// knight" makes a knight we capture worth more; "don't give a queen"
-/// makes our queen captured by the opponent (sent to their partner) cost
-/// more.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct PartnerTweaks {
-    pub extra_sent: [[i32; 5]; 2],
-}
-
-impl PartnerTweaks {
-    pub fn is_empty(&self) -> bool {
-        self.extra_sent == [[0; 5]; 2]
-    }
-}
+pub use super::PartnerTweaks;
 
 /// Evaluates a Crazyhouse or Bughouse board from the side to move's view.
 #[inline]

@@ -314,61 +314,91 @@ pub fn quiet_checks<P: Position + Clone>(
     discovery: Bitboard,
     mut f: impl FnMut(Move),
 ) {
-    let board = pos.board();
-    let turn = pos.turn();
-    let us = pos.us();
-    let occupied = board.occupied();
-    let empty = !occupied;
-    let Some(king) = board.king_of(!turn) else {
+    let Some(king) = pos.board().king_of(!pos.turn()) else {
         return;
     };
+    // Pieces that uncover a check: every quiet move of theirs off the line
+    // checks, others may check directly; decide exactly, move by move.
+    let uncovering = discovery & pos.us();
+    if uncovering.any() {
+        uncovering_checks(pos, ctx, discovery, uncovering, king, &mut f);
+    }
+    let others = pos.us() & !uncovering;
+    piece_checks(pos, ctx, others, king, &mut f);
+    pawn_checks(pos, ctx, others, king, &mut f);
+    // Castling: the rook may give check.
+    if pos.castles().has_color(pos.turn()) && !uncovering.contains(ctx.king) {
+        castling_checks(pos, king, &mut f);
+    }
+}
+
+/// [`quiet_checks`] of the pieces in `uncovering` (those of `discovery`
+/// that are ours): a quiet move off the line to `king` checks, any other
+/// may check directly.
+#[inline(always)]
+fn uncovering_checks<P: Position + Clone>(
+    pos: &P,
+    ctx: &GenContext,
+    discovery: Bitboard,
+    uncovering: Bitboard,
+    king: Square,
+    f: &mut impl FnMut(Move),
+) {
+    let turn = pos.turn();
+    let occupied = pos.board().occupied();
+    let check = |m: Move| -> bool {
+        match m {
+            Move::Normal {
+                role,
+                from,
+                to,
+                promotion,
+                ..
+            } => {
+                (discovery.contains(from) && !attacks::aligned(from, to, king)) || {
+                    let occ = occupied.without(from).with(to);
+                    match promotion.unwrap_or(role) {
+                        Role::Pawn => attacks::pawn_attacks(turn, to).contains(king),
+                        Role::Knight => attacks::knight_attacks(to).contains(king),
+                        Role::Bishop => attacks::bishop_attacks(to, occ).contains(king),
+                        Role::Rook => attacks::rook_attacks(to, occ).contains(king),
+                        Role::Queen => attacks::queen_attacks(to, occ).contains(king),
+                        Role::King => false,
+                    }
+                }
+            }
+            // Castling with the king uncovering a line: play it.
+            _ => {
+                let mut p = pos.clone();
+                p.play_unchecked(m);
+                p.is_check()
+            }
+        }
+    };
+    quiet(pos, ctx, |m| {
+        if m.from().is_some_and(|from| uncovering.contains(from)) && check(m) {
+            f(m);
+        }
+    });
+}
+
+/// [`quiet_checks`] of the knights and sliders among `others`: to the
+/// empty squares from which they attack `king`.
+#[inline(always)]
+fn piece_checks<P: Position>(
+    pos: &P,
+    ctx: &GenContext,
+    others: Bitboard,
+    king: Square,
+    f: &mut impl FnMut(Move),
+) {
+    let board = pos.board();
+    let occupied = board.occupied();
+    let empty = !occupied;
     // Squares from which each piece type would attack the enemy king.
     let knight_sq = attacks::knight_attacks(king) & empty;
     let bishop_sq = attacks::bishop_attacks(king, occupied) & empty;
     let rook_sq = attacks::rook_attacks(king, occupied) & empty;
-
-    // Pieces that uncover a check: every quiet move of theirs off the line
-    // checks, others may check directly; decide exactly, move by move.
-    let uncovering = discovery & us;
-    if uncovering.any() {
-        let d = discovery;
-        let check = |m: Move| -> bool {
-            match m {
-                Move::Normal {
-                    role,
-                    from,
-                    to,
-                    promotion,
-                    ..
-                } => {
-                    (d.contains(from) && !attacks::aligned(from, to, king)) || {
-                        let occ = occupied.without(from).with(to);
-                        match promotion.unwrap_or(role) {
-                            Role::Pawn => attacks::pawn_attacks(turn, to).contains(king),
-                            Role::Knight => attacks::knight_attacks(to).contains(king),
-                            Role::Bishop => attacks::bishop_attacks(to, occ).contains(king),
-                            Role::Rook => attacks::rook_attacks(to, occ).contains(king),
-                            Role::Queen => attacks::queen_attacks(to, occ).contains(king),
-                            Role::King => false,
-                        }
-                    }
-                }
-                // Castling with the king uncovering a line: play it.
-                _ => {
-                    let mut p = pos.clone();
-                    p.play_unchecked(m);
-                    p.is_check()
-                }
-            }
-        };
-        quiet(pos, ctx, |m| {
-            if m.from().is_some_and(|from| uncovering.contains(from)) && check(m) {
-                f(m);
-            }
-        });
-    }
-
-    let others = us & !uncovering;
     // Knights.
     for from in board.knights() & others & !ctx.pinned {
         for to in attacks::knight_attacks(from) & knight_sq {
@@ -407,7 +437,22 @@ pub fn quiet_checks<P: Position + Clone>(
             }
         }
     }
-    // Pawn pushes (and quiet underpromotions) that check.
+}
+
+/// [`quiet_checks`] of the pawns among `others`: pushes (single and
+/// double) and quiet underpromotions that attack `king`.
+#[inline(always)]
+fn pawn_checks<P: Position>(
+    pos: &P,
+    ctx: &GenContext,
+    others: Bitboard,
+    king: Square,
+    f: &mut impl FnMut(Move),
+) {
+    let board = pos.board();
+    let turn = pos.turn();
+    let occupied = board.occupied();
+    let empty = !occupied;
     let (step, start_rank): (i32, Rank) = match turn {
         Color::White => (8, Rank::Second),
         Color::Black => (-8, Rank::Seventh),
@@ -463,22 +508,26 @@ pub fn quiet_checks<P: Position + Clone>(
             });
         }
     }
-    // Castling: the rook may give check.
-    if pos.castles().has_color(turn) && !uncovering.contains(ctx.king) {
-        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
-            if pos.castles().has(turn, side) {
-                for m in pos.castling_moves(side) {
-                    if let Move::Castle { king: k, rook } = m {
-                        let rook_to = Square::from_coords(side.rook_to_file(), rook.rank());
-                        let king_to = Square::from_coords(side.king_to_file(), k.rank());
-                        let occ = occupied
-                            .without(k)
-                            .without(rook)
-                            .with(rook_to)
-                            .with(king_to);
-                        if attacks::rook_attacks(rook_to, occ).contains(king) {
-                            f(m);
-                        }
+}
+
+/// [`quiet_checks`] of castling: the moves whose rook attacks `king`.
+#[inline(always)]
+fn castling_checks<P: Position>(pos: &P, king: Square, f: &mut impl FnMut(Move)) {
+    let turn = pos.turn();
+    let occupied = pos.board().occupied();
+    for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+        if pos.castles().has(turn, side) {
+            for m in pos.castling_moves(side) {
+                if let Move::Castle { king: k, rook } = m {
+                    let rook_to = Square::from_coords(side.rook_to_file(), rook.rank());
+                    let king_to = Square::from_coords(side.king_to_file(), k.rank());
+                    let occ = occupied
+                        .without(k)
+                        .without(rook)
+                        .with(rook_to)
+                        .with(king_to);
+                    if attacks::rook_attacks(rook_to, occ).contains(king) {
+                        f(m);
                     }
                 }
             }

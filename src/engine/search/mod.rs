@@ -23,7 +23,10 @@ use super::variant::Variant;
 use shakmaty::{Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+mod common;
 mod node;
+
+pub(crate) use common::{ABORTED, Best, NodeFlow, bound_cuts, phase};
 
 /// Per-ply search state.
 #[derive(Clone, Copy, Default)]
@@ -323,11 +326,12 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
     }
 
     /// Decodes a TT move and checks that it is legal here.
-    #[inline]
+    #[inline(always)]
     pub fn legal_tt_move<V: Variant>(board: &Board<V>, m: Move16) -> Option<Move> {
-        board
-            .decode(m)
-            .filter(|&m| super::movegen::is_legal(board.pos(), board.in_check(), m))
+        match board.decode(m) {
+            Some(m) if super::movegen::is_legal(board.pos(), board.in_check(), m) => Some(m),
+            _ => None,
+        }
     }
 
     #[inline]
@@ -383,6 +387,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
 
     /// A leaf without quiescence (that feature switched off): the static
     /// evaluation, or the mate/stalemate score.
+    #[cold]
     fn leaf<V: Variant>(
         &mut self,
         board: &Board<V>,
@@ -417,6 +422,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             return score;
         }
         let score = if board.pos().legal_moves().is_empty() {
+            observe!(self.obs.prune(ply, super::observer::Prune::NoLegalMoves));
             no_moves_score(board, ply)
         } else {
             Score(self.eval.evaluate(board))
@@ -424,31 +430,6 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
         observe!(self.obs.stand_pat(ply, score));
         observe!(self.obs.leave(ply, score, Bound::Exact));
         score
-    }
-
-    /// Counts a node the tablebases answered and stores its score.
-    #[cold]
-    pub(crate) fn tb_leaf<V: Variant>(
-        &mut self,
-        board: &Board<V>,
-        ply: Ply,
-        score: Score,
-        bound: Bound,
-    ) -> (Score, Bound) {
-        self.stats.tb_hits += 1;
-        if self.features.transposition_table {
-            self.tt.store(
-                board.hash(),
-                ply,
-                Move16::NONE,
-                score,
-                None,
-                TB_DEPTH,
-                bound,
-            );
-            observe!(self.obs.tt_store(ply, score, bound, TB_DEPTH));
-        }
-        (score, bound)
     }
 }
 

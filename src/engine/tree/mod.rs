@@ -76,6 +76,52 @@ pub struct TreeNode {
     pub last_step: u32,
 }
 
+impl TreeNode {
+    /// The node ended as a terminal position: a draw by rule, or no legal
+    /// move (checkmate, stalemate).
+    pub fn is_terminal(&self) -> bool {
+        self.notes.iter().any(|n| {
+            matches!(
+                n,
+                Note::Prune(Prune::Draw) | Note::Prune(Prune::NoLegalMoves)
+            )
+        })
+    }
+
+    /// The bound to record for `score` as the search reported it, so that
+    /// it agrees with the window the node shows: exact only strictly inside
+    /// it, at least (lower) from beta up, at most (upper) from alpha down.
+    /// The search may report an exact score outside the window (a
+    /// mate-distance cut, an exact TT entry, the static evaluation at the
+    /// last ply): it is a true bound, not a PV score. A bound at the edge of
+    /// the window mate-distance pruning left is exact. Terminal positions and
+    /// tablebase answers keep what the search said: their scores are what
+    /// the position is worth, and the node says why.
+    fn window_bound(&self, score: Score, bound: Bound) -> Bound {
+        if bound == Bound::None
+            || self.kind == NodeKind::Tablebase
+            || (bound == Bound::Exact && self.is_terminal())
+        {
+            return bound;
+        }
+        // The window mate-distance pruning narrowed the search to: beyond
+        // it no score is possible from this ply, so a bound reaching its
+        // edge is the exact score (a mate in one found, mated at once).
+        let (low, high) = self.search_window;
+        if score >= self.beta {
+            Bound::Lower
+        } else if score <= self.alpha {
+            Bound::Upper
+        } else if (bound == Bound::Lower && score >= high)
+            || (bound == Bound::Upper && score <= low)
+        {
+            Bound::Exact
+        } else {
+            bound
+        }
+    }
+}
+
 /// How a node was entered.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Entry {
@@ -255,10 +301,14 @@ impl<V: Variant> SearchTree<V> {
             .collect()
     }
 
-    /// PV / CUT / ALL / quiescence / tablebase, by what the node turned out
-    /// to be.
+    /// PV / CUT / ALL / quiescence / tablebase / terminal, by what the node
+    /// turned out to be. PV only for an exact score inside the window (a
+    /// null-window node never is one).
     pub fn node_type(&self, id: NodeId) -> NodeType {
         let n = self.node(id);
+        if n.bound == Bound::Exact && n.is_terminal() {
+            return NodeType::Terminal;
+        }
         match n.kind {
             NodeKind::Quiescence => NodeType::Quiescence,
             NodeKind::Tablebase => NodeType::Tablebase,
@@ -339,6 +389,9 @@ pub enum NodeType {
     Quiescence,
     /// Answered by an endgame tablebase: a leaf with an exact score.
     Tablebase,
+    /// A position that ends the game or the line: checkmate, stalemate or
+    /// a draw by rule. Its score is exact whatever the window.
+    Terminal,
 }
 
 impl NodeType {
@@ -349,6 +402,7 @@ impl NodeType {
             NodeType::All => "all",
             NodeType::Quiescence => "qs",
             NodeType::Tablebase => "tb",
+            NodeType::Terminal => "terminal",
         }
     }
 }
@@ -467,7 +521,13 @@ impl<V: Variant> SearchObserver for TreeRecorder<V> {
             alpha: node.alpha,
             beta: node.beta,
             search_window: (node.alpha, node.beta),
-            kind: node.kind,
+            // A PV node entered with a null window cannot get an exact
+            // score: it is not shown as a PV node.
+            kind: if node.kind == NodeKind::Pv && node.beta.0 - node.alpha.0 <= 1 {
+                NodeKind::NonPv
+            } else {
+                node.kind
+            },
             pv_node: node.pv,
             in_check: node.in_check,
             score: Score::ZERO,
@@ -583,6 +643,7 @@ impl<V: Variant> SearchObserver for TreeRecorder<V> {
 
     fn leave(&mut self, _ply: Ply, score: Score, bound: Bound) {
         if let Some(id) = self.current() {
+            let bound = self.tree.nodes[id as usize].window_bound(score, bound);
             self.step(StepKind::Leave { score, bound });
             let last = self.tree.steps.len().saturating_sub(1) as u32;
             let n = &mut self.tree.nodes[id as usize];

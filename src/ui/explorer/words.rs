@@ -104,6 +104,9 @@ impl<V: crate::engine::Variant> std::fmt::Display for NoteText<'_, V> {
                     f,
                     "A draw (repetition, 50-move rule or insufficient material)"
                 ),
+                Prune::NoLegalMoves => {
+                    write!(f, "No legal move: checkmate or stalemate, an exact score")
+                }
                 Prune::MateDistance => write!(
                     f,
                     "Mate-distance pruning: no mate from here can beat one already found"

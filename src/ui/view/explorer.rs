@@ -372,6 +372,7 @@ fn child_rows<'a, V: crate::engine::Variant>(cx: &Browse<'_, V>, visible: usize)
             NodeType::All => "ALL",
             NodeType::Quiescence => "QS",
             NodeType::Tablebase => "TB",
+            NodeType::Terminal => "END",
         };
         let mut marks = Vec::new();
         if cx.pv.contains(&c) {

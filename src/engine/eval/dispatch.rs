@@ -1,0 +1,30 @@
+//! Evaluating a [`Board`]: the one place where the evaluation meets the
+//! board type, choosing the variant's evaluation.
+//!
+//! The rest of `eval/mod.rs` and its tables work on shakmaty positions and
+//! sit below the board (the board keeps a running sum of their
+//! piece-square tables, see `engine/psqt.rs`); this file and the drop
+//! variants' evaluation (`zh.rs`, which reads a board's pockets and what
+//! it sent to the partner) sit above it.
+
+use super::{Evaluator, zh};
+use crate::engine::board::Board;
+use crate::engine::variant::{Std, Variant};
+
+impl Evaluator {
+    /// Evaluates `board` from the side to move's point of view, by its
+    /// variant's evaluation (which one is decided at compile time).
+    #[inline(always)]
+    pub fn evaluate<V: Variant>(&mut self, board: &Board<V>) -> i32 {
+        match board.as_std() {
+            Some(board) => self.evaluate_std(board),
+            None => zh::evaluate(self, board),
+        }
+    }
+
+    /// The standard-chess evaluation.
+    #[inline(always)]
+    pub fn evaluate_std(&mut self, board: &Board<Std>) -> i32 {
+        self.evaluate_chess(board.chess(), board.psqt())
+    }
+}

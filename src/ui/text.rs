@@ -109,6 +109,56 @@ pub fn resume_summary(game: &crate::game::Game, path: &std::path::Path) -> Strin
     )
 }
 
+/// Where [`wrap_styled`] with no indent breaks `chars`: each row is one run
+/// of the text (the spaces at a break belong to no row). For drawing
+/// straight into a buffer, without building strings.
+pub fn wrap_ranges(chars: &[char], width: usize) -> Vec<std::ops::Range<usize>> {
+    let width = width.max(1);
+    let mut rows = Vec::new();
+    // The row being filled: `chars[start..start + len]`.
+    let (mut start, mut len) = (0, 0);
+    let mut fresh = false;
+    let mut i = 0;
+    while i < chars.len() {
+        let s0 = i;
+        while i < chars.len() && chars[i] == ' ' {
+            i += 1;
+        }
+        let w0 = i;
+        while i < chars.len() && chars[i] != ' ' {
+            i += 1;
+        }
+        let (spaces, word) = (w0 - s0, i - w0);
+        let need = if fresh { 0 } else { spaces } + word;
+        if len > 0 && !fresh && len + need > width && word > 0 {
+            rows.push(start..start + len);
+            len = 0;
+            fresh = true;
+        }
+        if !fresh && spaces > 0 {
+            if len == 0 {
+                start = s0;
+            }
+            len += spaces;
+        }
+        for j in w0..i {
+            if len >= width {
+                rows.push(start..start + len);
+                len = 0;
+            }
+            if len == 0 {
+                start = j;
+            }
+            len += 1;
+            fresh = false;
+        }
+    }
+    if len > 0 || rows.is_empty() {
+        rows.push(start..start + len);
+    }
+    rows
+}
+
 /// Wraps styled text (pieces of text with a tag: a style, or what stands
 /// for one) at spaces to lines of at most `width` characters; a word longer
 /// than a line is cut. Lines after the first start with `indent` spaces
@@ -177,4 +227,39 @@ pub fn wrap_styled<T: Copy + PartialEq>(
             out
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `wrap_ranges` breaks where `wrap_styled` does, on words, runs of
+    /// spaces, words longer than a row and trailing spaces.
+    #[test]
+    fn wrap_ranges_agrees_with_wrap_styled() {
+        let texts = [
+            "",
+            "short",
+            "White to move: type a move (e4, Nf3, O-O) or pick squares with arrows+Enter or the mouse",
+            "a  b   c    d",
+            "averyveryverylongwordthatislongerthanarow and then some words",
+            "trailing spaces     ",
+            "   leading spaces and   gaps   between words here",
+        ];
+        for text in texts {
+            for width in [1, 3, 7, 10, 20, 80] {
+                let pieces = vec![(text.to_string(), 0u8)];
+                let want: Vec<String> = wrap_styled(&pieces, width, 0)
+                    .into_iter()
+                    .map(|row| row.into_iter().map(|(s, _)| s).collect())
+                    .collect();
+                let chars: Vec<char> = text.chars().collect();
+                let got: Vec<String> = wrap_ranges(&chars, width)
+                    .into_iter()
+                    .map(|r| chars[r].iter().collect())
+                    .collect();
+                assert_eq!(got, want, "{text:?} at width {width}");
+            }
+        }
+    }
 }

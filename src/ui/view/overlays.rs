@@ -40,13 +40,18 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
         };
         Line::from(Span::styled(s.text.clone(), st))
     } else if app.s.human_to_move(app.ui) {
-        Line::from(Span::styled(
-            format!(
-                "{} to move: type a move (e4, Nf3, O-O) or pick squares with arrows+Enter or the mouse",
-                color_name(app.s.board().turn())
-            ),
-            Style::default().fg(theme.dim),
-        ))
+        // The hint is no error: on a narrow screen it says less rather
+        // than wrap over the board.
+        let side = color_name(app.s.board().turn());
+        let long = format!(
+            "{side} to move: type a move (e4, Nf3, O-O) or pick squares with arrows+Enter or the mouse"
+        );
+        let text = if long.chars().count() <= area.width as usize {
+            long
+        } else {
+            format!("{side} to move: type a move (e4, Nf3, O-O) or use arrows+Enter")
+        };
+        Line::from(Span::styled(text, Style::default().fg(theme.dim)))
     } else {
         Line::from("")
     };
@@ -124,41 +129,56 @@ pub(super) fn draw_status_message(buf: &mut Buffer, theme: &Theme, line: Line, a
     if area.height == 0 || area.width == 0 {
         return;
     }
-    let pieces: Vec<(String, Style)> = line
-        .spans
-        .iter()
-        .map(|s| (s.content.to_string(), line.style.patch(s.style)))
-        .collect();
-    let mut rows = crate::ui::text::wrap_styled(&pieces, area.width as usize, 0);
-    let max = ((area.y + area.height) / 2).clamp(1, area.y + 1) as usize;
-    if rows.len() > max {
-        rows.truncate(max);
-        if let Some(last) = rows.last_mut() {
-            let len: usize = last.iter().map(|(s, _)| s.chars().count()).sum();
-            if len + 1 > area.width as usize
-                && let Some((s, _)) = last.last_mut()
-            {
-                s.pop();
-            }
-            let st = last.last().map_or(Style::default(), |p| p.1);
-            last.push(("…".to_string(), st));
+    let base = Style::default().fg(theme.text).bg(theme.background);
+    // Nearly every status fits its row: draw it there as it is.
+    if line.width() <= area.width as usize {
+        buf.set_style(Rect::new(area.x, area.y, area.width, 1), base);
+        buf.set_line(area.x, area.y, &line, area.width);
+        return;
+    }
+    // Otherwise wrap it, straight into the buffer (a frame is drawn many
+    // times a second; no strings are built).
+    let mut chars = Vec::new();
+    let mut styles = Vec::new();
+    for span in &line.spans {
+        let st = line.style.patch(span.style);
+        for c in span.content.chars() {
+            chars.push(c);
+            styles.push(st);
         }
     }
+    let width = area.width as usize;
+    let mut rows = crate::ui::text::wrap_ranges(&chars, width);
+    let max = ((area.y + area.height) / 2).clamp(1, area.y + 1) as usize;
+    let cut = rows.len() > max;
+    rows.truncate(max);
     let n = rows.len() as u16;
-    let r = Rect::new(area.x, area.y + 1 - n, area.width, n);
-    Clear.render_ref(r, buf);
-    buf.set_style(r, Style::default().fg(theme.text).bg(theme.background));
-    let lines: Vec<Line> = rows
-        .into_iter()
-        .map(|row| {
-            Line::from(
-                row.into_iter()
-                    .map(|(s, st)| Span::styled(s, st))
-                    .collect::<Vec<_>>(),
-            )
-        })
-        .collect();
-    Paragraph::new(lines).render_ref(r, buf);
+    let top = area.y + 1 - n;
+    for (i, row) in rows.iter().enumerate() {
+        let y = top + i as u16;
+        let r = Rect::new(area.x, y, area.width, 1);
+        Clear.render_ref(r, buf);
+        buf.set_style(r, base);
+        let last = i + 1 == rows.len();
+        // The last row of a message cut short ends with `…`.
+        let keep = if cut && last {
+            row.len().min(width - 1)
+        } else {
+            row.len()
+        };
+        let mut x = area.x;
+        for j in row.start..row.start + keep {
+            buf[(x, y)].set_char(chars[j]).set_style(styles[j]);
+            x += 1;
+        }
+        if cut && last {
+            let st = styles
+                .get(row.start + keep.max(1) - 1)
+                .copied()
+                .unwrap_or(base);
+            buf[(x, y)].set_char('…').set_style(st);
+        }
+    }
 }
 
 /// The replay screen's status: the move-number box or the message, then

@@ -65,6 +65,10 @@ struct PlayArgs {
     /// (levels, kibitz, or engine commands).
     #[arg(long)]
     opponents: Option<String>,
+    /// Engines answer at once: with a clock they otherwise take the time a
+    /// player of their level would over each move.
+    #[arg(long)]
+    fast: bool,
 }
 
 impl PlayArgs {
@@ -85,6 +89,7 @@ impl PlayArgs {
             seat: self.seat,
             partner: self.partner,
             opponents: self.opponents,
+            fast: self.fast,
         }
     }
 }

@@ -138,6 +138,9 @@ pub struct Config {
     /// Engine vs engine without a clock: the least time between two moves,
     /// so the game can be followed.
     pub watch_delay: Duration,
+    /// Engines take a player's time over their moves when a clock runs
+    /// (`human`), or answer at once (`fast`).
+    pub engine_pace: crate::ui::pace::Pace,
     /// Syzygy directories for the built-in engines (`:`-separated, as the
     /// `SyzygyPath` UCI option); `None` = none.
     pub syzygy_path: Option<String>,
@@ -161,6 +164,7 @@ impl Default for Config {
             replay_keys: ReplayKeyMap::default(),
             autosave: true,
             watch_delay: Duration::from_millis(800),
+            engine_pace: crate::ui::pace::Pace::Human,
             syzygy_path: None,
             own_tablebases: true,
             engine_threads: 1,
@@ -181,6 +185,7 @@ const SETTINGS: &[&str] = &[
     "pieces",
     "autosave",
     "watch_delay_ms",
+    "engine_pace",
     "own_tablebases",
     "syzygy_path",
     "engine_threads",
@@ -663,6 +668,10 @@ autosave = true
 # Engine vs engine without a clock: at least this long between moves (ms).
 watch_delay_ms = 800
 
+# With a clock, engines take the time a player of their level would over
+# each move ("human"), or answer at once ("fast"; also `--fast`).
+engine_pace = "human"
+
 # Endgame tables for the built-in engines: our own (the data folder's
 # tablebases/, made by the trainer or `kibitz tb generate`), and Syzygy
 # files if you have them (directories separated by ':').
@@ -764,6 +773,17 @@ fn read_setting(c: &mut Config, r: &mut Reader, table: &toml::Table, key: &str, 
         "watch_delay_ms" => {
             if let Some(ms) = r.int(key, v, (0, 60_000), "0 to 60000 (milliseconds)") {
                 c.watch_delay = Duration::from_millis(ms as u64);
+            }
+        }
+        "engine_pace" => {
+            if let Some(p) = r.string(key, v, "\"human\" or \"fast\"") {
+                match crate::ui::pace::Pace::parse(p) {
+                    Some(p) => c.engine_pace = p,
+                    None => r.reject(
+                        key,
+                        format!("engine_pace = \"{p}\": use \"human\" or \"fast\""),
+                    ),
+                }
             }
         }
         "syzygy_path" => {

@@ -18,6 +18,7 @@ pub mod input;
 pub mod keymap;
 pub mod layout;
 mod output;
+pub mod pace;
 pub mod player;
 pub mod replay;
 mod startup;

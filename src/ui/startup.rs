@@ -37,6 +37,8 @@ pub struct Options {
     pub partner: Option<String>,
     /// Bughouse: the opponents (one for both, or two separated by a comma).
     pub opponents: Option<String>,
+    /// Engines answer at once, clock or not (the config's `engine_pace`).
+    pub fast: bool,
 }
 
 /// A player given on the command line: a level 1-8, `kibitz` (at the
@@ -224,6 +226,9 @@ pub(super) fn prepare(opts: &Options) -> Result<Prepared> {
     }
     if opts.ascii {
         cfg.piece_style = config::PieceStyle::Ascii;
+    }
+    if opts.fast {
+        cfg.engine_pace = crate::ui::pace::Pace::Fast;
     }
     if let Some(t) = &opts.time {
         cfg.time_control = if t == "none" || t == "-" {

@@ -71,6 +71,9 @@ pub struct ChessScreen {
     /// Engine vs engine: a move that arrived early, played when it is due.
     pub(crate) queued: Option<(Move, Instant)>,
     pub(crate) last_move_at: Option<Instant>,
+    /// With a clock: when a player of the engine's level would have moved
+    /// (its move is held until then; see [`crate::ui::pace`]).
+    pub(crate) move_due: Option<Instant>,
     /// The endgame trainer's game, when one is played.
     pub trainer: Option<Box<TrainerGame>>,
 }
@@ -117,6 +120,7 @@ impl ChessScreen {
             started_at: None,
             queued: None,
             last_move_at: None,
+            move_due: None,
             trainer: None,
         }
     }

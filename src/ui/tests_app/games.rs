@@ -487,3 +487,46 @@ fn takeback_after_an_engine_failure_restarts_the_engine() {
         "a search is sent to the dead engine and never answered"
     );
 }
+
+/// With a clock, the engine takes a player's time: its move, found at once,
+/// is held (its clock running) until a player of its level would have
+/// moved, then played by the clock's tick. Without a clock it plays at once.
+#[test]
+fn engine_moves_take_a_players_time_with_a_clock() {
+    let t = Instant::now();
+    let mut a = App::new(Config::default(), theme::builtin(), None);
+    a.update(Msg::Resize(120, 40), t);
+    a.start_game(setup(WHITE, None, Some("2+0")), t);
+    for (i, m) in ["e4", "d4", "Nf3", "c4", "g3", "Bg2"].iter().enumerate() {
+        let now = t + Duration::from_secs(20 * i as u64);
+        type_str(&mut a, m, now);
+        let req = take_go(&mut a, Slot::Opponent).expect("engine asked");
+        let due = a.chess().move_due.expect("a paced move with a clock");
+        assert!(due > now, "never instantly");
+        assert!(
+            due <= now + Duration::from_secs(20),
+            "at most a sixth of 2:00"
+        );
+        let answer = ["e7e6", "d7d5", "g8f6", "c7c6", "f8e7", "e8g8"][i];
+        reply(&mut a, &req, answer, now);
+        assert_eq!(a.chess().game.moves().len(), 2 * i + 1, "held, not played");
+        assert!(
+            a.chess().engine_thinking(),
+            "the engine is still on the move"
+        );
+        a.update(Msg::Tick, due);
+        assert_eq!(a.chess().game.moves().len(), 2 * i + 2, "played when due");
+    }
+    // Fast mode: at once.
+    let config = Config {
+        engine_pace: crate::ui::pace::Pace::Fast,
+        ..Config::default()
+    };
+    let mut a = App::new(config, theme::builtin(), None);
+    a.update(Msg::Resize(120, 40), t);
+    a.start_game(setup(WHITE, None, Some("2+0")), t);
+    type_str(&mut a, "e4", t);
+    let req = take_go(&mut a, Slot::Opponent).expect("engine asked");
+    reply(&mut a, &req, "e7e5", t);
+    assert_eq!(a.chess().game.moves().len(), 2);
+}

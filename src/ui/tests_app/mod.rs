@@ -30,8 +30,13 @@ use shakmaty::{Color, Role, Square};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// An app whose engines answer at once (the pacing has its own tests).
 fn app() -> App {
-    let mut a = App::new(Config::default(), theme::builtin(), None);
+    let config = Config {
+        engine_pace: crate::ui::pace::Pace::Fast,
+        ..Config::default()
+    };
+    let mut a = App::new(config, theme::builtin(), None);
     a.update(Msg::Resize(120, 40), Instant::now());
     a
 }

@@ -86,6 +86,7 @@ impl Chess<'_> {
             // Full strength without a clock: two seconds per move.
             limits.movetime = Some(Duration::from_secs(2));
         }
+        self.s.move_due = self.paced_move(now);
         let id = self.ui.next_id;
         self.ui.next_id += 1;
         self.s.pending.push((Slot::Opponent, id, Purpose::Move));
@@ -106,6 +107,31 @@ impl Chess<'_> {
                 limits,
             }),
         ));
+    }
+
+    /// When the engine to move should play, as a player of its level
+    /// would with this clock; `None` without a clock or in fast mode.
+    fn paced_move(&self, now: Instant) -> Option<Instant> {
+        use crate::ui::pace::{Pace, Turn, think_time};
+        let clocks = self.s.clocks.as_ref()?;
+        if self.ui.config.engine_pace == Pace::Fast {
+            return None;
+        }
+        let turn = self.board().turn();
+        let level = match self.s.spec {
+            EngineSpec::BuiltIn { level } => Some(level),
+            _ => None,
+        };
+        let t = Turn {
+            left: clocks.remaining(turn, now),
+            opponent: clocks.remaining(!turn, now),
+            increment: clocks.control.increment,
+            moves_made: self.s.game.moves().len() / 2,
+            level,
+            partner: None,
+        };
+        let mut rng = crate::util::Rng::from_entropy();
+        Some(now + think_time(&t, &mut rng))
     }
 
     pub(super) fn request_hint(&mut self, now: Instant) {
@@ -503,16 +529,17 @@ impl Chess<'_> {
                             Some(m) if self.board().is_legal(m) => {
                                 // Watching two engines without a clock: give
                                 // each move time to be seen.
-                                let due =
-                                    self.s.last_move_at.map(|t| t + self.ui.config.watch_delay);
-                                match due {
-                                    Some(due)
-                                        if self.s.mode == Mode::EngineVsEngine
+                                let watch = self
+                                    .s
+                                    .last_move_at
+                                    .map(|t| t + self.ui.config.watch_delay)
+                                    .filter(|_| {
+                                        self.s.mode == Mode::EngineVsEngine
                                             && self.s.clocks.is_none()
-                                            && now < due =>
-                                    {
-                                        self.s.queued = Some((m, due));
-                                    }
+                                    });
+                                // With a clock: a player's time (paced).
+                                match watch.max(self.s.move_due.take()) {
+                                    Some(due) if now < due => self.s.queued = Some((m, due)),
                                     _ => self.play(m, now),
                                 }
                             }

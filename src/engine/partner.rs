@@ -32,6 +32,14 @@ pub enum PartnerMsg {
     Trade,
     /// "Avoid trades."
     NoTrades,
+    /// "Forget my requests" (FICS `x`): back to normal play.
+    Cancel,
+    /// "Move fast" (FICS `fast`, `time`): the team needs tempo.
+    Fast,
+    /// "Move normally again" (FICS `slow`).
+    Slow,
+    /// "Flag your opponent" (FICS `flag`): they are short of time.
+    Flag,
     /// Anything else, shown as it came.
     Text(String),
 }
@@ -59,11 +67,51 @@ pub fn role_word(role: Role) -> &'static str {
     }
 }
 
+/// The FICS shorthand for a piece wish: `+n` (good), `++n` (very good),
+/// `+++n` (mates), and `-q`, `--q`, `---q` for pieces not to give away;
+/// `d` (diagonal: the bishop) and `h` (heavy: the rook) as FICS bots read
+/// them; `+trades` / `-trades`. `None` when `t` is not one.
+fn fics_wish(t: &str) -> Option<PartnerMsg> {
+    let plus = t.chars().take_while(|&c| c == '+').count();
+    let minus = t.chars().take_while(|&c| c == '-').count();
+    let (n, want) = match (plus, minus) {
+        (1..=3, 0) => (plus, true),
+        (0, 1..=3) => (minus, false),
+        _ => return None,
+    };
+    let rest = t[n..].trim();
+    if rest.is_empty() || rest.starts_with("trade") {
+        return Some(if want {
+            PartnerMsg::Trade
+        } else {
+            PartnerMsg::NoTrades
+        });
+    }
+    let role = match rest {
+        "p" => Role::Pawn,
+        "n" => Role::Knight,
+        "b" | "d" => Role::Bishop,
+        "r" | "h" => Role::Rook,
+        "q" => Role::Queen,
+        _ => return None,
+    };
+    Some(if want {
+        PartnerMsg::Need(role, (n == 3).then(|| "mates".to_string()))
+    } else {
+        PartnerMsg::DontGive(role)
+    })
+}
+
 impl PartnerMsg {
-    /// Reads a message as players write it.
+    /// Reads a message as players write it: in words (`need N`, `don't
+    /// give Q`, `no trades`) or in the FICS shorthand (`++n`, `-q`, `x`,
+    /// `fast`, `flag`...).
     pub fn parse(text: &str) -> PartnerMsg {
         let t = text.trim();
         let lower = t.to_ascii_lowercase();
+        if let Some(m) = fics_wish(&lower) {
+            return m;
+        }
         let (head, reason) = match lower.split_once(':') {
             Some((h, _)) => (
                 h.trim().to_string(),
@@ -75,7 +123,14 @@ impl PartnerMsg {
         match words.as_slice() {
             ["sit"] | ["sit", "please"] | ["wait"] => PartnerMsg::Sit,
             ["go"] | ["go", "go"] | ["move"] => PartnerMsg::Go,
-            ["trade"] | ["trades"] | ["trade", "all"] | ["trades", "ok"] => PartnerMsg::Trade,
+            ["x"] | ["="] | ["cancel"] => PartnerMsg::Cancel,
+            ["fast"] | ["time"] | ["hurry"] => PartnerMsg::Fast,
+            ["slow"] => PartnerMsg::Slow,
+            ["flag"] | ["flag", "him"] | ["flag", "her"] => PartnerMsg::Flag,
+            ["trade"] | ["trades"] | ["trade", "all"] | ["trades", "ok"] | ["trades", "good"] => {
+                PartnerMsg::Trade
+            }
+            ["trades", "bad"] => PartnerMsg::NoTrades,
             ["no", "trades"]
             | ["no", "trade"]
             | ["notrade"]
@@ -96,17 +151,48 @@ impl PartnerMsg {
 }
 
 impl fmt::Display for PartnerMsg {
-    /// The canonical form, which [`PartnerMsg::parse`] reads back.
+    /// The FICS form bughouse players and bots (Sjeng) use, which
+    /// [`PartnerMsg::parse`] reads back: `++n` (a knight is very good for
+    /// me), `+++n` (it mates), `--q` (don't give a queen), `sit`, `go`,
+    /// `x`, `fast`, `slow`, `flag`, `+trades`, `-trades`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PartnerMsg::Need(r, None) => write!(f, "need {}", r.upper_char()),
-            PartnerMsg::Need(r, Some(why)) => write!(f, "need {}: {why}", r.upper_char()),
-            PartnerMsg::DontGive(r) => write!(f, "don't give {}", r.upper_char()),
+            PartnerMsg::Need(r, why) => {
+                let mates = why.as_deref().is_some_and(|w| w.contains("mate"));
+                let plus = if mates { "+++" } else { "++" };
+                write!(f, "{plus}{}", r.char())
+            }
+            PartnerMsg::DontGive(r) => write!(f, "--{}", r.char()),
             PartnerMsg::Sit => f.write_str("sit"),
             PartnerMsg::Go => f.write_str("go"),
-            PartnerMsg::Trade => f.write_str("trade"),
-            PartnerMsg::NoTrades => f.write_str("no trades"),
+            PartnerMsg::Trade => f.write_str("+trades"),
+            PartnerMsg::NoTrades => f.write_str("-trades"),
+            PartnerMsg::Cancel => f.write_str("x"),
+            PartnerMsg::Fast => f.write_str("fast"),
+            PartnerMsg::Slow => f.write_str("slow"),
+            PartnerMsg::Flag => f.write_str("flag"),
             PartnerMsg::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+impl PartnerMsg {
+    /// In plain words, for the person reading it: "needs a knight (it
+    /// mates)", "don't give a queen", "sit (don't move)".
+    pub fn describe(&self) -> String {
+        match self {
+            PartnerMsg::Need(r, None) => format!("needs a {}", role_word(*r)),
+            PartnerMsg::Need(r, Some(why)) => format!("needs a {} ({why})", role_word(*r)),
+            PartnerMsg::DontGive(r) => format!("don't give a {}", role_word(*r)),
+            PartnerMsg::Sit => "sit (don't move)".into(),
+            PartnerMsg::Go => "go (move again)".into(),
+            PartnerMsg::Trade => "trades are good".into(),
+            PartnerMsg::NoTrades => "trades are bad".into(),
+            PartnerMsg::Cancel => "forget my requests".into(),
+            PartnerMsg::Fast => "move fast".into(),
+            PartnerMsg::Slow => "move normally".into(),
+            PartnerMsg::Flag => "flag your opponent".into(),
+            PartnerMsg::Text(t) => t.clone(),
         }
     }
 }
@@ -160,7 +246,13 @@ impl PartnerState {
             }
             PartnerMsg::Trade => self.trades = Some(true),
             PartnerMsg::NoTrades => self.trades = Some(false),
-            PartnerMsg::Text(_) => {}
+            PartnerMsg::Cancel => {
+                self.wanted = [false; 5];
+                self.dont_give = [false; 5];
+                self.trades = None;
+            }
+            PartnerMsg::Fast | PartnerMsg::Flag => self.sit = false,
+            PartnerMsg::Slow | PartnerMsg::Text(_) => {}
         }
         *self != before
     }
@@ -231,7 +323,12 @@ mod tests {
         );
         // The canonical forms read back as themselves.
         for m in [
-            PartnerMsg::Need(Role::Bishop, Some("mate with B@h7".into())),
+            PartnerMsg::Need(Role::Bishop, Some("mates".into())),
+            PartnerMsg::Need(Role::Knight, None),
+            PartnerMsg::Cancel,
+            PartnerMsg::Fast,
+            PartnerMsg::Slow,
+            PartnerMsg::Flag,
             PartnerMsg::DontGive(Role::Rook),
             PartnerMsg::Sit,
             PartnerMsg::Go,
@@ -240,6 +337,40 @@ mod tests {
         ] {
             assert_eq!(PartnerMsg::parse(&m.to_string()), m, "{m}");
         }
+    }
+
+    /// The FICS shorthand, as players and Sjeng write it.
+    #[test]
+    fn fics_words_read() {
+        use PartnerMsg as M;
+        assert_eq!(M::parse("+n"), M::Need(Role::Knight, None));
+        assert_eq!(M::parse("++N"), M::Need(Role::Knight, None));
+        assert_eq!(M::parse("+++q"), M::Need(Role::Queen, Some("mates".into())));
+        assert_eq!(M::parse("-q"), M::DontGive(Role::Queen));
+        assert_eq!(M::parse("---r"), M::DontGive(Role::Rook));
+        assert_eq!(M::parse("+d"), M::Need(Role::Bishop, None));
+        assert_eq!(M::parse("+trades"), M::Trade);
+        assert_eq!(M::parse("trades good"), M::Trade);
+        assert_eq!(M::parse("trades bad"), M::NoTrades);
+        assert_eq!(M::parse("-"), M::NoTrades);
+        assert_eq!(M::parse("x"), M::Cancel);
+        assert_eq!(M::parse("fast"), M::Fast);
+        assert_eq!(M::parse("slow"), M::Slow);
+        assert_eq!(M::parse("flag"), M::Flag);
+        assert_eq!(M::parse("+xyz"), M::Text("+xyz".into()));
+        // What Kibitz sends is what Sjeng reads: the bare shorthand.
+        assert_eq!(M::Need(Role::Knight, None).to_string(), "++n");
+        assert_eq!(
+            M::Need(Role::Knight, Some("mate with N@f7".into())).to_string(),
+            "+++n"
+        );
+        assert_eq!(M::DontGive(Role::Queen).to_string(), "--q");
+        // A cancel forgets the wishes.
+        let mut s = PartnerState::default();
+        s.receive(&M::Need(Role::Knight, None));
+        s.receive(&M::DontGive(Role::Queen));
+        assert!(s.receive(&M::Cancel));
+        assert!(s.tweaks(Color::White).is_empty());
     }
 
     #[test]

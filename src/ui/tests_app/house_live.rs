@@ -510,3 +510,96 @@ fn the_app_offers_the_unfinished_game_and_resumes_it() {
     assert_eq!(live_moves(&c), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The `Go` job for `seat` in `live`'s queue (taken out with the rest).
+fn live_go(live: &mut crate::ui::house::live::Live, seat: usize) -> Option<u64> {
+    let jobs = std::mem::take(&mut live.jobs);
+    go_for(&jobs, seat).map(|(id, _)| id)
+}
+
+/// With a clock, engine seats take a player's time: a move found at once is
+/// held (the seat still "thinking") and played by the tick when due. In
+/// Bughouse a partner's "sit" holds it while the seat is up on time, and
+/// "go" (or "fast") releases it.
+#[test]
+fn engine_seats_pace_themselves_and_sit_when_asked() {
+    use crate::ui::house::live::Live;
+    use crate::ui::pace::Pace;
+    let t0 = Instant::now();
+    let setup = LiveSetup {
+        kind: VariantKind::Bughouse,
+        // You on A-white; your partner B-black; the opponents A-black and B-white.
+        players: vec![[Player::Human, ENGINE], [ENGINE, ENGINE]],
+        time: Some(TimeControl::new(120, 0)),
+    };
+    let names = vec![
+        ["You".to_string(), "Opp A".to_string()],
+        ["Opp B".to_string(), "Partner".to_string()],
+    ];
+    let mut live = Live::new(setup, names, t0);
+    live.pace = Pace::Human;
+    let b_white = seat_index(1, Color::White);
+    let b_black = seat_index(1, Color::Black);
+    let id = live_go(&mut live, b_white).expect("B-white asked at once");
+    live.engine_news(
+        b_white,
+        EngineNews::Best {
+            id,
+            uci: "e2e4".into(),
+        },
+        t0,
+    );
+    assert_eq!(
+        live.moves_played(),
+        0,
+        "held: a player does not move in 0 s"
+    );
+    assert!(live.thinking(b_white));
+    // It is played within a sixth of the clock.
+    live.tick(t0 + Duration::from_secs(20));
+    assert_eq!(live.moves_played(), 1);
+    // You ask your partner (B-black) to sit: its move waits while it is
+    // up on time... B-black has 2:00, B-white 1:40 after 20 s.
+    let you = seat_index(0, Color::White);
+    live.say(you, "sit");
+    let t1 = t0 + Duration::from_secs(20);
+    let id = live_go(&mut live, b_black).expect("B-black asked");
+    live.engine_news(
+        b_black,
+        EngineNews::Best {
+            id,
+            uci: "e7e5".into(),
+        },
+        t1,
+    );
+    live.tick(t1 + Duration::from_secs(15));
+    assert_eq!(live.moves_played(), 1, "sitting");
+    assert!(live.thinking(b_black));
+    // ... and moves on "go".
+    live.say(you, "go");
+    live.tick(t1 + Duration::from_secs(16));
+    assert_eq!(live.moves_played(), 2, "went on 'go'");
+}
+
+/// Fast pace: engine moves are played as they come.
+#[test]
+fn fast_pace_plays_engine_moves_at_once() {
+    use crate::ui::house::live::Live;
+    let t0 = Instant::now();
+    let setup = LiveSetup {
+        kind: VariantKind::Crazyhouse,
+        players: vec![[ENGINE, Player::Human]],
+        time: Some(TimeControl::new(60, 0)),
+    };
+    let mut live = Live::new(setup, vec![["E".into(), "You".into()]], t0);
+    let id = live_go(&mut live, 0).expect("White asked");
+    live.engine_news(
+        0,
+        EngineNews::Best {
+            id,
+            uci: "e2e4".into(),
+        },
+        t0,
+    );
+    assert_eq!(live.moves_played(), 1);
+}

@@ -6,7 +6,11 @@ use super::*;
 fn autosave_after_every_move_and_resume() {
     let t = Instant::now();
     let dir = temp_dir("autosave");
-    let mut a = App::new(Config::default(), theme::builtin(), Some(dir.clone()));
+    let config = Config {
+        engine_pace: crate::ui::pace::Pace::Fast,
+        ..Config::default()
+    };
+    let mut a = App::new(config, theme::builtin(), Some(dir.clone()));
     a.start_game(
         Setup {
             mode: Mode::HumanVsEngine {

@@ -64,7 +64,8 @@ impl House<'_> {
     }
 
     /// Shows `live` (saved to `path`) and hands its first jobs to the runtime.
-    fn begin_live(&mut self, live: Live, path: Option<PathBuf>, now: Instant) {
+    fn begin_live(&mut self, mut live: Live, path: Option<PathBuf>, now: Instant) {
+        live.pace = self.ui.config.engine_pace;
         let first_human = live.human_seats().first().copied();
         let mut h = crate::ui::house::HouseReplay::playing(live);
         if let Some(s) = first_human {

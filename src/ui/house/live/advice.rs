@@ -223,11 +223,7 @@ impl Live {
                     .ok()
                     .and_then(|u| u.to_move(self.board(b)).ok());
                 match mv {
-                    Some(m) => {
-                        if let Err(e) = self.play(b, m, now) {
-                            self.news.push(e);
-                        }
-                    }
+                    Some(m) => self.engine_move(seat, m, now),
                     None => {
                         let text = format!(
                             "{}'s engine played an illegal move ({uci})",

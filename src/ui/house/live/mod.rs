@@ -15,6 +15,7 @@ use crate::game::notation::parse_variant_move;
 use crate::game::{Ending, Game, GameResult, Termination};
 use crate::ui::clock::pgn_clock;
 use crate::ui::config::TimeControl;
+use crate::ui::pace::{Pace, PartnerClocks, Turn, may_sit, think_time};
 use crate::ui::player::EngineSpec;
 use crate::variant::VariantKind;
 use crate::variant::fen::write_fen;
@@ -70,6 +71,15 @@ pub struct Live {
     pub search: Option<(usize, Analysis)>,
     /// The board whose players' searches are shown.
     pub watched: usize,
+    /// Whether engines take a player's time over their moves.
+    pub pace: Pace,
+    /// Per seat: an engine's move found before a player of its level would
+    /// have moved, and when it is due (played by [`Live::tick`]).
+    held: [Option<(Move, Instant)>; 4],
+    /// Per seat: its partner asked it to sit / to move fast.
+    sitting: [bool; 4],
+    hurry: [bool; 4],
+    rng: crate::util::Rng,
 }
 
 /// The analysis of one board: the assistant's lines, newest depth last.
@@ -167,6 +177,11 @@ impl Live {
             analysis: None,
             search: None,
             watched: 0,
+            pace: Pace::Fast,
+            held: [None; 4],
+            sitting: [false; 4],
+            hurry: [false; 4],
+            rng: crate::util::Rng::from_entropy(),
         };
         live.start_engines();
         live.ask_engines(now);
@@ -288,6 +303,11 @@ impl Live {
             analysis: None,
             search: None,
             watched: 0,
+            pace: Pace::Fast,
+            held: [None; 4],
+            sitting: [false; 4],
+            hurry: [false; 4],
+            rng: crate::util::Rng::from_entropy(),
         };
         live.start_engines();
         live.ask_engines(now);
@@ -374,6 +394,10 @@ impl Live {
 
     /// Time passes: flags fall; engines due to move are asked.
     pub fn tick(&mut self, now: Instant) {
+        if self.is_over() {
+            return;
+        }
+        self.play_held(now);
         if self.is_over() || self.time.is_none() {
             return;
         }
@@ -463,7 +487,10 @@ impl Live {
             let pos = self.board(b).clone();
             let c = pos.turn();
             let s = seat_index(b, c);
-            if self.asked[s].is_some() || !matches!(self.player(b, c), Player::Engine(_)) {
+            if self.asked[s].is_some()
+                || self.held[s].is_some()
+                || !matches!(self.player(b, c), Player::Engine(_))
+            {
                 continue;
             }
             if rules::status(&pos, self.kind) != BoardStatus::Playing {
@@ -497,6 +524,84 @@ impl Live {
                 infinite: false,
             });
         }
+    }
+
+    /// When the engine at `seat` should play a move it has found: at once
+    /// (fast pace, no clock, asked to hurry), or when a player of its level
+    /// would have moved (see [`crate::ui::pace`]).
+    fn due(&mut self, seat: usize, now: Instant) -> Option<Instant> {
+        let time = self.time?;
+        if self.pace == Pace::Fast || self.hurry[seat] {
+            return None;
+        }
+        let (b, c) = seat_of(seat);
+        let ci = usize::from(c == Color::Black);
+        let level = match self.player(b, c) {
+            Player::Engine(EngineSpec::BuiltIn { level }) => Some(*level),
+            _ => None,
+        };
+        let partner = (self.boards() == 2).then(|| PartnerClocks {
+            left: self.remaining(1 - b, !c, now).unwrap_or_default(),
+            opponent: self.remaining(1 - b, c, now).unwrap_or_default(),
+        });
+        let turn = Turn {
+            // The clocks as they stood when this turn began.
+            left: self.clocks[b][ci],
+            opponent: self.clocks[b][1 - ci],
+            increment: time.increment,
+            moves_made: self.board_ply(b) / 2,
+            level,
+            partner,
+        };
+        let due = self.turn_start[b] + think_time(&turn, &mut self.rng);
+        (due > now).then_some(due)
+    }
+
+    /// Plays the engines' held moves that are due (a seat asked to sit
+    /// keeps its move while its clock allows).
+    fn play_held(&mut self, now: Instant) {
+        for seat in 0..4 {
+            let Some((m, due)) = self.held[seat] else {
+                continue;
+            };
+            let (b, c) = seat_of(seat);
+            if b >= self.boards() || now < due || self.is_over() {
+                continue;
+            }
+            if self.sitting[seat]
+                && let (Some(left), Some(opp)) =
+                    (self.remaining(b, c, now), self.remaining(b, !c, now))
+                && may_sit(left, opp)
+            {
+                continue;
+            }
+            self.held[seat] = None;
+            if self.board(b).turn() != c || !self.board(b).is_legal(m) {
+                // The board changed under it: think again.
+                self.ask_engines(now);
+                continue;
+            }
+            if let Err(e) = self.play(b, m, now) {
+                self.news.push(e);
+            }
+        }
+    }
+
+    /// An engine's move: played now, or held until it is due.
+    fn engine_move(&mut self, seat: usize, m: Move, now: Instant) {
+        let (b, _) = seat_of(seat);
+        let due = self.due(seat, now);
+        if due.is_some() || self.sitting[seat] {
+            self.held[seat] = Some((m, due.unwrap_or(now)));
+            self.play_held(now);
+        } else if let Err(e) = self.play(b, m, now) {
+            self.news.push(e);
+        }
+    }
+
+    /// Whether the engine at `seat` has its move ready and waits to play it.
+    pub fn holding(&self, seat: usize) -> bool {
+        self.held.get(seat).is_some_and(|h| h.is_some())
     }
 
     /// Plays `mv` on board `b` for its side to move.
@@ -677,6 +782,18 @@ impl Live {
         };
         g.say(Seat::new(board_id(b), c), text);
         let partner = seat_index(1 - b, !c);
+        // What the partner's clock does with it.
+        use crate::engine::partner::PartnerMsg as M;
+        match M::parse(text) {
+            M::Sit => self.sitting[partner] = true,
+            M::Go => self.sitting[partner] = false,
+            M::Fast | M::Flag => {
+                self.hurry[partner] = true;
+                self.sitting[partner] = false;
+            }
+            M::Slow => self.hurry[partner] = false,
+            _ => {}
+        }
         let (pb, pc) = seat_of(partner);
         if matches!(self.player(pb, pc), Player::Engine(_)) {
             self.jobs.push(EngineJob::Ptell {
@@ -728,6 +845,7 @@ impl Live {
             if self.asked[s].take().is_some() {
                 self.jobs.push(EngineJob::Stop { seat: s });
             }
+            self.held[s] = None;
         }
         self.turn_start[0] = now;
         self.ask_engines(now);
@@ -760,7 +878,7 @@ impl Live {
 
     /// Whether an engine is thinking at `seat`.
     pub fn thinking(&self, seat: usize) -> bool {
-        self.asked.get(seat).is_some_and(Option::is_some)
+        self.asked.get(seat).is_some_and(Option::is_some) || self.holding(seat)
     }
 }
 

@@ -80,7 +80,16 @@ pub struct BughouseSide {
     /// What we last asked the partner for (to say `go` when it is over,
     /// and not to repeat ourselves).
     pub asked: Vec<PartnerMsg>,
+    /// Our turns in a row without a danger to warn of: a request is
+    /// withdrawn only once the danger has stayed away (a warning and its
+    /// withdrawal every other move are noise to a partner).
+    pub calm: u8,
 }
+
+/// Quiet turns before "go" after a "sit" we asked for.
+const CALM_BEFORE_GO: u8 = 1;
+/// Quiet turns before "x" (forget it) after a "--q" we asked for.
+const CALM_BEFORE_CANCEL: u8 = 3;
 
 /// Shared between the session and a running Bughouse search.
 #[derive(Default)]
@@ -376,28 +385,41 @@ impl Turn<'_> {
     }
 
     /// Warns the partner about pieces that would mate us (`threats`): names
-    /// them, or asks the partner to sit when almost any piece would; says
-    /// `go` once the danger is gone.
+    /// them (`--q`), or asks the partner to sit when almost any piece would.
+    /// A request stands until the danger has stayed away for a while: then
+    /// `go` ends a sit, and `x` the warnings. Nothing is said twice.
     fn warn_partner(&self, side: &mut BughouseSide, threats: &[Role]) {
         let warnings: Vec<PartnerMsg> = if threats.len() >= 3 {
             vec![PartnerMsg::Sit]
         } else {
             threats.iter().map(|&r| PartnerMsg::DontGive(r)).collect()
         };
+        if warnings.is_empty() {
+            side.calm = side.calm.saturating_add(1);
+        } else {
+            side.calm = 0;
+        }
         for w in &warnings {
             if !side.asked.contains(w) {
                 self.ptell(w);
                 side.asked.push(w.clone());
             }
         }
-        if warnings.is_empty()
-            && side
-                .asked
-                .iter()
-                .any(|a| matches!(a, PartnerMsg::DontGive(_) | PartnerMsg::Sit))
-        {
+        if !warnings.is_empty() {
+            return;
+        }
+        let sat = side.asked.contains(&PartnerMsg::Sit);
+        let warned = side
+            .asked
+            .iter()
+            .any(|a| matches!(a, PartnerMsg::DontGive(_)));
+        if sat && side.calm >= CALM_BEFORE_GO {
             self.ptell(&PartnerMsg::Go);
-            side.asked.clear();
+            side.asked.retain(|a| *a != PartnerMsg::Sit);
+        }
+        if warned && side.calm >= CALM_BEFORE_CANCEL {
+            self.ptell(&PartnerMsg::Cancel);
+            side.asked.retain(|a| !matches!(a, PartnerMsg::DontGive(_)));
         }
     }
 

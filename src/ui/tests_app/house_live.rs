@@ -223,7 +223,7 @@ fn crazyhouse_takeback_flags_and_bad_engine_moves() {
     assert!(
         l.ending
             .as_deref()
-            .is_some_and(|e| e.contains("White lost on time")),
+            .is_some_and(|e| e == "You (White) lost on time: you lose (Black wins)"),
         "{:?}",
         l.ending
     );
@@ -305,7 +305,8 @@ fn bughouse_pieces_arrive_mid_think_and_messages_go_both_ways() {
         "the partner's engine gets the pawn: {j:?}"
     );
     assert!(
-        status(&a).contains("White on A took a pawn: it goes to Black on B"),
+        status(&a)
+            .contains("You (White, A) took a pawn: it goes to Partner (Kibitz level 3, Black, B)"),
         "{}",
         status(&a)
     );
@@ -313,18 +314,45 @@ fn bughouse_pieces_arrive_mid_think_and_messages_go_both_ways() {
     answer(&mut a, bb, id_bb, "P@d4", t0);
     let screen = render(&a, 160, 50);
     assert!(screen.contains("1b. P@d4"), "{screen}");
-    // Messages: `m` then `n` asks your partner for a knight.
+    // Messages: `m` then `n` asks your partner for a knight, in the FICS
+    // words (`++n`), which stand in the Partners box until met or withdrawn.
     key(&mut a, KeyCode::Char('m'), t0);
     key(&mut a, KeyCode::Char('n'), t0);
     let j = jobs(&mut a);
     assert!(
         j.contains(&EngineJob::Ptell {
             seat: bb,
-            text: "need N".into()
+            text: "++n".into()
         }),
         "{j:?}"
     );
-    // The partner's engine says something: you see it.
+    assert!(
+        status(&a).contains("++n (needs a knight)"),
+        "{}",
+        status(&a)
+    );
+    // `m` then `'` types your own words.
+    key(&mut a, KeyCode::Char('m'), t0);
+    key(&mut a, KeyCode::Char('\''), t0);
+    for c in "--q".chars() {
+        key(&mut a, KeyCode::Char(c), t0);
+    }
+    assert!(
+        status(&a).contains("To your partner: --q"),
+        "{}",
+        status(&a)
+    );
+    key(&mut a, KeyCode::Enter, t0);
+    let j = jobs(&mut a);
+    assert!(
+        j.contains(&EngineJob::Ptell {
+            seat: bb,
+            text: "--q".into()
+        }),
+        "{j:?}"
+    );
+    // The partner's engine asks you to sit: a standing request, shown in the
+    // Partners box (not a status line that the next message replaces).
     a.update(
         Msg::HouseEngine {
             seat: bb,
@@ -332,12 +360,31 @@ fn bughouse_pieces_arrive_mid_think_and_messages_go_both_ways() {
         },
         t0,
     );
-    assert!(status(&a).contains("Black on B: sit"), "{}", status(&a));
     let screen = render(&a, 160, 50);
     assert!(
-        screen.contains("Partners") && screen.contains("need N"),
+        screen.contains("Partners") && screen.contains("│Partner: sit"),
         "{screen}"
     );
+    // Yours stand too (in shorthand in a narrow box).
+    assert!(screen.contains("│You: ++n --q"), "{screen}");
+    // "go" withdraws the sit; a free text is news.
+    a.update(
+        Msg::HouseEngine {
+            seat: bb,
+            news: EngineNews::Ptell("go".into()),
+        },
+        t0,
+    );
+    let screen = render(&a, 160, 50);
+    assert!(!screen.contains("│Partner: sit"), "{screen}");
+    a.update(
+        Msg::HouseEngine {
+            seat: bb,
+            news: EngineNews::Ptell("good luck".into()),
+        },
+        t0,
+    );
+    assert!(status(&a).contains("good luck"), "{}", status(&a));
     // A typed move while it is not your turn is refused.
     type_str(&mut a, "Nf3", t0);
     assert!(status(&a).contains("Not your move") || live_moves(&a) == 5);
@@ -358,14 +405,18 @@ fn a_flag_on_the_other_board_ends_your_game() {
     assert!(
         l.ending
             .as_deref()
-            .is_some_and(|e| e.contains("White on B lost on time") && e.contains("team 1")),
+            .is_some_and(|e| e
+                == "Opponent (Kibitz level 3, White, B) lost on time: you win (team 1 (White A + Black B) wins)"),
         "{:?}",
         l.ending
     );
     type_str(&mut a, "d4", t0);
     assert_eq!(live_moves(&a), 1, "no moves after the end");
     let screen = render(&a, 160, 50);
-    assert!(screen.contains("White on B lost on time"), "{screen}");
+    assert!(
+        screen.contains("Opponent (Kibitz level 3, White, B) lost on time: you win"),
+        "{screen}"
+    );
     // Resigning takes two presses; a failed engine loses for its team.
     let mut a = bughouse(t0);
     jobs(&mut a);
@@ -395,9 +446,11 @@ fn a_flag_on_the_other_board_ends_your_game() {
     shift_or_key(&mut a, Action::Resign, t0);
     let l = a.house().and_then(|h| h.live.as_ref()).unwrap();
     assert!(
+        l.ending.as_deref().is_some_and(
+            |e| e == "You (White, A) resigned: you lose (team 2 (Black A + White B) wins)"
+        ),
+        "{:?}",
         l.ending
-            .as_deref()
-            .is_some_and(|e| e.contains("White on A resigned") && e.contains("team 2"))
     );
 }
 

@@ -301,7 +301,8 @@ fn info_line(
 fn draw_panel(buf: &mut Buffer, app: &Shared, h: &HouseReplay, show: &Show, area: Rect) {
     let theme = app.theme();
     let chat = h.chat_so_far();
-    let (moves_area, chat_area) = panel_split(area, show, chat.len());
+    let standing = h.live.as_ref().map(|l| l.standing()).unwrap_or_default();
+    let (moves_area, chat_area) = panel_split(area, show, chat.len() + standing.len());
     // The analysis under the moves, when on; else the search of the engine
     // that plays on the watched board.
     let (analysis, title) = panel_analysis(h, show);
@@ -330,7 +331,7 @@ fn draw_panel(buf: &mut Buffer, app: &Shared, h: &HouseReplay, show: &Show, area
     }
     draw_house_moves(buf, theme, h, show, moves_area);
     if let Some(chat_area) = chat_area {
-        draw_chat(buf, theme, show, &chat, chat_area);
+        draw_chat(buf, theme, show, &chat, &standing, chat_area);
     }
 }
 
@@ -493,11 +494,43 @@ fn draw_chat(
     theme: &Theme,
     show: &Show,
     chat: &[&crate::ui::house::ShowChat],
+    standing: &[(String, Vec<(String, String)>)],
     area: Rect,
 ) {
     let blk = block("Partners", theme);
-    let inner = blk.inner(area);
+    let mut inner = blk.inner(area);
     blk.render_ref(area, buf);
+    // The requests that stand, one line per player who asked, on top (as
+    // the bughouse clients show them); the messages below.
+    for (who, what) in standing
+        .iter()
+        .take(inner.height.saturating_sub(1) as usize)
+    {
+        // In words when they fit, else the shorthand ("++n sit").
+        let words: Vec<&str> = what.iter().map(|w| w.1.as_str()).collect();
+        let words = words.join(" · ");
+        let who = who.split(" (").next().unwrap_or(who);
+        let text = if who.chars().count() + 2 + words.chars().count() <= inner.width as usize {
+            words
+        } else {
+            what.iter()
+                .map(|w| w.0.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let line = Line::from(vec![
+            Span::styled(
+                format!("{who}: "),
+                Style::default()
+                    .fg(theme.accent)
+                    .add_modifier(Modifier::BOLD),
+            ),
+            Span::styled(text, Style::default().fg(theme.text)),
+        ]);
+        buf.set_line(inner.x, inner.y, &line, inner.width);
+        inner.y += 1;
+        inner.height -= 1;
+    }
     let lines: Vec<Line> = chat
         .iter()
         .rev()

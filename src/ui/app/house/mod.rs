@@ -17,6 +17,8 @@ pub struct HouseScreen {
     pub save: Option<PathBuf>,
     /// `m` was pressed: the next key picks a partner message.
     pub message: bool,
+    /// A message to the partner being typed (`m` then `'`).
+    pub message_text: Option<String>,
     /// Resign was pressed once.
     pub(super) resign_armed: bool,
     /// A typed board move only a drop can make (`Nf5` with a knight in
@@ -30,6 +32,7 @@ impl HouseScreen {
             house,
             save,
             message: false,
+            message_text: None,
             resign_armed: false,
             confirm_drop: None,
         }

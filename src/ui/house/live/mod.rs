@@ -80,7 +80,13 @@ pub struct Live {
     sitting: [bool; 4],
     hurry: [bool; 4],
     rng: crate::util::Rng,
+    /// The partners' standing requests: who asked, what, and the moves
+    /// played on both boards then (a "need" lapses).
+    requests: Vec<(usize, crate::engine::partner::PartnerMsg, usize)>,
 }
+
+/// Moves on both boards after which an unmet "need" lapses.
+const NEED_LAPSES: usize = 12;
 
 /// The analysis of one board: the assistant's lines, newest depth last.
 #[derive(Clone, Debug, Default)]
@@ -182,6 +188,7 @@ impl Live {
             sitting: [false; 4],
             hurry: [false; 4],
             rng: crate::util::Rng::from_entropy(),
+            requests: Vec::new(),
         };
         live.start_engines();
         live.ask_engines(now);
@@ -308,6 +315,7 @@ impl Live {
             sitting: [false; 4],
             hurry: [false; 4],
             rng: crate::util::Rng::from_entropy(),
+            requests: Vec::new(),
         };
         live.start_engines();
         live.ask_engines(now);
@@ -437,19 +445,28 @@ impl Live {
     }
 
     fn end(&mut self, text: String) {
+        // Said from the person's side when one plays: "you win".
+        let said = |won: Option<bool>, plain: String| match won {
+            Some(true) => format!("you win ({plain})"),
+            Some(false) => format!("you lose ({plain})"),
+            None => plain,
+        };
         let team = match &self.record {
             Record::Bug(g) => g.ending.map(|e| match e.result {
-                crate::bughouse::BugResult::TeamOneWins => {
-                    "team 1 (White A + Black B) wins".to_string()
-                }
-                crate::bughouse::BugResult::TeamTwoWins => {
-                    "team 2 (Black A + White B) wins".to_string()
-                }
+                crate::bughouse::BugResult::TeamOneWins => said(
+                    self.person_won(true),
+                    "team 1 (White A + Black B) wins".to_string(),
+                ),
+                crate::bughouse::BugResult::TeamTwoWins => said(
+                    self.person_won(false),
+                    "team 2 (Black A + White B) wins".to_string(),
+                ),
                 crate::bughouse::BugResult::Draw => "drawn".to_string(),
             }),
             Record::Zh(g) => g.ending.map(|e| match e.result {
-                GameResult::WhiteWins => "White wins".to_string(),
-                GameResult::BlackWins => "Black wins".to_string(),
+                // In Crazyhouse "team 1" is White.
+                GameResult::WhiteWins => said(self.person_won(true), "White wins".to_string()),
+                GameResult::BlackWins => said(self.person_won(false), "Black wins".to_string()),
                 GameResult::Draw => "drawn".to_string(),
             }),
         };
@@ -465,17 +482,74 @@ impl Live {
         self.jobs.push(EngineJob::QuitAll);
     }
 
-    /// "White on A" (Bughouse) or "White".
+    /// A seat as the person playing sees it: "You (White, A)", "Partner
+    /// (Kibitz level 2, Black, B)", "Opponent (Kibitz level 2, Black, A)";
+    /// with no one or two people at the table, "White on A" (Bughouse) or
+    /// "White".
     pub fn seat_name(&self, b: usize, c: Color) -> String {
-        let name = match c {
+        let side = match c {
             Color::White => "White",
             Color::Black => "Black",
         };
-        if self.boards() == 2 {
-            format!("{name} on {}", board_id(b).letter())
+        let place = if self.boards() == 2 {
+            format!("{side}, {}", board_id(b).letter())
         } else {
-            name.to_string()
+            side.to_string()
+        };
+        let Some(you) = self.person() else {
+            return if self.boards() == 2 {
+                format!("{side} on {}", board_id(b).letter())
+            } else {
+                side.to_string()
+            };
+        };
+        let seat = seat_index(b, c);
+        let (yb, yc) = seat_of(you);
+        if seat == you {
+            return format!("You ({place})");
         }
+        let role = if self.boards() == 2 && seat == seat_index(1 - yb, !yc) {
+            "Partner"
+        } else {
+            "Opponent"
+        };
+        match self.player_name(b, c) {
+            Some(n) => format!("{role} ({n}, {place})"),
+            None => format!("{role} ({place})"),
+        }
+    }
+
+    /// The one person at the table, if exactly one plays.
+    fn person(&self) -> Option<usize> {
+        match self.human_seats().as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
+
+    /// A player's name from the record ("Kibitz level 2").
+    fn player_name(&self, b: usize, c: Color) -> Option<String> {
+        let tag = match (self.boards(), b, c) {
+            (2, 0, Color::White) => "WhiteA",
+            (2, 0, Color::Black) => "BlackA",
+            (2, _, Color::White) => "WhiteB",
+            (2, _, Color::Black) => "BlackB",
+            (_, _, Color::White) => "White",
+            (_, _, Color::Black) => "Black",
+        };
+        let name = match &self.record {
+            Record::Zh(g) => g.header(tag),
+            Record::Bug(g) => g.header(tag),
+        }?;
+        (!name.is_empty() && name != "?").then(|| name.to_string())
+    }
+
+    /// Whether the person playing (the one at the table) won: `None` for a
+    /// draw or with no single person.
+    fn person_won(&self, team_one_won: bool) -> Option<bool> {
+        let (b, c) = seat_of(self.person()?);
+        let team_one = (b == 0) == (c == Color::White);
+        Some(team_one == team_one_won)
     }
 
     /// Asks the engines whose turn it is (and who are not asked yet).
@@ -644,6 +718,11 @@ impl Live {
                         super::role_word(p.role),
                         self.seat_name(1 - b, p.color)
                     ));
+                    // A need met is a need no more.
+                    self.requests.retain(|r| {
+                        !(r.0 == partner
+                            && matches!(r.1, crate::engine::partner::PartnerMsg::Need(role, _) if role == p.role))
+                    });
                     // A partner engine thinking on the other board hears of it.
                     if self.asked[partner].is_some() {
                         let fen = write_fen(self.board(1 - b));
@@ -794,15 +873,73 @@ impl Live {
             M::Slow => self.hurry[partner] = false,
             _ => {}
         }
+        let msg = M::parse(text);
+        let standing = self.stand(seat, msg.clone());
         let (pb, pc) = seat_of(partner);
         if matches!(self.player(pb, pc), Player::Engine(_)) {
             self.jobs.push(EngineJob::Ptell {
                 seat: partner,
                 text: text.to_string(),
             });
-        } else {
+        } else if !standing {
+            // A request goes to the standing list (the screen shows it);
+            // anything else is news.
             self.news.push(format!("{}: {text}", self.seat_name(b, c)));
         }
+    }
+
+    /// Keeps `msg` from `from` in the standing requests: a new request
+    /// replaces the same one, `go` ends a sit, `x` the wishes, `slow` a
+    /// hurry. Whether `msg` is a request (not free text).
+    fn stand(&mut self, from: usize, msg: crate::engine::partner::PartnerMsg) -> bool {
+        use crate::engine::partner::PartnerMsg as M;
+        let played = self.moves_played();
+        let mine = |r: &(usize, M, usize)| r.0 == from;
+        match &msg {
+            M::Text(_) => return false,
+            M::Go => self.requests.retain(|r| !(mine(r) && r.1 == M::Sit)),
+            M::Cancel => self.requests.retain(|r| {
+                !(mine(r) && matches!(r.1, M::Need(..) | M::DontGive(_) | M::Trade | M::NoTrades))
+            }),
+            M::Slow => self
+                .requests
+                .retain(|r| !(mine(r) && matches!(r.1, M::Fast | M::Flag))),
+            _ => {
+                self.requests.retain(|r| {
+                    !(mine(r)
+                        && match (&r.1, &msg) {
+                            (M::Need(a, _), M::Need(b, _)) => a == b,
+                            (M::Trade | M::NoTrades, M::Trade | M::NoTrades) => true,
+                            (a, b) => a == b,
+                        })
+                });
+                self.requests.push((from, msg, played));
+            }
+        }
+        true
+    }
+
+    /// The partners' standing requests by who asked, each in the FICS
+    /// shorthand and in words: ("You (White, A)", [("++n", "needs a
+    /// knight")]).
+    pub fn standing(&self) -> Vec<(String, Vec<(String, String)>)> {
+        let played = self.moves_played();
+        let mut out: Vec<(String, Vec<(String, String)>)> = Vec::new();
+        for (from, msg, at) in &self.requests {
+            if matches!(msg, crate::engine::partner::PartnerMsg::Need(..))
+                && played >= at + NEED_LAPSES
+            {
+                continue;
+            }
+            let (b, c) = seat_of(*from);
+            let who = self.seat_name(b, c);
+            let what = (msg.to_string(), msg.describe());
+            match out.iter_mut().find(|(w, _)| *w == who) {
+                Some((_, list)) => list.push(what),
+                None => out.push((who, vec![what])),
+            }
+        }
+        out
     }
 
     /// Takes back the last move of the person at `seat` (and the engine's

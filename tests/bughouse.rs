@@ -178,6 +178,44 @@ fn the_bad_fics_game_is_reported_by_number_and_line() {
     assert_eq!(read_bpgn(&text).unwrap_err(), *e);
 }
 
+/// `kibitz play --variant ... --fen` reads the FEN with the variant's rules;
+/// a bad one is refused before the screen starts, the field named.
+#[test]
+fn play_refuses_a_bad_variant_fen_with_the_field_named() {
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+    for (args, says) in [
+        (
+            vec![
+                "--variant",
+                "crazyhouse",
+                "--fen",
+                &format!("{START}/[] w KQkq - 0 x"),
+            ],
+            "--fen: malformed FEN: the move number must be a number from 1 (got 'x')",
+        ),
+        (
+            vec![
+                "--variant",
+                "bughouse",
+                "--fen",
+                &format!("{START}[] w KQkq - 0 1"),
+            ],
+            "--fen: Bughouse starts from two FENs",
+        ),
+        (
+            vec!["--fen", &format!("{START}[] w KQkq - 0 1")],
+            "needs --variant crazyhouse or bughouse",
+        ),
+    ] {
+        let mut all = vec!["play", "--new"];
+        all.extend(args.iter().copied());
+        let o = kibitz(&all);
+        let err = stderr_of(&o);
+        assert!(!o.status.success(), "{all:?}");
+        assert!(err.contains(says), "{all:?}: {err}");
+    }
+}
+
 #[test]
 fn four_kibitz_engines_play_a_game_by_the_rules() {
     let dir = std::env::temp_dir().join(format!("kibitz-bug-{}", std::process::id()));

@@ -25,6 +25,8 @@ struct Cli {
 #[derive(clap::Args, Debug, Clone, Default)]
 struct PlayArgs {
     /// Start from this position (FEN) instead of the initial one.
+    /// Crazyhouse: the pocket as [Pn], /[Pn] or /Pn (none: empty hands).
+    /// Bughouse: board A's and board B's FENs joined by '|'.
     #[arg(long)]
     fen: Option<String>,
     /// Draw pieces as letters (K Q R B N P / k q r b n p).

@@ -177,8 +177,27 @@ fn edit_distance(a: &[char], b: &[char]) -> usize {
     d[a.len()][b.len()]
 }
 
+/// The text of a file: UTF-8 when it is (a leading byte-order mark
+/// dropped), else Latin-1, one character per byte (older game databases
+/// such as FICS' write names like "Müller" with the single byte 0xFC).
+/// Never fails: every byte string is Latin-1.
+pub fn decode_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.strip_prefix('\u{feff}').unwrap_or(s).to_string(),
+        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn text_is_utf8_or_latin1() {
+        assert_eq!(super::decode_text("Müller".as_bytes()), "Müller");
+        assert_eq!(super::decode_text(b"M\xfcller"), "Müller");
+        assert_eq!(super::decode_text(b"\xef\xbb\xbfabc"), "abc");
+        assert_eq!(super::decode_text(b""), "");
+    }
+
     #[test]
     fn civil_dates() {
         assert_eq!(super::civil_time(0), (1970, 1, 1, 0, 0, 0));

@@ -878,6 +878,60 @@ fn uci_variant_is_offered_and_checked() {
     s.quit();
 }
 
+/// `position fen` in Crazyhouse and Bughouse reads the pocket in every
+/// form other programs write: brackets, lichess' slash (`/Pn`, `/` for
+/// empty hands), Fairy-Stockfish's slash and brackets (`/[Pn]`), and
+/// promoted pieces marked `~`; a bad FEN is refused with the field named.
+#[test]
+fn position_fen_reads_every_pocket_form() {
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+    let mut s = Session::start();
+    s.send("uci");
+    s.until_prefix("uciok");
+    s.send("setoption name UCI_Variant value crazyhouse");
+    s.send("ucinewgame");
+    for form in [
+        format!("{START}/[] b KQkq - 0 1"),
+        format!("{START}/ b KQkq - 0 1"),
+        format!("{START}[] b KQkq - 0 1"),
+        format!("{START} b KQkq - 0 1"),
+    ] {
+        s.send(&format!("position fen {form}"));
+        assert_eq!(
+            fen_of(&mut s),
+            format!("{START}[] b KQkq - 0 1"),
+            "{form}\n{}",
+            s.transcript()
+        );
+    }
+    // The knight in hand mates, in each form.
+    for form in [
+        "6rk/6pp/8/8/8/8/5PPP/6K1/[N] w - - 0 1",
+        "6rk/6pp/8/8/8/8/5PPP/6K1/N w - - 0 1",
+    ] {
+        s.send(&format!("position fen {form}"));
+        assert_eq!(fen_of(&mut s), "6rk/6pp/8/8/8/8/5PPP/6K1[N] w - - 0 1");
+        s.send("go depth 4");
+        let (_, mv) = s.bestmove(TIMEOUT);
+        assert_eq!(mv, "N@f7", "{form}\n{}", s.transcript());
+    }
+    // A promoted queen: taken, it goes to the hand as a pawn.
+    s.send("position fen 4k3/8/8/8/8/8/r7/Q~3K3/ b - - 0 1 moves a2a1");
+    let fen = fen_of(&mut s);
+    assert!(fen.contains("[p]"), "{fen}\n{}", s.transcript());
+    // A bad field is named, and the position stays as it was.
+    let e = s.expect_error(&format!("position fen {START}/[] x KQkq - 0 1"));
+    assert!(e.contains("side to move") && e.contains("'x'"), "{e}");
+    let e = s.expect_error(&format!("position fen {START}/[Z] w KQkq - 0 1"));
+    assert!(e.contains("pocket") && e.contains("'Z'"), "{e}");
+    assert_eq!(fen_of(&mut s), "4k3/8/8/8/8/8/8/r3K3[p] w - - 0 2");
+    // Bughouse too (more material than one set is fine there).
+    s.send("setoption name UCI_Variant value bughouse");
+    s.send(&format!("position fen {START}/[QQ] w KQkq - 0 1"));
+    assert_eq!(fen_of(&mut s), format!("{START}[QQ] w KQkq - 0 1"));
+    s.quit();
+}
+
 #[test]
 fn crazyhouse_session_with_drops() {
     let mut s = Session::start();

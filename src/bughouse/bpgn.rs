@@ -31,9 +31,20 @@
 //!   writes it; also `forfeits on time`, `resigns`).
 //! - The result from team 1's view: `1-0` means White A and Black B won.
 //!
+//! The FICS bughouse database writes the same with its own habits, all
+//! read: CRLF line ends, two tags on a line (`[WhiteA "alice"][WhiteAElo
+//! "2100"]`), a `{C:This is game number 1234 at www.freechess.org}` comment
+//! before the moves (not kept), clocks glued to the moves
+//! (`1A. e4{179.900}`), the closing comment with the player's name
+//! (`{bob resigns} 1-0`, `{dave forfeits by disconnection} 0-1`: the seat
+//! is found by the name, and the text is kept as
+//! [`BughouseGame::closing`]), and games with no moves at all. Names in
+//! Latin-1 are the caller's to decode ([`crate::util::decode_text`]).
+//!
 //! Reading replays both boards move by move in the recorded order, so a
 //! move that is not legal, or a drop of a piece that never arrived, is
-//! reported with its line.
+//! reported with the game's number and its line ([`read_bpgn_games`]:
+//! each game on its own, a bad game spoils only itself).
 
 use super::{BoardId, BugEnding, BugResult, BughouseGame, Chat, Seat};
 use crate::game::pgn::{PgnWriter, comment_text};
@@ -103,18 +114,34 @@ pub fn write_bpgn(game: &BughouseGame) -> String {
         chat_at(i + 1, &mut tokens);
     }
     if let Some(e) = game.ending {
-        tokens.push(format!("{{{}}}", comment_text(&e.describe())));
+        let text = game.closing.clone().unwrap_or_else(|| e.describe());
+        tokens.push(format!("{{{}}}", comment_text(&text)));
     }
     tokens.push(result.to_string());
     w.finish(tokens)
 }
 
-/// Why a BPGN text could not be read.
+/// Why a game of a BPGN text could not be read: the game's number in the
+/// text (from 1), the line, and the reason.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {reason}")]
+#[error("game {game} (line {line}): {reason}")]
 pub struct BpgnError {
+    pub game: usize,
     pub line: usize,
     pub reason: String,
+}
+
+impl BpgnError {
+    /// `line L: reason`, for a list that numbers the games itself.
+    pub fn at_line(&self) -> String {
+        format!("line {}: {}", self.line, self.reason)
+    }
+}
+
+/// A problem at a line, before the game's number is known.
+struct Problem {
+    line: usize,
+    reason: String,
 }
 
 /// A token of the movetext with the line it starts on.
@@ -125,11 +152,13 @@ enum Token<'a> {
     Word(&'a str),
 }
 
-fn tokens(text: &str) -> Result<Vec<(usize, Token<'_>)>, BpgnError> {
+/// The tokens of `text` (whose first line is `first_line`), and the
+/// problem that stopped the scan, if one did.
+fn tokens(text: &str, first_line: usize) -> (Vec<(usize, Token<'_>)>, Option<Problem>) {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
     let mut i = 0;
-    let mut line = 1;
+    let mut line = first_line;
     while i < bytes.len() {
         let c = bytes[i];
         if c == b'\n' {
@@ -139,16 +168,16 @@ fn tokens(text: &str) -> Result<Vec<(usize, Token<'_>)>, BpgnError> {
             i += 1;
         } else if c == b'{' {
             let start = line;
-            let end = text[i..].find('}').map(|e| i + e).ok_or(BpgnError {
-                line,
-                reason: "a comment '{' is never closed".into(),
-            })?;
+            let Some(end) = text[i..].find('}').map(|e| i + e) else {
+                let reason = "a comment '{' is never closed".into();
+                return (out, Some(Problem { line, reason }));
+            };
             line += text[i..end].matches('\n').count();
             out.push((start, Token::Comment(text[i + 1..end].trim())));
             i = end + 1;
         } else if c == b'[' {
             // [Key "value"]: the value may hold ']' (a FEN with pockets).
-            let bad = |reason: String| BpgnError { line, reason };
+            let bad = |reason: String| Some(Problem { line, reason });
             let rest = &text[i + 1..];
             let key_len = rest
                 .find(|ch: char| ch.is_whitespace() || ch == '"' || ch == ']')
@@ -156,9 +185,10 @@ fn tokens(text: &str) -> Result<Vec<(usize, Token<'_>)>, BpgnError> {
             let key = rest[..key_len].trim();
             let after_key = rest[key_len..].trim_start();
             let Some(quoted) = after_key.strip_prefix('"') else {
-                return Err(bad(format!(
-                    "the value of tag {key} must be in double quotes"
-                )));
+                return (
+                    out,
+                    bad(format!("the value of tag {key} must be in double quotes")),
+                );
             };
             let mut value = String::new();
             let mut chars = quoted.char_indices();
@@ -179,14 +209,15 @@ fn tokens(text: &str) -> Result<Vec<(usize, Token<'_>)>, BpgnError> {
                 }
             }
             let Some(close) = close else {
-                return Err(bad(format!("the value of tag {key} is never closed")));
+                return (out, bad(format!("the value of tag {key} is never closed")));
             };
             let tail = &quoted[close + 1..];
-            let Some(end) = tail.find(']') else {
-                return Err(bad(format!("tag {key} is never closed with ']'")));
+            // The tag ends at its ']', before the line does.
+            let Some(end) = tail.find(']').filter(|&e| !tail[..e].contains('\n')) else {
+                return (out, bad(format!("tag {key} is never closed with ']'")));
             };
             if !tail[..end].trim().is_empty() {
-                return Err(bad(format!("tag {key} has text after its value")));
+                return (out, bad(format!("tag {key} has text after its value")));
             }
             out.push((line, Token::Tag(key, value)));
             // Position after the ']'.
@@ -209,7 +240,7 @@ fn tokens(text: &str) -> Result<Vec<(usize, Token<'_>)>, BpgnError> {
             out.push((line, Token::Word(&text[start..i])));
         }
     }
-    Ok(out)
+    (out, None)
 }
 
 /// `12A.` -> (12, board A, White); `3b.` -> (3, board B, Black).
@@ -237,21 +268,126 @@ fn result_of(w: &str) -> Option<Option<BugResult>> {
     }
 }
 
-/// Reads every game of a BPGN text.
+/// Reads every game of a BPGN text; the first game that cannot be read
+/// is the error.
 pub fn read_bpgn(text: &str) -> Result<Vec<BughouseGame>, BpgnError> {
+    read_bpgn_games(text).into_iter().collect()
+}
+
+/// Reads every game of a BPGN text, each on its own: a game that cannot be
+/// read is its error (with its number and line), and the games after it
+/// are read all the same.
+///
+/// The text is cut into games first, at a line starting with a tag after
+/// the moves of a game (or after a blank line that follows tags), so a
+/// comment left open or a broken tag spoils its own game only.
+pub fn read_bpgn_games(text: &str) -> Vec<Result<BughouseGame, BpgnError>> {
     let text = text.trim_start_matches('\u{feff}');
-    let toks = tokens(text)?;
-    let mut games = Vec::new();
-    let mut game: Option<BughouseGame> = None;
-    let mut headers: Vec<(String, String)> = Vec::new();
-    // The word after a move number is its SAN.
-    let mut pending: Option<(usize, BoardId, Color)> = None;
-    // The last comment that is not a clock or a message (the termination).
-    let mut last_note: Option<String> = None;
-    let start_game = |headers: &mut Vec<(String, String)>, line: usize| {
-        let mut g = match headers.iter().find(|(k, _)| k == "FEN") {
+    let mut out = Vec::new();
+    for (first_line, section) in sections(text) {
+        let (toks, problem) = tokens(section, first_line);
+        let mut reader = Reader::default();
+        for (line, tok) in toks {
+            reader.token(line, tok, &mut out);
+        }
+        match problem {
+            Some(p) => {
+                reader.fail(p.line, p.reason);
+                reader.finish(&mut out);
+            }
+            None => reader.finish(&mut out),
+        }
+    }
+    out
+}
+
+/// The games of a text, roughly: each part with its first line number.
+fn sections(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut start_line = 1;
+    let mut offset = 0;
+    // What the current part has had: tags, moves, a blank line after tags.
+    let (mut tags, mut moves, mut gap) = (false, false, false);
+    for (n, line) in text.split_inclusive('\n').enumerate() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            if moves || (tags && gap) {
+                out.push((start_line, &text[start..offset]));
+                start = offset;
+                start_line = n + 1;
+                moves = false;
+            }
+            tags = true;
+            gap = false;
+        } else if t.is_empty() {
+            gap = tags;
+        } else {
+            moves = true;
+        }
+        offset += line.len();
+    }
+    if !text[start..].trim().is_empty() {
+        out.push((start_line, &text[start..]));
+    }
+    out
+}
+
+/// The game being read, token by token.
+#[derive(Default)]
+struct Reader {
+    game: Option<BughouseGame>,
+    headers: Vec<(String, String)>,
+    /// The line the game's first token is on.
+    first_line: Option<usize>,
+    /// The word after a move number is its SAN.
+    pending: Option<(usize, BoardId, Color)>,
+    /// The last comment that is not a clock or a message (the termination).
+    last_note: Option<String>,
+    /// The game cannot be read: the rest of it is skipped (up to the next
+    /// tag, which starts the next game).
+    failed: Option<Problem>,
+}
+
+impl Reader {
+    fn fail(&mut self, line: usize, reason: String) {
+        if self.failed.is_none() {
+            self.failed = Some(Problem { line, reason });
+        }
+    }
+
+    /// The game's number: the games before it, plus one.
+    fn finish(&mut self, out: &mut Vec<Result<BughouseGame, BpgnError>>) {
+        let game = out.len() + 1;
+        let started = self.game.is_some() || !self.headers.is_empty();
+        match self.failed.take() {
+            Some(p) => out.push(Err(BpgnError {
+                game,
+                line: p.line,
+                reason: p.reason,
+            })),
+            None if started => {
+                // Tags and nothing else: a game without moves.
+                let line = self.first_line.unwrap_or(1);
+                match self.game.take().map(Ok).unwrap_or_else(|| self.start(line)) {
+                    Ok(g) => out.push(Ok(g)),
+                    Err(p) => out.push(Err(BpgnError {
+                        game,
+                        line: p.line,
+                        reason: p.reason,
+                    })),
+                }
+            }
+            None => {}
+        }
+        *self = Reader::default();
+    }
+
+    /// The game from the tags read so far.
+    fn start(&mut self, line: usize) -> Result<BughouseGame, Problem> {
+        let mut g = match self.headers.iter().find(|(k, _)| k == "FEN") {
             Some((_, fen)) => {
-                let boards = parse_bughouse(fen).map_err(|e| BpgnError {
+                let boards = parse_bughouse(fen).map_err(|e| Problem {
                     line,
                     reason: format!("FEN tag: {e}"),
                 })?;
@@ -259,107 +395,160 @@ pub fn read_bpgn(text: &str) -> Result<Vec<BughouseGame>, BpgnError> {
             }
             None => BughouseGame::new(),
         };
-        g.headers = std::mem::take(headers);
-        Ok::<BughouseGame, BpgnError>(g)
-    };
-    for (line, tok) in toks {
+        g.headers = std::mem::take(&mut self.headers);
+        Ok(g)
+    }
+
+    /// The game being read, started at the first thing after its tags.
+    fn game(&mut self, line: usize) -> Option<&mut BughouseGame> {
+        self.first_line.get_or_insert(line);
+        if self.game.is_none() {
+            match self.start(line) {
+                Ok(g) => self.game = Some(g),
+                Err(p) => {
+                    self.fail(p.line, p.reason);
+                    return None;
+                }
+            }
+        }
+        self.game.as_mut()
+    }
+
+    fn token(
+        &mut self,
+        line: usize,
+        tok: Token<'_>,
+        out: &mut Vec<Result<BughouseGame, BpgnError>>,
+    ) {
+        // A tag after moves (or after a game that could not be read) starts
+        // the next game.
+        if matches!(tok, Token::Tag(..)) && (self.game.is_some() || self.failed.is_some()) {
+            self.finish(out);
+        }
+        if self.failed.is_some() {
+            return;
+        }
         match tok {
             Token::Tag(k, v) => {
-                if let Some(g) = game.take() {
-                    games.push(g);
-                }
-                headers.push((k.to_string(), v));
+                self.first_line.get_or_insert(line);
+                self.headers.push((k.to_string(), v));
             }
-            Token::Comment(c) => {
-                let Some(g) = game.as_mut() else {
-                    if !headers.is_empty() {
-                        game = Some(start_game(&mut headers, line)?);
-                    }
-                    continue;
-                };
-                if let Some(chat) = c.strip_prefix("C:") {
-                    let (who, text) = chat.split_once(':').unwrap_or(("", chat));
-                    if let Some(seat) = Seat::parse(who) {
-                        g.chat.push(Chat {
-                            after_moves: g.moves().len(),
-                            from: seat,
-                            text: text.trim().to_string(),
-                        });
-                    }
-                } else if let Ok(secs) = c.parse::<f64>()
-                    && (0.0..1e7).contains(&secs)
-                    && let Some(m) = g.moves.last_mut()
-                {
-                    m.remaining = Some(Duration::from_millis((secs * 1000.0).round() as u64));
-                } else {
-                    last_note = Some(c.to_string());
-                }
-            }
+            Token::Comment(c) => self.comment(line, c),
             Token::Word(w) => {
-                if game.is_none() {
-                    game = Some(start_game(&mut headers, line)?);
+                if let Err(reason) = self.word(line, w, out) {
+                    self.fail(line, reason);
                 }
-                let Some(g) = game.as_mut() else { continue };
-                if let Some(res) = result_of(w) {
-                    if let Some(result) = res {
-                        let ending = last_note
-                            .take()
-                            .and_then(|n| BugEnding::parse(&n, result))
-                            .unwrap_or(BugEnding {
-                                result,
-                                board: BoardId::A,
-                                how: super::BugTermination::Agreement,
-                                loser: None,
-                            });
-                        // A mate found while replaying already ended it.
-                        if g.ending.is_none() {
-                            g.ending = Some(ending);
-                        } else if let Some(e) = g.ending.as_mut() {
-                            e.result = result;
-                        }
-                    }
-                    if let Some(done) = game.take() {
-                        games.push(done);
-                    }
-                    pending = None;
-                    continue;
-                }
-                if let Some((_, board, color)) = move_number(w) {
-                    pending = Some((line, board, color));
-                    continue;
-                }
-                let Some((_, board, color)) = pending.take() else {
-                    return Err(BpgnError {
-                        line,
-                        reason: format!(
-                            "'{w}' is not a move number (like 1A. or 1a.), a move after one, \
-                             or a result"
-                        ),
-                    });
-                };
-                let side = g.board(board).turn();
-                if side != color {
-                    return Err(BpgnError {
-                        line,
-                        reason: format!(
-                            "{w}: marked as {}'s move on board {}, but it is {}'s turn there",
-                            color_word(color),
-                            board.letter(),
-                            color_word(side)
-                        ),
-                    });
-                }
-                g.push_text(board, w, None).map_err(|e| BpgnError {
-                    line,
-                    reason: format!("move {w}: {e}"),
-                })?;
             }
         }
     }
-    if let Some(g) = game {
-        games.push(g);
+
+    fn comment(&mut self, line: usize, c: &str) {
+        // A comment outside any game (after its result) is not kept.
+        if self.game.is_none() && self.headers.is_empty() {
+            return;
+        }
+        let Some(g) = self.game(line) else { return };
+        if let Some(chat) = c.strip_prefix("C:") {
+            // A message between partners (`C:BB: need N`); other commentary
+            // (FICS' `C:This is game number 1234 at www.freechess.org`) is
+            // not kept.
+            if let Some((who, text)) = chat.split_once(':')
+                && let Some(seat) = Seat::parse(who)
+            {
+                g.chat.push(Chat {
+                    after_moves: g.moves().len(),
+                    from: seat,
+                    text: text.trim().to_string(),
+                });
+            }
+        } else if let Ok(secs) = c.parse::<f64>()
+            && (0.0..1e7).contains(&secs)
+            && let Some(m) = g.moves.last_mut()
+        {
+            m.remaining = Some(Duration::from_millis((secs * 1000.0).round() as u64));
+        } else {
+            self.last_note = Some(c.to_string());
+        }
     }
-    Ok(games)
+
+    fn word(
+        &mut self,
+        line: usize,
+        w: &str,
+        out: &mut Vec<Result<BughouseGame, BpgnError>>,
+    ) -> Result<(), String> {
+        if let Some(res) = result_of(w) {
+            let note = self.last_note.take();
+            let Some(g) = self.game(line) else {
+                return Ok(());
+            };
+            if let Some(result) = res {
+                let ending = note
+                    .as_deref()
+                    .and_then(|n| BugEnding::parse(&seat_codes(g, n), result))
+                    .unwrap_or(BugEnding {
+                        result,
+                        board: BoardId::A,
+                        how: super::BugTermination::Agreement,
+                        loser: None,
+                    });
+                // A mate found while replaying already ended it.
+                if g.ending.is_none() {
+                    g.ending = Some(ending);
+                } else if let Some(e) = g.ending.as_mut() {
+                    e.result = result;
+                }
+                g.closing = note;
+            }
+            self.finish(out);
+            return Ok(());
+        }
+        if let Some((_, board, color)) = move_number(w) {
+            if self.game(line).is_some() {
+                self.pending = Some((line, board, color));
+            }
+            return Ok(());
+        }
+        let pending = self.pending.take();
+        let Some(g) = self.game(line) else {
+            return Ok(());
+        };
+        let Some((_, board, color)) = pending else {
+            return Err(format!(
+                "'{w}' is not a move number (like 1A. or 1a.), a move after one, or a result"
+            ));
+        };
+        let side = g.board(board).turn();
+        if side != color {
+            return Err(format!(
+                "{w}: marked as {}'s move on board {}, but it is {}'s turn there",
+                color_word(color),
+                board.letter(),
+                color_word(side)
+            ));
+        }
+        g.push_text(board, w, None)
+            .map(|_| ())
+            .map_err(|e| format!("move {w}: {e}"))
+    }
+}
+
+/// A closing comment with a player's name at its start written with the
+/// seat's code: `bob resigns` -> `BA resigns` when bob is Black on A.
+fn seat_codes(g: &BughouseGame, note: &str) -> String {
+    let (first, rest) = note.split_once(' ').unwrap_or((note, ""));
+    let name = first.trim_end_matches("'s");
+    for board in BoardId::BOTH {
+        for color in [Color::White, Color::Black] {
+            let seat = Seat::new(board, color);
+            if g.header(&seat.tag())
+                .is_some_and(|p| p.eq_ignore_ascii_case(name))
+            {
+                return format!("{} {rest}", seat.code());
+            }
+        }
+    }
+    note.to_string()
 }
 
 fn color_word(c: Color) -> &'static str {
@@ -529,7 +718,7 @@ mod tests {
         // A drop of a piece that never arrived.
         let e = err("[Event \"x\"]\n\n1A. e4 {1} 1a. N@f6 {1} *\n");
         assert!(
-            e.starts_with("line 3:") && e.contains("no knight in hand"),
+            e.starts_with("game 1 (line 3):") && e.contains("no knight in hand"),
             "{e}"
         );
         // The wrong side.
@@ -541,5 +730,72 @@ mod tests {
         assert!(err("[Event \"x\"]\n\n1A. e4 {180 *\n").contains("never closed"));
         assert!(err("[Event x]\n\n*").contains("double quotes"));
         assert!(err("[Event \"x\"]\n\nhello *").contains("not a move number"));
+    }
+
+    /// A game that cannot be read spoils only itself: an illegal move, a
+    /// comment left open, a broken tag, a bad FEN tag, each in the middle
+    /// of good games.
+    #[test]
+    fn a_bad_game_does_not_lose_the_others() {
+        let good = "[WhiteA \"a\"]\n\n1A. e4 {1} 1a. e5 {2} *\n\n";
+        for (bad, line, why) in [
+            ("[WhiteA \"b\"]\n\n1A. e4 1a. e4 *\n\n", 7, "move e4"),
+            (
+                "[WhiteA \"b\"]\n\n1A. e4 {1 1a. e5 *\n\n",
+                7,
+                "never closed",
+            ),
+            ("[WhiteA \"b\"\n\n1A. e4 *\n\n", 5, "never closed with ']'"),
+            ("[WhiteA b]\n\n1A. e4 *\n\n", 5, "double quotes"),
+            ("[FEN \"x | y\"]\n\n1A. e4 *\n\n", 7, "board A: the pieces"),
+        ] {
+            let text = format!("{good}{bad}{good}");
+            let games = read_bpgn_games(&text);
+            assert_eq!(games.len(), 3, "{bad}: {games:?}");
+            assert!(games[0].is_ok() && games[2].is_ok(), "{bad}: {games:?}");
+            let e = games[1].as_ref().unwrap_err();
+            assert_eq!((e.game, e.line), (2, line), "{bad}: {e}");
+            assert!(e.reason.contains(why), "{bad}: {e}");
+            assert_eq!(games[2].as_ref().unwrap().moves().len(), 2);
+        }
+    }
+
+    /// FICS writes the closing comment with the player's name, and games
+    /// with no moves at all; tags may share a line, and lines end in CRLF.
+    #[test]
+    fn fics_closings_and_games_without_moves() {
+        let text = "[WhiteA \"al\"][BlackA \"bo\"]\r\n[WhiteB \"cy\"][BlackB \"di\"]\r\n\r\n\
+                    {C:This is game number 7 at www.freechess.org}\r\n\
+                    {di forfeits by disconnection} 0-1\r\n\r\n\
+                    [WhiteA \"al\"][BlackA \"bo\"]\r\n\r\n\
+                    1A. e4{179.900} 1a. e5{179.000} {AL resigns} 0-1\r\n\r\n\
+                    [WhiteA \"al\"]\r\n\r\n{Game drawn by mutual agreement} 1/2-1/2\r\n";
+        let games = read_bpgn(text).unwrap();
+        assert_eq!(games.len(), 3);
+        let end = games[0].ending.unwrap();
+        assert!(games[0].moves().is_empty());
+        assert_eq!(games[0].header("BlackB"), Some("di"));
+        assert_eq!(
+            (end.result, end.how, end.loser),
+            (
+                BugResult::TeamTwoWins,
+                BugTermination::Abandoned,
+                Some(Seat::new(BoardId::B, Color::Black))
+            )
+        );
+        assert!(games[0].chat.is_empty(), "FICS' commentary is no message");
+        let end = games[1].ending.unwrap();
+        assert_eq!(end.how, BugTermination::Resignation);
+        assert_eq!(end.loser, Some(Seat::new(BoardId::A, Color::White)));
+        assert_eq!(
+            games[1].moves()[1].remaining,
+            Some(Duration::from_secs(179))
+        );
+        assert_eq!(
+            games[2].ending.map(|e| e.how),
+            Some(BugTermination::Agreement)
+        );
+        // The closing comment is written again as the file had it.
+        assert!(write_bpgn(&games[0]).contains("{di forfeits by disconnection} 0-1"));
     }
 }

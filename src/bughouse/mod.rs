@@ -279,7 +279,7 @@ impl BugEnding {
             how,
             loser: None,
         };
-        if t.contains("drawn by agreement") {
+        if t.contains("agreement") {
             return Some(draw(BugTermination::Agreement));
         }
         if t.contains("move limit") {
@@ -330,6 +330,10 @@ pub struct BughouseGame {
     moves: Vec<BugMove>,
     pub chat: Vec<Chat>,
     pub ending: Option<BugEnding>,
+    /// The closing comment as a file wrote it (`dave forfeits by
+    /// disconnection`), when it was read from one: shown and written
+    /// again as it was.
+    pub closing: Option<String>,
 }
 
 impl Default for BughouseGame {
@@ -352,6 +356,7 @@ impl BughouseGame {
             moves: Vec::new(),
             chat: Vec::new(),
             ending: None,
+            closing: None,
         }
     }
 

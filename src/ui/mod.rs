@@ -107,7 +107,8 @@ pub fn run(opts: Options) -> Result<()> {
             Start::Replay(path.clone(), *game)
         }
         None => match startup::live_setup(&opts, &setup, &app)? {
-            Some(live) => Start::House(Box::new(live), opts.new_game),
+            // A game from a FEN is new: no unfinished game is offered.
+            Some(live) => Start::House(Box::new(live), opts.new_game || opts.fen.is_some()),
             None => Start::Play(Box::new(PlayStart { setup, resume })),
         },
     };

@@ -72,11 +72,12 @@ pub(super) fn live_setup(
     if kind == VariantKind::Chess {
         return Ok(None);
     }
-    if opts.fen.is_some() {
-        bail!(
-            "--fen is for standard chess; Crazyhouse and Bughouse start from the initial position"
-        );
-    }
+    let start = opts
+        .fen
+        .as_deref()
+        .map(|fen| crate::ui::house::live::parse_start(kind, fen))
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("--fen: {e}"))?;
     let level = app.ui.config.level;
     if kind == VariantKind::Crazyhouse
         && (opts.seat.is_some() || opts.partner.is_some() || opts.opponents.is_some())
@@ -118,7 +119,9 @@ pub(super) fn live_setup(
         partner,
         time: app.ui.config.time_control,
     };
-    seating.setup().map(Some).map_err(|e| anyhow::anyhow!(e))
+    let mut live = seating.setup().map_err(|e| anyhow::anyhow!(e))?;
+    live.start = start;
+    Ok(Some(live))
 }
 
 /// `kibitz train`: an ending or a position, and the menu's choices.
@@ -275,9 +278,21 @@ pub(super) fn prepare(opts: &Options) -> Result<Prepared> {
     app.ui.dirs.samples = samples_dir();
 
     let mut setup = app.default_setup();
-    if let Some(fen) = &opts.fen {
-        setup.start =
-            crate::engine::Board::from_fen(fen).map_err(|e| anyhow::anyhow!("--fen: {e}"))?;
+    // A Crazyhouse or Bughouse FEN is read with its variant (`live_setup`).
+    let drops = opts
+        .variant
+        .as_deref()
+        .and_then(|v| v.parse::<crate::variant::VariantKind>().ok())
+        .is_some_and(|k| k != crate::variant::VariantKind::Chess);
+    if let Some(fen) = opts.fen.as_ref().filter(|_| !drops) {
+        setup.start = crate::engine::Board::from_fen(fen).map_err(|e| {
+            let hint = if fen.contains('[') || e.to_string().contains("pieces in hand") {
+                " (a FEN with pockets needs --variant crazyhouse or bughouse)"
+            } else {
+                ""
+            };
+            anyhow::anyhow!("--fen: {e}{hint}")
+        })?;
         if shakmaty::Position::legal_moves(setup.start.chess()).is_empty() {
             bail!("--fen: the position has no legal moves (the game would already be over)");
         }

@@ -4,7 +4,9 @@
 //! Read:
 //! - the bracket form (`rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pn] w
 //!   KQkq - 0 1`), promoted pieces marked `~` (`Q~`);
-//! - lichess' slash form (`.../RNBQKBNR/Pn w ...`);
+//! - lichess' slash form (`.../RNBQKBNR/Pn w ...`, `.../RNBQKBNR/ w ...`
+//!   for empty hands) and Fairy-Stockfish's slash-and-brackets form
+//!   (`.../RNBQKBNR/[Pn] w ...`);
 //! - EPD-style FENs without the two move counters;
 //! - the earlier Bughouse engine's form: two extra fields after the
 //!   counters with White's and Black's hand, a count before each letter
@@ -50,6 +52,27 @@ pub fn explain_syntax(e: ParseFenError) -> String {
               move number, e.g. rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
             .into(),
     }
+}
+
+/// The text of the field a parse error is about, when there is one.
+fn wrong_field(fen: &str, e: &ParseFenError) -> Option<String> {
+    use ParseFenError as E;
+    let fields: Vec<&str> = fen.split([' ', '_']).filter(|f| !f.is_empty()).collect();
+    let board = *fields.first()?;
+    let field = match e {
+        E::InvalidBoard => board.split('[').next().unwrap_or(board),
+        E::InvalidPocket => match board.split_once('[') {
+            Some((_, pocket)) => pocket.trim_end_matches(']'),
+            None => board.rsplit('/').next().unwrap_or(board),
+        },
+        E::InvalidTurn => fields.get(1)?,
+        E::InvalidCastling => fields.get(2)?,
+        E::InvalidEpSquare => fields.get(3)?,
+        E::InvalidHalfmoveClock => fields.get(4)?,
+        E::InvalidFullmoves => fields.get(5)?,
+        _ => return None,
+    };
+    Some(field.to_string())
 }
 
 /// Why a position cannot occur in a game, in plain words.
@@ -144,9 +167,14 @@ pub fn parse_setup(text: &str) -> Result<Setup, FenError> {
     } else {
         (fields.join(" "), None)
     };
-    let fen: Fen = main
-        .parse()
-        .map_err(|e: ParseFenError| FenError::Syntax(explain_syntax(e)))?;
+    // `.../RNBQKBNR/[Pn]`: the slash before the brackets is dropped.
+    let main = main.replacen("/[", "[", 1);
+    let fen: Fen = main.parse().map_err(|e: ParseFenError| {
+        let got = wrong_field(&main, &e)
+            .map(|f| format!(" (got '{f}')"))
+            .unwrap_or_default();
+        FenError::Syntax(format!("{}{got}", explain_syntax(e)))
+    })?;
     let mut setup = fen.into_setup();
     if let Some((white, black)) = hands {
         if setup.pockets.is_some() {
@@ -251,6 +279,19 @@ mod tests {
         // EPD without counters, no pocket at all: empty hands.
         let p = parse_crazyhouse("4k3/8/8/8/8/8/8/4K3 w - -", false).unwrap();
         assert_eq!(write_fen(&p), "4k3/8/8/8/8/8/8/4K3[] w - - 0 1");
+        // Slash forms: lichess' and Fairy-Stockfish's, empty hands too.
+        for (text, want) in [
+            (format!("{START}/[Pn] w KQkq - 0 1"), "[Pn]"),
+            (format!("{START}/[] b KQkq - 0 1"), "[]"),
+            (format!("{START}/ w KQkq - 0 1"), "[]"),
+            (format!("{START}/Pn w KQkq - 0 1"), "[Pn]"),
+        ] {
+            let p = parse_crazyhouse(&text, true).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert!(
+                write_fen(&p).starts_with(&format!("{START}{want} ")),
+                "{text}"
+            );
+        }
         // A promoted queen keeps its mark.
         let p = parse_crazyhouse("4k3/1Q~6/8/8/4b3/8/Kpp5/8[] b - - 0 1", false).unwrap();
         assert!(write_fen(&p).contains("Q~"));
@@ -266,6 +307,18 @@ mod tests {
         assert!(err("4k3/8/8/8/8/8/8/4K3 w - - 0 1 2 -").contains("White's hand"));
         assert!(err("4k3/8/8/8/8/8/8/4K3 w - - 0 1 - 3x").contains("Black's hand"));
         assert!(err("").contains("empty"));
+        // The wrong field is named, and quoted.
+        let e = err("4k3/8/8/8/8/8/8/4K3[] x - - 0 1");
+        assert!(e.contains("side to move") && e.contains("'x'"), "{e}");
+        let e = err("4k3/8/8/8/8/8/8/4K3[] w KX - 0 1");
+        assert!(e.contains("castling") && e.contains("'KX'"), "{e}");
+        let e = err("4k3/8/8/8/8/8/8/4K3/[Z] w - - 0 1");
+        assert!(e.contains("pocket") && e.contains("'Z'"), "{e}");
+        let e = err("4k3/8/8/9/8/8/8/4K3[] w - - 0 1");
+        assert!(
+            e.contains("8 ranks") && e.contains("'4k3/8/8/9/8/8/8/4K3'"),
+            "{e}"
+        );
         // Bughouse allows more material than a chess set.
         assert!(parse_crazyhouse("4k3/8/8/8/8/8/8/4K3[QQQ] w - - 0 1", true).is_ok());
     }

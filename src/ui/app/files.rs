@@ -212,10 +212,27 @@ impl App {
             Ok(s) if s.boards() == 2 => "Bughouse",
             _ => "Crazyhouse",
         };
+        // The games that cannot be read, said at once (the list shows why).
+        let bad: Vec<String> = house
+            .games
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.is_err())
+            .map(|(i, _)| (i + 1).to_string())
+            .collect();
+        let unread = match bad.len() {
+            0 => String::new(),
+            1 => format!(" Game {} cannot be read (see the games list).", bad[0]),
+            k if k <= 5 => format!(
+                " Games {} cannot be read (see the games list).",
+                bad.join(", ")
+            ),
+            k => format!(" {k} of {n} games cannot be read (see the games list)."),
+        };
         let message = match wanted.filter(|&g| g >= n) {
             Some(g) => format!("{name} has {n} game(s); there is no game {}.", g + 1),
             None => match house.show() {
-                Ok(s) => format!("{what}: {}. → steps, Space plays it.", s.title),
+                Ok(s) => format!("{what}: {}. → steps, Space plays it.{unread}", s.title),
                 Err(e) => format!("Game {} cannot be read: {e}", index + 1),
             },
         };

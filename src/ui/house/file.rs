@@ -53,18 +53,27 @@ pub fn read(path: &Path, kind: Kind) -> Result<Vec<Result<Show, String>>, String
         ));
     }
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    let text = String::from_utf8_lossy(&bytes);
+    // UTF-8, or Latin-1 as older databases (FICS) write it.
+    let text = crate::util::decode_text(&bytes);
     parse(&text, kind)
 }
 
-/// [`read`] of a text.
+/// [`read`] of a text. A game that cannot be read is its problem with its
+/// line (the games list numbers it); a Bughouse file none of whose games
+/// can be read is an error.
 pub fn parse(text: &str, kind: Kind) -> Result<Vec<Result<Show, String>>, String> {
     let games: Vec<Result<Show, String>> = match kind {
-        Kind::Bughouse => crate::bughouse::bpgn::read_bpgn(text)
-            .map_err(|e| e.to_string())?
-            .iter()
-            .map(|g| Ok(Show::from_bughouse(g)))
-            .collect(),
+        Kind::Bughouse => {
+            let read = crate::bughouse::bpgn::read_bpgn_games(text);
+            if let Some(Err(first)) = read.first()
+                && read.iter().all(Result::is_err)
+            {
+                return Err(first.to_string());
+            }
+            read.into_iter()
+                .map(|g| g.map(|g| Show::from_bughouse(&g)).map_err(|e| e.at_line()))
+                .collect()
+        }
         Kind::Crazyhouse => crate::game::variant_pgn::read_variant_pgn(text)
             .into_iter()
             .map(|g| {

@@ -230,12 +230,15 @@ impl Show {
                 BugResult::TeamTwoWins => "team 2 (Black A + White B) wins",
                 BugResult::Draw => "drawn",
             };
-            let what = match e.loser {
-                Some(seat) => {
+            let what = match (&g.closing, e.loser) {
+                // As the file says it, when it says more than the seat's
+                // code (`dave forfeits by disconnection`).
+                (Some(text), _) if *text != e.describe() => text.clone(),
+                (_, Some(seat)) => {
                     let d = e.describe();
                     format!("{seat} {}", d.split_once(' ').map_or("", |x| x.1))
                 }
-                None => capitalise_first(&e.describe()),
+                (_, None) => capitalise_first(&e.describe()),
             };
             format!("{what}: {team}")
         });

@@ -126,17 +126,20 @@ impl NewGameDialog {
     /// side (on board A in Bughouse) against the chosen engine, which also
     /// plays your Bughouse partner.
     pub fn live_setup(&self) -> Result<crate::ui::house::live::LiveSetup, String> {
-        if !self.fen.trim().is_empty() {
-            return Err(
-                "Start FEN: Crazyhouse and Bughouse start from the initial position.".into(),
-            );
-        }
-        let setup = self.setup()?;
         let kind = if self.variant == 2 {
             crate::variant::VariantKind::Bughouse
         } else {
             crate::variant::VariantKind::Crazyhouse
         };
+        // The FEN is read with the variant's rules, not as chess.
+        let fen = self.fen.trim();
+        let start = (!fen.is_empty())
+            .then(|| crate::ui::house::live::parse_start(kind, fen))
+            .transpose()
+            .map_err(|e| format!("Start FEN: {e}"))?;
+        let mut plain = self.clone();
+        plain.fen.clear();
+        let setup = plain.setup()?;
         let person = match setup.mode {
             Mode::HumanVsEngine { human } => Some((0, human)),
             Mode::HumanVsHuman => Some((0, Color::White)),
@@ -151,6 +154,7 @@ impl NewGameDialog {
             time: setup.time,
         }
         .setup()
+        .map(|l| crate::ui::house::live::LiveSetup { start, ..l })
     }
 
     /// Validates the dialog; the error names the field and the reason.

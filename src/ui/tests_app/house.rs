@@ -264,3 +264,99 @@ fn both_boards_at_every_size_and_a_clear_message_when_too_small() {
         }
     }
 }
+
+/// The FICS sample (CRLF, glued tags and clocks, a Latin-1 name, a game
+/// without moves, a bad game in the middle) opened from its file: the good
+/// games replay with their clocks, the bad one is listed with its line.
+#[test]
+fn the_fics_sample_opens_with_its_clocks_and_its_bad_game_listed() {
+    let t0 = Instant::now();
+    let path = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/games/fics-bughouse-sample.bpgn"
+    ));
+    let mut a = app();
+    a.update(Msg::Resize(160, 50), t0);
+    a.open_file(path.clone(), None);
+    let id = a
+        .take_effects()
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::OpenFile { id, .. } => Some(id),
+            _ => None,
+        })
+        .unwrap();
+    let result = crate::ui::house::file::read(&path, Kind::Bughouse);
+    a.update(Msg::HouseOpened { id, path, result }, t0);
+    let h = a.house().expect("the file opens");
+    assert_eq!(h.games.len(), 4);
+    assert_eq!(
+        h.games.iter().map(Result::is_ok).collect::<Vec<_>>(),
+        [true, true, false, true]
+    );
+    let status =
+        a.ui.status
+            .as_ref()
+            .map(|s| s.text.clone())
+            .unwrap_or_default();
+    assert!(status.contains("Game 3 cannot be read"), "{status}");
+    let screen = render(&a, 160, 50);
+    assert!(
+        screen.contains("3. cannot be read: line 47: move Ke3"),
+        "{screen}"
+    );
+    // Game 1: the clocks follow the file's readings move by move.
+    key(&mut a, KeyCode::Enter, t0);
+    let clock = |a: &App, b: usize, c: Color| a.house().and_then(|h| h.clock(b, c, t0));
+    assert_eq!(clock(&a, 0, Color::White), Some(Duration::from_secs(180)));
+    assert!(!render(&a, 160, 50).contains("2:59"));
+    key(&mut a, KeyCode::Right, t0);
+    assert_eq!(
+        clock(&a, 0, Color::White),
+        Some(Duration::from_millis(179_900))
+    );
+    assert!(render(&a, 160, 50).contains("2:59"), "1A. e4{{179.900}}");
+    for _ in 0..6 {
+        key(&mut a, KeyCode::Right, t0);
+    }
+    // 2B. Bf4{178.5}; Black on B still at 1b. d5{178.900}.
+    assert_eq!(
+        clock(&a, 1, Color::White),
+        Some(Duration::from_millis(178_500))
+    );
+    assert_eq!(
+        clock(&a, 1, Color::Black),
+        Some(Duration::from_millis(178_900))
+    );
+    key(&mut a, KeyCode::End, t0);
+    let screen = render(&a, 160, 50);
+    assert!(
+        screen.contains("bob resigns: team 1 (White A + Black B) wins"),
+        "{screen}"
+    );
+    // Game 2: no moves, a Latin-1 name.
+    shift(&mut a, 'L', t0);
+    key(&mut a, KeyCode::Down, t0);
+    key(&mut a, KeyCode::Enter, t0);
+    let screen = render(&a, 160, 50);
+    assert!(screen.contains("Müller"), "{screen}");
+    key(&mut a, KeyCode::End, t0);
+    let screen = render(&a, 160, 50);
+    assert!(
+        screen.contains("Müller forfeits by disconnection: team 2 (Black A + White B) wins"),
+        "{screen}"
+    );
+    // Game 3 says why it cannot be shown.
+    shift(&mut a, 'L', t0);
+    key(&mut a, KeyCode::Down, t0);
+    key(&mut a, KeyCode::Enter, t0);
+    let status =
+        a.ui.status
+            .as_ref()
+            .map(|s| s.text.clone())
+            .unwrap_or_default();
+    assert!(
+        status.contains("Game 3 cannot be read: line 47: move Ke3"),
+        "{status}"
+    );
+}

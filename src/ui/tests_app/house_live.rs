@@ -65,6 +65,7 @@ pub(super) fn crazyhouse(now: Instant) -> App {
             kind: VariantKind::Crazyhouse,
             players: vec![[Player::Human, ENGINE]],
             time: Some(TimeControl::new(60, 0)),
+            start: None,
         },
         now,
     );
@@ -259,6 +260,7 @@ pub(super) fn bughouse(now: Instant) -> App {
             kind: VariantKind::Bughouse,
             players: vec![[Player::Human, ENGINE], [ENGINE, ENGINE]],
             time: Some(TimeControl::new(60, 0)),
+            start: None,
         },
         now,
     );
@@ -545,6 +547,7 @@ fn the_app_offers_the_unfinished_game_and_resumes_it() {
         kind: VariantKind::Crazyhouse,
         players: vec![[Player::Human, ENGINE]],
         time: Some(TimeControl::new(60, 0)),
+        start: None,
     };
     b.offer_or_start_live(setup.clone(), false, t0);
     assert!(matches!(b.ui.overlay, Overlay::ResumeHouse { .. }));
@@ -584,6 +587,7 @@ fn engine_seats_pace_themselves_and_sit_when_asked() {
         // You on A-white; your partner B-black; the opponents A-black and B-white.
         players: vec![[Player::Human, ENGINE], [ENGINE, ENGINE]],
         time: Some(TimeControl::new(120, 0)),
+        start: None,
     };
     let names = vec![
         ["You".to_string(), "Opp A".to_string()],
@@ -643,6 +647,7 @@ fn fast_pace_plays_engine_moves_at_once() {
         kind: VariantKind::Crazyhouse,
         players: vec![[ENGINE, Player::Human]],
         time: Some(TimeControl::new(60, 0)),
+        start: None,
     };
     let mut live = Live::new(setup, vec![["E".into(), "You".into()]], t0);
     let id = live_go(&mut live, 0).expect("White asked");
@@ -655,4 +660,106 @@ fn fast_pace_plays_engine_moves_at_once() {
         t0,
     );
     assert_eq!(live.moves_played(), 1);
+}
+
+/// `--fen` with `--variant crazyhouse` or `bughouse`: the FEN is read with
+/// the variant's rules (pockets in every form, none meaning empty hands;
+/// Bughouse takes two FENs joined by `|`), the game starts there, engines
+/// are asked from there, and the record keeps the start.
+#[test]
+fn command_line_fen_starts_crazyhouse_and_bughouse_games_there() {
+    use crate::ui::startup::{Options, live_setup};
+    let t0 = Instant::now();
+    let a = app();
+    let opts = |variant: &str, fen: &str| Options {
+        variant: Some(variant.into()),
+        fen: Some(fen.into()),
+        ..Options::default()
+    };
+    let start = |variant: &str, fen: &str| {
+        live_setup(&opts(variant, fen), &a.default_setup(), &a)
+            .map(|l| l.expect("a variant game"))
+            .map_err(|e| e.to_string())
+    };
+    // After 1.e4 d5 2.exd5 Qxd5 each side holds a pawn: every pocket form.
+    const BOARD: &str = "rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR";
+    let want = format!("{BOARD}[Pp] w KQkq - 0 3");
+    for form in ["[Pp]", "/[Pp]", "/Pp"] {
+        let l = start("crazyhouse", &format!("{BOARD}{form} w KQkq - 0 3")).unwrap();
+        let boards = l.start.expect("a start position");
+        assert_eq!(boards.len(), 1);
+        assert_eq!(crate::variant::fen::write_fen(&boards[0]), want, "{form}");
+    }
+    // No pocket at all: empty hands.
+    let l = start(
+        "crazyhouse",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+    )
+    .unwrap();
+    let s = l.start.as_deref().unwrap();
+    assert!(crate::variant::fen::write_fen(&s[0]).contains("RNBQKBNR[] b"));
+    // The game starts there: Black (the engine) is asked from that position.
+    let mut a2 = app();
+    let mut l = start("crazyhouse", &format!("{BOARD}/Pp b KQkq - 0 3")).unwrap();
+    l.players = vec![[Player::Human, ENGINE]];
+    a2.start_live(l, t0);
+    let j = jobs(&mut a2);
+    let (_, fen) = go_for(&j, 1).expect("the engine (Black) is to move");
+    assert_eq!(fen, format!("{BOARD}[Pp] b KQkq - 0 3"));
+    let live = a2.house().and_then(|h| h.live.as_ref()).unwrap();
+    let text = live.save_text();
+    assert!(
+        text.contains(&format!("[FEN \"{BOARD}[Pp] b KQkq - 0 3\"]")),
+        "{text}"
+    );
+    // Bughouse: board A's and board B's FENs.
+    let l = start(
+        "bughouse",
+        &format!("{BOARD}[Pp] w KQkq - 0 3 | 4k3/8/8/8/8/8/8/4K3/QQ b - - 0 1"),
+    )
+    .unwrap();
+    let mut a3 = app();
+    a3.start_live(l, t0);
+    let live = a3.house().and_then(|h| h.live.as_ref()).unwrap();
+    assert_eq!(
+        crate::variant::fen::write_fen(live.board(1)),
+        "4k3/8/8/8/8/8/8/4K3[QQ] b - - 0 1"
+    );
+    assert!(
+        live.save_text()
+            .contains(" | 4k3/8/8/8/8/8/8/4K3[QQ] b - - 0 1\"]")
+    );
+    // Bad FENs: the field or the board is named, nothing starts.
+    for (variant, fen, says) in [
+        (
+            "crazyhouse",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] x KQkq - 0 1",
+            "--fen: malformed FEN: the side to move must be 'w' or 'b' (got 'x')",
+        ),
+        (
+            "crazyhouse",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Z] w KQkq - 0 1",
+            "pocket",
+        ),
+        (
+            "crazyhouse",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "for Bughouse",
+        ),
+        (
+            "crazyhouse",
+            "6rk/5Npp/8/8/8/8/5PPP/6K1[] b - - 0 1",
+            "checkmate",
+        ),
+        ("bughouse", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "two FENs"),
+        (
+            "bughouse",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 4k3/8/8/8/8/8/8/4K3 w KQ - 0 1",
+            "illegal position: board B: the castling rights",
+        ),
+    ] {
+        let e = start(variant, fen).map(|_| ()).unwrap_err();
+        assert!(e.contains(says), "{fen}: {e}");
+        assert!(e.starts_with("--fen: "), "{e}");
+    }
 }

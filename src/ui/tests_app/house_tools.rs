@@ -30,7 +30,8 @@ fn the_new_game_dialog_offers_the_variants() {
         .expect("a crazyhouse game");
     assert_eq!(l.kind, VariantKind::Crazyhouse);
     assert_eq!(l.players[0][0], Player::Human);
-    // A start FEN is refused for the variants, with the reason.
+    // A start FEN is read with the variant's rules: one chess FEN is not a
+    // Bughouse position (that is two FENs joined by '|').
     command(&mut a, Action::NewGame, t0);
     if let Overlay::NewGame(d) = &mut a.ui.overlay {
         d.fen = "8/8/8/8/8/8/8/K1k5 w - - 0 1".into();
@@ -41,9 +42,26 @@ fn the_new_game_dialog_offers_the_variants() {
         Overlay::NewGame(d) => assert!(d.error.as_deref().is_some_and(|e| e.contains("Start FEN"))),
         _ => panic!("the dialog stays open"),
     }
+    // A Crazyhouse FEN with pockets (lichess' slash form) starts there.
+    if let Overlay::NewGame(d) = &mut a.ui.overlay {
+        d.fen = "rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR/Pp w KQkq - 0 3".into();
+        d.variant = 1;
+    }
+    key(&mut a, KeyCode::Enter, t0);
+    let l = a
+        .house()
+        .as_ref()
+        .and_then(|h| h.live.as_ref())
+        .expect("a crazyhouse game from the FEN");
+    assert_eq!(
+        crate::variant::fen::write_fen(l.board(0)),
+        "rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR[Pp] w KQkq - 0 3"
+    );
     // Bughouse: you on A, three engines.
+    command(&mut a, Action::NewGame, t0);
     if let Overlay::NewGame(d) = &mut a.ui.overlay {
         d.fen.clear();
+        d.variant = 2;
     }
     key(&mut a, KeyCode::Enter, t0);
     let l = a

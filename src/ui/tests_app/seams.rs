@@ -320,6 +320,7 @@ fn the_house_resume_prompt_is_not_over_the_chess_screen() {
         kind: VariantKind::Crazyhouse,
         players: vec![[Player::Human, ENGINE]],
         time: None,
+        start: None,
     };
     a.offer_or_start_live(setup, false, t);
     assert!(matches!(a.ui.overlay, Overlay::ResumeHouse { .. }));

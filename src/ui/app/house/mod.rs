@@ -345,13 +345,15 @@ impl House<'_> {
                     let text = h
                         .path
                         .as_ref()
-                        .and_then(|p| std::fs::read_to_string(p).ok())
+                        .and_then(|p| std::fs::read(p).ok())
+                        .map(|b| crate::util::decode_text(&b))
                         .unwrap_or_default();
                     let two = h.show().is_ok_and(|s| s.boards() == 2);
                     let game = if two {
-                        crate::bughouse::bpgn::read_bpgn(&text)
-                            .ok()
-                            .and_then(|g| g.get(h.index).map(crate::bughouse::bpgn::write_bpgn))
+                        crate::bughouse::bpgn::read_bpgn_games(&text)
+                            .get(h.index)
+                            .and_then(|g| g.as_ref().ok())
+                            .map(crate::bughouse::bpgn::write_bpgn)
                     } else {
                         crate::game::variant_pgn::read_variant_pgn(&text)
                             .get(h.index)

@@ -109,8 +109,12 @@ impl Live {
         };
         let mut players = setup.players;
         players.resize(boards, [Player::Human, Player::Human]);
+        let start = setup.start.filter(|s| s.len() == boards);
         let record = if boards == 2 {
-            let mut g = BughouseGame::new();
+            let mut g = match start.as_deref() {
+                Some([a, b]) => BughouseGame::from_boards([a.clone(), b.clone()]),
+                _ => BughouseGame::new(),
+            };
             g.set_header("Event", "Kibitz bughouse game");
             g.set_header("Site", "Kibitz");
             g.set_header("Date", crate::util::today());
@@ -131,7 +135,8 @@ impl Live {
             }
             Record::Bug(Box::new(g))
         } else {
-            let mut g = Game::new(Board::<Zh>::start_position());
+            let first = start.and_then(|s| s.into_iter().next());
+            let mut g = Game::new(first.map_or_else(Board::<Zh>::start_position, Board::from_pos));
             g.set_header("Event", "Kibitz crazyhouse game");
             g.set_header("Site", "Kibitz");
             g.set_header("Date", crate::util::today());

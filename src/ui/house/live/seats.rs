@@ -18,6 +18,52 @@ pub struct LiveSetup {
     /// Per board (A, then B in Bughouse): White's and Black's player.
     pub players: Vec<[Player; 2]>,
     pub time: Option<TimeControl>,
+    /// The start position of each board (A, then B), when not the initial
+    /// one (`--fen`).
+    pub start: Option<Vec<Crazyhouse>>,
+}
+
+/// The start of a game from `--fen`: a Crazyhouse FEN (pockets in any
+/// form, none meaning empty hands), or for Bughouse board A's and board
+/// B's FENs joined by `|`. A position where the game would already be
+/// over is refused; errors name the board and the field.
+pub fn parse_start(kind: VariantKind, fen: &str) -> Result<Vec<Crazyhouse>, String> {
+    use crate::variant::fen::{parse_bughouse, parse_crazyhouse};
+    let over = |pos: &Crazyhouse| match rules::status(pos, kind) {
+        BoardStatus::Checkmate { .. } => Some("it is checkmate"),
+        BoardStatus::Stalemate => Some("it is stalemate"),
+        BoardStatus::Playing | BoardStatus::MustWait { .. } => None,
+    };
+    match kind {
+        VariantKind::Bughouse => {
+            if !fen.contains('|') {
+                return Err("Bughouse starts from two FENs, board A's and board B's, \
+                            joined by ' | '"
+                    .into());
+            }
+            let boards = parse_bughouse(fen).map_err(|e| e.to_string())?;
+            for (pos, letter) in boards.iter().zip(['A', 'B']) {
+                if let Some(why) = over(pos) {
+                    return Err(format!(
+                        "board {letter}: {why}; the game would already be over"
+                    ));
+                }
+            }
+            Ok(boards.to_vec())
+        }
+        _ => {
+            if fen.contains('|') {
+                return Err(
+                    "Crazyhouse starts from one FEN (two joined by '|' are for Bughouse)".into(),
+                );
+            }
+            let pos = parse_crazyhouse(fen, false).map_err(|e| e.to_string())?;
+            if let Some(why) = over(&pos) {
+                return Err(format!("{why}; the game would already be over"));
+            }
+            Ok(vec![pos])
+        }
+    }
 }
 
 /// Who plays: the person's side (`None`: engines only; `Some(None)` is
@@ -54,6 +100,7 @@ impl Seating {
                 kind: self.kind,
                 players: vec![players],
                 time: self.time,
+                start: None,
             });
         }
         if self.two_people {
@@ -77,6 +124,7 @@ impl Seating {
             players,
             // Bughouse needs clocks: 2+0 unless said.
             time: Some(self.time.unwrap_or(TimeControl::new(120, 0))),
+            start: None,
         })
     }
 }

@@ -2,7 +2,7 @@
 
 use super::matches::{game_line, print_totals};
 use anyhow::{Context, Result, bail};
-use kibitz::bughouse::BugTermination;
+use kibitz::bughouse::{BugResult, BugTermination};
 use kibitz::matchplay::bughouse::{BugMatchConfig, BugPlayer, run_bughouse_match};
 use kibitz::matchplay::{MoveLimits, TimeControl};
 use kibitz::uci::client::split_command;
@@ -153,14 +153,20 @@ pub fn run(
             _ => {}
         }
         *endings.entry(format!("{:?}", e.how)).or_insert(0usize) += 1;
+        // Said by team as given on the command line: the record's `1-0`
+        // is the side of White A, which is team 2 every other game.
         let seats = if rec.first_seats {
             "team 1 = WA+BB"
         } else {
             "team 1 = BA+WB"
         };
+        let outcome = match (e.result, rec.first_seats) {
+            (BugResult::TeamOneWins, true) | (BugResult::TeamTwoWins, false) => "team 1 wins",
+            (BugResult::TeamOneWins, false) | (BugResult::TeamTwoWins, true) => "team 2 wins",
+            (BugResult::Draw, _) => "drawn",
+        };
         let what = format!(
-            " ({seats}): {} board {} {} after {} moves",
-            e.result.pgn(),
+            " ({seats}): {outcome}, board {} {} after {} moves",
             e.board.letter(),
             e.describe(),
             rec.plies,

@@ -638,6 +638,30 @@ fn engine_seats_pace_themselves_and_sit_when_asked() {
     assert_eq!(live.moves_played(), 2, "went on 'go'");
 }
 
+/// Through the app: a held engine move is played by the screen's tick, and
+/// the next engine is asked at once (the jobs reach the runtime).
+#[test]
+fn the_screen_plays_held_moves_and_asks_the_next_engine() {
+    let t0 = Instant::now();
+    let mut a = App::new(Config::default(), theme::builtin(), None);
+    a.update(Msg::Resize(160, 50), t0);
+    a.start_live(
+        LiveSetup {
+            kind: VariantKind::Crazyhouse,
+            players: vec![[ENGINE, ENGINE]],
+            time: Some(TimeControl::new(60, 0)),
+            start: None,
+        },
+        t0,
+    );
+    let (id, _) = go_for(&jobs(&mut a), 0).expect("White asked");
+    answer(&mut a, 0, id, "e2e4", t0);
+    assert_eq!(live_moves(&a), 0, "held");
+    a.update(Msg::Tick, t0 + Duration::from_secs(10));
+    assert_eq!(live_moves(&a), 1, "played when due");
+    assert!(go_for(&jobs(&mut a), 1).is_some(), "Black is asked next");
+}
+
 /// Fast pace: engine moves are played as they come.
 #[test]
 fn fast_pace_plays_engine_moves_at_once() {

@@ -200,8 +200,11 @@ impl House<'_> {
             h.tick(now);
             if let Some(l) = h.live.as_deref_mut() {
                 let over = l.is_over();
+                let played = l.moves_played();
                 l.tick(now);
-                if !over && l.is_over() {
+                // A flag, or an engine's held move played (the next
+                // engine is asked, the game saved).
+                if (!over && l.is_over()) || l.moves_played() != played || !l.jobs.is_empty() {
                     self.flush_live(now);
                 }
             }

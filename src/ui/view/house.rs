@@ -618,10 +618,16 @@ fn draw_house_moves(buf: &mut Buffer, theme: &Theme, h: &HouseReplay, show: &Sho
             .saturating_sub(visible.saturating_sub(1) / 2)
             .min(rows.saturating_sub(visible))
     };
+    // Straight into the buffer: a frame is drawn many times a second.
+    let w = cell_w - 1;
     for (r, row) in (first..rows).take(visible).enumerate() {
-        let mut spans = Vec::new();
-        for i in row * per_row..((row + 1) * per_row).min(show.moves.len()) {
-            let text = show.numbered(i);
+        let y = inner.y + r as u16;
+        for (k, i) in (row * per_row..((row + 1) * per_row).min(show.moves.len())).enumerate() {
+            let x = inner.x + k as u16 * cell_w;
+            let room = (inner.x + inner.width).saturating_sub(x).min(w);
+            if room == 0 {
+                break;
+            }
             let mut st = Style::default().fg(match show.moves[i].board {
                 0 => theme.text,
                 _ => theme.accent,
@@ -634,13 +640,9 @@ fn draw_house_moves(buf: &mut Buffer, theme: &Theme, h: &HouseReplay, show: &Sho
             } else if i >= h.cursor {
                 st = Style::default().fg(theme.dim);
             }
-            let w = cell_w as usize;
-            let cut: String = text.chars().take(w - 1).collect();
-            spans.push(Span::styled(format!("{cut:<w$}", w = w - 1), st));
-            spans.push(Span::raw(" "));
+            buf.set_style(Rect::new(x, y, room, 1), st);
+            buf.set_stringn(x, y, show.numbered(i), usize::from(room), st);
         }
-        Paragraph::new(Line::from(spans))
-            .render_ref(Rect::new(inner.x, inner.y + r as u16, inner.width, 1), buf);
     }
 }
 
@@ -655,35 +657,58 @@ fn draw_chat(
     let blk = block("Partners", theme);
     let inner = blk.inner(area);
     blk.render_ref(area, buf);
-    let lines: Vec<Line> = chat
-        .iter()
-        .rev()
-        .take(inner.height as usize)
-        .rev()
-        .map(|c| {
-            Line::from(vec![
-                Span::styled(
-                    format!("{}: ", show.seat_name(c.from.0, c.from.1)),
-                    Style::default().fg(theme.accent),
-                ),
-                Span::styled(c.text.clone(), Style::default().fg(theme.text)),
-            ])
-        })
-        .collect();
-    if lines.is_empty() {
-        Paragraph::new(Span::styled(
+    if chat.is_empty() {
+        buf.set_stringn(
+            inner.x,
+            inner.y,
             "no messages yet",
+            usize::from(inner.width),
             Style::default().fg(theme.dim),
-        ))
-        .render_ref(inner, buf);
-    } else {
-        // The newest at the bottom, long ones wrapped.
-        let w = inner.width.max(1) as usize;
-        let total: usize = lines.iter().map(|l| l.width().div_ceil(w).max(1)).sum();
-        let total = total as u16;
-        let p = Paragraph::new(lines).wrap(Wrap { trim: true });
-        p.scroll((total.saturating_sub(inner.height), 0))
-            .render_ref(inner, buf);
+        );
+        return;
+    }
+    // The newest at the bottom, long ones wrapped on words: the rows of
+    // the newest messages that fit, wrapped straight into the buffer.
+    let (name_st, text_st) = (
+        Style::default().fg(theme.accent),
+        Style::default().fg(theme.text),
+    );
+    let height = usize::from(inner.height);
+    // Per message shown: its characters, where the text starts, its rows.
+    let mut shown: Vec<(Vec<char>, usize, Vec<std::ops::Range<usize>>)> = Vec::new();
+    let mut count = 0;
+    for c in chat.iter().rev() {
+        if count >= height {
+            break;
+        }
+        let name = show.seat_name(c.from.0, c.from.1);
+        let mut chars: Vec<char> = name.chars().collect();
+        chars.extend([':', ' ']);
+        let text_from = chars.len();
+        chars.extend(c.text.chars());
+        let rows = crate::ui::text::wrap_ranges(&chars, usize::from(inner.width));
+        count += rows.len();
+        shown.push((chars, text_from, rows));
+    }
+    let mut skip = count.saturating_sub(height);
+    let mut y = inner.y;
+    for (chars, text_from, rows) in shown.iter().rev() {
+        for row in rows {
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            for (k, i) in row.clone().take(usize::from(inner.width)).enumerate() {
+                if let Some(cell) = buf.cell_mut((inner.x + k as u16, y)) {
+                    cell.set_char(chars[i]).set_style(if i < *text_from {
+                        name_st
+                    } else {
+                        text_st
+                    });
+                }
+            }
+            y += 1;
+        }
     }
 }
 

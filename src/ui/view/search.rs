@@ -338,7 +338,15 @@ pub(super) fn paint_eval_bar(
     // The number, on the losing side's colour for contrast, mid-board.
     let label = match score.mate_moves() {
         Some(n) => format!("M{}", n.abs()),
-        None => format!("{:.1}", (score.0 as f64 / 100.0).abs()),
+        // "13" rather than "13." in a bar three cells wide.
+        None => {
+            let pawns = (score.0 as f64 / 100.0).abs();
+            if pawns >= 9.95 {
+                format!("{pawns:.0}")
+            } else {
+                format!("{pawns:.1}")
+            }
+        }
     };
     let y = area.y + area.height / 2;
     let (fg, bg) = if score.0 >= 0 {

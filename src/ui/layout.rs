@@ -147,15 +147,37 @@ pub fn replay_rows(r: &Replay, moves: Rect) -> (Vec<Vec<Placed>>, usize, Rect) {
     (rows, first, inner)
 }
 
-/// One board of the Crazyhouse/Bughouse screen: the squares, and the info
-/// lines above and below it (player, clock, pocket).
+/// One board of the Crazyhouse/Bughouse screen: the squares, and the
+/// strips above and below it (player, clock, pocket).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HouseBoard {
     pub board: BoardGeometry,
-    /// The line above the board (the player at the top).
+    /// The strip above the board (the player at the top): the name and
+    /// clock on its first row, the pocket's pieces as tall as the strip.
     pub top: Rect,
-    /// The line below the file letters (the player at the bottom).
+    /// The strip below the file letters (the player at the bottom): the
+    /// name and clock on its last row.
     pub bottom: Rect,
+}
+
+impl HouseBoard {
+    /// The size of one pocket piece: a square where the board is pixel
+    /// art (the piece drawn as on the board), else one row.
+    pub fn pocket_piece(&self) -> (u16, u16) {
+        pocket_piece((self.board.sq_w, self.board.sq_h))
+    }
+}
+
+/// Squares this large are drawn as pixel art (see `view::sprite_fit`).
+pub fn pixel_squares(sq_w: u16, sq_h: u16) -> bool {
+    sq_w >= 9 && sq_h >= 4
+}
+
+/// One pocket piece's cells for squares of `(w, h)`: a square where the
+/// board is pixel art, else a glyph on one row (its width then depends on
+/// the count, see `ui::house::pocket_cells`).
+fn pocket_piece((w, h): (u16, u16)) -> (u16, u16) {
+    if pixel_squares(w, h) { (w, h) } else { (3, 1) }
 }
 
 /// The Crazyhouse/Bughouse screen: the main board, the partner's board
@@ -164,6 +186,9 @@ pub struct HouseBoard {
 pub struct HouseLayout {
     /// The main board first, then the partner's.
     pub boards: Vec<HouseBoard>,
+    /// The eval bar beside the main board, when asked for and there is
+    /// room.
+    pub eval_bar: Option<Rect>,
     pub panel: Option<Rect>,
     pub status: Rect,
 }
@@ -171,85 +196,174 @@ pub struct HouseLayout {
 /// The smallest terminal for two boards (the smallest squares, no panel).
 pub const HOUSE_MIN_W: u16 = 2 * (2 + 8 * 3) + 2;
 pub const HOUSE_MIN_H: u16 = 8 + 3 + STATUS_H;
-const HOUSE_PANEL_MIN_W: u16 = 24;
+const HOUSE_PANEL_MIN_W: u16 = 22;
+/// The smallest panel under the partner's board: the moves and a line of
+/// messages.
+const HOUSE_COLUMN_MIN_H: u16 = 7;
+/// The eval bar's columns beside the main board: a gap and the bar (the
+/// gap after it is the one between the boards).
+const HOUSE_BAR_W: u16 = 4;
 
-/// The layout of `boards` (1 or 2) boards, or `None` when they do not fit.
+/// Where the panel goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PanelAt {
+    /// Right of the boards, full height.
+    Beside,
+    /// Under both boards (they stand at the top).
+    Below,
+    /// Bughouse: under the partner's board, right of the main board.
+    UnderPartner,
+    /// No room.
+    Nowhere,
+}
+
+/// The layout of `boards` (1 or 2) boards, or `None` when they do not fit;
+/// `bar`: an eval bar beside the main board if there is room for it.
 /// The main board gets the largest squares; with two boards the partner's
 /// board is as large as still leaves room for the panel, and the panel
-/// gives way before the boards shrink to their smallest.
-pub fn house_layout(area: Rect, boards: usize) -> Option<HouseLayout> {
+/// gives way before the boards shrink to their smallest. Where the squares
+/// are pixel art the pockets are a square tall.
+pub fn house_layout(area: Rect, boards: usize, bar: bool) -> Option<HouseLayout> {
+    if bar && let Some(l) = house_layout_with(area, boards, true) {
+        return Some(l);
+    }
+    house_layout_with(area, boards, false)
+}
+
+fn house_layout_with(area: Rect, boards: usize, bar: bool) -> Option<HouseLayout> {
     let avail_h = area.height.checked_sub(STATUS_H)?;
     let block_w = |(w, _): (u16, u16)| 2 + 8 * w;
-    let fits_h = |(_, h): (u16, u16)| 8 * h + 3 <= avail_h;
-    let gap = 2;
-    // Candidates: (main size, partner size, with panel).
+    // The board, the file letters and a strip above and below.
+    let block_h = |s: (u16, u16)| 8 * s.1 + 1 + 2 * pocket_piece(s).1;
+    let fits_h = |s: (u16, u16)| block_h(s) <= avail_h;
+    // Main board (and bar) to the partner's board.
+    let (bar_w, gap) = if bar { (HOUSE_BAR_W, 1) } else { (0, 2) };
+    let main_w = |s: (u16, u16)| block_w(s) + bar_w;
+    // The partner's board is the main board's size or one smaller.
+    let partners = |i: usize| -> Vec<Option<(u16, u16)>> {
+        if boards >= 2 {
+            SIZES[i..(i + 2).min(SIZES.len())]
+                .iter()
+                .copied()
+                .map(Some)
+                .collect()
+        } else {
+            vec![None]
+        }
+    };
+    let row_w =
+        |main, partner: Option<(u16, u16)>| main_w(main) + partner.map_or(0, |p| gap + block_w(p));
+    // Candidates in order of preference: (main size, partner size, panel).
     let mut choice = None;
-    'search: for panel in [true, false] {
-        for (i, &main) in SIZES.iter().enumerate() {
+    // The panel beside the boards; two boards keep 7x3 squares or more
+    // beside a panel, below that the boards come first.
+    'beside: for (i, &main) in SIZES.iter().enumerate() {
+        if !fits_h(main) || (boards >= 2 && i > 2) {
+            continue;
+        }
+        for partner in partners(i) {
+            if row_w(main, partner) + 1 + HOUSE_PANEL_MIN_W <= area.width {
+                choice = Some((main, partner, PanelAt::Beside));
+                break 'beside;
+            }
+        }
+    }
+    // Else the largest boards with the panel under them, or under the
+    // partner's board; else with no panel.
+    if choice.is_none() {
+        'rest: for (i, &main) in SIZES.iter().enumerate() {
             if !fits_h(main) {
                 continue;
             }
-            // Two boards keep 7x3 squares or more beside a panel; below
-            // that the boards come first.
-            if panel && boards >= 2 && i > 2 {
-                continue;
-            }
-            // The partner's board is the main board's size or one smaller.
-            let partners: Vec<Option<(u16, u16)>> = if boards >= 2 {
-                SIZES[i..(i + 2).min(SIZES.len())]
-                    .iter()
-                    .copied()
-                    .map(Some)
-                    .collect()
-            } else {
-                vec![None]
-            };
-            for partner in partners {
-                let w = block_w(main) + partner.map_or(0, |p| gap + block_w(p));
-                let need = w + if panel { 1 + HOUSE_PANEL_MIN_W } else { 0 };
-                if need <= area.width {
-                    choice = Some((main, partner, panel, w));
-                    break 'search;
+            for partner in partners(i) {
+                let row = row_w(main, partner) <= area.width;
+                if row && avail_h >= block_h(main) + 6 {
+                    choice = Some((main, partner, PanelAt::Below));
+                    break 'rest;
+                }
+                if let Some(p) = partner {
+                    let column = area.width.saturating_sub(main_w(main) + gap);
+                    if column >= block_w(p).max(HOUSE_PANEL_MIN_W)
+                        && avail_h >= block_h(p) + HOUSE_COLUMN_MIN_H
+                    {
+                        choice = Some((main, partner, PanelAt::UnderPartner));
+                        break 'rest;
+                    }
                 }
             }
         }
     }
-    let (main, partner, panel, used_w) = choice?;
-    // Without a panel beside the boards, one below them when there is room
-    // for a few lines (the boards then stand at the top).
-    let block_h = 8 * main.1 + 3;
-    let below = (!panel && avail_h >= block_h + 6)
-        .then(|| Rect::new(area.x, area.y + block_h, area.width, avail_h - block_h));
-    let place = |x: u16, (w, h): (u16, u16)| {
-        let block_h = 8 * h + 3;
-        let top_y = if below.is_some() {
+    if choice.is_none() {
+        'none: for (i, &main) in SIZES.iter().enumerate() {
+            if !fits_h(main) {
+                continue;
+            }
+            for partner in partners(i) {
+                if row_w(main, partner) <= area.width {
+                    choice = Some((main, partner, PanelAt::Nowhere));
+                    break 'none;
+                }
+            }
+        }
+    }
+    let (main, partner, panel_at) = choice?;
+    let top_aligned = matches!(panel_at, PanelAt::Below | PanelAt::UnderPartner);
+    let place = |x: u16, s: (u16, u16)| {
+        let (w, h) = s;
+        let strip = pocket_piece(s).1;
+        let top_y = if top_aligned {
             area.y
         } else {
-            area.y + (avail_h - block_h) / 2
+            area.y + (avail_h - block_h(s)) / 2
         };
         HouseBoard {
             board: BoardGeometry {
                 x: x + 2,
-                y: top_y + 1,
+                y: top_y + strip,
                 sq_w: w,
                 sq_h: h,
             },
-            top: Rect::new(x, top_y, 2 + 8 * w, 1),
-            bottom: Rect::new(x, top_y + 8 * h + 2, 2 + 8 * w, 1),
+            top: Rect::new(x, top_y, 2 + 8 * w, strip),
+            bottom: Rect::new(x, top_y + strip + 8 * h + 1, 2 + 8 * w, strip),
         }
     };
-    let mut out = vec![place(area.x, main)];
+    let first = place(area.x, main);
+    let eval_bar = bar.then(|| {
+        Rect::new(
+            area.x + block_w(main) + 1,
+            first.board.y,
+            HOUSE_BAR_W - 1,
+            8 * main.1,
+        )
+    });
+    let mut out = vec![first];
+    let partner_x = area.x + main_w(main) + gap;
     if let Some(p) = partner {
-        out.push(place(area.x + block_w(main) + gap, p));
+        out.push(place(partner_x, p));
     }
-    let panel = if panel {
-        let x = area.x + used_w + 1;
-        Some(Rect::new(x, area.y, area.width - (x - area.x), avail_h))
-    } else {
-        below
+    let panel = match panel_at {
+        PanelAt::Beside => {
+            let x = area.x + row_w(main, partner) + 1;
+            Some(Rect::new(x, area.y, area.width - (x - area.x), avail_h))
+        }
+        PanelAt::Below => {
+            let y = area.y + block_h(main);
+            Some(Rect::new(area.x, y, area.width, avail_h - block_h(main)))
+        }
+        PanelAt::UnderPartner => partner.map(|p| {
+            let y = area.y + block_h(p);
+            Rect::new(
+                partner_x,
+                y,
+                area.width - (partner_x - area.x),
+                avail_h - block_h(p),
+            )
+        }),
+        PanelAt::Nowhere => None,
     };
     Some(HouseLayout {
         boards: out,
+        eval_bar,
         panel,
         status: Rect::new(area.x, area.y + avail_h, area.width, STATUS_H),
     })

@@ -229,6 +229,34 @@ pub fn wrap_styled<T: Copy + PartialEq>(
         .collect()
 }
 
+/// A player's name in `w` cells, never cut mid-word when a shorter form
+/// fits: as it is; with "level 4" as "L4" ("Kibitz L4"); without its last
+/// words; else its first word cut with `…`.
+pub fn fit_name(name: &str, w: usize) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    let width = |s: &str| s.chars().count();
+    if width(name) <= w {
+        return Cow::Borrowed(name);
+    }
+    let short = name.replace("level ", "L");
+    if width(&short) <= w {
+        return Cow::Owned(short);
+    }
+    let words: Vec<&str> = short.split(' ').filter(|s| !s.is_empty()).collect();
+    for n in (1..words.len()).rev() {
+        let s = words[..n].join(" ");
+        if width(&s) <= w {
+            return Cow::Owned(s);
+        }
+    }
+    if w == 0 {
+        return Cow::Borrowed("");
+    }
+    let mut s: String = short.chars().take(w - 1).collect();
+    s.push('…');
+    Cow::Owned(s)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,5 +289,18 @@ mod tests {
                 assert_eq!(got, want, "{text:?} at width {width}");
             }
         }
+    }
+
+    /// Names shrink by whole words, "level 2" first to "L2".
+    #[test]
+    fn fit_name_keeps_whole_words() {
+        assert_eq!(fit_name("Kibitz level 2", 20), "Kibitz level 2");
+        assert_eq!(fit_name("Kibitz level 2", 11), "Kibitz L2");
+        assert_eq!(
+            fit_name("Fairy-Stockfish 11.1 LB 64", 22),
+            "Fairy-Stockfish 11.1"
+        );
+        assert_eq!(fit_name("Fairy-Stockfish 11.1 LB 64", 8), "Fairy-S…");
+        assert_eq!(fit_name("Kibitz", 0), "");
     }
 }

@@ -50,27 +50,62 @@ pub fn pocket_of(pos: &Crazyhouse, color: Color) -> Vec<(Role, u8)> {
     .collect()
 }
 
-/// Where each pocket piece of an info line sits: the pieces right-aligned
-/// before the clock text, each ` ♞2 ` (symbol, count when more than one).
+/// Below this room for "A ▶ " and the name, a one-row pocket squeezes its
+/// pieces together.
+const NAME_ROOM: u16 = 14;
+
+/// Where each pocket piece of a player's strip (see
+/// [`crate::ui::layout::HouseBoard`]) sits: right-aligned before the clock
+/// text. Where the board is pixel art each piece is a square as tall as
+/// the strip (the count in its corner); else one row, ` ♞2 ` (the count
+/// when more than one; ` ♞2` touching when the name would be short of
+/// room). Pieces that do not fit are left out. The view
+/// draws here and the mouse picks from here.
 pub fn pocket_cells(
-    line: ratatui::layout::Rect,
+    strip: ratatui::layout::Rect,
+    piece: (u16, u16),
     pocket: &[(Role, u8)],
     clock_text: Option<&str>,
 ) -> Vec<(Role, ratatui::layout::Rect)> {
     let clock_w = clock_text.map_or(0, |c| c.chars().count() as u16 + 1);
-    let widths: Vec<u16> = pocket
-        .iter()
-        .map(|&(_, n)| if n > 1 { 3 + n.to_string().len() as u16 } else { 3 } + 1)
-        .collect();
-    let total: u16 = widths.iter().sum::<u16>() + clock_w;
-    if total > line.width {
-        return Vec::new();
+    let room = strip.width.saturating_sub(clock_w);
+    let (w, h) = piece;
+    let tall = h > 1;
+    let digits = |n: u8| if n > 1 { n.ilog10() as u16 + 1 } else { 0 };
+    // On one row ` ♞2 ` and a gap; where that leaves the name less than
+    // `NAME_ROOM`, ` ♞2` touching (no gap, no space after).
+    let wide: u16 = pocket.iter().map(|&(_, n)| w + digits(n) + 1).sum();
+    let compact = !tall && room.saturating_sub(wide) < NAME_ROOM;
+    // Each piece's width and the gap after it.
+    let width = |n: u8| {
+        if tall {
+            w
+        } else if compact {
+            w - 1 + digits(n)
+        } else {
+            w + digits(n)
+        }
+    };
+    let gap = u16::from(!tall && !compact);
+    let mut total = 0;
+    let mut fit = 0;
+    for &(_, n) in pocket {
+        let add = width(n) + gap;
+        if total + add > room {
+            break;
+        }
+        total += add;
+        fit += 1;
     }
-    let mut x = line.x + line.width - total;
-    let mut out = Vec::new();
-    for (&(role, _), w) in pocket.iter().zip(widths) {
-        out.push((role, ratatui::layout::Rect::new(x, line.y, w - 1, 1)));
-        x += w;
+    let mut x = strip.x + room - total;
+    let mut out = Vec::with_capacity(fit);
+    for &(role, n) in &pocket[..fit] {
+        let cw = width(n);
+        out.push((
+            role,
+            ratatui::layout::Rect::new(x, strip.y, cw, h.min(strip.height)),
+        ));
+        x += cw + gap;
     }
     out
 }
@@ -225,6 +260,43 @@ impl HouseReplay {
             return Vec::new();
         };
         pocket_of(pos, color)
+    }
+
+    /// The pocket cells of `color` on board `b` in layout `l`: in the strip
+    /// on that player's side of the board, before the clock (the view
+    /// draws there, the mouse picks there).
+    pub fn pocket_cells(
+        &self,
+        l: &crate::ui::layout::HouseLayout,
+        b: usize,
+        color: Color,
+        now: Instant,
+    ) -> Vec<(Role, ratatui::layout::Rect)> {
+        let slot = usize::from(l.boards.len() == 2 && b != self.main);
+        let Some(place) = l.boards.get(slot) else {
+            return Vec::new();
+        };
+        let strip = if color == self.bottom(b) {
+            place.bottom
+        } else {
+            place.top
+        };
+        let clock = self
+            .clock(b, color, now)
+            .map(crate::ui::clock::format_clock);
+        pocket_cells(
+            strip,
+            place.pocket_piece(),
+            &self.pocket(b, color),
+            clock.as_deref(),
+        )
+    }
+
+    /// The screen's layout in `area`: the boards of the game shown, an eval
+    /// bar in a game being played.
+    pub fn layout(&self, area: ratatui::layout::Rect) -> Option<crate::ui::layout::HouseLayout> {
+        let boards = self.show().map_or(1, |s| s.boards());
+        crate::ui::layout::house_layout(area, boards, self.live.is_some())
     }
 
     /// The game shown, or why it cannot be.

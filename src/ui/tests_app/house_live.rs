@@ -157,15 +157,12 @@ fn crazyhouse_against_an_engine_typed_keyboard_and_mouse_drops() {
     assert_eq!(live_moves(&a), 8);
     // The mouse: click the queen in the pocket, then d5.
     let area = ratatui::layout::Rect::new(0, 0, 120, 40);
-    let l = crate::ui::layout::house_layout(area, 1).unwrap();
-    let place = l.boards[0];
     let h = a.house().unwrap();
+    let l = h.layout(area).unwrap();
+    let place = l.boards[0];
     let pocket = h.pocket(0, Color::White);
     assert_eq!(pocket, vec![(Role::Queen, 1)]);
-    let clock = h
-        .clock(0, Color::White, t0)
-        .map(crate::ui::clock::format_clock);
-    let cells = crate::ui::house::pocket_cells(place.bottom, &pocket, clock.as_deref());
+    let cells = h.pocket_cells(&l, 0, Color::White, t0);
     let (_, q) = cells[0];
     click(&mut a, q.x, q.y, t0);
     assert_eq!(a.house().and_then(|h| h.pick.drop), Some(Role::Queen));

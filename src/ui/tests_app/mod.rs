@@ -6,6 +6,7 @@ mod games;
 mod house;
 mod house_live;
 mod house_tools;
+mod house_view;
 mod input;
 mod keymap;
 mod render;

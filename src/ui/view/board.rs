@@ -7,7 +7,7 @@ use shakmaty::Move;
 /// cell = two pixels stacked, so a pixel is about square), leaving a pixel
 /// of room at the sides for the outline: 9 x 10 pixels in squares of 11 x 5
 /// cells, 7 x 8 pixels in squares of 9 x 4.
-pub fn sprite(role: Role, large: bool) -> &'static [&'static str] {
+pub const fn sprite(role: Role, large: bool) -> &'static [&'static str] {
     if !large {
         return sprite_small(role);
     }
@@ -87,7 +87,7 @@ pub fn sprite(role: Role, large: bool) -> &'static [&'static str] {
     }
 }
 
-pub(super) fn sprite_small(role: Role) -> &'static [&'static str] {
+pub(super) const fn sprite_small(role: Role) -> &'static [&'static str] {
     match role {
         Role::Pawn => &[
             ".......", ".......", "...#...", "..###..", "...#...", "..###..", ".#####.", ".......",
@@ -122,6 +122,70 @@ pub fn sprite_fit(w: u16, h: u16) -> Option<(bool, u16, u16)> {
     }
 }
 
+/// A sprite as bit rows for drawing: the piece's pixels and its outline
+/// (the pixels next to it), bit `x + 1` of row `y + 1` for pixel (x, y)
+/// so the outline's row and column before the art fit.
+#[derive(Clone, Copy)]
+struct Mask {
+    fill: [u16; 12],
+    outline: [u16; 12],
+}
+
+const fn mask(art: &[&str]) -> Mask {
+    let mut fill = [0u16; 12];
+    let mut y = 0;
+    while y < art.len() && y < 10 {
+        let row = art[y].as_bytes();
+        let mut x = 0;
+        while x < row.len() && x < 14 {
+            if row[x] == b'#' {
+                fill[y + 1] |= 1 << (x + 1);
+            }
+            x += 1;
+        }
+        y += 1;
+    }
+    let mut outline = [0u16; 12];
+    let mut y = 0;
+    while y < 12 {
+        let mut near = (fill[y] << 1) | (fill[y] >> 1);
+        if y > 0 {
+            near |= fill[y - 1];
+        }
+        if y + 1 < 12 {
+            near |= fill[y + 1];
+        }
+        outline[y] = near & !fill[y];
+        y += 1;
+    }
+    Mask { fill, outline }
+}
+
+const ROLES: [Role; 6] = [
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+    Role::King,
+];
+
+/// Every sprite's mask: small ones first, in `ROLES` order.
+static MASKS: [[Mask; 6]; 2] = {
+    let empty = Mask {
+        fill: [0; 12],
+        outline: [0; 12],
+    };
+    let mut out = [[empty; 6]; 2];
+    let mut i = 0;
+    while i < 6 {
+        out[0][i] = mask(sprite(ROLES[i], false));
+        out[1][i] = mask(sprite(ROLES[i], true));
+        i += 1;
+    }
+    out
+};
+
 /// Draws a piece as pixel art centred in `r`: `fill` inside, `outline` on
 /// the square's pixels next to the piece.
 pub(super) fn draw_sprite(
@@ -135,23 +199,21 @@ pub(super) fn draw_sprite(
     let Some((large, sprite_w, sprite_h)) = sprite_fit(r.width, r.height) else {
         return;
     };
-    let art = sprite(role, large);
-    let at = |x: i32, y: i32| -> bool {
-        x >= 0
-            && y >= 0
-            && art
-                .get(y as usize)
-                .and_then(|row| row.as_bytes().get(x as usize))
-                == Some(&b'#')
-    };
+    let i = ROLES.iter().position(|&x| x == role).unwrap_or(0);
+    let m = &MASKS[usize::from(large)][i];
     let ox = i32::from(r.width.saturating_sub(sprite_w) / 2);
     let oy = i32::from(r.height.saturating_sub(sprite_h / 2) / 2) * 2;
+    // The colour of pixel (px, py) of the square.
     let pixel = |px: i32, py: i32| {
-        let (x, y) = (px - ox, py - oy);
-        if at(x, y) {
+        let (x, y) = (px - ox + 1, py - oy + 1);
+        if !(0..16).contains(&x) || !(0..12).contains(&y) {
+            return square;
+        }
+        let bit = 1u16 << x;
+        if m.fill[y as usize] & bit != 0 {
             fill
         } else if let Some(o) = outline
-            && (at(x - 1, y) || at(x + 1, y) || at(x, y - 1) || at(x, y + 1))
+            && m.outline[y as usize] & bit != 0
         {
             o
         } else {

@@ -2,13 +2,13 @@
 //! players and clocks, the moves in the order they were made, the
 //! partners' messages, and the status line.
 
-use super::board::paint_board;
+use super::board::{draw_sprite, paint_board, sprite_fit};
 use super::widgets::{block, key_label};
 use super::*;
 use crate::ui::clock::format_clock;
 use crate::ui::house::{HouseReplay, Show};
 use crate::ui::keymap::ReplayAction;
-use crate::ui::layout::{HOUSE_MIN_H, HOUSE_MIN_W, HouseBoard, house_layout};
+use crate::ui::layout::{HOUSE_MIN_H, HOUSE_MIN_W, HouseBoard};
 use crate::variant::VariantKind;
 use shakmaty::variant::Crazyhouse;
 
@@ -37,7 +37,7 @@ pub(super) fn draw_house(
         }
     };
     let n = show.boards();
-    let Some(l) = house_layout(area, n) else {
+    let Some(l) = h.layout(area) else {
         let (w, hh) = if n == 2 {
             (HOUSE_MIN_W, HOUSE_MIN_H)
         } else {
@@ -69,6 +69,15 @@ pub(super) fn draw_house(
         if let (Some(place), Some(pos)) = (l.boards.get(slot), frame.boards.get(b)) {
             draw_one(buf, app, h, show, b, pos, place, now);
         }
+    }
+    if let Some(bar) = l.eval_bar {
+        super::search::paint_eval_bar(
+            buf,
+            app.theme(),
+            bar,
+            house_score(h),
+            h.bottom(h.main) == Color::Black,
+        );
     }
     if let Some(p) = l.panel {
         draw_panel(buf, app, h, show, p);
@@ -196,43 +205,92 @@ fn draw_one(
             }
         }
     }
-    for (color, line) in [(!bottom, place.top), (bottom, place.bottom)] {
+    for (color, strip, top) in [(!bottom, place.top, true), (bottom, place.bottom, false)] {
         let mover = picking.filter(|&(_, c)| c == color).is_some();
-        info_line(buf, app, h, show, b, color, pos, line, mover, now);
+        let side = Side {
+            b,
+            color,
+            strip,
+            top,
+            piece: place.pocket_piece(),
+        };
+        info_strip(buf, app, h, show, &side, pos, mover, now);
     }
 }
 
-/// "A ▶ Name        ♛ ♞2 ♟3  0:57.0" for `color` on board `b`; `picking`:
-/// this is the person to move, whose pocket shows the cursor and the piece
-/// taken to drop.
+/// The score beside the main board (White's view): the analysis of that
+/// board when on, else the search of the engine playing there.
+fn house_score(h: &HouseReplay) -> Option<crate::engine::Score> {
+    let l = h.live.as_ref()?;
+    l.analysis
+        .as_ref()
+        .filter(|a| a.board == h.main)
+        .or(l
+            .search
+            .as_ref()
+            .map(|(_, a)| a)
+            .filter(|a| a.board == h.main))
+        .and_then(|a| a.lines.last())
+        .map(|line| line.1)
+}
+
+/// A player's strip beside a board.
+struct Side {
+    b: usize,
+    color: Color,
+    strip: Rect,
+    /// Above the board (name and clock on the strip's first row), else
+    /// below (on its last).
+    top: bool,
+    /// One pocket piece's size (see `HouseBoard::pocket_piece`).
+    piece: (u16, u16),
+}
+
+/// "A ▶ Name        ♛ ♞2 ♟3  0:57.0" for a player: the pocket's pieces drawn
+/// like the board's (pixel art on a pixel-art board, a square each, the
+/// count in the corner). `picking`: this is the person to move, whose
+/// pocket shows the cursor and the piece taken to drop.
 #[allow(clippy::too_many_arguments)]
-fn info_line(
+fn info_strip(
     buf: &mut Buffer,
     app: &Shared,
     h: &HouseReplay,
     show: &Show,
-    b: usize,
-    color: Color,
+    side: &Side,
     pos: &Crazyhouse,
-    area: Rect,
     picking: bool,
     now: Instant,
 ) {
+    let (b, color, area) = (side.b, side.color, side.strip);
+    if area.height == 0 {
+        return;
+    }
     let theme = app.theme();
     let ascii = app.ascii || theme.ascii;
     let to_move = pos.turn() == color;
     let dim = Style::default().fg(theme.dim);
     let bold = Style::default().fg(theme.text).add_modifier(Modifier::BOLD);
+    // The name and clock row: the one away from the board.
+    let y = if side.top {
+        area.y
+    } else {
+        area.y + area.height - 1
+    };
     let clock = h.clock(b, color, now).map(format_clock);
     let pocket = crate::ui::house::pocket_of(pos, color);
-    let cells = crate::ui::house::pocket_cells(area, &pocket, clock.as_deref());
+    let cells = crate::ui::house::pocket_cells(area, side.piece, &pocket, clock.as_deref());
+    let clock_w = clock.as_ref().map_or(0, |c| c.chars().count() as u16 + 1);
     let name_end = cells
         .first()
-        .map_or(area.x + area.width, |(_, r)| r.x.saturating_sub(1));
+        .map_or((area.x + area.width).saturating_sub(clock_w), |(_, r)| {
+            r.x.saturating_sub(1)
+        });
     let mut left = Vec::new();
+    let mut used = 2;
     if show.kind == VariantKind::Bughouse {
+        used += 2;
         left.push(Span::styled(
-            format!("{} ", if b == 0 { 'A' } else { 'B' }),
+            if b == 0 { "A " } else { "B " },
             Style::default()
                 .fg(theme.accent)
                 .add_modifier(Modifier::BOLD),
@@ -242,42 +300,71 @@ fn info_line(
         if to_move { "▶ " } else { "  " },
         Style::default().fg(theme.accent),
     ));
-    let name = show
-        .players
-        .get(b)
-        .map(|p| p[usize::from(color == Color::Black)].clone())
-        .unwrap_or_default();
-    left.push(Span::styled(name, if to_move { bold } else { dim }));
-    Paragraph::new(Line::from(left)).render_ref(
-        Rect::new(area.x, area.y, name_end.saturating_sub(area.x), 1),
-        buf,
-    );
+    let room = name_end.saturating_sub(area.x);
+    if let Some(p) = show.players.get(b) {
+        let name = &p[usize::from(color == Color::Black)];
+        let fitted = crate::ui::text::fit_name(name, usize::from(room.saturating_sub(used)));
+        left.push(Span::styled(fitted, if to_move { bold } else { dim }));
+    }
+    buf.set_line(area.x, y, &Line::from(left), room);
     let arrived = h
         .arrived
         .filter(|(board, p, _)| *board == b && p.color == color)
         .map(|(_, p, _)| p.role);
+    let (fg, outline, square) = match color {
+        Color::White => (theme.white_piece, theme.white_outline, theme.dark),
+        Color::Black => (theme.black_piece, theme.black_outline, theme.light),
+    };
     for (i, ((role, r), (_, count))) in cells.iter().zip(&pocket).enumerate() {
         let piece = Piece { color, role: *role };
-        let (fg, bg) = match color {
-            Color::White => (theme.white_piece, theme.dark),
-            Color::Black => (theme.black_piece, theme.light),
-        };
-        let mut st = Style::default().fg(fg).bg(bg).add_modifier(Modifier::BOLD);
+        let mut bg = square;
         if arrived == Some(*role) {
-            st = st.bg(theme.hint);
+            bg = theme.hint;
         }
         if picking && h.pick.drop == Some(*role) {
-            st = st.bg(theme.selected);
+            bg = theme.selected;
         }
         if picking && h.pick.in_pocket && h.pick.pocket == i {
-            st = st.bg(theme.cursor);
+            bg = theme.cursor;
         }
-        let text = if *count > 1 {
-            format!(" {}{count} ", glyph(piece, ascii))
+        let st = Style::default().fg(fg).bg(bg).add_modifier(Modifier::BOLD);
+        if r.height > 1 {
+            // A square of the board's size: the piece as the board draws
+            // it, the count in the bottom-right corner.
+            buf.set_style(*r, Style::default().bg(bg));
+            if sprite_fit(r.width, r.height).is_some() && !ascii {
+                draw_sprite(buf, *r, *role, fg, outline, bg);
+            } else {
+                buf.set_string(
+                    r.x + r.width / 2,
+                    r.y + r.height / 2,
+                    glyph(piece, ascii).encode_utf8(&mut [0; 4]),
+                    st,
+                );
+            }
+            if *count > 1 {
+                let n = format!("×{count}");
+                let w = n.chars().count() as u16;
+                buf.set_string(
+                    (r.x + r.width).saturating_sub(w),
+                    r.y + r.height - 1,
+                    n,
+                    Style::default()
+                        .fg(theme.accent)
+                        .bg(theme.background)
+                        .add_modifier(Modifier::BOLD),
+                );
+            }
         } else {
-            format!(" {} ", glyph(piece, ascii))
-        };
-        buf.set_string(r.x, r.y, text, st);
+            let mut text = String::with_capacity(8);
+            text.push(' ');
+            text.push(glyph(piece, ascii));
+            if *count > 1 {
+                text.push_str(&count.to_string());
+            }
+            text.push(' ');
+            buf.set_stringn(r.x, r.y, text, usize::from(r.width), st);
+        }
     }
     if let Some(c) = clock {
         let w = c.chars().count() as u16;
@@ -292,7 +379,7 @@ fn info_line(
             } else {
                 dim
             };
-            buf.set_string(area.x + area.width - w, area.y, c, st);
+            buf.set_string(area.x + area.width - w, y, c, st);
         }
     }
 }
@@ -305,7 +392,7 @@ fn draw_panel(buf: &mut Buffer, app: &Shared, h: &HouseReplay, show: &Show, area
     let (moves_area, chat_area) = panel_split(area, show, chat.len() + standing.len());
     // The analysis under the moves, when on; else the search of the engine
     // that plays on the watched board.
-    let (analysis, title) = panel_analysis(h, show);
+    let (analysis, title, note) = panel_analysis(h, show, area.width);
     let (moves_area, analysis_area) = match analysis {
         Some(_) if moves_area.height >= 10 => {
             let ah = (moves_area.height / 3).clamp(5, 12);
@@ -327,7 +414,7 @@ fn draw_panel(buf: &mut Buffer, app: &Shared, h: &HouseReplay, show: &Show, area
         _ => (moves_area, None),
     };
     if let (Some(a), Some(r)) = (analysis, analysis_area) {
-        draw_analysis(buf, theme, a, &title, r);
+        draw_analysis(buf, theme, a, &title, note.as_deref(), r);
     }
     draw_house_moves(buf, theme, h, show, moves_area);
     if let Some(chat_area) = chat_area {
@@ -362,17 +449,30 @@ fn panel_split(area: Rect, show: &Show, chat: usize) -> (Rect, Option<Rect>) {
                 area.height,
             )),
         )
+    } else if bughouse && area.height >= 7 {
+        // Small: the newest message on a line under the moves.
+        (
+            Rect::new(area.x, area.y, area.width, area.height - 3),
+            Some(Rect::new(area.x, area.y + area.height - 3, area.width, 3)),
+        )
     } else {
         (area, None)
     }
 }
 
-/// The lines to show under the moves and their title: the analysis when
-/// on, else the search of the engine that plays on the watched board.
+/// The lines to show under the moves, their title and a note: the
+/// analysis when on, else the search of the engine that plays on the
+/// watched board (noted when it plays at a level below full strength,
+/// which may then play another move: the move it chose, once it moved).
 fn panel_analysis<'a>(
     h: &'a HouseReplay,
     show: &Show,
-) -> (Option<&'a crate::ui::house::live::Analysis>, String) {
+    width: u16,
+) -> (
+    Option<&'a crate::ui::house::live::Analysis>,
+    String,
+    Option<String>,
+) {
     let live = h.live.as_ref();
     match live.and_then(|l| l.analysis.as_ref()) {
         Some(a) => {
@@ -381,7 +481,7 @@ fn panel_analysis<'a>(
             } else {
                 "Analysis".to_string()
             };
-            (Some(a), t)
+            (Some(a), t, None)
         }
         None => match live.and_then(|l| l.search.as_ref()) {
             Some((seat, a)) => {
@@ -390,24 +490,81 @@ fn panel_analysis<'a>(
                     .players
                     .get(b)
                     .map_or(String::new(), |p| p[usize::from(c == Color::Black)].clone());
-                (Some(a), format!("Search: {name}"))
+                let note = live.and_then(|l| weak_note(l, show, *seat, a));
+                // The box's title: "Search: " between its corners.
+                let name = crate::ui::text::fit_name(&name, usize::from(width.saturating_sub(12)));
+                (Some(a), format!("Search: {name}"), note)
             }
-            None => (None, String::new()),
+            None => (None, String::new(), None),
         },
     }
 }
 
-/// The analysis box: depth, score, nodes and line, deepest first.
+/// For an engine playing below full strength: the search shown is its
+/// level's, and the move it chose once it moved ("level 2 played Nf3"),
+/// else that it may play another move than the line's first.
+fn weak_note(
+    l: &crate::ui::house::live::Live,
+    show: &Show,
+    seat: usize,
+    a: &crate::ui::house::live::Analysis,
+) -> Option<String> {
+    use crate::ui::house::live::Player;
+    use crate::ui::player::EngineSpec;
+    let (b, c) = crate::ui::house::live::seat_of(seat);
+    let level = match l.player(b, c) {
+        Player::Engine(EngineSpec::BuiltIn { level })
+            if *level < crate::engine::Level::MAX.get() =>
+        {
+            *level
+        }
+        _ => return None,
+    };
+    // It moved once its side is no longer to move on the board searched:
+    // its move is the board's last.
+    let played = (b == a.board && l.board(b).turn() != c)
+        .then(|| {
+            show.moves
+                .iter()
+                .rev()
+                .find(|m| m.board == b && m.color == c)
+        })
+        .flatten();
+    Some(match played {
+        Some(m) => format!("level {level}'s search; it played {}", m.san),
+        None => format!("level {level}'s search: it may play another move"),
+    })
+}
+
+/// The analysis box: a note, the point of view, then depth, score, nodes
+/// and line, deepest first.
 fn draw_analysis(
     buf: &mut Buffer,
     theme: &Theme,
     a: &crate::ui::house::live::Analysis,
     title: &str,
+    note: Option<&str>,
     r: Rect,
 ) {
     let blk = block(title, theme);
-    let inner = blk.inner(r);
+    let mut inner = blk.inner(r);
     blk.render_ref(r, buf);
+    let dim = Style::default().fg(theme.dim);
+    let accent = Style::default().fg(theme.accent);
+    for (text, st) in [(note, accent), (Some("scores: White's view"), dim)] {
+        let Some(text) = text else { continue };
+        // Wrapped on words, leaving a row for the lines.
+        let chars: Vec<char> = text.chars().collect();
+        for row in crate::ui::text::wrap_ranges(&chars, usize::from(inner.width)) {
+            if inner.height <= 1 {
+                break;
+            }
+            let piece: String = chars[row].iter().collect();
+            buf.set_stringn(inner.x, inner.y, piece, usize::from(inner.width), st);
+            inner.y += 1;
+            inner.height -= 1;
+        }
+    }
     let lines: Vec<Line> = a
         .lines
         .iter()
@@ -462,10 +619,16 @@ fn draw_house_moves(buf: &mut Buffer, theme: &Theme, h: &HouseReplay, show: &Sho
             .saturating_sub(visible.saturating_sub(1) / 2)
             .min(rows.saturating_sub(visible))
     };
+    // Straight into the buffer: a frame is drawn many times a second.
+    let w = cell_w - 1;
     for (r, row) in (first..rows).take(visible).enumerate() {
-        let mut spans = Vec::new();
-        for i in row * per_row..((row + 1) * per_row).min(show.moves.len()) {
-            let text = show.numbered(i);
+        let y = inner.y + r as u16;
+        for (k, i) in (row * per_row..((row + 1) * per_row).min(show.moves.len())).enumerate() {
+            let x = inner.x + k as u16 * cell_w;
+            let room = (inner.x + inner.width).saturating_sub(x).min(w);
+            if room == 0 {
+                break;
+            }
             let mut st = Style::default().fg(match show.moves[i].board {
                 0 => theme.text,
                 _ => theme.accent,
@@ -478,13 +641,9 @@ fn draw_house_moves(buf: &mut Buffer, theme: &Theme, h: &HouseReplay, show: &Sho
             } else if i >= h.cursor {
                 st = Style::default().fg(theme.dim);
             }
-            let w = cell_w as usize;
-            let cut: String = text.chars().take(w - 1).collect();
-            spans.push(Span::styled(format!("{cut:<w$}", w = w - 1), st));
-            spans.push(Span::raw(" "));
+            buf.set_style(Rect::new(x, y, room, 1), st);
+            buf.set_stringn(x, y, show.numbered(i), usize::from(room), st);
         }
-        Paragraph::new(Line::from(spans))
-            .render_ref(Rect::new(inner.x, inner.y + r as u16, inner.width, 1), buf);
     }
 }
 
@@ -531,35 +690,58 @@ fn draw_chat(
         inner.y += 1;
         inner.height -= 1;
     }
-    let lines: Vec<Line> = chat
-        .iter()
-        .rev()
-        .take(inner.height as usize)
-        .rev()
-        .map(|c| {
-            Line::from(vec![
-                Span::styled(
-                    format!("{}: ", show.seat_name(c.from.0, c.from.1)),
-                    Style::default().fg(theme.accent),
-                ),
-                Span::styled(c.text.clone(), Style::default().fg(theme.text)),
-            ])
-        })
-        .collect();
-    if lines.is_empty() {
-        Paragraph::new(Span::styled(
+    if chat.is_empty() {
+        buf.set_stringn(
+            inner.x,
+            inner.y,
             "no messages yet",
+            usize::from(inner.width),
             Style::default().fg(theme.dim),
-        ))
-        .render_ref(inner, buf);
-    } else {
-        // The newest at the bottom, long ones wrapped.
-        let w = inner.width.max(1) as usize;
-        let total: usize = lines.iter().map(|l| l.width().div_ceil(w).max(1)).sum();
-        let total = total as u16;
-        let p = Paragraph::new(lines).wrap(Wrap { trim: true });
-        p.scroll((total.saturating_sub(inner.height), 0))
-            .render_ref(inner, buf);
+        );
+        return;
+    }
+    // The newest at the bottom, long ones wrapped on words: the rows of
+    // the newest messages that fit, wrapped straight into the buffer.
+    let (name_st, text_st) = (
+        Style::default().fg(theme.accent),
+        Style::default().fg(theme.text),
+    );
+    let height = usize::from(inner.height);
+    // Per message shown: its characters, where the text starts, its rows.
+    let mut shown: Vec<(Vec<char>, usize, Vec<std::ops::Range<usize>>)> = Vec::new();
+    let mut count = 0;
+    for c in chat.iter().rev() {
+        if count >= height {
+            break;
+        }
+        let name = show.seat_name(c.from.0, c.from.1);
+        let mut chars: Vec<char> = name.chars().collect();
+        chars.extend([':', ' ']);
+        let text_from = chars.len();
+        chars.extend(c.text.chars());
+        let rows = crate::ui::text::wrap_ranges(&chars, usize::from(inner.width));
+        count += rows.len();
+        shown.push((chars, text_from, rows));
+    }
+    let mut skip = count.saturating_sub(height);
+    let mut y = inner.y;
+    for (chars, text_from, rows) in shown.iter().rev() {
+        for row in rows {
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            for (k, i) in row.clone().take(usize::from(inner.width)).enumerate() {
+                if let Some(cell) = buf.cell_mut((inner.x + k as u16, y)) {
+                    cell.set_char(chars[i]).set_style(if i < *text_from {
+                        name_st
+                    } else {
+                        text_st
+                    });
+                }
+            }
+            y += 1;
+        }
     }
 }
 
@@ -739,13 +921,20 @@ fn draw_live_status(
         ))
     } else if let Some(s) = l.human_to_move() {
         let (b, c) = seat_of(s);
-        Line::from(Span::styled(
+        let long = format!(
+            "{} to move: type a move (e4, Nf3, N@f3) or pick with the cursor or mouse (your pocket: by your name)",
+            l.seat_name(b, c)
+        );
+        // One row on a narrow screen, so the panel above keeps its rows.
+        let text = if long.chars().count() <= usize::from(area.width) {
+            long
+        } else {
             format!(
-                "{} to move: type a move (e4, Nf3, N@f3) or pick with the cursor or mouse (below the board: your pocket)",
+                "{} to move: type a move (N@f3) or pick it",
                 l.seat_name(b, c)
-            ),
-            dim,
-        ))
+            )
+        };
+        Line::from(Span::styled(text, dim))
     } else if h.cursor > 0 {
         Line::from(Span::styled(
             show.describe_move(h.cursor - 1),

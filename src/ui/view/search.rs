@@ -283,8 +283,26 @@ pub fn white_share(s: Score) -> f64 {
 /// The eval bar: a vertical bar as tall as the board, White's share from
 /// White's side of the board, with the number at the centre line.
 pub(super) fn draw_eval_bar(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
-    let theme = app.ui.theme();
-    let Some(score) = app.s.current_eval() else {
+    paint_eval_bar(
+        buf,
+        app.ui.theme(),
+        area,
+        app.s.current_eval(),
+        app.ui.flipped,
+    );
+}
+
+/// The eval bar of `score` (White's view; none yet: a thin line), White's
+/// part at the bottom unless `white_on_top` (the board is flipped). Shared
+/// by the chess and the Crazyhouse/Bughouse screens.
+pub(super) fn paint_eval_bar(
+    buf: &mut Buffer,
+    theme: &Theme,
+    area: Rect,
+    score: Option<Score>,
+    white_on_top: bool,
+) {
+    let Some(score) = score else {
         let st = Style::default().fg(theme.dim).bg(theme.background);
         for y in area.y..area.y + area.height {
             buf.set_string(area.x, y, "│", st);
@@ -298,7 +316,7 @@ pub(super) fn draw_eval_bar(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
     let total = area.height * 2;
     let white_halves = (white_share(score) * f64::from(total)).round() as u16;
     let is_white = |half: u16| {
-        if app.ui.flipped {
+        if white_on_top {
             half < white_halves
         } else {
             half >= total - white_halves
@@ -320,7 +338,15 @@ pub(super) fn draw_eval_bar(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
     // The number, on the losing side's colour for contrast, mid-board.
     let label = match score.mate_moves() {
         Some(n) => format!("M{}", n.abs()),
-        None => format!("{:.1}", (score.0 as f64 / 100.0).abs()),
+        // "13" rather than "13." in a bar three cells wide.
+        None => {
+            let pawns = (score.0 as f64 / 100.0).abs();
+            if pawns >= 9.95 {
+                format!("{pawns:.0}")
+            } else {
+                format!("{pawns:.1}")
+            }
+        }
     };
     let y = area.y + area.height / 2;
     let (fg, bg) = if score.0 >= 0 {

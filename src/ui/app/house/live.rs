@@ -799,12 +799,11 @@ impl House<'_> {
         let Some(h) = self.s.house.as_deref() else {
             return;
         };
-        let boards = h.live.as_ref().map_or(1, |l| l.boards());
         let area = ratatui::layout::Rect::new(0, 0, self.ui.size.0, self.ui.size.1);
-        let Some(l) = crate::ui::layout::house_layout(area, boards) else {
+        let Some(l) = h.layout(area) else {
             return;
         };
-        let slot = if boards == 2 && b != h.main { 1 } else { 0 };
+        let slot = usize::from(l.boards.len() == 2 && b != h.main);
         let Some(place) = l.boards.get(slot) else {
             return;
         };
@@ -816,18 +815,11 @@ impl House<'_> {
             self.live_square(b, c, sq, now);
             return;
         }
-        // The person's pocket: the info line at the bottom of the board.
-        let line = place.bottom;
-        if row != line.y {
-            return;
-        }
-        let Some(live) = h.live.as_ref() else { return };
-        let pocket = pocket_of(live.board(b), c);
-        let clock = h.clock(b, c, now).map(crate::ui::clock::format_clock);
-        let cells = crate::ui::house::pocket_cells(line, &pocket, clock.as_deref());
+        // The person's pocket, where the view draws it.
+        let cells = h.pocket_cells(&l, b, c, now);
         if let Some(i) = cells
             .iter()
-            .position(|(_, r)| col >= r.x && col < r.x + r.width)
+            .position(|(_, r)| r.contains(ratatui::layout::Position::new(col, row)))
         {
             let role = cells[i].0;
             if let Some(h) = self.s.house.as_deref_mut() {

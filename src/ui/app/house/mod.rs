@@ -91,7 +91,7 @@ impl Screen for HouseScreen {
             .as_ref()
             .and_then(|h| h.show().ok().map(|s| s.boards()))
             .unwrap_or(1);
-        crate::ui::layout::house_layout(area, boards).is_some()
+        crate::ui::layout::house_layout(area, boards, false).is_some()
     }
 
     screen_any!();

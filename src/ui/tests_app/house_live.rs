@@ -361,11 +361,11 @@ fn bughouse_pieces_arrive_mid_think_and_messages_go_both_ways() {
     );
     let screen = render(&a, 160, 50);
     assert!(
-        screen.contains("Partners") && screen.contains("│Partner: sit"),
+        screen.contains("Partners") && screen.contains("│Partner asks: sit"),
         "{screen}"
     );
     // Yours stand too (in shorthand in a narrow box).
-    assert!(screen.contains("│You: ++n --q"), "{screen}");
+    assert!(screen.contains("│You ask: ++n --q"), "{screen}");
     // "go" withdraws the sit; a free text is news.
     a.update(
         Msg::HouseEngine {
@@ -375,7 +375,7 @@ fn bughouse_pieces_arrive_mid_think_and_messages_go_both_ways() {
         t0,
     );
     let screen = render(&a, 160, 50);
-    assert!(!screen.contains("│Partner: sit"), "{screen}");
+    assert!(!screen.contains("│Partner asks: sit"), "{screen}");
     a.update(
         Msg::HouseEngine {
             seat: bb,

@@ -278,7 +278,7 @@ fn at_80x24_the_moves_the_partner_line_and_whole_names_stay() {
         "{screen}"
     );
     assert!(
-        screen.contains("Partners") && screen.contains("Black on B: go"),
+        screen.contains("Partners") && screen.contains("│Partner: go"),
         "{screen}"
     );
     // Names shortened by words, never "Kibitz leve".

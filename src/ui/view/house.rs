@@ -418,7 +418,15 @@ fn draw_panel(buf: &mut Buffer, app: &Shared, h: &HouseReplay, show: &Show, area
     }
     draw_house_moves(buf, theme, h, show, moves_area);
     if let Some(chat_area) = chat_area {
-        draw_chat(buf, theme, show, &chat, &standing, chat_area);
+        draw_chat(
+            buf,
+            theme,
+            show,
+            h.live.as_deref(),
+            &chat,
+            &standing,
+            chat_area,
+        );
     }
 }
 
@@ -652,6 +660,7 @@ fn draw_chat(
     buf: &mut Buffer,
     theme: &Theme,
     show: &Show,
+    live: Option<&crate::ui::house::live::Live>,
     chat: &[&crate::ui::house::ShowChat],
     standing: &[(String, Vec<(String, String)>)],
     area: Rect,
@@ -669,6 +678,11 @@ fn draw_chat(
         let words: Vec<&str> = what.iter().map(|w| w.1.as_str()).collect();
         let words = words.join(" · ");
         let who = who.split(" (").next().unwrap_or(who);
+        let who = if who == "You" {
+            "You ask".to_string()
+        } else {
+            format!("{who} asks")
+        };
         let text = if who.chars().count() + 2 + words.chars().count() <= inner.width as usize {
             words
         } else {
@@ -714,7 +728,11 @@ fn draw_chat(
         if count >= height {
             break;
         }
-        let name = show.seat_name(c.from.0, c.from.1);
+        // In a game being played, named from the person's side.
+        let name = match live {
+            Some(l) => l.short_name(c.from.0, c.from.1),
+            None => show.seat_name(c.from.0, c.from.1),
+        };
         let mut chars: Vec<char> = name.chars().collect();
         chars.extend([':', ' ']);
         let text_from = chars.len();

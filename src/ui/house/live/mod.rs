@@ -524,6 +524,19 @@ impl Live {
         }
     }
 
+    /// A seat in a few letters, for the Partners box: "You", "Partner",
+    /// "Opponent A"; with no single person, "White on A".
+    pub fn short_name(&self, b: usize, c: Color) -> String {
+        let full = self.seat_name(b, c);
+        match full.split(" (").next() {
+            Some("Opponent") if self.boards() == 2 => {
+                format!("Opponent {}", board_id(b).letter())
+            }
+            Some(short) => short.to_string(),
+            None => full,
+        }
+    }
+
     /// The one person at the table, if exactly one plays.
     fn person(&self) -> Option<usize> {
         match self.human_seats().as_slice() {

@@ -5,3 +5,4 @@ pub mod bughouse;
 pub mod client;
 pub mod engine;
 pub mod info;
+pub mod xboard;

@@ -30,6 +30,8 @@ pub enum UciError {
     },
     #[error("cannot write to engine '{name}': {err}")]
     Write { name: String, err: std::io::Error },
+    #[error("{0}")]
+    BadCommand(String),
     #[error("XBoard engine '{0}' closed its output (crashed or quit; is it an XBoard engine?)")]
     XboardClosed(String),
     #[error("engine '{name}' refused '{sent}': {said}")]

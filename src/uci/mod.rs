@@ -3,6 +3,7 @@
 
 pub mod bughouse;
 pub mod client;
+pub mod driver;
 pub mod engine;
 pub mod info;
 pub mod xboard;

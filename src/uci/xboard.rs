@@ -107,6 +107,8 @@ pub struct Features {
     pub ping: bool,
     pub setboard: bool,
     pub usermove: bool,
+    /// It takes `white` and `black` (the protocol's default).
+    pub colors: bool,
     /// `variants="..."`, when it sent them.
     pub variants: Option<Vec<String>>,
     pub myname: Option<String>,
@@ -141,6 +143,7 @@ impl Features {
                 "ping" => self.ping = on,
                 "setboard" => self.setboard = on,
                 "usermove" => self.usermove = on,
+                "colors" => self.colors = on,
                 "variants" => {
                     self.variants = Some(v.split(',').map(|s| s.trim().to_string()).collect())
                 }
@@ -159,6 +162,10 @@ struct Known {
     /// The start FEN (`None`: the variant's start position).
     start: Option<String>,
     moves: Vec<String>,
+    /// The position now, with the hands as they were last sent (in
+    /// Bughouse they change between moves, so the moves alone may not
+    /// replay).
+    fen: String,
 }
 
 /// How the engine's clock was last set.
@@ -230,6 +237,8 @@ pub struct XboardClient {
     timing: Timing,
     depth: Option<u32>,
     pings: u32,
+    /// The conversation, when `KIBITZ_XBOARD_LOG` names a file.
+    log: Option<std::fs::File>,
 }
 
 /// The depth `sd` is put back to after a depth-limited search (Sjeng's own
@@ -251,13 +260,23 @@ impl XboardClient {
             stdin,
             lines,
             name,
-            features: Features::default(),
+            features: Features {
+                colors: true,
+                ..Features::default()
+            },
             variant: VariantKind::Chess,
             known: None,
             root: None,
             timing: Timing::Default,
             depth: None,
             pings: 0,
+            log: std::env::var_os("KIBITZ_XBOARD_LOG").and_then(|p| {
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(p)
+                    .ok()
+            }),
         };
         client.send("xboard")?;
         client.send("protover 2")?;
@@ -294,7 +313,14 @@ impl XboardClient {
         Ok(client)
     }
 
+    fn note(&mut self, dir: &str, line: &str) {
+        if let Some(f) = &mut self.log {
+            let _ = writeln!(f, "{} {dir} {line}", self.name);
+        }
+    }
+
     pub fn send(&mut self, line: &str) -> Result<(), UciError> {
+        self.note(">", line);
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
             .map_err(|err| UciError::Write {
@@ -303,10 +329,13 @@ impl XboardClient {
             })
     }
 
-    fn recv_until(&self, deadline: Instant, waiting_for: &str) -> Result<String, UciError> {
+    fn recv_until(&mut self, deadline: Instant, waiting_for: &str) -> Result<String, UciError> {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(left) {
-            Ok(l) => Ok(l),
+            Ok(l) => {
+                self.note("<", &l);
+                Ok(l)
+            }
             Err(RecvTimeoutError::Timeout) => Err(UciError::Timeout {
                 name: self.name.clone(),
                 waiting_for: waiting_for.to_string(),
@@ -374,9 +403,10 @@ impl XboardClient {
         self.send("force")?;
         self.send("easy")?;
         self.send("post")?;
-        self.known = Some(Known {
+        self.known = snapshot(self.variant, None, &[]).ok().map(|s| Known {
             start: None,
             moves: Vec::new(),
+            fen: s.fen,
         });
         self.timing = Timing::Default;
         self.depth = None;
@@ -400,12 +430,10 @@ impl XboardClient {
                 extra = Some(moves[k.moves.len()..].to_vec());
             } else if moves.is_empty() && start.is_some() {
                 // A FEN alone: the same position, or one move on.
-                if let Ok(before) = snapshot(self.variant, k.start.as_deref(), &k.moves) {
-                    if same_position(&before.fen, &target.fen) {
-                        extra = Some(Vec::new());
-                    } else if let Some(m) = step(self.variant, &before.fen, &target.fen) {
-                        extra = Some(vec![m]);
-                    }
+                if same_position(&k.fen, &target.fen) {
+                    extra = Some(Vec::new());
+                } else if let Some(m) = step(self.variant, &k.fen, &target.fen) {
+                    extra = Some(vec![m]);
                 }
             }
         }
@@ -416,6 +444,9 @@ impl XboardClient {
                     if let Some(k) = &mut self.known {
                         k.moves.push(m);
                     }
+                }
+                if let Some(k) = &mut self.known {
+                    k.fen = target.fen.clone();
                 }
             }
             None => {
@@ -449,11 +480,30 @@ impl XboardClient {
                 self.known = Some(Known {
                     start,
                     moves: moves.to_vec(),
+                    fen: target.fen.clone(),
                 });
             }
         }
         if let Some(h) = &target.holding {
+            // Sjeng, in Bughouse, reads a hand as if it played the colour
+            // of its last `go` (after `new`, Black), and gives the other
+            // side every piece it lacks (it might get one any moment). So
+            // that colour is set first with the protocol's old commands
+            // ("white": White to move, the engine plays Black), then the
+            // side to move put back.
+            let colors = self.variant == VariantKind::Bughouse && self.features.colors;
+            let (other, own) = if target.white_to_move {
+                ("black", "white")
+            } else {
+                ("white", "black")
+            };
+            if colors {
+                self.send(other)?;
+            }
             self.send(h)?;
+            if colors {
+                self.send(own)?;
+            }
         }
         self.root = Some(target);
         Ok(())
@@ -467,12 +517,9 @@ impl XboardClient {
         }
     }
 
-    /// The `holding` line for a board given as a FEN (for news while the
-    /// engine thinks).
-    pub fn holding_line(&self, fen: &str) -> Option<String> {
-        snapshot(self.variant, Some(fen), &[])
-            .ok()
-            .and_then(|s| s.holding)
+    /// The variant of the games it plays.
+    pub fn variant(&self) -> VariantKind {
+        self.variant
     }
 
     /// A message from the partner, as a FICS interface passes it on.
@@ -486,6 +533,7 @@ impl XboardClient {
         loop {
             match self.lines.try_recv() {
                 Ok(line) => {
+                    self.note("<", &line);
                     if let Some(text) = partner_text(&line) {
                         on_info(&ptell_info(text));
                     }
@@ -603,8 +651,18 @@ impl XboardClient {
                 Heard::Move(m) => {
                     // No pondering, and no move of its own after ours.
                     self.send("force")?;
-                    if let Some(k) = &mut self.known {
-                        k.moves.push(m.clone());
+                    let after = self
+                        .root
+                        .as_ref()
+                        .and_then(|r| play_fen(self.variant, &r.fen, &m));
+                    match (&mut self.known, after) {
+                        (Some(k), Some(fen)) => {
+                            k.moves.push(m.clone());
+                            k.fen = fen;
+                        }
+                        // Not a legal move: the caller judges it; the
+                        // engine's game is set up again next time.
+                        _ => self.known = None,
                     }
                     return Ok(GoResult {
                         bestmove: m,
@@ -736,6 +794,12 @@ pub fn partner_text(line: &str) -> Option<&str> {
     (!rest.is_empty()).then_some(rest)
 }
 
+/// The `holding` line for a board of `kind` given as a FEN (for news while
+/// the engine thinks); `None` without pockets or for a bad FEN.
+pub fn holding_line(kind: VariantKind, fen: &str) -> Option<String> {
+    snapshot(kind, Some(fen), &[]).ok().and_then(|s| s.holding)
+}
+
 /// A partner's message for an XBoard engine.
 pub fn ptell_line(text: &str) -> String {
     format!("ptell {}", text.trim())
@@ -853,6 +917,20 @@ fn snapshot(kind: VariantKind, start: Option<&str>, moves: &[String]) -> Result<
         }
     }
     dispatch(kind, Go(start, moves))
+}
+
+/// The FEN after the UCI move `m` from `fen`.
+fn play_fen(kind: VariantKind, fen: &str, m: &str) -> Option<String> {
+    struct Go<'a>(&'a str, &'a str);
+    impl ForVariant for Go<'_> {
+        type Out = Option<String>;
+        fn run<V: Variant>(self) -> Self::Out {
+            let b = Board::<V>::from_variant_fen(self.0).ok()?;
+            let m = b.parse_uci(self.1).ok()?;
+            Some(b.play(m).fen())
+        }
+    }
+    dispatch(kind, Go(fen, m))
 }
 
 /// `holding [WHITE'S] [black's]`.

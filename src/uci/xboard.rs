@@ -1097,6 +1097,78 @@ mod tests {
         );
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_fake_engine_plays_and_talks() {
+        use super::fake::fake_xboard;
+        let (command, log) = fake_xboard("client", "");
+        let cmd = EngineCommand::parse(&command).unwrap();
+        let mut c = XboardClient::spawn(cmd.words(), Duration::from_secs(10)).unwrap();
+        assert_eq!(c.name, "FakeX");
+        c.set_option("UCI_Variant", "crazyhouse").unwrap();
+        c.new_game(Duration::from_secs(10)).unwrap();
+        c.position(None, &[]).unwrap();
+        let mut said = Vec::new();
+        let r = c
+            .go_polling(
+                "wtime 60000 btime 50000 winc 0 binc 0",
+                Duration::from_secs(10),
+                Poll::default,
+                |i| said.push(i.clone()),
+            )
+            .unwrap();
+        assert_eq!(r.bestmove, "e2e4");
+        assert_eq!(r.infos[0].pv, ["e2e4"]);
+        assert_eq!(said[1].string.as_deref(), Some("ptell need n"));
+        c.position(None, &["e2e4".into(), "e7e5".into()]).unwrap();
+        let r = c
+            .go_polling(
+                "movetime 100",
+                Duration::from_secs(10),
+                Poll::default,
+                |_| {},
+            )
+            .unwrap();
+        assert_eq!(r.bestmove, "P@d4");
+        c.quit();
+        let heard = std::fs::read_to_string(&log).unwrap();
+        let _ = std::fs::remove_dir_all(log.parent().unwrap());
+        let want = "xboard\nprotover 2\naccepted ping\naccepted setboard\naccepted usermove\n\
+            accepted myname\naccepted variants\nnew\nvariant crazyhouse\nforce\neasy\npost\nping 1\n\
+            holding [] []\nlevel 0 1:00 0\ntime 6000\notim 5000\ngo\nforce\n\
+            usermove e7e5\nholding [] []\nst 1\ngo\n";
+        assert!(heard.starts_with(want), "{heard}");
+    }
+
+    /// Sjeng itself, when it is installed: a crazyhouse move in a second.
+    #[test]
+    fn sjeng_plays_a_crazyhouse_move() {
+        let sjeng = "/usr/games/sjeng";
+        if !std::path::Path::new(sjeng).exists() {
+            eprintln!("skipped: {sjeng} is not installed");
+            return;
+        }
+        // Sjeng writes its learning files in its working folder.
+        let mut c = XboardClient::spawn(&[sjeng.to_string()], Duration::from_secs(10)).unwrap();
+        assert!(c.name.starts_with("Sjeng"), "{}", c.name);
+        c.set_option("UCI_Variant", "crazyhouse").unwrap();
+        c.new_game(Duration::from_secs(10)).unwrap();
+        // Black's queen is attacked and it holds a pawn: any legal move.
+        let fen = "rnb1kbnr/ppp1pppp/8/3q4/8/2N5/PPPP1PPP/R1BQKBNR[Pp] b KQkq - 1 3";
+        c.position(Some(fen), &[]).unwrap();
+        let r = c
+            .go_polling(
+                "movetime 300",
+                Duration::from_secs(10),
+                Poll::default,
+                |_| {},
+            )
+            .unwrap();
+        let b = Board::<crate::engine::Zh>::from_variant_fen(fen).unwrap();
+        assert!(b.parse_uci(&r.bestmove).is_ok(), "{}", r.bestmove);
+        c.quit();
+    }
+
     #[test]
     fn positions_holdings_and_steps() {
         let zh = VariantKind::Crazyhouse;
@@ -1122,5 +1194,48 @@ mod tests {
             line_to_uci(zh, &start, &["e4".into(), "<Nf6>".into(), "zz".into()]),
             ["e2e4", "g8f6"]
         );
+    }
+}
+
+/// A fake XBoard engine for tests.
+#[cfg(all(test, unix))]
+pub(crate) mod fake {
+    /// An XBoard engine in a shell script: it logs every line it hears,
+    /// answers `ping`, repeats a partner's message back (`tellics ptell
+    /// heard ...`), and at `go` sends a thinking line and a message for its
+    /// partner, then plays `e2e4` the first time and the drop `p@d4` after
+    /// (`die` as `mode`: it quits at `go` instead). Returns its command line
+    /// (with the `xboard:` prefix) and its log.
+    pub(crate) fn fake_xboard(name: &str, mode: &str) -> (String, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("kibitz-fakex-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let script = dir.join("engine.sh");
+        let log = dir.join("log");
+        std::fs::write(
+            &script,
+            r#"log="$1"; mode="$2"; gos=0
+: > "$log"
+while IFS= read -r line; do
+  printf '%s\n' "$line" >> "$log"
+  case "$line" in
+    "protover 2")
+      echo 'feature ping=1 setboard=1 usermove=1 myname="FakeX"'
+      echo 'feature variants="normal,crazyhouse,bughouse" done=1' ;;
+    ping*) echo "pong ${line#ping }" ;;
+    "ptell "*) echo "tellics ptell heard ${line#ptell }" ;;
+    go)
+      [ "$mode" = die ] && exit 3
+      gos=$((gos + 1))
+      echo " 1     12      0      5  e4"
+      echo "tellics ptell need n"
+      if [ $gos = 1 ]; then echo "move e2e4"; else echo "move p@d4"; fi ;;
+    quit) exit 0 ;;
+  esac
+done
+"#,
+        )
+        .unwrap();
+        let command = format!("xboard:sh {} {} {mode}", script.display(), log.display());
+        (command, log)
     }
 }

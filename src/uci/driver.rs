@@ -9,7 +9,7 @@ use std::time::Duration;
 
 pub enum EngineClient {
     Uci(UciClient),
-    Xboard(XboardClient),
+    Xboard(Box<XboardClient>),
 }
 
 impl EngineClient {
@@ -18,7 +18,9 @@ impl EngineClient {
     pub fn spawn(cmd: &[String], timeout: Duration) -> Result<EngineClient, UciError> {
         match EngineCommand::from_words(cmd.to_vec()).map_err(UciError::BadCommand)? {
             EngineCommand::Uci(w) => Ok(EngineClient::Uci(UciClient::spawn(&w, timeout)?)),
-            EngineCommand::Xboard(w) => Ok(EngineClient::Xboard(XboardClient::spawn(&w, timeout)?)),
+            EngineCommand::Xboard(w) => Ok(EngineClient::Xboard(Box::new(XboardClient::spawn(
+                &w, timeout,
+            )?))),
         }
     }
 
@@ -129,7 +131,7 @@ impl EngineClient {
     pub fn quit(self) {
         match self {
             EngineClient::Uci(c) => c.quit(),
-            EngineClient::Xboard(c) => c.quit(),
+            EngineClient::Xboard(c) => (*c).quit(),
         }
     }
 }

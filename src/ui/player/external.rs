@@ -254,36 +254,34 @@ pub(super) fn answer<V: Variant>(
     req: &Request<V>,
     report: &dyn Fn(Report),
 ) {
-    {
-        let best = if r.bestmove == "0000" || r.bestmove == "(none)" {
-            None
-        } else {
-            match board.parse_uci(&r.bestmove) {
-                Ok(m) => Some(m),
-                Err(_) => {
-                    return report(Report::Event(EngineEvent::IllegalMove {
-                        id: req.id,
-                        text: r.bestmove.clone(),
-                    }));
-                }
+    let best = if r.bestmove == "0000" || r.bestmove == "(none)" {
+        None
+    } else {
+        match board.parse_uci(&r.bestmove) {
+            Ok(m) => Some(m),
+            Err(_) => {
+                return report(Report::Event(EngineEvent::IllegalMove {
+                    id: req.id,
+                    text: r.bestmove.clone(),
+                }));
             }
-        };
-        if best.is_none() && !board.legal_moves().is_empty() {
-            return report(Report::NoMove {
-                id: req.id,
-                text: r.bestmove.clone(),
-                message: format!("{name} sent no move (bestmove 0000)"),
-            });
         }
-        let last = r.last_score();
-        report(Report::Event(EngineEvent::Done {
+    };
+    if best.is_none() && !board.legal_moves().is_empty() {
+        return report(Report::NoMove {
             id: req.id,
-            purpose: req.purpose,
-            best,
-            score: last.and_then(|i| i.score),
-            pv: last.map(|i| parse_line(board, &i.pv)).unwrap_or_default(),
-        }));
+            text: r.bestmove.clone(),
+            message: format!("{name} sent no move (bestmove 0000)"),
+        });
     }
+    let last = r.last_score();
+    report(Report::Event(EngineEvent::Done {
+        id: req.id,
+        purpose: req.purpose,
+        best,
+        score: last.and_then(|i| i.score),
+        pv: last.map(|i| parse_line(board, &i.pv)).unwrap_or_default(),
+    }));
 }
 
 /// A line of Kibitz's Bughouse extension.

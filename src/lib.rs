@@ -17,7 +17,8 @@
 //! - [`bughouse`]: a Bughouse game as data (two boards, four seats) and
 //!   BPGN.
 //! - [`uci`]: the UCI protocol, both the engine side (`kibitz uci`) and the
-//!   client side that drives external engines.
+//!   client side that drives external engines; XBoard (CECP) engines too
+//!   (`xboard:CMD`).
 //! - [`tune`]: self-play data generation and Texel tuning of the
 //!   evaluation weights.
 //! - [`matchplay`]: engine-vs-engine matches with Elo estimates, and the

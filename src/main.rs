@@ -32,7 +32,8 @@ struct PlayArgs {
     /// Draw pieces as letters (K Q R B N P / k q r b n p).
     #[arg(long)]
     ascii: bool,
-    /// Play against an external UCI engine (command line).
+    /// Play against an external engine (command line): UCI, or XBoard as
+    /// `xboard:CMD` (e.g. xboard:/usr/games/sjeng).
     #[arg(long)]
     engine: Option<String>,
     /// Built-in engine strength, 1 (beginner) to 8 (full strength).
@@ -60,11 +61,12 @@ struct PlayArgs {
     /// Bughouse: your seat, A-white (default), A-black, B-white or B-black.
     #[arg(long)]
     seat: Option<String>,
-    /// Bughouse: your partner, a level 1-8, kibitz, or an engine command.
+    /// Bughouse: your partner, a level 1-8, kibitz, or an engine command
+    /// (UCI, or XBoard as `xboard:CMD`).
     #[arg(long)]
     partner: Option<String>,
     /// Bughouse: the opponents, one for both or two separated by a comma
-    /// (levels, kibitz, or engine commands).
+    /// (levels, kibitz, or engine commands; `xboard:CMD` for XBoard).
     #[arg(long)]
     opponents: Option<String>,
     /// Engines answer at once: with a clock they otherwise take the time a
@@ -289,13 +291,16 @@ enum BatchCmd {
         #[command(subcommand)]
         cmd: kibitz::tablebase::cli::TbCmd,
     },
-    /// Play engine-vs-engine games over UCI and estimate the Elo difference.
+    /// Play engine-vs-engine games over UCI or XBoard and estimate the Elo
+    /// difference.
     ///
-    /// Give two `--engine` commands (`kibitz` means this program). `--option`,
+    /// Give two `--engine` commands (`kibitz` means this program,
+    /// `xboard:CMD` an XBoard engine such as Sjeng). `--option`,
     /// `--name`, `--tc`, `--movetime`, `--depth` and `--nodes` placed after an
     /// `--engine` apply to that engine only; placed before both, to both.
     Match {
-        /// Engine command line (repeat twice). `kibitz` = this program.
+        /// Engine command line (repeat twice). `kibitz` = this program;
+        /// `xboard:CMD` = an XBoard engine.
         #[arg(long, required = true, num_args = 1, action = clap::ArgAction::Append)]
         engine: Vec<String>,
         #[arg(long, default_value_t = 10)]
@@ -338,11 +343,11 @@ enum BatchCmd {
         #[arg(long, default_value = "chess")]
         variant: String,
     },
-    /// Four-engine Bughouse games in real time (two teams of two UCI
-    /// engines, both boards at once), with W/D/L and an Elo estimate.
+    /// Four-engine Bughouse games in real time (two teams of two UCI or
+    /// XBoard engines, both boards at once), with W/D/L and an Elo estimate.
     ///
     /// A player is `CMD` or `CMD[key=value;...]`: `kibitz` is this
-    /// program; `depth`, `movetime` (ms), `nodes` limit each move, `level`
+    /// program, `xboard:CMD` an XBoard engine (e.g. xboard:/usr/games/sjeng); `depth`, `movetime` (ms), `nodes` limit each move, `level`
     /// (1-8) makes Fairy-Stockfish play like Lichess's level, `name` names
     /// it, other keys are UCI options (e.g.
     /// `kibitz[BughousePartner=false]`).

@@ -6,6 +6,7 @@ use kibitz::bughouse::{BugResult, BugTermination};
 use kibitz::matchplay::bughouse::{BugMatchConfig, BugPlayer, run_bughouse_match};
 use kibitz::matchplay::{MoveLimits, TimeControl};
 use kibitz::uci::client::split_command;
+use kibitz::uci::xboard::EngineCommand;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -22,7 +23,7 @@ pub const LICHESS_LEVELS: [(i32, u32, u64); 8] = [
 ];
 
 /// One player: `CMD` or `CMD[key=value;key=value]`. `kibitz` is this
-/// program; keys `depth`, `movetime` (ms) and `nodes` limit each move,
+/// program, `xboard:CMD` an XBoard engine (Sjeng); keys `depth`, `movetime` (ms) and `nodes` limit each move,
 /// `level` (1-8) sets Fairy-Stockfish up as Lichess's level (Skill Level,
 /// depth, movetime), `name` names it; any other key is a UCI option.
 pub fn parse_player(spec: &str) -> Result<BugPlayer> {
@@ -45,6 +46,7 @@ pub fn parse_player(spec: &str) -> Result<BugPlayer> {
     } else {
         split_command(cmd)
     };
+    EngineCommand::from_words(cmd.clone()).map_err(|e| anyhow::anyhow!("'{spec}': {e}"))?;
     let mut player = BugPlayer {
         cmd,
         name: None,
@@ -218,5 +220,8 @@ mod tests {
         assert!(parse_team("kibitz").is_err());
         assert!(parse_player("x[level=9]").is_err());
         assert!(parse_player("x[depth]").is_err());
+        let p = parse_player("xboard:/usr/games/sjeng[name=Sjeng]").unwrap();
+        assert_eq!(p.cmd, vec!["xboard:/usr/games/sjeng"]);
+        assert!(parse_player("xboard:").is_err());
     }
 }

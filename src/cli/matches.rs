@@ -5,6 +5,7 @@ use clap::ArgMatches;
 use kibitz::matchplay::stats::{Sprt, SprtVerdict, Wdl};
 use kibitz::matchplay::{self, MatchConfig, MoveLimits, PlayerConfig, TimeControl};
 use kibitz::uci::client::split_command;
+use kibitz::uci::xboard::EngineCommand;
 use kibitz::variant::VariantKind;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -145,6 +146,8 @@ fn players(m: &ArgMatches) -> Result<[PlayerConfig; 2]> {
         if cmd.is_empty() {
             bail!("engine {} has an empty command", p + 1);
         }
+        EngineCommand::from_words(cmd.clone())
+            .map_err(|e| anyhow::anyhow!("engine {}: {e}", p + 1))?;
         let mut opts = Vec::new();
         for o in &options[p] {
             let (k, v) = o

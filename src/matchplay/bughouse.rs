@@ -1,7 +1,10 @@
 //! Four-engine Bughouse games in real time.
 //!
-//! Two teams of two UCI engines (any program that speaks `UCI_Variant
-//! bughouse`; Kibitz itself or another). Both boards run at once, each on
+//! Two teams of two engines: UCI engines that speak `UCI_Variant
+//! bughouse` (Kibitz itself or another), or XBoard engines (`xboard:CMD`,
+//! such as Sjeng), which get `variant bughouse`, their pieces in hand as
+//! `holding` before every move and whenever their hand changes, and their
+//! partner's messages as `ptell`, as on a chess server. Both boards run at once, each on
 //! its own thread, with real clocks: the side to move's clock runs from the
 //! moment the previous move on that board was made until its `bestmove`
 //! arrives. Before every `go` the engine gets the board as a FEN with both
@@ -25,7 +28,9 @@ use super::stats::Wdl;
 use super::{MoveLimits, TimeControl};
 use crate::bughouse::bpgn::write_bpgn;
 use crate::bughouse::{BoardId, BugEnding, BugTermination, BughouseGame, Seat, Team};
-use crate::uci::client::{GoResult, Poll, UciClient, UciError};
+use crate::uci::client::{GoResult, Poll, UciError};
+use crate::uci::driver::EngineClient;
+use crate::uci::xboard::holding_line;
 use crate::variant::VariantKind;
 use crate::variant::fen::write_fen;
 use crate::variant::rules::BoardStatus;
@@ -77,25 +82,24 @@ const HANDSHAKE: Duration = Duration::from_secs(10);
 
 /// A started engine and whether it takes Kibitz's partner commands.
 struct Player {
-    client: UciClient,
+    client: EngineClient,
     partner_commands: bool,
     limits: MoveLimits,
 }
 
 fn start(p: &BugPlayer) -> Result<Player, UciError> {
-    let mut c = UciClient::spawn(&p.cmd, HANDSHAKE)?;
+    let mut c = EngineClient::spawn(&p.cmd, HANDSHAKE)?;
     c.set_option("UCI_Variant", VariantKind::Bughouse.name())?;
     for (k, v) in &p.options {
         c.set_option(k, v)?;
     }
     c.sync(HANDSHAKE)?;
     if let Some(n) = &p.name {
-        c.name = n.clone();
+        c.set_name(n);
     }
-    let partner_commands = c
-        .options
-        .iter()
-        .any(|o| o.starts_with("option name BughousePartner "));
+    // An XBoard engine takes its hand and its partner's messages in its
+    // own words.
+    let partner_commands = c.is_xboard() || c.lists_option("BughousePartner");
     Ok(Player {
         client: c,
         partner_commands,
@@ -290,15 +294,29 @@ fn think(
         params.push_str(&format!(" nodes {n}"));
     }
     let client = &mut player.client;
-    let mut sent_ok = client.send(&format!("position fen {}", turn.fen));
+    let xboard = client.is_xboard();
+    let mut sent_ok = if xboard {
+        client.position(Some(&turn.fen), &[])
+    } else {
+        client.send(&format!("position fen {}", turn.fen))
+    };
     if ext && sent_ok.is_ok() {
-        sent_ok = client.send(&format!("bughouse partner fen {}", turn.partner_fen));
+        if !xboard {
+            sent_ok = client.send(&format!("bughouse partner fen {}", turn.partner_fen));
+        }
         for m in &turn.inbox {
             if sent_ok.is_ok() {
-                sent_ok = client.send(&format!("bughouse ptell {m}"));
+                sent_ok = client.send(&client.ptell_command(m));
             }
         }
     }
+    let ptell = |m: &str| {
+        if xboard {
+            crate::uci::xboard::ptell_line(m)
+        } else {
+            format!("bughouse ptell {m}")
+        }
+    };
     let mut seen_version = turn.version;
     let mut said: Vec<String> = Vec::new();
     let answer = sent_ok.and_then(|_| {
@@ -316,13 +334,15 @@ fn think(
                 if ext {
                     if st.version[b] != seen_version {
                         seen_version = st.version[b];
-                        p.send.push(format!(
-                            "bughouse update fen {}",
-                            write_fen(st.game.board(board))
-                        ));
+                        let fen = write_fen(st.game.board(board));
+                        if xboard {
+                            p.send.extend(holding_line(VariantKind::Bughouse, &fen));
+                        } else {
+                            p.send.push(format!("bughouse update fen {fen}"));
+                        }
                     }
                     for m in std::mem::take(&mut st.inbox[seat_index(seat)]) {
-                        p.send.push(format!("bughouse ptell {m}"));
+                        p.send.push(ptell(&m));
                     }
                 }
                 p
@@ -495,7 +515,7 @@ impl Engines for Teams<'_> {
         };
         let [one_a, one_b] = team_one;
         let [two_a, two_b] = team_two;
-        let name = |p: &Player| p.client.name.clone();
+        let name = |p: &Player| p.client.name().to_string();
         // Team 1: A White + B Black; team 2: A Black + B White.
         let names = [[name(two_a), name(one_a)], [name(one_b), name(two_b)]];
         let seating: Seating<'_> = [[two_a, one_a], [one_b, two_b]];

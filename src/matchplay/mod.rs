@@ -1,4 +1,4 @@
-//! Engine-vs-engine matches over UCI.
+//! Engine-vs-engine matches over UCI or XBoard (`xboard:CMD`).
 //!
 //! Each opening is played twice with colours reversed. Games end only by the
 //! rules (mate, stalemate, threefold repetition, 50-move rule, insufficient
@@ -15,7 +15,8 @@ pub use runner::{GameRecord, MatchEnding};
 use crate::engine::variant::Variant;
 use crate::engine::{Board, Bug, Std, Zh};
 use crate::game::{Ending, Game, GameResult, Termination, write_variant_pgn};
-use crate::uci::client::{GoResult, UciClient, UciError};
+use crate::uci::client::{GoResult, UciError};
+use crate::uci::driver::EngineClient;
 use crate::variant::VariantKind;
 use runner::{Engines, Round};
 use shakmaty::{Color, Position};
@@ -277,22 +278,22 @@ pub fn pgn_date() -> String {
 
 struct Worker<'a> {
     cfg: &'a MatchConfig,
-    engines: [Option<UciClient>; 2],
+    engines: [Option<EngineClient>; 2],
 }
 
 const HANDSHAKE: Duration = Duration::from_secs(10);
 
 impl Worker<'_> {
-    fn engine(&mut self, p: usize) -> Result<&mut UciClient, UciError> {
+    fn engine(&mut self, p: usize) -> Result<&mut EngineClient, UciError> {
         if self.engines[p].is_none() {
             let pc = &self.cfg.players[p];
-            let mut c = UciClient::spawn(&pc.cmd, HANDSHAKE)?;
+            let mut c = EngineClient::spawn(&pc.cmd, HANDSHAKE)?;
             for (k, v) in &pc.options {
                 c.set_option(k, v)?;
             }
             c.sync(HANDSHAKE)?;
             if let Some(n) = &pc.name {
-                c.name = n.clone();
+                c.set_name(n);
             }
             if self.cfg.variant != VariantKind::Chess {
                 c.set_option("UCI_Variant", self.cfg.variant.name())?;
@@ -308,7 +309,7 @@ impl Worker<'_> {
 
     fn name(&mut self, p: usize) -> String {
         match self.engine(p) {
-            Ok(c) => c.name.clone(),
+            Ok(c) => c.name().to_string(),
             Err(_) => self.cfg.players[p]
                 .name
                 .clone()
@@ -506,7 +507,7 @@ pub fn run_match(
 ) -> Result<Wdl, MatchError> {
     // Fail early (with a clear message) if an engine does not start.
     for p in &cfg.players {
-        UciClient::spawn(&p.cmd, HANDSHAKE)?.quit();
+        EngineClient::spawn(&p.cmd, HANDSHAKE)?.quit();
     }
     let workers = cfg.concurrency.clamp(1, cfg.games.max(1));
     let workers = (0..workers)

@@ -30,6 +30,60 @@ pub enum UciError {
     },
     #[error("cannot write to engine '{name}': {err}")]
     Write { name: String, err: std::io::Error },
+    #[error("{0}")]
+    BadCommand(String),
+    #[error("XBoard engine '{0}' closed its output (crashed or quit; is it an XBoard engine?)")]
+    XboardClosed(String),
+    #[error("engine '{name}' refused '{sent}': {said}")]
+    Refused {
+        name: String,
+        sent: String,
+        said: String,
+    },
+}
+
+/// Starts `cmd[0]` with arguments `cmd[1..]`, its stdout read line by line
+/// into a channel by a thread named `reader` (so every wait can time out).
+pub(crate) fn start_process(
+    cmd: &[String],
+    reader: &str,
+) -> Result<(Child, ChildStdin, Receiver<String>), UciError> {
+    let (program, args) = cmd.split_first().ok_or(UciError::EmptyCommand)?;
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|err| UciError::Spawn {
+            cmd: cmd.join(" "),
+            err,
+        })?;
+    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        let _ = child.kill();
+        return Err(UciError::Closed(program.clone()));
+    };
+    let (tx, rx) = channel();
+    let spawned = std::thread::Builder::new()
+        .name(reader.into())
+        .spawn(move || {
+            let reader = BufReader::new(stdout);
+            for line in reader.lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+    if let Err(err) = spawned {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(UciError::Spawn {
+            cmd: cmd.join(" "),
+            err,
+        });
+    }
+    Ok((child, stdin, rx))
 }
 
 /// What an `info` line said (fields absent from the line are `None`).
@@ -158,37 +212,8 @@ impl UciClient {
     /// Starts `cmd[0]` with arguments `cmd[1..]` and performs the `uci`
     /// handshake.
     pub fn spawn(cmd: &[String], timeout: Duration) -> Result<UciClient, UciError> {
-        let (program, args) = cmd.split_first().ok_or(UciError::EmptyCommand)?;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|err| UciError::Spawn {
-                cmd: cmd.join(" "),
-                err,
-            })?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            return Err(UciError::Closed(program.clone()));
-        };
-        let (tx, rx) = channel();
-        std::thread::Builder::new()
-            .name("uci-reader".into())
-            .spawn(move || {
-                let reader = BufReader::new(stdout);
-                for line in reader.lines() {
-                    let Ok(line) = line else { break };
-                    if tx.send(line).is_err() {
-                        break;
-                    }
-                }
-            })
-            .map_err(|err| UciError::Spawn {
-                cmd: cmd.join(" "),
-                err,
-            })?;
+        let (child, stdin, rx) = start_process(cmd, "uci-reader")?;
+        let program = cmd.first().cloned().unwrap_or_default();
         let mut client = UciClient {
             child,
             stdin,

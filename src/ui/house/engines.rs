@@ -1,8 +1,10 @@
 //! The engines of a Crazyhouse or Bughouse game, one per engine seat, each
-//! a UCI process for the whole game on an engine thread of
-//! [`EngineHandle`], the same as the chess screen's: Kibitz itself (this
-//! program's `uci`, which speaks both variants and Kibitz's Bughouse
-//! extension) or any other program that knows `UCI_Variant`. The app sends
+//! a process for the whole game on an engine thread of [`EngineHandle`],
+//! the same as the chess screen's: Kibitz itself (this program's `uci`,
+//! which speaks both variants and Kibitz's Bughouse extension), any other
+//! UCI program that knows `UCI_Variant`, or an XBoard program such as
+//! Sjeng (`xboard:CMD`), which gets its hand and its partner's messages as
+//! on a chess server. The app sends
 //! [`EngineJob`]s; answers come back as [`EngineNews`] through `send`, so
 //! no frame ever waits on an engine.
 
@@ -10,6 +12,7 @@ use super::live::{EngineJob, EngineNews};
 use crate::engine::variant::{ForVariant, dispatch};
 use crate::engine::{Board, Clock, Limits, Variant};
 use crate::uci::client::{UciClient, split_command};
+use crate::uci::xboard::is_xboard_command;
 use crate::ui::player::{
     Backend, EngineEvent, EngineHandle, EngineSpec, GoOptions, Purpose, Report, Request, Tell,
     UciProgram, UciSetup, lists_option,
@@ -191,9 +194,16 @@ where
             command: command(&self.spec),
             setup: Some(setup(&self.spec, V::BUGHOUSE, self.partner_human)),
         };
+        let backend = match &self.spec {
+            // An XBoard engine (`xboard:CMD`) has no UCI options to set.
+            EngineSpec::External { command } if is_xboard_command(command) => {
+                Backend::of(&self.spec)
+            }
+            _ => Backend::Uci(program),
+        };
         let external = matches!(self.spec, EngineSpec::External { .. });
         let news = news(self.seat, external, wanted.clone(), self.send);
-        let mut engine = EngineHandle::<V>::start(Backend::Uci(program), news)?.detach_on_drop();
+        let mut engine = EngineHandle::<V>::start(backend, news)?.detach_on_drop();
         engine.new_game();
         Ok(Box::new(Seat {
             engine,
@@ -413,5 +423,137 @@ mod tests {
             ]
         );
         remove_fake(&log);
+    }
+
+    /// News until `pred` holds for one (others are kept in `seen`).
+    fn wait_for(
+        rx: &Receiver<(usize, EngineNews)>,
+        seen: &mut Vec<EngineNews>,
+        pred: impl Fn(&EngineNews) -> bool,
+    ) -> EngineNews {
+        loop {
+            let n = news(rx);
+            if pred(&n) {
+                return n;
+            }
+            seen.push(n);
+        }
+    }
+
+    #[test]
+    fn an_xboard_seat_gets_moves_hands_and_messages() {
+        use crate::uci::xboard::fake::fake_xboard;
+        let (command, log) = fake_xboard("house", "");
+        let (tx, rx) = channel();
+        let send = move |seat, news| {
+            let _ = tx.send((seat, news));
+        };
+        let mut engines = Engines::default();
+        let start = |command: String| EngineJob::Start {
+            seat: 2,
+            spec: EngineSpec::External { command },
+            kind: VariantKind::Bughouse,
+            partner_human: true,
+        };
+        engines.handle(start(command), send.clone());
+        assert_eq!(news(&rx), EngineNews::Name("FakeX".into()));
+        engines.handle(go(1, false), send.clone());
+        let mut seen = Vec::new();
+        let best = wait_for(&rx, &mut seen, |n| matches!(n, EngineNews::Best { .. }));
+        assert_eq!(
+            best,
+            EngineNews::Best {
+                id: 1,
+                uci: "e2e4".into()
+            }
+        );
+        assert!(
+            seen.contains(&EngineNews::Ptell("need n".into())),
+            "{seen:?}"
+        );
+        assert!(
+            seen.iter()
+                .any(|n| matches!(n, EngineNews::Info { pv, .. } if pv == &["e2e4"]))
+        );
+        // The partner talks; the engine answers between searches.
+        engines.handle(
+            EngineJob::Ptell {
+                seat: 2,
+                text: "+n".into(),
+            },
+            send.clone(),
+        );
+        let answer = wait_for(
+            &rx,
+            &mut seen,
+            |n| matches!(n, EngineNews::Ptell(t) if t.starts_with("heard")),
+        );
+        assert_eq!(answer, EngineNews::Ptell("heard +n".into()));
+        // 1. e4 e5, and a pawn from the partner: the engine drops it.
+        let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR[P] w KQkq - 0 2";
+        engines.handle(
+            EngineJob::Go {
+                seat: 2,
+                id: 2,
+                fen: fen.into(),
+                partner_fen: None,
+                wtime: Some(Duration::from_secs(60)),
+                btime: Some(Duration::from_secs(60)),
+                inc: Duration::ZERO,
+                infinite: false,
+            },
+            send.clone(),
+        );
+        let best = wait_for(&rx, &mut seen, |n| matches!(n, EngineNews::Best { .. }));
+        assert_eq!(
+            best,
+            EngineNews::Best {
+                id: 2,
+                uci: "P@d4".into()
+            }
+        );
+        engines.handle(EngineJob::QuitAll, send.clone());
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while heard(&log).last().map(String::as_str) != Some("quit") {
+            assert!(std::time::Instant::now() < deadline, "{:?}", heard(&log));
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let lines = heard(&log);
+        for want in [
+            "variant bughouse",
+            "ptell +n",
+            "usermove e7e5",
+            "holding [P] []",
+            "time 6000",
+        ] {
+            assert!(lines.iter().any(|l| l == want), "{want}: {lines:?}");
+        }
+        // Only the one move was sent: the game was not set up again.
+        assert_eq!(lines.iter().filter(|l| *l == "new").count(), 1, "{lines:?}");
+        remove_fake(&log);
+
+        // An engine that dies: a clear failure, no move.
+        let (command, log) = fake_xboard("house-dies", "die");
+        engines.handle(start(command), send.clone());
+        assert_eq!(news(&rx), EngineNews::Name("FakeX".into()));
+        engines.handle(go(3, false), send.clone());
+        let failed = wait_for(&rx, &mut Vec::new(), |n| matches!(n, EngineNews::Failed(_)));
+        let EngineNews::Failed(why) = failed else {
+            unreachable!()
+        };
+        assert!(why.contains("closed its output"), "{why}");
+        engines.handle(EngineJob::QuitAll, send);
+        remove_fake(&log);
+
+        // No command after the prefix: said so at once.
+        let (tx, rx) = channel();
+        let send = move |seat, news| {
+            let _ = tx.send((seat, news));
+        };
+        engines.handle(start("xboard:".into()), send);
+        let EngineNews::Failed(why) = news(&rx) else {
+            panic!("no failure")
+        };
+        assert!(why.contains("needs the engine's command"), "{why}");
     }
 }

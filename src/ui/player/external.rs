@@ -43,7 +43,7 @@ pub fn go_params(limits: &Limits) -> String {
 }
 
 /// How long to wait for an external engine's `bestmove` before giving up.
-fn go_timeout(limits: &Limits, turn: shakmaty::Color) -> Duration {
+pub(super) fn go_timeout(limits: &Limits, turn: shakmaty::Color) -> Duration {
     let grace = Duration::from_secs(10);
     if let Some(c) = &limits.clock {
         let mine = match turn {
@@ -205,10 +205,11 @@ impl<V: Variant> Session<V> {
             .unwrap_or_else(|| go_timeout(&req.limits, board.turn()));
         let legal = board.legal_moves().len();
         let (backlog, bughouse) = (&mut self.backlog, self.bughouse);
+        let tell = |n: &Tell<V>| bughouse.then(|| tell_line(n));
         let answer = self.client.go_polling(
             &go_params(&req.limits),
             timeout,
-            || poll(rx, backlog, bughouse, &stop),
+            || poll(rx, backlog, &tell, &stop),
             |info| on_info(info, &board, legal, req.id, report),
         )?;
         self.answer(&answer, &board, &req, report);
@@ -240,35 +241,47 @@ impl<V: Variant> Session<V> {
 
     /// Reports the engine's `bestmove` for `req`.
     fn answer(&self, r: &GoResult, board: &Board<V>, req: &Request<V>, report: &dyn Fn(Report)) {
-        let best = if r.bestmove == "0000" || r.bestmove == "(none)" {
-            None
-        } else {
-            match board.parse_uci(&r.bestmove) {
-                Ok(m) => Some(m),
-                Err(_) => {
-                    return report(Report::Event(EngineEvent::IllegalMove {
-                        id: req.id,
-                        text: r.bestmove.clone(),
-                    }));
-                }
-            }
-        };
-        if best.is_none() && !board.legal_moves().is_empty() {
-            return report(Report::NoMove {
-                id: req.id,
-                text: r.bestmove.clone(),
-                message: format!("{} sent no move (bestmove 0000)", self.client.name),
-            });
-        }
-        let last = r.last_score();
-        report(Report::Event(EngineEvent::Done {
-            id: req.id,
-            purpose: req.purpose,
-            best,
-            score: last.and_then(|i| i.score),
-            pv: last.map(|i| parse_line(board, &i.pv)).unwrap_or_default(),
-        }));
+        answer(&self.client.name, r, board, req, report);
     }
+}
+
+/// Reports the answer `r` of the engine `name` to `req`: its move, an
+/// illegal move, or no move.
+pub(super) fn answer<V: Variant>(
+    name: &str,
+    r: &GoResult,
+    board: &Board<V>,
+    req: &Request<V>,
+    report: &dyn Fn(Report),
+) {
+    let best = if r.bestmove == "0000" || r.bestmove == "(none)" {
+        None
+    } else {
+        match board.parse_uci(&r.bestmove) {
+            Ok(m) => Some(m),
+            Err(_) => {
+                return report(Report::Event(EngineEvent::IllegalMove {
+                    id: req.id,
+                    text: r.bestmove.clone(),
+                }));
+            }
+        }
+    };
+    if best.is_none() && !board.legal_moves().is_empty() {
+        return report(Report::NoMove {
+            id: req.id,
+            text: r.bestmove.clone(),
+            message: format!("{name} sent no move (bestmove 0000)"),
+        });
+    }
+    let last = r.last_score();
+    report(Report::Event(EngineEvent::Done {
+        id: req.id,
+        purpose: req.purpose,
+        best,
+        score: last.and_then(|i| i.score),
+        pv: last.map(|i| parse_line(board, &i.pv)).unwrap_or_default(),
+    }));
 }
 
 /// A line of Kibitz's Bughouse extension.
@@ -279,20 +292,20 @@ fn tell_line<V: Variant>(news: &Tell<V>) -> String {
     }
 }
 
-/// During a search (every 10 ms): news for the engine goes to it, other
-/// commands wait in `backlog` for the search to end, which the stop flag
-/// asks for (a new request or a new game has set it; a `Quit` sets it).
-fn poll<V: Variant>(
+/// During a search (every 10 ms): news for the engine goes to it (the line
+/// `tell` makes of it, if any), other commands wait in `backlog` for the
+/// search to end, which the stop flag asks for (a new request or a new
+/// game has set it; a `Quit` sets it).
+pub(super) fn poll<V: Variant>(
     rx: &Receiver<Command<V>>,
     backlog: &mut VecDeque<Command<V>>,
-    bughouse: bool,
+    tell: &dyn Fn(&Tell<V>) -> Option<String>,
     stop: &AtomicBool,
 ) -> Poll {
     let mut p = Poll::default();
     loop {
         match rx.try_recv() {
-            Ok(Command::Tell(news)) if bughouse => p.send.push(tell_line(&news)),
-            Ok(Command::Tell(_)) => {}
+            Ok(Command::Tell(news)) => p.send.extend(tell(&news)),
             Ok(cmd) => {
                 if matches!(cmd, Command::Quit) {
                     stop.store(true, Ordering::Relaxed);
@@ -314,7 +327,7 @@ fn poll<V: Variant>(
 
 /// One `info` line: a message for the partner, the root move being
 /// searched, a line of the search.
-fn on_info<V: Variant>(
+pub(super) fn on_info<V: Variant>(
     info: &EngineInfo,
     board: &Board<V>,
     legal: usize,

@@ -1,5 +1,5 @@
 //! Engines for the UI, each on its own thread: the built-in engine or an
-//! external UCI program behind one interface, in any variant the engine
+//! external UCI or XBoard (`xboard:CMD`) program behind one interface, in any variant the engine
 //! plays (chess, Crazyhouse, one board of Bughouse: see [`Variant`]). The UI
 //! sends [`Request`]s and receives [`EngineEvent`]s through a callback
 //! (normally a channel into the UI's message loop), so it never waits for a
@@ -12,7 +12,8 @@
 //! ([`Report`]), and pass on the Bughouse news ([`Tell`]).
 
 use crate::engine::{Board, Bound, Level, Limits, Score, SearchStats, Std, Variant};
-use crate::uci::client::{UciClient, UciError, split_command};
+use crate::uci::client::{UciClient, UciError};
+use crate::uci::xboard::EngineCommand;
 use shakmaty::Move;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,6 +24,7 @@ use std::time::Duration;
 mod builtin;
 mod external;
 mod spec;
+mod xboard;
 pub use builtin::{EngineSetup, set_engine_setup};
 pub use external::{go_params, lists_option};
 pub use spec::*;
@@ -137,6 +139,10 @@ pub enum Backend {
     BuiltIn(Option<Level>),
     /// An external UCI program.
     Uci(UciProgram),
+    /// An external XBoard program (`xboard:CMD`): its command line.
+    Xboard(Vec<String>),
+    /// An engine command that cannot be run (why).
+    Broken(String),
 }
 
 /// Sets an external engine's options after its handshake (its `option`
@@ -155,10 +161,14 @@ impl Backend {
     /// full strength (its limits come with each request).
     pub fn of(spec: &EngineSpec) -> Backend {
         match spec {
-            EngineSpec::External { command } => Backend::Uci(UciProgram {
-                command: split_command(command),
-                setup: None,
-            }),
+            EngineSpec::External { command } => match EngineCommand::parse(command) {
+                Ok(EngineCommand::Xboard(words)) => Backend::Xboard(words),
+                Ok(EngineCommand::Uci(words)) => Backend::Uci(UciProgram {
+                    command: words,
+                    setup: None,
+                }),
+                Err(why) => Backend::Broken(why),
+            },
             EngineSpec::BuiltIn { level } => Backend::BuiltIn(Level::new(*level)),
             EngineSpec::Custom { .. } => Backend::BuiltIn(Level::new(8)),
         }
@@ -325,6 +335,8 @@ fn run<V: Variant>(backend: Backend, rx: Receiver<Command<V>>, report: &dyn Fn(R
     let run = std::panic::AssertUnwindSafe(|| match backend {
         Backend::BuiltIn(level) => builtin::run(level, rx, report),
         Backend::Uci(program) => external::run(program, rx, report),
+        Backend::Xboard(command) => xboard::run(command, rx, report),
+        Backend::Broken(message) => report(Report::Event(EngineEvent::Failed { message })),
     });
     if let Err(panic) = std::panic::catch_unwind(run) {
         let what = panic

@@ -14,7 +14,7 @@ pub enum EngineSpec {
         movetime_ms: Option<u64>,
         nodes: Option<u64>,
     },
-    /// An external UCI engine (command line).
+    /// An external engine (command line): UCI, or XBoard as `xboard:CMD`.
     External { command: String },
 }
 
@@ -46,7 +46,9 @@ impl EngineSpec {
                 }
             }
             EngineSpec::External { command } => {
-                let words = split_command(command);
+                let words = EngineCommand::parse(command)
+                    .map(|c| c.words().to_vec())
+                    .unwrap_or_default();
                 let prog = words.first().map(String::as_str).unwrap_or("engine");
                 std::path::Path::new(prog)
                     .file_name()

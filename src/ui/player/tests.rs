@@ -1,5 +1,6 @@
 use super::*;
 use crate::engine::Zh;
+use crate::uci::client::split_command;
 use std::sync::mpsc::channel;
 
 /// A UCI engine in a shell script (Unix only), for the external engine's side of the

@@ -401,16 +401,22 @@ impl UciClient {
 
     fn shutdown(&mut self) {
         let _ = self.send("quit");
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        reap(&mut self.child);
     }
+}
+
+/// Gives an engine told to `quit` half a second to go, then kills it (both
+/// protocols' clients end their process this way).
+pub(crate) fn reap(child: &mut std::process::Child) {
+    let deadline = Instant::now() + Duration::from_millis(500);
+    while Instant::now() < deadline {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 impl Drop for UciClient {

@@ -753,15 +753,7 @@ impl XboardClient {
 
     fn shutdown(&mut self) {
         let _ = self.send("quit");
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        super::client::reap(&mut self.child);
     }
 }
 

@@ -15,7 +15,7 @@ use crate::game::notation::parse_variant_move;
 use crate::game::{Ending, Game, GameResult, Termination};
 use crate::ui::clock::pgn_clock;
 use crate::ui::config::TimeControl;
-use crate::ui::pace::{Pace, PartnerClocks, Turn, may_sit, think_time};
+use crate::ui::pace::Pace;
 use crate::ui::player::EngineSpec;
 use crate::variant::VariantKind;
 use crate::variant::fen::write_fen;
@@ -25,7 +25,9 @@ use shakmaty::{Color, Move, Position};
 use std::time::{Duration, Instant};
 
 mod advice;
+mod pacing;
 mod seats;
+mod talk;
 pub use advice::{EngineJob, EngineNews};
 pub use seats::*;
 
@@ -618,84 +620,6 @@ impl Live {
         }
     }
 
-    /// When the engine at `seat` should play a move it has found: at once
-    /// (fast pace, no clock, asked to hurry), or when a player of its level
-    /// would have moved (see [`crate::ui::pace`]).
-    fn due(&mut self, seat: usize, now: Instant) -> Option<Instant> {
-        let time = self.time?;
-        if self.pace == Pace::Fast || self.hurry[seat] {
-            return None;
-        }
-        let (b, c) = seat_of(seat);
-        let ci = usize::from(c == Color::Black);
-        let level = match self.player(b, c) {
-            Player::Engine(EngineSpec::BuiltIn { level }) => Some(*level),
-            _ => None,
-        };
-        let partner = (self.boards() == 2).then(|| PartnerClocks {
-            left: self.remaining(1 - b, !c, now).unwrap_or_default(),
-            opponent: self.remaining(1 - b, c, now).unwrap_or_default(),
-        });
-        let turn = Turn {
-            // The clocks as they stood when this turn began.
-            left: self.clocks[b][ci],
-            opponent: self.clocks[b][1 - ci],
-            increment: time.increment,
-            moves_made: self.board_ply(b) / 2,
-            level,
-            partner,
-        };
-        let due = self.turn_start[b] + think_time(&turn, &mut self.rng);
-        (due > now).then_some(due)
-    }
-
-    /// Plays the engines' held moves that are due (a seat asked to sit
-    /// keeps its move while its clock allows).
-    fn play_held(&mut self, now: Instant) {
-        for seat in 0..4 {
-            let Some((m, due)) = self.held[seat] else {
-                continue;
-            };
-            let (b, c) = seat_of(seat);
-            if b >= self.boards() || now < due || self.is_over() {
-                continue;
-            }
-            if self.sitting[seat]
-                && let (Some(left), Some(opp)) =
-                    (self.remaining(b, c, now), self.remaining(b, !c, now))
-                && may_sit(left, opp)
-            {
-                continue;
-            }
-            self.held[seat] = None;
-            if self.board(b).turn() != c || !self.board(b).is_legal(m) {
-                // The board changed under it: think again.
-                self.ask_engines(now);
-                continue;
-            }
-            if let Err(e) = self.play(b, m, now) {
-                self.news.push(e);
-            }
-        }
-    }
-
-    /// An engine's move: played now, or held until it is due.
-    fn engine_move(&mut self, seat: usize, m: Move, now: Instant) {
-        let (b, _) = seat_of(seat);
-        let due = self.due(seat, now);
-        if due.is_some() || self.sitting[seat] {
-            self.held[seat] = Some((m, due.unwrap_or(now)));
-            self.play_held(now);
-        } else if let Err(e) = self.play(b, m, now) {
-            self.news.push(e);
-        }
-    }
-
-    /// Whether the engine at `seat` has its move ready and waits to play it.
-    pub fn holding(&self, seat: usize) -> bool {
-        self.held.get(seat).is_some_and(|h| h.is_some())
-    }
-
     /// Plays `mv` on board `b` for its side to move.
     fn play(&mut self, b: usize, mv: Move, now: Instant) -> Result<(), String> {
         if self.is_over() {
@@ -904,60 +828,6 @@ impl Live {
             // anything else is news.
             self.news.push(format!("{}: {text}", self.seat_name(b, c)));
         }
-    }
-
-    /// Keeps `msg` from `from` in the standing requests: a new request
-    /// replaces the same one, `go` ends a sit, `x` the wishes, `slow` a
-    /// hurry. Whether `msg` is a request (not free text).
-    fn stand(&mut self, from: usize, msg: crate::engine::partner::PartnerMsg) -> bool {
-        use crate::engine::partner::PartnerMsg as M;
-        let played = self.moves_played();
-        let mine = |r: &(usize, M, usize)| r.0 == from;
-        match &msg {
-            M::Text(_) => return false,
-            M::Go => self.requests.retain(|r| !(mine(r) && r.1 == M::Sit)),
-            M::Cancel => self.requests.retain(|r| {
-                !(mine(r) && matches!(r.1, M::Need(..) | M::DontGive(_) | M::Trade | M::NoTrades))
-            }),
-            M::Slow => self
-                .requests
-                .retain(|r| !(mine(r) && matches!(r.1, M::Fast | M::Flag))),
-            _ => {
-                self.requests.retain(|r| {
-                    !(mine(r)
-                        && match (&r.1, &msg) {
-                            (M::Need(a, _), M::Need(b, _)) => a == b,
-                            (M::Trade | M::NoTrades, M::Trade | M::NoTrades) => true,
-                            (a, b) => a == b,
-                        })
-                });
-                self.requests.push((from, msg, played));
-            }
-        }
-        true
-    }
-
-    /// The partners' standing requests by who asked, each in the FICS
-    /// shorthand and in words: ("You (White, A)", [("++n", "needs a
-    /// knight")]).
-    pub fn standing(&self) -> Vec<(String, Vec<(String, String)>)> {
-        let played = self.moves_played();
-        let mut out: Vec<(String, Vec<(String, String)>)> = Vec::new();
-        for (from, msg, at) in &self.requests {
-            if matches!(msg, crate::engine::partner::PartnerMsg::Need(..))
-                && played >= at + NEED_LAPSES
-            {
-                continue;
-            }
-            let (b, c) = seat_of(*from);
-            let who = self.seat_name(b, c);
-            let what = (msg.to_string(), msg.describe());
-            match out.iter_mut().find(|(w, _)| *w == who) {
-                Some((_, list)) => list.push(what),
-                None => out.push((who, vec![what])),
-            }
-        }
-        out
     }
 
     /// Takes back the last move of the person at `seat` (and the engine's

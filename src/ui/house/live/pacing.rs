@@ -1,0 +1,86 @@
+//! Engine seats that take a player's time: their moves held until due
+//! (see [`crate::ui::pace`]), a partner's sit honoured while the clock
+//! allows.
+
+use super::*;
+use crate::ui::pace::{PartnerClocks, Turn, may_sit, think_time};
+
+impl Live {
+    /// When the engine at `seat` should play a move it has found: at once
+    /// (fast pace, no clock, asked to hurry), or when a player of its level
+    /// would have moved (see [`crate::ui::pace`]).
+    fn due(&mut self, seat: usize, now: Instant) -> Option<Instant> {
+        let time = self.time?;
+        if self.pace == Pace::Fast || self.hurry[seat] {
+            return None;
+        }
+        let (b, c) = seat_of(seat);
+        let ci = usize::from(c == Color::Black);
+        let level = match self.player(b, c) {
+            Player::Engine(EngineSpec::BuiltIn { level }) => Some(*level),
+            _ => None,
+        };
+        let partner = (self.boards() == 2).then(|| PartnerClocks {
+            left: self.remaining(1 - b, !c, now).unwrap_or_default(),
+            opponent: self.remaining(1 - b, c, now).unwrap_or_default(),
+        });
+        let turn = Turn {
+            // The clocks as they stood when this turn began.
+            left: self.clocks[b][ci],
+            opponent: self.clocks[b][1 - ci],
+            increment: time.increment,
+            moves_made: self.board_ply(b) / 2,
+            level,
+            partner,
+        };
+        let due = self.turn_start[b] + think_time(&turn, &mut self.rng);
+        (due > now).then_some(due)
+    }
+
+    /// Plays the engines' held moves that are due (a seat asked to sit
+    /// keeps its move while its clock allows).
+    pub(super) fn play_held(&mut self, now: Instant) {
+        for seat in 0..4 {
+            let Some((m, due)) = self.held[seat] else {
+                continue;
+            };
+            let (b, c) = seat_of(seat);
+            if b >= self.boards() || now < due || self.is_over() {
+                continue;
+            }
+            if self.sitting[seat]
+                && let (Some(left), Some(opp)) =
+                    (self.remaining(b, c, now), self.remaining(b, !c, now))
+                && may_sit(left, opp)
+            {
+                continue;
+            }
+            self.held[seat] = None;
+            if self.board(b).turn() != c || !self.board(b).is_legal(m) {
+                // The board changed under it: think again.
+                self.ask_engines(now);
+                continue;
+            }
+            if let Err(e) = self.play(b, m, now) {
+                self.news.push(e);
+            }
+        }
+    }
+
+    /// An engine's move: played now, or held until it is due.
+    pub(super) fn engine_move(&mut self, seat: usize, m: Move, now: Instant) {
+        let (b, _) = seat_of(seat);
+        let due = self.due(seat, now);
+        if due.is_some() || self.sitting[seat] {
+            self.held[seat] = Some((m, due.unwrap_or(now)));
+            self.play_held(now);
+        } else if let Err(e) = self.play(b, m, now) {
+            self.news.push(e);
+        }
+    }
+
+    /// Whether the engine at `seat` has its move ready and waits to play it.
+    pub fn holding(&self, seat: usize) -> bool {
+        self.held.get(seat).is_some_and(|h| h.is_some())
+    }
+}

@@ -14,6 +14,8 @@
 //!   probes); knows nothing about terminals or protocols.
 //! - [`game`]: a game as data (moves, headers, result), PGN and other game
 //!   files read and written, move notation, engine game reviews.
+//! - [`train`]: puzzles (Lichess CSV, made from PGN, your mistakes),
+//!   their themes and solver, the user's puzzle rating and progress.
 //! - [`bughouse`]: a Bughouse game as data (two boards, four seats) and
 //!   BPGN.
 //! - [`uci`]: the UCI protocol, both the engine side (`kibitz uci`) and the
@@ -35,6 +37,7 @@ pub mod game;
 pub mod matchplay;
 pub mod paths;
 pub mod tablebase;
+pub mod train;
 pub mod tune;
 pub mod uci;
 pub mod ui;

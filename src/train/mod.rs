@@ -5,4 +5,6 @@
 //! Above [`crate::game`] (reviews, tactics, opening names) and
 //! [`crate::engine`]; below [`crate::ui`].
 
+pub mod glicko;
 pub mod puzzle;
+pub mod store;

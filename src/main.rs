@@ -368,6 +368,12 @@ enum BatchCmd {
         #[arg(long, default_value_t = 300)]
         max_moves: usize,
     },
+    /// Your puzzles: import Lichess puzzle files, see your puzzle rating
+    /// and progress.
+    Puzzles {
+        #[command(subcommand)]
+        cmd: PuzzlesCmd,
+    },
     /// Self-play games for tuning: writes `FEN | result | score` lines (quiet positions, the game result, the search score for White).
     #[command(hide = true)]
     Datagen {
@@ -422,6 +428,31 @@ enum BatchCmd {
         /// written as zh_weights.rs).
         #[arg(long, default_value = "chess")]
         variant: String,
+    },
+}
+
+/// `kibitz puzzles ...`: the puzzle store (in the data folder's
+/// `puzzles/`, or `--store DIR`).
+#[derive(Subcommand, Debug)]
+enum PuzzlesCmd {
+    /// Add the puzzles of a Lichess-format CSV file (PuzzleId,FEN,Moves,
+    /// Rating,...) to your store; puzzles already there are skipped, bad
+    /// lines listed with their numbers.
+    Import {
+        file: PathBuf,
+        /// Where the puzzles come from: lichess, made or mistake.
+        #[arg(long, default_value = "lichess")]
+        source: String,
+        /// The store's folder instead of the data folder's.
+        #[arg(long)]
+        store: Option<PathBuf>,
+    },
+    /// Your puzzle rating, attempts, puzzles due for repetition, and
+    /// solved/tried per theme.
+    Stats {
+        /// The store's folder instead of the data folder's.
+        #[arg(long)]
+        store: Option<PathBuf>,
     },
 }
 
@@ -581,6 +612,14 @@ impl BatchCmd {
                 bpgn,
                 max_moves,
             ),
+            BatchCmd::Puzzles { cmd } => match cmd {
+                PuzzlesCmd::Import {
+                    file,
+                    source,
+                    store,
+                } => cli::puzzle_store::import(&file, &source, store),
+                PuzzlesCmd::Stats { store } => cli::puzzle_store::stats(store),
+            },
             BatchCmd::Datagen {
                 openings,
                 games,

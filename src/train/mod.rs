@@ -5,5 +5,7 @@
 //! Above [`crate::game`] (reviews, tactics, opening names) and
 //! [`crate::engine`]; below [`crate::ui`].
 
+pub mod glicko;
 pub mod puzzle;
+pub mod store;
 pub mod session;

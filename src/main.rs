@@ -89,6 +89,7 @@ impl PlayArgs {
             new_game: self.new,
             replay: None,
             train: None,
+            puzzles: None,
             variant: self.variant,
             seat: self.seat,
             partner: self.partner,

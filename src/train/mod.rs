@@ -7,5 +7,5 @@
 
 pub mod glicko;
 pub mod puzzle;
-pub mod store;
 pub mod session;
+pub mod store;

@@ -105,7 +105,9 @@ impl Run {
     /// The opponent's move due now (the first move, or a reply), if it is
     /// the opponent's turn.
     pub fn reply(&self) -> Option<Move> {
-        (self.next % 2 == 0).then(|| self.line.get(self.next).copied())?
+        self.next
+            .is_multiple_of(2)
+            .then(|| self.line.get(self.next).copied())?
     }
 
     /// Every move of the solution was played.
@@ -160,6 +162,17 @@ impl Run {
             Check::Other => self.mistakes += 1,
         }
         c
+    }
+
+    /// Accepts `m`, a legal move other than the solution's, as the solver's
+    /// (judged good enough elsewhere, e.g. by an engine): it ends the line.
+    pub fn accept(&mut self, m: Move) {
+        if self.expected().is_some() {
+            self.line.truncate(self.next);
+            self.line.push(m);
+            self.next = self.line.len();
+            self.hint_step = 0;
+        }
     }
 
     /// Plays the opponent's move due now; `None` if it is not the

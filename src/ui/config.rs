@@ -895,7 +895,7 @@ mod tests {
             k.action(&ev(KeyCode::Enter, KeyModifiers::NONE)),
             Some(Action::Select)
         );
-        assert_eq!(k.action(&ev(KeyCode::Char('z'), KeyModifiers::NONE)), None);
+        assert_eq!(k.action(&ev(KeyCode::Char('v'), KeyModifiers::NONE)), None);
         // Every action has a key.
         for &a in Action::ALL {
             assert!(!k.keys_for(a).is_empty(), "{a:?}");

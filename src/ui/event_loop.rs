@@ -90,8 +90,13 @@ fn spawn_input(tx: &Sender<Msg>) -> Result<()> {
 fn launch(app: &mut App, start: Start, warnings: Vec<String>, now: Instant) {
     let mut replaying = false;
     let mut train = None;
+    let mut puzzles = None;
     let (setup, resume) = match start {
         Start::Play(p) => (p.setup, p.resume),
+        Start::Puzzles(p, theme) => {
+            puzzles = Some(theme);
+            (p.setup, None)
+        }
         Start::Train(p, t) => {
             train = Some(t);
             (p.setup, None)
@@ -129,6 +134,9 @@ fn launch(app: &mut App, start: Start, warnings: Vec<String>, now: Instant) {
         Some(Some(t)) => app.begin_trainer(t, now),
         Some(None) => app.open_trainer_menu(now),
         None => {}
+    }
+    if let Some(theme) = puzzles {
+        app.open_puzzles(theme, now);
     }
     if !warnings.is_empty() {
         app.update(Msg::Error(warnings.join("; ")), now);

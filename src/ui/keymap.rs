@@ -37,6 +37,8 @@ pub enum Action {
     FewerLines,
     Open,
     Trainer,
+    /// Puzzles (on the puzzle screen: the next theme to filter by).
+    Puzzles,
     Up,
     Down,
     Left,
@@ -81,6 +83,7 @@ impl Action {
         Action::FewerLines,
         Action::Open,
         Action::Trainer,
+        Action::Puzzles,
         Action::Up,
         Action::Down,
         Action::Left,
@@ -124,6 +127,7 @@ impl Action {
             Action::FewerLines => "fewer_lines",
             Action::Open => "open",
             Action::Trainer => "trainer",
+            Action::Puzzles => "puzzles",
             Action::Up => "up",
             Action::Down => "down",
             Action::Left => "left",
@@ -160,6 +164,9 @@ impl Action {
             Action::FewerLines => "Analysis: one line fewer",
             Action::Open => "Open a game file to replay (PGN, move history)",
             Action::Trainer => "Endgame trainer: perfect defence, or your own position",
+            Action::Puzzles => {
+                "Puzzles near your rating (on the puzzle screen: filter by the next theme)"
+            }
             Action::Up => "Cursor up",
             Action::Down => "Cursor down",
             Action::Left => "Cursor left",
@@ -194,6 +201,7 @@ impl Action {
             Action::FewerLines => &["-"],
             Action::Open => &["Ctrl+o"],
             Action::Trainer => &["T"],
+            Action::Puzzles => &["z"],
             Action::Up => &["Up", "k"],
             Action::Down => &["Down", "j"],
             Action::Left => &["Left", "h"],
@@ -373,6 +381,9 @@ pub enum ReplayAction {
     Review,
     PlayFromHere,
     Export,
+    /// Retry White's / Black's marked mistakes (after a review).
+    RetryWhite,
+    RetryBlack,
 }
 
 impl ReplayAction {
@@ -392,6 +403,8 @@ impl ReplayAction {
         ReplayAction::Review,
         ReplayAction::PlayFromHere,
         ReplayAction::Export,
+        ReplayAction::RetryWhite,
+        ReplayAction::RetryBlack,
     ];
 
     pub fn name(self) -> &'static str {
@@ -411,6 +424,8 @@ impl ReplayAction {
             ReplayAction::Review => "review",
             ReplayAction::PlayFromHere => "play_from_here",
             ReplayAction::Export => "export",
+            ReplayAction::RetryWhite => "retry_white",
+            ReplayAction::RetryBlack => "retry_black",
         }
     }
 
@@ -433,6 +448,8 @@ impl ReplayAction {
             }
             ReplayAction::PlayFromHere => "Play from here against the engine",
             ReplayAction::Export => "Save the game with the review as annotated PGN",
+            ReplayAction::RetryWhite => "Retry White's mistakes: find better moves (reviews first)",
+            ReplayAction::RetryBlack => "Retry Black's mistakes: find better moves (reviews first)",
         }
     }
 
@@ -453,6 +470,8 @@ impl ReplayAction {
             ReplayAction::Review => &["r"],
             ReplayAction::PlayFromHere => &["P"],
             ReplayAction::Export => &["E"],
+            ReplayAction::RetryWhite => &["m"],
+            ReplayAction::RetryBlack => &["M"],
         }
     }
 }

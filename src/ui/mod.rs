@@ -94,6 +94,10 @@ pub fn run(opts: Options) -> Result<()> {
         threads: app.ui.config.engine_threads,
     });
     let start = match &opts.replay {
+        None if opts.puzzles.is_some() => Start::Puzzles(
+            Box::new(PlayStart { setup, resume }),
+            opts.puzzles.clone().flatten(),
+        ),
         None if opts.train.is_some() => {
             let train = opts.train.as_ref().map(TrainOptions::start).transpose()?;
             Start::Train(Box::new(PlayStart { setup, resume }), train.flatten())

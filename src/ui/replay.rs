@@ -55,6 +55,8 @@ pub struct Replay {
     /// The review of each main-line move (by node id of the move).
     pub reviews: Vec<Option<MoveReview>>,
     pub review: ReviewState,
+    /// Retry this side's mistakes when the running review is done.
+    pub retry_after: Option<shakmaty::Color>,
     /// The background pass marking unreadable games is still going.
     pub checking: bool,
     /// The id of the file's opening: its background check's messages carry it.
@@ -84,6 +86,7 @@ impl Replay {
             evals: Vec::new(),
             reviews: Vec::new(),
             review: ReviewState::Idle,
+            retry_after: None,
             checking: false,
             file_id: 0,
             file_nodes: 0,

@@ -29,6 +29,8 @@ pub struct Options {
     pub replay: Option<(PathBuf, Option<usize>)>,
     /// Open the endgame trainer.
     pub train: Option<TrainOptions>,
+    /// Open the puzzle screen (with this theme, or any).
+    pub puzzles: Option<Option<String>>,
     /// chess (default), crazyhouse or bughouse.
     pub variant: Option<String>,
     /// Bughouse: your seat (A-white, A-black, B-white, B-black).
@@ -391,6 +393,8 @@ pub(super) enum Start {
     Replay(PathBuf, Option<usize>),
     /// The endgame trainer: this start, or the menu.
     Train(Box<PlayStart>, Option<app::TrainerStart>),
+    /// The puzzles (of this theme, or any).
+    Puzzles(Box<PlayStart>, Option<String>),
     /// A Crazyhouse or Bughouse game.
     /// A Crazyhouse or Bughouse game (`true`: a new one, never the offer
     /// to resume).

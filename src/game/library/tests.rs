@@ -142,8 +142,9 @@ fn the_sample_games_all_read() {
     let mut seen = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        // Bughouse games (BPGN) are read by `bughouse::bpgn` (tests/bughouse.rs).
-        if path.extension().is_some_and(|e| e == "bpgn") {
+        // Bughouse games (BPGN) are read by `bughouse::bpgn` (tests/bughouse.rs);
+        // the puzzle file (CSV) by `train::puzzle`.
+        if path.extension().is_some_and(|e| e == "bpgn" || e == "csv") {
             continue;
         }
         // Crazyhouse games are read by `game::variant_pgn`.
@@ -201,8 +202,9 @@ fn odd_files_from_other_programs() {
     let mut bad = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        // Bughouse games (BPGN) are read by `bughouse::bpgn` (tests/bughouse.rs).
-        if path.extension().is_some_and(|e| e == "bpgn") {
+        // Bughouse games (BPGN) are read by `bughouse::bpgn` (tests/bughouse.rs);
+        // the puzzle file (CSV) by `train::puzzle`.
+        if path.extension().is_some_and(|e| e == "bpgn" || e == "csv") {
             continue;
         }
         let mut l = Library::open(&path, &mut |_| {}).unwrap();

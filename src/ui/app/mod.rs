@@ -34,6 +34,7 @@ mod explorer;
 mod files;
 mod house;
 mod overlays;
+mod puzzles;
 mod tables;
 
 pub use super::state::*;
@@ -404,6 +405,12 @@ impl App {
     /// Opens the endgame trainer's menu over the current screen.
     pub fn open_trainer_menu(&mut self, now: Instant) {
         self.ui.open_trainer_menu();
+        self.settle(now);
+    }
+
+    /// Opens the puzzle screen (puzzles of `theme`, or any).
+    pub fn open_puzzles(&mut self, theme: Option<String>, now: Instant) {
+        self.ui.open_puzzles(theme, now);
         self.settle(now);
     }
 

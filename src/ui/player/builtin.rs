@@ -131,7 +131,7 @@ fn search<V: Variant>(
     // Hints and analysis are always at full strength.
     engine.set_level(match req.purpose {
         Purpose::Move => play_level,
-        Purpose::Hint | Purpose::Analysis => Level::MAX,
+        Purpose::Hint | Purpose::Analysis | Purpose::Check => Level::MAX,
     });
     engine.set_multipv(req.multipv.max(1));
     attach_tables(engine);

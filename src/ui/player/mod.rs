@@ -36,6 +36,9 @@ pub enum Purpose {
     Hint,
     /// Open-ended analysis (MultiPV), until stopped.
     Analysis,
+    /// A move of the user's, scored (Retry: is it almost as good as the
+    /// best?).
+    Check,
 }
 
 #[derive(Clone, Debug)]

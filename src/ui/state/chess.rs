@@ -76,6 +76,8 @@ pub struct ChessScreen {
     pub(crate) move_due: Option<Instant>,
     /// The endgame trainer's game, when one is played.
     pub trainer: Option<Box<TrainerGame>>,
+    /// A puzzle or a Retry position, when one is on the board.
+    pub drill: Option<Box<Drill>>,
 }
 
 impl ChessScreen {
@@ -122,6 +124,7 @@ impl ChessScreen {
             last_move_at: None,
             move_due: None,
             trainer: None,
+            drill: None,
         }
     }
 

@@ -26,12 +26,14 @@ pub(crate) use std::time::{Duration, Instant};
 
 mod chess;
 mod dialog;
+mod drill;
 mod msg;
 pub mod screen;
 mod shared;
 
 pub use chess::{ChessScreen, REPLY_DELAY, TrainerGame};
 pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, VARIANTS, external_command, time_choices};
+pub use drill::{Drill, DrillKind, DrillState, RetryItem};
 pub use msg::{Effect, Msg, ReviewRequest, Slot};
 pub use screen::{Nav, Screen};
 pub use shared::{Dirs, Shared, TrainerState};

@@ -58,6 +58,8 @@ pub struct Shared {
     /// A game file being opened.
     pub opening: Option<Opening>,
     pub trainer: TrainerState,
+    /// The user's puzzles, rating and history (opened on first use).
+    pub puzzles: Option<crate::train::store::Store>,
     /// Screens to open or close once the event is handled.
     pub(crate) nav: Vec<Nav>,
 }
@@ -98,6 +100,7 @@ impl Shared {
                 last_menu: None,
                 job: None,
             },
+            puzzles: None,
             nav: Vec::new(),
         }
     }

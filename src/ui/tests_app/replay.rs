@@ -160,7 +160,7 @@ fn play_keys_are_refused_and_change_nothing() {
     );
     shift(&mut a, 'R', now);
     assert!(matches!(a.ui.overlay, Overlay::None), "no resign dialog");
-    key(&mut a, KeyCode::Char('z'), now);
+    key(&mut a, KeyCode::Char('v'), now);
     assert!(
         a.ui.status
             .as_ref()

@@ -19,6 +19,7 @@ use shakmaty::{Color, Piece, Position, Role, Square};
 use std::time::Instant;
 
 mod board;
+mod drill;
 mod evalview;
 mod explorer;
 mod house;

@@ -62,10 +62,21 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
     // The trainer's game sits over the game in progress: q goes back.
     let quit = if app.s.trainer.is_some() {
         "back to your game"
+    } else if app.s.drill.is_some() {
+        "back"
     } else {
         "quit"
     };
-    let hints = [
+    let drill = [
+        (Action::Help, "help"),
+        (Action::Hint, "hint"),
+        (Action::NewGame, "next"),
+        (Action::Puzzles, "theme"),
+        (Action::Explore, "explore"),
+        (Action::Flip, "flip"),
+        (Action::Quit, quit),
+    ];
+    let game = [
         (Action::Help, "help"),
         (Action::NewGame, "new"),
         (Action::Takeback, "takeback"),
@@ -75,6 +86,18 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
         (Action::Resign, "resign"),
         (Action::Quit, quit),
     ];
+    let retry = app.s.drill.as_ref().is_some_and(|d| d.is_retry());
+    let hints: Vec<(Action, &str)> = match &app.s.drill {
+        Some(_) => drill
+            .into_iter()
+            .filter(|(a, _)| match a {
+                Action::Puzzles => !retry,
+                Action::Explore => retry,
+                _ => true,
+            })
+            .collect(),
+        None => game.to_vec(),
+    };
     let mut spans = Vec::new();
     for (a, label) in hints {
         if app.s.mode == Mode::EngineVsEngine

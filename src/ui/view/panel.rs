@@ -83,9 +83,10 @@ pub(super) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
     let search_h = ((rest - graph_h) * 55 / 100).max(5).min(rest);
     let moves_h = rest.saturating_sub(search_h + graph_h);
     let search_area = Rect::new(area.x, area.y + game_h, area.width, search_h);
-    match &app.s.trainer {
-        Some(t) => super::trainer::draw_trainer_panel(buf, app, t, search_area),
-        None => super::search::draw_search(buf, app, search_area),
+    match (&app.s.trainer, &app.s.drill) {
+        (Some(t), _) => super::trainer::draw_trainer_panel(buf, app, t, search_area),
+        (None, Some(d)) => super::drill::draw_drill_panel(buf, app, d, search_area),
+        (None, None) => super::search::draw_search(buf, app, search_area),
     }
     if graph_h > 0 {
         let graph_area = Rect::new(area.x, area.y + game_h + search_h, area.width, graph_h);

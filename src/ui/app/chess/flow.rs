@@ -10,7 +10,7 @@ impl Chess<'_> {
     /// After a move or a (re)start: end the game if the rules say so, else
     /// start the right clock and, if it is the engine's turn, ask it.
     pub(super) fn next_turn(&mut self, now: Instant) {
-        if self.is_over() {
+        if self.is_over() || self.s.drill.as_ref().is_some_and(|d| d.finished()) {
             return;
         }
         if let Some(ending) = self.s.game.rule_ending(self.s.mode == Mode::EngineVsEngine) {
@@ -53,6 +53,10 @@ impl Chess<'_> {
     }
 
     pub(super) fn request_move(&mut self, now: Instant) {
+        if self.s.drill.is_some() {
+            self.drill_reply(now);
+            return;
+        }
         if self.s.trainer.is_some() {
             self.trainer_reply(now);
             return;
@@ -141,6 +145,10 @@ impl Chess<'_> {
         }
         if self.s.trainer.is_some() {
             self.trainer_hint();
+            return;
+        }
+        if self.s.drill.is_some() {
+            self.drill_hint(now);
             return;
         }
         if self.s.pending.iter().any(|p| p.2 == Purpose::Hint) {
@@ -294,6 +302,9 @@ impl Chess<'_> {
             self.flag_fall(flagged, now);
             return;
         }
+        if self.s.drill.is_some() && self.human_to_move() && !self.drill_allows(m, now) {
+            return;
+        }
         self.forget_hint();
         let mut comment = None;
         if let Some(c) = &mut self.s.clocks {
@@ -315,6 +326,9 @@ impl Chess<'_> {
         self.s.game.push(m, comment);
         if self.s.trainer.is_some() {
             self.trainer_after_move(&before, m);
+        }
+        if self.s.drill.is_some() {
+            self.drill_after_move(&before, m);
         }
         self.s.pending_letters.clear();
         self.s.last_move_at = Some(now);
@@ -501,6 +515,7 @@ impl Chess<'_> {
                     // An analysis that ends by itself (a mate found, the
                     // depth limit) is not started again for this position.
                     Purpose::Analysis => self.s.analysis_done = self.s.analysis_running,
+                    Purpose::Check => self.drill_checked(id, score, now),
                     Purpose::Hint => {
                         if let Some(mv) = best {
                             let board = self.board().clone();

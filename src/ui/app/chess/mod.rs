@@ -11,9 +11,11 @@
 use super::screen::{Screen, screen_any};
 use super::*;
 
+mod drill;
 mod flow;
 mod keys;
 mod replay;
+mod retry;
 mod review;
 mod start;
 mod trainer;
@@ -132,7 +134,9 @@ impl Chess<'_> {
                 total,
                 review,
                 finished,
-            } if self.s.replay.is_some() => self.on_reviewed(id, done, total, review, finished),
+            } if self.s.replay.is_some() => {
+                self.on_reviewed(id, done, total, review, finished, now)
+            }
             other => return Some(other),
         }
         None

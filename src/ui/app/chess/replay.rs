@@ -344,6 +344,8 @@ impl Chess<'_> {
             ReplayAction::Open => self.ui.open_file_picker(),
             ReplayAction::Review => self.toggle_review(),
             ReplayAction::PlayFromHere => self.play_from_here(now),
+            ReplayAction::RetryWhite => self.start_retry(Color::White, now),
+            ReplayAction::RetryBlack => self.start_retry(Color::Black, now),
             ReplayAction::Export => self.export_annotated(),
         }
     }

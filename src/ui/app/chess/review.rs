@@ -54,6 +54,7 @@ impl Chess<'_> {
         total: usize,
         review: Option<Box<MoveReview>>,
         finished: bool,
+        now: Instant,
     ) {
         let Some(r) = &mut self.s.replay else { return };
         let ReviewState::Running { id: want, .. } = r.review else {
@@ -95,10 +96,12 @@ impl Chess<'_> {
                 )
             };
             let text = format!(
-                "Review done. White: {}. Black: {}. {} saves it annotated.",
+                "Review done. White: {}. Black: {}. {} saves it annotated; {}/{} retry White's/Black's mistakes.",
                 side(w),
                 side(b),
-                self.ui.replay_key_hint(ReplayAction::Export)
+                self.ui.replay_key_hint(ReplayAction::Export),
+                self.ui.replay_key_hint(ReplayAction::RetryWhite),
+                self.ui.replay_key_hint(ReplayAction::RetryBlack)
             );
             self.ui.info(text);
         }
@@ -108,6 +111,9 @@ impl Chess<'_> {
             .as_ref()
             .map(|r| r.path_evals())
             .unwrap_or_default();
+        if finished && let Some(side) = self.s.replay.as_mut().and_then(|r| r.retry_after.take()) {
+            self.start_retry(side, now);
+        }
     }
 
     /// A new game against the engine from the position shown, the human

@@ -209,6 +209,8 @@ impl House<'_> {
                 | ReplayAction::GoTo
                 | ReplayAction::Review
                 | ReplayAction::PlayFromHere
+                | ReplayAction::RetryWhite
+                | ReplayAction::RetryBlack
                 | ReplayAction::Export => {
                     let what = a.description();
                     self.ui.error(format!(

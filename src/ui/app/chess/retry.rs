@@ -1,0 +1,136 @@
+//! Retry from the replay screen: the positions before one side's marked
+//! mistakes and blunders of the reviewed game, each a drill of its own
+//! ("find a better move"), on a chess screen over the replay.
+
+use super::*;
+use crate::game::review::Judgement;
+use crate::train::puzzle::Puzzle;
+
+impl Chess<'_> {
+    /// Retry `side`'s mistakes: at once if the game is reviewed, else
+    /// after the review this starts.
+    pub(super) fn start_retry(&mut self, side: Color, now: Instant) {
+        let Some(r) = &mut self.s.replay else { return };
+        match r.review {
+            crate::ui::replay::ReviewState::Done => {}
+            crate::ui::replay::ReviewState::Running { .. } => {
+                r.retry_after = Some(side);
+                self.ui.info(format!(
+                    "Retry of {}'s mistakes starts when the review is done.",
+                    color_name(side)
+                ));
+                return;
+            }
+            _ => {
+                r.retry_after = Some(side);
+                self.toggle_review();
+                return;
+            }
+        }
+        let items = self.retry_items(side);
+        if items.is_empty() {
+            self.ui.info(format!(
+                "{} made no mistake or blunder in this game: nothing to retry.",
+                color_name(side)
+            ));
+            return;
+        }
+        let first = items[0].puzzle.clone();
+        let mut s = ChessScreen::new(EngineSpec::BuiltIn { level: 8 }, None);
+        let started = Chess {
+            ui: self.ui,
+            s: &mut s,
+        }
+        .start_drill(
+            DrillKind::Retry {
+                side,
+                items,
+                index: 0,
+                found: 0,
+            },
+            first,
+            now,
+        );
+        if started {
+            self.ui.open(Box::new(s));
+        }
+    }
+
+    /// The reviewed game's positions before `side`'s mistakes and blunders
+    /// (not its first move: a drill starts with the opponent's move).
+    fn retry_items(&self, side: Color) -> Vec<RetryItem> {
+        let Some(r) = &self.s.replay else {
+            return Vec::new();
+        };
+        let tree = r.tree();
+        let main = r.main_nodes();
+        let moves: Vec<Move> = main[1..].iter().filter_map(|&n| tree.node(n).mv).collect();
+        let mut boards = vec![tree.start.clone()];
+        for &m in &moves {
+            let Some(last) = boards.last() else { break };
+            if !last.is_legal(m) {
+                break;
+            }
+            let next = last.play(m);
+            boards.push(next);
+        }
+        let mut items = Vec::new();
+        for (ply, &node) in main.iter().enumerate().skip(2) {
+            let Some(review) = r.reviews.get(node).and_then(|x| x.as_ref()) else {
+                continue;
+            };
+            let mistake_ply = ply - 1;
+            let (Some(before_prev), Some(before), Some(&prev), Some(&played)) = (
+                boards.get(mistake_ply - 1),
+                boards.get(mistake_ply),
+                moves.get(mistake_ply - 1),
+                moves.get(mistake_ply),
+            ) else {
+                continue;
+            };
+            let (Some(judgement), Some(best)) = (review.judgement, review.best) else {
+                continue;
+            };
+            if judgement < Judgement::Mistake || before.turn() != side {
+                continue;
+            }
+            let moves = vec![Board::uci(prev), Board::uci(best)];
+            let fen = before_prev.fen();
+            let mut puzzle = Puzzle::new(mistake_id(&fen, &moves), fen, moves);
+            puzzle.game_url = retry_origin(r, mistake_ply);
+            let number = before.chess().fullmoves();
+            let dots = if side == Color::White { "." } else { "..." };
+            items.push(RetryItem {
+                puzzle,
+                played: format!("{number}{dots}{}", before.san(played)),
+                played_move: played,
+                judgement,
+                best_score: review.before,
+                played_score: review.after,
+                reason: None,
+                book: None,
+            });
+        }
+        items
+    }
+}
+
+/// Where a retried position came from: the file and the half-move.
+fn retry_origin(r: &crate::ui::replay::Replay, ply: usize) -> String {
+    match &r.path {
+        Some(p) => format!("{}#{}", p.display(), ply + 1),
+        None => String::new(),
+    }
+}
+
+/// A puzzle id for a position of your own: stable for the same position
+/// and moves (so retrying a game twice does not make two puzzles).
+fn mistake_id(fen: &str, moves: &[String]) -> String {
+    // FNV-1a: stable across runs and builds, unlike `DefaultHasher`.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in fen.bytes().chain(moves.join(" ").bytes()) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("k{:011x}", h & 0xfff_ffff_ffff)
+}

@@ -1,0 +1,132 @@
+//! The puzzles' way in: the user's puzzle store (opened on first use; a
+//! new store starts with the 1,000 lichess puzzles shipped in `games/`),
+//! the next puzzle near the rating, and each result recorded.
+
+use super::*;
+use crate::train::puzzle::{Puzzle, read_csv};
+use crate::train::store::{Filter, Source, Store};
+
+/// 1,000 puzzles of the Lichess puzzle database (CC0), so the puzzle
+/// screen has something to offer from the first start.
+pub const STARTER_PUZZLES: &str = include_str!("../../../games/lichess-puzzles-1000.csv");
+
+/// Seconds since 1970 (the store's clock).
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+impl Shared {
+    /// The puzzle store: the data folder's `puzzles`, or one in memory
+    /// when there is no data folder or it cannot be opened (said once).
+    pub fn puzzle_store(&mut self) -> &mut Store {
+        if self.puzzles.is_none() {
+            let opened = match self.dirs.data.as_ref().map(|d| d.join("puzzles")) {
+                Some(dir) => match Store::open(&dir) {
+                    Ok(s) => {
+                        if let Some(w) = s.warnings().first() {
+                            self.error(format!("Puzzle store: {w}"));
+                        }
+                        s
+                    }
+                    Err(e) => {
+                        self.error(format!(
+                            "The puzzle store in {} cannot be opened ({e}): progress is kept until you quit only.",
+                            dir.display()
+                        ));
+                        Store::in_memory()
+                    }
+                },
+                None => Store::in_memory(),
+            };
+            let mut store = opened;
+            if store.is_empty() {
+                let read = read_csv(STARTER_PUZZLES);
+                if let Err(e) = store.import(read.puzzles, Source::Lichess) {
+                    self.error(format!("The starter puzzles could not be stored: {e}"));
+                }
+            }
+            self.puzzles = Some(store);
+        }
+        self.puzzles.get_or_insert_with(Store::in_memory)
+    }
+
+    /// A puzzle near the rating (due repeats first), with `theme` if given.
+    pub fn next_puzzle(&mut self, theme: Option<&str>, _current: Option<&str>) -> Option<Puzzle> {
+        let seed = self.trainer.rng.next_u64();
+        let filter = Filter {
+            theme: theme.map(str::to_string),
+            ..Filter::default()
+        };
+        self.puzzle_store().next(&filter, unix_now(), seed).cloned()
+    }
+
+    /// The themes of the stored puzzles, most puzzles first.
+    pub fn puzzle_themes(&mut self) -> Vec<(String, usize)> {
+        let mut t = self.puzzle_store().themes();
+        t.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        t
+    }
+
+    /// Records a result (the puzzle is stored first if it is new, from
+    /// `source`); the rating change in words, or why it was not saved.
+    pub fn record_puzzle(&mut self, p: &Puzzle, source: Source, solved: bool) -> Option<String> {
+        let store = self.puzzle_store();
+        if store.puzzle(&p.id).is_none()
+            && let Err(e) = store.import(vec![p.clone()], source)
+        {
+            let text = format!("Not saved: {e}");
+            self.error(text.clone());
+            return Some(text);
+        }
+        match self.puzzle_store().record(&p.id, solved, unix_now()) {
+            Ok(o) => {
+                let (a, b) = (o.before.rating.round(), o.after.rating.round());
+                let d = b - a;
+                Some(format!(
+                    "Rating {a} → {b} ({}{d})",
+                    if d >= 0.0 { "+" } else { "" }
+                ))
+            }
+            Err(e) => {
+                let text = format!("Not saved: {e}");
+                self.error(text.clone());
+                Some(text)
+            }
+        }
+    }
+
+    /// Opens the puzzle screen (over the current one) on a puzzle near
+    /// the rating.
+    pub fn open_puzzles(&mut self, theme: Option<String>, now: Instant) {
+        let Some(p) = self.next_puzzle(theme.as_deref(), None) else {
+            self.error(match &theme {
+                Some(t) => format!("No puzzle with the theme {t}."),
+                None => "No puzzles: import some with `kibitz puzzles import FILE.csv`.".into(),
+            });
+            return;
+        };
+        let mut s = ChessScreen::new(EngineSpec::BuiltIn { level: 8 }, None);
+        let started = Chess {
+            ui: self,
+            s: &mut s,
+        }
+        .start_drill(
+            DrillKind::Puzzles {
+                theme,
+                done: 0,
+                solved: 0,
+            },
+            p,
+            now,
+        );
+        if started {
+            self.open_instead(Box::new(s), |top| {
+                top.as_any()
+                    .downcast_ref::<ChessScreen>()
+                    .is_some_and(|c| c.drill.as_ref().is_some_and(|d| !d.is_retry()))
+            });
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! The drill panel (a puzzle or a Retry position), in place of the search
+//! panel: what to find, how it went, and the rating or the game's mistake.
+
+use super::widgets::{block, key_label};
+use super::*;
+use crate::ui::state::{Drill, DrillKind, DrillState};
+
+pub(super) fn draw_drill_panel(buf: &mut Buffer, app: &ChessView<'_>, d: &Drill, area: Rect) {
+    let theme = app.ui.theme();
+    let text = Style::default().fg(theme.text);
+    let dim = Style::default().fg(theme.dim);
+    let good = Style::default()
+        .fg(theme.accent)
+        .add_modifier(Modifier::BOLD);
+    let bad = Style::default().fg(theme.error);
+    let mut lines: Vec<Line> = Vec::new();
+    let solver = color_name(d.run.solver());
+    let title;
+    match &d.kind {
+        DrillKind::Puzzles {
+            theme: filter,
+            done,
+            solved,
+        } => {
+            title = format!("Puzzle {}", d.run.puzzle.id);
+            let p = &d.run.puzzle;
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "Rated {}   Theme: {}",
+                    p.rating,
+                    filter.as_deref().unwrap_or("any")
+                ),
+                text,
+            )));
+            if let Some(store) = &app.ui.puzzles {
+                let r = store.rating();
+                lines.push(Line::from(Span::styled(
+                    format!(
+                        "You: {:.0} ±{:.0}   due again: {}",
+                        r.rating,
+                        2.0 * r.deviation,
+                        store.due(unix_now())
+                    ),
+                    dim,
+                )));
+            }
+            lines.push(Line::from(Span::styled(
+                format!("This sitting: {solved} of {done} solved"),
+                dim,
+            )));
+        }
+        DrillKind::Retry {
+            side,
+            items,
+            index,
+            found,
+        } => {
+            title = format!("Retry: {}'s mistakes", color_name(*side));
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "Position {} of {}   found first time: {found}",
+                    index + 1,
+                    items.len()
+                ),
+                dim,
+            )));
+            if let Some(it) = items.get(*index) {
+                lines.push(Line::from(vec![
+                    Span::styled("In the game: ", text),
+                    Span::styled(
+                        format!(
+                            "{}{} ({}, {} → {})",
+                            it.played,
+                            glyph(it.judgement),
+                            it.judgement.name(),
+                            score_text(it.best_score),
+                            score_text(it.played_score)
+                        ),
+                        bad,
+                    ),
+                ]));
+                if let Some(b) = &it.book {
+                    lines.push(Line::from(Span::styled(b.clone(), dim)));
+                }
+            }
+        }
+    }
+    let task = match d.state {
+        DrillState::Solving if d.run.expected().is_some() => {
+            Some((format!("Find the best move for {solver}."), text))
+        }
+        DrillState::Solving => None,
+        DrillState::Checking { .. } => Some(("Judging your move…".to_string(), dim)),
+        DrillState::Solved => None,
+        DrillState::Shown => None,
+    };
+    if let Some((t, s)) = task {
+        lines.push(Line::from(Span::styled(t, s)));
+    }
+    if let Some((ok, v)) = &d.verdict {
+        lines.push(Line::from(Span::styled(
+            v.clone(),
+            if *ok { good } else { bad },
+        )));
+    }
+    if d.finished() {
+        if let Some(r) = &d.rating_note {
+            lines.push(Line::from(Span::styled(r.clone(), text)));
+        }
+        match &d.kind {
+            DrillKind::Puzzles { .. } => {
+                let themes = d.run.puzzle.themes.join(" ");
+                if !themes.is_empty() {
+                    lines.push(Line::from(Span::styled(format!("Themes: {themes}"), dim)));
+                }
+            }
+            DrillKind::Retry { .. } => {
+                if let Some(it) = d.retry_item() {
+                    if let Some(r) = &it.reason {
+                        lines.push(Line::from(Span::styled(
+                            format!("Why {} was bad: {r}", it.played),
+                            text,
+                        )));
+                    }
+                    lines.push(Line::from(Span::styled(
+                        format!(
+                            "{}: explore the refutation in the search tree",
+                            key_label(app.ui, Action::Explore)
+                        ),
+                        dim,
+                    )));
+                }
+            }
+        }
+        lines.push(Line::from(Span::styled(
+            format!("{}: next", key_label(app.ui, Action::NewGame)),
+            dim,
+        )));
+    } else {
+        lines.push(Line::from(Span::styled(
+            format!(
+                "{}: hint (piece, square, answer)   {}: skip",
+                key_label(app.ui, Action::Hint),
+                key_label(app.ui, Action::NewGame)
+            ),
+            dim,
+        )));
+    }
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .block(block(&title, theme))
+        .render_ref(area, buf);
+}
+
+fn glyph(j: crate::game::review::Judgement) -> &'static str {
+    match j {
+        crate::game::review::Judgement::Inaccuracy => "?!",
+        crate::game::review::Judgement::Mistake => "?",
+        crate::game::review::Judgement::Blunder => "??",
+    }
+}
+
+/// Seconds since 1970 (what the store counts in).
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}

@@ -80,14 +80,24 @@ impl Shared {
             self.error(text.clone());
             return Some(text);
         }
-        match self.puzzle_store().record(&p.id, solved, unix_now()) {
+        let now = unix_now();
+        match self.puzzle_store().record(&p.id, solved, now) {
             Ok(o) => {
                 let (a, b) = (o.before.rating.round(), o.after.rating.round());
-                let d = b - a;
-                Some(format!(
-                    "Rating {a} → {b} ({}{d})",
-                    if d >= 0.0 { "+" } else { "" }
-                ))
+                let mut words = Vec::new();
+                if a != b {
+                    let d = b - a;
+                    let sign = if d >= 0.0 { "+" } else { "" };
+                    words.push(format!("Rating {a} → {b} ({sign}{d})"));
+                }
+                if let Some(due) = o.next_due {
+                    let days = due.saturating_sub(now).div_ceil(86_400).max(1);
+                    words.push(format!(
+                        "back in {days} day{}",
+                        if days == 1 { "" } else { "s" }
+                    ));
+                }
+                (!words.is_empty()).then(|| capitalise(&words.join("; ")))
             }
             Err(e) => {
                 let text = format!("Not saved: {e}");

@@ -36,9 +36,10 @@ pub(super) fn draw_drill_panel(buf: &mut Buffer, app: &ChessView<'_>, d: &Drill,
                 let r = store.rating();
                 lines.push(Line::from(Span::styled(
                     format!(
-                        "You: {:.0} ±{:.0}   due again: {}",
+                        "Your rating: {:.0}{}   due today: {}",
                         r.rating,
-                        2.0 * r.deviation,
+                        // Lichess' mark of a provisional rating.
+                        if r.deviation > PROVISIONAL { "?" } else { "" },
                         store.due(unix_now())
                     ),
                     dim,
@@ -151,6 +152,9 @@ pub(super) fn draw_drill_panel(buf: &mut Buffer, app: &ChessView<'_>, d: &Drill,
         .block(block(&title, theme))
         .render_ref(area, buf);
 }
+
+/// A rating deviation above this is provisional (lichess' threshold).
+const PROVISIONAL: f64 = 110.0;
 
 fn glyph(j: crate::game::review::Judgement) -> &'static str {
     match j {

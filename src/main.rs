@@ -368,6 +368,11 @@ enum BatchCmd {
         #[arg(long, default_value_t = 300)]
         max_moves: usize,
     },
+    /// Puzzle files: the themes of each puzzle.
+    Puzzles {
+        #[command(subcommand)]
+        cmd: cli::puzzles::PuzzlesCmd,
+    },
     /// Self-play games for tuning: writes `FEN | result | score` lines (quiet positions, the game result, the search score for White).
     #[command(hide = true)]
     Datagen {
@@ -564,6 +569,7 @@ impl BatchCmd {
     fn run(self, matches: &clap::ArgMatches) -> anyhow::Result<()> {
         match self {
             BatchCmd::Tb { cmd } => kibitz::tablebase::cli::run(cmd),
+            BatchCmd::Puzzles { cmd } => cli::puzzles::run(cmd),
             BatchCmd::Match { .. } => match matches.subcommand_matches("match") {
                 Some(m) => cli::matches::run(m),
                 None => Ok(()),

@@ -156,7 +156,7 @@ pub fn tag(start: &Chess, line: &[Move]) -> Vec<&'static str> {
 /// A puzzle line with every position along it. Move `i` is played in
 /// [`Line::before`]`(i)` and leads to [`Line::after`]`(i)`; the opponent
 /// plays the even moves, the solver (`pov`) the odd ones.
-pub(crate) struct Line<'a> {
+struct Line<'a> {
     start: &'a Chess,
     moves: &'a [Move],
     after: Vec<Chess>,

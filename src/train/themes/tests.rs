@@ -188,6 +188,16 @@ fn agrees_with_lichess_on_the_sample() {
     assert!(read.errors.is_empty(), "{:?}", read.errors);
     assert!(read.puzzles.len() >= 900);
 
+    // Every tag given is one of TAGS, in TAGS' order.
+    for p in &read.puzzles {
+        let (start, line) = p.line().expect("read_csv checked the line");
+        let places: Vec<usize> = tag(&start, &line)
+            .iter()
+            .map(|t| TAGS.iter().position(|x| x == t).expect("a tag of TAGS"))
+            .collect();
+        assert!(places.windows(2).all(|w| w[0] < w[1]), "puzzle {}", p.id);
+    }
+
     let all = compare(&read.puzzles);
     eprintln!("all {} puzzles:\n{}", read.puzzles.len(), table(&all));
     let goals = [

@@ -91,6 +91,15 @@ pub fn attackers(board: &Board, sq: Square, by: Color) -> Bitboard {
     board.attacks_to(sq, by, board.occupied())
 }
 
+/// The pieces defending the piece on `sq` directly (its own side's pieces
+/// that attack its square); empty for an empty square. See
+/// [`is_defended`] for defence through an attacker.
+pub fn defenders(board: &Board, sq: Square) -> Bitboard {
+    board
+        .color_at(sq)
+        .map_or(Bitboard::EMPTY, |color| attackers(board, sq, color))
+}
+
 /// The enemy pieces the piece on `from` attacks, with their squares.
 pub fn attacked_pieces(board: &Board, from: Square) -> Vec<(Square, Role)> {
     let Some(color) = board.color_at(from) else {
@@ -109,7 +118,7 @@ pub fn is_defended(board: &Board, sq: Square) -> bool {
     let Some(color) = board.color_at(sq) else {
         return false;
     };
-    if attackers(board, sq, color).any() {
+    if defenders(board, sq).any() {
         return true;
     }
     attackers(board, sq, !color).into_iter().any(|a| {

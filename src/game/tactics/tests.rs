@@ -210,6 +210,11 @@ fn hanging_and_defended_pieces() {
     let p = pos("4k3/8/4p3/3n4/8/8/8/3RK3 b - - 0 1");
     assert!(hanging(p.board(), Color::Black).is_empty());
     assert!(!is_in_bad_spot(p.board(), D5));
+    assert_eq!(defenders(p.board(), D5), Bitboard::from_square(E6));
+    assert_eq!(
+        attackers(p.board(), D5, Color::White),
+        Bitboard::from_square(D1)
+    );
     // Defended through the attacker: the rook on d1 takes back on d5.
     let p = pos("4k3/8/8/3n4/8/3R4/8/3r2K1 w - - 0 1");
     assert!(is_defended(p.board(), D5));

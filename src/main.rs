@@ -152,6 +152,23 @@ enum ScreenCmd {
     },
     /// Play in the terminal (the default when no command is given).
     Play(PlayArgs),
+    /// Puzzles: without a subcommand, solve them in the terminal (near
+    /// your rating, failed ones coming back); the subcommands work on
+    /// Lichess-format puzzle files (CSV) and your puzzle store.
+    Puzzles {
+        #[command(subcommand)]
+        cmd: Option<cli::puzzles::PuzzlesCmd>,
+        /// Only puzzles with this theme (lichess' names: fork, pin,
+        /// mateIn2, backRankMate...).
+        #[arg(long)]
+        only: Option<String>,
+        /// Draw pieces as letters.
+        #[arg(long)]
+        ascii: bool,
+        /// Colour theme by name.
+        #[arg(long)]
+        theme: Option<String>,
+    },
 }
 
 /// The engine on the command line: as a UCI engine, and its search and
@@ -369,12 +386,6 @@ enum BatchCmd {
         #[arg(long, default_value_t = 300)]
         max_moves: usize,
     },
-    /// Your puzzles: import Lichess puzzle files, see your puzzle rating
-    /// and progress.
-    Puzzles {
-        #[command(subcommand)]
-        cmd: PuzzlesCmd,
-    },
     /// Self-play games for tuning: writes `FEN | result | score` lines (quiet positions, the game result, the search score for White).
     #[command(hide = true)]
     Datagen {
@@ -432,31 +443,6 @@ enum BatchCmd {
     },
 }
 
-/// `kibitz puzzles ...`: the puzzle store (in the data folder's
-/// `puzzles/`, or `--store DIR`).
-#[derive(Subcommand, Debug)]
-enum PuzzlesCmd {
-    /// Add the puzzles of a Lichess-format CSV file (PuzzleId,FEN,Moves,
-    /// Rating,...) to your store; puzzles already there are skipped, bad
-    /// lines listed with their numbers.
-    Import {
-        file: PathBuf,
-        /// Where the puzzles come from: lichess, made or mistake.
-        #[arg(long, default_value = "lichess")]
-        source: String,
-        /// The store's folder instead of the data folder's.
-        #[arg(long)]
-        store: Option<PathBuf>,
-    },
-    /// Your puzzle rating, attempts, puzzles due for repetition, and
-    /// solved/tried per theme.
-    Stats {
-        /// The store's folder instead of the data folder's.
-        #[arg(long)]
-        store: Option<PathBuf>,
-    },
-}
-
 fn main() {
     let matches = Cli::command().get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
@@ -479,6 +465,18 @@ impl ScreenCmd {
     fn run(self) -> anyhow::Result<()> {
         match self {
             ScreenCmd::Play(args) => kibitz::ui::run(args.options()),
+            ScreenCmd::Puzzles { cmd: Some(cmd), .. } => cli::puzzles::run(cmd),
+            ScreenCmd::Puzzles {
+                cmd: None,
+                only,
+                ascii,
+                theme,
+            } => kibitz::ui::run(kibitz::ui::Options {
+                ascii,
+                theme,
+                puzzles: Some(only),
+                ..kibitz::ui::Options::default()
+            }),
             ScreenCmd::Replay {
                 file,
                 game,
@@ -613,14 +611,6 @@ impl BatchCmd {
                 bpgn,
                 max_moves,
             ),
-            BatchCmd::Puzzles { cmd } => match cmd {
-                PuzzlesCmd::Import {
-                    file,
-                    source,
-                    store,
-                } => cli::puzzle_store::import(&file, &source, store),
-                PuzzlesCmd::Stats { store } => cli::puzzle_store::stats(store),
-            },
             BatchCmd::Datagen {
                 openings,
                 games,

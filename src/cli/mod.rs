@@ -6,5 +6,6 @@ pub mod bench;
 pub mod bughouse;
 pub mod matches;
 pub mod puzzle_store;
+pub mod puzzles;
 pub mod search;
 pub mod tune;

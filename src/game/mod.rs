@@ -8,6 +8,7 @@ pub mod notation;
 pub(crate) mod pgn;
 pub mod pgn_read;
 pub mod review;
+pub mod tactics;
 pub mod variant_pgn;
 
 pub use pgn::{write_pgn, write_pgn_tree, write_variant_pgn};

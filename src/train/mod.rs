@@ -9,3 +9,4 @@ pub mod glicko;
 pub mod puzzle;
 pub mod session;
 pub mod store;
+pub mod themes;

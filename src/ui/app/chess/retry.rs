@@ -98,6 +98,13 @@ impl Chess<'_> {
             let fen = before_prev.fen();
             let mut puzzle = Puzzle::new(mistake_id(&fen, &moves), fen, moves);
             puzzle.game_url = retry_origin(r, mistake_ply);
+            // Tagged like every puzzle, so the theme filter finds it.
+            if let Ok((start, line)) = puzzle.line() {
+                puzzle.themes = crate::train::themes::tag(&start, &line)
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect();
+            }
             let number = before.chess().fullmoves();
             let dots = if side == Color::White { "." } else { "..." };
             items.push(RetryItem {

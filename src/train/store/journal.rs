@@ -173,7 +173,8 @@ pub fn scan(bytes: &[u8]) -> Scan {
         } else {
             serde_json::from_slice::<Event>(raw)
                 .map(Some)
-                .map_err(|e| e.to_string())
+                // Each line is parsed alone: serde's "line 1" is noise.
+                .map_err(|e| e.to_string().replace(" at line 1 column ", " at column "))
         };
         match parsed {
             Ok(Some(e)) => {

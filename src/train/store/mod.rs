@@ -163,9 +163,8 @@ impl Store {
             }
         }
         store.reindex();
-        let mut j = Journal::open(&path)?;
         let name = journal::FILE;
-        if !bad.is_empty() {
+        let j = if !bad.is_empty() {
             bad.sort_by_key(|(n, _)| *n);
             let kept = journal::keep_aside(&path)?;
             let lines: Vec<usize> = bad.iter().map(|(n, _)| *n).collect();
@@ -181,15 +180,19 @@ impl Store {
                 kept.display(),
             ));
             journal::write_whole(&path, &store.contents())?;
-            j = Journal::open(&path)?;
-        } else if let Some((n, start)) = torn {
-            store.warnings.push(format!(
-                "{name}: line {n}, the last, was cut short (Kibitz stopped while writing it) and was dropped; every earlier record is kept."
-            ));
-            j.truncate(start)?;
-        } else if scan.unterminated {
-            j.append("\n")?;
-        }
+            Journal::open(&path)?
+        } else {
+            let mut j = Journal::open(&path)?;
+            if let Some((n, start)) = torn {
+                store.warnings.push(format!(
+                    "{name}: line {n}, the last, was cut short (Kibitz stopped while writing it) and was dropped; every earlier record is kept."
+                ));
+                j.truncate(start)?;
+            } else if scan.unterminated {
+                j.append("\n")?;
+            }
+            j
+        };
         store.journal = Some(j);
         Ok(store)
     }

@@ -253,7 +253,7 @@ fn volatility(phi: f64, sigma: f64, v: f64, delta: f64, tau: f64) -> f64 {
 /// `days * periods_per_day` periods' worth of volatility (lichess'
 /// "preview deviation"), never past the maximum.
 pub fn age(player: Rating, days: f64, s: &Settings) -> Rating {
-    if !player.is_valid() || days.is_nan() || days <= 0.0 || !days.is_finite() {
+    if !player.is_valid() || !days.is_finite() || days <= 0.0 {
         return player;
     }
     let phi = player.deviation / SCALE;

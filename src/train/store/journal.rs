@@ -166,13 +166,15 @@ pub fn scan(bytes: &[u8]) -> Scan {
             .position(|&b| b == b'\n')
             .map_or(bytes.len(), |i| start + i);
         let terminated = end < bytes.len();
-        let text = std::str::from_utf8(&bytes[start..end]);
-        let parsed = match text {
-            Err(_) => Err("not text".to_string()),
-            Ok(t) if t.trim().is_empty() => Ok(None),
-            Ok(t) => serde_json::from_str::<Event>(t.trim())
+        let raw = &bytes[start..end];
+        // serde_json checks the UTF-8 itself: one pass over the line.
+        let parsed = if raw.iter().all(u8::is_ascii_whitespace) {
+            Ok(None)
+        } else {
+            serde_json::from_slice::<Event>(raw)
                 .map(Some)
-                .map_err(|e| e.to_string()),
+                // Each line is parsed alone: serde's "line 1" is noise.
+                .map_err(|e| e.to_string().replace(" at line 1 column ", " at column "))
         };
         match parsed {
             Ok(Some(e)) => {

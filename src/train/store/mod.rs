@@ -21,147 +21,19 @@
 
 mod journal;
 pub mod schedule;
+mod types;
 
 use crate::train::glicko::{self, Game, Settings};
 use crate::train::puzzle::Puzzle;
 use crate::util::Rng;
 use journal::{AddRecord, Event, Journal, TryRecord};
 use schedule::{DAY, Repeat};
-use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 pub use crate::train::glicko::Rating;
-
-/// Where a puzzle came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Source {
-    /// The Lichess puzzle database (CSV).
-    Lichess,
-    /// Made from a game (PGN) by Kibitz.
-    Made,
-    /// A mistake of the user's own, from the Retry screen.
-    Mistake,
-}
-
-impl Source {
-    pub const ALL: [Source; 3] = [Source::Lichess, Source::Made, Source::Mistake];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Source::Lichess => "lichess",
-            Source::Made => "made",
-            Source::Mistake => "mistake",
-        }
-    }
-}
-
-impl fmt::Display for Source {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Source {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Source, String> {
-        Source::ALL
-            .into_iter()
-            .find(|x| x.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| format!("unknown puzzle source {s:?} (lichess, made or mistake)"))
-    }
-}
-
-/// One attempt at a puzzle.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Attempt {
-    pub id: String,
-    pub solved: bool,
-    /// Unix seconds.
-    pub at: u64,
-    /// The user's rating after the attempt (unchanged by an unrated one).
-    pub rating_after: f64,
-}
-
-/// Which puzzles [`Store::next`] may choose. The default takes all.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Filter {
-    /// Only puzzles with this theme (Lichess' names: `fork`, `mateIn2`;
-    /// any capitals).
-    pub theme: Option<String>,
-    pub source: Option<Source>,
-}
-
-impl Filter {
-    fn accepts(&self, e: &Entry) -> bool {
-        self.source.is_none_or(|s| s == e.source)
-            && self
-                .theme
-                .as_deref()
-                .is_none_or(|t| e.puzzle.themes.iter().any(|x| x.eq_ignore_ascii_case(t)))
-    }
-}
-
-/// What [`Store::record`] did.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Outcome {
-    pub before: Rating,
-    /// Equal to `before` when the attempt was not rated.
-    pub after: Rating,
-    /// When the puzzle comes back (Unix seconds); `None`: not repeated.
-    pub next_due: Option<u64>,
-}
-
-/// What [`Store::import`] did.
-#[derive(Debug, Default, PartialEq)]
-pub struct ImportSummary {
-    /// New puzzles stored.
-    pub added: usize,
-    /// Puzzles whose id was already in the store (or twice in the batch):
-    /// the stored one is kept.
-    pub already: usize,
-    /// Puzzles refused (id, why in words): no id, or moves that do not
-    /// play.
-    pub invalid: Vec<(String, String)>,
-}
-
-/// Solved and attempted puzzles of one theme.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ThemeStats {
-    pub theme: String,
-    /// Puzzles in the store with this theme.
-    pub puzzles: usize,
-    /// Of those, puzzles tried at least once.
-    pub attempted: usize,
-    /// Of those, puzzles solved at the first try.
-    pub solved: usize,
-}
-
-/// Why the store cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    #[error("{}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error(
-        "{} was written by a newer Kibitz (format {found}; this one reads {}): left as it is",
-        path.display(),
-        journal::FORMAT
-    )]
-    Newer { path: PathBuf, found: u32 },
-    #[error("no puzzle {0:?} in the store")]
-    Unknown(String),
-    #[error(
-        "{}: a failed write could not be undone; nothing more is written until Kibitz restarts",
-        .0.display()
-    )]
-    Broken(PathBuf),
-}
+pub use types::{Attempt, Filter, ImportSummary, Outcome, Source, StoreError, ThemeStats};
 
 /// A puzzle and what the user has done with it.
 struct Entry {
@@ -192,6 +64,18 @@ pub struct Store {
     ratings: Vec<Rating>,
     warnings: Vec<String>,
     journal: Option<Journal>,
+}
+
+impl fmt::Debug for Store {
+    /// A summary: the puzzles and history would flood any debug output.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Store")
+            .field("puzzles", &self.entries.len())
+            .field("attempts", &self.history.len())
+            .field("rating", &self.rating)
+            .field("file", &self.journal.as_ref().map(|j| &j.path))
+            .finish_non_exhaustive()
+    }
 }
 
 /// The rating and deviation a puzzle plays with: its Lichess rating, or
@@ -279,9 +163,8 @@ impl Store {
             }
         }
         store.reindex();
-        let mut j = Journal::open(&path)?;
         let name = journal::FILE;
-        if !bad.is_empty() {
+        let j = if !bad.is_empty() {
             bad.sort_by_key(|(n, _)| *n);
             let kept = journal::keep_aside(&path)?;
             let lines: Vec<usize> = bad.iter().map(|(n, _)| *n).collect();
@@ -297,15 +180,19 @@ impl Store {
                 kept.display(),
             ));
             journal::write_whole(&path, &store.contents())?;
-            j = Journal::open(&path)?;
-        } else if let Some((n, start)) = torn {
-            store.warnings.push(format!(
-                "{name}: line {n}, the last, was cut short (Kibitz stopped while writing it) and was dropped; every earlier record is kept."
-            ));
-            j.truncate(start)?;
-        } else if scan.unterminated {
-            j.append("\n")?;
-        }
+            Journal::open(&path)?
+        } else {
+            let mut j = Journal::open(&path)?;
+            if let Some((n, start)) = torn {
+                store.warnings.push(format!(
+                    "{name}: line {n}, the last, was cut short (Kibitz stopped while writing it) and was dropped; every earlier record is kept."
+                ));
+                j.truncate(start)?;
+            } else if scan.unterminated {
+                j.append("\n")?;
+            }
+            j
+        };
         store.journal = Some(j);
         Ok(store)
     }

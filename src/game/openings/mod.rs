@@ -50,7 +50,8 @@ pub struct Opening {
     /// The moves from the initial position as the table has them, SAN with
     /// move numbers: `1. e4 e5 2. Nf3 Nc6 3. Bb5 Nf6`.
     pub pgn: &'static str,
-    /// How many half-moves `pgn` has.
+    /// How many half-moves `pgn` has (0 for a line that could not be
+    /// played: see [`OpeningTable::problems`]).
     pub plies: usize,
 }
 
@@ -172,14 +173,17 @@ impl OpeningTable {
                 if line.trim().is_empty() || (i == 0 && line == "eco\tname\tpgn") {
                     continue;
                 }
-                let cols: Vec<&'static str> = line.split('\t').collect();
-                match cols.as_slice() {
-                    &[eco, name, pgn] if !eco.is_empty() && !name.is_empty() => {
+                let mut cols = line.split('\t');
+                match (cols.next(), cols.next(), cols.next(), cols.next()) {
+                    (Some(eco), Some(name), Some(pgn), None)
+                        if !eco.is_empty() && !name.is_empty() =>
+                    {
+                        // `plies` is counted as the line is played.
                         openings.push(Opening {
                             eco,
                             name,
                             pgn,
-                            plies: sans(pgn).count(),
+                            plies: 0,
                         })
                     }
                     _ => problems.push(format!(
@@ -189,7 +193,7 @@ impl OpeningTable {
                 }
             }
         }
-        let (positions, min_pieces, duplicates, bad) = index(&openings);
+        let (positions, min_pieces, duplicates, bad) = index(&mut openings);
         for (i, why) in bad {
             let o = &openings[i];
             problems.push(format!("{} {} ({}): {why}", o.eco, o.name, o.pgn));
@@ -299,15 +303,17 @@ type Index = (Positions, usize, Vec<(usize, usize)>, Vec<(usize, String)>);
 /// the order of their moves, so a line shares the positions of the one
 /// before as far as their moves agree and only the rest is played (most
 /// of the table is a few long trunks).
-fn index(openings: &[Opening]) -> Index {
+fn index(openings: &mut [Opening]) -> Index {
     let root = Chess::default();
-    let mut positions = Positions::default();
+    // About two positions a line (8,000 for 3,800 lines): no regrowing.
+    let mut positions =
+        Positions::with_capacity_and_hasher(openings.len() * 5 / 2, BuildHasherDefault::default());
     positions.insert(key(&root), None);
     let mut min_pieces = root.board().occupied().count();
     let mut duplicates = Vec::new();
     let mut bad = Vec::new();
     let mut order: Vec<usize> = (0..openings.len()).collect();
-    order.sort_unstable_by_key(|&i| (openings[i].pgn, i));
+    order.sort_unstable_by_key(|&i| openings[i].pgn);
     // The line being played: each move's text and the position after it.
     let mut stack: Vec<(&str, Chess, u64)> = Vec::new();
     'lines: for i in order {
@@ -346,6 +352,7 @@ fn index(openings: &[Opening]) -> Index {
             bad.push((i, "no moves".to_string()));
             continue;
         };
+        openings[i].plies = depth;
         let slot = positions.entry(k).or_insert(None);
         match *slot {
             Some(j) => {

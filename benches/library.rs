@@ -6,9 +6,14 @@
 //! the target is that a 10,000-game file opens at once), the whole
 //! [`Library::from_text`] (format detection included), and reading one game
 //! in the middle fully ([`Library::load`]: moves, variations, comments).
+//! Also the opening table ([`OpeningTable::parse`]: the one-off read of the
+//! embedded lichess table on first use; target: a few milliseconds) and
+//! naming a game's opening from its moves ([`name_line`], done once per
+//! game as the list is checked and whenever the position changes).
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use kibitz::game::library::{Library, Status, index_pgn};
+use kibitz::game::openings::{OpeningTable, name_line};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
@@ -117,5 +122,30 @@ fn library(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, library);
+/// Reading the opening table, and naming a 40-move game with it.
+fn openings(c: &mut Criterion) {
+    let mut g = c.benchmark_group("openings");
+    g.sample_size(20);
+    g.bench_function("parse table", |b| b.iter(OpeningTable::parse));
+    g.finish();
+    let (text, _, _) = big_pgn();
+    let mut lib = Library::from_text("big.pgn".into(), text, &mut |_| {});
+    // The longest game among the first hundred.
+    let game = (0..100)
+        .filter_map(|i| lib.load(i).ok())
+        .max_by_key(|p| p.game.moves().len())
+        .expect("games read");
+    let start = game.game.start().chess().clone();
+    let moves = game.game.moves().to_vec();
+    eprintln!(
+        "openings bench: naming a game of {} plies: {:?}",
+        moves.len(),
+        name_line(&start, &moves).map(|(ply, o)| (ply, o.to_string()))
+    );
+    c.bench_function("openings name_line", |b| {
+        b.iter(|| name_line(black_box(&start), black_box(&moves)))
+    });
+}
+
+criterion_group!(benches, library, openings);
 criterion_main!(benches);

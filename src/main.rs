@@ -288,6 +288,22 @@ enum EngineCmd {
         #[arg(short = 'o', long)]
         out: Option<PathBuf>,
     },
+    /// Name the opening of a line of moves or of a position, as lichess
+    /// does (prints e.g. `C65 Ruy Lopez: Berlin Defense`, or `unknown`).
+    ///
+    /// The name is the last named position along the moves: transpositions
+    /// are named too. An illegal or ambiguous move, or a bad FEN, is an
+    /// error (exit status 2).
+    #[command(arg_required_else_help = true)]
+    Opening {
+        /// The moves, SAN or UCI, with or without move numbers, as one
+        /// argument: "e4 e5 Nf3 Nc6 Bb5 Nf6".
+        #[arg(long, allow_hyphen_values = true)]
+        moves: Option<String>,
+        /// The position to name (or to play --moves from).
+        #[arg(long)]
+        fen: Option<String>,
+    },
     /// Explain the static evaluation of a position, term by term.
     Eval {
         #[arg(long)]
@@ -457,7 +473,13 @@ fn main() {
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");
-        std::process::exit(1);
+        // Bad input on the command line, like a bad option.
+        let code = if e.is::<cli::opening::BadInput>() {
+            2
+        } else {
+            1
+        };
+        std::process::exit(code);
     }
 }
 
@@ -563,6 +585,9 @@ impl EngineCmd {
                     },
                 )
             }),
+            EngineCmd::Opening { moves, fen } => {
+                cli::opening::run(fen.as_deref(), moves.as_deref())
+            }
             EngineCmd::Eval { fen, eval, variant } => {
                 cli::search::parse_variant(&variant).and_then(|v| cli::search::eval(v, fen, &eval))
             }

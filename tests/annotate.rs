@@ -53,12 +53,17 @@ fn tags(g: &ParsedGame) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Comments without `[%eval]` and without the review's own.
+/// Comments without `[%eval]` and without the review's own (nor the
+/// book's: where the game left the opening book).
 fn plain_comments(tree: &MoveTree, id: usize) -> Vec<String> {
     tree.node(id)
         .comments
         .iter()
-        .filter(|c| !c.starts_with("[%eval") && !c.contains(" was best."))
+        .filter(|c| {
+            !c.starts_with("[%eval")
+                && !c.contains(" was best.")
+                && !kibitz::game::openings::is_book_comment(c)
+        })
         .cloned()
         .collect()
 }
@@ -146,6 +151,37 @@ fn a_blunder_is_marked_and_the_games_keep_their_moves_and_tags() {
     let one = games(&stdout_of(&o));
     assert_eq!(one.len(), 1);
     assert_eq!(one[0].game.moves(), before[0].game.moves());
+}
+
+#[test]
+fn openings_are_named_in_tags_and_where_the_book_ends() {
+    // No ECO or Opening tag: both come from the opening table. 6... h6
+    // leaves the book.
+    let game = "[Event \"Book\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 \
+                4. Ba4 Nf6 5. O-O Be7 6. Re1 h6 7. c3 *\n\n";
+    let file = Temp::new("book.pgn", &format!("{game}{SCHOLAR}"));
+    let o = kibitz(&["annotate", file.path(), "--depth", "2"]);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    let text = stdout_of(&o);
+    let g = games(&text);
+    let moves = g[0].game.moves();
+    let (_, named) =
+        kibitz::game::openings::name_line(g[0].game.start().chess(), &moves[..11]).unwrap();
+    assert_eq!(g[0].game.header("ECO"), Some(named.eco), "{text}");
+    assert_eq!(g[0].game.header("Opening"), Some(named.name), "{text}");
+    assert!(named.name.starts_with("Ruy Lopez"), "{named}");
+    let t = &g[0].tree;
+    let h6 = t.node(t.main_line()[11]);
+    assert_eq!(h6.san, "h6");
+    assert!(
+        h6.comments
+            .contains(&"Last book move: 6.Re1; 6...h6 leaves the book.".to_string()),
+        "{:?}",
+        h6.comments
+    );
+    // A game with its own ECO tag keeps it, without an Opening tag added.
+    assert_eq!(g[1].game.header("ECO"), Some("C20"));
+    assert_eq!(g[1].game.header("Opening"), None);
 }
 
 #[test]

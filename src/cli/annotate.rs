@@ -1,4 +1,5 @@
-//! `kibitz annotate`: marks the mistakes in the games of a PGN file.
+//! `kibitz annotate`: marks the mistakes in the games of a PGN file, and
+//! names their openings.
 
 use anyhow::{Context, Result, bail};
 use kibitz::engine::Limits;
@@ -93,6 +94,9 @@ pub fn run(
             }
         });
         review::annotate_tree(&mut parsed.tree, &reviews);
+        // `[ECO]` and `[Opening]` when the file has neither, and a comment
+        // at the move that left the book.
+        kibitz::game::openings::annotate_opening(&mut parsed.game, &mut parsed.tree);
         annotated += 1;
         let summary = format!(
             "{label}: {} moves in {:.1} s, {}",

@@ -9,6 +9,7 @@
 
 use super::history::{self, MoveList};
 use super::movetree::MoveTree;
+use super::openings::{Opening, name_line};
 use super::pgn_read::{self, ParsedGame};
 use super::{Game, GameResult};
 use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
@@ -50,6 +51,9 @@ pub struct Entry {
     /// Main-line moves written (counted, not checked).
     pub plies: usize,
     pub status: Status,
+    /// The opening its main line is in, as the opening table names it
+    /// (known once the game was read).
+    pub opening: Option<&'static Opening>,
 }
 
 impl Entry {
@@ -108,6 +112,7 @@ impl Library {
                 tags: Vec::new(),
                 plies: 0,
                 status: Status::Unchecked,
+                opening: None,
             }],
         };
         Library {
@@ -158,6 +163,7 @@ impl Library {
                     entry.tags = g.game.headers.clone();
                 }
                 entry.plies = g.game.moves().len();
+                entry.opening = name_line(g.game.start().chess(), g.game.moves()).map(|(_, o)| o);
                 Ok(g)
             }
             Err((line, reason)) => {
@@ -300,6 +306,7 @@ pub fn index_pgn(text: &str, progress: &mut dyn FnMut(f64)) -> Vec<Entry> {
             tags,
             plies,
             status: Status::Unchecked,
+            opening: None,
         });
     }
     progress(1.0);

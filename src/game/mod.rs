@@ -5,6 +5,7 @@ pub mod history;
 pub mod library;
 pub mod movetree;
 pub mod notation;
+pub mod openings;
 pub(crate) mod pgn;
 pub mod pgn_read;
 pub mod review;

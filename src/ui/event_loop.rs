@@ -431,7 +431,8 @@ pub(super) fn spawn_open(
                 return;
             }
             let _ = library.load(i);
-            batch.push((i, library.entries[i].status.clone()));
+            let e = &library.entries[i];
+            batch.push((i, e.status.clone(), e.opening));
             if sent.elapsed() > Duration::from_millis(100) {
                 sent = Instant::now();
                 let statuses = std::mem::take(&mut batch);

@@ -64,6 +64,10 @@ pub struct Replay {
     /// Nodes up to here came from the file; later ones are moves the user
     /// tried.
     pub file_nodes: usize,
+    /// Where the file's main line left the opening book: the node of the
+    /// move that left it, and "last book move: 6.Re1; 6...b5 leaves the
+    /// book" (for the review's summary and that move's notes).
+    pub book_exit: Option<(NodeId, String)>,
 }
 
 impl Replay {
@@ -90,6 +94,7 @@ impl Replay {
             checking: false,
             file_id: 0,
             file_nodes: 0,
+            book_exit: None,
         };
         r.reset_game_state();
         r
@@ -113,6 +118,13 @@ impl Replay {
             .collect();
         self.reviews = vec![None; tree.nodes.len()];
         self.review = ReviewState::Idle;
+        let main = tree.main_line();
+        let moves: Vec<shakmaty::Move> = main.iter().filter_map(|&id| tree.node(id).mv).collect();
+        let start = tree.start.chess();
+        self.book_exit = crate::game::openings::book_exit(start, &moves).and_then(|exit| {
+            let node = *main.get(exit.first_out_ply - 1)?;
+            Some((node, exit.describe(start, &moves)))
+        });
     }
 
     pub fn tree(&self) -> &MoveTree {

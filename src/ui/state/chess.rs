@@ -3,6 +3,7 @@
 //! `ui::app::chess`, its drawing in `ui::view`).
 
 use super::*;
+use crate::game::openings::Opening;
 
 /// A chess game on the board, and everything shown around it.
 pub struct ChessScreen {
@@ -78,6 +79,9 @@ pub struct ChessScreen {
     pub trainer: Option<Box<TrainerGame>>,
     /// A puzzle or a Retry position, when one is on the board.
     pub drill: Option<Box<Drill>>,
+    /// The opening of the game on the board (worked out when the moves
+    /// change, so drawing only reads it).
+    pub opening: OpeningName,
 }
 
 impl ChessScreen {
@@ -125,6 +129,7 @@ impl ChessScreen {
             move_due: None,
             trainer: None,
             drill: None,
+            opening: OpeningName::default(),
         }
     }
 
@@ -251,3 +256,39 @@ impl TrainerGame {
 
 /// Delay before the table's reply is shown.
 pub const REPLY_DELAY: Duration = Duration::from_millis(400);
+
+/// The opening a game is in: the last named position along its moves
+/// ([`crate::game::openings::name_line`]). Worked out again only when the
+/// game's start or moves changed since the last time: [`OpeningName::follow`]
+/// runs after every event, and drawing reads [`OpeningName::found`].
+#[derive(Clone, Debug, Default)]
+pub struct OpeningName {
+    /// The line the name is for: its start (hash) and moves.
+    start: Option<u64>,
+    moves: Vec<Move>,
+    found: Option<(usize, &'static Opening)>,
+}
+
+impl OpeningName {
+    /// Follows the game: names its opening again if its moves changed.
+    pub fn follow(&mut self, game: &Game) {
+        let start = game.start().hash();
+        if self.start == Some(start) && self.moves == game.moves() {
+            return;
+        }
+        self.start = Some(start);
+        self.moves.clear();
+        self.moves.extend_from_slice(game.moves());
+        self.found = crate::game::openings::name_line(game.start().chess(), game.moves());
+    }
+
+    /// The opening and how many moves in its position was reached.
+    pub fn found(&self) -> Option<(usize, &'static Opening)> {
+        self.found
+    }
+
+    /// The opening's name with its ECO code: "C65 Ruy Lopez: Berlin Defense".
+    pub fn text(&self) -> Option<String> {
+        self.found.map(|(_, o)| o.to_string())
+    }
+}

@@ -119,10 +119,15 @@ pub enum Msg {
         path: PathBuf,
         result: Result<Box<Library>, String>,
     },
-    /// Games of the open file checked in the background: index and status.
+    /// Games of the open file checked in the background: index, status
+    /// and opening.
     Checked {
         id: u64,
-        statuses: Vec<(usize, GameStatus)>,
+        statuses: Vec<(
+            usize,
+            GameStatus,
+            Option<&'static crate::game::openings::Opening>,
+        )>,
         done: bool,
     },
     /// Tables being prepared: what happens now, share of the current table.

@@ -10,6 +10,7 @@ mod house_tools;
 mod house_view;
 mod input;
 mod keymap;
+mod openings;
 mod render;
 mod replay;
 mod replay_review;

@@ -7,7 +7,7 @@ use super::state::{
     ChessScreen, DIALOG_FIELDS, Mode, NewGameDialog, Overlay, PROMOTIONS, SIDES, Shared,
     StatusKind, time_choices,
 };
-use super::text::{describe_ending, san_line, score_text, shown_to};
+use super::text::{capitalise, describe_ending, san_line, score_text, shown_to};
 use super::theme::Theme;
 use crate::engine::Level;
 use ratatui::buffer::Buffer;

@@ -1,6 +1,6 @@
 //! The side panel: players and clocks, the engine, the move list.
 
-use super::widgets::player_name;
+use super::widgets::{moves_title, player_name};
 use super::*;
 // view/mod.rs imports these two from here.
 
@@ -111,11 +111,12 @@ pub(super) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
         .iter()
         .map(|r| Line::from(Span::styled(r.clone(), text)))
         .collect();
-    let title = if scroll > 0 {
-        format!("Moves (↑{scroll})")
+    let note = if scroll > 0 {
+        format!("(↑{scroll})")
     } else {
-        "Moves".to_string()
+        String::new()
     };
+    let title = moves_title(app.s.opening.text(), &note, moves_area.width);
     Paragraph::new(lines)
         .block(block(&title, theme))
         .render_ref(moves_area, buf);

@@ -1,7 +1,7 @@
 //! The replay screen's panel (the game, its moves with variations and
 //! comments, the review), the game list and the file picker.
 
-use super::widgets::{block, fit, player_name};
+use super::widgets::{block, fit, moves_title, player_name};
 use super::*;
 use crate::game::library::Status as GameStatus;
 use crate::game::review::Judgement;
@@ -225,15 +225,18 @@ fn replay_state(app: &ChessView<'_>, r: &Replay) -> Line<'static> {
 fn draw_replay_moves(buf: &mut Buffer, app: &ChessView<'_>, r: &Replay, moves: Rect) {
     let theme = app.ui.theme();
     let (rows, first, inner) = replay_rows(r, moves);
-    let title = if r.tree().nodes.iter().skip(1).any(|n| {
+    let variations = r.tree().nodes.iter().skip(1).any(|n| {
         n.parent
             .is_some_and(|p| r.tree().node(p).children.len() > 1)
-    }) {
-        "Moves (↑↓ variations)"
-    } else {
-        "Moves"
+    });
+    let opening = app.s.opening.text();
+    let note = match (variations, &opening) {
+        (false, _) => "",
+        (true, Some(_)) => "(↑↓)",
+        (true, None) => "(↑↓ variations)",
     };
-    block(title, theme).render_ref(moves, buf);
+    let title = moves_title(opening, note, moves.width);
+    block(&title, theme).render_ref(moves, buf);
     for (i, row) in rows
         .iter()
         .skip(first)
@@ -344,6 +347,18 @@ fn move_note(theme: &Theme, r: &Replay) -> Vec<Span<'static>> {
             Style::default().fg(colour),
         ));
     }
+    // The move that left the opening book (unless the file says so already,
+    // as an export of ours does).
+    if let Some((node, book)) = &r.book_exit
+        && *node == r.cursor
+        && !tree
+            .node(r.cursor)
+            .comments
+            .iter()
+            .any(|c| crate::game::openings::is_book_comment(c))
+    {
+        note.push(Span::styled(format!("{}. ", capitalise(book)), dim));
+    }
     // An evaluation the file records ([%eval]), when there is no review.
     if note.is_empty()
         && let Some(e) = tree
@@ -453,11 +468,13 @@ pub(super) fn draw_games(
                 if !ev.is_empty() && ev != "?" {
                     parts.push(ev);
                 }
+                // The file's own names first; else the table's, once the
+                // game was read.
                 let op = match (e.tag("ECO"), e.tag("Opening")) {
                     (Some(a), Some(b)) => format!("{a} {b}"),
                     (Some(a), None) => a.to_string(),
                     (None, Some(b)) => b.to_string(),
-                    _ => String::new(),
+                    _ => e.opening.map(|o| o.to_string()).unwrap_or_default(),
                 };
                 if !op.is_empty() {
                     parts.push(op);

@@ -34,6 +34,20 @@ pub(super) fn fit(s: &str, w: usize) -> String {
     }
 }
 
+/// The title of a move list `width` cells wide: the opening when one is
+/// named ("C65 Ruy Lopez: Berlin Defense", cut to fit, `note` kept after
+/// it), as lichess names it above its moves; else "Moves" and `note`.
+pub(super) fn moves_title(opening: Option<String>, note: &str, width: u16) -> String {
+    let room = width.saturating_sub(4) as usize;
+    let (name, note_len) = match opening {
+        Some(name) if note.is_empty() => return fit(&name, room),
+        Some(name) => (name, note.chars().count() + 1),
+        None if note.is_empty() => return "Moves".to_string(),
+        None => ("Moves".to_string(), note.chars().count() + 1),
+    };
+    format!("{} {note}", fit(&name, room.saturating_sub(note_len)))
+}
+
 /// The name of the player of `c` from the game's headers ("White" or
 /// "Black" when there is none).
 pub(super) fn player_name(app: &ChessView<'_>, c: Color) -> String {

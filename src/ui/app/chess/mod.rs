@@ -208,6 +208,7 @@ impl Screen for ChessScreen {
 
     fn sync(&mut self, ui: &mut Shared, now: Instant) {
         Chess { ui, s: self }.sync_analysis(now);
+        self.opening.follow(&self.game);
     }
 
     fn draw(&self, ui: &Shared, buf: &mut Buffer, area: Rect, now: Instant) {

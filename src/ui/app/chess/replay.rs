@@ -11,16 +11,26 @@ impl Chess<'_> {
     // ------------------------------------------------------------------
     // Opening files.
 
-    pub(super) fn on_checked(&mut self, id: u64, statuses: Vec<(usize, GameStatus)>, done: bool) {
+    pub(super) fn on_checked(
+        &mut self,
+        id: u64,
+        statuses: Vec<(
+            usize,
+            GameStatus,
+            Option<&'static crate::game::openings::Opening>,
+        )>,
+        done: bool,
+    ) {
         let Some(r) = &mut self.s.replay else { return };
         if r.file_id != id {
             return; // another file's
         }
-        for (i, st) in statuses {
+        for (i, st, opening) in statuses {
             if let Some(e) = r.library.entries.get_mut(i)
                 && e.status == GameStatus::Unchecked
             {
                 e.status = st;
+                e.opening = opening;
             }
         }
         if done {
@@ -142,6 +152,7 @@ impl Chess<'_> {
     pub(super) fn sync_replay(&mut self) {
         let Some(r) = &self.s.replay else { return };
         self.s.game = r.game_at_cursor();
+        self.s.opening.follow(&self.s.game);
         self.s.evals = r.path_evals();
         self.s.hint = None;
         self.s.selected = None;

@@ -74,6 +74,11 @@ impl Chess<'_> {
             let next = last.play(m);
             boards.push(next);
         }
+        // Where the game left known theory, said with every position.
+        let book = r
+            .book_exit
+            .as_ref()
+            .map(|(_, text)| crate::ui::text::capitalise(text));
         let mut items = Vec::new();
         for (ply, &node) in main.iter().enumerate().skip(2) {
             let Some(review) = r.reviews.get(node).and_then(|x| x.as_ref()) else {
@@ -115,7 +120,7 @@ impl Chess<'_> {
                 best_score: review.before,
                 played_score: review.after,
                 reason: None,
-                book: None,
+                book: book.clone(),
             });
         }
         items

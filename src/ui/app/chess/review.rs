@@ -95,8 +95,13 @@ impl Chess<'_> {
                     n(b, "blunder", "blunders")
                 )
             };
+            let book = r
+                .book_exit
+                .as_ref()
+                .map(|(_, text)| format!(" {}.", capitalise(text)))
+                .unwrap_or_default();
             let text = format!(
-                "Review done. White: {}. Black: {}. {} saves it annotated; {}/{} retry White's/Black's mistakes.",
+                "Review done. White: {}. Black: {}.{book} {} saves it annotated; {}/{} retry White's/Black's mistakes.",
                 side(w),
                 side(b),
                 self.ui.replay_key_hint(ReplayAction::Export),
@@ -143,9 +148,11 @@ impl Chess<'_> {
     pub(super) fn export_annotated(&mut self) {
         let Some(r) = &self.s.replay else { return };
         let mut tree = r.parsed.tree.clone();
+        let mut game = r.parsed.game.clone();
         let reviews: Vec<MoveReview> = r.reviews.iter().flatten().cloned().collect();
         crate::game::review::annotate_tree(&mut tree, &reviews);
-        let text = crate::game::write_pgn_tree(&r.parsed.game, &tree);
+        crate::game::openings::annotate_opening(&mut game, &mut tree);
+        let text = crate::game::write_pgn_tree(&game, &tree);
         let stem = r
             .path
             .as_ref()

@@ -10,10 +10,12 @@
 mod drops;
 mod errors;
 mod explain;
+mod lines;
 
 pub use drops::{drop_text, parse_variant_move};
 pub use errors::{CastlingBlock, MoveInputError, color_name, role_name};
 use explain::*;
+pub use lines::numbered_line;
 
 use shakmaty::san::San;
 use shakmaty::{CastlingSide, Chess, File, Move, MoveList, Position, Rank, Role, Square};

@@ -70,6 +70,7 @@ fn review_marks_moves_and_export_writes_them() {
         best_line: vec![best],
         judgement: Some(Judgement::Blunder),
         loss: 0.4,
+        reason: Some("leaves the knight on d7 pinned: 12.Bxd7+".to_string()),
     };
     a.update(
         Msg::Reviewed {

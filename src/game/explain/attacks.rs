@@ -39,7 +39,8 @@ impl Fork {
 
 /// Does `m`, played in `pos`, fork? The moved piece must attack two or
 /// more enemy pieces that are the king, or worth more than it, or
-/// undefended, at least one of them more than a pawn; and it must not be
+/// undefended, and two of them must be more than pawns (a queen taking a
+/// pawn and eyeing another is no fork worth the word); and it must not be
 /// simply lost: either nothing attacks it, or it is defended and every
 /// attacker is worth at least as much. Castling never forks.
 pub(super) fn fork(pos: &Chess, m: Move) -> Option<Fork> {
@@ -73,7 +74,7 @@ pub(super) fn fork(pos: &Chess, m: Move) -> Option<Fork> {
             hit.then_some(r)
         })
         .collect();
-    if targets.len() < 2 || targets.iter().all(|&r| r == Role::Pawn) {
+    if targets.iter().filter(|&&r| r != Role::Pawn).count() < 2 {
         return None;
     }
     targets.sort_by_key(|&r| std::cmp::Reverse(value(r)));

@@ -151,8 +151,8 @@ pub(super) fn see(board: &Board, sq: Square, side: Color) -> i32 {
 }
 
 /// Cancels what was traded evenly (the same piece, or a bishop for a
-/// knight) and pairs a rook lost for a minor piece as "the exchange":
-/// (the exchanges, what is left of `lost`, what is left of `won`).
+/// knight) and names a rook lost for a minor piece "the exchange": (1 for
+/// the exchange or 0, what is left of `lost`, what is left of `won`).
 fn cancel(lost: &[Role], won: &[Role]) -> (usize, Vec<Role>, Vec<Role>) {
     let mut lost = lost.to_vec();
     let mut won = won.to_vec();
@@ -168,16 +168,18 @@ fn cancel(lost: &[Role], won: &[Role]) -> (usize, Vec<Role>, Vec<Role>) {
             i += 1;
         }
     }
-    let mut exchanges = 0;
-    while let (Some(r), Some(m)) = (
-        lost.iter().position(|&r| r == Role::Rook),
-        won.iter().position(|&r| minor(r)),
-    ) {
-        lost.remove(r);
-        won.remove(m);
-        exchanges += 1;
+    // "The exchange" only when it is the whole story apart from pawns: two
+    // rooks for a knight are not "the exchange and a rook".
+    let pieces = |v: &[Role]| v.iter().filter(|&&r| r != Role::Pawn).count();
+    let exchange = pieces(&lost) == 1
+        && pieces(&won) == 1
+        && lost.contains(&Role::Rook)
+        && won.iter().any(|&r| minor(r));
+    if exchange {
+        lost.retain(|&r| r != Role::Rook);
+        won.retain(|&r| !minor(r));
     }
-    (exchanges, lost, won)
+    (usize::from(exchange), lost, won)
 }
 
 /// Names pieces: "the queen" (the side had one), "a knight" (it had more),
@@ -243,16 +245,14 @@ pub(super) fn trade(
 ) -> Option<Trade> {
     let (exchanges, given, got) = cancel(given, got);
     let mut g = Vec::new();
-    match exchanges {
-        0 => {}
-        1 => g.push("the exchange".to_string()),
-        n => g.push(format!("{} exchanges", number_word(n))),
+    if exchanges > 0 {
+        g.push("the exchange".to_string());
     }
     g.extend(pieces(&given, giver_had));
     if g.is_empty() {
         return None;
     }
-    let plural = g.len() > 1 || exchanges > 1 || given.len() > 1;
+    let plural = g.len() > 1 || given.len() > 1;
     Some(Trade {
         given: and_list(&g),
         got: and_list(&pieces(&got, taker_had)),

@@ -71,7 +71,7 @@ pub struct Evidence<'a> {
 pub fn reason(e: &Evidence<'_>) -> String {
     let pos = e.before.chess();
     if !pos.is_legal(e.played) {
-        return by_scores(e);
+        return by_scores(e, &[]);
     }
     let us = pos.turn();
     let mut after = pos.clone();
@@ -87,7 +87,7 @@ pub fn reason(e: &Evidence<'_>) -> String {
         return "stalemates the king: the game is drawn".to_string();
     }
     if let Some(n) = mate_for(e.score_before, us).filter(|&n| n > 0)
-        && !mate_for(e.score_after, us).is_some_and(|m| m > 0)
+        && mate_for(e.score_after, us).is_none_or(|m| m <= 0)
         && best_line.first().is_some_and(|&m| m != e.played)
     {
         return misses_mate(pos, best_line, n);
@@ -109,26 +109,29 @@ pub fn reason(e: &Evidence<'_>) -> String {
     {
         return text;
     }
-    if let Some(&first) = refutation.first()
-        && let Some(f) = attacks::fork(&after, first)
+    // A fork the line stops too early to cash in: the search found it best,
+    // and the fork is what shows. A longer line that takes nothing shows the
+    // fork did not win anything, so it is not the reason.
+    if let [first] | [first, _] = refutation
+        && let Some(f) = attacks::fork(&after, *first)
     {
         return format!(
             "allows {}, a fork of {}",
-            numbered_line(&after, &[first]),
+            numbered_line(&after, &[*first]),
             f.words()
         );
     }
-    if let Some(&first) = best_line.first()
-        && first != e.played
-        && let Some(f) = attacks::fork(pos, first)
+    if let [first] | [first, _] = best_line
+        && *first != e.played
+        && let Some(f) = attacks::fork(pos, *first)
     {
         return format!(
             "misses {}, a fork of {}",
-            numbered_line(pos, &[first]),
+            numbered_line(pos, &[*first]),
             f.words()
         );
     }
-    by_scores(e)
+    by_scores(e, refutation)
 }
 
 /// The longest start of `line` that is legal from `pos`.
@@ -314,11 +317,19 @@ fn quote(pos: &Chess, line: &[Move]) -> String {
 }
 
 /// "18.Qd2 was better (+0.40); after 18.Rd1 the position is -0.60": the
-/// scores only, White's view as in the rest of the review.
-fn by_scores(e: &Evidence<'_>) -> String {
+/// scores only, White's view as in the rest of the review. After a mistake
+/// or a blunder the engine's reply is quoted too ("after 18.Nd5 Qxa1+ the
+/// position is -6.60"): a big drop the other cases did not explain is
+/// easier to see from the move that punishes it.
+fn by_scores(e: &Evidence<'_>, refutation: &[Move]) -> String {
     let pos = e.before.chess();
     let played = if pos.is_legal(e.played) {
-        numbered_line(pos, &[e.played])
+        let reply = match e.judgement {
+            Some(Judgement::Mistake | Judgement::Blunder) => refutation.first(),
+            _ => None,
+        };
+        let line: Vec<Move> = std::iter::once(e.played).chain(reply.copied()).collect();
+        numbered_line(pos, &line)
     } else {
         "the move".to_string()
     };

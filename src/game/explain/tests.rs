@@ -254,6 +254,20 @@ fn trades_in_words() {
             "loses the exchange and a pawn".into()
         ))
     );
+    assert_eq!(
+        t(&[Rook, Rook], &[Knight]),
+        Some((
+            "two rooks are lost for a knight".into(),
+            "loses two rooks for a knight".into()
+        ))
+    );
+    assert_eq!(
+        t(&[Rook], &[Knight, Pawn]),
+        Some((
+            "the exchange is lost for a pawn".into(),
+            "loses the exchange for a pawn".into()
+        ))
+    );
     assert_eq!(t(&[Bishop], &[Knight]), None, "an even trade says nothing");
     // "a knight" when the side had two.
     let t2 = material::trade(&[Knight], &[Pawn], &two, &two).unwrap();
@@ -288,4 +302,82 @@ fn undefended_means_no_defender_left() {
     // A piece that was never defended by the moved one is not "left".
     let a6 = moves(fen, &["a6"])[0];
     assert!(!attacks::left_undefended(b.chess(), a6, Square::B7));
+}
+
+/// The ways a reason begins; anything else would be a sentence made up
+/// outside the cases.
+const OPENINGS: [&str; 7] = [
+    "allows ",
+    "misses ",
+    "leaves ",
+    "loses ",
+    "after ",
+    "lets ",
+    "stalemates ",
+];
+
+/// Reviews a game of a PGN in `games/` at [`DEPTH`] and checks that every
+/// judged move has a reason of a known form, and that the first move it
+/// quotes is numbered as the move itself or the reply ("18...Bxh6",
+/// "19.gxh6"). Returns the reasons.
+fn check_game(file: &str, index: usize) -> Vec<String> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("games")
+        .join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let parsed = crate::game::pgn_read::read_games_full(&text)
+        .into_iter()
+        .nth(index)
+        .unwrap()
+        .unwrap();
+    let start = parsed.game.start().clone();
+    let line = parsed.game.moves().to_vec();
+    let stop = AtomicBool::new(false);
+    let reviews =
+        Reviewer::new(Limits::depth(DEPTH)).review(&start, &line, &stop, &mut |_, _, _| {});
+    assert_eq!(reviews.len(), line.len());
+    let mut out = Vec::new();
+    let mut b = start.clone();
+    for (r, &m) in reviews.iter().zip(&line) {
+        match (&r.judgement, &r.reason) {
+            (None, None) => {}
+            (Some(_), Some(reason)) => {
+                assert!(!reason.is_empty());
+                let known = reason.contains(" was better (")
+                    || reason.contains(" the position is ")
+                    || OPENINGS.iter().any(|o| reason.starts_with(o));
+                assert!(known, "ply {}: {reason}", r.ply);
+                let n = b.chess().fullmoves().get();
+                let first = reason
+                    .split_whitespace()
+                    .filter_map(|w| w.split_once('.'))
+                    .find_map(|(d, _)| d.parse::<u32>().ok());
+                if let Some(first) = first.filter(|_| !reason.starts_with("stalemates")) {
+                    assert!(first == n || first == n + 1, "ply {}: {reason}", r.ply);
+                }
+                out.push(reason.clone());
+            }
+            other => panic!("ply {}: judgement and reason disagree: {other:?}", r.ply),
+        }
+        b = b.play(m);
+    }
+    out
+}
+
+#[test]
+fn every_judged_move_of_real_games_has_a_reason() {
+    // The Immortal Game: sacrifices everywhere, judged by a shallow search.
+    let immortal = check_game("classics.pgn", 0);
+    assert!(immortal.len() >= 5, "{immortal:#?}");
+    assert!(
+        immortal.iter().any(|r| r.starts_with("allows mate in")),
+        "{immortal:#?}"
+    );
+    assert!(
+        immortal.iter().any(|r| r.starts_with("loses ")),
+        "{immortal:#?}"
+    );
+    // Kasparov - Deep Blue 1997, game 6: a short, decisive game.
+    let game6 = check_game("kasparov-deep-blue-1997.pgn", 5);
+    assert!(!game6.is_empty());
 }

@@ -70,7 +70,7 @@ fn review_marks_moves_and_export_writes_them() {
         best_line: vec![best],
         judgement: Some(Judgement::Blunder),
         loss: 0.4,
-        reason: Some("leaves the knight on d7 pinned: 12.Bxd7+".to_string()),
+        reason: Some("allows 12.Bxd7+ Nxd7 13.Qb8+ Nxb8 14.Rd8# mate".to_string()),
     };
     a.update(
         Msg::Reviewed {
@@ -109,6 +109,26 @@ fn review_marks_moves_and_export_writes_them() {
         "the verdict under the list: {screen}"
     );
     assert!(screen.contains("Best was Kd8"), "{screen}");
+    // Words across the note's rows, the box's sides left out.
+    let words = screen
+        .replace('│', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        words.contains("chance): allows 12.Bxd7+ Nxd7 13.Qb8+ Nxb8 14.Rd8# mate."),
+        "the reason after the verdict: {screen}"
+    );
+    // At 80x24 the note grows so the verdict and the reason show whole.
+    let small = render(&a, 80, 24).replace('│', " ");
+    let words: Vec<&str> = small.split_whitespace().collect();
+    let joined = words.join(" ");
+    for part in [
+        "Blunder", "allows", "12.Bxd7+", "Nxd7", "13.Qb8+", "Nxb8", "14.Rd8#", "mate.",
+    ] {
+        assert!(words.contains(&part), "{part} at 80x24: {small}");
+    }
+    assert!(joined.contains("Nbd7??"), "a move row is left: {small}");
     // Export: the annotated PGN, readable again with the same moves.
     a.ui.dirs.data = Some(PathBuf::from("/tmp/kibitz-test-data"));
     shift(&mut a, 'E', now);
@@ -125,6 +145,10 @@ fn review_marks_moves_and_export_writes_them() {
         "{text}"
     );
     assert!(text.contains("[%eval"), "{text}");
+    assert!(
+        text.contains("allows 12.Bxd7+ Nxd7 13.Qb8+ Nxb8 14.Rd8# mate. Kd8 was best."),
+        "the reason in the comment: {text}"
+    );
     assert!(
         path.is_some_and(|p| p.ends_with("annotated/test-game1-annotated.pgn")),
         "saved in the data directory"

@@ -700,6 +700,12 @@ mod tests {
             "{:?}",
             n.comments
         );
+        assert_eq!(nf6.reason.as_deref(), Some("allows 4.Qxf7# mate"));
+        assert!(
+            n.comments[2].contains("#1): allows 4.Qxf7# mate. "),
+            "{:?}",
+            n.comments
+        );
         let parent = tree.node(main[4]);
         assert_eq!(parent.children.len(), 2);
         assert_eq!(tree.node(parent.children[1]).mv, nf6.best);
@@ -710,6 +716,50 @@ mod tests {
         let before = tree.clone();
         annotate_tree(&mut tree, &r);
         assert!(tree.same_as(&before));
+    }
+
+    #[test]
+    fn review_comments_are_recognised_with_and_without_reasons() {
+        for c in [
+            "Mistake (+0.20 → -1.50).",
+            "Mistake (+0.20 → -1.50). Qd2 was best.",
+            "Blunder (+0.20 → #-1): allows 24.Qxf7# mate. Qd2 was best.",
+            "Inaccuracy (+0.40 → -0.60): 18.Qd2 was better (+0.40); after 18.Rd1 the position is -0.60.",
+            "Mistake (+0.20 → -1.50): loses a pawn: 19.Nxe5 Nxe5 20.Qxe5 …",
+        ] {
+            assert!(is_review_comment(c), "{c}");
+        }
+        for c in [
+            "Mistake (a big one) here.",
+            "Mistake (+0.20 → -1.50)",
+            "Mistake (+0.20 → -1.50): ",
+            "A mistake (+0.20 → -1.50).",
+            "Blunder (+0.20 → -1.50). Played in time trouble.",
+        ] {
+            assert!(!is_review_comment(c), "{c}");
+        }
+        // The best move is not repeated when the reason names it.
+        let board = Board::startpos();
+        let e4 = board.parse_uci("e2e4").unwrap();
+        let mut r = MoveReview {
+            ply: 0,
+            before: Score(40),
+            after: Score(-60),
+            best: Some(e4),
+            best_line: vec![e4],
+            judgement: Some(Judgement::Inaccuracy),
+            loss: 0.06,
+            reason: Some("1.e4 was better (+0.40); after 1.a4 the position is -0.60".into()),
+        };
+        assert_eq!(
+            judgement_comment(Judgement::Inaccuracy, &r, &board, Some(e4)),
+            "Inaccuracy (+0.40 → -0.60): 1.e4 was better (+0.40); after 1.a4 the position is -0.60."
+        );
+        r.reason = Some("loses a pawn: 1...d5 2.Nf3 Bxg4".into());
+        assert_eq!(
+            judgement_comment(Judgement::Inaccuracy, &r, &board, Some(e4)),
+            "Inaccuracy (+0.40 → -0.60): loses a pawn: 1...d5 2.Nf3 Bxg4. e4 was best."
+        );
     }
 
     #[test]

@@ -373,6 +373,9 @@ pub enum ReplayAction {
     Review,
     PlayFromHere,
     Export,
+    /// The tree explorer on the position after a reviewed mistake, the
+    /// refutation selected.
+    Refutation,
 }
 
 impl ReplayAction {
@@ -392,6 +395,7 @@ impl ReplayAction {
         ReplayAction::Review,
         ReplayAction::PlayFromHere,
         ReplayAction::Export,
+        ReplayAction::Refutation,
     ];
 
     pub fn name(self) -> &'static str {
@@ -411,6 +415,7 @@ impl ReplayAction {
             ReplayAction::Review => "review",
             ReplayAction::PlayFromHere => "play_from_here",
             ReplayAction::Export => "export",
+            ReplayAction::Refutation => "refutation",
         }
     }
 
@@ -433,6 +438,9 @@ impl ReplayAction {
             }
             ReplayAction::PlayFromHere => "Play from here against the engine",
             ReplayAction::Export => "Save the game with the review as annotated PGN",
+            ReplayAction::Refutation => {
+                "Explore the refutation of a reviewed mistake (the search after it)"
+            }
         }
     }
 
@@ -453,6 +461,7 @@ impl ReplayAction {
             ReplayAction::Review => &["r"],
             ReplayAction::PlayFromHere => &["P"],
             ReplayAction::Export => &["E"],
+            ReplayAction::Refutation => &["X"],
         }
     }
 }

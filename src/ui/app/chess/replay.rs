@@ -345,6 +345,7 @@ impl Chess<'_> {
             ReplayAction::Review => self.toggle_review(),
             ReplayAction::PlayFromHere => self.play_from_here(now),
             ReplayAction::Export => self.export_annotated(),
+            ReplayAction::Refutation => self.explore_refutation(),
         }
     }
 

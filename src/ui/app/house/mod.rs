@@ -209,7 +209,8 @@ impl House<'_> {
                 | ReplayAction::GoTo
                 | ReplayAction::Review
                 | ReplayAction::PlayFromHere
-                | ReplayAction::Export => {
+                | ReplayAction::Export
+                | ReplayAction::Refutation => {
                     let what = a.description();
                     self.ui.error(format!(
                         "Not on the Crazyhouse/Bughouse screen yet ({what})."

@@ -250,10 +250,13 @@ fn loses_material(
         ));
     }
     if e.played.is_capture() && shown > 0 {
+        // One line from the move on, so Black's reply is not numbered
+        // again ("after 69.Qxd4?? Re3+ 70.Qxe3"), the glyph on the move.
         let glyph = e.judgement.map(|j| nag_text(j.nag())).unwrap_or_default();
-        let mine = numbered_line(pos, &[e.played]);
-        let line = quote(after, &refutation[..shown]);
-        return Some(format!("after {mine}{glyph} {line} {}", passive(&trade)));
+        let mut line = quote(pos, &played_line[..=shown]);
+        let at = line.find(' ').unwrap_or(line.len());
+        line.insert_str(at, &glyph);
+        return Some(format!("after {line} {}", passive(&trade)));
     }
     if shown == 0 {
         return None;

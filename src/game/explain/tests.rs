@@ -96,6 +96,27 @@ fn a_capture_that_loses_the_piece() {
 }
 
 #[test]
+fn a_reply_to_white_is_not_numbered_again() {
+    // 69.Qxd4?? Rxd4: the rook behind the pawn takes the queen.
+    let fen = "3r2k1/8/8/8/3p4/8/5PK1/3Q4 w - - 0 69";
+    let line = moves(fen, &["Qxd4", "Rxd4"]);
+    let b = board(fen);
+    let e = Evidence {
+        before: &b,
+        played: line[0],
+        best_line: &[],
+        refutation: &line[1..],
+        score_before: Score(-100),
+        score_after: Score(-900),
+        judgement: Some(Judgement::Blunder),
+    };
+    assert_eq!(
+        reason(&e),
+        "after 69.Qxd4?? Rxd4 the queen is lost for a pawn"
+    );
+}
+
+#[test]
 fn losing_the_exchange() {
     // The rook goes where the bishop takes it and a pawn takes back.
     let fen = "3r2k1/ppp2ppp/5n2/8/5B2/2N5/PPP2PPP/6K1 b - - 0 20";

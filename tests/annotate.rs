@@ -55,13 +55,21 @@ fn tags(g: &ParsedGame) -> Vec<(String, String)> {
 
 /// Comments without `[%eval]` and without the review's own (nor the
 /// book's: where the game left the opening book).
+/// A comment the review wrote: "Mistake (+0.20 → -1.50): a reason. Qd2
+/// was best." (the reason and the best move are not always there).
+fn is_verdict(c: &str) -> bool {
+    ["Inaccuracy (", "Mistake (", "Blunder ("]
+        .iter()
+        .any(|j| c.starts_with(j) && c.contains(" → "))
+}
+
 fn plain_comments(tree: &MoveTree, id: usize) -> Vec<String> {
     tree.node(id)
         .comments
         .iter()
         .filter(|c| {
             !c.starts_with("[%eval")
-                && !c.contains(" was best.")
+                && !is_verdict(c)
                 && !kibitz::game::openings::is_book_comment(c)
         })
         .cloned()
@@ -124,6 +132,10 @@ fn a_blunder_is_marked_and_the_games_keep_their_moves_and_tags() {
     assert!(
         verdict.ends_with(&format!("{} was best.", best.san)),
         "{verdict}"
+    );
+    assert!(
+        verdict.contains(" → #1): allows 4.Qxf7# mate. "),
+        "the reason follows the scores: {verdict}"
     );
     assert!(nf6.comments.contains(&"[%eval #1]".to_string()));
     // The mate is best: no glyph, no variation.

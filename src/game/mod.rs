@@ -1,6 +1,7 @@
 //! A game as data: start position, moves, headers, result and how it ended.
 //! Matches, autosave and replay all read and write this one type.
 
+pub mod explain;
 pub mod history;
 pub mod library;
 pub mod movetree;

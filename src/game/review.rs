@@ -10,6 +10,7 @@
 //! White mating in n moves is `Score::mate_in(2n - 1)` (`#n`), Black mating
 //! in n moves is `Score::mated_in(2n)` (`#-n`); see [`white_view`].
 
+use super::explain::{self, Evidence};
 use super::movetree::{MoveTree, NodeId};
 use crate::engine::{Board, Engine, EngineOptions, GamePosition, Limits, NoObserver, Score};
 use shakmaty::{Color, Move, Position};
@@ -30,6 +31,9 @@ const WIN_CHANCE_K: f64 = 0.003_682_08;
 const CP_CAP: i32 = 1000;
 /// The best line written as a variation is at most this many plies.
 pub const MAX_BEST_LINE: usize = 8;
+/// The lines a reason is read from are kept up to this many plies: a mate
+/// in 4 and the end of an exchange need more than the variation shows.
+const MAX_REASON_LINE: usize = 16;
 
 /// How bad a move was.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -91,6 +95,9 @@ pub struct MoveReview {
     pub judgement: Option<Judgement>,
     /// The drop in the mover's winning chance, 0..1.
     pub loss: f64,
+    /// For a judged move, why in plain words, read off the best line and
+    /// the refutation ([`explain::reason`]): "allows 24.Qxf7# mate".
+    pub reason: Option<String>,
 }
 
 /// A side-to-move score as White's view, mates normalised as the module
@@ -226,14 +233,29 @@ impl Reviewer {
             } else {
                 Judgement::from_loss(loss)
             };
+            // The refutation is the next position's line, searched anyway.
+            let reason = judgement.map(|j| {
+                explain::reason(&Evidence {
+                    before: &board,
+                    played,
+                    best_line: &before.pv,
+                    refutation: &after.pv,
+                    score_before: before.score,
+                    score_after: after.score,
+                    judgement: Some(j),
+                })
+            });
+            let mut best_line = std::mem::take(&mut before.pv);
+            best_line.truncate(MAX_BEST_LINE);
             let review = MoveReview {
                 ply,
                 before: before.score,
                 after: after.score,
                 best: before.best,
-                best_line: std::mem::take(&mut before.pv),
+                best_line,
                 judgement,
                 loss,
+                reason,
             };
             progress(ply + 1, total, Some(&review));
             out.push(review);
@@ -281,7 +303,7 @@ impl Reviewer {
         // Only legal moves, in case a line ends in something odd.
         let mut b = board.clone();
         let mut len = 0;
-        for &m in pv.iter().take(MAX_BEST_LINE) {
+        for &m in pv.iter().take(MAX_REASON_LINE) {
             if !b.is_legal(m) {
                 break;
             }
@@ -340,17 +362,14 @@ pub fn annotate_tree(tree: &mut MoveTree, reviews: &[MoveReview]) {
             continue;
         };
         let board = tree.board_at(parent);
-        let best_san = r.best.filter(|&m| board.is_legal(m)).map(|m| board.san(m));
-        comments.push(match &best_san {
-            Some(san) => format!("{} ({} → {}). {san} was best.", j.name(), r.before, r.after),
-            None => format!("{} ({} → {}).", j.name(), r.before, r.after),
-        });
+        let best = r.best.filter(|&m| board.is_legal(m));
+        comments.push(judgement_comment(j, r, &board, best));
         let n = &mut tree.nodes[node];
         n.comments = comments;
         if !n.nags.iter().any(|g| (1..=6).contains(g)) {
             n.nags.push(j.nag());
         }
-        if best_san.is_some() {
+        if best.is_some() {
             add_best_line(tree, parent, board, r);
         }
     }
@@ -384,7 +403,30 @@ fn add_best_line(tree: &mut MoveTree, parent: NodeId, mut board: Board, r: &Move
     }
 }
 
-/// Is this a judgement comment [`annotate_tree`] wrote?
+/// The comment for a judged move: "Mistake (+0.20 → -1.50): allows
+/// 24.Qxf7# mate. Qd2 was best." The best move is left out when the
+/// reason already names it ("misses mate in 2: 17...Qh2+ 18.Kf1 Qh1#.").
+fn judgement_comment(j: Judgement, r: &MoveReview, board: &Board, best: Option<Move>) -> String {
+    let mut c = format!("{} ({} → {})", j.name(), r.before, r.after);
+    let reason = r.reason.as_deref().filter(|t| !t.is_empty());
+    if let Some(reason) = reason {
+        c.push_str(": ");
+        c.push_str(reason);
+    }
+    if !c.ends_with(['.', '…']) {
+        c.push('.');
+    }
+    if let Some(m) = best {
+        let named = super::notation::numbered_line(board.chess(), &[m]);
+        if !reason.is_some_and(|t| t.contains(&named)) {
+            c.push_str(&format!(" {} was best.", board.san(m)));
+        }
+    }
+    c
+}
+
+/// Is this a judgement comment [`annotate_tree`] wrote? "Mistake (+0.20 →
+/// -1.50)" then ".", ". Qd2 was best." or ": " and a reason.
 fn is_review_comment(c: &str) -> bool {
     [
         Judgement::Inaccuracy,
@@ -395,8 +437,12 @@ fn is_review_comment(c: &str) -> bool {
     .any(|j| {
         c.strip_prefix(j.name())
             .and_then(|rest| rest.strip_prefix(" ("))
-            .is_some_and(|rest| {
-                rest.contains(" → ") && (rest.ends_with(").") || rest.ends_with(" was best."))
+            .and_then(|rest| rest.split_once(')'))
+            .is_some_and(|(scores, tail)| {
+                scores.contains(" → ")
+                    && (tail == "."
+                        || (tail.starts_with(". ") && tail.ends_with(" was best."))
+                        || (tail.starts_with(": ") && tail.len() > 2))
             })
     })
 }
@@ -654,6 +700,12 @@ mod tests {
             "{:?}",
             n.comments
         );
+        assert_eq!(nf6.reason.as_deref(), Some("allows 4.Qxf7# mate"));
+        assert!(
+            n.comments[2].contains("#1): allows 4.Qxf7# mate. "),
+            "{:?}",
+            n.comments
+        );
         let parent = tree.node(main[4]);
         assert_eq!(parent.children.len(), 2);
         assert_eq!(tree.node(parent.children[1]).mv, nf6.best);
@@ -664,6 +716,50 @@ mod tests {
         let before = tree.clone();
         annotate_tree(&mut tree, &r);
         assert!(tree.same_as(&before));
+    }
+
+    #[test]
+    fn review_comments_are_recognised_with_and_without_reasons() {
+        for c in [
+            "Mistake (+0.20 → -1.50).",
+            "Mistake (+0.20 → -1.50). Qd2 was best.",
+            "Blunder (+0.20 → #-1): allows 24.Qxf7# mate. Qd2 was best.",
+            "Inaccuracy (+0.40 → -0.60): 18.Qd2 was better (+0.40); after 18.Rd1 the position is -0.60.",
+            "Mistake (+0.20 → -1.50): loses a pawn: 19.Nxe5 Nxe5 20.Qxe5 …",
+        ] {
+            assert!(is_review_comment(c), "{c}");
+        }
+        for c in [
+            "Mistake (a big one) here.",
+            "Mistake (+0.20 → -1.50)",
+            "Mistake (+0.20 → -1.50): ",
+            "A mistake (+0.20 → -1.50).",
+            "Blunder (+0.20 → -1.50). Played in time trouble.",
+        ] {
+            assert!(!is_review_comment(c), "{c}");
+        }
+        // The best move is not repeated when the reason names it.
+        let board = Board::startpos();
+        let e4 = board.parse_uci("e2e4").unwrap();
+        let mut r = MoveReview {
+            ply: 0,
+            before: Score(40),
+            after: Score(-60),
+            best: Some(e4),
+            best_line: vec![e4],
+            judgement: Some(Judgement::Inaccuracy),
+            loss: 0.06,
+            reason: Some("1.e4 was better (+0.40); after 1.a4 the position is -0.60".into()),
+        };
+        assert_eq!(
+            judgement_comment(Judgement::Inaccuracy, &r, &board, Some(e4)),
+            "Inaccuracy (+0.40 → -0.60): 1.e4 was better (+0.40); after 1.a4 the position is -0.60."
+        );
+        r.reason = Some("loses a pawn: 1...d5 2.Nf3 Bxg4".into());
+        assert_eq!(
+            judgement_comment(Judgement::Inaccuracy, &r, &board, Some(e4)),
+            "Inaccuracy (+0.40 → -0.60): loses a pawn: 1...d5 2.Nf3 Bxg4. e4 was best."
+        );
     }
 
     #[test]

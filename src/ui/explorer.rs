@@ -285,6 +285,10 @@ pub struct Explorer<V: Variant = Std> {
     /// Opened by `kibitz tree`: leaving the explorer quits.
     pub standalone: bool,
     pub note: Option<String>,
+    /// A root move to select when the recording arrives instead of the
+    /// search's best (the review's refutation, which a shallower recording
+    /// may not rank first).
+    pub focus: Option<Move>,
 }
 
 impl<V: Variant> Explorer<V> {
@@ -304,6 +308,7 @@ impl<V: Variant> Explorer<V> {
             compare: Vec::new(),
             standalone: false,
             note: None,
+            focus: None,
         }
     }
 
@@ -332,10 +337,15 @@ impl<V: Variant> Explorer<V> {
             return;
         }
         self.node = rec.tree.root().unwrap_or(0);
-        self.selected = rec
-            .tree
-            .root()
-            .and_then(|r| rec.tree.node(r).best)
+        let focused = rec.tree.root().and_then(|r| {
+            rec.tree
+                .node(r)
+                .children
+                .iter()
+                .position(|&c| self.focus.is_some() && rec.tree.node(c).mv == self.focus)
+        });
+        self.selected = focused
+            .or_else(|| rec.tree.root().and_then(|r| rec.tree.node(r).best))
             .unwrap_or(0);
         self.step = 0;
         self.recording = Some(rec);

@@ -384,6 +384,9 @@ pub enum ReplayAction {
     /// Retry White's / Black's marked mistakes (after a review).
     RetryWhite,
     RetryBlack,
+    /// The tree explorer on the position after a reviewed mistake, the
+    /// refutation selected.
+    Refutation,
 }
 
 impl ReplayAction {
@@ -405,6 +408,7 @@ impl ReplayAction {
         ReplayAction::Export,
         ReplayAction::RetryWhite,
         ReplayAction::RetryBlack,
+        ReplayAction::Refutation,
     ];
 
     pub fn name(self) -> &'static str {
@@ -426,6 +430,7 @@ impl ReplayAction {
             ReplayAction::Export => "export",
             ReplayAction::RetryWhite => "retry_white",
             ReplayAction::RetryBlack => "retry_black",
+            ReplayAction::Refutation => "refutation",
         }
     }
 
@@ -450,6 +455,9 @@ impl ReplayAction {
             ReplayAction::Export => "Save the game with the review as annotated PGN",
             ReplayAction::RetryWhite => "Retry White's mistakes: find better moves (reviews first)",
             ReplayAction::RetryBlack => "Retry Black's mistakes: find better moves (reviews first)",
+            ReplayAction::Refutation => {
+                "Explore the refutation of a reviewed mistake (the search after it)"
+            }
         }
     }
 
@@ -472,6 +480,7 @@ impl ReplayAction {
             ReplayAction::Export => &["E"],
             ReplayAction::RetryWhite => &["m"],
             ReplayAction::RetryBlack => &["M"],
+            ReplayAction::Refutation => &["X"],
         }
     }
 }

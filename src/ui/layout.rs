@@ -132,7 +132,11 @@ pub fn replay_panel(area: Rect) -> ReplayPanel {
 /// rows go).
 pub fn replay_rows(r: &Replay, moves: Rect) -> (Vec<Vec<Placed>>, usize, Rect) {
     let inner_h = moves.height.saturating_sub(2);
-    let note_h = if inner_h >= 8 { NOTE_H } else { 0 };
+    let note_h = if inner_h >= 8 {
+        note_rows(r, moves.width.saturating_sub(2), inner_h)
+    } else {
+        0
+    };
     let inner = Rect::new(
         moves.x + 1,
         moves.y + 1,
@@ -145,6 +149,31 @@ pub fn replay_rows(r: &Replay, moves: Rect) -> (Vec<Vec<Placed>>, usize, Rect) {
     let focus = rp::row_of(&rows, r.cursor);
     let first = rp::first_row(rows.len(), focus, inner.height as usize);
     (rows, first, inner)
+}
+
+/// Rows for the current move's notes (the rule included): [`NOTE_H`], or
+/// more when the move has a reason, so the verdict and the reason show
+/// whole (at 80x24 the panel is 31 columns wide), leaving at least three
+/// rows of moves.
+fn note_rows(r: &Replay, width: u16, inner_h: u16) -> u16 {
+    // The verdict before the reason: "Blunder (+0.35 → +4.65, −40%
+    // winning chance): ".
+    const VERDICT: usize = 48;
+    let max = inner_h.saturating_sub(3).max(NOTE_H);
+    let Some(reason) = r
+        .reviews
+        .get(r.cursor)
+        .and_then(|x| x.as_ref())
+        .and_then(|x| x.reason.as_deref())
+    else {
+        return NOTE_H;
+    };
+    let width = usize::from(width.max(1));
+    // One row more than the characters need: wrapping breaks at words.
+    let text_rows = (VERDICT + reason.chars().count()).div_ceil(width) + 1;
+    u16::try_from(text_rows + 1)
+        .unwrap_or(max)
+        .clamp(NOTE_H, max)
 }
 
 /// One board of the Crazyhouse/Bughouse screen: the squares, and the

@@ -656,6 +656,7 @@ mod tests {
             best_line: Vec::new(),
             judgement: Some(Judgement::Blunder),
             loss: 0.5,
+            reason: None,
         });
         let toks = tokens(&p.tree, &reviews, None);
         assert!(toks.iter().any(|t| t.text == "Nf6??"), "{toks:?}");

@@ -605,3 +605,27 @@ fn random_text_never_panics() {
     }
     assert!(accepted > 0);
 }
+
+#[test]
+fn lines_are_numbered_as_prose_quotes_them() {
+    let p = Chess::default();
+    let moves: Vec<Move> = ["e2e4", "e7e5", "g1f3"]
+        .iter()
+        .scan(p.clone(), |pos, u| {
+            let m = u.parse::<UciMove>().unwrap().to_move(pos).unwrap();
+            pos.play_unchecked(m);
+            Some(m)
+        })
+        .collect();
+    assert_eq!(numbered_line(&p, &moves), "1.e4 e5 2.Nf3");
+    let mut after = p.clone();
+    after.play_unchecked(moves[0]);
+    assert_eq!(numbered_line(&after, &moves[1..]), "1...e5 2.Nf3");
+    // An illegal move ends the line.
+    assert_eq!(numbered_line(&p, &[moves[0], moves[0]]), "1.e4");
+    assert_eq!(numbered_line(&p, &[]), "");
+    // Check and mate signs are kept.
+    let fools = pos("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2");
+    let mate = "d8h4".parse::<UciMove>().unwrap().to_move(&fools).unwrap();
+    assert_eq!(numbered_line(&fools, &[mate]), "2...Qh4#");
+}

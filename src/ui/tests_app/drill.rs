@@ -139,6 +139,7 @@ fn reviewed_opera(now: Instant) -> App {
         best_line: vec![best],
         judgement: Some(Judgement::Blunder),
         loss: 0.4,
+        reason: Some("allows 12.O-O-O, pinning the knight".into()),
     };
     a.update(
         Msg::Reviewed {
@@ -203,7 +204,7 @@ fn retry_walks_the_mistakes_and_the_engine_judges_other_moves() {
     a.update(done(go.id, 300), t);
     assert_eq!(drill_state(&a), DrillState::Solving);
     assert_eq!(a.chess().game.moves().len(), 1, "refused, not played");
-    assert!(status(&a).contains("not better enough"), "{}", status(&a));
+    assert!(status(&a).contains("not good enough"), "{}", status(&a));
 
     // Judged as good as the best (-0.95 for White): accepted and played.
     type_str(&mut a, "Nfd7", t);
@@ -217,6 +218,10 @@ fn retry_walks_the_mistakes_and_the_engine_judges_other_moves() {
     let screen = render(&a, 120, 40);
     assert!(screen.contains("Retry: Black's mistakes"), "{screen}");
     assert!(screen.contains("11...Nbd7??"), "{screen}");
+    assert!(
+        screen.contains("Why 11...Nbd7 was bad: allows 12.O-O-O"),
+        "the review's reason once the position is done: {screen}"
+    );
     // The last one: next says Retry is done.
     command(&mut a, Action::NewGame, t);
     assert!(status(&a).contains("Retry done"), "{}", status(&a));

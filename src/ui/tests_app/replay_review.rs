@@ -70,6 +70,7 @@ fn review_marks_moves_and_export_writes_them() {
         best_line: vec![best],
         judgement: Some(Judgement::Blunder),
         loss: 0.4,
+        reason: Some("allows 12.Bxd7+ Nxd7 13.Qb8+ Nxb8 14.Rd8# mate".to_string()),
     };
     a.update(
         Msg::Reviewed {
@@ -108,6 +109,26 @@ fn review_marks_moves_and_export_writes_them() {
         "the verdict under the list: {screen}"
     );
     assert!(screen.contains("Best was Kd8"), "{screen}");
+    // Words across the note's rows, the box's sides left out.
+    let words = screen
+        .replace('│', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        words.contains("chance): allows 12.Bxd7+ Nxd7 13.Qb8+ Nxb8 14.Rd8# mate."),
+        "the reason after the verdict: {screen}"
+    );
+    // At 80x24 the note grows so the verdict and the reason show whole.
+    let small = render(&a, 80, 24).replace('│', " ");
+    let words: Vec<&str> = small.split_whitespace().collect();
+    let joined = words.join(" ");
+    for part in [
+        "Blunder", "allows", "12.Bxd7+", "Nxd7", "13.Qb8+", "Nxb8", "14.Rd8#", "mate.",
+    ] {
+        assert!(words.contains(&part), "{part} at 80x24: {small}");
+    }
+    assert!(joined.contains("Nbd7??"), "a move row is left: {small}");
     // Export: the annotated PGN, readable again with the same moves.
     a.ui.dirs.data = Some(PathBuf::from("/tmp/kibitz-test-data"));
     shift(&mut a, 'E', now);
@@ -124,6 +145,10 @@ fn review_marks_moves_and_export_writes_them() {
         "{text}"
     );
     assert!(text.contains("[%eval"), "{text}");
+    assert!(
+        text.contains("allows 12.Bxd7+ Nxd7 13.Qb8+ Nxb8 14.Rd8# mate. Kd8 was best."),
+        "the reason in the comment: {text}"
+    );
     assert!(
         path.is_some_and(|p| p.ends_with("annotated/test-game1-annotated.pgn")),
         "saved in the data directory"
@@ -252,4 +277,125 @@ fn evaluations_from_the_file_are_shown() {
     );
     key(&mut a, KeyCode::Right, now);
     assert_eq!(a.chess().current_eval(), Some(Score(-150)));
+}
+
+#[test]
+fn the_refutation_key_explores_the_search_after_a_mistake() {
+    let now = Instant::now();
+    let mut a = replaying(OPERA, None, now);
+    a.take_effects();
+    // Not reviewed yet: it says how to get a review.
+    type_str(&mut a, "11b", now);
+    shift(&mut a, 'X', now);
+    assert!(a.explorer().is_none());
+    assert!(
+        a.ui.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("reviews the game")),
+        "{:?}",
+        a.ui.status
+    );
+    type_str(&mut a, "1", now);
+    key(&mut a, KeyCode::Enter, now);
+    key(&mut a, KeyCode::Char('r'), now);
+    let (id, moves) = a
+        .take_effects()
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Review(r) => Some((r.id, r.moves)),
+            _ => None,
+        })
+        .expect("the review runs");
+    let board_at = |ply: usize| {
+        let mut b = Board::startpos();
+        for &m in &moves[..ply] {
+            b = b.play(m);
+        }
+        b
+    };
+    // 11...Nbd7 judged; the next move's review holds the search after it,
+    // whose best move (12.Bxd7+ here) is the refutation.
+    let kd8 = board_at(21).parse_uci("e8d8").unwrap();
+    let bxd7 = board_at(22).parse_uci("b5d7").unwrap();
+    for review in [
+        MoveReview {
+            ply: 21,
+            before: Score(-100),
+            after: Score(400),
+            best: Some(kd8),
+            best_line: vec![kd8],
+            judgement: Some(Judgement::Blunder),
+            loss: 0.4,
+            reason: Some("allows 12.Bxd7+".into()),
+        },
+        MoveReview {
+            ply: 22,
+            before: Score(400),
+            after: Score(380),
+            best: Some(bxd7),
+            best_line: vec![bxd7],
+            judgement: None,
+            loss: 0.01,
+            reason: None,
+        },
+    ] {
+        a.update(
+            Msg::Reviewed {
+                id,
+                done: review.ply + 1,
+                total: 33,
+                review: Some(Box::new(review)),
+                finished: false,
+            },
+            now,
+        );
+    }
+    // A good move has nothing to refute.
+    type_str(&mut a, "12", now);
+    key(&mut a, KeyCode::Enter, now);
+    shift(&mut a, 'X', now);
+    assert!(a.explorer().is_none());
+    // The mistake: the explorer on the position after it, the review's
+    // refutation to be selected.
+    type_str(&mut a, "11b", now);
+    key(&mut a, KeyCode::Enter, now);
+    a.take_effects();
+    shift(&mut a, 'X', now);
+    let ex = a.explorer().expect("the explorer is open");
+    assert_eq!(ex.pos.current().fen(), board_at(22).fen());
+    assert_eq!(ex.focus, Some(bxd7));
+    assert!(
+        a.ui.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("after 11... Nbd7: allows 12.Bxd7+")),
+        "{:?}",
+        a.ui.status
+    );
+    let Some(Effect::Explorer(crate::ui::explorer::AnyRequest::Chess(
+        crate::ui::explorer::Request::Record {
+            id,
+            pos,
+            depth,
+            features,
+            cap,
+        },
+    ))) = a
+        .take_effects()
+        .into_iter()
+        .find(|e| matches!(e, Effect::Explorer(_)))
+    else {
+        panic!("a recording is asked for")
+    };
+    let rec = crate::engine::tree::record(&pos, depth, features, Default::default(), cap);
+    a.update(
+        Msg::TreeRecorded {
+            id,
+            recording: crate::ui::explorer::AnyRecording::Chess(Box::new(rec)),
+        },
+        now,
+    );
+    let ex = a.explorer().expect("still open");
+    let tree = ex.tree().expect("recorded");
+    let chosen = ex.selected_child().map(|c| tree.node(c).mv);
+    assert_eq!(chosen, Some(Some(bxd7)), "the refutation is selected");
 }

@@ -79,7 +79,12 @@ pub(super) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
 
     // Search panel, eval graph, moves.
     let rest = area.height.saturating_sub(game_h);
-    let graph_h = if rest >= 26 { 7 } else { 0 };
+    // A drill has no evaluations to graph.
+    let graph_h = if rest >= 26 && app.s.drill.is_none() {
+        7
+    } else {
+        0
+    };
     let search_h = ((rest - graph_h) * 55 / 100).max(5).min(rest);
     let moves_h = rest.saturating_sub(search_h + graph_h);
     let search_area = Rect::new(area.x, area.y + game_h, area.width, search_h);

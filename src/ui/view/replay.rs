@@ -337,9 +337,16 @@ fn move_note(theme: &Theme, r: &Replay) -> Vec<Span<'static>> {
             .judgement
             .map(|j| super::search::judgement_colour(theme, j))
             .unwrap_or(theme.dim);
+        // The reason right after the verdict: on a small screen the note
+        // is cut at the bottom, and the why matters more than the line.
+        let reason = match rev.reason.as_deref().filter(|t| !t.is_empty()) {
+            Some(t) if t.ends_with('…') => format!(": {t}"),
+            Some(t) => format!(": {t}."),
+            None => ".".to_string(),
+        };
         note.push(Span::styled(
             format!(
-                "{verdict} ({} → {}, −{:.0}% winning chance).{best} ",
+                "{verdict} ({} → {}, −{:.0}% winning chance){reason}{best} ",
                 score_text(rev.before),
                 score_text(rev.after),
                 rev.loss * 100.0

@@ -272,7 +272,7 @@ impl Chess<'_> {
         } else {
             d.run.try_move(mv); // counted as a wrong try
             let text = format!(
-                "{san} is not better enough ({} against {} for the best). Try again ({} = hint).",
+                "{san} is not good enough ({}; the best keeps {}). Try again ({} = hint).",
                 shown(got),
                 shown(item.best_score),
                 self.ui.keys_hint(Action::Hint)

@@ -101,6 +101,11 @@ impl Chess<'_> {
 
     /// Opens the tree explorer on the position on the board.
     pub fn open_explorer(&mut self, depth: crate::engine::Depth) {
+        self.open_explorer_at(depth, None);
+    }
+
+    /// [`Chess::open_explorer`] with a root move to select once recorded.
+    pub(super) fn open_explorer_at(&mut self, depth: crate::engine::Depth, focus: Option<Move>) {
         let mut pos = crate::engine::GamePosition::new(self.s.game.start().clone());
         for &m in self.s.game.moves() {
             pos.push(m);
@@ -110,12 +115,13 @@ impl Chess<'_> {
                 .error("The game is over here: there is no search to explore.");
             return;
         }
-        let ex = crate::ui::explorer::Explorer::new(
+        let mut ex = crate::ui::explorer::Explorer::new(
             pos,
             depth,
             crate::engine::Features::default(),
             crate::engine::tree::DEFAULT_NODE_CAP,
         );
+        ex.focus = focus;
         super::explorer::open(self.ui, ex, false);
     }
 

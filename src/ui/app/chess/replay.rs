@@ -358,6 +358,7 @@ impl Chess<'_> {
             ReplayAction::RetryWhite => self.start_retry(Color::White, now),
             ReplayAction::RetryBlack => self.start_retry(Color::Black, now),
             ReplayAction::Export => self.export_annotated(),
+            ReplayAction::Refutation => self.explore_refutation(),
         }
     }
 

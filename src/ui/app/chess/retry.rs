@@ -119,7 +119,7 @@ impl Chess<'_> {
                 judgement,
                 best_score: review.before,
                 played_score: review.after,
-                reason: None,
+                reason: review.reason.clone(),
                 book: book.clone(),
             });
         }

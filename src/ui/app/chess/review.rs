@@ -5,6 +5,10 @@ use super::*;
 use crate::ui::keymap::ReplayAction;
 use crate::ui::replay::{self as rp, ReviewState};
 
+/// How deep the explorer searches a refutation: deeper than its default,
+/// so a simple tactic is in the tree, shallow enough to browse.
+const REFUTATION_DEPTH: crate::engine::Depth = 4;
+
 impl Chess<'_> {
     pub(super) fn toggle_review(&mut self) {
         let Some(r) = &mut self.s.replay else { return };
@@ -119,6 +123,39 @@ impl Chess<'_> {
         if finished && let Some(side) = self.s.replay.as_mut().and_then(|r| r.retry_after.take()) {
             self.start_retry(side, now);
         }
+    }
+
+    /// The tree explorer on the position after the current move when the
+    /// review judged it, the refutation selected: the review's own line
+    /// when the next move of the game was reviewed too (its best line is
+    /// the search after this move), else the explorer's best.
+    pub(super) fn explore_refutation(&mut self) {
+        let Some(r) = &self.s.replay else { return };
+        let tree = r.tree();
+        let Some(rev) = r.reviews.get(r.cursor).and_then(|x| x.as_ref()) else {
+            let hint = self.ui.replay_key_hint(ReplayAction::Review);
+            self.ui.info(format!(
+                "No review of this move: {hint} reviews the game, then this key explores a mistake's refutation."
+            ));
+            return;
+        };
+        if rev.judgement.is_none() {
+            self.ui.info(
+                "The review found no mistake in this move: nothing to refute (x explores any position).",
+            );
+            return;
+        }
+        let focus = tree
+            .node(r.cursor)
+            .children
+            .first()
+            .and_then(|&next| r.reviews.get(next))
+            .and_then(|x| x.as_ref())
+            .and_then(|next| next.best_line.first().copied());
+        let name = crate::game::movetree::numbered(tree, r.cursor, true);
+        let why = rev.reason.clone().unwrap_or_default();
+        self.open_explorer_at(REFUTATION_DEPTH, focus);
+        self.ui.info(format!("The search after {name}: {why}"));
     }
 
     /// A new game against the engine from the position shown, the human

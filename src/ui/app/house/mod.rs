@@ -211,7 +211,8 @@ impl House<'_> {
                 | ReplayAction::PlayFromHere
                 | ReplayAction::RetryWhite
                 | ReplayAction::RetryBlack
-                | ReplayAction::Export => {
+                | ReplayAction::Export
+                | ReplayAction::Refutation => {
                     let what = a.description();
                     self.ui.error(format!(
                         "Not on the Crazyhouse/Bughouse screen yet ({what})."

@@ -58,11 +58,7 @@ pub(super) fn draw_drill_panel(buf: &mut Buffer, app: &ChessView<'_>, d: &Drill,
         } => {
             title = format!("Retry: {}'s mistakes", color_name(*side));
             lines.push(Line::from(Span::styled(
-                format!(
-                    "Position {} of {}   found first time: {found}",
-                    index + 1,
-                    items.len()
-                ),
+                format!("Position {} of {} · found: {found}", index + 1, items.len()),
                 dim,
             )));
             if let Some(it) = items.get(*index) {

@@ -85,7 +85,12 @@ pub(super) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
     } else {
         0
     };
-    let search_h = ((rest - graph_h) * 55 / 100).max(5).min(rest);
+    let search_h = if app.s.drill.is_some() {
+        // A drill's moves are few: its panel takes all but four rows.
+        rest.saturating_sub(4).max(5).min(rest)
+    } else {
+        ((rest - graph_h) * 55 / 100).max(5).min(rest)
+    };
     let moves_h = rest.saturating_sub(search_h + graph_h);
     let search_area = Rect::new(area.x, area.y + game_h, area.width, search_h);
     match (&app.s.trainer, &app.s.drill) {

@@ -368,6 +368,12 @@ enum BatchCmd {
         #[arg(long, default_value_t = 300)]
         max_moves: usize,
     },
+    /// Puzzles in the Lichess CSV format: solve a file with Kibitz's
+    /// engine, or make puzzles from the games of a PGN file.
+    Puzzles {
+        #[command(subcommand)]
+        cmd: PuzzlesCmd,
+    },
     /// Self-play games for tuning: writes `FEN | result | score` lines (quiet positions, the game result, the search score for White).
     #[command(hide = true)]
     Datagen {
@@ -423,6 +429,37 @@ enum BatchCmd {
         #[arg(long, default_value = "chess")]
         variant: String,
     },
+}
+
+/// `kibitz puzzles ...`.
+#[derive(Subcommand, Debug)]
+enum PuzzlesCmd {
+    /// Kibitz's engine plays the solver's side of every puzzle of a
+    /// Lichess-format CSV file: one line per puzzle (`ID solved` or `ID
+    /// failed: played X, expected Y`), last `solved N/M`. Where the
+    /// expected move mates, any mating move is accepted.
+    Solve {
+        /// The puzzle file (lichess' CSV).
+        file: PathBuf,
+        /// Search time per solver move, in milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+}
+
+impl PuzzlesCmd {
+    fn run(self) -> anyhow::Result<()> {
+        match self {
+            PuzzlesCmd::Solve {
+                file,
+                movetime,
+                threads,
+            } => cli::puzzle_solve::run(&file, movetime, threads),
+        }
+    }
 }
 
 fn main() {
@@ -564,6 +601,7 @@ impl BatchCmd {
     fn run(self, matches: &clap::ArgMatches) -> anyhow::Result<()> {
         match self {
             BatchCmd::Tb { cmd } => kibitz::tablebase::cli::run(cmd),
+            BatchCmd::Puzzles { cmd } => cmd.run(),
             BatchCmd::Match { .. } => match matches.subcommand_matches("match") {
                 Some(m) => cli::matches::run(m),
                 None => Ok(()),

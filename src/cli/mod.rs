@@ -5,5 +5,6 @@ pub mod annotate;
 pub mod bench;
 pub mod bughouse;
 pub mod matches;
+pub mod puzzle_solve;
 pub mod search;
 pub mod tune;

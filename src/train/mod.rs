@@ -6,3 +6,4 @@
 //! [`crate::engine`]; below [`crate::ui`].
 
 pub mod puzzle;
+pub mod solve;

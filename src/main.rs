@@ -448,6 +448,47 @@ enum PuzzlesCmd {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Make puzzles from the games of a PGN file, written as a
+    /// Lichess-format CSV: positions where, after the opponent's mistake,
+    /// one move wins clearly and the others do not, each solver move of the
+    /// solution the only good one. Progress on standard error; Ctrl-C
+    /// writes the puzzles found so far and fails.
+    Make {
+        /// The PGN file.
+        file: PathBuf,
+        /// Where to write the puzzles (atomically).
+        #[arg(short = 'o', long)]
+        out: PathBuf,
+        /// Milliseconds per verifying search (a quarter to screen each
+        /// position). Default 300.
+        #[arg(long, conflicts_with = "nodes")]
+        movetime: Option<u64>,
+        /// Nodes per verifying search instead: the same puzzles on every
+        /// machine.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Games searched at the same time (default: the number of cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// A reference engine judges a puzzle file: at each solver move
+    /// MultiPV 2, ambiguous when the second move is also good by the rule
+    /// `make` uses. With --failures: is each move `solve` failed with also
+    /// winning?
+    #[command(hide = true)]
+    Check {
+        file: PathBuf,
+        /// The reference engine's command line (UCI).
+        #[arg(long, default_value = "/usr/games/stockfish")]
+        engine: String,
+        #[arg(long, conflicts_with = "movetime")]
+        depth: Option<u32>,
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// The output of `kibitz puzzles solve` for FILE.
+        #[arg(long)]
+        failures: Option<PathBuf>,
+    },
 }
 
 impl PuzzlesCmd {
@@ -458,6 +499,20 @@ impl PuzzlesCmd {
                 movetime,
                 threads,
             } => cli::puzzle_solve::run(&file, movetime, threads),
+            PuzzlesCmd::Make {
+                file,
+                out,
+                movetime,
+                nodes,
+                threads,
+            } => cli::puzzle_make::run(&file, &out, movetime, nodes, threads),
+            PuzzlesCmd::Check {
+                file,
+                engine,
+                depth,
+                movetime,
+                failures,
+            } => cli::puzzle_check::run(&file, &engine, depth, movetime, failures.as_deref()),
         }
     }
 }

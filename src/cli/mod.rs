@@ -5,6 +5,8 @@ pub mod annotate;
 pub mod bench;
 pub mod bughouse;
 pub mod matches;
+pub mod puzzle_check;
+pub mod puzzle_make;
 pub mod puzzle_solve;
 pub mod search;
 pub mod tune;

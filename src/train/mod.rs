@@ -5,5 +5,6 @@
 //! Above [`crate::game`] (reviews, tactics, opening names) and
 //! [`crate::engine`]; below [`crate::ui`].
 
+pub mod make;
 pub mod puzzle;
 pub mod solve;

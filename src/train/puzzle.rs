@@ -81,7 +81,7 @@ impl Puzzle {
         if self.moves.len() < 2 {
             return Err(PuzzleError::TooShort);
         }
-        if self.moves.len() % 2 != 0 {
+        if !self.moves.len().is_multiple_of(2) {
             return Err(PuzzleError::EndsWithReply);
         }
         let mut pos = start.clone();

@@ -13,7 +13,8 @@
 //! 2. **Verifying** each candidate at full limits: the position before the
 //!    opponent's move must not already be won for the solver, and from the
 //!    position after it a MultiPV 2 search must show one move that wins
-//!    and a second that does not ([`only_move`]). The solution is then
+//!    and a second that does not ([`only_move`]), confirmed by a longer
+//!    search of all the other moves. The solution is then
 //!    extended: the opponent's best reply (the engine's principal
 //!    variation), and again a MultiPV 2 search that must show the solver's
 //!    next move as the only good one; until a mate, or until the next
@@ -33,8 +34,8 @@ pub use checks::{MIN_GAIN, material, opponent_best_capture, realised};
 
 use super::puzzle::Puzzle;
 use crate::engine::{
-    Board, Depth, Engine, EngineOptions, GamePosition, IterationInfo, Level, Limits, Score,
-    SearchObserver,
+    Board, Depth, Engine, EngineOptions, GamePosition, IterationInfo, Level, Limits, NoObserver,
+    Score, SearchObserver,
 };
 use crate::game::review::{Reviewer, win_chance};
 use shakmaty::{Chess, Color, Move, Position};
@@ -70,22 +71,27 @@ fn mating(score: Score) -> bool {
 /// Is the best move the only good one, given the scores (side to move's
 /// view) of the best and second best moves (`None`: the only legal move)?
 ///
-/// - A mate is the only good move when the second best does not mate, or
-///   when both mate at once (lichess accepts any mating move, so two mates
-///   in one do not make a puzzle ambiguous).
-/// - Otherwise the best must win (chance >= [`WIN`]) and the second be at
-///   least [`MARGIN`] lower.
+/// The best must win (a mate, or a chance of at least [`WIN`]) and the
+/// second must neither mate nor come within [`MARGIN`] of it. A mate
+/// counts as +10 pawns (chance 0.975), so the second best then has to be
+/// below about +2: a second move that merely wins big is often a mate a
+/// deeper search finds, and a puzzle with two solutions is a bad puzzle.
+/// The exception: when both mate at once, lichess accepts either mating
+/// move, so two mates in one are no ambiguity.
 ///
 /// `kibitz puzzles check` judges a reference engine's answers by this
 /// same rule.
 pub fn only_move(best: Score, second: Option<Score>) -> bool {
+    if !mating(best) && chance(best) < WIN {
+        return false;
+    }
     let Some(second) = second else {
         return true;
     };
-    if mating(best) {
-        return !mating(second) || (best.mate_plies() == Some(1) && second.mate_plies() == Some(1));
+    if best.mate_plies() == Some(1) && second.mate_plies() == Some(1) {
+        return true;
     }
-    chance(best) >= WIN && chance(second) <= chance(best) - MARGIN
+    !mating(second) && chance(second) <= chance(best) - MARGIN
 }
 
 /// How puzzles are searched for.
@@ -95,6 +101,10 @@ pub struct MakeSettings {
     pub limits: Limits,
     /// Each screening search (every position of a game, single PV).
     pub screen: Limits,
+    /// The second opinion on a solver move found unique: every other
+    /// move searched again, longer (a shallow second line is where a
+    /// puzzle's second solution hides).
+    pub confirm: Limits,
     /// Transposition table per worker, in MB.
     pub hash_mb: usize,
 }
@@ -105,6 +115,7 @@ impl MakeSettings {
         MakeSettings {
             limits: Limits::movetime(ms.max(1)),
             screen: Limits::movetime((ms / 4).max(1)),
+            confirm: Limits::movetime(ms.max(1).saturating_mul(2)),
             hash_mb: 16,
         }
     }
@@ -115,6 +126,7 @@ impl MakeSettings {
         MakeSettings {
             limits: Limits::nodes(n.max(1)),
             screen: Limits::nodes((n / 4).max(1)),
+            confirm: Limits::nodes(n.max(1).saturating_mul(2)),
             hash_mb: 16,
         }
     }
@@ -175,6 +187,7 @@ pub struct Maker {
     reviewer: Reviewer,
     engine: Engine,
     limits: Limits,
+    confirm: Limits,
 }
 
 /// The search was stopped.
@@ -195,6 +208,7 @@ impl Maker {
             reviewer: Reviewer::with_options(settings.screen.clone(), options.clone()),
             engine: Engine::new(options),
             limits: settings.limits.clone(),
+            confirm: settings.confirm.clone(),
         }
     }
 
@@ -282,6 +296,39 @@ impl Maker {
         }))
     }
 
+    /// Is `a.best` the only good move in `pos`? The MultiPV answer must
+    /// say so ([`only_move`]), and so must a second, longer search of all
+    /// the other moves.
+    fn only_good(
+        &mut self,
+        pos: &GamePosition,
+        a: &Analysis,
+        stop: &AtomicBool,
+    ) -> Result<bool, Stopped> {
+        let Some(second) = a.second else {
+            return Ok(true);
+        };
+        if !only_move(a.score, Some(second)) {
+            return Ok(false);
+        }
+        let others: Vec<Move> = pos
+            .current()
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| m != a.best)
+            .collect();
+        let limits = Limits {
+            searchmoves: others,
+            ..self.confirm.clone()
+        };
+        self.engine.set_multipv(1);
+        let report = self.engine.search(pos, &limits, stop, &mut NoObserver);
+        if stop.load(Ordering::Relaxed) {
+            return Err(Stopped);
+        }
+        Ok(only_move(a.score, Some(report.result.score.max(second))))
+    }
+
     /// The puzzle that starts with the opponent's `played` in `before`
     /// (the game so far), or why there is none.
     fn verify(
@@ -308,7 +355,7 @@ impl Maker {
         let Some(first) = self.analyse(&pos, 2, stop)? else {
             return Ok(Err(Reject::Other));
         };
-        if !only_move(first.score, first.second) {
+        if !self.only_good(&pos, &first, stop)? {
             return Ok(Err(Reject::NotOnlyMove));
         }
         // Not already won before the opponent's move, and the move made
@@ -350,12 +397,7 @@ impl Maker {
             };
             pos.push(reply);
             let next = match self.analyse(&pos, 2, stop)? {
-                Some(a)
-                    if only_move(a.score, a.second)
-                        && (mating(a.score) || chance(a.score) >= WIN) =>
-                {
-                    Some(a)
-                }
+                Some(a) if self.only_good(&pos, &a, stop)? => Some(a),
                 _ => None,
             };
             match next {

@@ -1,9 +1,11 @@
 //! `kibitz puzzles check` (hidden): a reference engine (e.g. Stockfish)
-//! judges a puzzle file. At every solver move it searches with MultiPV 2
-//! and the puzzle is *ambiguous* there when the second move is also good
-//! by the rule the puzzle maker uses ([`only_move`]); it *differs* when
-//! the reference prefers another move than the puzzle's (and the two are
-//! not both mates in one).
+//! judges a puzzle file. At every solver move it searches with MultiPV 2.
+//! The puzzle is *ambiguous* there when the second move is clearly winning
+//! too ([`clearly_winning`]: a mate, or the maker's [`WIN`] chance; two
+//! mates in one excepted, lichess takes either); *narrow* when it is not,
+//! but the maker's stricter [`only_move`] rule would still have refused it
+//! (the best is not clearly winning, or the second is within the margin);
+//! it *differs* when the reference prefers another move than the puzzle's.
 //!
 //! With `--failures`, the output of `kibitz puzzles solve` instead: for
 //! each failed puzzle, is the move Kibitz played also clearly winning (the
@@ -12,7 +14,7 @@
 use anyhow::{Context, Result, anyhow, bail};
 use kibitz::engine::Score;
 use kibitz::game::review::win_chance;
-use kibitz::train::make::{WIN, only_move};
+use kibitz::train::make::{WIN, clearly_winning, only_move};
 use kibitz::train::puzzle::{Puzzle, read_csv};
 use kibitz::uci::client::{EngineInfo, UciClient, split_command};
 use shakmaty::Color;
@@ -118,49 +120,60 @@ pub fn run(
     if let Some(solved) = failures {
         return check_failures(&puzzles, solved, &mut reference);
     }
-    let (mut moves, mut ambiguous, mut differ) = (0usize, 0usize, 0usize);
+    let (mut moves, mut ambiguous, mut narrow, mut differ) = (0usize, 0usize, 0usize, 0usize);
     for p in &puzzles {
-        let mut bad = false;
+        let mut verdicts = Vec::new();
         for k in (1..p.moves.len()).step_by(2) {
             moves += 1;
             let lines = reference.lines(&p.fen, &p.moves[..k], None)?;
             let Some(best) = lines.first() else {
                 continue;
             };
-            let second = lines.get(1).map(|l| l.score);
-            if !only_move(best.score, second) {
-                let s = lines.get(1).map_or(String::new(), |l| {
-                    format!(", second {} {}", l.mv, l.score.uci())
-                });
-                println!(
-                    "{} ambiguous at ply {k}: best {} {}{s}",
-                    p.id,
+            let second = lines.get(1);
+            let s = second.map_or(String::new(), |l| {
+                format!(", second {} {}", l.mv, l.score.uci())
+            });
+            let both_mate_at_once =
+                second.is_some_and(|l| is_mate_in_one(l.score)) && is_mate_in_one(best.score);
+            if let Some(l) = second
+                && clearly_winning(l.score)
+                && !both_mate_at_once
+            {
+                verdicts.push(format!(
+                    "ambiguous at ply {k}: best {} {}{s}",
                     best.mv,
                     best.score.uci()
-                );
-                bad = true;
+                ));
                 ambiguous += 1;
                 break;
             }
-            if best.mv != p.moves[k] {
-                println!(
-                    "{} differs at ply {k}: reference {} {}, puzzle {}",
-                    p.id,
+            if best.mv != p.moves[k] && !both_mate_at_once {
+                verdicts.push(format!(
+                    "differs at ply {k}: reference {} {}{s}, puzzle {}",
                     best.mv,
                     best.score.uci(),
                     p.moves[k]
-                );
+                ));
                 differ += 1;
-                bad = true;
                 break;
             }
+            if !only_move(best.score, second.map(|l| l.score)) {
+                verdicts.push(format!(
+                    "narrow at ply {k}: best {} {}{s}",
+                    best.mv,
+                    best.score.uci()
+                ));
+                narrow += 1;
+            }
         }
-        if !bad {
+        if verdicts.is_empty() {
             println!("{} ok", p.id);
+        } else {
+            println!("{} {}", p.id, verdicts.join("; "));
         }
     }
     println!(
-        "checked {} puzzles ({moves} solver moves): {ambiguous} ambiguous, {differ} differ",
+        "checked {} puzzles ({moves} solver moves): {ambiguous} ambiguous, {differ} differ, {narrow} narrow solver moves",
         puzzles.len()
     );
     Ok(())

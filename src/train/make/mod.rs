@@ -82,7 +82,7 @@ fn mating(score: Score) -> bool {
 /// `kibitz puzzles check` judges a reference engine's answers by this
 /// same rule.
 pub fn only_move(best: Score, second: Option<Score>) -> bool {
-    if !mating(best) && chance(best) < WIN {
+    if !clearly_winning(best) {
         return false;
     }
     let Some(second) = second else {
@@ -92,6 +92,11 @@ pub fn only_move(best: Score, second: Option<Score>) -> bool {
         return true;
     }
     !mating(second) && chance(second) <= chance(best) - MARGIN
+}
+
+/// A mate, or a winning chance of at least [`WIN`].
+pub fn clearly_winning(score: Score) -> bool {
+    mating(score) || chance(score) >= WIN
 }
 
 /// How puzzles are searched for.

@@ -10,10 +10,11 @@
 //! follows the number of searches more than the machine. 100 games of
 //! weak engine play (the first 100 of `kibitz match --movetime 100
 //! --engine "kibitz uci" --option Level=3 --engine "kibitz uci" --option
-//! Level=5 --games 300 --openings noob_3moves_5k.epd --pgn weak.pgn`, 23
-//! to 140 plies) took 356 s with `--threads 2` on a 2-core machine shared
-//! with other builds (load average about 12): 23 puzzles. The goal is
-//! under 10 minutes.
+//! Level=5 --games 300 --openings noob_3moves_5k.epd --pgn weak.pgn`)
+//! took 484 s with `--threads 2` on a 2-core machine shared with other
+//! builds (load average about 11), 12 puzzles; 400 such games (200 more
+//! of these and 200 of level 5 against level 6) took 1445 s. The goal is
+//! under 10 minutes for 100 games.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kibitz::game::pgn_read::read_games;

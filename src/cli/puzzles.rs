@@ -45,6 +45,61 @@ pub enum PuzzlesCmd {
         #[arg(long)]
         store: Option<PathBuf>,
     },
+    /// Kibitz's engine plays the solver's side of every puzzle of a
+    /// Lichess-format CSV file: one line per puzzle (`ID solved` or `ID
+    /// failed: played X, expected Y`), last `solved N/M`. Where the
+    /// expected move mates, any mating move is accepted.
+    Solve {
+        /// The puzzle file (lichess' CSV).
+        file: PathBuf,
+        /// Search time per solver move, in milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Make puzzles from the games of a PGN file, written as a
+    /// Lichess-format CSV: positions where, after the opponent's mistake,
+    /// one move wins clearly and the others do not, each solver move of the
+    /// solution the only good one. Progress on standard error; Ctrl-C
+    /// writes the puzzles found so far and fails.
+    Make {
+        /// The PGN file.
+        file: PathBuf,
+        /// Where to write the puzzles (atomically).
+        #[arg(short = 'o', long)]
+        out: PathBuf,
+        /// Milliseconds per verifying search (a quarter to screen each
+        /// position). Default 300.
+        #[arg(long, conflicts_with = "nodes")]
+        movetime: Option<u64>,
+        /// Nodes per verifying search instead: the same puzzles on every
+        /// machine.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Games searched at the same time (default: the number of cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// A reference engine judges a puzzle file: at each solver move
+    /// MultiPV 2, ambiguous when the second move is also good by the rule
+    /// `make` uses. With --failures: is each move `solve` failed with also
+    /// winning?
+    #[command(hide = true)]
+    Check {
+        file: PathBuf,
+        /// The reference engine's command line (UCI).
+        #[arg(long, default_value = "/usr/games/stockfish")]
+        engine: String,
+        #[arg(long, conflicts_with = "movetime")]
+        depth: Option<u32>,
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// The output of `kibitz puzzles solve` for FILE.
+        #[arg(long)]
+        failures: Option<PathBuf>,
+    },
 }
 
 /// Runs a `puzzles` subcommand.
@@ -61,6 +116,26 @@ pub fn run(cmd: PuzzlesCmd) -> Result<()> {
             store,
         } => super::puzzle_store::import(&file, &source, store),
         PuzzlesCmd::Stats { store } => super::puzzle_store::stats(store),
+
+        PuzzlesCmd::Solve {
+            file,
+            movetime,
+            threads,
+        } => super::puzzle_solve::run(&file, movetime, threads),
+        PuzzlesCmd::Make {
+            file,
+            out,
+            movetime,
+            nodes,
+            threads,
+        } => super::puzzle_make::run(&file, &out, movetime, nodes, threads),
+        PuzzlesCmd::Check {
+            file,
+            engine,
+            depth,
+            movetime,
+            failures,
+        } => super::puzzle_check::run(&file, &engine, depth, movetime, failures.as_deref()),
     }
 }
 

@@ -6,7 +6,9 @@
 //! [`crate::engine`]; below [`crate::ui`].
 
 pub mod glicko;
+pub mod make;
 pub mod puzzle;
 pub mod session;
+pub mod solve;
 pub mod store;
 pub mod themes;

@@ -255,3 +255,34 @@ fn the_puzzle_panel_fits_80x24() {
     assert!(screen.contains("Puzzle 007mr"), "{screen}");
     assert!(screen.contains("Find the best move"), "{screen}");
 }
+
+/// A knight fork after 21...Bxb5: 22.Ne7+ Kf8 23.Nxc8 (lichess 00BNd).
+const FORK: &str = "00BNd,1rr3k1/3bppbp/3p1np1/1B1N4/P2BP3/5P2/P2R2PP/R5K1 b - - 0 21,d7b5 d5e7 g8f8 e7c8,881,78,100,437,advantage fork middlegame short,https://lichess.org/52dQ8pN2/black#42,,";
+
+#[test]
+fn the_theme_key_filters_and_a_fresh_puzzle_is_only_skipped() {
+    let now = Instant::now();
+    let mut a = app();
+    a.ui.puzzles = Some(store_with(&format!("{BACK_RANK}\n{FORK}")));
+    command(&mut a, Action::Puzzles, now);
+    let theme_of = |a: &App| match &a.chess().drill.as_ref().expect("drill").kind {
+        DrillKind::Puzzles { theme, .. } => theme.clone(),
+        DrillKind::Retry { .. } => None,
+    };
+    assert_eq!(theme_of(&a), None);
+    // Themes with the most puzzles first, then by name: `advantage` (one
+    // puzzle each, first by name).
+    command(&mut a, Action::Puzzles, now);
+    let themes = a.ui.puzzle_themes();
+    assert_eq!(theme_of(&a).as_deref(), Some(themes[0].0.as_str()));
+    let d = a.chess().drill.as_ref().expect("drill");
+    assert!(
+        d.run.puzzle.themes.contains(&themes[0].0),
+        "the puzzle shown has the theme: {:?}",
+        d.run.puzzle.themes
+    );
+    assert!(
+        a.ui.puzzles.as_ref().expect("store").history().is_empty(),
+        "a puzzle not yet tried is skipped, not failed"
+    );
+}

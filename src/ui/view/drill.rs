@@ -36,7 +36,7 @@ pub(super) fn draw_drill_panel(buf: &mut Buffer, app: &ChessView<'_>, d: &Drill,
                 let r = store.rating();
                 lines.push(Line::from(Span::styled(
                     format!(
-                        "Your rating: {:.0}{}   due today: {}",
+                        "You: {:.0}{} · due now: {}",
                         r.rating,
                         // Lichess' mark of a provisional rating.
                         if r.deviation > PROVISIONAL { "?" } else { "" },

@@ -329,8 +329,9 @@ impl Chess<'_> {
         let Some(d) = self.s.drill.as_deref().cloned() else {
             return;
         };
-        if !d.finished() && !d.recorded && d.run.played() > 0 {
-            // Skipping an unsolved position counts as not solved.
+        if !d.finished() && !d.recorded && d.run.played() > 1 {
+            // Leaving a position half solved counts as not solved (one
+            // not yet tried is only skipped).
             self.drill_record(false);
         }
         match d.kind {
@@ -410,9 +411,7 @@ impl Chess<'_> {
         {
             *theme = next;
         }
-        if self.s.drill.as_ref().is_some_and(|d| d.finished()) {
-            self.drill_next(now);
-        }
+        self.drill_next(now);
     }
 
     /// Retry: the search-tree explorer on the position after the game's

@@ -45,6 +45,9 @@ pub struct RetryItem {
     pub played_score: Score,
     /// Why the move played was a mistake, in words (from the review).
     pub reason: Option<String>,
+    /// The engine's best line from the position, numbered SAN ("11...Kd8
+    /// 12.Bxf6+ gxf6"), shown once the position is done.
+    pub best_line: String,
     /// The game left the opening book around here (from the review).
     pub book: Option<String>,
 }

@@ -218,6 +218,7 @@ fn retry_walks_the_mistakes_and_the_engine_judges_other_moves() {
     let screen = render(&a, 120, 40);
     assert!(screen.contains("Retry: Black's mistakes"), "{screen}");
     assert!(screen.contains("11...Nbd7??"), "{screen}");
+    assert!(screen.contains("Best line: 11...Kd8"), "{screen}");
     assert!(
         screen.contains("Why 11...Nbd7 was bad: allows 12.O-O-O"),
         "the review's reason once the position is done: {screen}"

@@ -113,6 +113,12 @@ pub(super) fn draw_drill_panel(buf: &mut Buffer, app: &ChessView<'_>, d: &Drill,
             }
             DrillKind::Retry { .. } => {
                 if let Some(it) = d.retry_item() {
+                    if !it.best_line.is_empty() {
+                        lines.push(Line::from(Span::styled(
+                            format!("Best line: {}", it.best_line),
+                            text,
+                        )));
+                    }
                     if let Some(r) = &it.reason {
                         lines.push(Line::from(Span::styled(
                             format!("Why {} was bad: {r}", it.played),

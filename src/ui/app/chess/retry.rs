@@ -120,6 +120,7 @@ impl Chess<'_> {
                 best_score: review.before,
                 played_score: review.after,
                 reason: review.reason.clone(),
+                best_line: crate::game::notation::numbered_line(before.chess(), &review.best_line),
                 book: book.clone(),
             });
         }

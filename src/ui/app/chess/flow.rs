@@ -362,8 +362,28 @@ impl Chess<'_> {
             .trainer_summary()
             .map(|s| format!(" {s}"))
             .unwrap_or_default();
-        self.ui
-            .info(format!("Game over: {}.{summary}", describe_ending(ending)));
+        // A game of yours with a file: how to learn from it (the file
+        // picker lists the newest game first).
+        let learn = if self.s.trainer.is_none()
+            && self.s.save_path.is_some()
+            && self.s.mode != Mode::EngineVsEngine
+            && self.s.game.moves().len() >= 10
+        {
+            use crate::ui::keymap::ReplayAction;
+            format!(
+                " To learn from it: {}, Enter opens it, {} reviews it, {}/{} retry White's/Black's mistakes.",
+                self.ui.keys_hint(Action::Open),
+                self.ui.replay_key_hint(ReplayAction::Review),
+                self.ui.replay_key_hint(ReplayAction::RetryWhite),
+                self.ui.replay_key_hint(ReplayAction::RetryBlack)
+            )
+        } else {
+            String::new()
+        };
+        self.ui.info(format!(
+            "Game over: {}.{summary}{learn}",
+            describe_ending(ending)
+        ));
         self.save();
     }
 

@@ -37,7 +37,7 @@ pub enum Action {
     FewerLines,
     Open,
     Trainer,
-    /// Puzzles (on the puzzle screen: the next theme to filter by).
+    /// Puzzles (on the puzzle screen: the list of themes to filter by).
     Puzzles,
     Up,
     Down,
@@ -164,9 +164,7 @@ impl Action {
             Action::FewerLines => "Analysis: one line fewer",
             Action::Open => "Open a game file to replay (PGN, move history)",
             Action::Trainer => "Endgame trainer: perfect defence, or your own position",
-            Action::Puzzles => {
-                "Puzzles near your rating (on the puzzle screen: filter by the next theme)"
-            }
+            Action::Puzzles => "Puzzles near your rating (on the puzzle screen: choose a theme)",
             Action::Up => "Cursor up",
             Action::Down => "Cursor down",
             Action::Left => "Cursor left",

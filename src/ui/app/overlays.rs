@@ -44,6 +44,36 @@ impl App {
         }
     }
 
+    /// The puzzle themes' list: the arrows choose, Enter filters by the
+    /// theme chosen, Esc (or the key that opened it) closes it.
+    fn theme_menu_key(&mut self, k: KeyEvent, now: Instant) {
+        let Overlay::PuzzleThemes { themes, selected } = &mut self.ui.overlay else {
+            return;
+        };
+        let last = themes.len();
+        match k.code {
+            KeyCode::Up | KeyCode::Char('k') => *selected = selected.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') => *selected = (*selected + 1).min(last),
+            KeyCode::PageUp => *selected = selected.saturating_sub(10),
+            KeyCode::PageDown => *selected = (*selected + 10).min(last),
+            KeyCode::Home | KeyCode::Char('g') => *selected = 0,
+            KeyCode::End | KeyCode::Char('G') => *selected = last,
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                let theme = selected
+                    .checked_sub(1)
+                    .and_then(|i| themes.get(i))
+                    .map(|(t, _)| t.clone());
+                self.ui.overlay = Overlay::None;
+                self.ui.info(match &theme {
+                    Some(t) => format!("Puzzles with the theme {t}."),
+                    None => "Puzzles of every theme.".to_string(),
+                });
+                self.chess_mut().drill_set_theme(theme, now);
+            }
+            _ => self.ui.overlay = Overlay::None,
+        }
+    }
+
     /// The overlays above every screen take their keys; true if one did.
     fn overlay_key(&mut self, k: KeyEvent, now: Instant) -> bool {
         match &self.ui.overlay {
@@ -74,6 +104,7 @@ impl App {
             Overlay::Trainer(_) => {
                 self.ui.trainer_menu_key(k, now);
             }
+            Overlay::PuzzleThemes { .. } => self.theme_menu_key(k, now),
             Overlay::Files(_) => self.files_key(k),
             Overlay::NewGame(_) => self.dialog_key(k, now),
             Overlay::ResumeHouse { .. } => {

@@ -153,6 +153,12 @@ pub enum Overlay {
     Files(Box<super::replay::FilePicker>),
     /// The endgame trainer's menu.
     Trainer(TrainerMenu),
+    /// The puzzle screen's themes to choose from (with their puzzles);
+    /// `selected` 0 is every theme, `i` the theme `i - 1`.
+    PuzzleThemes {
+        themes: Vec<(String, usize)>,
+        selected: usize,
+    },
 }
 
 /// A game file being read.

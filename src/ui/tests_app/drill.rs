@@ -271,10 +271,20 @@ fn the_theme_key_filters_and_a_fresh_puzzle_is_only_skipped() {
         DrillKind::Retry { .. } => None,
     };
     assert_eq!(theme_of(&a), None);
-    // Themes with the most puzzles first, then by name: `advantage` (one
-    // puzzle each, first by name).
+    // The list of themes: most puzzles first, then by name (one puzzle
+    // each here: `advantage` first); the first entry is every theme.
     command(&mut a, Action::Puzzles, now);
-    let themes = a.ui.puzzle_themes();
+    let Overlay::PuzzleThemes { themes, selected } = &a.ui.overlay else {
+        panic!("the themes' list opens");
+    };
+    assert_eq!(*selected, 0, "every theme, as now");
+    let themes = themes.clone();
+    assert_eq!(themes, a.ui.puzzle_themes());
+    let screen = render(&a, 120, 40);
+    assert!(screen.contains("every theme"), "{screen}");
+    key(&mut a, KeyCode::Down, now);
+    key(&mut a, KeyCode::Enter, now);
+    assert!(matches!(a.ui.overlay, Overlay::None));
     assert_eq!(theme_of(&a).as_deref(), Some(themes[0].0.as_str()));
     let d = a.chess().drill.as_ref().expect("drill");
     assert!(

@@ -26,7 +26,7 @@ pub(super) fn draw_drill_panel(buf: &mut Buffer, app: &ChessView<'_>, d: &Drill,
             let p = &d.run.puzzle;
             lines.push(Line::from(Span::styled(
                 format!(
-                    "Rated {}   Theme: {}",
+                    "Rated {} · theme: {}",
                     p.rating,
                     filter.as_deref().unwrap_or("any")
                 ),
@@ -153,6 +153,50 @@ pub(super) fn draw_drill_panel(buf: &mut Buffer, app: &ChessView<'_>, d: &Drill,
         .wrap(Wrap { trim: false })
         .block(block(&title, theme))
         .render_ref(area, buf);
+}
+
+/// The puzzle themes to choose from, the chosen one highlighted and kept
+/// in view.
+pub(super) fn draw_theme_menu(
+    buf: &mut Buffer,
+    ui: &Shared,
+    themes: &[(String, usize)],
+    selected: usize,
+    area: Rect,
+) {
+    let theme = ui.theme();
+    let text = Style::default().fg(theme.text);
+    let dim = Style::default().fg(theme.dim);
+    let chosen = Style::default()
+        .fg(theme.background)
+        .bg(theme.accent)
+        .add_modifier(Modifier::BOLD);
+    let h = area.height.saturating_sub(4).clamp(3, 24);
+    let w = 44.min(area.width);
+    let rows = h.saturating_sub(3) as usize;
+    let first = selected.saturating_sub(rows.saturating_sub(1));
+    let mut entries: Vec<(String, String)> = vec![("every theme".into(), String::new())];
+    entries.extend(themes.iter().map(|(t, n)| (t.clone(), n.to_string())));
+    let mut lines: Vec<Line> = entries
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(rows)
+        .map(|(i, (t, n))| {
+            let row = format!(" {t:<30}{n:>8} ");
+            Line::from(Span::styled(row, if i == selected { chosen } else { text }))
+        })
+        .collect();
+    lines.push(Line::from(Span::styled(
+        "↑↓ choose  Enter filter  Esc close",
+        dim,
+    )));
+    let r = super::overlays::centered(area, w, h);
+    Clear.render_ref(r, buf);
+    Paragraph::new(lines)
+        .style(Style::default().bg(theme.background))
+        .block(block("Filter puzzles by theme", theme))
+        .render_ref(r, buf);
 }
 
 /// A rating deviation above this is provisional (lichess' threshold).

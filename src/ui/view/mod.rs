@@ -183,6 +183,9 @@ pub fn draw_overlays(buf: &mut Buffer, area: Rect, ui: &Shared, replaying: bool)
         Overlay::Files(p) => replay::draw_files(buf, ui, p, area),
         Overlay::NewGame(d) => draw_dialog(buf, ui, d, area),
         Overlay::Trainer(m) => trainer::draw_trainer_menu(buf, ui, m, area),
+        Overlay::PuzzleThemes { themes, selected } => {
+            drill::draw_theme_menu(buf, ui, themes, *selected, area)
+        }
         Overlay::Text { title, lines } => {
             let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
             draw_message(buf, theme, area, title, &lines)

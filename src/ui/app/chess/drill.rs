@@ -386,31 +386,28 @@ impl Chess<'_> {
         }
     }
 
-    /// Puzzles: the next theme to filter by (none, then each theme the
-    /// store knows, most puzzles first).
-    pub(super) fn drill_cycle_theme(&mut self, now: Instant) {
+    /// Puzzles: the list of themes to filter by (the current one chosen).
+    pub(super) fn open_theme_menu(&mut self) {
         let Some(d) = &self.s.drill else { return };
         let DrillKind::Puzzles { theme, .. } = &d.kind else {
             return;
         };
+        let theme = theme.clone();
         let themes = self.ui.puzzle_themes();
-        let at = theme
-            .as_ref()
-            .and_then(|t| themes.iter().position(|(n, _)| n == t));
-        let next = match at {
-            None => themes.first(),
-            Some(i) => themes.get(i + 1),
-        }
-        .map(|(n, _)| n.clone());
-        self.ui.info(match &next {
-            Some(t) => format!("Puzzles with the theme {t}."),
-            None => "Puzzles of every theme.".to_string(),
-        });
-        if let Some(d) = &mut self.s.drill
-            && let DrillKind::Puzzles { theme, .. } = &mut d.kind
-        {
-            *theme = next;
-        }
+        let selected = theme
+            .and_then(|t| themes.iter().position(|(n, _)| *n == t))
+            .map_or(0, |i| i + 1);
+        self.ui.overlay = Overlay::PuzzleThemes { themes, selected };
+    }
+
+    /// Puzzles: filter by `theme` (`None`: every theme) and go to a puzzle
+    /// of it at once.
+    pub(in crate::ui::app) fn drill_set_theme(&mut self, theme: Option<String>, now: Instant) {
+        let Some(d) = &mut self.s.drill else { return };
+        let DrillKind::Puzzles { theme: current, .. } = &mut d.kind else {
+            return;
+        };
+        *current = theme;
         self.drill_next(now);
     }
 

@@ -303,7 +303,7 @@ impl Chess<'_> {
                 ))
             }
             Action::Puzzles if self.s.drill.as_ref().is_some_and(|d| !d.is_retry()) => {
-                self.drill_cycle_theme(now)
+                self.open_theme_menu()
             }
             Action::Explore if self.s.drill.as_ref().is_some_and(|d| d.is_retry()) => {
                 if !self.drill_explore() {

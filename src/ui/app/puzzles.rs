@@ -25,13 +25,16 @@ impl Shared {
             let opened = match self.dirs.data.as_ref().map(|d| d.join("puzzles")) {
                 Some(dir) => match Store::open(&dir) {
                     Ok(s) => {
-                        if let Some(w) = s.warnings().first() {
-                            self.error(format!("Puzzle store: {w}"));
+                        // Said once the puzzle is on the board (its own
+                        // message would hide this one).
+                        if !s.warnings().is_empty() {
+                            self.puzzle_notice =
+                                Some(format!("Puzzle store: {}", s.warnings().join("; ")));
                         }
                         s
                     }
                     Err(e) => {
-                        self.error(format!(
+                        self.puzzle_notice = Some(format!(
                             "The puzzle store in {} cannot be opened ({e}): progress is kept until you quit only.",
                             dir.display()
                         ));
@@ -81,7 +84,18 @@ impl Shared {
             return Some(text);
         }
         let now = unix_now();
-        match self.puzzle_store().record(&p.id, solved, now) {
+        let notice = self.puzzle_notice.take();
+        let note = self.record_result(&p.id, solved, now);
+        match notice {
+            Some(n) => Some(note.map_or(n.clone(), |note| format!("{n}. {note}"))),
+            None => note,
+        }
+    }
+
+    /// Records a result of a stored puzzle: the rating change and when it
+    /// comes back, in words, or why it was not saved.
+    fn record_result(&mut self, id: &str, solved: bool, now: u64) -> Option<String> {
+        match self.puzzle_store().record(id, solved, now) {
             Ok(o) => {
                 let (a, b) = (o.before.rating.round(), o.after.rating.round());
                 let mut words = Vec::new();
@@ -111,10 +125,12 @@ impl Shared {
     /// the rating.
     pub fn open_puzzles(&mut self, theme: Option<String>, now: Instant) {
         let Some(p) = self.next_puzzle(theme.as_deref(), None) else {
-            self.error(match &theme {
+            let none = match &theme {
                 Some(t) => format!("No puzzle with the theme {t}."),
                 None => "No puzzles: import some with `kibitz puzzles import FILE.csv`.".into(),
-            });
+            };
+            let notice = self.puzzle_notice.take();
+            self.error(notice.map_or(none.clone(), |n| format!("{n}. {none}")));
             return;
         };
         let mut s = ChessScreen::new(EngineSpec::BuiltIn { level: 8 }, None);
@@ -131,6 +147,9 @@ impl Shared {
             p,
             now,
         );
+        if let Some(n) = self.puzzle_notice.take() {
+            self.error(n);
+        }
         if started {
             self.open_instead(Box::new(s), |top| {
                 top.as_any()

@@ -60,6 +60,9 @@ pub struct Shared {
     pub trainer: TrainerState,
     /// The user's puzzles, rating and history (opened on first use).
     pub puzzles: Option<crate::train::store::Store>,
+    /// What opening the puzzle store had to say (a damaged file), shown
+    /// once the puzzle screen is up.
+    pub puzzle_notice: Option<String>,
     /// Screens to open or close once the event is handled.
     pub(crate) nav: Vec<Nav>,
 }
@@ -101,6 +104,7 @@ impl Shared {
                 job: None,
             },
             puzzles: None,
+            puzzle_notice: None,
             nav: Vec::new(),
         }
     }

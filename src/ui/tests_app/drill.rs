@@ -297,3 +297,27 @@ fn the_theme_key_filters_and_a_fresh_puzzle_is_only_skipped() {
         "a puzzle not yet tried is skipped, not failed"
     );
 }
+
+#[test]
+fn a_damaged_store_is_said_and_the_puzzles_go_on() {
+    let now = Instant::now();
+    let dir = std::env::temp_dir().join(format!("kibitz-drill-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("puzzles")).expect("temp dir");
+    std::fs::write(
+        dir.join("puzzles/puzzles.jsonl"),
+        b"garbage\xff not json\n{\"try\":",
+    )
+    .expect("write");
+    let mut a = app();
+    a.ui.dirs.data = Some(dir.clone());
+    command(&mut a, Action::Puzzles, now);
+    assert!(a.chess().drill.is_some(), "the puzzles open anyway");
+    assert!(status(&a).contains("Puzzle store:"), "{}", status(&a));
+    let kept = std::fs::read_dir(dir.join("puzzles"))
+        .expect("dir")
+        .filter_map(|e| e.ok())
+        .any(|e| e.file_name().to_string_lossy().contains("damaged"));
+    assert!(kept, "the file as found is kept aside");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,16 +1,10 @@
-//! The few attack facts the reasons need: is a piece defended, did a move
-//! fork, did it take away a defender. Kept private here on purpose: the
-//! motif detection in `game::tactics` is written at the same time and can
-//! replace these once both are in.
+//! The attack facts the reasons need beyond `game::tactics`: a fork as
+//! the reasons word it (the forking piece must not simply be lost, two
+//! targets must be more than pawns: stricter than lichess' `fork` theme
+//! in `tactics`), and whether a move took away a defender.
 
-use super::material::value;
-use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
-
-/// The pieces of `color` that defend `sq` (attack it, seeing through
-/// nothing).
-pub(super) fn defenders(board: &Board, sq: Square, color: Color) -> Bitboard {
-    board.attacks_to(sq, color, board.occupied()) & board.by_color(color)
-}
+use crate::game::tactics::{attackers as defenders, value};
+use shakmaty::{Chess, Move, Position, Role, Square};
 
 /// The pieces a fork hits, king first, then the most valuable.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,7 +48,7 @@ pub(super) fn fork(pos: &Chess, m: Move) -> Option<Fork> {
     let sq = m.to();
     let role = board.role_at(sq)?;
     let own = value(role);
-    let attackers = board.attacks_to(sq, !us, board.occupied()) & board.by_color(!us);
+    let attackers = defenders(board, sq, !us);
     if attackers.any() {
         let cheapest = attackers
             .into_iter()

@@ -4,17 +4,7 @@
 
 use shakmaty::{Board, Chess, Color, Move, Position, Role, Square};
 
-/// The usual piece values in pawns; the king counts as priceless when it
-/// would capture into a defended square.
-pub(super) fn value(role: Role) -> i32 {
-    match role {
-        Role::Pawn => 1,
-        Role::Knight | Role::Bishop => 3,
-        Role::Rook => 5,
-        Role::Queen => 9,
-        Role::King => 100,
-    }
-}
+pub(super) use crate::game::tactics::value;
 
 /// What a line does to the material, seen by the side that moves first.
 #[derive(Clone, Debug, Default, PartialEq)]

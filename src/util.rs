@@ -68,7 +68,8 @@ pub fn civil_time(unix_secs: u64) -> (i64, u32, u32, u32, u32, u32) {
     )
 }
 
-fn unix_now() -> u64 {
+/// Seconds since 1970 (0 if the clock is before it).
+pub fn unix_now() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())

@@ -59,9 +59,7 @@ pub fn import(file: &Path, source: &str, dir: Option<PathBuf>) -> Result<()> {
 /// The rating, the attempts, what is due, and solved/tried per theme.
 pub fn stats(dir: Option<PathBuf>) -> Result<()> {
     let store = open(dir)?;
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let now = kibitz::util::unix_now();
     let r = store.rating();
     println!(
         "Rating    {:.0}{} (deviation {:.0}, volatility {:.4})",

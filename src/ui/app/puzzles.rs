@@ -10,13 +10,6 @@ use crate::train::store::{Filter, Source, Store};
 /// screen has something to offer from the first start.
 pub const STARTER_PUZZLES: &str = include_str!("../../../games/lichess-puzzles-1000.csv");
 
-/// Seconds since 1970 (the store's clock).
-fn unix_now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
-
 impl Shared {
     /// The puzzle store: the data folder's `puzzles`, or one in memory
     /// when there is no data folder or it cannot be opened (said once).
@@ -62,7 +55,9 @@ impl Shared {
             theme: theme.map(str::to_string),
             ..Filter::default()
         };
-        self.puzzle_store().next(&filter, unix_now(), seed).cloned()
+        self.puzzle_store()
+            .next(&filter, crate::util::unix_now(), seed)
+            .cloned()
     }
 
     /// The themes of the stored puzzles, most puzzles first.
@@ -83,7 +78,7 @@ impl Shared {
             self.error(text.clone());
             return Some(text);
         }
-        let now = unix_now();
+        let now = crate::util::unix_now();
         let notice = self.puzzle_notice.take();
         let note = self.record_result(&p.id, solved, now);
         match notice {

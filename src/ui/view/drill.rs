@@ -40,7 +40,7 @@ pub(super) fn draw_drill_panel(buf: &mut Buffer, app: &ChessView<'_>, d: &Drill,
                         r.rating,
                         // Lichess' mark of a provisional rating.
                         if r.deviation > PROVISIONAL { "?" } else { "" },
-                        store.due(unix_now())
+                        store.due(crate::util::unix_now())
                     ),
                     dim,
                 )));
@@ -208,11 +208,4 @@ fn glyph(j: crate::game::review::Judgement) -> &'static str {
         crate::game::review::Judgement::Mistake => "?",
         crate::game::review::Judgement::Blunder => "??",
     }
-}
-
-/// Seconds since 1970 (what the store counts in).
-fn unix_now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
 }

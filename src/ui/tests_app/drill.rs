@@ -117,15 +117,7 @@ fn a_clean_solve_wins_rating_and_hints_go_piece_square_answer() {
 fn reviewed_opera(now: Instant) -> App {
     let mut a = replaying(OPERA, None, now);
     a.take_effects();
-    key(&mut a, KeyCode::Char('r'), now);
-    let (id, moves) = a
-        .take_effects()
-        .into_iter()
-        .find_map(|e| match e {
-            Effect::Review(r) => Some((r.id, r.moves)),
-            _ => None,
-        })
-        .expect("the review runs");
+    let (id, moves) = start_review(&mut a, now);
     let mut board = Board::startpos();
     for &m in &moves[..21] {
         board = board.play(m);

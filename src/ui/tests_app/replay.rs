@@ -12,6 +12,18 @@ pub(super) const OPERA: &str = "[Event \"Paris\"]\n[White \"Morphy\"]\n[Black \"
 pub(super) const BAD: &str =
     "[Event \"Broken\"]\n[White \"X\"]\n[Black \"Y\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n";
 
+/// Presses the review key and returns the review request's id and moves.
+pub(super) fn start_review(a: &mut App, now: Instant) -> (u64, Vec<shakmaty::Move>) {
+    key(a, KeyCode::Char('r'), now);
+    a.take_effects()
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Review(r) => Some((r.id, r.moves)),
+            _ => None,
+        })
+        .expect("the review runs in the background")
+}
+
 /// An app replaying `text` as the runtime would deliver it.
 pub(super) fn replaying(text: &str, game: Option<usize>, now: Instant) -> App {
     let mut a = app();

@@ -42,15 +42,7 @@ fn review_marks_moves_and_export_writes_them() {
     let now = Instant::now();
     let mut a = replaying(OPERA, None, now);
     a.take_effects();
-    key(&mut a, KeyCode::Char('r'), now);
-    let (id, moves) = a
-        .take_effects()
-        .into_iter()
-        .find_map(|e| match e {
-            Effect::Review(r) => Some((r.id, r.moves)),
-            _ => None,
-        })
-        .expect("the review runs in the background");
+    let (id, moves) = start_review(&mut a, now);
     assert_eq!(moves.len(), 33);
     // 11...Nbd7 (ply 21) judged a blunder; the better move 11...Nfd7? Take
     // 11...Kd8 as the engine's choice.
@@ -297,15 +289,7 @@ fn the_refutation_key_explores_the_search_after_a_mistake() {
     );
     type_str(&mut a, "1", now);
     key(&mut a, KeyCode::Enter, now);
-    key(&mut a, KeyCode::Char('r'), now);
-    let (id, moves) = a
-        .take_effects()
-        .into_iter()
-        .find_map(|e| match e {
-            Effect::Review(r) => Some((r.id, r.moves)),
-            _ => None,
-        })
-        .expect("the review runs");
+    let (id, moves) = start_review(&mut a, now);
     let board_at = |ply: usize| {
         let mut b = Board::startpos();
         for &m in &moves[..ply] {

@@ -5,36 +5,15 @@
 
 mod common;
 
-use common::{kibitz, stderr_of, stdout_of};
+use common::{Temp, kibitz, stderr_of, stdout_of};
 use kibitz::game::movetree::MoveTree;
 use kibitz::game::pgn_read::{ParsedGame, read_games_full};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// 3... Nf6?? allows Qxf7#.
 const SCHOLAR: &str = "[Event \"Annotate test\"]\n[Site \"Here\"]\n[Date \"2024.01.02\"]\n\
 [Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n[ECO \"C20\"]\n\n\
 1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n\n";
-
-/// A file in the temporary directory, removed when dropped.
-struct Temp(PathBuf);
-
-impl Temp {
-    fn new(name: &str, contents: &str) -> Temp {
-        let p = std::env::temp_dir().join(format!("kibitz-annotate-{}-{name}", std::process::id()));
-        std::fs::write(&p, contents).expect("write a temporary file");
-        Temp(p)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().expect("a UTF-8 temporary path")
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
 
 fn games(text: &str) -> Vec<ParsedGame> {
     read_games_full(text)
@@ -84,8 +63,8 @@ fn opera() -> String {
 #[test]
 fn a_blunder_is_marked_and_the_games_keep_their_moves_and_tags() {
     let input = format!("{SCHOLAR}{}", opera());
-    let file = Temp::new("in.pgn", &input);
-    let out = Temp::new("out.pgn", "");
+    let file = Temp::new("annotate-in.pgn", &input);
+    let out = Temp::new("annotate-out.pgn", "");
     let o = kibitz(&["annotate", file.path(), "--depth", "6", "-o", out.path()]);
     assert!(o.status.success(), "{}", stderr_of(&o));
     assert!(stdout_of(&o).is_empty(), "with -o nothing goes to stdout");
@@ -171,7 +150,7 @@ fn openings_are_named_in_tags_and_where_the_book_ends() {
     // leaves the book.
     let game = "[Event \"Book\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 \
                 4. Ba4 Nf6 5. O-O Be7 6. Re1 h6 7. c3 *\n\n";
-    let file = Temp::new("book.pgn", &format!("{game}{SCHOLAR}"));
+    let file = Temp::new("annotate-book.pgn", &format!("{game}{SCHOLAR}"));
     let o = kibitz(&["annotate", file.path(), "--depth", "2"]);
     assert!(o.status.success(), "{}", stderr_of(&o));
     let text = stdout_of(&o);
@@ -214,7 +193,7 @@ fn a_move_history_file_is_annotated() {
 #[test]
 fn bad_games_are_skipped_and_named() {
     let bad = "[Event \"Bad\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf9 *\n\n";
-    let file = Temp::new("mixed.pgn", &format!("{SCHOLAR}{bad}"));
+    let file = Temp::new("annotate-mixed.pgn", &format!("{SCHOLAR}{bad}"));
     let o = kibitz(&["annotate", file.path(), "--depth", "3"]);
     assert!(o.status.success(), "{}", stderr_of(&o));
     let err = stderr_of(&o);
@@ -224,7 +203,7 @@ fn bad_games_are_skipped_and_named() {
     );
     assert_eq!(games(&stdout_of(&o)).len(), 1);
 
-    let only_bad = Temp::new("bad.pgn", bad);
+    let only_bad = Temp::new("annotate-bad.pgn", bad);
     let o = kibitz(&["annotate", only_bad.path(), "--depth", "3"]);
     assert!(!o.status.success());
     assert!(

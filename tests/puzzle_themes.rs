@@ -3,29 +3,7 @@
 
 mod common;
 
-use common::{kibitz, stderr_of, stdout_of};
-use std::path::PathBuf;
-
-/// A file in the temporary directory, removed when dropped.
-struct Temp(PathBuf);
-
-impl Temp {
-    fn new(name: &str, contents: &str) -> Temp {
-        let p = std::env::temp_dir().join(format!("kibitz-themes-{}-{name}", std::process::id()));
-        std::fs::write(&p, contents).expect("write a temporary file");
-        Temp(p)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().expect("a UTF-8 temporary path")
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
+use common::{Temp, kibitz, stderr_of, stdout_of};
 
 const FILE: &str =
     "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags
@@ -36,7 +14,7 @@ BAD,6k1/5ppp/1r2p3/3p4/rN2n3/P1p1P3/1P3PPP/2RR2K1 b - - 1 23,c3b2 c1c9,1,1,1,1,,
 
 #[test]
 fn tags_each_puzzle_and_reports_bad_lines() {
-    let f = Temp::new("ok.csv", FILE);
+    let f = Temp::new("themes-ok.csv", FILE);
     let out = kibitz(&["puzzles", "themes", f.path()]);
     assert!(out.status.success(), "{}", stderr_of(&out));
     let text = stdout_of(&out);
@@ -61,7 +39,7 @@ fn tags_each_puzzle_and_reports_bad_lines() {
 
 #[test]
 fn compare_prints_a_table() {
-    let f = Temp::new("cmp.csv", FILE);
+    let f = Temp::new("themes-cmp.csv", FILE);
     let out = kibitz(&["puzzles", "themes", f.path(), "--compare"]);
     assert!(out.status.success(), "{}", stderr_of(&out));
     let text = stdout_of(&out);

@@ -68,3 +68,25 @@ pub fn is_legal_uci(pos: &Chess, uci: &str) -> bool {
         .and_then(|u| u.to_move(pos).ok())
         .is_some_and(|m| pos.is_legal(m))
 }
+
+/// A file in the temporary directory, removed when dropped. `name` should
+/// say which test file made it (several test binaries run at once).
+pub struct Temp(pub PathBuf);
+
+impl Temp {
+    pub fn new(name: &str, contents: &str) -> Temp {
+        let p = std::env::temp_dir().join(format!("kibitz-{}-{name}", std::process::id()));
+        std::fs::write(&p, contents).expect("write a temporary file");
+        Temp(p)
+    }
+
+    pub fn path(&self) -> &str {
+        self.0.to_str().expect("a UTF-8 temporary path")
+    }
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}

@@ -10,14 +10,12 @@
 mod drops;
 mod errors;
 mod explain;
-mod lines;
 mod numbered;
 
 pub use drops::{drop_text, parse_variant_move};
 pub use errors::{CastlingBlock, MoveInputError, color_name, role_name};
 use explain::*;
-pub use lines::numbered_line;
-pub use numbered::numbered_san;
+pub use numbered::{numbered_line, numbered_san};
 
 use shakmaty::san::San;
 use shakmaty::{CastlingSide, Chess, File, Move, MoveList, Position, Rank, Role, Square};

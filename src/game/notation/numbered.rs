@@ -1,5 +1,6 @@
 //! Moves written with their numbers, the way people quote them in text:
-//! `6.Re1`, `6...b5` (no space, as in "last book move: 6.Re1").
+//! `6.Re1`, `6...b5` (no space, as in "last book move: 6.Re1"), and lines
+//! such as "24.Qxf7+ Kh8 25.Qf8+" (read as one phrase in a sentence).
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
@@ -13,6 +14,26 @@ pub fn numbered_san(pos: &Chess, m: Move) -> String {
         Color::Black => "...",
     };
     format!("{number}{dots}{}", SanPlus::from_move(pos.clone(), m))
+}
+
+/// `moves` played from `pos` in SAN with move numbers: every White move
+/// numbered ("24.Qxf7+"), a Black move numbered only when it comes first
+/// ("17...Qh2+"). Stops before the first illegal move.
+pub fn numbered_line(pos: &Chess, moves: &[Move]) -> String {
+    let mut pos = pos.clone();
+    let mut out: Vec<String> = Vec::with_capacity(moves.len());
+    for (i, &m) in moves.iter().enumerate() {
+        if !pos.is_legal(m) {
+            break;
+        }
+        out.push(if pos.turn() == Color::White || i == 0 {
+            numbered_san(&pos, m)
+        } else {
+            SanPlus::from_move(pos.clone(), m).to_string()
+        });
+        pos.play_unchecked(m);
+    }
+    out.join(" ")
 }
 
 #[cfg(test)]

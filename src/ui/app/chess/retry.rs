@@ -110,11 +110,9 @@ impl Chess<'_> {
                     .map(str::to_string)
                     .collect();
             }
-            let number = before.chess().fullmoves();
-            let dots = if side == Color::White { "." } else { "..." };
             items.push(RetryItem {
                 puzzle,
-                played: format!("{number}{dots}{}", before.san(played)),
+                played: crate::game::notation::numbered_san(before.chess(), played),
                 played_move: played,
                 judgement,
                 best_score: review.before,

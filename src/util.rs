@@ -1,7 +1,7 @@
 //! Small shared helpers.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A small, fast, seedable random number generator (SplitMix64). Used for
 /// book move choice, strength levels and tests; not for anything secret.
@@ -109,9 +109,14 @@ fn write_atomic_with(path: &Path, contents: &[u8], sync: bool) -> std::io::Resul
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "file".into());
+    // Unique per process and per call: two threads (or two copies of
+    // Kibitz) writing the same file never share a temp file.
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp_name = format!(".{name}.{}-{n}.tmp", std::process::id());
     let tmp = match dir {
-        Some(d) => d.join(format!(".{name}.{}.tmp", std::process::id())),
-        None => Path::new(&format!(".{name}.{}.tmp", std::process::id())).to_path_buf(),
+        Some(d) => d.join(tmp_name),
+        None => PathBuf::from(tmp_name),
     };
     let written = (|| {
         let mut f = std::fs::File::create(&tmp)?;
@@ -126,6 +131,46 @@ fn write_atomic_with(path: &Path, contents: &[u8], sync: bool) -> std::io::Resul
         .inspect_err(|_| {
             let _ = std::fs::remove_file(&tmp);
         })
+}
+
+/// Removes the temp files [`write_atomic`] left in `dir` when its process
+/// was killed mid-write (`.NAME.PID-N.tmp` of a process that is gone).
+/// They were never renamed into place, so nothing reads them; this only
+/// frees the space. Where a process cannot be looked up (no `/proc`), a
+/// temp file older than a day counts as left over.
+pub fn remove_stale_temp_files(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let proc = Path::new("/proc/self").exists();
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) else {
+            continue;
+        };
+        let Some(pid) = rest
+            .rsplit('.')
+            .next()
+            .and_then(|t| t.split('-').next())
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let gone = if pid == std::process::id() {
+            false
+        } else if proc {
+            !Path::new(&format!("/proc/{pid}")).exists()
+        } else {
+            e.metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age.as_secs() > 86_400)
+        };
+        if gone {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 /// Where the shared reference data lives (tests and measurements), if present:
@@ -239,6 +284,49 @@ mod tests {
             .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
             .collect();
         assert!(leftovers.is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn threads_writing_one_file_at_once_leave_it_whole() {
+        let dir = std::env::temp_dir().join(format!("kibitz-atomic-race-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("table.tbl");
+        let texts: Vec<Vec<u8>> = (0..8u8).map(|k| vec![b'a' + k; 100_000]).collect();
+        std::thread::scope(|s| {
+            for t in &texts {
+                let f = &f;
+                s.spawn(move || {
+                    for _ in 0..10 {
+                        write_atomic_unsynced(f, t).unwrap();
+                    }
+                });
+            }
+        });
+        let got = std::fs::read(&f).unwrap();
+        assert!(texts.contains(&got), "one writer's whole text, not a mix");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn stale_temp_files_of_dead_processes_go() {
+        if !Path::new("/proc/self").exists() {
+            eprintln!("skipped: no /proc to tell running processes");
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("kibitz-stale-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A pid above the kernel's maximum (4194304) is never running.
+        let dead = dir.join(".KQvK.tbl.4999999-0.tmp");
+        let alive = dir.join(format!(".KQvK.tbl.{}-3.tmp", std::process::id()));
+        let other = dir.join("notes.tmp");
+        for p in [&dead, &alive, &other] {
+            std::fs::write(p, b"x").unwrap();
+        }
+        remove_stale_temp_files(&dir);
+        assert!(!dead.exists());
+        assert!(alive.exists(), "our own write in progress stays");
+        assert!(other.exists(), "not a temp file of ours");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

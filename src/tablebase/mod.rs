@@ -351,6 +351,8 @@ impl Tablebases {
             path: self.dir.clone(),
             source,
         })?;
+        // A run killed mid-write left only a temp file (never read): freed.
+        crate::util::remove_stale_temp_files(&self.dir);
         self.generate_all(todo, progress)
     }
 

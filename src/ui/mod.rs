@@ -12,6 +12,7 @@ pub mod clock;
 pub mod config;
 mod event_loop;
 pub mod explorer;
+pub mod gamefile;
 pub mod help;
 pub mod house;
 pub mod input;
@@ -117,6 +118,7 @@ pub fn run(opts: Options) -> Result<()> {
         },
     };
     let result = run_terminal(&mut app, start, warnings);
+    gamefile::release_all();
     if let Some(path) = &app.chess().save_path
         && path.exists()
     {

@@ -524,6 +524,8 @@ impl FilePicker {
                 .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
                 .map(|e| e.path())
                 .filter(|p| is_game_file(p))
+                // An empty file is a game reserved before its first move.
+                .filter(|p| !crate::ui::gamefile::is_empty_reservation(p))
                 .filter(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())))
                 .map(|p| {
                     let meta = std::fs::metadata(&p).ok();

@@ -339,21 +339,31 @@ pub(super) fn prepare(opts: &Options) -> Result<Prepared> {
 }
 
 /// The most recently saved game, if it is unfinished; a warning when that
-/// file cannot be read (the file is left alone).
+/// file cannot be read (the file is left alone). Games another Kibitz has
+/// open, and empty reservations, are passed over (see
+/// [`crate::ui::gamefile`]); the game offered is claimed for this one, so
+/// no other Kibitz is offered it too.
 pub fn find_unfinished(dir: &Path) -> (Option<(PathBuf, crate::game::Game)>, Option<String>) {
+    use crate::ui::gamefile;
+    gamefile::sweep(dir);
     let Ok(entries) = std::fs::read_dir(dir) else {
         return (None, None);
     };
     // Crazyhouse games (saved as PGN too) are not offered here.
-    let newest = entries
+    let mut files: Vec<_> = entries
         .filter_map(|e| e.ok())
         .filter(|e| e.path().extension().is_some_and(|x| x == "pgn"))
-        .filter(|e| {
-            crate::ui::house::file::kind_of(&e.path()) == crate::ui::house::file::Kind::Chess
-        })
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-        .max();
-    let Some((_, newest)) = newest else {
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .filter_map(|e| Some((e.metadata().ok()?, e.path())))
+        .filter(|(m, _)| m.is_file() && m.len() > 0)
+        .filter_map(|(m, p)| Some((m.modified().ok()?, p)))
+        .collect();
+    files.sort_by(|a, b| b.cmp(a));
+    let newest = files.into_iter().map(|(_, p)| p).find(|p| {
+        crate::ui::house::file::kind_of(p) == crate::ui::house::file::Kind::Chess
+            && !gamefile::claimed_elsewhere(p)
+    });
+    let Some(newest) = newest else {
         return (None, None);
     };
     let game = std::fs::read_to_string(&newest)
@@ -373,6 +383,7 @@ pub fn find_unfinished(dir: &Path) -> (Option<(PathBuf, crate::game::Game)>, Opt
         || game.header("KibitzMode").is_none()
         || game.moves().is_empty()
         || game.rule_ending(false).is_some()
+        || !gamefile::claim(&newest)
     {
         return (None, None);
     }

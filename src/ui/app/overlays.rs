@@ -116,6 +116,7 @@ impl App {
                     if resume {
                         self.resume_live(path, *setup, now);
                     } else {
+                        crate::ui::gamefile::release(&path);
                         self.start_live(*setup, now);
                     }
                 }
@@ -129,6 +130,7 @@ impl App {
                     if resume {
                         self.resume(*game, path, now);
                     } else {
+                        crate::ui::gamefile::release(&path);
                         self.start_launch_game(now);
                         self.ui.info(
                             "Started a new game; the unfinished one stays in your games folder.",

@@ -100,15 +100,24 @@ pub fn find_unfinished(
     } else {
         Kind::Crazyhouse
     };
-    let newest = std::fs::read_dir(dir)
+    use crate::ui::gamefile;
+    gamefile::sweep(dir);
+    // Empty files are reservations, not games; a game another Kibitz has
+    // open is not offered.
+    let mut files: Vec<_> = std::fs::read_dir(dir)
         .ok()?
         .filter_map(|e| e.ok())
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "pgn" || x == "bpgn"))
-        .filter(|p| kind_of(p) == want)
+        .filter(|p| !gamefile::is_empty_reservation(p))
         .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
-        .max()?
-        .1;
+        .collect();
+    files.sort_by(|a, b| b.cmp(a));
+    let newest = files
+        .into_iter()
+        .map(|(_, p)| p)
+        .filter(|p| kind_of(p) == want)
+        .find(|p| !gamefile::claimed_elsewhere(p))?;
     let text = std::fs::read_to_string(&newest).ok()?;
     if !text.contains(super::live::SEATS_TAG) {
         return None;
@@ -130,5 +139,6 @@ pub fn find_unfinished(
         _ => format!("{n} moves on the two boards"),
     };
     let summary = format!("{}, {moves}, {name}", show.title);
-    Some((newest, summary))
+    // Claimed now: no other Kibitz is offered it while the prompt is up.
+    gamefile::claim(&newest).then_some((newest, summary))
 }

@@ -207,20 +207,20 @@ impl Shared {
     }
 
     /// Where a new game of ours is saved (none without autosave or a data
-    /// folder).
+    /// folder). The name is reserved at once (see [`crate::ui::gamefile`]):
+    /// two copies of Kibitz started in the same second get two names.
     pub fn new_save_path(&self) -> Option<PathBuf> {
+        self.reserve_save_path("", "pgn", &[])
+    }
+
+    /// [`Shared::new_save_path`] with a name prefix, an extension, and
+    /// sibling extensions that must be free too.
+    pub fn reserve_save_path(&self, prefix: &str, ext: &str, also: &[&str]) -> Option<PathBuf> {
         if !self.config.autosave {
             return None;
         }
         let dir = self.dirs.data.as_ref()?.join("games");
-        let stamp = crate::util::timestamp();
-        let mut path = dir.join(format!("{stamp}.pgn"));
-        let mut n = 2;
-        while path.exists() {
-            path = dir.join(format!("{stamp}-{n}.pgn"));
-            n += 1;
-        }
-        Some(path)
+        Some(crate::ui::gamefile::reserve(&dir, prefix, ext, also))
     }
 
     /// The board geometry of the chess screens at the terminal's size.

@@ -170,3 +170,59 @@ fn taking_back_to_the_start_is_saved() {
         "the file still holds the taken-back moves:\n{on_disk}"
     );
 }
+
+#[test]
+fn two_apps_started_in_one_second_keep_both_games() {
+    // The bug of issue 30: two terminals on one home, both games saved as
+    // `<stamp>.pgn`, the second overwriting the first.
+    let t = Instant::now();
+    let dir = temp_dir("two-apps");
+    let humans = || Setup {
+        mode: Mode::HumanVsHuman,
+        engine: EngineSpec::BuiltIn { level: 1 },
+        time: None,
+        start: Board::startpos(),
+    };
+    let mut a = App::new(Config::default(), theme::builtin(), Some(dir.clone()));
+    let mut b = App::new(Config::default(), theme::builtin(), Some(dir.clone()));
+    a.start_game(humans(), t);
+    b.start_game(humans(), t);
+    let (pa, pb) = (
+        a.chess().save_path.clone().unwrap(),
+        b.chess().save_path.clone().unwrap(),
+    );
+    assert_ne!(pa, pb, "two games, two names");
+    for m in ["d4", "d5", "c4"] {
+        type_str(&mut a, m, t);
+    }
+    for m in ["e4", "c5", "Nf3"] {
+        type_str(&mut b, m, t);
+    }
+    run_saves(&mut a);
+    run_saves(&mut b);
+    let read = |p: &PathBuf| {
+        let g = crate::game::pgn_read::read_game(&std::fs::read_to_string(p).unwrap()).unwrap();
+        crate::game::notation::numbered_line(g.start().chess(), g.moves())
+    };
+    assert_eq!(read(&pa), "1.d4 d5 2.c4");
+    assert_eq!(read(&pb), "1.e4 c5 2.Nf3");
+    // A new game before any move leaves no empty file behind.
+    let files = |empty: bool| {
+        std::fs::read_dir(dir.join("games"))
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            .filter(|e| e.metadata().is_ok_and(|m| (m.len() == 0) == empty))
+            .count()
+    };
+    a.start_game(humans(), t);
+    let pc = a.chess().save_path.clone().unwrap();
+    assert!(pc.exists(), "the name is reserved at once");
+    assert_eq!(files(true), 1, "a's new game");
+    for _ in 0..3 {
+        a.start_game(humans(), t);
+    }
+    assert_eq!(files(true), 1, "a game left without a move leaves no file");
+    assert_eq!(files(false), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -234,6 +234,11 @@ impl Screen for ChessScreen {
         c.stop_all();
         c.leave_replay();
         c.save();
+        // A game left before its first move leaves no empty file behind;
+        // a game with moves is no longer claimed by this Kibitz.
+        if let Some(p) = &self.save_path {
+            crate::ui::gamefile::discard_if_empty(p);
+        }
     }
 
     screen_any!();

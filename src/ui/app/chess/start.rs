@@ -171,7 +171,14 @@ impl Chess<'_> {
         self.s.game = game;
         self.s.evals.clear();
         self.s.queued = None;
-        self.s.save_path = Some(path);
+        // Another Kibitz playing this very game would overwrite its file
+        // with every move: this one goes on in a copy.
+        let copy = !crate::ui::gamefile::claim(&path);
+        self.s.save_path = if copy {
+            self.ui.new_save_path()
+        } else {
+            Some(path.clone())
+        };
         self.s.saved = true;
         self.ui.overlay = Overlay::None;
         self.s.hint = None;
@@ -179,10 +186,18 @@ impl Chess<'_> {
         if let Mode::HumanVsEngine { human } = self.s.mode {
             self.ui.flipped = human == Color::Black;
         }
-        self.ui.info(format!(
-            "Resumed the game after {}.",
-            crate::ui::text::game_progress(&self.s.game)
-        ));
+        let progress = crate::ui::text::game_progress(&self.s.game);
+        match (self.s.save_path.clone(), copy) {
+            (Some(p), true) => {
+                self.save();
+                self.ui.info(format!(
+                    "Resumed the game after {progress}. Another Kibitz has it open, \
+                     so this one goes on in a copy: {}.",
+                    p.display()
+                ));
+            }
+            _ => self.ui.info(format!("Resumed the game after {progress}.")),
+        }
         self.next_turn(now);
     }
 }

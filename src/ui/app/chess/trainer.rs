@@ -55,7 +55,7 @@ impl Chess<'_> {
             None => {
                 self.s.game = Game::new(board.clone());
                 self.set_trainer_headers(&name, human);
-                self.s.save_path = self.ui.new_save_path().map(|p| trainer_path(&p));
+                self.s.save_path = self.ui.reserve_save_path("trainer-", "pgn", &["history"]);
                 self.s.saved = false;
             }
         }
@@ -344,20 +344,4 @@ impl Chess<'_> {
             self.ui.info("The tables accept the draw.");
         }
     }
-}
-
-/// A trainer game's file beside the games (`trainer-<stamp>.pgn`, with its
-/// move-history copy), not taken by another.
-fn trainer_path(p: &std::path::Path) -> PathBuf {
-    let stem = p
-        .file_stem()
-        .map(|f| f.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut path = p.with_file_name(format!("trainer-{stem}.pgn"));
-    let mut n = 2;
-    while path.exists() || path.with_extension("history").exists() {
-        path = p.with_file_name(format!("trainer-{stem}-{n}.pgn"));
-        n += 1;
-    }
-    path
 }

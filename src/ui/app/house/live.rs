@@ -60,10 +60,7 @@ impl House<'_> {
             })
             .collect();
         let live = Live::new(setup, names, now);
-        let path = self
-            .ui
-            .new_save_path()
-            .map(|p| p.with_extension(live.extension()));
+        let path = self.ui.reserve_save_path("", live.extension(), &[]);
         self.begin_live(live, path, now);
         self.say_live_start();
     }

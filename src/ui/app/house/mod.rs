@@ -78,6 +78,10 @@ impl Screen for HouseScreen {
     }
 
     fn leave(&mut self, ui: &mut Shared) {
+        // A game left before its first move leaves no empty file behind.
+        if let Some(p) = &self.save {
+            crate::ui::gamefile::discard_if_empty(p);
+        }
         if self.is_live() {
             ui.effects.push(Effect::HouseEngine(
                 crate::ui::house::live::EngineJob::QuitAll,

@@ -34,8 +34,23 @@ pub(super) fn event_loop(
     let size = terminal.size().unwrap_or_default();
     let now = Instant::now();
     app.update(Msg::Resize(size.width, size.height), now);
-    let mut runtime = Runtime::new(tx)?;
+    let mut runtime = Runtime::new(tx.clone())?;
     launch(app, start, warnings, now);
+
+    // SIGTERM, SIGHUP (the terminal closed) and SIGINT end the loop like
+    // `q`: every move is saved as it is played, the saving thread finishes
+    // its work, and the terminal is given back.
+    let wake = tx.clone();
+    let _ = ctrlc::set_handler(move || {
+        SIGNALLED.store(true, std::sync::atomic::Ordering::SeqCst);
+        let _ = wake.send(Msg::Tick);
+    });
+    // A test hook: a panic on the UI thread after this many milliseconds
+    // (the terminal must come back and the game file stay).
+    let inject_panic = std::env::var("KIBITZ_INJECT_PANIC_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .map(|ms| now + Duration::from_millis(ms));
 
     let tick = Duration::from_millis(100);
     loop {
@@ -44,8 +59,11 @@ pub(super) fn event_loop(
                 return Ok(());
             }
         }
-        if app.ui.quit {
+        if app.ui.quit || signalled() {
             return Ok(());
+        }
+        if inject_panic.is_some_and(|t| Instant::now() >= t) {
+            panic!("injected panic (KIBITZ_INJECT_PANIC_MS)");
         }
         terminal.draw(|f| app::draw(f, app, Instant::now()))?;
         let msg = match rx.recv_timeout(tick) {
@@ -60,6 +78,14 @@ pub(super) fn event_loop(
         }
         app.update(Msg::Tick, Instant::now());
     }
+}
+
+/// Set when a signal asked Kibitz to stop.
+static SIGNALLED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether a signal (SIGTERM, SIGHUP, SIGINT) stopped the app.
+pub(super) fn signalled() -> bool {
+    SIGNALLED.load(std::sync::atomic::Ordering::SeqCst)
 }
 
 /// Terminal events on their own thread.

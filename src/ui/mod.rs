@@ -119,10 +119,21 @@ pub fn run(opts: Options) -> Result<()> {
     };
     let result = run_terminal(&mut app, start, warnings);
     gamefile::release_all();
+    // Written with `let _`: after SIGHUP there is no terminal to write to,
+    // and `eprintln!` would panic.
+    use std::io::Write;
+    let mut err = std::io::stderr();
     if let Some(path) = &app.chess().save_path
         && path.exists()
     {
-        eprintln!("Game saved to {}", path.display());
+        let _ = writeln!(err, "Game saved to {}", path.display());
+    }
+    if event_loop::signalled() {
+        let _ = writeln!(
+            err,
+            "Kibitz stopped by a signal; every move played is saved."
+        );
+        std::process::exit(143);
     }
     result
 }

@@ -180,10 +180,18 @@ impl TimeManager {
         // What we may spend at most, keeping the overhead in reserve.
         let available = (time_ms - overhead_ms).max(1.0);
         let mtg = movestogo.map_or(30.0, |m| m.clamp(1, 50) as f64);
+        // A low clock is rebuilt from the increment instead of living on
+        // it: below `LOW` the increment is spent less and less (none below
+        // half of it), so the clock climbs back to a cushion that absorbs
+        // the pauses of a busy machine, where spending the increment in
+        // full would leave a few milliseconds between the engine and a
+        // loss on time for the rest of a long bullet game.
+        const LOW: f64 = 200.0;
+        let inc_share = ((time_ms - LOW / 2.0) / (LOW / 2.0)).clamp(0.0, 1.0);
         let (soft, hard) = if mtg <= 1.0 {
             (available * 0.7, available * 0.9)
         } else {
-            let base = available / mtg + inc_ms * 0.75;
+            let base = available / mtg + inc_ms * 0.75 * inc_share;
             let soft = base.min(available * 0.35);
             let hard = (soft * 4.0).min(available * 0.6).max(soft);
             (soft, hard)
@@ -238,6 +246,15 @@ mod tests {
         // Almost flagging: stay well under what is left.
         let (s, h) = TimeManager::allocate(ms(30), ms(10), None, ms(10));
         assert!(h < ms(20), "{s:?} {h:?}");
+        // A low clock is rebuilt: well under the increment is spent, so
+        // the clock grows back even with a few ms lost per move.
+        for left in [20, 60, 99] {
+            let (s, _) = TimeManager::allocate(ms(left), ms(10), None, ms(10));
+            assert!(s <= ms(4), "{left} ms left: {s:?}");
+        }
+        // From 200 ms on, the increment is spent as before.
+        let (s, _) = TimeManager::allocate(ms(200), ms(100), None, ms(10));
+        assert!(s >= ms(60), "{s:?}");
         // Last move before the time control: use most of it.
         let (s, h) = TimeManager::allocate(ms(10_000), Duration::ZERO, Some(1), ms(50));
         assert!(s > ms(5000) && h < ms(9950));

@@ -686,7 +686,7 @@ engine_threads = 1
 # "F1".."F12", "Enter", "Space", "Esc", "Tab", "Up", "Down", "Left",
 # "Right", "PageUp", "PageDown". Keys that begin a move (a-h, K Q R B N P,
 # O o 0, @) cannot be commands. Actions: quit, help, new_game, flip, theme,
-# takeback, hint, resign, draw, pause, copy_fen, copy_pgn, white_view, eval,
+# takeback, hint, resign, draw, pause, copy_fen, copy_pgn, save_as, white_view, eval,
 # explore, analyse, more_lines, fewer_lines, open, trainer, up, down, left,
 # right, select, cancel, scroll_up, scroll_down, move_box.
 [keys]

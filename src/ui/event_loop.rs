@@ -180,6 +180,7 @@ struct Runtime {
     open_stops: Vec<(u64, std::sync::Arc<std::sync::atomic::AtomicBool>)>,
     review_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     house_engines: crate::ui::house::engines::Engines,
+    save_reports: SaveReports,
     opponent: Option<EngineHandle>,
     assistant: EngineHandle,
 }
@@ -198,6 +199,7 @@ impl Runtime {
             open_stops: Vec::new(),
             review_stop: None,
             house_engines: crate::ui::house::engines::Engines::default(),
+            save_reports: SaveReports::default(),
             opponent: None,
             assistant,
         })
@@ -255,12 +257,31 @@ impl Runtime {
                 Slot::Assistant => self.assistant.stop(),
             },
             Effect::Save { path, contents } => {
-                if let Err(e) = self.saver.save(&path, &contents) {
-                    app.update(
-                        Msg::Error(format!("Could not save {}: {e}", path.display())),
-                        Instant::now(),
-                    );
+                let result = self.saver.save(&path, &contents);
+                let keys = (
+                    app.ui.keys_hint(crate::ui::keymap::Action::SaveAs),
+                    app.ui.keys_hint(crate::ui::keymap::Action::CopyPgn),
+                );
+                if let Some(msg) = self.save_reports.news(&path, result, keys) {
+                    app.update(msg, Instant::now());
                 }
+            }
+            Effect::SaveAs { path, contents } => {
+                let msg = match self.saver.save(&path, &contents) {
+                    Ok(()) => {
+                        self.save_reports.failing = None;
+                        Msg::Note(format!(
+                            "Game saved to {}; later moves are saved there too.",
+                            path.display()
+                        ))
+                    }
+                    Err(e) => Msg::Error(format!(
+                        "Could not save {}: {e}. The game goes on; {} tries another file.",
+                        path.display(),
+                        app.ui.keys_hint(crate::ui::keymap::Action::SaveAs)
+                    )),
+                };
+                app.update(msg, Instant::now());
             }
             Effect::Copy { what, text, path } => {
                 let clip = osc52(&text);
@@ -347,6 +368,51 @@ impl Runtime {
         }
         true
     }
+}
+
+/// What the user hears of autosaves: the first failure of a file (with
+/// the ways out), not one message a move; and when it works again.
+#[derive(Default)]
+pub(super) struct SaveReports {
+    /// The game file whose saving failed last (reported once).
+    pub(super) failing: Option<PathBuf>,
+}
+
+impl SaveReports {
+    /// The message for one autosave's result, if any.
+    pub(super) fn news(
+        &mut self,
+        path: &std::path::Path,
+        result: std::io::Result<()>,
+        (save_key, copy_key): (String, String),
+    ) -> Option<Msg> {
+        match result {
+            Ok(()) => self
+                .failing
+                .take_if(|p| p == path)
+                .map(|_| Msg::Note(format!("Saving works again: {}.", path.display()))),
+            Err(_) if self.failing.as_deref() == Some(path) => None,
+            Err(e) => {
+                self.failing = Some(path.to_path_buf());
+                Some(Msg::Error(save_failed_text(path, &e, &save_key, &copy_key)))
+            }
+        }
+    }
+}
+
+/// Why an autosave failed, and what the user can do: the game is kept in
+/// memory, `S` saves it to another file, `Y` copies it.
+pub(super) fn save_failed_text(
+    path: &std::path::Path,
+    e: &std::io::Error,
+    save_key: &str,
+    copy_key: &str,
+) -> String {
+    format!(
+        "Could not save {}: {e}. The game goes on and is kept in memory: \
+         {save_key} saves it to another file, {copy_key} copies it to the clipboard.",
+        path.display()
+    )
 }
 
 /// Starts the explorer's work on a thread of its own; its results come back
@@ -567,4 +633,35 @@ pub(super) fn spawn_review(
         })
         .ok()?;
     Some(flag)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failing_autosave_is_said_once_with_the_ways_out() {
+        let mut r = SaveReports::default();
+        let keys = || ("S".to_string(), "Y".to_string());
+        let full = || std::io::Error::from_raw_os_error(28); // ENOSPC
+        let p = std::path::Path::new("/data/games/a.pgn");
+        let first = r.news(p, Err(full()), keys());
+        let Some(Msg::Error(text)) = first else {
+            panic!("{first:?}");
+        };
+        assert!(text.contains("No space left on device"), "{text}");
+        assert!(text.contains("kept in memory"), "{text}");
+        assert!(text.contains("S saves it to another file"), "{text}");
+        assert!(text.contains("Y copies it"), "{text}");
+        // Not once a move.
+        assert!(r.news(p, Err(full()), keys()).is_none());
+        // Space again: said, then quiet.
+        assert!(
+            matches!(r.news(p, Ok(()), keys()), Some(Msg::Note(n)) if n.contains("works again"))
+        );
+        assert!(r.news(p, Ok(()), keys()).is_none());
+        // Another file failing is news again.
+        let q = std::path::Path::new("/elsewhere/b.pgn");
+        assert!(r.news(q, Err(full()), keys()).is_some());
+    }
 }

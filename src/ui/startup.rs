@@ -210,6 +210,7 @@ pub(super) fn prepare(opts: &Options) -> Result<Prepared> {
     let config_dir = dirs.as_ref().map(|d| d.config_dir().to_path_buf());
     let data_dir = dirs.as_ref().map(|d| d.data_dir().to_path_buf());
     let mut warnings = Vec::new();
+    warnings.extend(data_dir_problem(data_dir.as_deref()));
     let mut cfg = match &config_dir {
         Some(dir) => {
             let (c, err) = config::Config::load(&dir.join("config.toml"));
@@ -335,6 +336,37 @@ pub(super) fn prepare(opts: &Options) -> Result<Prepared> {
         setup,
         resume,
         warnings,
+    })
+}
+
+/// Why games cannot be saved as they are played, if they cannot: no home
+/// folder, or a games folder that cannot be written (read-only, full, a
+/// file where the folder should be). Said on the first screen; the games
+/// go on in memory and `S` saves one elsewhere.
+pub(super) fn data_dir_problem(data: Option<&Path>) -> Option<String> {
+    let Some(data) = data else {
+        return Some(
+            "No home folder (HOME is not set): games are not saved as you play. \
+             S saves a game to a file you name, Y copies it."
+                .into(),
+        );
+    };
+    let games = data.join("games");
+    let probe = games.join(format!(".kibitz-probe-{}", std::process::id()));
+    let written = std::fs::create_dir_all(&games).and_then(|()| {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&probe)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, b"probe"))
+    });
+    let _ = std::fs::remove_file(&probe);
+    written.err().map(|e| {
+        format!(
+            "Cannot write to {}: {e}. Games are kept in memory only: \
+             S saves a game to a file you name, Y copies it.",
+            games.display()
+        )
     })
 }
 

@@ -35,6 +35,7 @@ mod files;
 mod house;
 mod overlays;
 mod puzzles;
+mod save_as;
 mod tables;
 
 pub use super::state::*;

@@ -101,6 +101,7 @@ impl App {
             Overlay::Text { .. } => {
                 self.ui.overlay = Overlay::None;
             }
+            Overlay::SaveAs { .. } => self.save_as_key(k),
             Overlay::Trainer(_) => {
                 self.ui.trainer_menu_key(k, now);
             }

@@ -133,6 +133,10 @@ pub enum Overlay {
         game: Box<Game>,
         summary: String,
     },
+    /// The file name the game is to be saved to, being typed.
+    SaveAs {
+        input: String,
+    },
     /// A text to read (the Crazyhouse evaluation term by term); any key
     /// closes it.
     Text {

@@ -28,6 +28,12 @@ pub enum Effect {
         path: PathBuf,
         contents: String,
     },
+    /// The user named a file for the game: written like `Save`, and the
+    /// user is told whether it worked.
+    SaveAs {
+        path: PathBuf,
+        contents: String,
+    },
     /// Put text on the system clipboard (OSC 52) and save a copy to `path`.
     Copy {
         what: &'static str,

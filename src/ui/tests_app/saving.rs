@@ -226,3 +226,85 @@ fn two_apps_started_in_one_second_keep_both_games() {
     assert_eq!(files(false), 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_unwritable_games_folder_is_said_and_s_saves_the_game_elsewhere() {
+    let t = Instant::now();
+    let dir = temp_dir("unwritable");
+    // A file where the games folder should be (root ignores read-only
+    // modes, so this is the fault every user can have).
+    std::fs::write(dir.join("games"), "not a folder").unwrap();
+    let problem = crate::ui::startup::data_dir_problem(Some(&dir)).expect("said");
+    assert!(
+        problem.contains("Games are kept in memory only"),
+        "{problem}"
+    );
+    assert!(
+        problem.contains("S saves a game to a file you name"),
+        "{problem}"
+    );
+    assert!(crate::ui::startup::data_dir_problem(None).is_some_and(|p| p.contains("HOME")));
+    let ok = temp_dir("writable");
+    assert_eq!(crate::ui::startup::data_dir_problem(Some(&ok)), None);
+
+    let mut a = App::new(Config::default(), theme::builtin(), Some(dir.clone()));
+    a.update(Msg::Resize(100, 32), t);
+    a.start_game(
+        Setup {
+            mode: Mode::HumanVsHuman,
+            engine: EngineSpec::BuiltIn { level: 1 },
+            time: None,
+            start: Board::startpos(),
+        },
+        t,
+    );
+    type_str(&mut a, "e4", t);
+    type_str(&mut a, "e5", t);
+    // S: the prompt holds the game's file, which the user replaces.
+    command(&mut a, Action::SaveAs, t);
+    let Overlay::SaveAs { input } = &a.ui.overlay else {
+        panic!("no prompt: {:?}", a.ui.overlay);
+    };
+    assert!(
+        input.ends_with(".pgn") && input.contains("games"),
+        "{input}"
+    );
+    assert!(render(&a, 100, 32).contains("Save the game"));
+    a.take_effects();
+    let elsewhere = ok.join("mine.pgn");
+    a.update(
+        Msg::Key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)),
+        t,
+    );
+    for c in elsewhere.display().to_string().chars() {
+        key(&mut a, KeyCode::Char(c), t);
+    }
+    key(&mut a, KeyCode::Enter, t);
+    assert!(matches!(a.ui.overlay, Overlay::None));
+    let effects = a.take_effects();
+    let saved = effects.iter().find_map(|e| match e {
+        Effect::SaveAs { path, contents } => Some((path.clone(), contents.clone())),
+        _ => None,
+    });
+    let (path, contents) = saved.expect("saved as");
+    assert_eq!(path, elsewhere);
+    assert!(contents.contains("1. e4 e5"), "{contents}");
+    // Later moves go there too.
+    type_str(&mut a, "Nf3", t);
+    let later = a.take_effects().into_iter().find_map(|e| match e {
+        Effect::Save { path, .. } => Some(path),
+        _ => None,
+    });
+    assert_eq!(later, Some(elsewhere));
+    // Esc leaves the prompt without saving.
+    command(&mut a, Action::SaveAs, t);
+    key(&mut a, KeyCode::Esc, t);
+    assert!(matches!(a.ui.overlay, Overlay::None));
+    assert!(
+        !a.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::SaveAs { .. }))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&ok);
+}

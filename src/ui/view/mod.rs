@@ -190,6 +190,18 @@ pub fn draw_overlays(buf: &mut Buffer, area: Rect, ui: &Shared, replaying: bool)
             let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
             draw_message(buf, theme, area, title, &lines)
         }
+        Overlay::SaveAs { input } => draw_message(
+            buf,
+            theme,
+            area,
+            "Save the game",
+            &[
+                "File name (later moves are saved there too):",
+                &format!("{input}\u{2588}"),
+                "",
+                "Enter = save    Esc = cancel    Ctrl+u = clear",
+            ],
+        ),
         Overlay::Resume { summary, .. } | Overlay::ResumeHouse { summary, .. } => draw_message(
             buf,
             theme,

@@ -368,6 +368,7 @@ impl Chess<'_> {
                     path: self.ui.dirs.data.as_ref().map(|d| d.join("game.pgn")),
                 });
             }
+            Action::SaveAs => self.open_save_as(),
             Action::EvalBreakdown => self.ui.overlay = Overlay::Eval { simple: false },
             Action::Explore => {
                 self.open_explorer(crate::ui::explorer::DEFAULT_DEPTH);

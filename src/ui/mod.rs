@@ -24,6 +24,7 @@ pub mod player;
 pub mod replay;
 mod startup;
 pub mod state;
+pub mod terminal_env;
 pub mod text;
 pub mod theme;
 pub mod trainer;
@@ -50,6 +51,7 @@ pub fn explore(
     if !crate::engine::has_legal_moves(pos.current()) {
         bail!("the position has no legal moves: there is no search to explore");
     }
+    let adapt = terminal_env::check(&terminal_env::Env::read()).map_err(anyhow::Error::msg)?;
     let dirs = crate::paths::project_dirs();
     let config_dir = dirs.as_ref().map(|d| d.config_dir().to_path_buf());
     let (cfg, warning) = match &config_dir {
@@ -63,18 +65,21 @@ pub fn explore(
         bail!("no colour themes could be loaded");
     }
     let mut app = App::new(cfg, themes, None);
+    warnings.extend(terminal_env::apply(adapt, &mut app, false));
     let ex = explorer::Explorer::new(pos, depth, features, max_nodes);
     run_terminal(&mut app, Start::Explore(Box::new(ex)), warnings)
 }
 
 /// Runs the terminal app until the user quits.
 pub fn run(opts: Options) -> Result<()> {
+    let adapt = terminal_env::check(&terminal_env::Env::read()).map_err(anyhow::Error::msg)?;
     let Prepared {
         mut app,
         setup,
         resume,
         mut warnings,
     } = prepare(&opts)?;
+    warnings.extend(terminal_env::apply(adapt, &mut app, opts.theme.is_some()));
     // Endgame tables for the built-in engines.
     let syzygy = match app.ui.config.syzygy_path.as_deref() {
         Some(path) => match crate::tablebase::syzygy::SyzygyTables::open(path) {

@@ -325,6 +325,9 @@ impl App {
         if self.top().fits(area) {
             super::view::draw_overlays(buf, area, &self.ui, self.replaying());
         }
+        if self.ui.plain {
+            super::view::asciify(buf, area);
+        }
     }
 
     /// Quits: every screen saves.

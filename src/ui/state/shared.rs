@@ -37,6 +37,9 @@ pub struct Shared {
     pub themes: Vec<Theme>,
     pub theme: usize,
     pub ascii: bool,
+    /// Plain mode (the locale is not UTF-8): every frame is drawn in
+    /// ASCII only.
+    pub plain: bool,
     pub flipped: bool,
     /// Show scores from White's point of view instead of the side to move's.
     pub white_view: bool,
@@ -77,6 +80,7 @@ impl Shared {
         Shared {
             keys: config.keys.clone(),
             ascii: config.piece_style == PieceStyle::Ascii,
+            plain: false,
             config,
             themes,
             theme,

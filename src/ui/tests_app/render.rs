@@ -249,3 +249,83 @@ fn random_keys_mouse_engine_replies_and_sizes_never_panic() {
         let _ = render(&a, 120, 40);
     }
 }
+
+#[test]
+fn plain_mode_draws_every_screen_in_ascii() {
+    // A locale that is not UTF-8: nothing but ASCII reaches the terminal,
+    // on the play screen and over its overlays.
+    let t = Instant::now();
+    let mut a = app();
+    a.ui.plain = true;
+    a.ui.ascii = true;
+    a.start_game(setup(WHITE, None, None), t);
+    type_str(&mut a, "e4", t);
+    for overlay in [None, Some(Action::Help), Some(Action::EvalBreakdown)] {
+        if let Some(o) = overlay {
+            command(&mut a, o, t);
+        }
+        let text = render(&a, 100, 32);
+        let odd: String = text.chars().filter(|c| !c.is_ascii()).collect();
+        assert!(odd.is_empty(), "{overlay:?}: {odd:?}\n{text}");
+        assert!(text.contains("+-"), "frames drawn with + and -");
+        a.ui.overlay = Overlay::None;
+    }
+    // Without plain mode the same screen has its figurines and frames.
+    a.ui.plain = false;
+    a.ui.ascii = false;
+    assert!(!render(&a, 100, 32).is_ascii());
+}
+
+#[test]
+fn a_resize_storm_down_to_one_cell_never_panics() {
+    // Hundreds of sizes in a row, as a window being dragged (or a tiling
+    // manager) sends them, from 1x1 up, on every kind of screen and
+    // overlay; each is drawn at once.
+    let t = Instant::now();
+    let mut rng = crate::util::Rng::new(30);
+    let mut screens: Vec<(&str, App)> = Vec::new();
+    let mut play = app();
+    play.start_game(setup(WHITE, None, Some("5+0")), t);
+    type_str(&mut play, "e4", t);
+    screens.push(("play", play));
+    let mut help = app();
+    help.start_game(setup(WHITE, None, None), t);
+    command(&mut help, Action::Help, t);
+    screens.push(("help", help));
+    let mut dialog = app();
+    dialog.start_game(setup(WHITE, None, None), t);
+    command(&mut dialog, Action::NewGame, t);
+    screens.push(("new game dialog", dialog));
+    let mut save = app();
+    save.start_game(setup(WHITE, None, None), t);
+    command(&mut save, Action::SaveAs, t);
+    screens.push(("save as", save));
+    screens.push(("crazyhouse", super::house_live::crazyhouse(t)));
+    let mut explorer = app();
+    explorer.start_game(setup(WHITE, None, None), t);
+    command(&mut explorer, Action::Explore, t);
+    screens.push(("explorer", explorer));
+    let mut trainer = app();
+    trainer.open_trainer_menu(t);
+    screens.push(("trainer menu", trainer));
+    for (name, a) in &mut screens {
+        let mut sizes: Vec<(u16, u16)> = (1..=12)
+            .flat_map(|w| (1..=6).map(move |h| (w, h)))
+            .collect();
+        for _ in 0..300 {
+            sizes.push((1 + rng.below(260) as u16, 1 + rng.below(90) as u16));
+        }
+        for (w, h) in sizes {
+            a.update(Msg::Resize(w, h), t);
+            let area = ratatui::layout::Rect::new(0, 0, w, h);
+            let mut buf = ratatui::buffer::Buffer::empty(area);
+            let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                crate::ui::app::draw_to(&mut buf, area, a, t)
+            }));
+            assert!(drawn.is_ok(), "{name} at {w}x{h}");
+        }
+        // And it still works at a usual size.
+        a.update(Msg::Resize(100, 32), t);
+        assert!(!render(a, 100, 32).trim().is_empty(), "{name}");
+    }
+}

@@ -235,3 +235,49 @@ impl<W: ratatui::widgets::Widget> RenderRef for W {
         self.render(area, buf);
     }
 }
+
+/// Plain mode: every cell of `area` in ASCII, for a terminal whose locale
+/// is not UTF-8 (where box drawing and figurines would come out as
+/// several wrong characters each, breaking the layout). Frames become
+/// `+ - |`, markers and pieces letters; anything else unknown `?`.
+pub fn asciify(buf: &mut Buffer, area: Rect) {
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            let Some(cell) = buf.cell_mut((x, y)) else {
+                continue;
+            };
+            let sym = cell.symbol();
+            if sym.is_ascii() {
+                continue;
+            }
+            let plain = match sym.chars().next().unwrap_or(' ') {
+                '─' | '━' | '═' | '╌' | '┄' => "-",
+                '│' | '┃' | '║' | '╎' | '┆' => "|",
+                '┌' | '┐' | '└' | '┘' | '╭' | '╮' | '╰' | '╯' | '├' | '┤' | '┬' | '┴' | '┼'
+                | '╔' | '╗' | '╚' | '╝' => "+",
+                '▶' | '►' | '→' | '⇒' | '›' | '»' => ">",
+                '◀' | '◄' | '←' | '‹' | '«' => "<",
+                '↑' | '▲' => "^",
+                '↓' | '▼' => "v",
+                '○' | '◦' => "o",
+                '●' | '•' | '·' | '∙' => "*",
+                '…' => "~",
+                '█' | '▀' | '▄' | '▌' | '▐' | '■' | '░' | '▒' | '▓' => "#",
+                '♔' | '♚' => "K",
+                '♕' | '♛' => "Q",
+                '♖' | '♜' => "R",
+                '♗' | '♝' => "B",
+                '♘' | '♞' => "N",
+                '♙' | '♟' => "P",
+                '✓' | '✔' => "v",
+                '✗' | '✘' | '×' => "x",
+                '±' => "+-",
+                '–' | '—' => "-",
+                '≈' => "~",
+                ' ' => " ",
+                _ => "?",
+            };
+            cell.set_symbol(plain);
+        }
+    }
+}

@@ -12,6 +12,7 @@ pub mod clock;
 pub mod config;
 mod event_loop;
 pub mod explorer;
+mod headless;
 pub mod help;
 pub mod house;
 pub mod input;
@@ -33,6 +34,7 @@ use app::App;
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 
 use event_loop::*;
+pub use headless::{HeadlessOptions, Resources, run_headless};
 pub use output::osc52;
 use output::*;
 use startup::*;

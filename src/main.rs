@@ -432,6 +432,10 @@ enum BatchCmd {
         /// Give up when no move comes for this many seconds.
         #[arg(long, default_value_t = 120)]
         stall: u64,
+        /// With --engine: every other game against the built-in level 1
+        /// (the external engine is started and stopped each time).
+        #[arg(long, requires = "engine")]
+        alternate: bool,
     },
     /// Self-play games for tuning: writes `FEN | result | score` lines (quiet positions, the game result, the search score for White).
     #[command(hide = true)]
@@ -676,6 +680,7 @@ impl BatchCmd {
                 report_every,
                 data,
                 stall,
+                alternate,
             } => {
                 use kibitz::ui::player::EngineSpec;
                 let engine = match (movetime, level, engine) {
@@ -697,6 +702,7 @@ impl BatchCmd {
                     data,
                     size: (120, 40),
                     stall: std::time::Duration::from_secs(stall),
+                    alternate,
                 })
             }
             BatchCmd::Datagen {

@@ -36,6 +36,10 @@ pub struct HeadlessOptions {
     pub size: (u16, u16),
     /// Give up when no move comes for this long (a stuck engine).
     pub stall: Duration,
+    /// With an external engine: every other game is the built-in engine
+    /// at level 1 (chosen in the new-game dialog), so the external engine
+    /// is started and stopped again and again.
+    pub alternate: bool,
 }
 
 /// The process's resources, from `/proc/self` (Linux); `None` elsewhere.
@@ -116,6 +120,11 @@ pub fn run_headless(opts: HeadlessOptions) -> Result<()> {
         watch_delay: Duration::ZERO,
         own_tablebases: false,
         time_control: time,
+        // The new-game dialog offers the configured external engine.
+        engine: match &opts.engine {
+            EngineSpec::External { command } => Some(PathBuf::from(command)),
+            _ => None,
+        },
         ..config::Config::default()
     };
     let mut app = App::new(config, theme::builtin(), Some(opts.data.clone()));
@@ -172,6 +181,7 @@ struct Watcher {
     ended: Option<(Option<PathBuf>, usize)>,
     last_progress: Instant,
     quitting: bool,
+    alternate: bool,
     failure: Option<String>,
     /// The reports: (games finished, resources).
     reports: Vec<(usize, Resources)>,
@@ -188,6 +198,7 @@ impl Watcher {
             ended: None,
             last_progress: Instant::now(),
             quitting: false,
+            alternate: opts.alternate,
             failure: None,
             reports: Vec::new(),
         }
@@ -291,7 +302,20 @@ impl Driver for Watcher {
                 self.quit(app, tx);
             } else {
                 Self::press(app, Action::NewGame, tx);
-                let _ = tx.send(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+                let key = |code| {
+                    let _ = tx.send(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+                };
+                if self.alternate {
+                    // The dialog's opponent field: from the external
+                    // engine (the last choice) on to level 1 (the first),
+                    // and back.
+                    key(KeyCode::Down);
+                    key(match s.spec {
+                        EngineSpec::External { .. } => KeyCode::Right,
+                        _ => KeyCode::Left,
+                    });
+                }
+                key(KeyCode::Enter);
                 self.last_progress = Instant::now();
             }
         }

@@ -406,7 +406,7 @@ enum BatchCmd {
     /// the app's own loop, drawn into an off-screen buffer and saved to
     /// DATA/games. Prints `shown FILE PLIES SAN` for every move a frame
     /// shows and `report ...` lines (memory, threads, files, child
-    /// processes): the soak and the kill test (tests/kill.rs) use it.
+    /// processes): the soak and the kill test (tests/kill/) use it.
     #[command(hide = true)]
     Headless {
         #[arg(long, default_value_t = 1)]
@@ -690,7 +690,9 @@ impl BatchCmd {
                         nodes: None,
                     },
                     (_, Some(l), _) if (1..=8).contains(&l) => EngineSpec::BuiltIn { level: l },
-                    (_, Some(l), _) => return Err(anyhow::anyhow!("--level must be 1 to 8, not {l}")),
+                    (_, Some(l), _) => {
+                        return Err(anyhow::anyhow!("--level must be 1 to 8, not {l}"));
+                    }
                     (_, _, Some(command)) => EngineSpec::External { command },
                     _ => EngineSpec::BuiltIn { level: 1 },
                 };

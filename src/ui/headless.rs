@@ -87,7 +87,12 @@ fn children(pid: u32) -> usize {
         return 0;
     };
     dir.filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()))
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
         .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
         .filter(|stat| parent_of(stat) == Some(pid))
         .count()
@@ -294,7 +299,7 @@ impl Driver for Watcher {
                 self.finished
             ));
             if self.finished >= self.games
-                || (self.report_every > 0 && self.finished % self.report_every == 0)
+                || (self.report_every > 0 && self.finished.is_multiple_of(self.report_every))
             {
                 self.report();
             }

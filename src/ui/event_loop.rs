@@ -71,6 +71,8 @@ where
 
     let tick = Duration::from_millis(100);
     loop {
+        // Effects before drawing: a move's file is in place before the
+        // frame that shows the move (what tests/kill/ checks).
         for effect in app.take_effects() {
             if !runtime.run(app, effect) {
                 return Ok(());

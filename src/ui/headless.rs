@@ -218,15 +218,23 @@ impl Watcher {
 
     /// The soak's verdict: growth from the first report after warm-up
     /// (the second report, or the first if there is one) to the last.
+    /// Alternating games compare reports after the same kind of game (the
+    /// built-in engine's hash table and an external engine's pipes come
+    /// and go with their games).
     fn summary(&self) {
-        let (Some(first), Some(last)) = (
-            self.reports.get(1).or(self.reports.first()),
-            self.reports.last(),
-        ) else {
+        let Some((g1, b)) = self.reports.last() else {
             return;
         };
-        let (g0, a) = first;
-        let (g1, b) = last;
+        let same_kind = |g: &usize| !self.alternate || g % 2 == g1 % 2;
+        let Some((g0, a)) = self
+            .reports
+            .iter()
+            .skip(1)
+            .find(|(g, _)| same_kind(g))
+            .or(self.reports.first())
+        else {
+            return;
+        };
         let growth = (b.rss_kb as f64 / a.rss_kb.max(1) as f64 - 1.0) * 100.0;
         say(&format!(
             "summary games {g0}..{g1}: rss {} -> {} kB ({growth:+.1}%), threads {} -> {}, fds {} -> {}, children {} -> {}",

@@ -402,6 +402,41 @@ enum BatchCmd {
         #[arg(long, default_value_t = 300)]
         max_moves: usize,
     },
+    /// The play screen without a terminal: engine-vs-engine games through
+    /// the app's own loop, drawn into an off-screen buffer and saved to
+    /// DATA/games. Prints `shown FILE PLIES SAN` for every move a frame
+    /// shows and `report ...` lines (memory, threads, files, child
+    /// processes): the soak and the kill test (tests/kill/) use it.
+    #[command(hide = true)]
+    Headless {
+        #[arg(long, default_value_t = 1)]
+        games: usize,
+        /// Milliseconds per move (the built-in engine at full strength).
+        #[arg(long, conflicts_with_all = ["level", "engine"])]
+        movetime: Option<u64>,
+        /// Built-in engine level 1-8.
+        #[arg(long, conflicts_with = "engine")]
+        level: Option<u8>,
+        /// An external engine command (UCI, or `xboard:CMD`).
+        #[arg(long)]
+        engine: Option<String>,
+        /// Clock for both sides, minutes+seconds (`10s+0.1` works too).
+        #[arg(long)]
+        time: Option<String>,
+        /// Print a resource report every this many games.
+        #[arg(long, default_value_t = 0)]
+        report_every: usize,
+        /// The data folder (games go to DATA/games).
+        #[arg(long)]
+        data: PathBuf,
+        /// Give up when no move comes for this many seconds.
+        #[arg(long, default_value_t = 120)]
+        stall: u64,
+        /// With --engine: every other game against the built-in level 1
+        /// (the external engine is started and stopped each time).
+        #[arg(long, requires = "engine")]
+        alternate: bool,
+    },
     /// Self-play games for tuning: writes `FEN | result | score` lines (quiet positions, the game result, the search score for White).
     #[command(hide = true)]
     Datagen {
@@ -636,6 +671,42 @@ impl BatchCmd {
                 bpgn,
                 max_moves,
             ),
+            BatchCmd::Headless {
+                games,
+                movetime,
+                level,
+                engine,
+                time,
+                report_every,
+                data,
+                stall,
+                alternate,
+            } => {
+                use kibitz::ui::player::EngineSpec;
+                let engine = match (movetime, level, engine) {
+                    (Some(ms), _, _) => EngineSpec::Custom {
+                        depth: None,
+                        movetime_ms: Some(ms),
+                        nodes: None,
+                    },
+                    (_, Some(l), _) if (1..=8).contains(&l) => EngineSpec::BuiltIn { level: l },
+                    (_, Some(l), _) => {
+                        return Err(anyhow::anyhow!("--level must be 1 to 8, not {l}"));
+                    }
+                    (_, _, Some(command)) => EngineSpec::External { command },
+                    _ => EngineSpec::BuiltIn { level: 1 },
+                };
+                kibitz::ui::run_headless(kibitz::ui::HeadlessOptions {
+                    games,
+                    engine,
+                    time,
+                    report_every,
+                    data,
+                    size: (120, 40),
+                    stall: std::time::Duration::from_secs(stall),
+                    alternate,
+                })
+            }
             BatchCmd::Datagen {
                 openings,
                 games,

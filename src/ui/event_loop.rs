@@ -23,6 +23,22 @@ pub(super) fn engine_sink(
     }
 }
 
+/// What the loop needs from its surroundings besides the app: the real
+/// terminal needs nothing more, the headless runner (`headless.rs`) looks
+/// at every frame drawn and feeds scripted messages. Static dispatch, so
+/// the terminal's loop pays nothing for it.
+pub(super) trait Driver {
+    /// After a frame is drawn: `frame` is what it shows, `tx` the loop's
+    /// channel for messages of the driver's own.
+    fn drawn(&mut self, app: &App, frame: &ratatui::buffer::Buffer, tx: &Sender<Msg>) {
+        let _ = (app, frame, tx);
+    }
+}
+
+/// The terminal: its input arrives on the input thread.
+struct Interactive;
+impl Driver for Interactive {}
+
 pub(super) fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     app: &mut App,
@@ -31,6 +47,22 @@ pub(super) fn event_loop(
 ) -> Result<()> {
     let (tx, rx): (Sender<Msg>, Receiver<Msg>) = mpsc::channel();
     spawn_input(&tx)?;
+    run_loop(terminal, app, start, warnings, (tx, rx), &mut Interactive)
+}
+
+/// The loop on any ratatui backend: effects carried out, a frame drawn,
+/// then the next messages (a tick when none comes within 100 ms).
+pub(super) fn run_loop<B: ratatui::backend::Backend, D: Driver>(
+    terminal: &mut ratatui::Terminal<B>,
+    app: &mut App,
+    start: Start,
+    warnings: Vec<String>,
+    (tx, rx): (Sender<Msg>, Receiver<Msg>),
+    driver: &mut D,
+) -> Result<()>
+where
+    B::Error: Send + Sync + 'static,
+{
     let size = terminal.size().unwrap_or_default();
     let now = Instant::now();
     app.update(Msg::Resize(size.width, size.height), now);
@@ -54,6 +86,8 @@ pub(super) fn event_loop(
 
     let tick = Duration::from_millis(100);
     loop {
+        // Effects before drawing: a move's file is in place before the
+        // frame that shows the move (what tests/kill/ checks).
         for effect in app.take_effects() {
             if !runtime.run(app, effect) {
                 return Ok(());
@@ -65,7 +99,8 @@ pub(super) fn event_loop(
         if inject_panic.is_some_and(|t| Instant::now() >= t) {
             panic!("injected panic (KIBITZ_INJECT_PANIC_MS)");
         }
-        terminal.draw(|f| app::draw(f, app, Instant::now()))?;
+        let frame = terminal.draw(|f| app::draw(f, app, Instant::now()))?;
+        driver.drawn(app, frame.buffer, &tx);
         let msg = match rx.recv_timeout(tick) {
             Ok(m) => m,
             Err(RecvTimeoutError::Timeout) => Msg::Tick,

@@ -13,6 +13,7 @@ pub mod config;
 mod event_loop;
 pub mod explorer;
 pub mod gamefile;
+mod headless;
 pub mod help;
 pub mod house;
 pub mod input;
@@ -35,6 +36,7 @@ use app::App;
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 
 use event_loop::*;
+pub use headless::{HeadlessOptions, Resources, run_headless};
 pub use output::osc52;
 use output::*;
 use startup::*;

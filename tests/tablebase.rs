@@ -451,3 +451,37 @@ fn every_table_matches_the_references() {
     assert_eq!((ep.dtm, no_ep.dtm), (0, -30));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn two_processes_generating_the_same_tables_at_once_leave_them_whole() {
+    // Two Kibitz (two terminals, or a trainer and `tb generate`) making
+    // the same tables in one folder: each writes its own temp file and
+    // renames it into place, so a table is one writer's whole file.
+    let dir = temp_dir("two-writers");
+    let d = dir.to_str().expect("a UTF-8 path");
+    let run = || kibitz(&["tb", "generate", "KRvKN", "KQvKR", "--threads", "1", "--dir", d]);
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(run);
+        let b = s.spawn(run);
+        (a.join().expect("a"), b.join().expect("b"))
+    });
+    for o in [&a, &b] {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let mut tb = Tablebases::new(dir.clone());
+    let mut invalid = Vec::new();
+    tb.ensure_many(&[m("KRvKN"), m("KQvKR")], &mut |e| {
+        if let Event::Invalid { material, .. } | Event::Generating { material, .. } = e {
+            invalid.push(*material);
+        }
+    })
+    .expect("the tables load");
+    assert!(invalid.is_empty(), "tables to regenerate: {invalid:?}");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the folder")
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -459,7 +459,18 @@ fn two_processes_generating_the_same_tables_at_once_leave_them_whole() {
     // renames it into place, so a table is one writer's whole file.
     let dir = temp_dir("two-writers");
     let d = dir.to_str().expect("a UTF-8 path");
-    let run = || kibitz(&["tb", "generate", "KRvKN", "KQvKR", "--threads", "1", "--dir", d]);
+    let run = || {
+        kibitz(&[
+            "tb",
+            "generate",
+            "KRvKN",
+            "KQvKR",
+            "--threads",
+            "1",
+            "--dir",
+            d,
+        ])
+    };
     let (a, b) = std::thread::scope(|s| {
         let a = s.spawn(run);
         let b = s.spawn(run);

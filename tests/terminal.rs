@@ -41,6 +41,14 @@ fn temp_home(name: &str) -> PathBuf {
 
 impl OnPty {
     fn start(home: &Path, env: &[(&str, &str)]) -> OnPty {
+        OnPty::start_with(
+            home,
+            env,
+            &["--side", "engines", "--limits", "movetime 30", "--new"],
+        )
+    }
+
+    fn start_with(home: &Path, env: &[(&str, &str)], args: &[&str]) -> OnPty {
         let (mut master, mut slave) = (0, 0);
         let size = libc::winsize {
             ws_row: 32,
@@ -69,7 +77,7 @@ impl OnPty {
         let (master, slave) = unsafe { (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
         let io = |fd: &OwnedFd| Stdio::from(fd.try_clone().expect("dup the terminal"));
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_kibitz"));
-        cmd.args(["--side", "engines", "--limits", "movetime 30", "--new"])
+        cmd.args(args)
             .env_clear()
             .env("HOME", home)
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -332,4 +340,49 @@ fn two_copies_started_together_keep_both_games() {
     let saved = a.saved();
     assert_eq!(saved.len(), 2, "{saved:?}");
     assert!(saved.iter().all(|(_, m)| *m >= 6), "{saved:?}");
+}
+
+/// Waits until the terminal output holds `text` (or fails).
+fn wait_for_text(k: &OnPty, text: &str) {
+    let t = Instant::now();
+    while !String::from_utf8_lossy(&k.output()).contains(text) {
+        assert!(
+            t.elapsed() < Duration::from_secs(30),
+            "no '{text}' on screen: {}",
+            k.screen_tail()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn an_unfinished_game_is_offered_to_one_copy_only() {
+    let home = temp_home("resume");
+    // An unfinished game: engines playing, stopped by SIGTERM.
+    let mut first = OnPty::start(&home, &[]);
+    first.wait_for_moves(4);
+    first.signal(libc::SIGTERM);
+    first.wait();
+    let unfinished = first.saved();
+    assert_eq!(unfinished.len(), 1);
+    // The next Kibitz offers it, and holds it while it asks...
+    let a = OnPty::start_with(&home, &[], &[]);
+    wait_for_text(&a, "Unfinished game");
+    // ...so a second one started meanwhile is not offered the same game:
+    // it starts a new one.
+    let b = OnPty::start_with(&home, &[], &[]);
+    wait_for_text(&b, "Kibitz");
+    std::thread::sleep(Duration::from_millis(1500));
+    let shown = String::from_utf8_lossy(&b.output()).into_owned();
+    assert!(!shown.contains("Unfinished game"), "offered twice");
+    // Once the first Kibitz has gone, the game is offered again.
+    a.signal(libc::SIGTERM);
+    b.signal(libc::SIGTERM);
+    let (mut a, mut b) = (a, b);
+    a.wait();
+    b.wait();
+    let c = OnPty::start_with(&home, &[], &[]);
+    wait_for_text(&c, "Unfinished game");
+    drop(c);
+    drop(first);
 }

@@ -5,6 +5,7 @@ mod cli;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use kibitz::engine::bench;
 use kibitz::uci::info::Output;
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
@@ -507,7 +508,8 @@ fn main() {
         Some(Cmd::Batch(cmd)) => cmd.run(&matches),
     };
     if let Err(e) = result {
-        eprintln!("error: {e:#}");
+        // Not `eprintln!`, which panics when standard error is gone.
+        let _ = writeln!(std::io::stderr(), "error: {e:#}");
         // Bad input on the command line, like a bad option.
         let code = if e.is::<cli::opening::BadInput>() {
             2

@@ -158,8 +158,7 @@ fn run_terminal(app: &mut App, start: Start, warnings: Vec<String>) -> Result<()
         if thread.name() == Some(player::ENGINE_THREAD) {
             return;
         }
-        let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
-        ratatui::restore();
+        restore_terminal();
         default_hook(info);
         if thread.name() != Some("main") {
             std::process::exit(101);
@@ -168,15 +167,37 @@ fn run_terminal(app: &mut App, start: Start, warnings: Vec<String>) -> Result<()
     let mut terminal = match init_terminal() {
         Ok(t) => t,
         Err(e) => {
-            ratatui::restore();
+            restore_terminal();
             return Err(e).context("cannot start the terminal interface");
         }
     };
     let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
     let result = event_loop(&mut terminal, app, start, warnings);
-    let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
-    ratatui::restore();
+    restore_terminal();
+    // ratatui shows the cursor again when the terminal is dropped and
+    // reports a failure with `eprintln!`, which panics when the terminal
+    // is gone (SIGHUP): shown here, and a terminal that is gone is not
+    // dropped but forgotten (the process ends next).
+    if terminal.show_cursor().is_err() {
+        std::mem::forget(terminal);
+    }
     result
+}
+
+/// Gives the terminal back: mouse reporting off, the main screen, the
+/// cursor shown, cooked mode. Errors are ignored and nothing is printed:
+/// after SIGHUP there is no terminal, and `ratatui::restore` would print
+/// its failure with `eprintln!`, which panics when that fails too (in the
+/// panic hook, an abort).
+fn restore_terminal() {
+    let mut out = std::io::stdout();
+    let _ = crossterm::execute!(
+        out,
+        DisableMouseCapture,
+        crossterm::terminal::LeaveAlternateScreen,
+        crossterm::cursor::Show
+    );
+    let _ = crossterm::terminal::disable_raw_mode();
 }
 
 /// Raw mode and the alternate screen (like `ratatui::try_init`, without its

@@ -177,6 +177,23 @@ enum ScreenCmd {
 enum EngineCmd {
     /// Run as a UCI engine on stdin/stdout (for chess GUIs and matches).
     Uci,
+    /// An engine that misbehaves on purpose (crash, hang-go, garbage,
+    /// illegal...), for testing how Kibitz copes with broken engines.
+    #[command(hide = true)]
+    FakeEngine {
+        /// good, crash, hang-isready, hang-go, garbage, illegal, nonsense,
+        /// drop, wrong-board, slow-exit or silent.
+        mode: String,
+        /// uci or xboard.
+        #[arg(long, default_value = "uci")]
+        protocol: String,
+        /// Misbehave from the Nth search on (hang-isready: the Nth isready).
+        #[arg(long, default_value_t = 1)]
+        after: u32,
+        /// Write the process id to this file.
+        #[arg(long)]
+        pid_file: Option<PathBuf>,
+    },
     /// Count move-generation leaf nodes (last line: `nodes <N>`).
     Perft {
         depth: u32,
@@ -543,6 +560,12 @@ impl EngineCmd {
                 kibitz::uci::engine::run(std::io::stdin().lock(), Output::stdout());
                 Ok(())
             }
+            EngineCmd::FakeEngine {
+                mode,
+                protocol,
+                after,
+                pid_file,
+            } => cli::fake_engine::run(&mode, &protocol, after, pid_file),
             EngineCmd::Perft {
                 depth,
                 fen,

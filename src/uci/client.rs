@@ -61,15 +61,15 @@ pub(crate) fn start_process(
         })?;
     let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         let _ = child.kill();
+        let _ = child.wait();
         return Err(UciError::Closed(program.clone()));
     };
     let (tx, rx) = channel();
     let spawned = std::thread::Builder::new()
         .name(reader.into())
         .spawn(move || {
-            let reader = BufReader::new(stdout);
-            for line in reader.lines() {
-                let Ok(line) = line else { break };
+            let mut reader = BufReader::new(stdout);
+            while let Some(line) = read_line(&mut reader) {
                 if tx.send(line).is_err() {
                     break;
                 }
@@ -83,8 +83,86 @@ pub(crate) fn start_process(
             err,
         });
     }
+    live().lock().unwrap_or_else(|p| p.into_inner()).push(child.id());
     Ok((child, stdin, rx))
 }
+
+/// The longest line kept from an engine; the rest of a longer one is
+/// skipped (an engine printing garbage must not fill the memory).
+const MAX_LINE: usize = 64 * 1024;
+
+/// The next line of an engine's output, without its line ending, bytes
+/// that are not UTF-8 replaced (garbage is a line like any other, judged by
+/// what reads it); `None` at the end of the output.
+fn read_line(reader: &mut impl BufRead) -> Option<String> {
+    let mut line = Vec::new();
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        if buf.is_empty() {
+            if line.is_empty() {
+                return None;
+            }
+            break;
+        }
+        let (taken, end) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        let keep = taken - usize::from(end);
+        let room = MAX_LINE.saturating_sub(line.len());
+        line.extend_from_slice(&buf[..keep.min(room)]);
+        reader.consume(taken);
+        if end {
+            break;
+        }
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Some(String::from_utf8_lossy(&line).into_owned())
+}
+
+/// The engine processes started and not yet waited for, by process id.
+/// While an id is listed its process is ours (a zombie at worst), so it
+/// can be killed by id without hitting another process.
+fn live() -> &'static std::sync::Mutex<Vec<u32>> {
+    static LIVE: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+    &LIVE
+}
+
+/// Ends every engine process still running, at the program's end: those
+/// whose threads are still at work (a hung engine, a handshake not over)
+/// would outlive it otherwise. Their threads get `grace` to end them the
+/// usual way (`quit`), then the rest are killed.
+pub fn end_all_engines(grace: Duration) {
+    let deadline = Instant::now() + grace;
+    let left = || live().lock().unwrap_or_else(|p| p.into_inner()).len();
+    while left() > 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let pids = live().lock().unwrap_or_else(|p| p.into_inner());
+    for &pid in pids.iter() {
+        kill_by_id(pid);
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn kill_by_id(pid: u32) {
+    if let Ok(pid) = libc::pid_t::try_from(pid) {
+        // SAFETY: kill(2) has no memory effects; the id is a child of ours
+        // not yet waited for (see `live`).
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn kill_by_id(_pid: u32) {}
 
 /// What an `info` line said (fields absent from the line are `None`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -410,18 +488,34 @@ impl UciClient {
 pub(crate) fn reap(child: &mut std::process::Child) {
     let deadline = Instant::now() + Duration::from_millis(500);
     while Instant::now() < deadline {
-        if let Ok(Some(_)) = child.try_wait() {
+        if let Some(()) = waited(child, false) {
             return;
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    let _ = child.kill();
-    let _ = child.wait();
+    waited(child, true);
+}
+
+/// Waits for `child` if it has ended (killed first when `kill`), and takes
+/// it off the list of live engines in the same breath (see `live`).
+/// `Some` once it is gone.
+pub(crate) fn waited(child: &mut std::process::Child, kill: bool) -> Option<()> {
+    let mut live = live().lock().unwrap_or_else(|p| p.into_inner());
+    let gone = if kill {
+        let _ = child.kill();
+        child.wait().is_ok()
+    } else {
+        matches!(child.try_wait(), Ok(Some(_)) | Err(_))
+    };
+    if gone {
+        live.retain(|&p| p != child.id());
+    }
+    gone.then_some(())
 }
 
 impl Drop for UciClient {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
+        if waited(&mut self.child, false).is_none() {
             self.shutdown();
         }
     }

@@ -188,11 +188,13 @@ impl Runtime {
                 });
             }
             Effect::StartEngine(spec) => {
-                drop(self.opponent.take()); // stops and joins the old engine
-                self.opponent = Some(EngineHandle::spawn(
-                    &spec,
-                    engine_sink(&self.tx, Slot::Opponent),
-                ));
+                // The old engine ends on its own thread (a hung one is
+                // killed there): the screen does not wait for it.
+                drop(self.opponent.take());
+                self.opponent = Some(
+                    EngineHandle::spawn(&spec, engine_sink(&self.tx, Slot::Opponent))
+                        .detach_on_drop(),
+                );
             }
             Effect::RestartAssistant => {
                 self.assistant = EngineHandle::spawn(
@@ -213,7 +215,8 @@ impl Runtime {
                         let mut o = EngineHandle::spawn(
                             &app.chess().spec,
                             engine_sink(&self.tx, Slot::Opponent),
-                        );
+                        )
+                        .detach_on_drop();
                         o.go(*req);
                         self.opponent = Some(o);
                     }
@@ -320,6 +323,17 @@ impl Runtime {
             }
         }
         true
+    }
+}
+
+impl Drop for Runtime {
+    /// The engines are asked to quit; those still at work half a second
+    /// later (hung, or in a handshake) are killed, so none outlives the
+    /// program.
+    fn drop(&mut self) {
+        drop(self.opponent.take());
+        self.house_engines = crate::ui::house::engines::Engines::default();
+        crate::uci::client::end_all_engines(Duration::from_millis(600));
     }
 }
 

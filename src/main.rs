@@ -190,7 +190,10 @@ enum EngineCmd {
         /// Misbehave from the Nth search on (hang-isready: the Nth isready).
         #[arg(long, default_value_t = 1)]
         after: u32,
-        /// Write the process id to this file.
+        /// Milliseconds each move takes.
+        #[arg(long, default_value_t = 0)]
+        think: u64,
+        /// Append the process id to this file.
         #[arg(long)]
         pid_file: Option<PathBuf>,
     },
@@ -564,8 +567,15 @@ impl EngineCmd {
                 mode,
                 protocol,
                 after,
+                think,
                 pid_file,
-            } => cli::fake_engine::run(&mode, &protocol, after, pid_file),
+            } => cli::fake_engine::run(
+                &mode,
+                &protocol,
+                after,
+                std::time::Duration::from_millis(think),
+                pid_file,
+            ),
             EngineCmd::Perft {
                 depth,
                 fen,

@@ -87,7 +87,13 @@ impl Mode {
 
 /// Runs the fake engine on stdin/stdout until `quit` (or forever, as its
 /// mode says).
-pub fn run(mode: &str, protocol: &str, after: u32, pid_file: Option<PathBuf>) -> Result<()> {
+pub fn run(
+    mode: &str,
+    protocol: &str,
+    after: u32,
+    think: Duration,
+    pid_file: Option<PathBuf>,
+) -> Result<()> {
     let mode = Mode::parse(mode)?;
     let xboard = match protocol {
         "uci" => false,
@@ -105,6 +111,7 @@ pub fn run(mode: &str, protocol: &str, after: u32, pid_file: Option<PathBuf>) ->
     let mut fake = Fake {
         mode,
         after: after.max(1),
+        think,
         searches: 0,
         syncs: 0,
         game: Game::default(),
@@ -146,6 +153,8 @@ struct Game {
 struct Fake {
     mode: Mode,
     after: u32,
+    /// How long a good answer takes.
+    think: Duration,
     searches: u32,
     syncs: u32,
     game: Game,
@@ -199,6 +208,7 @@ impl Fake {
             (true, Mode::WrongBoard) => Pick::WrongBoard,
             _ => Pick::Legal,
         };
+        std::thread::sleep(self.think);
         let g = &self.game;
         dispatch(
             g.kind,

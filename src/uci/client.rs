@@ -83,7 +83,10 @@ pub(crate) fn start_process(
             err,
         });
     }
-    live().lock().unwrap_or_else(|p| p.into_inner()).push(child.id());
+    live()
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(child.id());
     Ok((child, stdin, rx))
 }
 

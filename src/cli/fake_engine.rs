@@ -473,12 +473,11 @@ impl ForVariant for Choose<'_> {
                 fields[1] = if b.turn() == Color::White { "b" } else { "w" };
                 fields[3] = "-";
                 let other = Board::<V>::from_variant_fen(&fields.join(" ")).ok()?;
-                let m = other
+                other
                     .legal_moves()
                     .into_iter()
                     .map(Board::uci)
-                    .find(|t| !ours(t));
-                m
+                    .find(|t| !ours(t))
             }
         }
     }
@@ -514,7 +513,7 @@ mod tests {
             let text = choose(pick);
             assert!(start.parse_uci(&text).is_err(), "{text}");
         }
-        assert_eq!(choose(Pick::Illegal), "a1a2");
+        assert_eq!(choose(Pick::Illegal), "a1b1");
         assert_eq!(choose(Pick::Drop), "Q@a3");
     }
 

@@ -22,7 +22,7 @@ pub enum UciError {
         "engine '{0}' closed its output (crashed or quit; is it a UCI engine? Kibitz itself is 'kibitz uci')"
     )]
     Closed(String),
-    #[error("engine '{name}' did not answer '{waiting_for}' within {timeout:?}")]
+    #[error("engine '{name}' did not answer '{waiting_for}' within {:.1} s", .timeout.as_secs_f64())]
     Timeout {
         name: String,
         waiting_for: String,
@@ -142,13 +142,22 @@ fn live() -> &'static std::sync::Mutex<Vec<u32>> {
 /// would outlive it otherwise. Their threads get `grace` to end them the
 /// usual way (`quit`), then the rest are killed.
 pub fn end_all_engines(grace: Duration) {
+    end_engines_where(grace, |_| true);
+}
+
+/// [`end_all_engines`] for the processes `pick` picks (a test ends only
+/// its own).
+fn end_engines_where(grace: Duration, pick: impl Fn(u32) -> bool) {
     let deadline = Instant::now() + grace;
-    let left = || live().lock().unwrap_or_else(|p| p.into_inner()).len();
-    while left() > 0 && Instant::now() < deadline {
+    let left = || {
+        let live = live().lock().unwrap_or_else(|p| p.into_inner());
+        live.iter().any(|&p| pick(p))
+    };
+    while left() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(10));
     }
     let pids = live().lock().unwrap_or_else(|p| p.into_inner());
-    for &pid in pids.iter() {
+    for &pid in pids.iter().filter(|&&p| pick(p)) {
         kill_by_id(pid);
     }
 }
@@ -584,6 +593,43 @@ mod tests {
         let g = parse_info("info depth x nodes 5").unwrap();
         assert_eq!(g.depth, None);
         assert_eq!(g.nodes, Some(5));
+    }
+
+    /// An engine process still at work at the end is killed; one that was
+    /// waited for is off the list.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn engines_left_at_the_end_are_killed() {
+        use std::os::unix::process::ExitStatusExt;
+        let cmd = ["sleep".to_string(), "30".to_string()];
+        let (mut child, _stdin, _lines) = start_process(&cmd, "test-reader").unwrap();
+        let pid = child.id();
+        let listed = || live().lock().unwrap().contains(&pid);
+        assert!(listed());
+        let start = Instant::now();
+        end_engines_where(Duration::from_millis(50), |p| p == pid);
+        let status = child.wait().unwrap();
+        assert_eq!(status.signal(), Some(libc::SIGKILL));
+        assert!(start.elapsed() < Duration::from_secs(5));
+        assert!(listed(), "not waited for by the list");
+        assert_eq!(waited(&mut child, false), Some(()));
+        assert!(!listed());
+    }
+
+    #[test]
+    fn long_and_broken_lines_are_read() {
+        let mut text = b"uciok\r\n\xff\xfe garbage\n".to_vec();
+        text.extend(std::iter::repeat_n(b'x', MAX_LINE + 10));
+        text.extend(b"\nbestmove e2e4");
+        let mut r = std::io::Cursor::new(text);
+        assert_eq!(read_line(&mut r).as_deref(), Some("uciok"));
+        assert_eq!(
+            read_line(&mut r).as_deref(),
+            Some("\u{fffd}\u{fffd} garbage")
+        );
+        assert_eq!(read_line(&mut r).map(|l| l.len()), Some(MAX_LINE));
+        assert_eq!(read_line(&mut r).as_deref(), Some("bestmove e2e4"));
+        assert_eq!(read_line(&mut r), None);
     }
 
     #[test]

@@ -395,3 +395,14 @@ fn a_broken_bughouse_engine_loses_for_its_team_and_the_others_are_shut_down() {
         assert_eq!(bpgn.matches("[Event ").count(), 2, "{bpgn}");
     }
 }
+
+#[test]
+fn a_bughouse_engine_that_exits_slowly_is_killed_after_the_match() {
+    for protocol in [UCI, XBOARD] {
+        // The four engines play; at the end the slow one is killed (the
+        // ids left would fail the case).
+        let (games, bpgn) = bughouse_case("slow-exit", protocol);
+        assert_eq!(games.len(), 2, "{protocol}");
+        assert_eq!(bpgn.matches("[Event ").count(), 2, "{bpgn}");
+    }
+}

@@ -178,6 +178,26 @@ enum ScreenCmd {
 enum EngineCmd {
     /// Run as a UCI engine on stdin/stdout (for chess GUIs and matches).
     Uci,
+    /// An engine that misbehaves on purpose (crash, hang-go, garbage,
+    /// illegal...), for testing how Kibitz copes with broken engines.
+    #[command(hide = true)]
+    FakeEngine {
+        /// good, crash, hang-isready, hang-go, garbage, illegal, nonsense,
+        /// drop, wrong-board, slow-exit or silent.
+        mode: String,
+        /// uci or xboard.
+        #[arg(long, default_value = "uci")]
+        protocol: String,
+        /// Misbehave from the Nth search on (hang-isready: the Nth isready).
+        #[arg(long, default_value_t = 1)]
+        after: u32,
+        /// Milliseconds each move takes.
+        #[arg(long, default_value_t = 0)]
+        think: u64,
+        /// Append the process id to this file.
+        #[arg(long)]
+        pid_file: Option<PathBuf>,
+    },
     /// Count move-generation leaf nodes (last line: `nodes <N>`).
     Perft {
         depth: u32,
@@ -580,6 +600,19 @@ impl EngineCmd {
                 kibitz::uci::engine::run(std::io::stdin().lock(), Output::stdout());
                 Ok(())
             }
+            EngineCmd::FakeEngine {
+                mode,
+                protocol,
+                after,
+                think,
+                pid_file,
+            } => cli::fake_engine::run(
+                &mode,
+                &protocol,
+                after,
+                std::time::Duration::from_millis(think),
+                pid_file,
+            ),
             EngineCmd::Perft {
                 depth,
                 fen,

@@ -4,6 +4,7 @@
 pub mod annotate;
 pub mod bench;
 pub mod bughouse;
+pub mod fake_engine;
 pub mod matches;
 pub mod opening;
 pub mod puzzle_check;

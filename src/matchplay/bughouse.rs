@@ -85,6 +85,10 @@ struct Player {
     client: EngineClient,
     partner_commands: bool,
     limits: MoveLimits,
+    /// It crashed, hung or stopped answering in the last game: it is
+    /// started again rather than asked for a new game (a hung engine
+    /// would make that wait too).
+    failed: bool,
 }
 
 fn start(p: &BugPlayer) -> Result<Player, UciError> {
@@ -104,6 +108,7 @@ fn start(p: &BugPlayer) -> Result<Player, UciError> {
         client: c,
         partner_commands,
         limits: p.limits.clone(),
+        failed: false,
     })
 }
 
@@ -160,6 +165,7 @@ fn run_board(
         };
         let player = &mut players[turn.seat.color as usize];
         let (answer, said) = think(table, board, player, &turn, tc);
+        player.failed |= answer.is_err();
         if !play_answer(table, board, turn.seat, answer, said, tc) {
             return;
         }
@@ -502,7 +508,7 @@ impl Engines for Teams<'_> {
         // Restart engines that died in the last game.
         for (t, team) in self.players.iter_mut().enumerate() {
             for (m, p) in team.iter_mut().enumerate() {
-                if p.client.new_game(HANDSHAKE).is_err() {
+                if p.failed || p.client.new_game(HANDSHAKE).is_err() {
                     *p = start(&cfg.teams[t][m])?;
                 }
             }

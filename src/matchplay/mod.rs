@@ -405,6 +405,8 @@ impl Worker<'_> {
             }
             if limits.is_empty() {
                 params.push_str(" movetime 1000");
+                // A hung engine forfeits after the move's time and a grace.
+                timeout = Duration::from_secs(11);
             }
             let answer: Result<GoResult, UciError> = self.engine(p).and_then(|c| {
                 c.position(start_fen.as_deref(), &moves)?;

@@ -5,11 +5,13 @@
 //! every wait has a timeout and a hung or crashed engine is reported instead
 //! of blocking forever.
 
+pub use super::process::end_all_engines;
+pub(crate) use super::process::{reap, start_process, waited};
 use crate::engine::{Bound, Score};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::io::Write;
+use std::process::{Child, ChildStdin};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 #[derive(Debug, thiserror::Error)]
@@ -22,7 +24,7 @@ pub enum UciError {
         "engine '{0}' closed its output (crashed or quit; is it a UCI engine? Kibitz itself is 'kibitz uci')"
     )]
     Closed(String),
-    #[error("engine '{name}' did not answer '{waiting_for}' within {timeout:?}")]
+    #[error("engine '{name}' did not answer '{waiting_for}' within {:.1} s", .timeout.as_secs_f64())]
     Timeout {
         name: String,
         waiting_for: String,
@@ -40,50 +42,6 @@ pub enum UciError {
         sent: String,
         said: String,
     },
-}
-
-/// Starts `cmd[0]` with arguments `cmd[1..]`, its stdout read line by line
-/// into a channel by a thread named `reader` (so every wait can time out).
-pub(crate) fn start_process(
-    cmd: &[String],
-    reader: &str,
-) -> Result<(Child, ChildStdin, Receiver<String>), UciError> {
-    let (program, args) = cmd.split_first().ok_or(UciError::EmptyCommand)?;
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|err| UciError::Spawn {
-            cmd: cmd.join(" "),
-            err,
-        })?;
-    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-        let _ = child.kill();
-        return Err(UciError::Closed(program.clone()));
-    };
-    let (tx, rx) = channel();
-    let spawned = std::thread::Builder::new()
-        .name(reader.into())
-        .spawn(move || {
-            let reader = BufReader::new(stdout);
-            for line in reader.lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-    if let Err(err) = spawned {
-        let _ = child.kill();
-        let _ = child.wait();
-        return Err(UciError::Spawn {
-            cmd: cmd.join(" "),
-            err,
-        });
-    }
-    Ok((child, stdin, rx))
 }
 
 /// What an `info` line said (fields absent from the line are `None`).
@@ -405,23 +363,9 @@ impl UciClient {
     }
 }
 
-/// Gives an engine told to `quit` half a second to go, then kills it (both
-/// protocols' clients end their process this way).
-pub(crate) fn reap(child: &mut std::process::Child) {
-    let deadline = Instant::now() + Duration::from_millis(500);
-    while Instant::now() < deadline {
-        if let Ok(Some(_)) = child.try_wait() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-}
-
 impl Drop for UciClient {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
+        if waited(&mut self.child, false).is_none() {
             self.shutdown();
         }
     }

@@ -1,11 +1,12 @@
 //! The UCI protocol: [`engine`] is Kibitz as a UCI engine, [`client`] drives
 //! any UCI engine (Kibitz itself included) for matches and the UI,
 //! [`xboard`] an XBoard (CECP) engine given as `xboard:CMD`, [`driver`]
-//! either of them behind one interface.
+//! either of them behind one interface, [`process`] their processes.
 
 pub mod bughouse;
 pub mod client;
 pub mod driver;
 pub mod engine;
 pub mod info;
+pub mod process;
 pub mod xboard;

@@ -759,7 +759,7 @@ impl XboardClient {
 
 impl Drop for XboardClient {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
+        if super::client::waited(&mut self.child, false).is_none() {
             self.shutdown();
         }
     }

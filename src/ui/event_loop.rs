@@ -251,11 +251,13 @@ impl Runtime {
                 });
             }
             Effect::StartEngine(spec) => {
-                drop(self.opponent.take()); // stops and joins the old engine
-                self.opponent = Some(EngineHandle::spawn(
-                    &spec,
-                    engine_sink(&self.tx, Slot::Opponent),
-                ));
+                // The old engine ends on its own thread (a hung one is
+                // killed there): the screen does not wait for it.
+                drop(self.opponent.take());
+                self.opponent = Some(
+                    EngineHandle::spawn(&spec, engine_sink(&self.tx, Slot::Opponent))
+                        .detach_on_drop(),
+                );
             }
             Effect::RestartAssistant => {
                 self.assistant = EngineHandle::spawn(
@@ -276,7 +278,8 @@ impl Runtime {
                         let mut o = EngineHandle::spawn(
                             &app.chess().spec,
                             engine_sink(&self.tx, Slot::Opponent),
-                        );
+                        )
+                        .detach_on_drop();
                         o.go(*req);
                         self.opponent = Some(o);
                     }
@@ -448,6 +451,17 @@ pub(super) fn save_failed_text(
          {save_key} saves it to another file, {copy_key} copies it to the clipboard.",
         path.display()
     )
+}
+
+impl Drop for Runtime {
+    /// The engines are asked to quit; those still at work half a second
+    /// later (hung, or in a handshake) are killed, so none outlives the
+    /// program.
+    fn drop(&mut self) {
+        drop(self.opponent.take());
+        self.house_engines = crate::ui::house::engines::Engines::default();
+        crate::uci::client::end_all_engines(Duration::from_millis(600));
+    }
 }
 
 /// Starts the explorer's work on a thread of its own; its results come back

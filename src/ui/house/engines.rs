@@ -122,9 +122,12 @@ impl<V: Variant> SeatEngine for Seat<V> {
                     moves: Vec::new(),
                     limits: self.limits(wtime.zip(btime), inc, infinite),
                 };
+                // Without a clock, a move's time (and a grace) is all an
+                // engine gets before it counts as failed.
+                let timed = wtime.is_some() || infinite;
                 let opts = GoOptions {
                     partner: partner_fen.and_then(|f| board(&f).ok()),
-                    timeout: Some(PATIENCE),
+                    timeout: timed.then_some(PATIENCE),
                 };
                 self.wanted.store(id, Ordering::SeqCst);
                 self.engine.go_with(req, opts);

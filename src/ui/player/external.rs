@@ -7,6 +7,7 @@ use crate::uci::client::{EngineInfo, GoResult, Poll};
 use crate::variant::VariantKind;
 use std::collections::VecDeque;
 use std::sync::mpsc::TryRecvError;
+use std::time::Instant;
 
 /// How long the handshake and `ucinewgame` may take.
 const HANDSHAKE: Duration = Duration::from_secs(10);
@@ -62,6 +63,20 @@ pub(super) fn go_timeout(limits: &Limits, turn: shakmaty::Color) -> Duration {
     }
     // Depth/node limits and infinite analysis: the user stops it.
     Duration::from_secs(24 * 3600)
+}
+
+/// When a search limited by its time alone (no clock, depth or nodes) is
+/// overdue: its time and a second. The engine is told to `stop` then (an
+/// XBoard engine is too, by its client): one that is merely slow answers
+/// at once, one that hangs fails two seconds later instead of at the
+/// [`go_timeout`].
+fn overdue(limits: &Limits) -> Option<Instant> {
+    if limits.clock.is_some() || limits.depth.is_some() || limits.nodes.is_some() {
+        return None;
+    }
+    limits
+        .movetime
+        .map(|t| Instant::now() + t + Duration::from_secs(1))
 }
 
 /// Does the engine have the option `name` (from its handshake)?
@@ -206,10 +221,15 @@ impl<V: Variant> Session<V> {
         let legal = board.legal_moves().len();
         let (backlog, bughouse) = (&mut self.backlog, self.bughouse);
         let tell = |n: &Tell<V>| bughouse.then(|| tell_line(n));
+        let due = overdue(&req.limits);
         let answer = self.client.go_polling(
             &go_params(&req.limits),
             timeout,
-            || poll(rx, backlog, &tell, &stop),
+            || {
+                let mut p = poll(rx, backlog, &tell, &stop);
+                p.stop |= due.is_some_and(|d| Instant::now() >= d);
+                p
+            },
             |info| on_info(info, &board, legal, req.id, report),
         )?;
         self.answer(&answer, &board, &req, report);

@@ -235,6 +235,10 @@ pub struct EngineHandle<V: Variant = Std> {
     thread: Option<JoinHandle<()>>,
     /// Wait for the thread when dropped (see [`EngineHandle::detach_on_drop`]).
     join: bool,
+    /// Set when the handle is dropped: from then on the thread reports
+    /// nothing (a handshake that fails after a new engine has taken this
+    /// one's place must not pass for the new engine's failure).
+    gone: Arc<AtomicBool>,
 }
 
 impl EngineHandle {
@@ -254,6 +258,7 @@ impl EngineHandle {
                 current: None,
                 thread: None,
                 join: true,
+                gone: Arc::new(AtomicBool::new(false)),
             }
         })
     }
@@ -266,6 +271,13 @@ impl<V: Variant> EngineHandle<V> {
         report: impl Fn(Report) + Send + 'static,
     ) -> std::io::Result<EngineHandle<V>> {
         let (tx, rx) = channel::<Command<V>>();
+        let gone = Arc::new(AtomicBool::new(false));
+        let heard = gone.clone();
+        let report = move |r: Report| {
+            if !heard.load(Ordering::SeqCst) {
+                report(r);
+            }
+        };
         let thread = std::thread::Builder::new()
             .name(ENGINE_THREAD.into())
             .spawn(move || run(backend, rx, &report))?;
@@ -274,6 +286,7 @@ impl<V: Variant> EngineHandle<V> {
             current: None,
             thread: Some(thread),
             join: true,
+            gone,
         })
     }
 
@@ -319,6 +332,7 @@ impl<V: Variant> EngineHandle<V> {
 
 impl<V: Variant> Drop for EngineHandle<V> {
     fn drop(&mut self) {
+        self.gone.store(true, Ordering::SeqCst);
         self.stop();
         let _ = self.tx.send(Command::Quit);
         if let Some(t) = self.thread.take()

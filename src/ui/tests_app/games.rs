@@ -320,7 +320,11 @@ fn a_dead_engine_ends_the_game_and_the_next_game_starts_a_new_one() {
         (e.result, e.termination),
         (GameResult::WhiteWins, Termination::Abandoned)
     );
-    assert!(a.ui.status.as_ref().unwrap().text.contains("no such file"));
+    let said = &a.ui.status.as_ref().unwrap().text;
+    assert!(said.contains("no such file"), "{said}");
+    // Which side lost, why, and the way on.
+    assert!(said.contains("(Black) failed and forfeits"), "{said}");
+    assert!(said.contains("starts a new game"), "{said}");
     a.start_game(setup(WHITE, None, None), t);
     assert!(
         a.take_effects()
@@ -352,6 +356,11 @@ fn an_illegal_engine_move_loses() {
         (GameResult::WhiteWins, Termination::IllegalMove)
     );
     assert!(crate::game::write_pgn(&a.chess().game).contains("[Termination \"rules infraction\"]"));
+    let said = &a.ui.status.as_ref().unwrap().text;
+    assert!(
+        said.contains("(Black) played an illegal move (e2e4)"),
+        "{said}"
+    );
 }
 #[test]
 fn a_hint_belongs_to_its_position() {

@@ -2,6 +2,7 @@
 //! render tests on ratatui's `TestBackend`.
 
 mod analysis;
+mod broken_engine;
 mod drill;
 mod games;
 mod house;

@@ -465,7 +465,7 @@ impl Chess<'_> {
                 }
                 // The opponent is gone: the game cannot go on. The next
                 // request (a new game, or after a takeback) starts a new one.
-                self.s.opponent_name.clear();
+                let name = std::mem::take(&mut self.s.opponent_name);
                 self.s.engine_dead = true;
                 if !self.is_over() && self.s.mode != Mode::HumanVsHuman {
                     let loser = match self.s.mode {
@@ -479,6 +479,14 @@ impl Chess<'_> {
                         },
                         now,
                     );
+                    // Who lost, why, and the way on.
+                    let name = if name.is_empty() { "The engine" } else { &name };
+                    self.ui.error(format!(
+                        "{name} ({}) failed and forfeits: {message}. {}",
+                        color_name(loser),
+                        self.game_over_text()
+                    ));
+                    return;
                 }
                 self.ui.error(format!("Engine problem: {message}"));
             }
@@ -598,8 +606,9 @@ impl Chess<'_> {
             now,
         );
         self.ui.error(format!(
-            "{} played an illegal move ({text}) and loses the game.",
-            self.s.opponent_name
+            "{} ({}) played an illegal move ({text}) and loses the game.",
+            self.s.opponent_name,
+            color_name(offender)
         ));
     }
 
@@ -768,5 +777,13 @@ impl Chess<'_> {
             self.ui.info("Resumed.");
             self.next_turn(now);
         }
+    }
+}
+
+/// "White" or "Black".
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
     }
 }

@@ -248,6 +248,15 @@ fn four_kibitz_engines_play_a_game_by_the_rules() {
     let text = std::fs::read_to_string(&out).unwrap();
     let games = read_bpgn(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(games.len(), 2, "every game is in the file");
+    // Both boards were played. Not asked of each game: on a loaded
+    // machine a quick mate on one board can come before the other
+    // board's first move, which is a legal game.
+    for b in BoardId::BOTH {
+        assert!(
+            games.iter().any(|g| g.moves().iter().any(|m| m.board == b)),
+            "{b:?} played"
+        );
+    }
     for g in &games {
         let end = g.ending.expect("the game has an end");
         assert!(
@@ -257,11 +266,8 @@ fn four_kibitz_engines_play_a_game_by_the_rules() {
             ),
             "{end:?}"
         );
-        // Every move carries its clock, and both boards were played.
+        // Every move carries its clock.
         assert!(g.moves().iter().all(|m| m.remaining.is_some()));
-        for b in BoardId::BOTH {
-            assert!(g.moves().iter().any(|m| m.board == b));
-        }
         for tag in ["WhiteA", "BlackA", "WhiteB", "BlackB", "TimeControl"] {
             assert!(g.header(tag).is_some(), "{tag}");
         }

@@ -60,6 +60,11 @@ pub fn headless_round(rng: &mut Rng, round: usize, t: &mut Tally) {
             continue;
         }
         let text = std::fs::read_to_string(&p).unwrap_or_default();
+        // An empty file is a name reserved for a game killed before its
+        // first move: no game, and the next start removes it (below).
+        if text.is_empty() {
+            continue;
+        }
         if kibitz::game::pgn_read::read_game(&text).is_err() {
             t.unparsable += 1;
             t.problems
@@ -71,8 +76,23 @@ pub fn headless_round(rng: &mut Rng, round: usize, t: &mut Tally) {
             newest = Some((m, p));
         }
     }
-    t.leftovers += temp_files(&games);
+    // The next start (the resume offer) sweeps what a killed Kibitz left:
+    // temp files and empty reservations; none may stay.
     let (offer, warning) = kibitz::ui::find_unfinished(&games);
+    let left = temp_files(&games)
+        + std::fs::read_dir(&games)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.metadata().is_ok_and(|m| m.is_file() && m.len() == 0))
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            .count();
+    if left > 0 {
+        t.problems.push(format!(
+            "round {round}: {left} temp files or empty reservations left after the next start"
+        ));
+    }
+    t.leftovers += left;
     if let Some(w) = warning {
         t.problems
             .push(format!("round {round}: resume warning: {w}"));

@@ -421,6 +421,31 @@ enum BatchCmd {
         #[arg(long, default_value = "chess")]
         variant: String,
     },
+    /// Fuzz a reader of outside data with mutated inputs (`kibitz fuzz
+    /// list` names the targets, `all` runs each in turn).
+    #[command(hide = true)]
+    Fuzz {
+        /// A target, `all`, or `list`.
+        target: Option<String>,
+        /// Name the targets.
+        #[arg(long)]
+        list: bool,
+        /// Run this long (per target).
+        #[arg(long)]
+        seconds: Option<f64>,
+        /// Run this many inputs (per target; default 10000 without --seconds).
+        #[arg(long)]
+        iterations: Option<u64>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Save crash inputs here (default: the target's corpus folder).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// The corpus folder, holding a folder per target (default: this
+        /// source tree's tests/fuzz).
+        #[arg(long)]
+        corpus: Option<PathBuf>,
+    },
     /// Texel-tune the evaluation weights on `FEN | result [| score]` data.
     #[command(hide = true)]
     Tune {
@@ -646,6 +671,23 @@ impl BatchCmd {
                 variant,
             } => cli::search::parse_variant(&variant)
                 .and_then(|v| cli::tune::datagen(openings, games, nodes, threads, seed, out, v)),
+            BatchCmd::Fuzz {
+                target,
+                list,
+                seconds,
+                iterations,
+                seed,
+                out,
+                corpus,
+            } => cli::fuzz::run(cli::fuzz::Args {
+                target,
+                list,
+                seconds,
+                iterations,
+                seed,
+                out,
+                corpus,
+            }),
             BatchCmd::Tune {
                 data,
                 epochs,

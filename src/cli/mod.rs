@@ -4,6 +4,7 @@
 pub mod annotate;
 pub mod bench;
 pub mod bughouse;
+pub mod fuzz;
 pub mod matches;
 pub mod opening;
 pub mod puzzle_check;

@@ -445,6 +445,10 @@ enum BatchCmd {
         /// source tree's tests/fuzz).
         #[arg(long)]
         corpus: Option<PathBuf>,
+        /// Run the target once on this file, a panic shown as usual (set
+        /// RUST_BACKTRACE=1 to see where).
+        #[arg(long)]
+        replay: Option<PathBuf>,
     },
     /// Texel-tune the evaluation weights on `FEN | result [| score]` data.
     #[command(hide = true)]
@@ -679,6 +683,7 @@ impl BatchCmd {
                 seed,
                 out,
                 corpus,
+                replay,
             } => cli::fuzz::run(cli::fuzz::Args {
                 target,
                 list,
@@ -687,6 +692,7 @@ impl BatchCmd {
                 seed,
                 out,
                 corpus,
+                replay,
             }),
             BatchCmd::Tune {
                 data,

@@ -14,6 +14,9 @@ pub struct Args {
     pub seed: u64,
     pub out: Option<PathBuf>,
     pub corpus: Option<PathBuf>,
+    /// Run the target once on this file, panics shown as usual (with
+    /// `RUST_BACKTRACE=1`, where they happen).
+    pub replay: Option<PathBuf>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
@@ -46,6 +49,20 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             }
         }
     };
+    if let Some(file) = &a.replay {
+        let data = std::fs::read(file)
+            .map_err(|e| BadInput(format!("cannot read {}: {e}", file.display())))?;
+        for t in &chosen {
+            let accepted = (t.run)(&data);
+            println!(
+                "fuzz {}: {} ran without a panic ({})",
+                t.name,
+                file.display(),
+                if accepted { "accepted" } else { "refused" }
+            );
+        }
+        return Ok(());
+    }
     if a.seconds.is_some_and(|s| !(s > 0.0 && s.is_finite())) {
         return Err(BadInput("--seconds must be a positive number".into()).into());
     }

@@ -88,6 +88,9 @@ pub struct Report {
     pub distinct: u64,
     /// Inputs in the starting corpus.
     pub corpus: usize,
+    /// A hash of every input tried, in order: equal for two runs that
+    /// tried the same inputs (a run is repeatable).
+    pub fingerprint: u64,
     pub crash: Option<Crash>,
 }
 
@@ -266,6 +269,7 @@ pub fn run(target: &Target, opts: &Options) -> Report {
     let quiet = QuietPanics::install();
     let start = Instant::now();
     let mut executions = 0u64;
+    let mut fingerprint = 0u64;
     let mut crash = None;
     // The corpus as it is comes first, then mutations.
     let mut next_seed = 0;
@@ -283,7 +287,9 @@ pub fn run(target: &Target, opts: &Options) -> Report {
             let b = rng.below(pool.len());
             mutate::mutate(&mut rng, &pool[a], &pool[b], target.tokens)
         };
-        distinct.add(input_hash(&input));
+        let h = input_hash(&input);
+        distinct.add(h);
+        fingerprint = fingerprint.rotate_left(7) ^ h;
         if let Ok(mut c) = current.lock() {
             *c = Some(Current {
                 started: Instant::now(),
@@ -327,6 +333,7 @@ pub fn run(target: &Target, opts: &Options) -> Report {
         elapsed,
         distinct: distinct.estimate(),
         corpus,
+        fingerprint,
         crash,
     }
 }

@@ -15,8 +15,10 @@ static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 fn iterations(target: &str) -> u64 {
     match target {
         "uci-engine" => 150,
-        "puzzle-store" => 400,
-        "xboard" | "config" | "theme" | "puzzle-csv" | "fen" => 3_000,
+        "puzzle-store" => 200,
+        "xboard" => 1_500,
+        "config" => 3_000,
+        "tablebase" | "book" | "fen" => 30_000,
         _ => 10_000,
     }
 }

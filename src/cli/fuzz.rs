@@ -91,7 +91,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             println!("fuzz {}: PANIC: {}", r.target, c.message);
             match &c.file {
                 Some(f) => println!("  input saved to {}", f.display()),
-                None => println!("  the input could not be saved: {:?}", String::from_utf8_lossy(&c.input)),
+                None => println!(
+                    "  the input could not be saved: {:?}",
+                    String::from_utf8_lossy(&c.input)
+                ),
             }
         }
     }

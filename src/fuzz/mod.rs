@@ -37,7 +37,9 @@ const POOL_MAX: usize = 1024;
 /// The corpus folder of the source tree this binary was built from
 /// (`tests/fuzz`).
 pub fn default_corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("fuzz")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("fuzz")
 }
 
 /// How long a run goes and where it reads and writes.

@@ -7,10 +7,50 @@ use crate::util::Rng;
 
 /// Tokens that mean something in most of the text formats read here.
 pub const COMMON_TOKENS: &[&[u8]] = &[
-    b"[", b"]", b"{", b"}", b"(", b")", b"@", b"/", b"|", b"\"", b"\\", b";", b",", b"=", b"-",
-    b"~", b"*", b"+", b"#", b"!", b"?", b".", b" ", b"\n", b"\r", b"\r\n", b"\t", b"\0", b"0",
-    b"1", b"8", b"9", b"-1", b"255", b"65535", b"4294967296", b"18446744073709551616",
-    b"99999999999999999999999", b"1e308", b"NaN", b"\xff", b"\xc3", b"\xe2\x82", b"\xef\xbb\xbf",
+    b"[",
+    b"]",
+    b"{",
+    b"}",
+    b"(",
+    b")",
+    b"@",
+    b"/",
+    b"|",
+    b"\"",
+    b"\\",
+    b";",
+    b",",
+    b"=",
+    b"-",
+    b"~",
+    b"*",
+    b"+",
+    b"#",
+    b"!",
+    b"?",
+    b".",
+    b" ",
+    b"\n",
+    b"\r",
+    b"\r\n",
+    b"\t",
+    b"\0",
+    b"0",
+    b"1",
+    b"8",
+    b"9",
+    b"-1",
+    b"255",
+    b"65535",
+    b"4294967296",
+    b"18446744073709551616",
+    b"99999999999999999999999",
+    b"1e308",
+    b"NaN",
+    b"\xff",
+    b"\xc3",
+    b"\xe2\x82",
+    b"\xef\xbb\xbf",
     b"\xf0\x9f\x98\x80",
 ];
 
@@ -55,7 +95,10 @@ fn short(rng: &mut Rng) -> usize {
 
 /// The start of the line `at` is in, and the end of it (after its `\n`).
 fn line_around(data: &[u8], at: usize) -> (usize, usize) {
-    let start = data[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let start = data[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
     let end = data[at..]
         .iter()
         .position(|&b| b == b'\n')
@@ -189,7 +232,14 @@ mod tests {
         let run = |seed| {
             let mut rng = Rng::new(seed);
             (0..200)
-                .map(|_| mutate(&mut rng, b"1. e4 e5 {c} 2. Nf3", b"[Event \"x\"]", &[b"O-O"]))
+                .map(|_| {
+                    mutate(
+                        &mut rng,
+                        b"1. e4 e5 {c} 2. Nf3",
+                        b"[Event \"x\"]",
+                        &[b"O-O"],
+                    )
+                })
                 .collect::<Vec<_>>()
         };
         assert_eq!(run(7), run(7));

@@ -714,7 +714,11 @@ impl XboardClient {
 
     /// What one line of the engine's says.
     fn read_line(&self, line: &str) -> Heard {
-        heard(self.variant, self.root.as_ref().map(|r| r.fen.as_str()), line)
+        heard(
+            self.variant,
+            self.root.as_ref().map(|r| r.fen.as_str()),
+            line,
+        )
     }
 
     /// Sends `quit` and waits briefly; kills the process if it lingers.
@@ -731,36 +735,36 @@ impl XboardClient {
 /// What one line of the engine's says during a search from `root` (a FEN
 /// of `kind`): thinking lines get their moves in UCI form.
 fn heard(kind: VariantKind, root: Option<&str>, line: &str) -> Heard {
-        let l = line.trim();
-        if let Some(text) = partner_text(l) {
-            return Heard::Info(ptell_info(text));
+    let l = line.trim();
+    if let Some(text) = partner_text(l) {
+        return Heard::Info(ptell_info(text));
+    }
+    if let Some(m) = l
+        .strip_prefix("move ")
+        .or_else(|| l.strip_prefix("My move is: "))
+        .or_else(|| l.strip_prefix("my move is: "))
+    {
+        return Heard::Move(normalize_move(m.trim()));
+    }
+    if l == "resign"
+        || l == "tellics resign"
+        || ["1-0", "0-1", "1/2-1/2"].iter().any(|r| {
+            l.strip_prefix(r)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+        })
+    {
+        return Heard::GaveUp;
+    }
+    if l.starts_with("Illegal move") {
+        return Heard::Illegal(l.to_string());
+    }
+    if let Some(mut info) = thinking_line(l) {
+        if let Some(root) = root {
+            info.pv = line_to_uci(kind, root, &info.pv);
         }
-        if let Some(m) = l
-            .strip_prefix("move ")
-            .or_else(|| l.strip_prefix("My move is: "))
-            .or_else(|| l.strip_prefix("my move is: "))
-        {
-            return Heard::Move(normalize_move(m.trim()));
-        }
-        if l == "resign"
-            || l == "tellics resign"
-            || ["1-0", "0-1", "1/2-1/2"].iter().any(|r| {
-                l.strip_prefix(r)
-                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
-            })
-        {
-            return Heard::GaveUp;
-        }
-        if l.starts_with("Illegal move") {
-            return Heard::Illegal(l.to_string());
-        }
-        if let Some(mut info) = thinking_line(l) {
-            if let Some(root) = root {
-                info.pv = line_to_uci(kind, root, &info.pv);
-            }
-            return Heard::Info(info);
-        }
-        Heard::Nothing
+        return Heard::Info(info);
+    }
+    Heard::Nothing
 }
 
 /// Reads one line an XBoard engine sent as the client would, for the fuzz

@@ -21,7 +21,10 @@ pub fn targets() -> Vec<Target> {
             about: "colour theme TOML files",
             run: theme_target,
             seeds: || {
-                seeds_of(&[include_str!("../../../themes/classic.toml"), include_str!("../../../themes/plain.toml")])
+                seeds_of(&[
+                    include_str!("../../../themes/classic.toml"),
+                    include_str!("../../../themes/plain.toml"),
+                ])
             },
             tokens: TOML_TOKENS,
         },
@@ -37,14 +40,30 @@ pub fn targets() -> Vec<Target> {
             about: "Kibitz endgame table files (tablebase::file)",
             run: tablebase_target,
             seeds: || vec![include_bytes!("../../../tests/fuzz/tablebase/KBvK.kbtb").to_vec()],
-            tokens: &[b"KIBITZTB", b"\x01\0\0\0", b"KQvKR", b"KBvK", b"\xff", b"\x7f", b"\x80"],
+            tokens: &[
+                b"KIBITZTB",
+                b"\x01\0\0\0",
+                b"KQvKR",
+                b"KBvK",
+                b"\xff",
+                b"\x7f",
+                b"\x80",
+            ],
         },
         Target {
             name: "puzzle-csv",
             about: "Lichess puzzle CSV (train::puzzle)",
             run: puzzle_csv_target,
             seeds: || seeds_of(&[PUZZLE_CSV]),
-            tokens: &[b",", b"\"", b"\n", b"h8g8", b" b - - 0 28", b"mateIn1", b"PuzzleId,"],
+            tokens: &[
+                b",",
+                b"\"",
+                b"\n",
+                b"h8g8",
+                b" b - - 0 28",
+                b"mateIn1",
+                b"PuzzleId,",
+            ],
         },
         Target {
             name: "puzzle-store",
@@ -52,18 +71,50 @@ pub fn targets() -> Vec<Target> {
             run: store_target,
             seeds: || vec![store_seed()],
             tokens: &[
-                b"{\"add\":{", b"{\"try\":{", b"{\"kibitz_puzzles\":1}", b"\"id\":", b"\"fen\":",
-                b"\"moves\":[", b"\"at\":", b"\"r\":", b"1e308", b"-1", b"null", b"true",
-                b"\"src\":\"made\"", b"\n",
+                b"{\"add\":{",
+                b"{\"try\":{",
+                b"{\"kibitz_puzzles\":1}",
+                b"\"id\":",
+                b"\"fen\":",
+                b"\"moves\":[",
+                b"\"at\":",
+                b"\"r\":",
+                b"1e308",
+                b"-1",
+                b"null",
+                b"true",
+                b"\"src\":\"made\"",
+                b"\n",
             ],
         },
     ]
 }
 
 const TOML_TOKENS: &[&[u8]] = &[
-    b"[", b"]", b"[[", b"]]", b"=", b"\"", b"'''", b"\"\"\"", b"#", b"\n", b"true", b"-inf",
-    b"nan", b"1e400", b"0x", b"{", b"}", b"[keys]", b"[colours]", b"level = ", b"\"#ff00ff\"",
-    b"\"rgb(", b"time_control = ", b"\"5+3\"",
+    b"[",
+    b"]",
+    b"[[",
+    b"]]",
+    b"=",
+    b"\"",
+    b"'''",
+    b"\"\"\"",
+    b"#",
+    b"\n",
+    b"true",
+    b"-inf",
+    b"nan",
+    b"1e400",
+    b"0x",
+    b"{",
+    b"}",
+    b"[keys]",
+    b"[colours]",
+    b"level = ",
+    b"\"#ff00ff\"",
+    b"\"rgb(",
+    b"time_control = ",
+    b"\"5+3\"",
 ];
 
 const PUZZLE_CSV: &str = "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags\n\
@@ -166,7 +217,11 @@ fn puzzle_csv_target(data: &[u8]) -> bool {
             ok = true;
             // A puzzle written back reads the same.
             let again = crate::train::puzzle::Puzzle::from_csv_line(&p.to_csv_line());
-            assert!(again.is_ok(), "a puzzle written back does not read: {}", p.to_csv_line());
+            assert!(
+                again.is_ok(),
+                "a puzzle written back does not read: {}",
+                p.to_csv_line()
+            );
         }
     }
     ok
@@ -208,12 +263,10 @@ fn store_target(data: &[u8]) -> bool {
     let _ = store.themes();
     let _ = store.theme_stats();
     let _ = store.due(at);
-    let id = store
-        .next(&Filter::default(), at, 1)
-        .map(|p| {
-            let _ = p.line();
-            p.id.clone()
-        });
+    let id = store.next(&Filter::default(), at, 1).map(|p| {
+        let _ = p.line();
+        p.id.clone()
+    });
     if let Some(id) = id {
         let _ = store.record(&id, false, at);
     }

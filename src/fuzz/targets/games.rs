@@ -67,8 +67,19 @@ pub fn targets() -> Vec<Target> {
                 ])
             },
             tokens: &[
-                b"1A.", b"1a.", b"2B.", b"3b.", b"P@", b"{", b"}", b"[Event \"", b"[FEN \"",
-                b"\"]\n", b"[Result \"1-0\"]", b"*", b"[TimeControl \"180+0\"]",
+                b"1A.",
+                b"1a.",
+                b"2B.",
+                b"3b.",
+                b"P@",
+                b"{",
+                b"}",
+                b"[Event \"",
+                b"[FEN \"",
+                b"\"]\n",
+                b"[Result \"1-0\"]",
+                b"*",
+                b"[TimeControl \"180+0\"]",
             ],
         },
         Target {
@@ -93,16 +104,48 @@ pub fn targets() -> Vec<Target> {
                 ])
             },
             tokens: &[
-                b"1.", b"2...", b"e2e4", b"e7e5", b"Nf3", b"\n", b" w - - 0 1\n", b"O-O", b"e7e8q",
+                b"1.",
+                b"2...",
+                b"e2e4",
+                b"e7e5",
+                b"Nf3",
+                b"\n",
+                b" w - - 0 1\n",
+                b"O-O",
+                b"e7e8q",
             ],
         },
     ]
 }
 
 const PGN_TOKENS: &[&[u8]] = &[
-    b"[", b"]", b"{", b"}", b"(", b")", b";", b"$1", b"%", b"1-0", b"0-1", b"1/2-1/2", b"*",
-    b"1.", b"1...", b"e4", b"Nf3", b"O-O", b"=Q", b"P@e4", b"[Event \"", b"[FEN \"",
-    b"[SetUp \"1\"]", b"[Variant \"crazyhouse\"]", b"\"]\n", b"\n\n", b"[%clk 0:01:00]",
+    b"[",
+    b"]",
+    b"{",
+    b"}",
+    b"(",
+    b")",
+    b";",
+    b"$1",
+    b"%",
+    b"1-0",
+    b"0-1",
+    b"1/2-1/2",
+    b"*",
+    b"1.",
+    b"1...",
+    b"e4",
+    b"Nf3",
+    b"O-O",
+    b"=Q",
+    b"P@e4",
+    b"[Event \"",
+    b"[FEN \"",
+    b"[SetUp \"1\"]",
+    b"[Variant \"crazyhouse\"]",
+    b"\"]\n",
+    b"\n\n",
+    b"[%clk 0:01:00]",
 ];
 
 fn fen_target(data: &[u8]) -> bool {
@@ -113,12 +156,20 @@ fn fen_target(data: &[u8]) -> bool {
     if let Ok(b) = Board::from_fen(t) {
         ok = true;
         let again = Board::from_fen(&b.fen());
-        assert!(again.is_ok(), "the written FEN {} does not read back", b.fen());
+        assert!(
+            again.is_ok(),
+            "the written FEN {} does not read back",
+            b.fen()
+        );
     }
     if let Ok(b) = Board::<Zh>::from_variant_fen(t) {
         ok = true;
         let again = Board::<Zh>::from_variant_fen(&b.fen());
-        assert!(again.is_ok(), "the written FEN {} does not read back", b.fen());
+        assert!(
+            again.is_ok(),
+            "the written FEN {} does not read back",
+            b.fen()
+        );
     }
     ok |= Board::<Bug>::from_variant_fen(t).is_ok();
     ok |= fen::parse_chess(t).is_ok();

@@ -429,7 +429,9 @@ fn think_time(comment: &str) -> Option<Duration> {
         let secs: f64 = w.strip_suffix('s')?.parse().ok()?;
         // Beyond 1e7 s (four months) it is not a thinking time, and
         // beyond 1.8e19 s no Duration holds it.
-        (0.0..1e7).contains(&secs).then(|| Duration::from_secs_f64(secs))
+        (0.0..1e7)
+            .contains(&secs)
+            .then(|| Duration::from_secs_f64(secs))
     })
 }
 

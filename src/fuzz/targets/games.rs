@@ -63,7 +63,7 @@ pub fn targets() -> Vec<Target> {
             run: bpgn_target,
             seeds: || {
                 seeds_of(&[
-                    "[Event \"x\"]\n[WhiteA \"a\"]\n[BlackA \"b\"]\n[WhiteB \"c\"]\n[BlackB \"d\"]\n[Result \"*\"]\n\n1A. e4 1a. d5 1B. d4 1b. Nf6 2A. exd5 2b. P@e4 *\n",
+                    "[Event \"x\"]\n[WhiteA \"a\"]\n[BlackA \"b\"]\n[WhiteB \"c\"]\n[BlackB \"d\"]\n[Result \"*\"]\n\n1A. e4 1a. d5 1B. d4 1b. Nf6 2A. exd5 2B. c4 2b. P@e4 *\n",
                 ])
             },
             tokens: &[
@@ -88,7 +88,7 @@ pub fn targets() -> Vec<Target> {
             run: zhpgn_target,
             seeds: || {
                 seeds_of(&[
-                    "[Event \"x\"]\n[Variant \"crazyhouse\"]\n[Result \"*\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. P@d4 N@f6 *\n",
+                    "[Event \"x\"]\n[Variant \"crazyhouse\"]\n[Result \"*\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. P@d4 P@e6 *\n",
                 ])
             },
             tokens: PGN_TOKENS,

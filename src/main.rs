@@ -449,6 +449,9 @@ enum BatchCmd {
         /// RUST_BACKTRACE=1 to see where).
         #[arg(long)]
         replay: Option<PathBuf>,
+        /// An input running longer than this many seconds is a hang.
+        #[arg(long, default_value_t = 2.0)]
+        hang_after: f64,
     },
     /// Texel-tune the evaluation weights on `FEN | result [| score]` data.
     #[command(hide = true)]
@@ -684,6 +687,7 @@ impl BatchCmd {
                 out,
                 corpus,
                 replay,
+                hang_after,
             } => cli::fuzz::run(cli::fuzz::Args {
                 target,
                 list,
@@ -693,6 +697,7 @@ impl BatchCmd {
                 out,
                 corpus,
                 replay,
+                hang_after,
             }),
             BatchCmd::Tune {
                 data,

@@ -14,12 +14,12 @@ static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 /// 2-core machine (the engine and the store do far more per input).
 fn iterations(target: &str) -> u64 {
     match target {
-        "uci-engine" => 150,
-        "puzzle-store" => 200,
-        "xboard" => 1_500,
-        "config" => 3_000,
+        "uci-engine" => 100,
+        "puzzle-store" => 100,
+        "xboard" => 1_000,
+        "config" => 2_000,
         "tablebase" | "book" | "fen" => 30_000,
-        _ => 10_000,
+        _ => 5_000,
     }
 }
 
@@ -86,4 +86,35 @@ fn a_run_is_repeatable() {
     assert_eq!(a.distinct, b.distinct);
     let c = fuzz::run(&t, &Options { seed: 6, ..opts });
     assert_ne!(a.fingerprint, c.fingerprint);
+}
+
+/// The watchdog: with a limit no input can meet, the first input running
+/// when it looks is a hang, saved, and the run ends with status 3.
+#[test]
+fn a_hang_is_saved_and_fails_the_run() {
+    let out = std::env::temp_dir().join(format!("kibitz-fuzz-hang-{}", std::process::id()));
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_kibitz"))
+        .args([
+            "fuzz",
+            "uci-engine",
+            "--iterations",
+            "100000",
+            "--hang-after",
+            "0.000001",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output();
+    let run = match run {
+        Ok(r) => r,
+        Err(e) => panic!("cannot run kibitz: {e}"),
+    };
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("HANG"), "{stderr}");
+    let saved: Vec<_> = std::fs::read_dir(&out)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    let _ = std::fs::remove_dir_all(&out);
 }

@@ -17,6 +17,8 @@ pub struct Args {
     /// Run the target once on this file, panics shown as usual (with
     /// `RUST_BACKTRACE=1`, where they happen).
     pub replay: Option<PathBuf>,
+    /// Seconds an input may take before it is a hang.
+    pub hang_after: f64,
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
@@ -63,10 +65,18 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    if a.seconds.is_some_and(|s| !(s > 0.0 && s.is_finite())) {
+    // Also no bigger than a Duration holds.
+    if a.seconds
+        .is_some_and(|s| !(s > 0.0 && std::time::Duration::try_from_secs_f64(s).is_ok()))
+    {
         return Err(BadInput("--seconds must be a positive number".into()).into());
     }
+    let hang_after = std::time::Duration::try_from_secs_f64(a.hang_after)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| BadInput("--hang-after must be a positive number of seconds".into()))?;
     let opts = Options {
+        hang_after,
         iterations: a.iterations,
         seconds: a.seconds,
         seed: a.seed,

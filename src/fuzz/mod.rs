@@ -262,7 +262,10 @@ pub fn run(target: &Target, opts: &Options) -> Report {
         (None, None) => Some(10_000),
         (i, _) => i,
     };
-    let deadline = opts.seconds.map(Duration::from_secs_f64);
+    // Too long for a Duration is for ever; NaN or negative, no time.
+    let deadline = opts
+        .seconds
+        .map(|s| Duration::try_from_secs_f64(s.max(0.0)).unwrap_or(Duration::MAX));
     let mut rng = Rng::new(opts.seed);
     let mut distinct = Hll::new();
     let current = Arc::new(Mutex::new(None));
@@ -281,7 +284,8 @@ pub fn run(target: &Target, opts: &Options) -> Report {
         {
             break;
         }
-        let input = if next_seed < corpus {
+        let mutated = next_seed >= corpus;
+        let input = if !mutated {
             next_seed += 1;
             pool[next_seed - 1].clone()
         } else {
@@ -304,7 +308,7 @@ pub fn run(target: &Target, opts: &Options) -> Report {
         }
         executions += 1;
         match result {
-            Ok(true) if next_seed >= corpus => {
+            Ok(true) if mutated => {
                 if pool.len() < POOL_MAX {
                     pool.push(input);
                 } else if pool.len() > corpus {

@@ -258,6 +258,10 @@ pub fn run(target: &Target, opts: &Options) -> Report {
         pool.push(Vec::new());
     }
     let corpus = pool.len();
+    // Accepted inputs much longer than the seeds are not kept: padding a
+    // valid input (a FEN with 60 KB of spaces) is still valid, and a pool
+    // of such inputs slows every execution a hundredfold.
+    let keep_up_to = 2 * pool.iter().map(Vec::len).max().unwrap_or(0) + 256;
     let iterations = match (opts.iterations, opts.seconds) {
         (None, None) => Some(10_000),
         (i, _) => i,
@@ -308,7 +312,7 @@ pub fn run(target: &Target, opts: &Options) -> Report {
         }
         executions += 1;
         match result {
-            Ok(true) if mutated => {
+            Ok(true) if mutated && input.len() <= keep_up_to => {
                 if pool.len() < POOL_MAX {
                     pool.push(input);
                 } else if pool.len() > corpus {

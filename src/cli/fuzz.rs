@@ -82,7 +82,6 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         seed: a.seed,
         corpus_dir: a.corpus.unwrap_or_else(fuzz::default_corpus_dir),
         out: a.out,
-        ..Options::default()
     };
     let mut crashes = 0;
     for t in &chosen {

@@ -217,11 +217,12 @@ fn puzzle_csv_target(data: &[u8]) -> bool {
             ok = true;
             // A puzzle written back reads the same.
             let again = crate::train::puzzle::Puzzle::from_csv_line(&p.to_csv_line());
-            assert!(
-                again.is_ok(),
-                "a puzzle written back does not read: {}",
-                p.to_csv_line()
-            );
+            if let Err(e) = again {
+                panic!(
+                    "a puzzle written back does not read ({e}): {}",
+                    p.to_csv_line()
+                );
+            }
         }
     }
     ok

@@ -27,12 +27,15 @@
 //!   four-engine Bughouse arbiter.
 //! - [`ui`]: the terminal user interface, on top of everything but
 //!   [`tune`] and [`matchplay`].
+//! - [`fuzz`]: the fuzz harness (`kibitz fuzz`), above every reader of
+//!   outside data it tries.
 
 // With `strip-observer` the hook calls vanish, leaving some values unused.
 #![cfg_attr(feature = "strip-observer", allow(unused))]
 
 pub mod bughouse;
 pub mod engine;
+pub mod fuzz;
 pub mod game;
 pub mod matchplay;
 pub mod paths;

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Bottom up. A module may use the ones before it in this list.
-const ORDER: [&str; 12] = [
+const ORDER: [&str; 13] = [
     "util",
     "paths",
     "variant",
@@ -20,6 +20,7 @@ const ORDER: [&str; 12] = [
     "tune",
     "matchplay",
     "ui",
+    "fuzz",
 ];
 
 /// Every `.rs` file under `dir`.

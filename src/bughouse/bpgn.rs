@@ -246,7 +246,9 @@ fn tokens(text: &str, first_line: usize) -> (Vec<(usize, Token<'_>)>, Option<Pro
 /// `12A.` -> (12, board A, White); `3b.` -> (3, board B, Black).
 fn move_number(w: &str) -> Option<(u32, BoardId, Color)> {
     let w = w.trim_end_matches('.');
-    let (digits, letter) = w.split_at(w.len().checked_sub(1)?);
+    // The last character, which may be more than one byte in a bad file.
+    let (last, _) = w.char_indices().last()?;
+    let (digits, letter) = w.split_at(last);
     let n: u32 = digits.parse().ok()?;
     let (board, color) = match letter {
         "A" => (BoardId::A, Color::White),
@@ -730,6 +732,9 @@ mod tests {
         assert!(err("[Event \"x\"]\n\n1A. e4 {180 *\n").contains("never closed"));
         assert!(err("[Event x]\n\n*").contains("double quotes"));
         assert!(err("[Event \"x\"]\n\nhello *").contains("not a move number"));
+        // A word ending in a character of more than one byte (found by
+        // `kibitz fuzz bpgn`: it panicked).
+        assert!(err("[Event \"x\"]\n\n1A. e4 HC\u{fe} *").contains("not a move number"));
     }
 
     /// A game that cannot be read spoils only itself: an illegal move, a

@@ -5,6 +5,7 @@ pub mod annotate;
 pub mod bench;
 pub mod bughouse;
 pub mod fake_engine;
+pub mod fuzz;
 pub mod matches;
 pub mod opening;
 pub mod puzzle_check;

@@ -27,7 +27,7 @@
 //! engine), [`cli`] (`kibitz tb`).
 
 pub mod cli;
-mod file;
+pub(crate) mod file;
 mod generate;
 mod index;
 pub mod material;

@@ -122,6 +122,15 @@ impl Puzzle {
                 .map_err(|_| PuzzleError::Number(s.to_string(), name))
         };
         let words = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        // A stray carriage return inside the FEN (found by `kibitz fuzz
+        // puzzle-csv`) read as part of a field, but the line written back
+        // had a space there and no longer read.
+        if get(1).contains(char::is_control) {
+            return Err(PuzzleError::Fen {
+                fen: get(1).to_string(),
+                why: "it holds a control character".into(),
+            });
+        }
         let p = Puzzle {
             id: get(0).to_string(),
             fen: get(1).to_string(),
@@ -220,6 +229,13 @@ mod tests {
         assert_eq!(again, p);
         let pos = p.position().expect("legal");
         assert_eq!(pos.turn(), shakmaty::Color::White);
+        // A carriage return inside the FEN is refused (written back it
+        // became a space, and the line did not read).
+        let cr = LINE.replace(" 0 28", " 0\r\"x 28");
+        assert!(matches!(
+            Puzzle::from_csv_line(&cr),
+            Err(PuzzleError::Fen { .. })
+        ));
     }
 
     #[test]

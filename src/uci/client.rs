@@ -128,6 +128,19 @@ pub fn parse_info(line: &str) -> Option<EngineInfo> {
     Some(info)
 }
 
+/// Reads a `bestmove MOVE [ponder MOVE]` line: the move (`0000` when
+/// missing) and the ponder move.
+pub fn parse_bestmove(line: &str) -> Option<(String, Option<String>)> {
+    let rest = line.strip_prefix("bestmove")?;
+    let mut t = rest.split_whitespace();
+    let bestmove = t.next().unwrap_or("0000").to_string();
+    let ponder = match (t.next(), t.next()) {
+        (Some("ponder"), Some(p)) => Some(p.to_string()),
+        _ => None,
+    };
+    Some((bestmove, ponder))
+}
+
 /// What a polling `go` should do now (see [`UciClient::go_polling`]).
 #[derive(Clone, Debug, Default)]
 pub struct Poll {
@@ -328,14 +341,8 @@ impl UciClient {
             if let Some(info) = parse_info(&line) {
                 on_info(&info);
                 infos.push(info);
-            } else if let Some(rest) = line.strip_prefix("bestmove") {
+            } else if let Some((bestmove, ponder)) = parse_bestmove(&line) {
                 let elapsed = start.elapsed();
-                let mut t = rest.split_whitespace();
-                let bestmove = t.next().unwrap_or("0000").to_string();
-                let ponder = match (t.next(), t.next()) {
-                    (Some("ponder"), Some(p)) => Some(p.to_string()),
-                    _ => None,
-                };
                 return Ok(GoResult {
                     bestmove,
                     ponder,

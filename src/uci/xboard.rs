@@ -714,36 +714,11 @@ impl XboardClient {
 
     /// What one line of the engine's says.
     fn read_line(&self, line: &str) -> Heard {
-        let l = line.trim();
-        if let Some(text) = partner_text(l) {
-            return Heard::Info(ptell_info(text));
-        }
-        if let Some(m) = l
-            .strip_prefix("move ")
-            .or_else(|| l.strip_prefix("My move is: "))
-            .or_else(|| l.strip_prefix("my move is: "))
-        {
-            return Heard::Move(normalize_move(m.trim()));
-        }
-        if l == "resign"
-            || l == "tellics resign"
-            || ["1-0", "0-1", "1/2-1/2"].iter().any(|r| {
-                l.strip_prefix(r)
-                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
-            })
-        {
-            return Heard::GaveUp;
-        }
-        if l.starts_with("Illegal move") {
-            return Heard::Illegal(l.to_string());
-        }
-        if let Some(mut info) = thinking_line(l) {
-            if let Some(root) = &self.root {
-                info.pv = line_to_uci(self.variant, &root.fen, &info.pv);
-            }
-            return Heard::Info(info);
-        }
-        Heard::Nothing
+        heard(
+            self.variant,
+            self.root.as_ref().map(|r| r.fen.as_str()),
+            line,
+        )
     }
 
     /// Sends `quit` and waits briefly; kills the process if it lingers.
@@ -755,6 +730,56 @@ impl XboardClient {
         let _ = self.send("quit");
         super::client::reap(&mut self.child);
     }
+}
+
+/// What one line of the engine's says during a search from `root` (a FEN
+/// of `kind`): thinking lines get their moves in UCI form.
+fn heard(kind: VariantKind, root: Option<&str>, line: &str) -> Heard {
+    let l = line.trim();
+    if let Some(text) = partner_text(l) {
+        return Heard::Info(ptell_info(text));
+    }
+    if let Some(m) = l
+        .strip_prefix("move ")
+        .or_else(|| l.strip_prefix("My move is: "))
+        .or_else(|| l.strip_prefix("my move is: "))
+    {
+        return Heard::Move(normalize_move(m.trim()));
+    }
+    if l == "resign"
+        || l == "tellics resign"
+        || ["1-0", "0-1", "1/2-1/2"].iter().any(|r| {
+            l.strip_prefix(r)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+        })
+    {
+        return Heard::GaveUp;
+    }
+    if l.starts_with("Illegal move") {
+        return Heard::Illegal(l.to_string());
+    }
+    if let Some(mut info) = thinking_line(l) {
+        if let Some(root) = root {
+            info.pv = line_to_uci(kind, root, &info.pv);
+        }
+        return Heard::Info(info);
+    }
+    Heard::Nothing
+}
+
+/// Reads one line an XBoard engine sent as the client would, for the fuzz
+/// harness: as a `feature` line, and as a line during a search from `fen`
+/// (a move in it is played on `fen`, as a search's answer is). Whether the
+/// line meant anything.
+pub(crate) fn read_engine_line(kind: VariantKind, fen: &str, line: &str) -> bool {
+    let (pairs, _) = Features::default().read(line);
+    let meant = match heard(kind, Some(fen), line) {
+        Heard::Move(m) => play_fen(kind, fen, &m).is_some(),
+        Heard::Info(_) | Heard::GaveUp | Heard::Illegal(_) => true,
+        Heard::Nothing => false,
+    };
+    let _ = holding_line(kind, fen);
+    meant || !pairs.is_empty()
 }
 
 impl Drop for XboardClient {

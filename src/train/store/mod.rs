@@ -19,7 +19,7 @@
 //!
 //! [`glicko`]: crate::train::glicko
 
-mod journal;
+pub(crate) mod journal;
 pub mod schedule;
 mod types;
 

@@ -68,7 +68,9 @@ fn parse_time_control(tc: &str) -> Option<(Duration, Duration)> {
     let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
     let base: f64 = base.trim().parse().ok()?;
     let inc: f64 = inc.trim().parse().ok()?;
-    (base.is_finite() && inc.is_finite() && base >= 0.0 && inc >= 0.0)
+    // Bounded as the play screen's time controls are (a year of base
+    // time would overflow the clock's sums; a huge one, the Duration).
+    ((0.0..1e7).contains(&base) && (0.0..1e5).contains(&inc))
         .then(|| (Duration::from_secs_f64(base), Duration::from_secs_f64(inc)))
 }
 
@@ -425,7 +427,11 @@ fn think_time(comment: &str) -> Option<Duration> {
     comment.split_whitespace().rev().find_map(|w| {
         let w = w.trim_end_matches(['}', ',', ';']);
         let secs: f64 = w.strip_suffix('s')?.parse().ok()?;
-        (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs))
+        // Beyond 1e7 s (four months) it is not a thinking time, and
+        // beyond 1.8e19 s no Duration holds it.
+        (0.0..1e7)
+            .contains(&secs)
+            .then(|| Duration::from_secs_f64(secs))
     })
 }
 

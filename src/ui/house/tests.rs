@@ -139,6 +139,21 @@ fn stepping_autoplay_and_the_arrival_flash() {
     assert!(r.chat_so_far().is_empty());
 }
 
+/// Found by `kibitz fuzz`: a time control or a thinking time too large
+/// for a Duration panicked. Now the game reads, without that clock.
+#[test]
+fn huge_times_are_not_clocks() {
+    let pgn = "[Variant \"Crazyhouse\"]\n[TimeControl \"18446744073709551615+0\"]\n\n\
+        1. e4 {+0.30/12 1e30s} e5 *\n";
+    let games = parse(pgn, Kind::Crazyhouse).unwrap();
+    let s = games[0].as_ref().unwrap();
+    assert_eq!(s.moves.len(), 2);
+    assert!(!s.timed());
+    let bpgn = "[Event \"x\"]\n[TimeControl \"1e300+1e300\"]\n\n1A. e4 {176.2} 1a. e5 {1e25} *\n";
+    let games = parse(bpgn, Kind::Bughouse).unwrap();
+    assert_eq!(games[0].as_ref().unwrap().moves.len(), 2);
+}
+
 #[test]
 fn crazyhouse_games_have_pockets_and_clocks() {
     let pgn = "[Variant \"Crazyhouse\"]\n[White \"W\"]\n[Black \"B\"]\n[TimeControl \"180+2\"]\n\n\

@@ -74,14 +74,12 @@ pub fn explore(
 
 /// Runs the terminal app until the user quits.
 pub fn run(opts: Options) -> Result<()> {
-    let adapt = terminal_env::check(&terminal_env::Env::read()).map_err(anyhow::Error::msg)?;
     let Prepared {
         mut app,
         setup,
         resume,
         mut warnings,
     } = prepare(&opts)?;
-    warnings.extend(terminal_env::apply(adapt, &mut app, opts.theme.is_some()));
     // Endgame tables for the built-in engines.
     let syzygy = match app.ui.config.syzygy_path.as_deref() {
         Some(path) => match crate::tablebase::syzygy::SyzygyTables::open(path) {
@@ -124,6 +122,10 @@ pub fn run(opts: Options) -> Result<()> {
             None => Start::Play(Box::new(PlayStart { setup, resume })),
         },
     };
+    // After every check of the command line: a bad option is said as such
+    // wherever the output goes.
+    let adapt = terminal_env::check(&terminal_env::Env::read()).map_err(anyhow::Error::msg)?;
+    warnings.extend(terminal_env::apply(adapt, &mut app, opts.theme.is_some()));
     let result = run_terminal(&mut app, start, warnings);
     gamefile::release_all();
     // Written with `let _`: after SIGHUP there is no terminal to write to,

@@ -480,35 +480,7 @@ enum BatchCmd {
     /// Fuzz a reader of outside data with mutated inputs (`kibitz fuzz
     /// list` names the targets, `all` runs each in turn).
     #[command(hide = true)]
-    Fuzz {
-        /// A target, `all`, or `list`.
-        target: Option<String>,
-        /// Name the targets.
-        #[arg(long)]
-        list: bool,
-        /// Run this long (per target).
-        #[arg(long)]
-        seconds: Option<f64>,
-        /// Run this many inputs (per target; default 10000 without --seconds).
-        #[arg(long)]
-        iterations: Option<u64>,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Save crash inputs here (default: the target's corpus folder).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// The corpus folder, holding a folder per target (default: this
-        /// source tree's tests/fuzz).
-        #[arg(long)]
-        corpus: Option<PathBuf>,
-        /// Run the target once on this file, a panic shown as usual (set
-        /// RUST_BACKTRACE=1 to see where).
-        #[arg(long)]
-        replay: Option<PathBuf>,
-        /// An input running longer than this many seconds is a hang.
-        #[arg(long, default_value_t = 2.0)]
-        hang_after: f64,
-    },
+    Fuzz(cli::fuzz::Args),
     /// Texel-tune the evaluation weights on `FEN | result [| score]` data.
     #[command(hide = true)]
     Tune {
@@ -784,27 +756,7 @@ impl BatchCmd {
                 variant,
             } => cli::search::parse_variant(&variant)
                 .and_then(|v| cli::tune::datagen(openings, games, nodes, threads, seed, out, v)),
-            BatchCmd::Fuzz {
-                target,
-                list,
-                seconds,
-                iterations,
-                seed,
-                out,
-                corpus,
-                replay,
-                hang_after,
-            } => cli::fuzz::run(cli::fuzz::Args {
-                target,
-                list,
-                seconds,
-                iterations,
-                seed,
-                out,
-                corpus,
-                replay,
-                hang_after,
-            }),
+            BatchCmd::Fuzz(args) => cli::fuzz::run(args),
             BatchCmd::Tune {
                 data,
                 epochs,

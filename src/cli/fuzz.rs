@@ -6,18 +6,34 @@ use kibitz::fuzz::{self, Options, Target};
 use std::path::PathBuf;
 
 /// The command line's settings.
+#[derive(clap::Args, Debug)]
 pub struct Args {
+    /// A target, `all`, or `list`.
     pub target: Option<String>,
+    /// Name the targets.
+    #[arg(long)]
     pub list: bool,
+    /// Run this long (per target).
+    #[arg(long)]
     pub seconds: Option<f64>,
+    /// Run this many inputs (per target; default 10000 without --seconds).
+    #[arg(long)]
     pub iterations: Option<u64>,
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Save crash inputs here (default: the target's corpus folder).
+    #[arg(long)]
     pub out: Option<PathBuf>,
+    /// The corpus folder, holding a folder per target (default: this
+    /// source tree's tests/fuzz).
+    #[arg(long)]
     pub corpus: Option<PathBuf>,
-    /// Run the target once on this file, panics shown as usual (with
-    /// `RUST_BACKTRACE=1`, where they happen).
+    /// Run the target once on this file, a panic shown as usual (set
+    /// RUST_BACKTRACE=1 to see where).
+    #[arg(long)]
     pub replay: Option<PathBuf>,
-    /// Seconds an input may take before it is a hang.
+    /// An input running longer than this many seconds is a hang.
+    #[arg(long, default_value_t = 2.0)]
     pub hang_after: f64,
 }
 

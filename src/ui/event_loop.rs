@@ -240,6 +240,38 @@ impl Runtime {
         })
     }
 
+    /// Writes a game file: an autosave (`named` false) is reported only
+    /// when it fails or works again, a file the user named always.
+    fn save_game(&mut self, app: &mut App, path: &std::path::Path, contents: &str, named: bool) {
+        use crate::ui::keymap::Action;
+        let result = self.saver.save(path, contents);
+        let msg = if !named {
+            let keys = (
+                app.ui.keys_hint(Action::SaveAs),
+                app.ui.keys_hint(Action::CopyPgn),
+            );
+            self.save_reports.news(path, result, keys)
+        } else {
+            Some(match result {
+                Ok(()) => {
+                    self.save_reports.failing = None;
+                    Msg::Note(format!(
+                        "Game saved to {}; later moves are saved there too.",
+                        path.display()
+                    ))
+                }
+                Err(e) => Msg::Error(format!(
+                    "Could not save {}: {e}. The game goes on; {} tries another file.",
+                    path.display(),
+                    app.ui.keys_hint(Action::SaveAs)
+                )),
+            })
+        };
+        if let Some(msg) = msg {
+            app.update(msg, Instant::now());
+        }
+    }
+
     /// Carries out one effect; false when the app is to quit.
     fn run(&mut self, app: &mut App, effect: Effect) -> bool {
         match effect {
@@ -294,33 +326,8 @@ impl Runtime {
                 }
                 Slot::Assistant => self.assistant.stop(),
             },
-            Effect::Save { path, contents } => {
-                let result = self.saver.save(&path, &contents);
-                let keys = (
-                    app.ui.keys_hint(crate::ui::keymap::Action::SaveAs),
-                    app.ui.keys_hint(crate::ui::keymap::Action::CopyPgn),
-                );
-                if let Some(msg) = self.save_reports.news(&path, result, keys) {
-                    app.update(msg, Instant::now());
-                }
-            }
-            Effect::SaveAs { path, contents } => {
-                let msg = match self.saver.save(&path, &contents) {
-                    Ok(()) => {
-                        self.save_reports.failing = None;
-                        Msg::Note(format!(
-                            "Game saved to {}; later moves are saved there too.",
-                            path.display()
-                        ))
-                    }
-                    Err(e) => Msg::Error(format!(
-                        "Could not save {}: {e}. The game goes on; {} tries another file.",
-                        path.display(),
-                        app.ui.keys_hint(crate::ui::keymap::Action::SaveAs)
-                    )),
-                };
-                app.update(msg, Instant::now());
-            }
+            Effect::Save { path, contents } => self.save_game(app, &path, &contents, false),
+            Effect::SaveAs { path, contents } => self.save_game(app, &path, &contents, true),
             Effect::Copy { what, text, path } => {
                 let clip = osc52(&text);
                 let mut out = std::io::stdout();

@@ -476,11 +476,20 @@ enum BatchCmd {
         /// chess or crazyhouse (chess openings become crazyhouse positions).
         #[arg(long, default_value = "chess")]
         variant: String,
+        /// The evaluation that plays and scores the games: full, simple or nnue.
+        #[arg(long, default_value = "full")]
+        eval: String,
+        /// The network for `--eval nnue` (the embedded one when not given).
+        #[arg(long)]
+        eval_file: Option<PathBuf>,
     },
     /// Fuzz a reader of outside data with mutated inputs (`kibitz fuzz
     /// list` names the targets, `all` runs each in turn).
     #[command(hide = true)]
     Fuzz(cli::fuzz::Args),
+    /// Train the evaluation network on `kibitz datagen` data.
+    #[command(hide = true)]
+    TuneNnue(cli::nnue::Args),
     /// Texel-tune the evaluation weights on `FEN | result [| score]` data.
     #[command(hide = true)]
     Tune {
@@ -754,9 +763,16 @@ impl BatchCmd {
                 seed,
                 out,
                 variant,
-            } => cli::search::parse_variant(&variant)
-                .and_then(|v| cli::tune::datagen(openings, games, nodes, threads, seed, out, v)),
+                eval,
+                eval_file,
+            } => cli::search::parse_variant(&variant).and_then(|v| {
+                let eval = cli::search::parse_eval(&eval)?;
+                cli::tune::datagen(
+                    openings, games, nodes, threads, seed, out, v, eval, eval_file,
+                )
+            }),
             BatchCmd::Fuzz(args) => cli::fuzz::run(args),
+            BatchCmd::TuneNnue(args) => cli::nnue::run(args),
             BatchCmd::Tune {
                 data,
                 epochs,

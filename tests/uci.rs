@@ -221,6 +221,7 @@ fn handshake_lists_options() {
         "OwnBook",
         "BookFile",
         "Eval",
+        "EvalFile",
         "Level",
         "OwnTablebases",
         "SyzygyPath",
@@ -551,6 +552,54 @@ fn simple_eval_and_diagnostic_commands() {
     let (_, mv) = s.bestmove(Duration::from_secs(30));
     let pos = kibitz::engine::Board::from_fen(fen).unwrap().into_chess();
     assert!(is_legal_uci(&pos, &mv), "{mv}");
+
+    // The network: a file of our own whose only weights say "a white
+    // queen on d1 is worth more", so its correction shows.
+    use kibitz::engine::eval::nnue::{HIDDEN, Network};
+    let dir = std::env::temp_dir().join(format!("kibitz-uci-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut net = Network::zero(true);
+    net.ft_weights[4 * 64 + 3] = [200; HIDDEN]; // own queen on d1
+    net.out_weights[..HIDDEN].fill(60);
+    let path = dir.join("test.nnue");
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    std::fs::write(dir.join("bad.nnue"), b"this is not a network file").unwrap();
+    s.send("setoption name Eval value nnue");
+    s.send(&format!("setoption name EvalFile value {}", path.display()));
+    assert_eq!(s.sync(), Vec::<String>::new(), "setoption Eval/EvalFile");
+    s.send("position startpos");
+    s.send("eval");
+    let out = s.until(TIMEOUT, |l| l.starts_with("network:"));
+    let net_line = out.last().unwrap();
+    let value = |l: &str, key: &str| -> i32 {
+        let v = l.split(key).nth(1).unwrap_or("");
+        v.trim()
+            .trim_start_matches('+')
+            .split(|c: char| !c.is_ascii_digit() && c != '-')
+            .next()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no number after {key} in {l}"))
+    };
+    assert!(value(net_line, "network:") > 50, "{net_line}");
+    s.send(&format!(
+        "setoption name EvalFile value {}",
+        dir.join("bad.nnue").display()
+    ));
+    let err = s.sync();
+    assert!(
+        err.iter()
+            .any(|l| l.contains("bad.nnue") && l.contains("not a Kibitz network")),
+        "{err:?}"
+    );
+    s.expect_error("setoption name EvalFile value /no/such/file.nnue");
+    // The good network is still the one in use, and it plays.
+    s.send("eval");
+    let again = s.until(TIMEOUT, |l| l.starts_with("network:"));
+    assert_eq!(again.last(), Some(net_line));
+    s.send("go depth 5");
+    let (_, mv) = s.bestmove(Duration::from_secs(30));
+    assert!(is_legal_uci(&Chess::default(), &mv), "{mv}");
+    let _ = std::fs::remove_dir_all(&dir);
     s.quit();
 }
 

@@ -7,6 +7,7 @@ pub mod bughouse;
 pub mod fake_engine;
 pub mod fuzz;
 pub mod matches;
+pub mod nnue;
 pub mod opening;
 pub mod puzzle_check;
 pub mod puzzle_make;

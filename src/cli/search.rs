@@ -18,8 +18,8 @@ pub fn parse_variant(s: &str) -> Result<VariantKind> {
     Ok(s.parse::<VariantKind>()?)
 }
 
-fn parse_eval(s: &str) -> Result<EvalKind> {
-    EvalKind::parse(s).with_context(|| format!("unknown evaluation '{s}' (full or simple)"))
+pub fn parse_eval(s: &str) -> Result<EvalKind> {
+    EvalKind::parse(s).with_context(|| format!("unknown evaluation '{s}' (full, simple or nnue)"))
 }
 
 /// The board of `fen` (or the variant's start position).

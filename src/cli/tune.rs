@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 /// Plays self-play games from shuffled openings and writes their positions to `out`.
+#[allow(clippy::too_many_arguments)]
 pub fn datagen(
     openings: PathBuf,
     games: usize,
@@ -14,7 +15,19 @@ pub fn datagen(
     seed: u64,
     out: PathBuf,
     variant: kibitz::variant::VariantKind,
+    eval: kibitz::engine::EvalKind,
+    eval_file: Option<PathBuf>,
 ) -> Result<()> {
+    let network = match eval_file {
+        Some(p) => {
+            let bytes =
+                std::fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
+            let net = kibitz::engine::eval::nnue::Network::from_bytes(&bytes)
+                .with_context(|| format!("{}", p.display()))?;
+            Some(std::sync::Arc::new(net))
+        }
+        None => None,
+    };
     use kibitz::variant::VariantKind;
     let (fens, _) = matchplay::load_openings(&openings)?;
     let mut order: Vec<String> = match variant {
@@ -40,6 +53,8 @@ pub fn datagen(
         threads,
         seed,
         variant,
+        eval,
+        network,
     };
     let start = Instant::now();
     let (g, p) = kibitz::tune::datagen::run(&cfg, &mut w, |g, p| {

@@ -378,6 +378,25 @@ impl Engine {
         self.eval.set_kind(kind);
     }
 
+    /// The network [`EvalKind::Nnue`] evaluates with (the embedded one
+    /// until this is called). The hash table's scores may be of another
+    /// evaluation, so it is cleared.
+    pub fn set_network(&mut self, net: Arc<eval::nnue::Network>) {
+        self.eval.set_network(net);
+        self.tt.clear();
+    }
+
+    /// Whether the network adds to the full evaluation (else replaces it).
+    pub fn network_is_residual(&self) -> bool {
+        self.eval.network().is_none_or(|n| n.residual)
+    }
+
+    /// The static evaluation of a standard-chess board from the side to
+    /// move's view, with the engine's current evaluation.
+    pub fn evaluate(&mut self, board: &Board<Std>) -> i32 {
+        self.eval.evaluate_std(board)
+    }
+
     /// Search threads, 1..=[`MAX_THREADS`].
     pub fn set_threads(&mut self, n: usize) {
         let n = n.clamp(1, MAX_THREADS);
@@ -645,6 +664,9 @@ impl Engine {
             for h in helpers.iter_mut() {
                 h.hist.age();
                 h.eval.set_kind(eval.kind());
+                if let Some(net) = eval.network() {
+                    h.eval.set_network(net.clone());
+                }
                 h.eval.set_weights(eval.weights());
                 h.eval.partner = eval.partner;
                 let keys = keys.clone();

@@ -29,6 +29,11 @@ pub struct DatagenConfig {
     pub seed: u64,
     /// Standard chess or Crazyhouse (openings given as Crazyhouse FENs).
     pub variant: VariantKind,
+    /// The evaluation the games are played and scored with (the network's
+    /// later stages learn from games of the network before them).
+    pub eval: crate::engine::EvalKind,
+    /// The network for [`crate::engine::EvalKind::Nnue`] (the embedded one when `None`).
+    pub network: Option<std::sync::Arc<crate::engine::eval::nnue::Network>>,
 }
 
 /// Plays `cfg.games` games and writes labelled positions to `out`.
@@ -47,8 +52,12 @@ pub fn run(
             s.spawn(move || {
                 let mut engine = Engine::new(EngineOptions {
                     hash_mb: 8,
+                    eval: cfg.eval,
                     ..EngineOptions::default()
                 });
+                if let Some(net) = &cfg.network {
+                    engine.set_network(net.clone());
+                }
                 let mut rng = Rng::new(cfg.seed ^ (t as u64).wrapping_mul(0x9E37_79B9));
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);

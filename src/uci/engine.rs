@@ -220,6 +220,22 @@ impl UciEngine {
                 for l in trace.to_string().lines() {
                     self.out.line(l);
                 }
+                if let (UciPosition::Chess(p), Some(e)) = (&self.position, self.engine.as_mut())
+                    && kind == EvalKind::Nnue
+                {
+                    let board = p.current();
+                    let total = e.evaluate(board);
+                    self.out.line(&format!(
+                        "network: {:+} (side to move), total {:+}",
+                        total
+                            - if e.network_is_residual() {
+                                trace.score
+                            } else {
+                                0
+                            },
+                        total
+                    ));
+                }
             }
             "debug" | "register" => {}
             _ => self.error(&format!("unknown command '{cmd}'")),
@@ -247,7 +263,9 @@ impl UciEngine {
         self.out
             .line("option name BookFile type string default <empty>");
         self.out
-            .line("option name Eval type combo default full var full var simple");
+            .line("option name Eval type combo default full var full var simple var nnue");
+        self.out
+            .line("option name EvalFile type string default <empty>");
         self.out
             .line("option name Level type spin default 8 min 1 max 8");
         self.out
@@ -523,8 +541,22 @@ impl UciEngine {
                     engine.set_eval(k);
                     Ok(())
                 }
-                None => Err(format!("option Eval is full or simple, got '{value}'")),
+                None => Err(format!(
+                    "option Eval is full, simple or nnue, got '{value}'"
+                )),
             },
+            "evalfile" => {
+                let v = value.trim();
+                if v.is_empty() || v == "<empty>" {
+                    engine.set_network(eval::nnue::Network::embedded());
+                    return Ok(());
+                }
+                let bytes = std::fs::read(v).map_err(|e| format!("cannot read {v}: {e}"))?;
+                let net =
+                    eval::nnue::Network::from_bytes(&bytes).map_err(|e| format!("{v}: {e}"))?;
+                engine.set_network(std::sync::Arc::new(net));
+                Ok(())
+            }
             "owntablebases" => check_value("OwnTablebases", value).map(|b| self.own_tablebases = b),
             "syzygypath" => match engine.set_syzygy_path(value) {
                 Ok(_) => {

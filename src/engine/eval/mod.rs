@@ -16,6 +16,7 @@ mod full;
 pub mod layout;
 mod level_weights;
 mod masks;
+pub mod nnue;
 pub mod simple;
 pub mod weights;
 pub mod zh;
@@ -113,6 +114,10 @@ pub enum EvalKind {
     #[default]
     Full,
     Simple,
+    /// The network ([`nnue`]): a correction learnt from self-play added to
+    /// the full evaluation (or, for a network that is not residual, the
+    /// whole score).
+    Nnue,
 }
 
 impl EvalKind {
@@ -120,6 +125,7 @@ impl EvalKind {
         match s.trim().to_ascii_lowercase().as_str() {
             "full" => Some(EvalKind::Full),
             "simple" | "simplified" => Some(EvalKind::Simple),
+            "nnue" | "network" => Some(EvalKind::Nnue),
             _ => None,
         }
     }
@@ -128,6 +134,7 @@ impl EvalKind {
         match self {
             EvalKind::Full => "full",
             EvalKind::Simple => "simple",
+            EvalKind::Nnue => "nnue",
         }
     }
 }
@@ -268,6 +275,10 @@ pub struct Evaluator {
     /// Bughouse: what the partner asked for changes what sent pieces are
     /// worth.
     pub(crate) partner: PartnerTweaks,
+    /// The network of [`EvalKind::Nnue`] (loaded when that kind is chosen).
+    net: Option<std::sync::Arc<nnue::Network>>,
+    /// Its hidden layer for the last position evaluated.
+    acc: Box<nnue::Accumulators>,
 }
 
 impl Default for Evaluator {
@@ -284,6 +295,8 @@ impl Evaluator {
             pawns: PawnCache::new(),
             zh_pawns: PawnCache::new(),
             partner: PartnerTweaks::default(),
+            net: (kind == EvalKind::Nnue).then(nnue::Network::embedded),
+            acc: Box::default(),
         }
     }
 
@@ -293,6 +306,21 @@ impl Evaluator {
 
     pub fn set_kind(&mut self, kind: EvalKind) {
         self.kind = kind;
+        if kind == EvalKind::Nnue && self.net.is_none() {
+            self.net = Some(nnue::Network::embedded());
+        }
+    }
+
+    /// Evaluates with this network when the kind is [`EvalKind::Nnue`]
+    /// (instead of the embedded one).
+    pub fn set_network(&mut self, net: std::sync::Arc<nnue::Network>) {
+        self.net = Some(net);
+        self.acc.clear();
+    }
+
+    /// The network [`EvalKind::Nnue`] evaluates with.
+    pub fn network(&self) -> Option<&std::sync::Arc<nnue::Network>> {
+        self.net.as_ref()
     }
 
     pub fn weights(&self) -> WeightSet {
@@ -320,25 +348,40 @@ impl Evaluator {
     #[inline]
     pub fn evaluate_chess(&mut self, pos: &Chess, psqt: S) -> i32 {
         match self.kind {
-            EvalKind::Full => {
-                // The board's running material and square sum is of the
-                // tuned tables; the level weights compute their own.
-                let psqt = (self.weights == WeightSet::Tuned).then_some(psqt);
-                let raw = full::evaluate(
-                    pos,
-                    self.weights.table(),
-                    Some(&mut self.pawns),
-                    psqt,
-                    &mut NoTrace,
-                );
-                let white = raw.taper(raw.mg, raw.eg);
-                if pos.turn() == Color::White {
-                    white
+            EvalKind::Nnue => {
+                let residual = self.net.as_ref().is_none_or(|n| n.residual);
+                let base = if residual {
+                    self.evaluate_full(pos, psqt)
                 } else {
-                    -white
+                    0
+                };
+                match &self.net {
+                    Some(net) => base + net.evaluate_with(&mut self.acc, pos.board(), pos.turn()),
+                    None => base,
                 }
             }
+            EvalKind::Full => self.evaluate_full(pos, psqt),
             EvalKind::Simple => simple::evaluate(pos, &mut NoTrace),
+        }
+    }
+
+    #[inline(always)]
+    fn evaluate_full(&mut self, pos: &Chess, psqt: S) -> i32 {
+        // The board's running material and square sum is of the tuned
+        // tables; the level weights compute their own.
+        let psqt = (self.weights == WeightSet::Tuned).then_some(psqt);
+        let raw = full::evaluate(
+            pos,
+            self.weights.table(),
+            Some(&mut self.pawns),
+            psqt,
+            &mut NoTrace,
+        );
+        let white = raw.taper(raw.mg, raw.eg);
+        if pos.turn() == Color::White {
+            white
+        } else {
+            -white
         }
     }
 }
@@ -375,8 +418,14 @@ pub fn trace(pos: &Chess, kind: EvalKind) -> EvalTrace {
 /// engine evaluates with [`WeightSet::Levels`]).
 pub fn trace_with(pos: &Chess, kind: EvalKind, weights: WeightSet) -> EvalTrace {
     let mut t = TermTracer::default();
+    // A network's trace is its hand-crafted part's.
+    let kind = if kind == EvalKind::Nnue {
+        EvalKind::Full
+    } else {
+        kind
+    };
     let (raw, simple_score) = match kind {
-        EvalKind::Full => (
+        EvalKind::Full | EvalKind::Nnue => (
             full::evaluate(pos, weights.table(), None, None, &mut t),
             None,
         ),
@@ -412,7 +461,7 @@ pub(crate) fn assemble(
     // Telescoping shares: part k gets F(sum of parts 1..=k) - F(sum of 1..k-1),
     // where F tapers a White-view (mg, eg). Rounding never makes them disagree.
     let taper = |mg: i32, eg: i32| match kind {
-        EvalKind::Full => raw.taper(mg, eg),
+        EvalKind::Full | EvalKind::Nnue => raw.taper(mg, eg),
         EvalKind::Simple => mg,
     };
     let mut terms = Vec::new();
@@ -459,7 +508,7 @@ fn term_used(kind: EvalKind, term: Term) -> bool {
         return false;
     }
     match kind {
-        EvalKind::Full => true,
+        EvalKind::Full | EvalKind::Nnue => true,
         EvalKind::Simple => matches!(term, Term::Material | Term::PieceSquares),
     }
 }

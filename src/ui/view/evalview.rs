@@ -16,8 +16,10 @@ fn table(t: &EvalTrace, theme: &Theme, turn: Color, level: Option<u8>) -> Vec<Li
     let dim = Style::default().fg(theme.dim);
     let bold = text.add_modifier(Modifier::BOLD);
     let title = match (t.kind, level) {
-        (EvalKind::Full, None) => "Full evaluation (tuned, tapered)".to_string(),
-        (EvalKind::Full, Some(l)) => format!("Full evaluation (level {l}'s weights, tapered)"),
+        (EvalKind::Full | EvalKind::Nnue, None) => "Full evaluation (tuned, tapered)".to_string(),
+        (EvalKind::Full | EvalKind::Nnue, Some(l)) => {
+            format!("Full evaluation (level {l}'s weights, tapered)")
+        }
         (EvalKind::Simple, _) => "Simple evaluation (Michniewski)".to_string(),
     };
     let mut lines = vec![

@@ -1,0 +1,474 @@
+//! A small efficiently-updatable neural network (NNUE) evaluation.
+//!
+//! Architecture: 768 inputs (colour relative to the side of the view x 6
+//! piece types x 64 squares, the board flipped for Black's view) -> a hidden
+//! layer of [`HIDDEN`] neurons per point of view, with shared weights ->
+//! the two halves concatenated, the side to move's first -> squared clipped
+//! ReLU -> one output in centipawns.
+//!
+//! A *residual* network learns a correction to the hand-crafted evaluation
+//! (the score is the full evaluation plus the network's output), so that a
+//! network trained on a few million positions starts from everything the
+//! tuned terms know instead of from nothing. Which kind a file holds is in
+//! its header.
+//!
+//! The weights are integers (the hidden layer's in units of 1/[`QA`], the
+//! output layer's in 1/[`QB`]), so the evaluation is exact and the same on
+//! every machine; the trainer (`tune::nnue`) learns in floating point and
+//! writes this format.
+//!
+//! The hidden layer is not updated move by move inside the board (which
+//! would cost the hand-crafted evaluation's search too): the evaluator keeps
+//! the last position's sums ([`Accumulators`]) and updates them by the
+//! pieces that differ, which in a search are usually the few a move or two
+//! moved.
+
+use shakmaty::{Bitboard, Board, Color, Role};
+use std::sync::{Arc, OnceLock};
+
+/// Hidden neurons per point of view.
+pub const HIDDEN: usize = 128;
+/// Inputs: 2 colours x 6 roles x 64 squares.
+pub const INPUTS: usize = 768;
+/// Hidden-layer quantisation: 1.0 is `QA`.
+pub const QA: i32 = 255;
+/// Output-layer quantisation: 1.0 is `QB`.
+pub const QB: i32 = 64;
+/// Centipawns per unit of network output.
+pub const SCALE: i32 = 400;
+/// The largest output weight (in 1/QB), so that the sum of 2 x HIDDEN
+/// squared activations times a weight stays within an `i32`.
+pub const MAX_OUT_WEIGHT: i32 = 120;
+
+const MAGIC: &[u8; 8] = b"KBZNNUE1";
+const FLAG_RESIDUAL: u32 = 1;
+
+/// The network Kibitz ships with (see `stages.md` beside it for how it was
+/// made).
+static EMBEDDED_BYTES: &[u8] = include_bytes!("nnue/kibitz.nnue");
+
+/// A network's integer weights.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    /// Added to the hand-crafted evaluation rather than replacing it.
+    pub residual: bool,
+    /// `[input][neuron]`, so one input's weights are one contiguous row.
+    pub ft_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+    pub ft_bias: [i16; HIDDEN],
+    /// The side to move's half first, then the other side's.
+    pub out_weights: [i16; 2 * HIDDEN],
+    /// In units of 1/(QA x QB).
+    pub out_bias: i32,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Network")
+            .field("hidden", &HIDDEN)
+            .field("residual", &self.residual)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a network file could not be read.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum NetError {
+    #[error("not a Kibitz network file (it does not start with KBZNNUE1)")]
+    Magic,
+    #[error("the network has {0} hidden neurons; this Kibitz reads {HIDDEN}")]
+    Hidden(u32),
+    #[error("the network file is {got} bytes; {want} were expected")]
+    Size { got: usize, want: usize },
+    #[error("an output weight is {0}, beyond the +-{MAX_OUT_WEIGHT} this format allows")]
+    OutWeight(i16),
+}
+
+/// Index of a piece's input from `view`'s side: own pieces first, the
+/// board flipped for Black, and mirrored left to right when `mirror`.
+#[inline(always)]
+pub fn feature(view: Color, color: Color, role: Role, sq: usize, mirror: bool) -> usize {
+    let rel = usize::from(color != view);
+    let sq = if view == Color::Black { sq ^ 56 } else { sq };
+    let sq = if mirror { sq ^ 7 } else { sq };
+    (rel * 6 + (role as usize - 1)) * 64 + sq
+}
+
+/// Calls `f(white_view_input, black_view_input)` for every piece.
+#[inline(always)]
+pub fn for_each_feature(board: &Board, mirror: bool, mut f: impl FnMut(usize, usize)) {
+    for color in [Color::White, Color::Black] {
+        let ours: Bitboard = board.by_color(color);
+        for role in Role::ALL {
+            for sq in ours & board.by_role(role) {
+                let sq = sq as usize;
+                f(
+                    feature(Color::White, color, role, sq, mirror),
+                    feature(Color::Black, color, role, sq, mirror),
+                );
+            }
+        }
+    }
+}
+
+impl Network {
+    /// The size of a network file in bytes.
+    pub const FILE_SIZE: usize = 8 + 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+
+    /// A network whose output is always 0: residual, it leaves the
+    /// hand-crafted evaluation as it is.
+    pub fn zero(residual: bool) -> Network {
+        Network {
+            residual,
+            ft_weights: vec![[0i16; HIDDEN]; INPUTS]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("INPUTS rows")),
+            ft_bias: [0; HIDDEN],
+            out_weights: [0; 2 * HIDDEN],
+            out_bias: 0,
+        }
+    }
+
+    /// The network Kibitz ships with.
+    pub fn embedded() -> Arc<Network> {
+        static NET: OnceLock<Arc<Network>> = OnceLock::new();
+        NET.get_or_init(|| {
+            Arc::new(
+                Network::from_bytes(EMBEDDED_BYTES)
+                    .unwrap_or_else(|e| panic!("the embedded network is broken: {e}")),
+            )
+        })
+        .clone()
+    }
+
+    /// Reads a network file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        if bytes.len() < 16 || &bytes[..8] != MAGIC {
+            return Err(NetError::Magic);
+        }
+        let u32_at =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let hidden = u32_at(8);
+        if hidden as usize != HIDDEN {
+            return Err(NetError::Hidden(hidden));
+        }
+        if bytes.len() != Self::FILE_SIZE {
+            return Err(NetError::Size {
+                got: bytes.len(),
+                want: Self::FILE_SIZE,
+            });
+        }
+        let flags = u32_at(12);
+        let mut net = Network::zero(flags & FLAG_RESIDUAL != 0);
+        let mut words = bytes[16..]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut next = || words.next().unwrap_or(0);
+        for row in net.ft_weights.iter_mut() {
+            for w in row.iter_mut() {
+                *w = next();
+            }
+        }
+        for b in net.ft_bias.iter_mut() {
+            *b = next();
+        }
+        for w in net.out_weights.iter_mut() {
+            *w = next();
+            if i32::from(*w).abs() > MAX_OUT_WEIGHT {
+                return Err(NetError::OutWeight(*w));
+            }
+        }
+        net.out_bias = u32_at(Self::FILE_SIZE - 4) as i32;
+        Ok(net)
+    }
+
+    /// Writes the network in the format [`Network::from_bytes`] reads.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(Self::FILE_SIZE);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        let flags = if self.residual { FLAG_RESIDUAL } else { 0 };
+        out.extend_from_slice(&flags.to_le_bytes());
+        let words = self
+            .ft_weights
+            .iter()
+            .flatten()
+            .chain(self.ft_bias.iter())
+            .chain(self.out_weights.iter());
+        for w in words {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        out
+    }
+
+    /// The network's output for `board` with `turn` to move, in
+    /// centipawns from the side to move's view (for a residual network: the
+    /// correction to add to the hand-crafted evaluation).
+    pub fn evaluate(&self, board: &Board, turn: Color) -> i32 {
+        let mut white = self.ft_bias;
+        let mut black = self.ft_bias;
+        for_each_feature(board, false, |w, b| {
+            add_row(&mut white, &self.ft_weights[w]);
+            add_row(&mut black, &self.ft_weights[b]);
+        });
+        self.output(&white, &black, turn)
+    }
+}
+
+/// The hidden layer of the last position evaluated, so that the next one
+/// (in a search, usually a sibling or a child of it: a few pieces moved)
+/// is computed from the difference instead of from every piece.
+#[derive(Clone)]
+pub struct Accumulators {
+    /// `[colour][role - 1]` of the position the sums are of.
+    pieces: [[Bitboard; 6]; 2],
+    white: [i16; HIDDEN],
+    black: [i16; HIDDEN],
+    valid: bool,
+}
+
+impl Default for Accumulators {
+    fn default() -> Self {
+        Accumulators {
+            pieces: [[Bitboard::EMPTY; 6]; 2],
+            white: [0; HIDDEN],
+            black: [0; HIDDEN],
+            valid: false,
+        }
+    }
+}
+
+impl Accumulators {
+    /// Forget the last position (the network changed).
+    pub fn clear(&mut self) {
+        self.valid = false;
+    }
+}
+
+/// Updating costs two rows per changed piece; past this many changes a
+/// fresh sum is as cheap.
+const MAX_CHANGES: u32 = 16;
+
+impl Network {
+    /// [`Network::evaluate`], computing the hidden layer from the
+    /// difference to the last position `acc` holds (same result).
+    pub fn evaluate_with(&self, acc: &mut Accumulators, board: &Board, turn: Color) -> i32 {
+        let mut now = [[Bitboard::EMPTY; 6]; 2];
+        let mut changes = 0;
+        for (c, color) in [Color::Black, Color::White].into_iter().enumerate() {
+            let ours = board.by_color(color);
+            for (r, role) in Role::ALL.into_iter().enumerate() {
+                now[c][r] = ours & board.by_role(role);
+                changes += (now[c][r] ^ acc.pieces[c][r]).count() as u32;
+            }
+        }
+        if !acc.valid || changes > MAX_CHANGES {
+            acc.white = self.ft_bias;
+            acc.black = self.ft_bias;
+            for_each_feature(board, false, |w, b| {
+                add_row(&mut acc.white, &self.ft_weights[w]);
+                add_row(&mut acc.black, &self.ft_weights[b]);
+            });
+            acc.valid = true;
+        } else if changes > 0 {
+            for (c, color) in [Color::Black, Color::White].into_iter().enumerate() {
+                for (r, role) in Role::ALL.into_iter().enumerate() {
+                    let (old, new) = (acc.pieces[c][r], now[c][r]);
+                    for sq in old & !new {
+                        let sq = sq as usize;
+                        sub_row(
+                            &mut acc.white,
+                            &self.ft_weights[feature(Color::White, color, role, sq, false)],
+                        );
+                        sub_row(
+                            &mut acc.black,
+                            &self.ft_weights[feature(Color::Black, color, role, sq, false)],
+                        );
+                    }
+                    for sq in new & !old {
+                        let sq = sq as usize;
+                        add_row(
+                            &mut acc.white,
+                            &self.ft_weights[feature(Color::White, color, role, sq, false)],
+                        );
+                        add_row(
+                            &mut acc.black,
+                            &self.ft_weights[feature(Color::Black, color, role, sq, false)],
+                        );
+                    }
+                }
+            }
+        }
+        acc.pieces = now;
+        self.output(&acc.white, &acc.black, turn)
+    }
+
+    #[inline(always)]
+    fn output(&self, white: &[i16; HIDDEN], black: &[i16; HIDDEN], turn: Color) -> i32 {
+        let (us, them) = match turn {
+            Color::White => (white, black),
+            Color::Black => (black, white),
+        };
+        let (w_us, w_them) = self.out_weights.split_at(HIDDEN);
+        let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
+        // `sum` is in QA^2 x QB units; one QA goes here, the other with the
+        // bias's scale below.
+        let out = sum / QA + self.out_bias;
+        out * SCALE / (QA * QB)
+    }
+}
+
+#[inline(always)]
+fn sub_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (a, &w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_sub(w);
+    }
+}
+
+#[inline(always)]
+fn add_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (a, &w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_add(w);
+    }
+}
+
+/// Sum of clamp(a, 0, QA)^2 x w.
+#[inline(always)]
+fn screlu_dot(acc: &[i16; HIDDEN], w: &[i16]) -> i32 {
+    let mut sum = 0i32;
+    for (&a, &w) in acc.iter().zip(w) {
+        let v = i32::from(a).clamp(0, QA);
+        // v x w fits an i16 product's range (255 x 120), then x v.
+        sum += v * i32::from(w) * v;
+    }
+    sum
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess, Position};
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .ok()
+            .and_then(|f| f.into_position(CastlingMode::Standard).ok())
+            .unwrap_or_else(|| panic!("bad test FEN {fen}"))
+    }
+
+    #[test]
+    fn file_round_trip_and_bad_files() {
+        let mut net = Network::zero(true);
+        net.ft_weights[5][7] = -300;
+        net.ft_bias[3] = 17;
+        net.out_weights[200] = -99;
+        net.out_bias = 123_456;
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), Network::FILE_SIZE);
+        assert_eq!(Network::from_bytes(&bytes), Ok(net));
+        assert_eq!(Network::from_bytes(b"garbage"), Err(NetError::Magic));
+        assert!(matches!(
+            Network::from_bytes(&bytes[..bytes.len() - 2]),
+            Err(NetError::Size { .. })
+        ));
+        let mut wide = bytes.clone();
+        wide[8] = 64;
+        assert_eq!(Network::from_bytes(&wide), Err(NetError::Hidden(64)));
+    }
+
+    #[test]
+    fn the_embedded_network_reads() {
+        let net = Network::embedded();
+        let start = Chess::default();
+        // Symmetric position, either side to move: the same view.
+        let a = net.evaluate(start.board(), Color::White);
+        let b = net.evaluate(start.board(), Color::Black);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn the_views_are_mirror_images() {
+        // A position and its colour-flipped twin give the same score to the
+        // side to move.
+        let mut net = Network::zero(false);
+        let mut rng = crate::util::Rng::new(7);
+        for row in net.ft_weights.iter_mut() {
+            for w in row.iter_mut() {
+                *w = rng.below(200) as i16 - 100;
+            }
+        }
+        for w in net.out_weights.iter_mut() {
+            *w = rng.below(200) as i16 - 100;
+        }
+        let a = pos("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+        let b = pos("rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4");
+        let ea = net.evaluate(a.board(), a.turn());
+        let eb = net.evaluate(b.board(), b.turn());
+        assert_eq!(ea, eb);
+        assert_ne!(ea, 0, "random weights give some score");
+    }
+
+    #[test]
+    fn updating_from_the_last_position_gives_the_fresh_sum() {
+        let mut net = Network::zero(false);
+        let mut rng = crate::util::Rng::new(11);
+        for row in net.ft_weights.iter_mut() {
+            for w in row.iter_mut() {
+                *w = rng.below(100) as i16 - 50;
+            }
+        }
+        for w in net.out_weights.iter_mut() {
+            *w = rng.below(200) as i16 - 100;
+        }
+        let mut acc = Accumulators::default();
+        // A game's positions in order, then jumps between unrelated ones.
+        let mut p = Chess::default();
+        let mut others = Vec::new();
+        for _ in 0..60 {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.below(moves.len())];
+            p.play_unchecked(m);
+            assert_eq!(
+                net.evaluate_with(&mut acc, p.board(), p.turn()),
+                net.evaluate(p.board(), p.turn())
+            );
+            others.push(p.clone());
+        }
+        for q in others.iter().rev().step_by(7) {
+            assert_eq!(
+                net.evaluate_with(&mut acc, q.board(), q.turn()),
+                net.evaluate(q.board(), q.turn())
+            );
+        }
+    }
+
+    #[test]
+    fn features_are_distinct_and_in_range() {
+        let p = pos("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+        let mut white = Vec::new();
+        let mut black = Vec::new();
+        for_each_feature(p.board(), false, |w, b| {
+            white.push(w);
+            black.push(b);
+        });
+        assert_eq!(white.len(), 32);
+        for v in [&mut white, &mut black] {
+            assert!(v.iter().all(|&i| i < INPUTS));
+            v.sort_unstable();
+            v.dedup();
+            assert_eq!(v.len(), 32);
+        }
+        // The white king on e1 is "own king on e1" for White and "enemy
+        // king on e8" for Black.
+        assert!(white.contains(&feature(Color::White, Color::White, Role::King, 4, false)));
+        assert_eq!(
+            feature(Color::Black, Color::White, Role::King, 4, false),
+            (6 + 5) * 64 + 60
+        );
+    }
+}

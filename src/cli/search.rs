@@ -245,14 +245,24 @@ impl ForVariant for EvalCmd {
             None => eval::zh::trace(&board),
         };
         println!("{trace}");
+        if let (Some(b), EvalKind::Nnue) = (V::as_std(&board), self.kind) {
+            let net = eval::nnue::Network::embedded();
+            let correction = net.evaluate(shakmaty::Position::board(b.chess()), b.turn());
+            let total = if net.residual {
+                trace.score + correction
+            } else {
+                correction
+            };
+            println!("network: {correction:+} (side to move), total {total:+}");
+        }
         Ok(())
     }
 }
 
 pub fn eval(variant: VariantKind, fen: Option<String>, kind: &str) -> Result<()> {
     let kind = parse_eval(kind)?;
-    if variant != VariantKind::Chess && kind == EvalKind::Simple {
-        bail!("the simple evaluation is for standard chess only");
+    if variant != VariantKind::Chess && kind != EvalKind::Full {
+        bail!("the {} evaluation is for standard chess only", kind.name());
     }
     dispatch(variant, EvalCmd { fen, kind })
 }

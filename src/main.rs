@@ -246,8 +246,9 @@ enum EngineCmd {
         nodes: Option<u64>,
         #[arg(long, default_value_t = 1)]
         multipv: usize,
-        /// Evaluation: full or simple (Michniewski's).
-        #[arg(long, default_value = "full")]
+        /// Evaluation: nnue (the full evaluation and the network's
+        /// correction), full, or simple (Michniewski's).
+        #[arg(long, default_value = "nnue")]
         eval: String,
         #[arg(long, default_value_t = 16)]
         hash: usize,

@@ -170,11 +170,28 @@ fn levels_evaluate_with_the_weights_they_were_calibrated_with() {
     let calibrated = evaluate_with(b.chess(), &LEVEL_WEIGHTS);
     assert_ne!(tuned, calibrated);
     let mut engine = Engine::default();
+    // Full strength adds the network's correction by default; with
+    // `Eval full` it is the tuned evaluation alone.
+    let with_network = engine.static_eval(&b);
+    engine.set_eval(kibitz::engine::EvalKind::Full);
     assert_eq!(engine.static_eval(&b), tuned, "full strength");
-    for n in 1..=7 {
-        engine.set_level(Level::new(n).unwrap());
-        assert_eq!(engine.static_eval(&b), calibrated, "level {n}");
+    // Levels 1-7 evaluate as calibrated, with either choice.
+    for eval in [
+        kibitz::engine::EvalKind::Full,
+        kibitz::engine::EvalKind::Nnue,
+    ] {
+        engine.set_eval(eval);
+        for n in 1..=7 {
+            engine.set_level(Level::new(n).unwrap());
+            assert_eq!(engine.static_eval(&b), calibrated, "level {n}, {eval:?}");
+        }
+        engine.set_level(Level::MAX);
     }
-    engine.set_level(Level::MAX);
+    assert_eq!(
+        engine.static_eval(&b),
+        with_network,
+        "back to full strength"
+    );
+    engine.set_eval(kibitz::engine::EvalKind::Full);
     assert_eq!(engine.static_eval(&b), tuned, "back to full strength");
 }

@@ -524,9 +524,16 @@ fn simple_eval_and_diagnostic_commands() {
         "no board diagram: {lines:?}"
     );
 
+    // The default: the full evaluation's table, then the network's
+    // correction and the total the engine uses.
+    s.send("eval");
+    let full = s.until(TIMEOUT, |l| l.starts_with("network:"));
+    assert!(full.iter().any(|l| l.contains("full")), "{full:?}");
+    s.send("setoption name Eval value full");
     s.send("eval");
     let full = s.until(TIMEOUT, |l| l.starts_with("total (side to move)"));
     assert!(full.iter().any(|l| l.contains("full")), "{full:?}");
+    assert!(s.sync().is_empty(), "no network line with Eval full");
 
     s.send("setoption name Eval value simple");
     let out = s.sync();

@@ -212,7 +212,7 @@ impl Default for EngineOptions {
         EngineOptions {
             hash_mb: TranspositionTable::DEFAULT_MB,
             multipv: 1,
-            eval: EvalKind::Full,
+            eval: EvalKind::Nnue,
             move_overhead: Duration::from_millis(10),
             own_book: false,
             book_file: None,
@@ -389,12 +389,6 @@ impl Engine {
     /// Whether the network adds to the full evaluation (else replaces it).
     pub fn network_is_residual(&self) -> bool {
         self.eval.network().is_none_or(|n| n.residual)
-    }
-
-    /// The static evaluation of a standard-chess board from the side to
-    /// move's view, with the engine's current evaluation.
-    pub fn evaluate(&mut self, board: &Board<Std>) -> i32 {
-        self.eval.evaluate_std(board)
     }
 
     /// Search threads, 1..=[`MAX_THREADS`].

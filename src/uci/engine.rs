@@ -211,7 +211,7 @@ impl UciEngine {
                 let kind = self
                     .engine
                     .as_ref()
-                    .map_or(EvalKind::Full, |e| e.options().eval);
+                    .map_or(EvalKind::Nnue, |e| e.options().eval);
                 let trace = match &self.position {
                     UciPosition::Chess(p) => eval::trace(p.current().chess(), kind),
                     UciPosition::Crazyhouse(p) => eval::zh::trace(p.current()),
@@ -224,7 +224,7 @@ impl UciEngine {
                     && kind == EvalKind::Nnue
                 {
                     let board = p.current();
-                    let total = e.evaluate(board);
+                    let total = e.static_eval(board);
                     self.out.line(&format!(
                         "network: {:+} (side to move), total {:+}",
                         total
@@ -263,7 +263,7 @@ impl UciEngine {
         self.out
             .line("option name BookFile type string default <empty>");
         self.out
-            .line("option name Eval type combo default full var full var simple var nnue");
+            .line("option name Eval type combo default nnue var full var simple var nnue");
         self.out
             .line("option name EvalFile type string default <empty>");
         self.out

@@ -348,6 +348,9 @@ impl Evaluator {
     #[inline]
     pub fn evaluate_chess(&mut self, pos: &Chess, psqt: S) -> i32 {
         match self.kind {
+            // Levels 1-7 evaluate as they were calibrated, whatever the
+            // choice of evaluation for full strength.
+            EvalKind::Nnue if self.weights == WeightSet::Levels => self.evaluate_full(pos, psqt),
             EvalKind::Nnue => {
                 let residual = self.net.as_ref().is_none_or(|n| n.residual);
                 let base = if residual {

@@ -190,3 +190,30 @@ fn level_weights_are_used_when_chosen_and_the_pawn_cache_follows() {
     }
     assert!(differ > 100, "only {differ} positions score differently");
 }
+
+#[test]
+fn the_network_is_symmetric_and_leaves_the_levels_alone() {
+    // The embedded network: colour-mirrored positions get the same score
+    // for the side to move, as the hand-crafted evaluation does.
+    let mut nnue = Evaluator::new(EvalKind::Nnue);
+    let mut full = Evaluator::new(EvalKind::Full);
+    let mut differs = 0;
+    for b in positions() {
+        let m = mirror(&b);
+        let (a, c) = (nnue.evaluate_std(&b), nnue.evaluate_std(&m));
+        assert_eq!(a, c, "{} vs its mirror", b.fen());
+        differs += usize::from(a != full.evaluate_std(&b));
+    }
+    // A committed network corrects the hand-crafted evaluation somewhere.
+    let residual_nonzero = nnue::Network::embedded()
+        .out_weights
+        .iter()
+        .any(|&w| w != 0);
+    assert!(!residual_nonzero || differs > 0);
+    // Levels 1-7 evaluate with their calibrated weights, network or not.
+    nnue.set_weights(WeightSet::Levels);
+    full.set_weights(WeightSet::Levels);
+    for b in positions() {
+        assert_eq!(nnue.evaluate_std(&b), full.evaluate_std(&b), "{}", b.fen());
+    }
+}

@@ -9,6 +9,17 @@ use std::sync::atomic::AtomicBool;
 /// same (one thread, a fresh engine each time).
 const DEPTH: i32 = 8;
 
+/// A reviewer at [`DEPTH`] with the hand-crafted evaluation: the lines
+/// these tests name were found with it, and what they test is how a line
+/// becomes an explanation, not which line an evaluation prefers.
+fn reviewer() -> Reviewer {
+    let options = crate::engine::EngineOptions {
+        eval: crate::engine::EvalKind::Full,
+        ..Default::default()
+    };
+    Reviewer::with_options(Limits::depth(DEPTH), options)
+}
+
 fn board(fen: &str) -> Board {
     Board::from_fen(fen).unwrap()
 }
@@ -28,8 +39,7 @@ fn moves(fen: &str, sans: &[&str]) -> Vec<Move> {
 fn review(fen: &str, played: &str) -> MoveReview {
     let m = moves(fen, &[played])[0];
     let stop = AtomicBool::new(false);
-    let mut r =
-        Reviewer::new(Limits::depth(DEPTH)).review(&board(fen), &[m], &stop, &mut |_, _, _| {});
+    let mut r = reviewer().review(&board(fen), &[m], &stop, &mut |_, _, _| {});
     assert_eq!(r.len(), 1);
     r.remove(0)
 }
@@ -354,8 +364,7 @@ fn check_game(file: &str, index: usize) -> Vec<String> {
     let start = parsed.game.start().clone();
     let line = parsed.game.moves().to_vec();
     let stop = AtomicBool::new(false);
-    let reviews =
-        Reviewer::new(Limits::depth(DEPTH)).review(&start, &line, &stop, &mut |_, _, _| {});
+    let reviews = reviewer().review(&start, &line, &stop, &mut |_, _, _| {});
     assert_eq!(reviews.len(), line.len());
     let mut out = Vec::new();
     let mut b = start.clone();

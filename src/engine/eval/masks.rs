@@ -182,3 +182,13 @@ mod tests {
         );
     }
 }
+
+/// Squares attacked by two pawns of `color` at once.
+#[inline(always)]
+pub fn pawn_double_attacks(color: Color, pawns: Bitboard) -> Bitboard {
+    let p = pawns.0;
+    match color {
+        Color::White => Bitboard(((p & !FILE_A) << 7) & ((p & !FILE_H) << 9)),
+        Color::Black => Bitboard(((p & !FILE_A) >> 9) & ((p & !FILE_H) >> 7)),
+    }
+}

@@ -196,6 +196,8 @@ struct Ctx {
     /// Squares attacked by two pawns.
     pawn_att2: [Bitboard; 2],
     kings: [Square; 2],
+    /// Bishop and rook rays from each king (check squares).
+    king_rays: [[Bitboard; 2]; 2],
     /// Whether king danger is evaluated, and each king's area for it.
     danger: bool,
     king_area: [Bitboard; 2],
@@ -467,8 +469,7 @@ fn second_pass<T: Tracer, const CI: usize>(
         1,
     );
     let safe = !theirs.all & !us;
-    let bishop_rays = attacks::bishop_attacks(their_king, ctx.occupied);
-    let rook_rays = attacks::rook_attacks(their_king, ctx.occupied);
+    let [bishop_rays, rook_rays] = ctx.king_rays[CI ^ 1];
     let checks = [
         attacks::knight_attacks(their_king) & ours.by_role[0],
         bishop_rays & ours.by_role[1],
@@ -482,14 +483,16 @@ fn second_pass<T: Tracer, const CI: usize>(
         }
     }
 
-    // King danger of our own king (fixed constants, not tuned).
-    if ctx.danger {
+    // King danger of our own king (fixed constants, not tuned). One
+    // attacker is enough only with a queen; two queens always count.
+    let their_queens = (board.queens() & them).count() as i32;
+    if ctx.danger && theirs.danger.attackers > 1 - their_queens {
         let count = kd::count(&kd::Inputs {
             area: ctx.king_area[CI],
             attack: theirs.danger,
-            their_queens: (board.queens() & them).count() as i32,
+            their_queens,
             king: own_king,
-            occupied: ctx.occupied,
+            king_rays: ctx.king_rays[CI],
             our_pawns: own_pawns,
             their_pieces: them,
             attacked_us: ours.all,
@@ -591,6 +594,16 @@ pub(crate) fn evaluate<T: Tracer, P: Position>(
             pawn_double_attacks(Color::White, pawns[1]),
         ],
         kings: [bk, wk],
+        king_rays: [
+            [
+                attacks::bishop_attacks(bk, board.occupied()),
+                attacks::rook_attacks(bk, board.occupied()),
+            ],
+            [
+                attacks::bishop_attacks(wk, board.occupied()),
+                attacks::rook_attacks(wk, board.occupied()),
+            ],
+        ],
         danger,
         king_area: if danger {
             [

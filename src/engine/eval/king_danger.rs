@@ -89,9 +89,10 @@ pub struct Inputs {
     pub attack: Attack,
     /// How many queens the attacker has.
     pub their_queens: i32,
-    /// The defender's king square and the occupancy (for check squares).
+    /// The defender's king square and the bishop and rook rays from it
+    /// (check squares).
     pub king: Square,
-    pub occupied: Bitboard,
+    pub king_rays: [Bitboard; 2],
     pub our_pawns: Bitboard,
     pub their_pieces: Bitboard,
     /// Squares attacked by each side (pawns, pieces, king) and attacked at
@@ -107,13 +108,11 @@ pub struct Inputs {
     pub their_by_role: [Bitboard; 4],
 }
 
-/// Ethereal's danger count for the defender's king (0 when the attack is
-/// too weak to count).
+/// Ethereal's danger count for the defender's king. The caller first
+/// checks that the attack counts at all: more than one attacker, or one
+/// with a queen.
+#[inline(always)]
 pub fn count(x: &Inputs) -> i32 {
-    // One attacker is enough only with a queen; two queens always count.
-    if x.attack.attackers <= 1 - x.their_queens {
-        return 0;
-    }
     // Squares the attacker hits that we defend at most once, and then only
     // with the queen or king.
     let weak =
@@ -121,8 +120,7 @@ pub fn count(x: &Inputs) -> i32 {
     // Check squares that are not theirs and that we do not hold, or weak
     // ones they attack twice.
     let safe = !x.their_pieces & (!x.attacked_us | (weak & x.attacked2_them));
-    let bishop_rays = attacks::bishop_attacks(x.king, x.occupied);
-    let rook_rays = attacks::rook_attacks(x.king, x.occupied);
+    let [bishop_rays, rook_rays] = x.king_rays;
     let checks = [
         attacks::knight_attacks(x.king) & x.their_by_role[0],
         bishop_rays & x.their_by_role[1],
@@ -154,4 +152,37 @@ pub fn penalty(count: i32) -> S {
         SCALE_TENTHS * count * count / (10 * 720),
         SCALE_TENTHS * count / (10 * 20),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn king_areas() {
+        // g1: the 3x3 block g1's neighbours span plus one rank forward.
+        let g1 = king_area(Color::White, Square::G1);
+        assert_eq!(g1.count(), 9);
+        assert!(g1.contains(Square::H3) && g1.contains(Square::F3));
+        assert!(!g1.contains(Square::G4));
+        // In the open: 3x4, the extra rank toward the enemy.
+        let e4 = king_area(Color::White, Square::E4);
+        assert_eq!(e4.count(), 12);
+        assert!(e4.contains(Square::E6) && !e4.contains(Square::E2));
+        let e5 = king_area(Color::Black, Square::E5);
+        assert!(e5.contains(Square::E3) && !e5.contains(Square::E7));
+        // On the h-file one file more: f, g and h.
+        let h8 = king_area(Color::Black, Square::H8);
+        assert_eq!(h8.count(), 9);
+        assert!(h8.contains(Square::F6) && !h8.contains(Square::E7));
+    }
+
+    #[test]
+    fn penalty_is_quadratic_in_the_middlegame() {
+        assert_eq!(penalty(0), S::ZERO);
+        assert_eq!(penalty(-50), S::ZERO);
+        // 0.7 * 600^2 / 720 = 350, 0.7 * 600 / 20 = 21.
+        assert_eq!((penalty(600).mg(), penalty(600).eg()), (350, 21));
+        assert_eq!((penalty(300).mg(), penalty(300).eg()), (87, 10));
+    }
 }

@@ -125,8 +125,9 @@ fn losing_the_exchange() {
 
 #[test]
 fn losing_a_pawn() {
-    let fen = "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
-    assert_eq!(reason_of(fen, "g5"), "loses a pawn: 4.d4 Nf6 5.Bxg5");
+    // 3...g5 in the Italian: the e5 pawn falls.
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
+    assert_eq!(reason_of(fen, "g5"), "loses a pawn: 4.d4 Bh6 5.dxe5");
 }
 
 #[test]
@@ -166,7 +167,7 @@ fn otherwise_the_scores_speak() {
     let fen = "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
     assert_eq!(
         reason_of(fen, "Ke7"),
-        "3...Nf6 was better (+0.10); after 3...Ke7 the position is +1.18"
+        "3...Nd4 was better (+0.10); after 3...Ke7 4.d4 the position is +1.26"
     );
 }
 

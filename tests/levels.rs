@@ -163,11 +163,11 @@ fn weaker_levels_calculate_less() {
 
 #[test]
 fn levels_evaluate_with_the_weights_they_were_calibrated_with() {
-    use kibitz::engine::eval::{LEVEL_WEIGHTS, WEIGHTS, evaluate_with};
+    use kibitz::engine::eval::{WeightSet, evaluate_with};
     // A middlegame where the two weight sets disagree.
     let b = board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8");
-    let tuned = evaluate_with(b.chess(), &WEIGHTS);
-    let calibrated = evaluate_with(b.chess(), &LEVEL_WEIGHTS);
+    let tuned = evaluate_with(b.chess(), WeightSet::Tuned);
+    let calibrated = evaluate_with(b.chess(), WeightSet::Levels);
     assert_ne!(tuned, calibrated);
     let mut engine = Engine::default();
     // Full strength adds the network's correction by default; with

@@ -17,15 +17,25 @@ use crate::variant::VariantKind;
 use shakmaty::Color;
 use std::fmt::Write as _;
 
-/// Collects `count` per weight, White minus Black.
+/// Collects `count` per weight, White minus Black, and the values that
+/// come from no weight (the fixed king danger), which the tuner keeps as
+/// they are.
 struct CoefTracer {
     coef: Vec<i32>,
+    fixed: S,
 }
 
 impl Tracer for CoefTracer {
     const ACTIVE: bool = true;
     fn add(&mut self, _term: Term, color: Color, index: usize, count: i32, _value: S) {
         self.coef[index] += if color == Color::White { count } else { -count };
+    }
+    fn fixed(&mut self, _term: Term, color: Color, value: S) {
+        if color == Color::White {
+            self.fixed += value;
+        } else {
+            self.fixed -= value;
+        }
     }
 }
 
@@ -37,6 +47,9 @@ struct Sample {
     /// Middlegame share (phase / 24) and endgame share times scale.
     mg_share: f32,
     eg_share: f32,
+    /// The tapered value of the terms no weight controls (White's view):
+    /// frozen while the weights are fitted.
+    fixed: f32,
     /// What the prediction is fitted to: the game result, or a blend of it
     /// with the search score (see [`Data::blend_scores`]).
     result: f32,
@@ -133,6 +146,7 @@ fn load_with(
     };
     let mut tracer = CoefTracer {
         coef: vec![0; weights],
+        fixed: S::ZERO,
     };
     for line in text.lines() {
         // `FEN | result`, or `FEN | result | score`.
@@ -161,6 +175,7 @@ fn load_with(
             }
         };
         tracer.coef.iter_mut().for_each(|c| *c = 0);
+        tracer.fixed = S::ZERO;
         let Some((phase, scale)) = trace(fen.trim(), &mut tracer) else {
             data.skipped += 1;
             continue;
@@ -171,11 +186,14 @@ fn load_with(
                 data.coefs.push((i as u16, c as i16));
             }
         }
+        let mg_share = phase as f32 / 24.0;
+        let eg_share = (24 - phase) as f32 / 24.0 * scale as f32 / 128.0;
         data.samples.push(Sample {
             start,
             len: (data.coefs.len() as u32 - start) as u16,
-            mg_share: phase as f32 / 24.0,
-            eg_share: (24 - phase) as f32 / 24.0 * scale as f32 / 128.0,
+            mg_share,
+            eg_share,
+            fixed: tracer.fixed.mg() as f32 * mg_share + tracer.fixed.eg() as f32 * eg_share,
             result,
             game: result,
             score,
@@ -211,7 +229,7 @@ fn eval(sample: &Sample, coefs: &[(u16, i16)], p: &Params) -> f64 {
         mg += w[0] * c as f64;
         eg += w[1] * c as f64;
     }
-    mg * sample.mg_share as f64 + eg * sample.eg_share as f64
+    mg * sample.mg_share as f64 + eg * sample.eg_share as f64 + sample.fixed as f64
 }
 
 #[inline]

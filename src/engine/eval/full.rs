@@ -4,9 +4,11 @@
 //! packed (mg, eg) sum and tells the tracer which weight was used how often.
 //! With [`NoTrace`](super::NoTrace) the tracer calls vanish at compile time.
 
+use super::king_danger::{self as kd, Attack};
 use super::layout::{self as l, NUM_WEIGHTS};
 use super::masks::{
-    adjacent, file, forward, front_span, passed_span, pawn_attacks, relative_rank, support_span,
+    adjacent, file, forward, front_span, passed_span, pawn_attacks, pawn_double_attacks,
+    relative_rank, support_span,
 };
 use super::{NoTrace, Raw, S, Term, Tracer};
 use shakmaty::{Bitboard, Board, Color, Position, Square, attacks};
@@ -25,6 +27,15 @@ impl<T: Tracer> Acc<'_, T> {
         self.score[c as usize] += value;
         if T::ACTIVE {
             self.t.add(term, c, index, count, value);
+        }
+    }
+
+    /// Adds a value that is no weight of the table (king danger).
+    #[inline(always)]
+    fn fixed(&mut self, c: Color, term: Term, value: S) {
+        self.score[c as usize] += value;
+        if T::ACTIVE {
+            self.t.fixed(term, c, value);
         }
     }
 }
@@ -182,7 +193,14 @@ struct Ctx {
     /// Indexed by color (Black = 0, White = 1).
     pawns: [Bitboard; 2],
     pawn_att: [Bitboard; 2],
+    /// Squares attacked by two pawns.
+    pawn_att2: [Bitboard; 2],
     kings: [Square; 2],
+    /// Bishop and rook rays from each king (check squares).
+    king_rays: [[Bitboard; 2]; 2],
+    /// Whether king danger is evaluated, and each king's area for it.
+    danger: bool,
+    king_area: [Bitboard; 2],
 }
 
 /// What the first pass learns about one side's pieces.
@@ -192,8 +210,12 @@ struct SideInfo {
     by_role: [Bitboard; 4],
     /// All squares attacked (pieces, pawns, king).
     all: Bitboard,
+    /// Squares attacked at least twice (pieces, pawns, king).
+    all2: Bitboard,
     /// Pieces attacking the enemy king zone.
     king_attackers: usize,
+    /// Pieces attacking the enemy king area of king danger.
+    danger: Attack,
     phase: i32,
 }
 
@@ -255,6 +277,13 @@ fn piece_terms<T: Tracer, const CI: usize, const RI: usize>(
             _ => attacks::queen_attacks(sq, occupied),
         };
         info.by_role[RI] |= att;
+        info.all2 |= info.all & att;
+        info.all |= att;
+        if ctx.danger {
+            // Squares the defender holds with two pawns do not count.
+            info.danger
+                .add(RI, att & ctx.king_area[CI ^ 1] & !ctx.pawn_att2[CI ^ 1]);
+        }
         acc.add(
             c,
             Term::Mobility,
@@ -300,7 +329,12 @@ fn first_pass<T: Tracer, const CI: usize>(
     let their_king = ctx.kings[CI ^ 1];
     let king_zone = attacks::king_attacks(their_king) | Bitboard::from(their_king);
     let mobility_area = !(ctx.pawns[CI] | Bitboard::from(ctx.kings[CI]) | ctx.pawn_att[CI ^ 1]);
-    let mut info = SideInfo::default();
+    let own_king_att = attacks::king_attacks(ctx.kings[CI]);
+    let mut info = SideInfo {
+        all: ctx.pawn_att[CI] | own_king_att,
+        all2: ctx.pawn_att2[CI] | (ctx.pawn_att[CI] & own_king_att),
+        ..SideInfo::default()
+    };
 
     if !incremental {
         let own_pawns = ctx.pawns[CI];
@@ -359,12 +393,6 @@ fn first_pass<T: Tracer, const CI: usize>(
     if (board.bishops() & us).more_than_one() {
         acc.add(c, Term::BishopPair, l::BISHOP_PAIR, 1);
     }
-    info.all = info.by_role[0]
-        | info.by_role[1]
-        | info.by_role[2]
-        | info.by_role[3]
-        | ctx.pawn_att[CI]
-        | attacks::king_attacks(ctx.kings[CI]);
     info
 }
 
@@ -441,8 +469,7 @@ fn second_pass<T: Tracer, const CI: usize>(
         1,
     );
     let safe = !theirs.all & !us;
-    let bishop_rays = attacks::bishop_attacks(their_king, ctx.occupied);
-    let rook_rays = attacks::rook_attacks(their_king, ctx.occupied);
+    let [bishop_rays, rook_rays] = ctx.king_rays[CI ^ 1];
     let checks = [
         attacks::knight_attacks(their_king) & ours.by_role[0],
         bishop_rays & ours.by_role[1],
@@ -453,6 +480,31 @@ fn second_pass<T: Tracer, const CI: usize>(
         let n = (sqs & safe).count() as i32;
         if n > 0 {
             acc.add(c, Term::KingSafety, l::SAFE_CHECK + i, n);
+        }
+    }
+
+    // King danger of our own king (fixed constants, not tuned). One
+    // attacker is enough only with a queen; two queens always count.
+    let their_queens = (board.queens() & them).count() as i32;
+    if ctx.danger && theirs.danger.attackers > 1 - their_queens {
+        let count = kd::count(&kd::Inputs {
+            area: ctx.king_area[CI],
+            attack: theirs.danger,
+            their_queens,
+            king: own_king,
+            king_rays: ctx.king_rays[CI],
+            our_pawns: own_pawns,
+            their_pieces: them,
+            attacked_us: ours.all,
+            attacked2_us: ours.all2,
+            attacked_them: theirs.all,
+            attacked2_them: theirs.all2,
+            our_queen_att: ours.by_role[3],
+            our_king_att: attacks::king_attacks(own_king),
+            their_by_role: theirs.by_role,
+        });
+        if count > 0 {
+            acc.fixed(c, Term::KingSafety, -kd::penalty(count));
         }
     }
 
@@ -504,12 +556,14 @@ fn pieces_attacks(info: &SideInfo, pawn_att: Bitboard) -> Bitboard {
 
 /// `psqt`: the material + piece-square sum when the caller keeps it up to
 /// date (the engine's boards do); `None` computes it here, weight by weight
-/// (tracing and tuning).
+/// (tracing and tuning). `danger`: add the fixed king-danger term
+/// (`king_danger.rs`; the tuned weights only).
 pub(crate) fn evaluate<T: Tracer, P: Position>(
     pos: &P,
     w: &[S; NUM_WEIGHTS],
     cache: Option<&mut PawnCache>,
     psqt: Option<S>,
+    danger: bool,
     t: &mut T,
 ) -> Raw {
     let board = pos.board();
@@ -535,7 +589,30 @@ pub(crate) fn evaluate<T: Tracer, P: Position>(
             pawn_attacks(Color::Black, pawns[0]),
             pawn_attacks(Color::White, pawns[1]),
         ],
+        pawn_att2: [
+            pawn_double_attacks(Color::Black, pawns[0]),
+            pawn_double_attacks(Color::White, pawns[1]),
+        ],
         kings: [bk, wk],
+        king_rays: [
+            [
+                attacks::bishop_attacks(bk, board.occupied()),
+                attacks::rook_attacks(bk, board.occupied()),
+            ],
+            [
+                attacks::bishop_attacks(wk, board.occupied()),
+                attacks::rook_attacks(wk, board.occupied()),
+            ],
+        ],
+        danger,
+        king_area: if danger {
+            [
+                kd::king_area(Color::Black, bk),
+                kd::king_area(Color::White, wk),
+            ]
+        } else {
+            [Bitboard::EMPTY; 2]
+        },
     };
 
     let mut acc = Acc {

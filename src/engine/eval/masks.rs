@@ -133,6 +133,16 @@ pub fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
     }
 }
 
+/// Squares attacked by two pawns of `color` at once.
+#[inline(always)]
+pub fn pawn_double_attacks(color: Color, pawns: Bitboard) -> Bitboard {
+    let p = pawns.0;
+    match color {
+        Color::White => Bitboard(((p & !FILE_A) << 7) & ((p & !FILE_H) << 9)),
+        Color::Black => Bitboard(((p & !FILE_A) >> 9) & ((p & !FILE_H) >> 7)),
+    }
+}
+
 /// Rank of `sq` from `color`'s side: 0 = own back rank, 7 = promotion rank.
 #[inline(always)]
 pub fn relative_rank(color: Color, sq: Square) -> usize {
@@ -179,6 +189,17 @@ mod tests {
         assert_eq!(
             pawn_attacks(Color::Black, Bitboard::from(Square::H7)),
             Bitboard::from(Square::G6)
+        );
+        // c3 and e3 both attack d4; b3 only guards a4 and c4 once each.
+        let pawns = Bitboard::from_iter([Square::C3, Square::E3, Square::B3]);
+        assert_eq!(
+            pawn_double_attacks(Color::White, pawns),
+            Bitboard::from(Square::D4)
+        );
+        let pawns = Bitboard::from_iter([Square::C6, Square::E6, Square::A6]);
+        assert_eq!(
+            pawn_double_attacks(Color::Black, pawns),
+            Bitboard::from_iter([Square::D5, Square::B5])
         );
     }
 }

@@ -13,6 +13,7 @@
 
 mod dispatch;
 mod full;
+mod king_danger;
 pub mod layout;
 mod level_weights;
 mod masks;
@@ -96,6 +97,9 @@ pub trait Tracer {
     const ACTIVE: bool;
     /// Weight `index` counted `count` times for `color` (adding `value`).
     fn add(&mut self, term: Term, color: Color, index: usize, count: i32, value: S);
+    /// A `value` for `color` that comes from no weight of the table (the
+    /// fixed king-danger term).
+    fn fixed(&mut self, term: Term, color: Color, value: S);
 }
 
 /// The tracer of the engine's own evaluations: does nothing.
@@ -106,6 +110,8 @@ impl Tracer for NoTrace {
     const ACTIVE: bool = false;
     #[inline(always)]
     fn add(&mut self, _: Term, _: Color, _: usize, _: i32, _: S) {}
+    #[inline(always)]
+    fn fixed(&mut self, _: Term, _: Color, _: S) {}
 }
 
 /// Which evaluation the engine uses.
@@ -194,6 +200,9 @@ impl Tracer for TermTracer {
     fn add(&mut self, term: Term, color: Color, _index: usize, _count: i32, value: S) {
         self.sums[term as usize][color as usize] += value;
     }
+    fn fixed(&mut self, term: Term, color: Color, value: S) {
+        self.sums[term as usize][color as usize] += value;
+    }
 }
 
 /// Raw result of the full evaluation before tapering.
@@ -262,6 +271,13 @@ impl WeightSet {
             WeightSet::Tuned => &WEIGHTS,
             WeightSet::Levels => &LEVEL_WEIGHTS,
         }
+    }
+
+    /// Whether the full evaluation adds the fixed king-danger term
+    /// (`king_danger.rs`): with the tuned weights only, so that levels 1-7
+    /// evaluate exactly as they were calibrated.
+    pub fn king_danger(self) -> bool {
+        self == WeightSet::Tuned && king_danger::KING_DANGER
     }
 }
 
@@ -378,6 +394,7 @@ impl Evaluator {
             self.weights.table(),
             Some(&mut self.pawns),
             psqt,
+            self.weights.king_danger(),
             &mut NoTrace,
         );
         let white = raw.taper(raw.mg, raw.eg);
@@ -394,9 +411,17 @@ pub fn evaluate(pos: &Chess, kind: EvalKind) -> i32 {
     Evaluator::new(kind).evaluate_chess(pos, psqt_of(pos))
 }
 
-/// The full evaluation with arbitrary weights (for the tuner), side to move's view.
-pub fn evaluate_with(pos: &Chess, weights: &[S; NUM_WEIGHTS]) -> i32 {
-    let raw = full::evaluate(pos, weights, None, None, &mut NoTrace);
+/// The full evaluation with one of the weight sets (no cache), from the side
+/// to move's view: what an [`Evaluator`] holding that set returns.
+pub fn evaluate_with(pos: &Chess, weights: WeightSet) -> i32 {
+    let raw = full::evaluate(
+        pos,
+        weights.table(),
+        None,
+        None,
+        weights.king_danger(),
+        &mut NoTrace,
+    );
     let white = raw.taper(raw.mg, raw.eg);
     if pos.turn() == Color::White {
         white
@@ -406,9 +431,10 @@ pub fn evaluate_with(pos: &Chess, weights: &[S; NUM_WEIGHTS]) -> i32 {
 }
 
 /// Runs the full evaluation with a custom tracer (the tuner collects weight
-/// counts this way). Returns the phase and endgame scale.
+/// counts this way; the fixed king danger reaches it through
+/// [`Tracer::fixed`]). Returns the phase and endgame scale.
 pub fn trace_weights<T: Tracer>(pos: &Chess, t: &mut T) -> (i32, i32) {
-    let raw = full::evaluate(pos, &WEIGHTS, None, None, t);
+    let raw = full::evaluate(pos, &WEIGHTS, None, None, WeightSet::Tuned.king_danger(), t);
     (raw.phase, raw.scale)
 }
 
@@ -429,7 +455,14 @@ pub fn trace_with(pos: &Chess, kind: EvalKind, weights: WeightSet) -> EvalTrace 
     };
     let (raw, simple_score) = match kind {
         EvalKind::Full | EvalKind::Nnue => (
-            full::evaluate(pos, weights.table(), None, None, &mut t),
+            full::evaluate(
+                pos,
+                weights.table(),
+                None,
+                None,
+                weights.king_danger(),
+                &mut t,
+            ),
             None,
         ),
         EvalKind::Simple => {

@@ -177,12 +177,17 @@ fn level_weights_are_used_when_chosen_and_the_pawn_cache_follows() {
     for b in positions() {
         ev.set_weights(WeightSet::Tuned);
         let tuned = ev.evaluate(&b);
-        assert_eq!(tuned, evaluate_with(b.chess(), &WEIGHTS), "{}", b.fen());
+        assert_eq!(
+            tuned,
+            evaluate_with(b.chess(), WeightSet::Tuned),
+            "{}",
+            b.fen()
+        );
         ev.set_weights(WeightSet::Levels);
         let levels = ev.evaluate(&b);
         assert_eq!(
             levels,
-            evaluate_with(b.chess(), &LEVEL_WEIGHTS),
+            evaluate_with(b.chess(), WeightSet::Levels),
             "{}",
             b.fen()
         );
@@ -216,4 +221,84 @@ fn the_network_is_symmetric_and_leaves_the_levels_alone() {
     for b in positions() {
         assert_eq!(nnue.evaluate_std(&b), full.evaluate_std(&b), "{}", b.fen());
     }
+}
+
+/// Black's king-safety share (middlegame, endgame) in `fen`, with or
+/// without the fixed king-danger term, from the tuned weights.
+fn black_king_safety(fen: &str, danger: bool) -> (i32, i32) {
+    let b = Board::from_fen(fen).unwrap();
+    let mut t = TermTracer::default();
+    full::evaluate(b.chess(), &WEIGHTS, None, None, danger, &mut t);
+    let s = t.sums[Term::KingSafety as usize][Color::Black as usize];
+    (s.mg(), s.eg())
+}
+
+#[test]
+fn king_danger_penalises_a_king_under_attack() {
+    // White's queen, knight and rook against the castled king...
+    let attacked = "r1b2rk1/pp3ppp/2n5/6NQ/8/7R/PP3PPP/6K1 w - - 0 1";
+    // ...and the same pieces at home.
+    let quiet = "r1b2rk1/pp3ppp/2n5/8/8/8/PP3PPP/RN1Q2K1 w - - 0 1";
+    let penalty = |fen: &str| {
+        let (mg0, eg0) = black_king_safety(fen, false);
+        let (mg1, eg1) = black_king_safety(fen, true);
+        (mg0 - mg1, eg0 - eg1)
+    };
+    let (mg, eg) = penalty(attacked);
+    assert!(mg >= 100 && eg > 0, "attacked: {mg} {eg}");
+    assert_eq!(penalty(quiet), (0, 0));
+    // The whole evaluation sees it: the attack is worth clearly more to
+    // White with king danger than without.
+    let b = Board::from_fen(attacked).unwrap();
+    let with = full::evaluate(b.chess(), &WEIGHTS, None, None, true, &mut NoTrace);
+    let raw = full::evaluate(b.chess(), &WEIGHTS, None, None, false, &mut NoTrace);
+    let gain = with.taper(with.mg, with.eg) - raw.taper(raw.mg, raw.eg);
+    assert!(gain >= 80, "{gain}");
+    // Colour-flipped, the side to move's score is the same.
+    let m = mirror(&b);
+    assert_eq!(
+        evaluate(b.chess(), EvalKind::Full),
+        evaluate(m.chess(), EvalKind::Full)
+    );
+    assert_eq!(
+        trace(b.chess(), EvalKind::Full).white,
+        -trace(m.chess(), EvalKind::Full).white
+    );
+}
+
+/// A fingerprint of the evaluations of [`positions`].
+fn fingerprint(mut eval: impl FnMut(&Board) -> i32) -> i64 {
+    positions()
+        .iter()
+        .fold(0i64, |h, b| h.wrapping_mul(31).wrapping_add(eval(b) as i64))
+}
+
+#[test]
+fn levels_evaluate_as_before_king_danger() {
+    // Recorded before king danger existed: levels 1-7 must keep scoring
+    // every position exactly as they were calibrated.
+    assert_eq!(
+        fingerprint(|b| evaluate_with(b.chess(), WeightSet::Levels)),
+        -2989099637993540865
+    );
+    let mut ev = Evaluator::new(EvalKind::Full);
+    ev.set_weights(WeightSet::Levels);
+    assert_eq!(fingerprint(|b| ev.evaluate(b)), -2989099637993540865);
+    // The tuned weights' own terms are unchanged too: only the king-danger
+    // term is new.
+    let without = |b: &Board| {
+        let raw = full::evaluate(b.chess(), &WEIGHTS, None, None, false, &mut NoTrace);
+        let white = raw.taper(raw.mg, raw.eg);
+        if b.turn() == Color::White {
+            white
+        } else {
+            -white
+        }
+    };
+    assert_eq!(fingerprint(without), -1123640542017898339);
+    // And, switched on, it matters in some of these positions.
+    assert_eq!(
+        fingerprint(|b| evaluate_with(b.chess(), WeightSet::Tuned)) != -1123640542017898339,
+        super::king_danger::KING_DANGER
+    );
 }

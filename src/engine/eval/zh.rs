@@ -157,7 +157,8 @@ pub(crate) fn evaluate_raw<T: Tracer, P: Position>(
     psqt: Option<S>,
     t: &mut T,
 ) -> Raw {
-    let mut raw = super::full::evaluate(pos, &w.board, cache, psqt, t);
+    // The drop variants' weights were tuned without king danger.
+    let mut raw = super::full::evaluate(pos, &w.board, cache, psqt, false, t);
     let board = pos.board();
     let (Some(bk), Some(wk)) = (board.king_of(Color::Black), board.king_of(Color::White)) else {
         return raw;

@@ -224,6 +224,13 @@ impl Raw {
     pub fn taper(&self, mg: i32, eg: i32) -> i32 {
         (mg * self.phase + eg * self.scale / 128 * (24 - self.phase)) / 24
     }
+
+    /// The tapered total from `turn`'s point of view.
+    #[inline(always)]
+    pub fn for_side_to_move(&self, turn: Color) -> i32 {
+        let white = self.taper(self.mg, self.eg);
+        if turn == Color::White { white } else { -white }
+    }
 }
 
 /// Material and piece-square sum of a position (White minus Black), as
@@ -397,12 +404,7 @@ impl Evaluator {
             self.weights.king_danger(),
             &mut NoTrace,
         );
-        let white = raw.taper(raw.mg, raw.eg);
-        if pos.turn() == Color::White {
-            white
-        } else {
-            -white
-        }
+        raw.for_side_to_move(pos.turn())
     }
 }
 
@@ -422,12 +424,7 @@ pub fn evaluate_with(pos: &Chess, weights: WeightSet) -> i32 {
         weights.king_danger(),
         &mut NoTrace,
     );
-    let white = raw.taper(raw.mg, raw.eg);
-    if pos.turn() == Color::White {
-        white
-    } else {
-        -white
-    }
+    raw.for_side_to_move(pos.turn())
 }
 
 /// Runs the full evaluation with a custom tracer (the tuner collects weight

@@ -206,13 +206,7 @@ impl Network {
     /// centipawns from the side to move's view (for a residual network: the
     /// correction to add to the hand-crafted evaluation).
     pub fn evaluate(&self, board: &Board, turn: Color) -> i32 {
-        let mut white = self.ft_bias;
-        let mut black = self.ft_bias;
-        for_each_feature(board, false, |w, b| {
-            add_row(&mut white, &self.ft_weights[w]);
-            add_row(&mut black, &self.ft_weights[b]);
-        });
-        self.output(&white, &black, turn)
+        self.evaluate_with(&mut Accumulators::default(), board, turn)
     }
 }
 
@@ -358,6 +352,22 @@ mod tests {
             .unwrap_or_else(|| panic!("bad test FEN {fen}"))
     }
 
+    /// A network with random hidden weights in +-`hidden` and output
+    /// weights in +-100.
+    fn random_net(seed: u64, hidden: usize) -> Network {
+        let mut net = Network::zero(false);
+        let mut rng = crate::util::Rng::new(seed);
+        for row in net.ft_weights.iter_mut() {
+            for w in row.iter_mut() {
+                *w = rng.below(2 * hidden) as i16 - hidden as i16;
+            }
+        }
+        for w in net.out_weights.iter_mut() {
+            *w = rng.below(200) as i16 - 100;
+        }
+        net
+    }
+
     #[test]
     fn file_round_trip_and_bad_files() {
         let mut net = Network::zero(true);
@@ -392,16 +402,7 @@ mod tests {
     fn the_views_are_mirror_images() {
         // A position and its colour-flipped twin give the same score to the
         // side to move.
-        let mut net = Network::zero(false);
-        let mut rng = crate::util::Rng::new(7);
-        for row in net.ft_weights.iter_mut() {
-            for w in row.iter_mut() {
-                *w = rng.below(200) as i16 - 100;
-            }
-        }
-        for w in net.out_weights.iter_mut() {
-            *w = rng.below(200) as i16 - 100;
-        }
+        let net = random_net(7, 100);
         let a = pos("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
         let b = pos("rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4");
         let ea = net.evaluate(a.board(), a.turn());
@@ -412,16 +413,8 @@ mod tests {
 
     #[test]
     fn updating_from_the_last_position_gives_the_fresh_sum() {
-        let mut net = Network::zero(false);
-        let mut rng = crate::util::Rng::new(11);
-        for row in net.ft_weights.iter_mut() {
-            for w in row.iter_mut() {
-                *w = rng.below(100) as i16 - 50;
-            }
-        }
-        for w in net.out_weights.iter_mut() {
-            *w = rng.below(200) as i16 - 100;
-        }
+        let net = random_net(11, 50);
+        let mut rng = crate::util::Rng::new(1);
         let mut acc = Accumulators::default();
         // A game's positions in order, then jumps between unrelated ones.
         let mut p = Chess::default();

@@ -266,33 +266,41 @@ impl Network {
             });
             acc.valid = true;
         } else if changes > 0 {
+            // Gather the rows first, then pass over each sum once: adding
+            // row by row would load and store the whole sum per row.
+            let mut added = [[0usize; MAX_CHANGES as usize]; 2];
+            let mut removed = [[0usize; MAX_CHANGES as usize]; 2];
+            let (mut n_added, mut n_removed) = (0, 0);
             for (c, color) in [Color::Black, Color::White].into_iter().enumerate() {
                 for (r, role) in Role::ALL.into_iter().enumerate() {
                     let (old, new) = (acc.pieces[c][r], now[c][r]);
                     for sq in old & !new {
                         let sq = sq as usize;
-                        sub_row(
-                            &mut acc.white,
-                            &self.ft_weights[feature(Color::White, color, role, sq, false)],
-                        );
-                        sub_row(
-                            &mut acc.black,
-                            &self.ft_weights[feature(Color::Black, color, role, sq, false)],
-                        );
+                        removed[0][n_removed] = feature(Color::White, color, role, sq, false);
+                        removed[1][n_removed] = feature(Color::Black, color, role, sq, false);
+                        n_removed += 1;
                     }
                     for sq in new & !old {
                         let sq = sq as usize;
-                        add_row(
-                            &mut acc.white,
-                            &self.ft_weights[feature(Color::White, color, role, sq, false)],
-                        );
-                        add_row(
-                            &mut acc.black,
-                            &self.ft_weights[feature(Color::Black, color, role, sq, false)],
-                        );
+                        added[0][n_added] = feature(Color::White, color, role, sq, false);
+                        added[1][n_added] = feature(Color::Black, color, role, sq, false);
+                        n_added += 1;
                     }
                 }
             }
+            let rows: &[[i16; HIDDEN]] = &self.ft_weights[..];
+            update(
+                &mut acc.white,
+                rows,
+                &added[0][..n_added],
+                &removed[0][..n_removed],
+            );
+            update(
+                &mut acc.black,
+                rows,
+                &added[1][..n_added],
+                &removed[1][..n_removed],
+            );
         }
         acc.pieces = now;
         self.output(&acc.white, &acc.black, turn)
@@ -313,10 +321,26 @@ impl Network {
     }
 }
 
+/// `acc` plus the rows `added`, minus the rows `removed`, a block of the
+/// sum at a time (the block stays in registers).
 #[inline(always)]
-fn sub_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
-    for (a, &w) in acc.iter_mut().zip(row) {
-        *a = a.wrapping_sub(w);
+fn update(acc: &mut [i16; HIDDEN], rows: &[[i16; HIDDEN]], added: &[usize], removed: &[usize]) {
+    const BLOCK: usize = 64;
+    const _: () = assert!(HIDDEN.is_multiple_of(BLOCK));
+    for start in (0..HIDDEN).step_by(BLOCK) {
+        let mut block = [0i16; BLOCK];
+        block.copy_from_slice(&acc[start..start + BLOCK]);
+        for &f in added {
+            for (b, &w) in block.iter_mut().zip(&rows[f][start..start + BLOCK]) {
+                *b = b.wrapping_add(w);
+            }
+        }
+        for &f in removed {
+            for (b, &w) in block.iter_mut().zip(&rows[f][start..start + BLOCK]) {
+                *b = b.wrapping_sub(w);
+            }
+        }
+        acc[start..start + BLOCK].copy_from_slice(&block);
     }
 }
 

@@ -103,7 +103,14 @@ pub fn run(a: Args) -> Result<()> {
     };
     if !data.valid.is_empty() {
         println!(
-            "validation loss: hand-crafted evaluation {:.6}, start network {:.6}",
+            "validation loss: {} {:.6}, start network {:.6}",
+            // A whole-evaluation network's samples carry no hand-crafted
+            // score: its baseline is an even score for every position.
+            if residual {
+                "hand-crafted evaluation"
+            } else {
+                "even score (0) everywhere"
+            },
             train::base_loss(&data.valid, k),
             train::loss(&net, &data.valid, k)
         );

@@ -229,6 +229,10 @@ enum EngineCmd {
         /// How many positions --honesty takes (spread over the files).
         #[arg(long, default_value_t = 500)]
         count: usize,
+        /// Evaluation of the speed bench: nnue (the default at full
+        /// strength), full or simple.
+        #[arg(long, default_value = "nnue")]
+        eval: String,
     },
     /// Analyse a position, printing UCI `info` lines and `bestmove`.
     #[command(alias = "analyze")]
@@ -637,8 +641,9 @@ impl EngineCmd {
             EngineCmd::Bench {
                 depth,
                 honesty: false,
+                eval,
                 ..
-            } => cli::bench::run(depth),
+            } => cli::search::parse_eval(&eval).and_then(|eval| cli::bench::run(depth, eval)),
             EngineCmd::Bench {
                 positions, count, ..
             } => cli::bench::honesty(&positions, count),

@@ -2,14 +2,16 @@
 
 use anyhow::{Result, bail};
 use kibitz::engine::bench;
+use kibitz::engine::eval::EvalKind;
 
-/// Searches the bench positions to `depth` and prints the node count and speed.
-pub fn run(depth: i32) -> Result<()> {
+/// Searches the bench positions to `depth` with the evaluation `eval` and
+/// prints the node count and speed.
+pub fn run(depth: i32, eval: EvalKind) -> Result<()> {
     if !(1..=30).contains(&depth) {
         bail!("bench depth must be between 1 and 30");
     }
     let n = bench::POSITIONS.len();
-    let result = bench::run(depth, |i, line| {
+    let result = bench::run(depth, eval, |i, line| {
         println!(
             "{:>2}/{n} {:>10} nodes {:>6} ms  {:<6} {}",
             i + 1,

@@ -2,7 +2,7 @@
 //! count is a fingerprint of the search (any change to the search or the
 //! evaluation changes it) and its speed is the engine's nodes per second.
 
-use super::{Board, Depth, Engine, EngineOptions, GamePosition, Limits, NoObserver};
+use super::{Board, Depth, Engine, EngineOptions, EvalKind, GamePosition, Limits, NoObserver};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -81,10 +81,18 @@ impl BenchResult {
     }
 }
 
-/// Runs the benchmark: every position searched to `depth` from a cleared
-/// engine (16 MB hash), so the node count depends only on the code.
-pub fn run(depth: Depth, mut progress: impl FnMut(usize, &BenchLine)) -> BenchResult {
-    let mut engine = Engine::new(EngineOptions::default());
+/// Runs the benchmark: every position searched to `depth` with the
+/// evaluation `eval` from a cleared engine (16 MB hash), so the node count
+/// depends only on the code.
+pub fn run(
+    depth: Depth,
+    eval: EvalKind,
+    mut progress: impl FnMut(usize, &BenchLine),
+) -> BenchResult {
+    let mut engine = Engine::new(EngineOptions {
+        eval,
+        ..EngineOptions::default()
+    });
     let stop = AtomicBool::new(false);
     let mut lines = Vec::new();
     let mut searching = Duration::ZERO;

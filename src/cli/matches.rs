@@ -75,7 +75,14 @@ pub fn run(m: &ArgMatches) -> Result<()> {
     if let Some(t) = &sprt {
         let (lo, hi) = t.bounds();
         let llr = t.llr(&wdl);
-        let said = match t.verdict(&wdl) {
+        // The verdict stands once a bound is crossed: the games still being
+        // played then are counted in the totals, and can move the LLR back
+        // inside the bounds.
+        let v = match verdict {
+            SprtVerdict::Continue => t.verdict(&wdl),
+            reached => reached,
+        };
+        let said = match v {
             SprtVerdict::H1 => format!("H1 accepted: at least {:+} Elo", t.elo1),
             SprtVerdict::H0 => format!("H0 accepted: not {:+} Elo (at most {:+})", t.elo1, t.elo0),
             SprtVerdict::Continue => "no verdict within --games".to_string(),

@@ -830,6 +830,40 @@ fn plain_minimax_agrees_with_alpha_beta() {
     }
 }
 
+/// The stage 1 network (`src/engine/eval/nnue/stage1.nnue`, +53 Elo over
+/// the built-in stage 0 in self-play) is not built in yet: with it, depth 4
+/// from the queen position below believes 1.Bb2 Nc6 2.Bxg7 Nd4 3.Bxh8 wins
+/// a rook (+426; depths 3 and 5 say +0.8). Black's defence is pruned when
+/// 1.Bb2 is searched with a null window (from the position after 1.Bb2 the
+/// search finds it at once). Run with `--ignored` once the pruning is fixed.
+#[test]
+#[ignore = "known hole in shallow pruning that the stage 1 network exposes"]
+fn stage_1_network_keeps_shallow_searches_honest() {
+    let bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/engine/eval/nnue/stage1.nnue"
+    ))
+    .expect("stage1.nnue is in the repository");
+    let net = kibitz::engine::eval::nnue::Network::from_bytes(&bytes).expect("a valid network");
+    let mut engine = Engine::new(EngineOptions {
+        own_book: false,
+        ..EngineOptions::default()
+    });
+    engine.set_network(std::sync::Arc::new(net));
+    let queen = GamePosition::new(board(
+        "rnb1k1nr/ppp2ppp/4p3/3p4/7q/P2P3P/P1P1PPP1/1RBQKBNR w Kkq - 1 3",
+    ));
+    for depth in 2..=5 {
+        let r = search(&mut engine, &queen, &Limits::depth(depth));
+        assert!(
+            r.result.score.0 < 400,
+            "depth {depth}: {} {}",
+            r.result.score.0,
+            pv_text(&r)
+        );
+    }
+}
+
 /// Shallow searches tell the truth (issue 14): late-move pruning at the last
 /// plies of a PV node used to skip every quiet reply, so depth 2 after 1.e4
 /// believed 1...Nf6 2.a4 Nxe4 won a pawn, and an attacked queen "could not

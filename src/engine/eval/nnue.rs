@@ -423,6 +423,12 @@ mod tests {
     }
 
     #[test]
+    fn the_stage_1_network_reads() {
+        let net = Network::from_bytes(include_bytes!("nnue/stage1.nnue"));
+        assert!(net.is_ok_and(|n| n.residual));
+    }
+
+    #[test]
     fn the_views_are_mirror_images() {
         // A position and its colour-flipped twin give the same score to the
         // side to move.

@@ -849,17 +849,27 @@ fn stage_1_network_keeps_shallow_searches_honest() {
         "/src/engine/eval/nnue/stage1.nnue"
     ))
     .expect("stage1.nnue is in the repository");
-    let net = kibitz::engine::eval::nnue::Network::from_bytes(&bytes).expect("a valid network");
-    let mut engine = Engine::new(EngineOptions {
-        own_book: false,
-        ..EngineOptions::default()
+    let net = std::sync::Arc::new(
+        kibitz::engine::eval::nnue::Network::from_bytes(&bytes).expect("a valid network"),
+    );
+    queen_keeps_its_escapes(|| {
+        let mut engine = Engine::new(EngineOptions {
+            own_book: false,
+            ..EngineOptions::default()
+        });
+        engine.set_network(net.clone());
+        engine
     });
-    engine.set_network(std::sync::Arc::new(net));
+}
+
+/// Depths 2-5 from a position where Black's queen is harassed: no search
+/// may believe White wins material (+4 or more) by trapping it.
+fn queen_keeps_its_escapes(mut new_engine: impl FnMut() -> Engine) {
     let queen = GamePosition::new(board(
         "rnb1k1nr/ppp2ppp/4p3/3p4/7q/P2P3P/P1P1PPP1/1RBQKBNR w Kkq - 1 3",
     ));
     for depth in 2..=5 {
-        let r = search(&mut engine, &queen, &Limits::depth(depth));
+        let r = search(&mut new_engine(), &queen, &Limits::depth(depth));
         assert!(
             r.result.score.0 < 400,
             "depth {depth}: {} {}",
@@ -893,18 +903,7 @@ fn shallow_searches_do_not_invent_material() {
         pv_text(&r)
     );
     assert!(!pv_text(&r).contains("f6e4"), "{}", pv_text(&r));
-    let queen = GamePosition::new(board(
-        "rnb1k1nr/ppp2ppp/4p3/3p4/7q/P2P3P/P1P1PPP1/1RBQKBNR w Kkq - 1 3",
-    ));
-    for depth in 2..=5 {
-        let r = search(&mut no_book(), &queen, &Limits::depth(depth));
-        assert!(
-            r.result.score.0 < 400,
-            "depth {depth}: {} {}",
-            r.result.score.0,
-            pv_text(&r)
-        );
-    }
+    queen_keeps_its_escapes(no_book);
 }
 
 /// Singular extensions are tried and reported to observers: the TT move's

@@ -468,9 +468,14 @@ impl<O: SearchObserver> Searcher<'_, O> {
             && best.searched >= lmp_limit
             && !in_check;
         let lmr_depth = (depth - self.lmr_reduction(depth, best.searched)).max(1);
-        let futile = se.eval.is_some_and(|e| {
+        // Futility judges the position itself (the corrected static
+        // evaluation), not the TT-adjusted value: a bound left by an
+        // earlier, shallower pass could be low enough to skip every quiet
+        // move, the only escapes included, and the result then became the
+        // next pass's bound (tests/search.rs, the queen position).
+        let futile = se.corrected.is_some_and(|e| {
             lmr_depth <= FUTILITY_DEPTH
-                && e + margin::<V>(FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth) <= best.alpha
+                && e + margin::<V>(FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth) <= best.alpha.0
         });
         if late || futile {
             observe!(self.obs.prune(

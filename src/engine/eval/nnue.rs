@@ -352,8 +352,49 @@ fn add_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 }
 
 /// Sum of clamp(a, 0, QA)^2 x w.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[inline(always)]
 fn screlu_dot(acc: &[i16; HIDDEN], w: &[i16]) -> i32 {
+    use std::arch::x86_64::*;
+    const _: () = assert!(HIDDEN.is_multiple_of(16));
+    assert!(w.len() >= HIDDEN);
+    // SAFETY: AVX2 is enabled at compile time (the cfg above); every load
+    // reads 16 lanes below HIDDEN of `acc` and `w` (checked above).
+    unsafe {
+        let zero = _mm256_setzero_si256();
+        let qa = _mm256_set1_epi16(QA as i16);
+        let mut sum = _mm256_setzero_si256();
+        for i in (0..HIDDEN).step_by(16) {
+            let a = _mm256_loadu_si256(acc.as_ptr().add(i).cast());
+            let v = _mm256_min_epi16(_mm256_max_epi16(a, zero), qa);
+            let wv = _mm256_loadu_si256(w.as_ptr().add(i).cast());
+            // v x w fits an i16 (255 x 120); times v again, pairs summed
+            // into i32 lanes.
+            let vw = _mm256_mullo_epi16(v, wv);
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
+        }
+        let s = _mm_add_epi32(
+            _mm256_castsi256_si128(sum),
+            _mm256_extracti128_si256::<1>(sum),
+        );
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+        _mm_cvtsi128_si32(s)
+    }
+}
+
+/// Sum of clamp(a, 0, QA)^2 x w.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+#[inline(always)]
+fn screlu_dot(acc: &[i16; HIDDEN], w: &[i16]) -> i32 {
+    screlu_dot_scalar(acc, w)
+}
+
+/// [`screlu_dot`] one neuron at a time (without AVX2, and the reference
+/// the vector version is tested against).
+#[inline(always)]
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "avx2"), allow(dead_code))]
+fn screlu_dot_scalar(acc: &[i16; HIDDEN], w: &[i16]) -> i32 {
     let mut sum = 0i32;
     for (&a, &w) in acc.iter().zip(w) {
         let v = i32::from(a).clamp(0, QA);
@@ -390,6 +431,27 @@ mod tests {
             *w = rng.below(200) as i16 - 100;
         }
         net
+    }
+
+    #[test]
+    fn the_vector_output_is_the_scalar_one() {
+        let mut rng = crate::util::Rng::new(5);
+        for _ in 0..200 {
+            let mut acc = [0i16; HIDDEN];
+            let mut w = [0i16; HIDDEN];
+            for (a, w) in acc.iter_mut().zip(w.iter_mut()) {
+                // Both sides of the clamp, and the extreme weights.
+                *a = rng.below(800) as i16 - 300;
+                *w = rng.below(2 * MAX_OUT_WEIGHT as usize + 1) as i16 - MAX_OUT_WEIGHT as i16;
+            }
+            assert_eq!(screlu_dot(&acc, &w), screlu_dot_scalar(&acc, &w));
+        }
+        let full = [QA as i16; HIDDEN];
+        let max = [MAX_OUT_WEIGHT as i16; HIDDEN];
+        assert_eq!(
+            screlu_dot(&full, &max),
+            QA * QA * MAX_OUT_WEIGHT * HIDDEN as i32
+        );
     }
 
     #[test]

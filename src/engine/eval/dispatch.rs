@@ -22,9 +22,17 @@ impl Evaluator {
         }
     }
 
-    /// The standard-chess evaluation.
+    /// The standard-chess evaluation (from the cache when the position was
+    /// evaluated lately).
     #[inline(always)]
     pub fn evaluate_std(&mut self, board: &Board<Std>) -> i32 {
-        self.evaluate_chess(board.chess(), board.psqt())
+        let key = board.hash();
+        let &mut (k, e) = self.cache.slot(key);
+        if k == key {
+            return e;
+        }
+        let e = self.evaluate_chess(board.chess(), board.psqt());
+        *self.cache.slot(key) = (key, e);
+        e
     }
 }

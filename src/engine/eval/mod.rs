@@ -302,6 +302,38 @@ pub struct Evaluator {
     net: Option<std::sync::Arc<nnue::Network>>,
     /// Its hidden layer for the last position evaluated.
     acc: Box<nnue::Accumulators>,
+    /// Standard chess positions evaluated lately, by Zobrist key.
+    cache: EvalCache,
+}
+
+/// The last evaluations of standard chess positions, by Zobrist key: a
+/// search evaluates many positions again (qsearch leaves reached by other
+/// move orders, nodes whose TT entry was replaced), and the evaluation is
+/// a function of the position alone. Settings that change it empty it.
+struct EvalCache {
+    /// (key, evaluation); a key of 0 is an empty slot.
+    entries: Box<[(u64, i32)]>,
+}
+
+impl EvalCache {
+    const SIZE: usize = 1 << 15;
+
+    fn new() -> EvalCache {
+        EvalCache {
+            entries: vec![(0, 0); Self::SIZE].into_boxed_slice(),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.entries.fill((0, 0));
+    }
+
+    #[inline(always)]
+    fn slot(&mut self, key: u64) -> &mut (u64, i32) {
+        // SIZE is a power of two: the low bits pick the slot.
+        let i = key as usize & (Self::SIZE - 1);
+        &mut self.entries[i]
+    }
 }
 
 impl Default for Evaluator {
@@ -320,6 +352,7 @@ impl Evaluator {
             partner: PartnerTweaks::default(),
             net: (kind == EvalKind::Nnue).then(nnue::Network::embedded),
             acc: Box::default(),
+            cache: EvalCache::new(),
         }
     }
 
@@ -328,7 +361,10 @@ impl Evaluator {
     }
 
     pub fn set_kind(&mut self, kind: EvalKind) {
-        self.kind = kind;
+        if kind != self.kind {
+            self.kind = kind;
+            self.cache.clear();
+        }
         if kind == EvalKind::Nnue && self.net.is_none() {
             self.net = Some(nnue::Network::embedded());
         }
@@ -337,8 +373,16 @@ impl Evaluator {
     /// Evaluates with this network when the kind is [`EvalKind::Nnue`]
     /// (instead of the embedded one).
     pub fn set_network(&mut self, net: std::sync::Arc<nnue::Network>) {
+        if self
+            .net
+            .as_ref()
+            .is_some_and(|n| std::sync::Arc::ptr_eq(n, &net))
+        {
+            return;
+        }
         self.net = Some(net);
         self.acc.clear();
+        self.cache.clear();
     }
 
     /// The network [`EvalKind::Nnue`] evaluates with.
@@ -356,12 +400,14 @@ impl Evaluator {
         if weights != self.weights {
             self.weights = weights;
             self.pawns = PawnCache::new();
+            self.cache.clear();
         }
     }
 
     /// Bughouse: the partner's wishes (see [`PartnerTweaks`]).
     pub fn set_partner_tweaks(&mut self, t: PartnerTweaks) {
         self.partner = t;
+        self.cache.clear();
     }
 
     /// The standard-chess evaluation of `pos`, whose material +

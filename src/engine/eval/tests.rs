@@ -302,3 +302,37 @@ fn levels_evaluate_as_before_king_danger() {
         super::king_danger::KING_DANGER
     );
 }
+
+/// The cache of evaluations gives what evaluating afresh gives, and every
+/// setting that changes the evaluation empties it.
+#[test]
+fn cached_evaluations_follow_the_settings() {
+    let mut ev = Evaluator::new(EvalKind::Nnue);
+    let boards = positions();
+    for kind in [
+        EvalKind::Nnue,
+        EvalKind::Full,
+        EvalKind::Simple,
+        EvalKind::Nnue,
+    ] {
+        ev.set_kind(kind);
+        // Twice over: the second pass reads the cache.
+        for _ in 0..2 {
+            for b in &boards {
+                assert_eq!(ev.evaluate(b), evaluate(b.chess(), kind), "{kind:?}");
+            }
+        }
+    }
+    ev.set_kind(EvalKind::Full);
+    ev.set_weights(WeightSet::Levels);
+    for b in &boards {
+        assert_eq!(ev.evaluate(b), evaluate_with(b.chess(), WeightSet::Levels));
+    }
+    // A network of zeros: the residual network adds nothing.
+    ev.set_kind(EvalKind::Nnue);
+    ev.set_weights(WeightSet::Tuned);
+    ev.set_network(std::sync::Arc::new(nnue::Network::zero(true)));
+    for b in &boards {
+        assert_eq!(ev.evaluate(b), evaluate(b.chess(), EvalKind::Full));
+    }
+}

@@ -161,13 +161,13 @@ impl Level {
             } else {
                 l.searchmoves.clone()
             };
-            let discovery = board.discovery_candidates();
+            let check_info = board.check_info();
             let seen: Vec<Move> = candidates
                 .iter()
                 .copied()
                 .filter(|&m| {
                     let salient = m.is_capture()
-                        || board.gives_check(m, discovery)
+                        || board.gives_check(m, &check_info)
                         || m.from().is_some_and(|from| threatened(board.pos(), from));
                     let pct = if salient {
                         s.salient_blind_pct

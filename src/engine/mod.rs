@@ -51,7 +51,7 @@ pub mod tree;
 pub mod tt;
 pub mod variant;
 
-pub use board::{Board, BugBoard, FenError, ZhBoard};
+pub use board::{Board, BugBoard, CheckInfo, FenError, ZhBoard};
 pub use eval::{EvalKind, EvalTrace};
 pub use iterative::SearchResult;
 pub use levels::Level;

@@ -12,7 +12,7 @@
 //! Every legal move is returned exactly once (see the "movepicker perft"
 //! test).
 
-use super::board::{Board, Move16};
+use super::board::{Board, CheckInfo, Move16};
 use super::history::{ContKey, Histories};
 use super::movegen::{self, GenContext};
 use super::see;
@@ -135,8 +135,8 @@ pub struct MovePicker<V: Variant = Std> {
     /// Only quiet moves that give check are still wanted (the rest were
     /// pruned by late move pruning or futility).
     checks_only: bool,
-    /// Our pieces whose move may uncover check (computed when needed).
-    discovery: Option<shakmaty::Bitboard>,
+    /// What deciding checks needs (computed when needed).
+    check_info: Option<CheckInfo>,
     ctx: Option<GenContext>,
 }
 
@@ -171,7 +171,7 @@ impl<V: Variant> MovePicker<V> {
             bad: ArrayVec::new(),
             bad_next: 0,
             checks_only: false,
-            discovery: None,
+            check_info: None,
             ctx: None,
         }
     }
@@ -186,10 +186,8 @@ impl<V: Variant> MovePicker<V> {
 
     #[inline]
     fn gives_check(&mut self, board: &Board<V>, m: Move) -> bool {
-        let d = *self
-            .discovery
-            .get_or_insert_with(|| board.discovery_candidates());
-        board.gives_check(m, d)
+        let info = self.check_info.get_or_insert_with(|| board.check_info());
+        board.gives_check(m, info)
     }
 
     /// Sorts `entries[from..]` by descending score (insertion sort: the
@@ -258,8 +256,10 @@ impl<V: Variant> MovePicker<V> {
         let skip = |m: Move| Some(m) == tt || (any_special && special.contains(&Move16::new(m)));
         if self.checks_only {
             // Only the checking quiet moves, in generation order.
-            let discovery = board.discovery_candidates();
-            self.discovery = Some(discovery);
+            let discovery = self
+                .check_info
+                .get_or_insert_with(|| board.check_info())
+                .discovery;
             let entries = &mut self.entries;
             movegen::quiet_checks(board.pos(), &ctx, discovery, |m| {
                 if !skip(m) {

@@ -548,37 +548,73 @@ impl<V: Variant> Board<V> {
         out
     }
 
-    /// Does the legal move `m` give check? `discovery` comes from
-    /// [`Board::discovery_candidates`] (computed once per node).
-    pub fn gives_check(&self, m: Move, discovery: Bitboard) -> bool {
+    /// What [`Board::gives_check`] needs, computed once per node.
+    pub fn check_info(&self) -> CheckInfo {
         let board = self.pos.board();
         let us = self.pos.turn();
         let Some(king) = board.king_of(!us) else {
+            return CheckInfo {
+                discovery: Bitboard::EMPTY,
+                squares: [Bitboard::EMPTY; 5],
+                king: None,
+            };
+        };
+        let occupied = board.occupied();
+        let bishop = attacks::bishop_attacks(king, occupied);
+        let rook = attacks::rook_attacks(king, occupied);
+        CheckInfo {
+            discovery: self.discovery_candidates(),
+            squares: [
+                attacks::pawn_attacks(!us, king),
+                attacks::knight_attacks(king),
+                bishop,
+                rook,
+                bishop | rook,
+            ],
+            king: Some(king),
+        }
+    }
+
+    /// Does the legal move `m` give check? `info` comes from
+    /// [`Board::check_info`] (computed once per node).
+    pub fn gives_check(&self, m: Move, info: &CheckInfo) -> bool {
+        let board = self.pos.board();
+        let us = self.pos.turn();
+        let Some(king) = info.king else {
             return false;
         };
         match m {
+            // A piece that lands on a square seeing the king checks it: the
+            // square it leaves cannot be on that line between them (the
+            // piece would have been giving check already).
             Move::Normal {
                 role,
                 from,
                 to,
-                promotion,
+                promotion: None,
                 ..
             } => {
-                let direct = match promotion.unwrap_or(role) {
-                    Role::Pawn => attacks::pawn_attacks(us, to).contains(king),
-                    Role::Knight => attacks::knight_attacks(to).contains(king),
+                let direct = match role {
                     Role::King => false,
-                    slider => {
-                        let occupied = board.occupied().without(from).with(to);
-                        let a = match slider {
-                            Role::Bishop => attacks::bishop_attacks(to, occupied),
-                            Role::Rook => attacks::rook_attacks(to, occupied),
-                            _ => attacks::queen_attacks(to, occupied),
-                        };
-                        a.contains(king)
-                    }
+                    r => info.squares[r as usize - 1].contains(to),
                 };
-                direct || (discovery.contains(from) && !attacks::aligned(from, to, king))
+                direct || (info.discovery.contains(from) && !attacks::aligned(from, to, king))
+            }
+            // A promotion may check along the line the pawn leaves.
+            Move::Normal {
+                from,
+                to,
+                promotion: Some(role),
+                ..
+            } => {
+                let occupied = board.occupied().without(from).with(to);
+                let direct = match role {
+                    Role::Knight => attacks::knight_attacks(to).contains(king),
+                    Role::Bishop => attacks::bishop_attacks(to, occupied).contains(king),
+                    Role::Rook => attacks::rook_attacks(to, occupied).contains(king),
+                    _ => attacks::queen_attacks(to, occupied).contains(king),
+                };
+                direct || (info.discovery.contains(from) && !attacks::aligned(from, to, king))
             }
             // A drop uncovers nothing: only the dropped piece can check.
             Move::Put { role, to } => {
@@ -588,6 +624,19 @@ impl<V: Variant> Board<V> {
             _ => self.play(m).in_check(),
         }
     }
+}
+
+/// What deciding whether a move gives check needs ([`Board::check_info`]).
+#[derive(Copy, Clone, Debug)]
+pub struct CheckInfo {
+    /// Our pieces that shield the enemy king from one of our sliders
+    /// ([`Board::discovery_candidates`]).
+    pub discovery: Bitboard,
+    /// The squares from which a pawn, knight, bishop, rook or queen of ours
+    /// would attack the enemy king (the board's occupancy).
+    squares: [Bitboard; 5],
+    /// The enemy king.
+    king: Option<Square>,
 }
 
 impl<V: Variant> fmt::Debug for Board<V> {

@@ -34,8 +34,15 @@ fn walk<V: Variant>(board: &Board<V>, depth: u32, seen: &mut u64) {
     if depth == 0 {
         return;
     }
+    let info = board.check_info();
     for m in board.pos().legal_moves() {
         let child = board.play(m);
+        assert_eq!(
+            board.gives_check(m, &info),
+            child.in_check(),
+            "gives_check of {m:?} at {}",
+            board.fen()
+        );
         let packed = Move16::new(m);
         assert_eq!(board.decode(packed), Some(m), "move16 round trip");
         walk(&child, depth - 1, seen);
@@ -55,6 +62,29 @@ fn incremental_key_matches_full_recompute() {
         let mut seen = 0;
         walk(&b, 3, &mut seen);
         assert!(seen > 1000);
+    }
+}
+
+/// `gives_check` (checked in `walk` against playing the move) where its
+/// shortcuts could go wrong: promotions checking along the line the pawn
+/// leaves, discovered checks, en passant uncovering a line, castling
+/// into check.
+#[test]
+fn gives_check_on_lines_the_move_opens() {
+    for fen in [
+        "8/1P6/8/8/8/8/1k6/6K1 w - - 0 1",
+        "1k6/8/8/1P6/8/8/8/1Q4K1 w - - 0 1",
+        "8/8/8/2k5/3Pp3/8/8/6KB b - d3 0 1",
+        "8/8/8/K2Pp2k/8/8/8/8 w - e6 0 1",
+        "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
+        "4k3/8/4N3/8/8/8/8/4R1K1 w - - 0 1",
+        "5k2/2P5/8/8/B7/8/8/6K1 w - - 0 1",
+        "8/RP2k3/8/8/8/8/8/6K1 w - - 0 1",
+    ] {
+        let b = Board::from_fen(fen).unwrap();
+        let mut seen = 0;
+        walk(&b, 2, &mut seen);
+        assert!(seen > 5, "{fen}: {seen}");
     }
 }
 

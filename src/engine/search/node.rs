@@ -500,7 +500,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
         m: Move,
         quiet: bool,
         best: &Best,
-        discovered: &mut Option<shakmaty::Bitboard>,
+        discovered: &mut Option<crate::engine::CheckInfo>,
     ) -> bool {
         if !(self.features.pruning && best.searched > 0 && !best.score.is_loss()) {
             return false;
@@ -508,7 +508,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
         let pruned = if quiet {
             let lmr_depth = (depth - self.lmr_reduction(depth, best.searched)).max(1);
             lmr_depth <= SEE_QUIET_DEPTH
-                && !board.gives_check(m, discovery(discovered, board))
+                && !board.gives_check(m, check_info(discovered, board))
                 && !see::see_ge(board.pos(), m, -margin::<V>(SEE_QUIET_MARGIN * lmr_depth))
         } else {
             depth <= SEE_CAPTURE_DEPTH
@@ -880,13 +880,14 @@ impl<O: SearchObserver> Searcher<'_, O> {
     }
 }
 
-/// The discovered-check candidates of `board`, computed at most once per node.
-#[inline]
-pub(super) fn discovery<V: Variant>(
-    cache: &mut Option<shakmaty::Bitboard>,
+/// What deciding whether a move of `board` gives check needs, computed at
+/// most once per node.
+#[inline(always)]
+pub(super) fn check_info<'a, V: Variant>(
+    cache: &'a mut Option<crate::engine::CheckInfo>,
     board: &Board<V>,
-) -> shakmaty::Bitboard {
-    *cache.get_or_insert_with(|| board.discovery_candidates())
+) -> &'a crate::engine::CheckInfo {
+    cache.get_or_insert_with(|| board.check_info())
 }
 
 /// Non-pawn material of the side to move in pawn units (N = B = 3, R = 5, Q = 9).

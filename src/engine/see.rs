@@ -55,11 +55,9 @@ pub fn see_ge<P: Position>(pos: &P, m: Move, threshold: i32) -> bool {
         occupied ^= Bitboard::from(shakmaty::Square::from_coords(to.file(), from.rank()));
     }
     let mut stm = pos.turn();
-    let mut attackers = (board.attacks_to(to, Color::White, occupied)
-        | board.attacks_to(to, Color::Black, occupied))
-        & occupied;
     let bishops = board.bishops_and_queens();
     let rooks = board.rooks_and_queens();
+    let mut attackers = attackers_to(board, to, occupied) & occupied;
     let mut res = true;
 
     loop {
@@ -115,10 +113,47 @@ pub fn see_ge<P: Position>(pos: &P, m: Move, threshold: i32) -> bool {
     res
 }
 
+/// Pieces of both colours attacking `to` with `occupied` (what
+/// `attacks_to` gives for White and for Black, with each slider lookup
+/// done once).
+#[inline(always)]
+fn attackers_to(board: &shakmaty::Board, to: shakmaty::Square, occupied: Bitboard) -> Bitboard {
+    let pawns = board.pawns();
+    attacks::rook_attacks(to, occupied) & board.rooks_and_queens()
+        | attacks::bishop_attacks(to, occupied) & board.bishops_and_queens()
+        | attacks::knight_attacks(to) & board.knights()
+        | attacks::king_attacks(to) & board.kings()
+        | attacks::pawn_attacks(Color::Black, to) & pawns & board.white()
+        | attacks::pawn_attacks(Color::White, to) & pawns & board.black()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::board::Board;
+
+    #[test]
+    fn attackers_of_both_colours_at_once() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "2r3k1/1q3ppp/p3p3/1p1nP3/3P4/P2Q1N2/1P3PPP/2R3K1 b - - 3 24",
+        ] {
+            let b = Board::from_fen(fen).unwrap();
+            let board = b.board();
+            for to in shakmaty::Square::ALL {
+                // With the board's occupancy and with pieces taken off it.
+                for occupied in [board.occupied(), board.occupied() & !board.pawns()] {
+                    assert_eq!(
+                        attackers_to(board, to, occupied),
+                        board.attacks_to(to, Color::White, occupied)
+                            | board.attacks_to(to, Color::Black, occupied),
+                        "{fen} {to}"
+                    );
+                }
+            }
+        }
+    }
 
     fn see(fen: &str, uci: &str) -> (bool, bool, bool) {
         let b = Board::from_fen(fen).unwrap();

@@ -288,18 +288,11 @@ impl Network {
                     }
                 }
             }
-            let rows: &[[i16; HIDDEN]] = &self.ft_weights[..];
             update(
-                &mut acc.white,
-                rows,
-                &added[0][..n_added],
-                &removed[0][..n_removed],
-            );
-            update(
-                &mut acc.black,
-                rows,
-                &added[1][..n_added],
-                &removed[1][..n_removed],
+                [&mut acc.white, &mut acc.black],
+                &self.ft_weights[..],
+                [&added[0][..n_added], &added[1][..n_added]],
+                [&removed[0][..n_removed], &removed[1][..n_removed]],
             );
         }
         acc.pieces = now;
@@ -321,27 +314,40 @@ impl Network {
     }
 }
 
-/// `acc` plus the rows `added`, minus the rows `removed`, a block of the
-/// sum at a time (the block stays in registers).
+/// Each view's sum plus its rows `added`, minus its rows `removed`. Both
+/// views go through one loop, each sum held in registers, so that the
+/// loads of both views' rows overlap.
 #[inline(always)]
-fn update(acc: &mut [i16; HIDDEN], rows: &[[i16; HIDDEN]], added: &[usize], removed: &[usize]) {
-    const BLOCK: usize = 64;
-    const _: () = assert!(HIDDEN.is_multiple_of(BLOCK));
-    for start in (0..HIDDEN).step_by(BLOCK) {
-        let mut block = [0i16; BLOCK];
-        block.copy_from_slice(&acc[start..start + BLOCK]);
-        for &f in added {
-            for (b, &w) in block.iter_mut().zip(&rows[f][start..start + BLOCK]) {
-                *b = b.wrapping_add(w);
-            }
+fn update(
+    acc: [&mut [i16; HIDDEN]; 2],
+    rows: &[[i16; HIDDEN]],
+    added: [&[usize]; 2],
+    removed: [&[usize]; 2],
+) {
+    let [white, black] = acc;
+    let (mut w, mut b) = (*white, *black);
+    for (&fw, &fb) in added[0].iter().zip(added[1]) {
+        for ((w, b), (&rw, &rb)) in w
+            .iter_mut()
+            .zip(b.iter_mut())
+            .zip(rows[fw].iter().zip(&rows[fb]))
+        {
+            *w = w.wrapping_add(rw);
+            *b = b.wrapping_add(rb);
         }
-        for &f in removed {
-            for (b, &w) in block.iter_mut().zip(&rows[f][start..start + BLOCK]) {
-                *b = b.wrapping_sub(w);
-            }
-        }
-        acc[start..start + BLOCK].copy_from_slice(&block);
     }
+    for (&fw, &fb) in removed[0].iter().zip(removed[1]) {
+        for ((w, b), (&rw, &rb)) in w
+            .iter_mut()
+            .zip(b.iter_mut())
+            .zip(rows[fw].iter().zip(&rows[fb]))
+        {
+            *w = w.wrapping_sub(rw);
+            *b = b.wrapping_sub(rb);
+        }
+    }
+    *white = w;
+    *black = b;
 }
 
 #[inline(always)]

@@ -250,11 +250,15 @@ impl Network {
     pub fn evaluate_with(&self, acc: &mut Accumulators, board: &Board, turn: Color) -> i32 {
         let mut now = [[Bitboard::EMPTY; 6]; 2];
         let mut changes = 0;
+        // Bit c x 6 + r: that colour and role's pieces moved.
+        let mut changed = 0u16;
         for (c, color) in [Color::Black, Color::White].into_iter().enumerate() {
             let ours = board.by_color(color);
             for (r, role) in Role::ALL.into_iter().enumerate() {
                 now[c][r] = ours & board.by_role(role);
-                changes += (now[c][r] ^ acc.pieces[c][r]).count() as u32;
+                let diff = now[c][r] ^ acc.pieces[c][r];
+                changes += diff.count() as u32;
+                changed |= u16::from(diff.any()) << (c * 6 + r);
             }
         }
         if !acc.valid || changes > MAX_CHANGES {
@@ -271,21 +275,24 @@ impl Network {
             let mut added = [[0usize; MAX_CHANGES as usize]; 2];
             let mut removed = [[0usize; MAX_CHANGES as usize]; 2];
             let (mut n_added, mut n_removed) = (0, 0);
-            for (c, color) in [Color::Black, Color::White].into_iter().enumerate() {
-                for (r, role) in Role::ALL.into_iter().enumerate() {
-                    let (old, new) = (acc.pieces[c][r], now[c][r]);
-                    for sq in old & !new {
-                        let sq = sq as usize;
-                        removed[0][n_removed] = feature(Color::White, color, role, sq, false);
-                        removed[1][n_removed] = feature(Color::Black, color, role, sq, false);
-                        n_removed += 1;
-                    }
-                    for sq in new & !old {
-                        let sq = sq as usize;
-                        added[0][n_added] = feature(Color::White, color, role, sq, false);
-                        added[1][n_added] = feature(Color::Black, color, role, sq, false);
-                        n_added += 1;
-                    }
+            while changed != 0 {
+                let i = changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                let (c, r) = (i / 6, i % 6);
+                let color = [Color::Black, Color::White][c];
+                let role = Role::ALL[r];
+                let (old, new) = (acc.pieces[c][r], now[c][r]);
+                for sq in old & !new {
+                    let sq = sq as usize;
+                    removed[0][n_removed] = feature(Color::White, color, role, sq, false);
+                    removed[1][n_removed] = feature(Color::Black, color, role, sq, false);
+                    n_removed += 1;
+                }
+                for sq in new & !old {
+                    let sq = sq as usize;
+                    added[0][n_added] = feature(Color::White, color, role, sq, false);
+                    added[1][n_added] = feature(Color::Black, color, role, sq, false);
+                    n_added += 1;
                 }
             }
             update(

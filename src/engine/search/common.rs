@@ -1,4 +1,4 @@
-//! What the main search (`node.rs`) and quiescence (`qsearch.rs`) share:
+//! What the main search (`node/`) and quiescence (`qsearch.rs`) share:
 //! the leaves that end a node before it searches a move, the
 //! transposition-table probe and store (with their statistics and observer
 //! events), the static evaluation read from the TT entry, and the

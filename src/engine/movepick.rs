@@ -308,6 +308,43 @@ impl<V: Variant> MovePicker<V> {
         }
     }
 
+    /// In check: every evasion at once, captures first, the rest by the
+    /// quiet order.
+    #[inline(never)]
+    fn gen_evasions(&mut self, board: &Board<V>, hist: &Histories, prev: [Option<ContKey>; 2]) {
+        let order = QuietOrder {
+            killers: self.killers.map(|k| k.map_or(Move16::NONE, Move16::new)),
+            counter: self.counter,
+            hist,
+            color: board.turn(),
+            prev,
+        };
+        let tt = self.tt_move;
+        for m in board.pos().legal_moves() {
+            if Some(m) == tt {
+                continue;
+            }
+            let score = if is_tactical(m) {
+                TACTICAL_EVASION + mvv_lva(m)
+            } else {
+                order.score(m)
+            };
+            self.entries.push((m, score));
+        }
+        self.next = 0;
+        self.stage = Stage::Evasions;
+    }
+
+    /// Without ordering: the legal moves in generation order.
+    #[inline(never)]
+    fn gen_unordered(&mut self, board: &Board<V>) {
+        for m in board.pos().legal_moves() {
+            self.entries.push((m, 0));
+        }
+        self.next = 0;
+        self.stage = Stage::Unordered;
+    }
+
     pub fn next(
         &mut self,
         board: &Board<V>,
@@ -394,29 +431,7 @@ impl<V: Variant> MovePicker<V> {
                     self.bad_next += 1;
                     return Some(self.bad[self.bad_next - 1]);
                 }
-                Stage::GenEvasions => {
-                    let order = QuietOrder {
-                        killers: self.killers.map(|k| k.map_or(Move16::NONE, Move16::new)),
-                        counter: self.counter,
-                        hist,
-                        color: board.turn(),
-                        prev,
-                    };
-                    let tt = self.tt_move;
-                    for m in board.pos().legal_moves() {
-                        if Some(m) == tt {
-                            continue;
-                        }
-                        let score = if is_tactical(m) {
-                            TACTICAL_EVASION + mvv_lva(m)
-                        } else {
-                            order.score(m)
-                        };
-                        self.entries.push((m, score));
-                    }
-                    self.next = 0;
-                    self.stage = Stage::Evasions;
-                }
+                Stage::GenEvasions => self.gen_evasions(board, hist, prev),
                 Stage::Evasions => {
                     if self.next >= self.entries.len() {
                         self.stage = Stage::Done;
@@ -426,13 +441,7 @@ impl<V: Variant> MovePicker<V> {
                     self.next += 1;
                     return Some(self.select(i));
                 }
-                Stage::GenUnordered => {
-                    for m in board.pos().legal_moves() {
-                        self.entries.push((m, 0));
-                    }
-                    self.next = 0;
-                    self.stage = Stage::Unordered;
-                }
+                Stage::GenUnordered => self.gen_unordered(board),
                 Stage::Unordered => {
                     if self.next >= self.entries.len() {
                         self.stage = Stage::Done;

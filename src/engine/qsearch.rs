@@ -249,9 +249,12 @@ impl<O: SearchObserver> Searcher<'_, O> {
             if !in_check && self.qs_prune::<V>(board, ply, m, stand_pat, best.alpha) {
                 continue;
             }
-            // Start loading the child's TT entry while the move is made.
+            // Start loading the child's TT entry and evaluation-cache slot
+            // while the move is made.
             if self.features.transposition_table {
-                self.tt.prefetch(board.key_after(m));
+                let key = board.key_after(m);
+                self.tt.prefetch(key);
+                self.eval.prefetch(key);
             }
             let child = board.play(m);
             let (a, b) = if self.features.alpha_beta {

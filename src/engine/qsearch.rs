@@ -81,7 +81,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
     ) -> (Score, Bound) {
         let (key, tt, tt_move) =
             phase!(self.qs_probe::<V, PV>(board, ply, alpha, beta, in_check, tb));
-        let raw_eval = self.raw_eval(board, in_check, tt);
+        let raw_eval = self.raw_eval(board, ply, in_check, tt);
         let (stand_pat, best) = phase!(self.stand_pat(ply, alpha, beta, key, raw_eval, tt));
         // (move, ordering score), built in place: the list is large.
         let mut moves = QsMoves::new();

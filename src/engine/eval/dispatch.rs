@@ -16,8 +16,16 @@ impl Evaluator {
     /// variant's evaluation (which one is decided at compile time).
     #[inline(always)]
     pub fn evaluate<V: Variant>(&mut self, board: &Board<V>) -> i32 {
+        self.evaluate_at(board, 0)
+    }
+
+    /// [`Evaluator::evaluate`] of a position at `ply` of a search: the same
+    /// result, computed from what was evaluated at the ply before when that
+    /// is cheaper.
+    #[inline(always)]
+    pub fn evaluate_at<V: Variant>(&mut self, board: &Board<V>, ply: usize) -> i32 {
         match board.as_std() {
-            Some(board) => self.evaluate_std(board),
+            Some(board) => self.evaluate_std_at(board, ply),
             None => zh::evaluate(self, board),
         }
     }
@@ -26,12 +34,17 @@ impl Evaluator {
     /// evaluated lately).
     #[inline(always)]
     pub fn evaluate_std(&mut self, board: &Board<Std>) -> i32 {
+        self.evaluate_std_at(board, 0)
+    }
+
+    #[inline(always)]
+    fn evaluate_std_at(&mut self, board: &Board<Std>, ply: usize) -> i32 {
         let key = board.hash();
         let &mut (k, e) = self.cache.slot(key);
         if k == key {
             return e;
         }
-        let e = self.evaluate_chess(board.chess(), board.psqt());
+        let e = self.evaluate_chess_at(board.chess(), board.psqt(), ply);
         *self.cache.slot(key) = (key, e);
         e
     }

@@ -300,8 +300,8 @@ pub struct Evaluator {
     pub(crate) partner: PartnerTweaks,
     /// The network of [`EvalKind::Nnue`] (loaded when that kind is chosen).
     net: Option<std::sync::Arc<nnue::Network>>,
-    /// Its hidden layer for the last position evaluated.
-    acc: Box<nnue::Accumulators>,
+    /// Its hidden layer for the last position evaluated at each ply.
+    acc: nnue::AccStack,
     /// Standard chess positions evaluated lately, by Zobrist key.
     cache: EvalCache,
 }
@@ -368,7 +368,7 @@ impl Evaluator {
             zh_pawns: PawnCache::new(),
             partner: PartnerTweaks::default(),
             net: (kind == EvalKind::Nnue).then(nnue::Network::embedded),
-            acc: Box::default(),
+            acc: nnue::AccStack::default(),
             cache: EvalCache::new(),
         }
     }
@@ -440,6 +440,14 @@ impl Evaluator {
     /// `Evaluator::evaluate` (`dispatch.rs`).
     #[inline]
     pub fn evaluate_chess(&mut self, pos: &Chess, psqt: S) -> i32 {
+        self.evaluate_chess_at(pos, psqt, 0)
+    }
+
+    /// [`Evaluator::evaluate_chess`] of a position at `ply` of a search
+    /// (the network updates its sums from the ply before: same result,
+    /// less work).
+    #[inline(always)]
+    pub(crate) fn evaluate_chess_at(&mut self, pos: &Chess, psqt: S, ply: usize) -> i32 {
         match self.kind {
             // Levels 1-7 evaluate as they were calibrated, whatever the
             // choice of evaluation for full strength.
@@ -452,7 +460,9 @@ impl Evaluator {
                     0
                 };
                 match &self.net {
-                    Some(net) => base + net.evaluate_with(&mut self.acc, pos.board(), pos.turn()),
+                    Some(net) => {
+                        base + net.evaluate_in(&mut self.acc, ply, pos.board(), pos.turn())
+                    }
                     None => base,
                 }
             }

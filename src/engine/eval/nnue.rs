@@ -210,7 +210,7 @@ impl Network {
     }
 }
 
-/// The hidden layer of the last position evaluated, so that the next one
+/// The hidden layer of a position evaluated earlier, so that a later one
 /// (in a search, usually a sibling or a child of it: a few pieces moved)
 /// is computed from the difference instead of from every piece.
 #[derive(Clone)]
@@ -240,28 +240,105 @@ impl Accumulators {
     }
 }
 
+/// One [`Accumulators`] per search ply: the position last evaluated at a
+/// ply is updated from the one at the ply before (usually its parent: two
+/// to four features change) or from its own (a sibling), whichever is
+/// closer. A single sum updated from the last position evaluated, whatever
+/// it was, changes 4.3 features on average in `bench`.
+pub struct AccStack {
+    slots: Box<[Accumulators]>,
+}
+
+impl Default for AccStack {
+    fn default() -> Self {
+        AccStack {
+            slots: vec![Accumulators::default(); Self::SLOTS].into_boxed_slice(),
+        }
+    }
+}
+
+impl AccStack {
+    /// Plies beyond the last share its slot.
+    pub const SLOTS: usize = 64;
+
+    /// Forget every position (the network changed).
+    pub fn clear(&mut self) {
+        self.slots.iter_mut().for_each(Accumulators::clear);
+    }
+}
+
 /// Updating costs two rows per changed piece; past this many changes a
 /// fresh sum is as cheap.
 const MAX_CHANGES: u32 = 16;
+
+/// The pieces of `board` by `[colour][role - 1]` (black first).
+#[inline(always)]
+fn pieces_of(board: &Board) -> [[Bitboard; 6]; 2] {
+    let mut now = [[Bitboard::EMPTY; 6]; 2];
+    for (c, color) in [Color::Black, Color::White].into_iter().enumerate() {
+        let ours = board.by_color(color);
+        for (r, role) in Role::ALL.into_iter().enumerate() {
+            now[c][r] = ours & board.by_role(role);
+        }
+    }
+    now
+}
+
+/// How many squares changed from `old` to `now`, and which colours and
+/// roles changed (bit c x 6 + r).
+#[inline(always)]
+fn diff(old: &[[Bitboard; 6]; 2], now: &[[Bitboard; 6]; 2]) -> (u32, u16) {
+    let mut changes = 0;
+    let mut changed = 0u16;
+    for c in 0..2 {
+        for r in 0..6 {
+            let d = now[c][r] ^ old[c][r];
+            changes += d.count() as u32;
+            changed |= u16::from(d.any()) << (c * 6 + r);
+        }
+    }
+    (changes, changed)
+}
 
 impl Network {
     /// [`Network::evaluate`], computing the hidden layer from the
     /// difference to the last position `acc` holds (same result).
     pub fn evaluate_with(&self, acc: &mut Accumulators, board: &Board, turn: Color) -> i32 {
-        let mut now = [[Bitboard::EMPTY; 6]; 2];
-        let mut changes = 0;
-        // Bit c x 6 + r: that colour and role's pieces moved.
-        let mut changed = 0u16;
-        for (c, color) in [Color::Black, Color::White].into_iter().enumerate() {
-            let ours = board.by_color(color);
-            for (r, role) in Role::ALL.into_iter().enumerate() {
-                now[c][r] = ours & board.by_role(role);
-                let diff = now[c][r] ^ acc.pieces[c][r];
-                changes += diff.count() as u32;
-                changed |= u16::from(diff.any()) << (c * 6 + r);
+        self.evaluate_from(std::slice::from_mut(acc), 0, board, turn)
+    }
+
+    /// [`Network::evaluate`] for a position at `ply` of a search, from the
+    /// closer of the sums `stack` holds for this ply and the one before
+    /// (same result).
+    pub fn evaluate_in(&self, stack: &mut AccStack, ply: usize, board: &Board, turn: Color) -> i32 {
+        self.evaluate_from(&mut stack.slots, ply.min(AccStack::SLOTS - 1), board, turn)
+    }
+
+    /// Computes `slots[i]` for `board` from itself or from `slots[i - 1]`.
+    #[inline(always)]
+    fn evaluate_from(
+        &self,
+        slots: &mut [Accumulators],
+        i: usize,
+        board: &Board,
+        turn: Color,
+    ) -> i32 {
+        let now = pieces_of(board);
+        // The ply before first: when it holds the parent, a move changed
+        // two to four features and nothing is closer.
+        let (mut src, mut changes, mut changed) = (i, u32::MAX, 0);
+        if i > 0 && slots[i - 1].valid {
+            (changes, changed) = diff(&slots[i - 1].pieces, &now);
+            src = i - 1;
+        }
+        if changes > 4 && slots[i].valid {
+            let (c, d) = diff(&slots[i].pieces, &now);
+            if c < changes {
+                (src, changes, changed) = (i, c, d);
             }
         }
-        if !acc.valid || changes > MAX_CHANGES {
+        if changes > MAX_CHANGES {
+            let acc = &mut slots[i];
             acc.white = self.ft_bias;
             acc.black = self.ft_bias;
             for_each_feature(board, false, |w, b| {
@@ -269,19 +346,20 @@ impl Network {
                 add_row(&mut acc.black, &self.ft_weights[b]);
             });
             acc.valid = true;
-        } else if changes > 0 {
+        } else if changes > 0 || src != i {
             // Gather the rows first, then pass over each sum once: adding
             // row by row would load and store the whole sum per row.
             let mut added = [[0usize; MAX_CHANGES as usize]; 2];
             let mut removed = [[0usize; MAX_CHANGES as usize]; 2];
             let (mut n_added, mut n_removed) = (0, 0);
+            let old_pieces = &slots[src].pieces;
             while changed != 0 {
-                let i = changed.trailing_zeros() as usize;
+                let k = changed.trailing_zeros() as usize;
                 changed &= changed - 1;
-                let (c, r) = (i / 6, i % 6);
+                let (c, r) = (k / 6, k % 6);
                 let color = [Color::Black, Color::White][c];
                 let role = Role::ALL[r];
-                let (old, new) = (acc.pieces[c][r], now[c][r]);
+                let (old, new) = (old_pieces[c][r], now[c][r]);
                 for sq in old & !new {
                     let sq = sq as usize;
                     removed[0][n_removed] = feature(Color::White, color, role, sq, false);
@@ -295,13 +373,18 @@ impl Network {
                     n_added += 1;
                 }
             }
-            update(
-                [&mut acc.white, &mut acc.black],
+            let (white, black) = update(
+                [&slots[src].white, &slots[src].black],
                 &self.ft_weights[..],
                 [&added[0][..n_added], &added[1][..n_added]],
                 [&removed[0][..n_removed], &removed[1][..n_removed]],
             );
+            let acc = &mut slots[i];
+            acc.white = white;
+            acc.black = black;
+            acc.valid = true;
         }
+        let acc = &mut slots[i];
         acc.pieces = now;
         self.output(&acc.white, &acc.black, turn)
     }
@@ -326,13 +409,12 @@ impl Network {
 /// loads of both views' rows overlap.
 #[inline(always)]
 fn update(
-    acc: [&mut [i16; HIDDEN]; 2],
+    acc: [&[i16; HIDDEN]; 2],
     rows: &[[i16; HIDDEN]],
     added: [&[usize]; 2],
     removed: [&[usize]; 2],
-) {
-    let [white, black] = acc;
-    let (mut w, mut b) = (*white, *black);
+) -> ([i16; HIDDEN], [i16; HIDDEN]) {
+    let (mut w, mut b) = (*acc[0], *acc[1]);
     for (&fw, &fb) in added[0].iter().zip(added[1]) {
         for ((w, b), (&rw, &rb)) in w
             .iter_mut()
@@ -353,8 +435,7 @@ fn update(
             *b = b.wrapping_sub(rb);
         }
     }
-    *white = w;
-    *black = b;
+    (w, b)
 }
 
 #[inline(always)]
@@ -543,6 +624,49 @@ mod tests {
                 net.evaluate(q.board(), q.turn())
             );
         }
+    }
+
+    #[test]
+    fn updating_from_the_ply_before_gives_the_fresh_sum() {
+        // A random walk down and up a search tree: each position is
+        // evaluated at its ply, so its sum comes from its parent's slot or
+        // from its own slot's last position (a sibling or a cousin).
+        let net = random_net(12, 50);
+        let mut rng = crate::util::Rng::new(2);
+        let mut stack = AccStack::default();
+        let mut line = vec![Chess::default()];
+        for _ in 0..400 {
+            let p = line.last().cloned().unwrap_or_default();
+            let moves = p.legal_moves();
+            let down = !moves.is_empty() && (line.len() < 3 || rng.below(3) != 0);
+            if down && line.len() < 12 {
+                let mut q = p.clone();
+                q.play_unchecked(moves[rng.below(moves.len())]);
+                line.push(q);
+            } else if line.len() > 1 {
+                line.truncate(1 + rng.below(line.len() - 1));
+            }
+            let ply = line.len() - 1;
+            let q = &line[ply];
+            // Null moves too: the same pieces, the other side to move.
+            let turn = if rng.below(8) == 0 {
+                !q.turn()
+            } else {
+                q.turn()
+            };
+            assert_eq!(
+                net.evaluate_in(&mut stack, ply, q.board(), turn),
+                net.evaluate(q.board(), turn)
+            );
+        }
+        // Plies past the last slot share it.
+        let q = &line[0];
+        assert_eq!(
+            net.evaluate_in(&mut stack, 500, q.board(), q.turn()),
+            net.evaluate(q.board(), q.turn())
+        );
+        stack.clear();
+        assert!(stack.slots.iter().all(|a| !a.valid));
     }
 
     #[test]

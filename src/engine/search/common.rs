@@ -146,6 +146,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
     pub(crate) fn raw_eval<V: Variant>(
         &mut self,
         board: &Board<V>,
+        ply: Ply,
         in_check: bool,
         tt: Option<TtHit>,
     ) -> Option<i32> {
@@ -154,7 +155,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
         } else {
             Some(match tt.and_then(|h| h.eval) {
                 Some(e) => e.0,
-                None => self.eval.evaluate(board),
+                None => self.eval.evaluate_at(board, ply),
             })
         }
     }

@@ -197,7 +197,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
         in_check: bool,
         tt: Option<TtHit>,
     ) -> StaticEval {
-        let raw = self.raw_eval(board, in_check, tt);
+        let raw = self.raw_eval(board, ply, in_check, tt);
         self.stack[ply].eval = raw;
         let pawns = pawn_index(board.board());
         let corrected = raw.map(|e| {

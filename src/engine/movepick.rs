@@ -95,6 +95,38 @@ impl QuietOrder<'_> {
     }
 }
 
+/// Entries [`MovePicker::sort_rest`] sorts by keys (longer lists, only
+/// in the drop variants, by insertion).
+const SORT_KEYS: usize = 256;
+
+/// The sort key of the entry at `index` with `score`: descending order of
+/// keys is descending score, then ascending index.
+#[inline(always)]
+fn sort_key(score: i32, index: usize) -> u64 {
+    (u64::from(score as u32 ^ 0x8000_0000) << 32) | u64::from(u32::MAX - index as u32)
+}
+
+#[inline(always)]
+fn unpack_sort_key(key: u64) -> (i32, usize) {
+    (
+        ((key >> 32) as u32 ^ 0x8000_0000) as i32,
+        (u32::MAX - key as u32) as usize,
+    )
+}
+
+/// Stable insertion sort by descending score.
+fn insertion_sort(e: &mut [(Move, i32)]) {
+    for i in 1..e.len() {
+        let x = e[i];
+        let mut j = i;
+        while j > 0 && e[j - 1].1 < x.1 {
+            e[j] = e[j - 1];
+            j -= 1;
+        }
+        e[j] = x;
+    }
+}
+
 impl<V: Variant> MovePicker<V> {
     /// Killer or countermove `m` is worth returning before the quiet moves
     /// are generated: quiet, not already returned, and legal here (it was
@@ -190,18 +222,32 @@ impl<V: Variant> MovePicker<V> {
         board.gives_check(m, info)
     }
 
-    /// Sorts `entries[from..]` by descending score (insertion sort: the
-    /// lists are short).
+    /// Sorts `entries[from..]` by descending score, equal scores in their
+    /// present order (the search's node counts depend on it).
+    ///
+    /// Each entry becomes one `u64`, its score in the high half and its
+    /// position, inverted, in the low half, so that a plain descending sort
+    /// of distinct integers is the stable sort of the entries.
+    #[inline(never)]
     fn sort_rest(&mut self, from: usize) {
-        let e = self.entries.as_mut_slice();
-        for i in from + 1..e.len() {
-            let x = e[i];
-            let mut j = i;
-            while j > from && e[j - 1].1 < x.1 {
-                e[j] = e[j - 1];
-                j -= 1;
-            }
-            e[j] = x;
+        let e = &mut self.entries.as_mut_slice()[from..];
+        if e.len() < 2 {
+            return;
+        }
+        if e.len() > SORT_KEYS {
+            insertion_sort(e);
+            return;
+        }
+        let mut keys = ArrayVec::<u64, SORT_KEYS>::new();
+        let mut moves = ArrayVec::<Move, SORT_KEYS>::new();
+        for (i, &(m, score)) in e.iter().enumerate() {
+            keys.push(sort_key(score, i));
+            moves.push(m);
+        }
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+        for (slot, &key) in e.iter_mut().zip(&keys) {
+            let (score, i) = unpack_sort_key(key);
+            *slot = (moves[i], score);
         }
     }
 
@@ -463,6 +509,40 @@ mod tests {
 
     /// Movepicker perft: every legal move comes out exactly once, whatever
     /// the TT move, killers and countermove say.
+    #[test]
+    fn sort_keys_order_by_score_then_position() {
+        let scores = [0, -5, 7, i32::MIN, i32::MAX, 7, 0, -5, 1 << 24];
+        let mut keys: Vec<u64> = scores
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| sort_key(s, i))
+            .collect();
+        for (i, &k) in keys.iter().enumerate() {
+            assert_eq!(unpack_sort_key(k), (scores[i], i));
+        }
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+        let order: Vec<usize> = keys.iter().map(|&k| unpack_sort_key(k).1).collect();
+        assert_eq!(order, [4, 8, 2, 5, 0, 6, 1, 7, 3]);
+        // The same order as the stable insertion sort.
+        let mut entries: Vec<(Move, i32)> = scores
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| {
+                let to = shakmaty::Square::new(i as u32);
+                (
+                    Move::Put {
+                        role: Role::Knight,
+                        to,
+                    },
+                    s,
+                )
+            })
+            .collect();
+        insertion_sort(&mut entries);
+        let by_insertion: Vec<usize> = entries.iter().map(|(m, _)| m.to() as usize).collect();
+        assert_eq!(by_insertion, order);
+    }
+
     #[test]
     fn picker_yields_each_legal_move_once() {
         let hist = Histories::new();

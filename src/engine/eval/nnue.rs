@@ -240,11 +240,12 @@ impl Accumulators {
     }
 }
 
-/// One [`Accumulators`] per search ply: the position last evaluated at a
-/// ply is updated from the one at the ply before (usually its parent: two
-/// to four features change) or from its own (a sibling), whichever is
-/// closer. A single sum updated from the last position evaluated, whatever
-/// it was, changes 4.3 features on average in `bench`.
+/// One [`Accumulators`] per search ply: the position evaluated at a ply is
+/// updated from the one at the ply before (usually its parent: two to four
+/// features change) or, when more changed since that one, from its own
+/// slot's last position (a sibling or a cousin), whichever is closer. In
+/// `bench` that is 3.5 changed features per evaluation; a single sum
+/// updated from the last position evaluated, whatever it was, changed 4.3.
 pub struct AccStack {
     slots: Box<[Accumulators]>,
 }
@@ -308,8 +309,8 @@ impl Network {
     }
 
     /// [`Network::evaluate`] for a position at `ply` of a search, from the
-    /// closer of the sums `stack` holds for this ply and the one before
-    /// (same result).
+    /// sum `stack` holds for the ply before or, when that is further off,
+    /// for this ply (same result).
     pub fn evaluate_in(&self, stack: &mut AccStack, ply: usize, board: &Board, turn: Color) -> i32 {
         self.evaluate_from(&mut stack.slots, ply.min(AccStack::SLOTS - 1), board, turn)
     }

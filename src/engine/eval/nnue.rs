@@ -19,9 +19,9 @@
 //!
 //! The hidden layer is not updated move by move inside the board (which
 //! would cost the hand-crafted evaluation's search too): the evaluator keeps
-//! the last position's sums ([`Accumulators`]) and updates them by the
-//! pieces that differ, which in a search are usually the few a move or two
-//! moved.
+//! the sums of the last position evaluated at each ply ([`AccStack`]) and
+//! updates them by the pieces that differ from the ply before (usually the
+//! parent) or from the same ply's last position, whichever is closer.
 
 use shakmaty::{Bitboard, Board, Color, Role};
 use std::sync::{Arc, OnceLock};

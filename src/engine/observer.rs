@@ -69,6 +69,20 @@ pub enum Prune {
     MateDistanceWindow { alpha: Score, beta: Score },
     /// Reverse futility (static null move): eval - margin >= beta.
     ReverseFutility { eval: Score, margin: i32 },
+    /// Lazy evaluation in quiescence: the evaluation predicted from the
+    /// parent's is more than `margin` outside the window, so the node is
+    /// not evaluated. `cut`: above beta, it stands pat on `predicted -
+    /// margin` and ends; otherwise below alpha, its captures are searched
+    /// against `predicted + margin`.
+    Lazy {
+        predicted: Score,
+        margin: i32,
+        cut: bool,
+    },
+    /// Reverse futility on the predicted evaluation: the prediction minus
+    /// `margin` (lazy evaluation's plus reverse futility's) is at least
+    /// beta, so the node is cut without evaluating.
+    LazyReverseFutility { predicted: Score, margin: i32 },
     /// A null move is tried with this depth reduction.
     NullMoveTry { reduction: Depth },
     /// The null move failed high: the node is cut.
@@ -113,6 +127,11 @@ impl Prune {
             Prune::MateDistance => "mate-distance".into(),
             Prune::MateDistanceWindow { .. } => "mate-distance window".into(),
             Prune::ReverseFutility { margin, .. } => format!("reverse-futility {margin}"),
+            Prune::Lazy { cut: true, .. } => "lazy cut".into(),
+            Prune::Lazy { cut: false, .. } => "lazy stand-pat".into(),
+            Prune::LazyReverseFutility { margin, .. } => {
+                format!("lazy reverse-futility {margin}")
+            }
             Prune::NullMoveTry { reduction } => format!("null-move -{reduction}"),
             Prune::NullMoveCutoff { .. } => "null-move-cutoff".into(),
             Prune::NullMoveVerified { confirmed } => {

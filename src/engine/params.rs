@@ -53,6 +53,11 @@ pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 /// Quiescence delta pruning margin.
 pub const DELTA_MARGIN: i32 = 200;
 
+/// Lazy evaluation in quiescence: a node whose estimated evaluation is
+/// this far above beta (or below alpha) stands pat on the estimate
+/// instead of evaluating (see `qsearch.rs`).
+pub const LAZY_MARGIN: i32 = 200;
+
 /// Drop variants: quiescence tries checking drops at its first ply.
 pub const QS_CHECKING_DROPS: bool = false;
 

@@ -27,8 +27,8 @@ pub struct Features {
     pub move_ordering: bool,
     pub null_move: bool,
     pub late_move_reductions: bool,
-    /// Reverse futility, futility, late move and SEE pruning, and internal
-    /// iterative reduction.
+    /// Reverse futility, futility, late move and SEE pruning, internal
+    /// iterative reduction, and lazy evaluation (at full strength).
     pub pruning: bool,
     pub quiescence: bool,
     pub aspiration: bool,

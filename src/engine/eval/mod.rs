@@ -418,6 +418,14 @@ impl Evaluator {
         self.weights
     }
 
+    /// Whether a search may stand pat on an estimate instead of this
+    /// evaluation far outside its window: at full strength only (levels
+    /// 1-7 and the simple evaluation keep evaluating every node, as they
+    /// were calibrated).
+    pub fn lazy_ok(&self) -> bool {
+        self.weights == WeightSet::Tuned && matches!(self.kind, EvalKind::Nnue | EvalKind::Full)
+    }
+
     /// Switches the weight set; the pawn cache holds results of the old
     /// weights, so it starts empty.
     pub fn set_weights(&mut self, weights: WeightSet) {

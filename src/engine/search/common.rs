@@ -32,6 +32,27 @@ macro_rules! phase {
 }
 pub(crate) use phase;
 
+/// The board's running material and piece-square sum, tapered by the
+/// material left, from the side to move's point of view: what the static
+/// evaluation is made of before mobility, king safety, threats, pawn
+/// structure and the network. A node's evaluation minus this estimate
+/// changes little from a node to its child, which is what lazy evaluation
+/// in quiescence relies on.
+#[inline(always)]
+pub(crate) fn material_estimate<V: Variant>(board: &Board<V>) -> i32 {
+    let b = board.board();
+    let phase =
+        ((b.knights() | b.bishops()).count() + 2 * b.rooks().count() + 4 * b.queens().count())
+            .min(24) as i32;
+    let p = board.psqt();
+    let white = (p.mg() * phase + p.eg() * (24 - phase)) / 24;
+    if board.turn() == shakmaty::Color::White {
+        white
+    } else {
+        -white
+    }
+}
+
 /// The result of a node whose search was stopped (it is thrown away).
 pub(crate) const ABORTED: (Score, Bound) = (Score::ZERO, Bound::None);
 

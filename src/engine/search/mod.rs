@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 mod common;
 mod node;
 
-pub(crate) use common::{ABORTED, Best, NodeFlow, bound_cuts, phase};
+pub(crate) use common::{ABORTED, Best, NodeFlow, bound_cuts, material_estimate, phase};
 
 /// Per-ply search state.
 #[derive(Clone, Copy, Default)]
@@ -40,6 +40,9 @@ pub(crate) struct Frame {
     pub no_null: bool,
     /// The move left out here (set while testing whether it is singular).
     pub excluded: Option<Move>,
+    /// Static evaluation minus the material estimate at this ply (`None`:
+    /// unknown), for the children's lazy evaluation (see `qsearch.rs`).
+    pub resid: Option<i32>,
 }
 
 /// Triangular principal-variation table.
@@ -152,6 +155,9 @@ pub(crate) struct Searcher<'a, O: SearchObserver> {
     /// see (0 = sees everything), and the seed that picks them.
     pub blind_pct: u64,
     pub blind_seed: u64,
+    /// Quiescence may stand pat on an estimate far outside the window
+    /// (full strength, standard chess, pruning on).
+    pub lazy: bool,
     /// With helper threads: every thread adds its nodes here in steps of
     /// 1024, so the main thread can report the total while it searches.
     pub shared_nodes: Option<&'a AtomicU64>,
@@ -177,6 +183,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
                 *r = v.max(0.0) as u8;
             }
         }
+        let lazy = features.effective().pruning && eval.lazy_ok();
         Searcher {
             tt,
             hist,
@@ -201,6 +208,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             qs_cap: MAX_PLY,
             blind_pct: 0,
             blind_seed: 0,
+            lazy,
             shared_nodes: None,
         }
     }

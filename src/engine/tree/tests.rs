@@ -198,6 +198,40 @@ fn the_node_cap_truncates_but_keeps_the_tree_whole() {
 }
 
 #[test]
+fn lazy_evaluation_is_recorded_and_ends_nodes_it_cuts() {
+    // A middlegame with exchanges: quiescence meets captures that leave a
+    // side far ahead.
+    let r = rec(POSITIONS[1].0, 3);
+    let t = &r.tree;
+    let lazy = |cut: bool| {
+        t.nodes.iter().filter(move |n| {
+            n.notes
+                .iter()
+                .any(|x| matches!(x, Note::Prune(Prune::Lazy { cut: c, .. }) if *c == cut))
+        })
+    };
+    assert!(lazy(true).count() > 0, "lazy cuts");
+    assert!(lazy(false).count() > 0, "lazy stand-pats below alpha");
+    for n in lazy(true) {
+        // Stood pat on the prediction minus the margin, at or above beta,
+        // and searched nothing.
+        let Some(Note::Prune(Prune::Lazy {
+            predicted, margin, ..
+        })) = n
+            .notes
+            .iter()
+            .find(|x| matches!(x, Note::Prune(Prune::Lazy { .. })))
+        else {
+            unreachable!()
+        };
+        assert_eq!(n.kind, NodeKind::Quiescence);
+        assert_eq!(n.stand_pat, Some(*predicted - *margin));
+        assert!(n.stand_pat.unwrap() >= n.beta);
+        assert!(n.children.is_empty());
+    }
+}
+
+#[test]
 fn null_moves_and_reductions_are_recorded() {
     let r = rec(POSITIONS[5].0, 6);
     let t = &r.tree;

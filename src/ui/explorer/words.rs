@@ -122,6 +122,29 @@ impl<V: crate::engine::Variant> std::fmt::Display for NoteText<'_, V> {
                     "Reverse futility: the static evaluation {} minus a margin of {margin} is still above beta",
                     v(eval)
                 ),
+                Prune::Lazy {
+                    predicted,
+                    margin,
+                    cut: true,
+                } => write!(
+                    f,
+                    "Lazy evaluation: predicted {}, over {margin} cp above beta: not evaluated",
+                    v(predicted)
+                ),
+                Prune::Lazy {
+                    predicted,
+                    margin,
+                    cut: false,
+                } => write!(
+                    f,
+                    "Lazy evaluation: predicted {}, over {margin} cp below alpha: not evaluated",
+                    v(predicted)
+                ),
+                Prune::LazyReverseFutility { predicted, margin } => write!(
+                    f,
+                    "Lazy reverse futility: predicted {}, over {margin} cp above beta: cut",
+                    v(predicted)
+                ),
                 Prune::NullMoveTry { reduction } => write!(
                     f,
                     "Null move: let the opponent move twice, searched {reduction} plies shallower"

@@ -84,6 +84,12 @@ impl<O: SearchObserver> Searcher<'_, O> {
         tb: Option<(Score, Bound)>,
     ) -> (Score, Bound) {
         let node = phase!(self.probe_node::<V, PV>(board, depth, ply, alpha, beta, in_check, tb));
+        if !PV
+            && !in_check
+            && let Some(result) = self.lazy_reverse_futility::<V>(board, depth, ply, &node)
+        {
+            return result;
+        }
         let se = self.static_eval(board, ply, in_check, node.tt);
         self.stack[ply + 1].killers = [None, None];
         if let Some(result) = self.prune_node::<V, PV>(board, depth, ply, cut_node, &node, &se) {
@@ -199,6 +205,9 @@ impl<O: SearchObserver> Searcher<'_, O> {
     ) -> StaticEval {
         let raw = self.raw_eval(board, ply, in_check, tt);
         self.stack[ply].eval = raw;
+        if self.lazy && !V::DROPS {
+            self.stack[ply].resid = raw.map(|e| e - material_estimate(board));
+        }
         let pawns = pawn_index(board.board());
         let corrected = raw.map(|e| {
             if CORRECTION_HISTORY && self.features.pruning {

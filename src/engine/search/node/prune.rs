@@ -57,6 +57,49 @@ impl<O: SearchObserver> Searcher<'_, O> {
         None
     }
 
+    /// Reverse futility on the lazy prediction of the evaluation (see
+    /// `Searcher::lazy_eval` in `qsearch.rs`): when even the prediction
+    /// minus its margin clears reverse futility's margin, the node ends
+    /// without evaluating. Only where reverse futility would be tried.
+    #[inline(always)]
+    pub(super) fn lazy_reverse_futility<V: Variant>(
+        &mut self,
+        board: &Board<V>,
+        depth: Depth,
+        ply: Ply,
+        node: &Probe,
+    ) -> Option<(Score, Bound)> {
+        if !self.lazy
+            || V::DROPS
+            || ply == 0
+            || depth > RFP_DEPTH
+            || node.excluded.is_some()
+            || node.beta.is_mate()
+            || node.tt.is_some_and(|h| h.eval.is_some())
+            || !node.tt_move.is_none_or(is_tactical)
+        {
+            return None;
+        }
+        let parent = self.stack[ply - 1].resid?;
+        let mut predicted = material_estimate(board) - parent;
+        if CORRECTION_HISTORY {
+            predicted += self
+                .hist
+                .correction(board.turn(), pawn_index(board.board()));
+        }
+        let limit = Score::TB_WIN_BOUND - 1;
+        let predicted = Score(predicted.clamp(-limit, limit));
+        let margin = LAZY_MARGIN + margin::<V>(RFP_MARGIN * depth);
+        if predicted - margin >= node.beta {
+            observe!(
+                self.obs
+                    .prune(ply, Prune::LazyReverseFutility { predicted, margin })
+            );
+            return Some((predicted - LAZY_MARGIN, Bound::Lower));
+        }
+        None
+    }
+
     /// Null move: if passing still fails high, a real move will too.
     #[inline(always)]
     pub(super) fn null_move<V: Variant>(

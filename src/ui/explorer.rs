@@ -683,10 +683,24 @@ impl<V: Variant> Explorer<V> {
                 w(n.alpha, n.beta),
                 if n.in_check { " (in check)" } else { "" }
             ),
-            StepKind::StandPat(v) => format!(
-                "Stand pat: the static evaluation {} is a score this side can already count on",
-                show(sc(v))
-            ),
+            // A node evaluated lazily stands pat on the prediction.
+            StepKind::StandPat(v) => match n.notes.iter().find_map(|x| match x {
+                tree::Note::Prune(crate::engine::Prune::Lazy { cut, .. }) => Some(*cut),
+                _ => None,
+            }) {
+                Some(true) => format!(
+                    "Stand pat on the prediction minus the margin, {}: at least beta, the node ends",
+                    show(sc(v))
+                ),
+                Some(false) => format!(
+                    "Stand pat on the prediction plus the margin, {}: at most what standing pat is worth",
+                    show(sc(v))
+                ),
+                None => format!(
+                    "Stand pat: the static evaluation {} is a score this side can already count on",
+                    show(sc(v))
+                ),
+            },
             StepKind::Note(note) => format!("{}", NoteText(note, &board, n.ply)),
             StepKind::TryMove {
                 mv,

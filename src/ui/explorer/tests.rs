@@ -346,3 +346,50 @@ fn every_key_in_the_footer_acts_with_one_press() {
     }
     assert!(footer(BROWSE_KEYS).contains("p next PV move"));
 }
+
+/// A node evaluated lazily says so, and its stand pat says it is the
+/// prediction (not the static evaluation) and which side of it.
+#[test]
+fn lazy_evaluation_has_its_own_words() {
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let (ex, _) = explorer(kiwipete, 3);
+    let t = ex.tree().unwrap().clone();
+    let words = |cut: bool| -> Vec<String> {
+        t.steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| {
+                let lazy = t.node(s.node).notes.iter().any(|n| {
+                    matches!(n, tree::Note::Prune(crate::engine::Prune::Lazy { cut: c, .. }) if *c == cut)
+                });
+                lazy && matches!(s.kind, StepKind::StandPat(_) | StepKind::Note(_))
+            })
+            .map(|(i, _)| ex.describe_step(i))
+            .collect()
+    };
+    let cut = words(true);
+    assert!(
+        cut.iter()
+            .any(|w| w.starts_with("Lazy evaluation: predicted")
+                && w.ends_with("cp above beta: not evaluated"))
+    );
+    assert!(
+        cut.iter()
+            .any(|w| w.starts_with("Stand pat on the prediction minus the margin"))
+    );
+    let low = words(false);
+    assert!(
+        low.iter()
+            .any(|w| w.ends_with("cp below alpha: not evaluated"))
+    );
+    assert!(
+        low.iter()
+            .any(|w| w.starts_with("Stand pat on the prediction plus the margin"))
+    );
+    assert!(
+        low.iter()
+            .chain(&cut)
+            .all(|w| !w.contains("static evaluation")),
+        "{low:?}"
+    );
+}

@@ -94,13 +94,16 @@ impl<O: SearchObserver> Searcher<'_, O> {
     ) -> (Score, Bound) {
         let (key, tt, tt_move) =
             phase!(self.qs_probe::<V, PV>(board, ply, alpha, beta, in_check, tb));
-        let lazy_pat = phase!(self.lazy_eval::<V>(board, ply, alpha, beta, in_check, key, tt));
+        // The material estimate, once, where lazy evaluation may use it
+        // (full strength, standard chess, not in check).
+        let estimate = (self.lazy && !V::DROPS && !in_check).then(|| material_estimate(board));
+        let lazy_pat = phase!(self.lazy_eval(ply, alpha, beta, key, tt, estimate));
         let raw_eval = match lazy_pat {
             Some(_) => None,
             None => self.raw_eval(board, ply, in_check, tt),
         };
         if self.lazy && !V::DROPS && lazy_pat.is_none() {
-            self.stack[ply].resid = raw_eval.map(|e| e - material_estimate(board));
+            self.stack[ply].resid = estimate.zip(raw_eval).map(|(est, e)| e - est);
         }
         let (stand_pat, best) =
             phase!(self.stand_pat(ply, alpha, beta, key, raw_eval.or(lazy_pat), tt));
@@ -159,20 +162,22 @@ impl<O: SearchObserver> Searcher<'_, O> {
     /// evaluating (ends the node), and one that far below alpha searches
     /// its captures with the prediction plus the margin as its stand-pat
     /// score (hands it on; `None`: evaluate as usual). Neither is stored as
-    /// the node's evaluation. Standard chess at full strength only.
-    #[allow(clippy::too_many_arguments)]
+    /// the node's evaluation. `estimate`: the node's material estimate
+    /// (`None` where lazy evaluation does not apply).
     #[inline(always)]
-    fn lazy_eval<V: Variant>(
+    fn lazy_eval(
         &mut self,
-        board: &Board<V>,
         ply: Ply,
         alpha: Score,
         beta: Score,
-        in_check: bool,
         key: u64,
         tt: Option<TtHit>,
+        estimate: Option<i32>,
     ) -> NodeFlow<Option<i32>> {
-        if !self.lazy || V::DROPS || in_check || ply == 0 || tt.is_some_and(|h| h.eval.is_some()) {
+        let (Some(estimate), true) = (estimate, ply > 0) else {
+            return ControlFlow::Continue(None);
+        };
+        if tt.is_some_and(|h| h.eval.is_some()) {
             return ControlFlow::Continue(None);
         }
         let Some(parent) = self.stack[ply - 1].resid else {
@@ -181,33 +186,27 @@ impl<O: SearchObserver> Searcher<'_, O> {
         // The parent's residual is from its side's point of view. Kept clear
         // of the mate and tablebase scores, margin included.
         let limit = Score::TB_WIN_BOUND - 1 - LAZY_MARGIN;
-        let predicted = (material_estimate(board) - parent).clamp(-limit, limit);
-        let low = predicted - LAZY_MARGIN;
-        if low >= beta.0 {
+        let predicted = (estimate - parent).clamp(-limit, limit);
+        let (low, high) = (predicted - LAZY_MARGIN, predicted + LAZY_MARGIN);
+        let cut = low >= beta.0;
+        if cut || high <= alpha.0 {
             observe!(self.obs.prune(
                 ply,
                 Prune::Lazy {
                     predicted: Score(predicted),
                     margin: LAZY_MARGIN,
-                    cut: true
+                    cut
                 }
             ));
+        }
+        if cut {
             observe!(self.obs.stand_pat(ply, Score(low)));
             if tt.is_none() {
                 self.tt_store(key, ply, None, Score(low), None, 0, Bound::Lower);
             }
             return ControlFlow::Break((Score(low), Bound::Lower));
         }
-        let high = predicted + LAZY_MARGIN;
         if high <= alpha.0 {
-            observe!(self.obs.prune(
-                ply,
-                Prune::Lazy {
-                    predicted: Score(predicted),
-                    margin: LAZY_MARGIN,
-                    cut: false
-                }
-            ));
             // The captures' children predict from this node's residual.
             self.stack[ply].resid = Some(-parent);
             return ControlFlow::Continue(Some(high));

@@ -50,16 +50,8 @@ pub(super) struct NoteText<'a, V: crate::engine::Variant>(
 
 impl<V: crate::engine::Variant> std::fmt::Display for NoteText<'_, V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        use crate::engine::{Prune, Research};
-        let b = self.1;
-        let v = |s: Score| show(tree::export::node_relative(s, self.2));
-        let san = |m: Move| {
-            if b.is_legal(m) {
-                b.san(m)
-            } else {
-                crate::engine::Board::uci(m)
-            }
-        };
+        use crate::engine::Research;
+        let (v, san) = (|s| self.score(s), |m| self.san(m));
         match self.0 {
             tree::Note::TtHit {
                 cutoff: true,
@@ -99,117 +91,140 @@ impl<V: crate::engine::Variant> std::fmt::Display for NoteText<'_, V> {
                     san(mv)
                 ),
             },
-            tree::Note::Prune(p) => match p {
-                Prune::Draw => write!(
+            tree::Note::Prune(p) => self.prune(f, p),
+        }
+    }
+}
+
+impl<V: crate::engine::Variant> NoteText<'_, V> {
+    /// A score from the node's view.
+    fn score(&self, s: Score) -> String {
+        show(tree::export::node_relative(s, self.2))
+    }
+
+    /// A move in SAN when legal at the node (UCI otherwise).
+    fn san(&self, m: Move) -> String {
+        if self.1.is_legal(m) {
+            self.1.san(m)
+        } else {
+            crate::engine::Board::uci(m)
+        }
+    }
+
+    /// A pruning decision in words.
+    fn prune(&self, f: &mut std::fmt::Formatter<'_>, p: crate::engine::Prune) -> std::fmt::Result {
+        use crate::engine::Prune;
+        let (v, san) = (|s| self.score(s), |m| self.san(m));
+        match p {
+            Prune::Draw => write!(
+                f,
+                "A draw (repetition, 50-move rule or insufficient material)"
+            ),
+            Prune::NoLegalMoves => {
+                write!(f, "No legal move: checkmate or stalemate, an exact score")
+            }
+            Prune::MateDistance => write!(
+                f,
+                "Mate-distance pruning: no mate from here can beat one already found"
+            ),
+            Prune::MateDistanceWindow { .. } => {
+                write!(
                     f,
-                    "A draw (repetition, 50-move rule or insufficient material)"
-                ),
-                Prune::NoLegalMoves => {
-                    write!(f, "No legal move: checkmate or stalemate, an exact score")
+                    "The window is narrowed to the mates still possible from this ply"
+                )
+            }
+            Prune::ReverseFutility { eval, margin } => write!(
+                f,
+                "Reverse futility: the static evaluation {} minus a margin of {margin} is still above beta",
+                v(eval)
+            ),
+            Prune::Lazy {
+                predicted,
+                margin,
+                cut: true,
+            } => write!(
+                f,
+                "Lazy evaluation: predicted {}, over {margin} cp above beta: not evaluated",
+                v(predicted)
+            ),
+            Prune::Lazy {
+                predicted,
+                margin,
+                cut: false,
+            } => write!(
+                f,
+                "Lazy evaluation: predicted {}, over {margin} cp below alpha: not evaluated",
+                v(predicted)
+            ),
+            Prune::LazyReverseFutility { predicted, margin } => write!(
+                f,
+                "Lazy reverse futility: predicted {}, over {margin} cp above beta: cut",
+                v(predicted)
+            ),
+            Prune::NullMoveTry { reduction } => write!(
+                f,
+                "Null move: let the opponent move twice, searched {reduction} plies shallower"
+            ),
+            Prune::NullMoveCutoff { .. } => {
+                write!(
+                    f,
+                    "Even after passing the score stays above beta: the node is cut"
+                )
+            }
+            Prune::NullMoveVerified { confirmed } => write!(
+                f,
+                "Verification search (little material, zugzwang possible): {}",
+                if confirmed {
+                    "the cutoff holds"
+                } else {
+                    "the cutoff is refused"
                 }
-                Prune::MateDistance => write!(
-                    f,
-                    "Mate-distance pruning: no mate from here can beat one already found"
-                ),
-                Prune::MateDistanceWindow { .. } => {
-                    write!(
-                        f,
-                        "The window is narrowed to the mates still possible from this ply"
-                    )
+            ),
+            Prune::Iir => write!(f, "No move from the table: search one ply shallower (IIR)"),
+            Prune::QuietsPruned { futility: true } => write!(
+                f,
+                "Futility pruning: the position is too far below alpha for a quiet move to help; quiet moves skipped"
+            ),
+            Prune::QuietsPruned { futility: false } => write!(
+                f,
+                "Late move pruning: enough moves searched at this depth; the remaining quiet moves are skipped"
+            ),
+            Prune::See { mv } => write!(f, "{} loses material (SEE): skipped", san(mv)),
+            Prune::Delta { mv } => write!(
+                f,
+                "Delta pruning: even winning with {} cannot reach alpha: skipped",
+                san(mv)
+            ),
+            Prune::Lmr { mv, reduction } => write!(
+                f,
+                "Late move reduction: {} is searched {reduction} plies shallower",
+                san(mv)
+            ),
+            Prune::Extension { mv, plies } => {
+                write!(f, "{} gives check: searched {plies} ply deeper", san(mv))
+            }
+            Prune::Singular {
+                mv,
+                singular_beta,
+                score,
+                plies,
+            } => write!(
+                f,
+                "Singular test of {}: the other moves, searched shallower, reach {} against {}: {}",
+                san(mv),
+                v(score),
+                v(singular_beta),
+                match plies {
+                    1.. => "it is the only good move, searched one ply deeper",
+                    0 => "no change",
+                    _ => "other moves are as good, it is searched one ply shallower",
                 }
-                Prune::ReverseFutility { eval, margin } => write!(
-                    f,
-                    "Reverse futility: the static evaluation {} minus a margin of {margin} is still above beta",
-                    v(eval)
-                ),
-                Prune::Lazy {
-                    predicted,
-                    margin,
-                    cut: true,
-                } => write!(
-                    f,
-                    "Lazy evaluation: predicted {}, over {margin} cp above beta: not evaluated",
-                    v(predicted)
-                ),
-                Prune::Lazy {
-                    predicted,
-                    margin,
-                    cut: false,
-                } => write!(
-                    f,
-                    "Lazy evaluation: predicted {}, over {margin} cp below alpha: not evaluated",
-                    v(predicted)
-                ),
-                Prune::LazyReverseFutility { predicted, margin } => write!(
-                    f,
-                    "Lazy reverse futility: predicted {}, over {margin} cp above beta: cut",
-                    v(predicted)
-                ),
-                Prune::NullMoveTry { reduction } => write!(
-                    f,
-                    "Null move: let the opponent move twice, searched {reduction} plies shallower"
-                ),
-                Prune::NullMoveCutoff { .. } => {
-                    write!(
-                        f,
-                        "Even after passing the score stays above beta: the node is cut"
-                    )
-                }
-                Prune::NullMoveVerified { confirmed } => write!(
-                    f,
-                    "Verification search (little material, zugzwang possible): {}",
-                    if confirmed {
-                        "the cutoff holds"
-                    } else {
-                        "the cutoff is refused"
-                    }
-                ),
-                Prune::Iir => write!(f, "No move from the table: search one ply shallower (IIR)"),
-                Prune::QuietsPruned { futility: true } => write!(
-                    f,
-                    "Futility pruning: the position is too far below alpha for a quiet move to help; quiet moves skipped"
-                ),
-                Prune::QuietsPruned { futility: false } => write!(
-                    f,
-                    "Late move pruning: enough moves searched at this depth; the remaining quiet moves are skipped"
-                ),
-                Prune::See { mv } => write!(f, "{} loses material (SEE): skipped", san(mv)),
-                Prune::Delta { mv } => write!(
-                    f,
-                    "Delta pruning: even winning with {} cannot reach alpha: skipped",
-                    san(mv)
-                ),
-                Prune::Lmr { mv, reduction } => write!(
-                    f,
-                    "Late move reduction: {} is searched {reduction} plies shallower",
-                    san(mv)
-                ),
-                Prune::Extension { mv, plies } => {
-                    write!(f, "{} gives check: searched {plies} ply deeper", san(mv))
-                }
-                Prune::Singular {
-                    mv,
-                    singular_beta,
-                    score,
-                    plies,
-                } => write!(
-                    f,
-                    "Singular test of {}: the other moves, searched shallower, reach {} against {}: {}",
-                    san(mv),
-                    v(score),
-                    v(singular_beta),
-                    match plies {
-                        1.. => "it is the only good move, searched one ply deeper",
-                        0 => "no change",
-                        _ => "other moves are as good, it is searched one ply shallower",
-                    }
-                ),
-                Prune::MultiCut { score } => write!(
-                    f,
-                    "Multi-cut: even without the table's move another move reaches beta ({}): the node is cut",
-                    v(score)
-                ),
-            },
+            ),
+            Prune::MultiCut { score } => write!(
+                f,
+                "Multi-cut: even without the table's move another move reaches beta ({}): the node is cut",
+                v(score)
+            ),
         }
     }
 }

@@ -319,6 +319,15 @@ impl<O: SearchObserver> Searcher<'_, O> {
         moves: &mut QsMoves,
         mut best: Best,
     ) -> NodeFlow<Best> {
+        // Start loading every child's TT entry and evaluation-cache slot
+        // while the moves are ordered, checked and made.
+        if self.features.transposition_table {
+            for &(m, _) in moves.iter() {
+                let key = board.key_after(m);
+                self.tt.prefetch(key);
+                self.eval.prefetch(key);
+            }
+        }
         for i in 0..moves.len() {
             // Selection sort: the next best-ordered move.
             let mut b = i;
@@ -334,13 +343,6 @@ impl<O: SearchObserver> Searcher<'_, O> {
             }
             if !in_check && self.qs_prune::<V>(board, ply, m, stand_pat, best.alpha) {
                 continue;
-            }
-            // Start loading the child's TT entry and evaluation-cache slot
-            // while the move is made.
-            if self.features.transposition_table {
-                let key = board.key_after(m);
-                self.tt.prefetch(key);
-                self.eval.prefetch(key);
             }
             let child = board.play(m);
             let (a, b) = if self.features.alpha_beta {

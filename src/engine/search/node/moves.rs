@@ -49,6 +49,13 @@ impl<O: SearchObserver> Searcher<'_, O> {
             if Some(m) == node.excluded {
                 continue;
             }
+            // Start loading the child's TT entry and evaluation-cache slot
+            // while the move is checked and made.
+            if self.features.transposition_table {
+                let key = board.key_after(m);
+                self.tt.prefetch(key);
+                self.eval.prefetch(key);
+            }
             if self.blind_pct != 0 && !in_check && self.overlooks(board, m) {
                 overlooked = true;
                 continue;
@@ -107,13 +114,6 @@ impl<O: SearchObserver> Searcher<'_, O> {
         beta: Score,
         best: &Best,
     ) -> Score {
-        // Start loading the child's TT entry and evaluation-cache slot
-        // while the move is made.
-        if self.features.transposition_table {
-            let key = board.key_after(m);
-            self.tt.prefetch(key);
-            self.eval.prefetch(key);
-        }
         let child = board.play(m);
         let gives_check = child.in_check();
         let extension = (i32::from(gives_check) + singular).clamp(-1, 1);

@@ -536,8 +536,8 @@ fn castling_checks<P: Position>(pos: &P, king: Square, f: &mut impl FnMut(Move))
 }
 
 /// Is `m` (a move from somewhere else: the TT, a killer) legal here? Fast
-/// for ordinary moves when not in check; castling, en passant and positions
-/// in check go to shakmaty's legality test.
+/// for ordinary moves and drops; castling, en passant and drops in check
+/// go to shakmaty's legality test.
 pub fn is_legal<P: Position>(pos: &P, in_check: bool, m: Move) -> bool {
     let Move::Normal {
         role,
@@ -554,9 +554,6 @@ pub fn is_legal<P: Position>(pos: &P, in_check: bool, m: Move) -> bool {
         }
         return pos.is_legal(m);
     };
-    if in_check {
-        return pos.is_legal(m);
-    }
     let board = pos.board();
     let turn = pos.turn();
     if board.piece_at(from) != Some(role.of(turn)) || board.role_at(to) != capture {
@@ -609,10 +606,21 @@ pub fn is_legal<P: Position>(pos: &P, in_check: bool, m: Move) -> bool {
     if !reachable {
         return false;
     }
-    // Not in check: only a pin can make the move illegal.
     let Some(king) = board.king_of(turn) else {
         return false;
     };
+    if in_check {
+        // Another piece than the king must take the only checker or step
+        // between it and the king.
+        let checkers = board.attacks_to(king, !turn, occupied);
+        let Some(checker) = checkers.single_square() else {
+            return false;
+        };
+        if !(attacks::between(king, checker) | Bitboard::from(checker)).contains(to) {
+            return false;
+        }
+    }
+    // Now only a pin can make the move illegal.
     if !attacks::aligned(king, from, to) && pinned(pos, king).contains(from) {
         return false;
     }

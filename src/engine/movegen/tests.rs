@@ -37,11 +37,56 @@ fn foreign_moves() -> Vec<Move> {
         .clone()
 }
 
+/// Every ordinary move of the side to move's pieces to any square not its
+/// own (captures named by what stands there, every promotion on the last
+/// rank), legal or not.
+fn every_shape(pos: &Chess) -> Vec<Move> {
+    let board = pos.board();
+    let mut out = Vec::new();
+    for from in pos.us() {
+        let Some(role) = board.role_at(from) else {
+            continue;
+        };
+        for to in !pos.us() {
+            let capture = board.role_at(to);
+            let promotions: &[Option<Role>] = if role == Role::Pawn && last_rank(to) {
+                &[
+                    Some(Role::Queen),
+                    Some(Role::Rook),
+                    Some(Role::Bishop),
+                    Some(Role::Knight),
+                ]
+            } else {
+                &[None]
+            };
+            for &promotion in promotions {
+                out.push(Move::Normal {
+                    role,
+                    from,
+                    capture,
+                    to,
+                    promotion,
+                });
+            }
+        }
+    }
+    out
+}
+
 fn check(pos: &Chess, checked: &mut u32) {
+    let fen = Board::from_chess(pos.clone()).fen();
     if pos.is_check() {
+        // In check only the legality test applies (evasions come from
+        // shakmaty): it agrees with shakmaty's.
+        for m in pos.legal_moves() {
+            assert!(is_legal(pos, true, m), "{m:?} legal in {fen}");
+        }
+        for m in foreign_moves().into_iter().chain(every_shape(pos)) {
+            assert_eq!(is_legal(pos, true, m), pos.is_legal(m), "{m:?} in {fen}");
+        }
+        *checked += 1;
         return;
     }
-    let fen = Board::from_chess(pos.clone()).fen();
     let ctx = GenContext::new(pos).unwrap();
     let mut legal: Vec<String> = pos.legal_moves().iter().map(key).collect();
     legal.sort();
@@ -125,6 +170,13 @@ fn staged_generation_equals_legal_moves() {
         "4k3/8/8/4N3/8/2B5/8/R3K2R w KQ - 0 1",
         "r3k2r/8/8/8/4q3/8/8/3K4 b kq - 0 1",
         "3k4/8/3P4/8/3Q4/8/8/4K3 w - - 0 1",
+        // In check: a pinned piece that could block, a double check, an
+        // en-passant capture of the checker, a king stepping along the
+        // checking line.
+        "4k3/4r3/8/b7/8/8/4N3/4K3 w - - 0 1",
+        "4k3/8/8/8/8/5n2/8/r3K3 w - - 0 1",
+        "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
+        "4k3/8/8/8/8/8/8/r3K2R w K - 0 1",
     ] {
         // Random games from each position.
         for _ in 0..20 {

@@ -397,6 +397,21 @@ impl<V: Variant> MovePicker<V> {
         hist: &Histories,
         prev: [Option<ContKey>; 2],
     ) -> Option<Move> {
+        self.next_with(board, hist, prev, &|_| {})
+    }
+
+    /// [`MovePicker::next`], calling `fetch` on every capture and queen
+    /// promotion as soon as they are generated, so that the search can start
+    /// loading what their children will read (most nodes that search a
+    /// capture search it first).
+    #[inline(always)]
+    pub fn next_with(
+        &mut self,
+        board: &Board<V>,
+        hist: &Histories,
+        prev: [Option<ContKey>; 2],
+        fetch: &impl Fn(Move),
+    ) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -407,7 +422,12 @@ impl<V: Variant> MovePicker<V> {
                     };
                     return self.tt_move;
                 }
-                Stage::GenTactical => self.gen_tactical(board),
+                Stage::GenTactical => {
+                    self.gen_tactical(board);
+                    for &(m, _) in self.entries.as_slice() {
+                        fetch(m);
+                    }
+                }
                 Stage::GoodTactical => {
                     if self.next >= self.entries.len() {
                         self.stage = Stage::Killer1;

@@ -43,24 +43,32 @@ impl<O: SearchObserver> Searcher<'_, O> {
                 picker.skip_quiets();
                 skipping_quiets = true;
             }
-            let Some(m) = picker.next(board, self.hist, prev) else {
+            let prefetch = self.features.transposition_table;
+            let (tt, eval) = (self.tt, &self.eval);
+            let fetch = |m: Move| {
+                if prefetch {
+                    let key = board.key_after(m);
+                    tt.prefetch(key);
+                    eval.prefetch(key);
+                }
+            };
+            let Some(m) = picker.next_with(board, self.hist, prev, &fetch) else {
                 break;
             };
             if Some(m) == node.excluded {
                 continue;
             }
             // Start loading the child's TT entry and evaluation-cache slot
-            // while the move is checked and made.
-            if self.features.transposition_table {
-                let key = board.key_after(m);
-                self.tt.prefetch(key);
-                self.eval.prefetch(key);
+            // while the move is checked and made (captures out of check
+            // started when they were generated).
+            let quiet = !is_tactical(m);
+            if quiet || in_check || Some(m) == node.tt_move {
+                fetch(m);
             }
             if self.blind_pct != 0 && !in_check && self.overlooks(board, m) {
                 overlooked = true;
                 continue;
             }
-            let quiet = !is_tactical(m);
             if self.prune_move::<V>(board, depth, ply, m, quiet, &best, &mut discovered) {
                 continue;
             }

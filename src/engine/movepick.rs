@@ -127,6 +127,17 @@ fn insertion_sort(e: &mut [(Move, i32)]) {
     }
 }
 
+/// Every legal move of `board`, which is in check, to `f` in shakmaty's
+/// order: our own generator in standard chess, shakmaty's with drops.
+#[inline(always)]
+pub fn evasions<V: Variant>(board: &Board<V>, f: impl FnMut(Move)) {
+    if V::DROPS {
+        board.pos().legal_moves().into_iter().for_each(f);
+    } else if let Some(ctx) = GenContext::new(board.pos()) {
+        movegen::evasions(board.pos(), &ctx, board.checkers(), f);
+    }
+}
+
 impl<V: Variant> MovePicker<V> {
     /// Killer or countermove `m` is worth returning before the quiet moves
     /// are generated: quiet, not already returned, and legal here (it was
@@ -366,17 +377,19 @@ impl<V: Variant> MovePicker<V> {
             prev,
         };
         let tt = self.tt_move;
-        for m in board.pos().legal_moves() {
+        let entries = &mut self.entries;
+        let push = |m: Move| {
             if Some(m) == tt {
-                continue;
+                return;
             }
             let score = if is_tactical(m) {
                 TACTICAL_EVASION + mvv_lva(m)
             } else {
                 order.score(m)
             };
-            self.entries.push((m, score));
-        }
+            entries.push((m, score));
+        };
+        evasions(board, push);
         self.next = 0;
         self.stage = Stage::Evasions;
     }

@@ -42,7 +42,7 @@ use super::see;
 use super::tt::TtHit;
 use super::variant::{Variant, margin};
 use arrayvec::ArrayVec;
-use shakmaty::{Move, Position};
+use shakmaty::Move;
 use std::ops::ControlFlow;
 
 /// The moves of a quiescence node with their ordering scores.
@@ -281,9 +281,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
             }
         };
         if in_check {
-            for m in board.pos().legal_moves() {
-                moves.push((m, score(m)));
-            }
+            super::movepick::evasions(board, |m| moves.push((m, score(m))));
             if moves.is_empty() {
                 observe!(self.obs.prune(ply, Prune::NoLegalMoves));
                 return ControlFlow::Break((

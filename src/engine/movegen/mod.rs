@@ -236,6 +236,165 @@ pub fn tactical<P: Position>(
     king_moves(pos, ctx, targets, &mut f);
 }
 
+/// Every legal move in check (standard chess: no drops), in the order of
+/// shakmaty's `legal_moves` (the search's tie-breaks, and so its node
+/// counts, depend on it), without building and copying a move list:
+/// en passant, king steps, then for a single checker the pawn moves,
+/// knights, bishops, rooks and queens that take it or step between.
+pub fn evasions<P: Position>(
+    pos: &P,
+    ctx: &GenContext,
+    checkers: Bitboard,
+    mut f: impl FnMut(Move),
+) {
+    let board = pos.board();
+    let turn = pos.turn();
+    let us = pos.us();
+    let occupied = board.occupied();
+    let pawns = board.pawns() & us;
+    if let Some(ep) = pos.maybe_ep_square() {
+        let captured = match turn {
+            Color::White => ep.offset(-8),
+            Color::Black => ep.offset(8),
+        };
+        if let Some(captured) = captured {
+            for from in attacks::pawn_attacks(!turn, ep) & pawns {
+                // Legal when nothing attacks the king afterwards (the
+                // captured pawn may have been the checker).
+                let occ = occupied.without(from).without(captured).with(ep);
+                if (board.attacks_to(ctx.king, !turn, occ) & occ).is_empty() {
+                    f(Move::EnPassant { from, to: ep });
+                }
+            }
+        }
+    }
+    king_moves(pos, ctx, !us, &mut f);
+    let Some(checker) = checkers.single_square() else {
+        return;
+    };
+    let target = attacks::between(ctx.king, checker).with(checker);
+    // Pawns: captures to the left, then to the right (each: plain, then
+    // promotions), single steps, promotions by a step, double steps.
+    let (left, right, step): (i32, i32, i32) = match turn {
+        Color::White => (7, 9, 8),
+        Color::Black => (-9, -7, -8),
+    };
+    let promotions = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+    let back = Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth);
+    for dir in [left, right] {
+        // Captures by a pawn shifted by `dir`, not wrapping around the board.
+        let file_ok = |from: Square, to: Square| (from.file() as i32 - to.file() as i32).abs() == 1;
+        for to in target & pos.them() & !back {
+            if let Some(from) = to.offset(-dir)
+                && pawns.contains(from)
+                && file_ok(from, to)
+                && allowed(ctx, from, to)
+            {
+                f(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture: board.role_at(to),
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+        for to in target & pos.them() & back {
+            if let Some(from) = to.offset(-dir)
+                && pawns.contains(from)
+                && file_ok(from, to)
+                && allowed(ctx, from, to)
+            {
+                for p in promotions {
+                    f(Move::Normal {
+                        role: Role::Pawn,
+                        from,
+                        capture: board.role_at(to),
+                        to,
+                        promotion: Some(p),
+                    });
+                }
+            }
+        }
+    }
+    let empty = !occupied;
+    let single = |to: Square| to.offset(-step).filter(|&from| pawns.contains(from));
+    for to in target & empty & !back {
+        if let Some(from) = single(to)
+            && allowed(ctx, from, to)
+        {
+            f(Move::Normal {
+                role: Role::Pawn,
+                from,
+                capture: None,
+                to,
+                promotion: None,
+            });
+        }
+    }
+    for to in target & empty & back {
+        if let Some(from) = single(to)
+            && allowed(ctx, from, to)
+        {
+            for p in promotions {
+                f(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture: None,
+                    to,
+                    promotion: Some(p),
+                });
+            }
+        }
+    }
+    let double_rank = match turn {
+        Color::White => Rank::Fourth,
+        Color::Black => Rank::Fifth,
+    };
+    for to in target & empty & Bitboard::from_rank(double_rank) {
+        if let Some(one) = to.offset(-step)
+            && empty.contains(one)
+            && let Some(from) = one.offset(-step)
+            && pawns.contains(from)
+            && allowed(ctx, from, to)
+        {
+            f(Move::Normal {
+                role: Role::Pawn,
+                from,
+                capture: None,
+                to,
+                promotion: None,
+            });
+        }
+    }
+    for (role, pieces) in [
+        (Role::Knight, board.knights()),
+        (Role::Bishop, board.bishops()),
+        (Role::Rook, board.rooks()),
+        (Role::Queen, board.queens()),
+    ] {
+        for from in pieces & us {
+            let reach = match role {
+                Role::Knight => attacks::knight_attacks(from),
+                Role::Bishop => attacks::bishop_attacks(from, occupied),
+                Role::Rook => attacks::rook_attacks(from, occupied),
+                _ => attacks::queen_attacks(from, occupied),
+            };
+            for to in reach & target {
+                if allowed(ctx, from, to) {
+                    f(Move::Normal {
+                        role,
+                        from,
+                        capture: board.role_at(to),
+                        to,
+                        promotion: None,
+                    });
+                }
+            }
+        }
+    }
+}
+
 /// Every legal move that [`tactical`] (with underpromotions) does not
 /// generate (not in check): pushes, quiet underpromotions, quiet piece and
 /// king moves, castling.

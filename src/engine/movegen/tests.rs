@@ -76,8 +76,13 @@ fn every_shape(pos: &Chess) -> Vec<Move> {
 fn check(pos: &Chess, checked: &mut u32) {
     let fen = Board::from_chess(pos.clone()).fen();
     if pos.is_check() {
-        // In check only the legality test applies (evasions come from
-        // shakmaty): it agrees with shakmaty's.
+        // The evasions are shakmaty's legal moves, in the same order.
+        let ctx = GenContext::new(pos).unwrap();
+        let mut got = Vec::new();
+        evasions(pos, &ctx, pos.checkers(), |m| got.push(key(&m)));
+        let legal: Vec<String> = pos.legal_moves().iter().map(key).collect();
+        assert_eq!(got, legal, "evasions differ in {fen}");
+        // The legality test agrees with shakmaty's.
         for m in pos.legal_moves() {
             assert!(is_legal(pos, true, m), "{m:?} legal in {fen}");
         }

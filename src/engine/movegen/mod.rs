@@ -212,28 +212,114 @@ pub fn tactical<P: Position>(
             });
         }
     }
-    if let Some(ep) = pos.maybe_ep_square() {
-        // The captured pawn stands behind the ep square; both pawns leave
-        // their squares, which may expose our king to a slider.
-        let captured = match turn {
-            Color::White => ep.offset(-8),
-            Color::Black => ep.offset(8),
-        };
-        if let Some(captured) = captured {
-            for from in attacks::pawn_attacks(!turn, ep) & pawns {
-                let occ = occupied.without(from).without(captured).with(ep);
-                let them = pos.them();
-                let exposed = (attacks::rook_attacks(ctx.king, occ) & board.rooks_and_queens()
-                    | attacks::bishop_attacks(ctx.king, occ) & board.bishops_and_queens())
-                    & them;
-                if exposed.is_empty() {
-                    f(Move::EnPassant { from, to: ep });
-                }
+    en_passant(pos, ctx, &mut f);
+    piece_moves(pos, ctx, targets, &mut f);
+    king_moves(pos, ctx, targets, &mut f);
+}
+
+/// En passant captures that leave our king safe: both pawns leave their
+/// squares, which may expose the king to a slider (or, in check, remove
+/// the checker).
+#[inline(always)]
+fn en_passant<P: Position>(pos: &P, ctx: &GenContext, f: &mut impl FnMut(Move)) {
+    let Some(ep) = pos.maybe_ep_square() else {
+        return;
+    };
+    let turn = pos.turn();
+    // The captured pawn stands behind the ep square.
+    let behind = match turn {
+        Color::White => ep.offset(-8),
+        Color::Black => ep.offset(8),
+    };
+    let Some(captured) = behind else {
+        return;
+    };
+    let board = pos.board();
+    for from in attacks::pawn_attacks(!turn, ep) & board.pawns() & pos.us() {
+        let occ = board.occupied().without(from).without(captured).with(ep);
+        if (board.attacks_to(ctx.king, !turn, occ) & occ).is_empty() {
+            f(Move::EnPassant { from, to: ep });
+        }
+    }
+}
+
+/// A pawn's move to `to`; on the last rank its four promotions, queen
+/// first (shakmaty's order).
+#[inline(always)]
+fn pawn_move(from: Square, to: Square, capture: Option<Role>, f: &mut impl FnMut(Move)) {
+    if last_rank(to) {
+        for p in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+            f(Move::Normal {
+                role: Role::Pawn,
+                from,
+                capture,
+                to,
+                promotion: Some(p),
+            });
+        }
+    } else {
+        f(Move::Normal {
+            role: Role::Pawn,
+            from,
+            capture,
+            to,
+            promotion: None,
+        });
+    }
+}
+
+/// Pawn moves to `target` (the checker and the squares between it and the
+/// king) in shakmaty's order: captures to the left, then to the right,
+/// single steps, double steps; each group's plain moves before its
+/// promotions.
+#[inline(always)]
+fn pawn_evasions<P: Position>(
+    pos: &P,
+    ctx: &GenContext,
+    target: Bitboard,
+    f: &mut impl FnMut(Move),
+) {
+    let board = pos.board();
+    let turn = pos.turn();
+    let pawns = board.pawns() & pos.us();
+    let empty = !board.occupied();
+    let back = Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth);
+    let (left, right, step, double_rank) = match turn {
+        Color::White => (7, 9, 8, Rank::Fourth),
+        Color::Black => (-9, -7, -8, Rank::Fifth),
+    };
+    for dir in [left, right] {
+        let captures = target & pos.them();
+        for to in (captures & !back).into_iter().chain(captures & back) {
+            // One file over: a shift that wrapped around the board is no capture.
+            if let Some(from) = to.offset(-dir)
+                && pawns.contains(from)
+                && from.file().distance(to.file()) == 1
+                && allowed(ctx, from, to)
+            {
+                pawn_move(from, to, board.role_at(to), f);
             }
         }
     }
-    piece_moves(pos, ctx, targets, &mut f);
-    king_moves(pos, ctx, targets, &mut f);
+    let steps = target & empty;
+    for to in (steps & !back).into_iter().chain(steps & back) {
+        if let Some(from) = to.offset(-step)
+            && pawns.contains(from)
+            && allowed(ctx, from, to)
+        {
+            pawn_move(from, to, None, f);
+        }
+    }
+    for to in steps & Bitboard::from_rank(double_rank) {
+        if let Some(one) = to.offset(-step)
+            && empty.contains(one)
+            && let Some(from) = one.offset(-step)
+            && pawns.contains(from)
+            && allowed(ctx, from, to)
+        {
+            pawn_move(from, to, None, f);
+        }
+    }
 }
 
 /// Every legal move in check (standard chess: no drops), in the order of
@@ -247,152 +333,14 @@ pub fn evasions<P: Position>(
     checkers: Bitboard,
     mut f: impl FnMut(Move),
 ) {
-    let board = pos.board();
-    let turn = pos.turn();
-    let us = pos.us();
-    let occupied = board.occupied();
-    let pawns = board.pawns() & us;
-    if let Some(ep) = pos.maybe_ep_square() {
-        let captured = match turn {
-            Color::White => ep.offset(-8),
-            Color::Black => ep.offset(8),
-        };
-        if let Some(captured) = captured {
-            for from in attacks::pawn_attacks(!turn, ep) & pawns {
-                // Legal when nothing attacks the king afterwards (the
-                // captured pawn may have been the checker).
-                let occ = occupied.without(from).without(captured).with(ep);
-                if (board.attacks_to(ctx.king, !turn, occ) & occ).is_empty() {
-                    f(Move::EnPassant { from, to: ep });
-                }
-            }
-        }
-    }
-    king_moves(pos, ctx, !us, &mut f);
+    en_passant(pos, ctx, &mut f);
+    king_moves(pos, ctx, !pos.us(), &mut f);
     let Some(checker) = checkers.single_square() else {
         return;
     };
     let target = attacks::between(ctx.king, checker).with(checker);
-    // Pawns: captures to the left, then to the right (each: plain, then
-    // promotions), single steps, promotions by a step, double steps.
-    let (left, right, step): (i32, i32, i32) = match turn {
-        Color::White => (7, 9, 8),
-        Color::Black => (-9, -7, -8),
-    };
-    let promotions = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
-    let back = Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth);
-    for dir in [left, right] {
-        // Captures by a pawn shifted by `dir`, not wrapping around the board.
-        let file_ok = |from: Square, to: Square| (from.file() as i32 - to.file() as i32).abs() == 1;
-        for to in target & pos.them() & !back {
-            if let Some(from) = to.offset(-dir)
-                && pawns.contains(from)
-                && file_ok(from, to)
-                && allowed(ctx, from, to)
-            {
-                f(Move::Normal {
-                    role: Role::Pawn,
-                    from,
-                    capture: board.role_at(to),
-                    to,
-                    promotion: None,
-                });
-            }
-        }
-        for to in target & pos.them() & back {
-            if let Some(from) = to.offset(-dir)
-                && pawns.contains(from)
-                && file_ok(from, to)
-                && allowed(ctx, from, to)
-            {
-                for p in promotions {
-                    f(Move::Normal {
-                        role: Role::Pawn,
-                        from,
-                        capture: board.role_at(to),
-                        to,
-                        promotion: Some(p),
-                    });
-                }
-            }
-        }
-    }
-    let empty = !occupied;
-    let single = |to: Square| to.offset(-step).filter(|&from| pawns.contains(from));
-    for to in target & empty & !back {
-        if let Some(from) = single(to)
-            && allowed(ctx, from, to)
-        {
-            f(Move::Normal {
-                role: Role::Pawn,
-                from,
-                capture: None,
-                to,
-                promotion: None,
-            });
-        }
-    }
-    for to in target & empty & back {
-        if let Some(from) = single(to)
-            && allowed(ctx, from, to)
-        {
-            for p in promotions {
-                f(Move::Normal {
-                    role: Role::Pawn,
-                    from,
-                    capture: None,
-                    to,
-                    promotion: Some(p),
-                });
-            }
-        }
-    }
-    let double_rank = match turn {
-        Color::White => Rank::Fourth,
-        Color::Black => Rank::Fifth,
-    };
-    for to in target & empty & Bitboard::from_rank(double_rank) {
-        if let Some(one) = to.offset(-step)
-            && empty.contains(one)
-            && let Some(from) = one.offset(-step)
-            && pawns.contains(from)
-            && allowed(ctx, from, to)
-        {
-            f(Move::Normal {
-                role: Role::Pawn,
-                from,
-                capture: None,
-                to,
-                promotion: None,
-            });
-        }
-    }
-    for (role, pieces) in [
-        (Role::Knight, board.knights()),
-        (Role::Bishop, board.bishops()),
-        (Role::Rook, board.rooks()),
-        (Role::Queen, board.queens()),
-    ] {
-        for from in pieces & us {
-            let reach = match role {
-                Role::Knight => attacks::knight_attacks(from),
-                Role::Bishop => attacks::bishop_attacks(from, occupied),
-                Role::Rook => attacks::rook_attacks(from, occupied),
-                _ => attacks::queen_attacks(from, occupied),
-            };
-            for to in reach & target {
-                if allowed(ctx, from, to) {
-                    f(Move::Normal {
-                        role,
-                        from,
-                        capture: board.role_at(to),
-                        to,
-                        promotion: None,
-                    });
-                }
-            }
-        }
-    }
+    pawn_evasions(pos, ctx, target, &mut f);
+    piece_moves(pos, ctx, target, &mut f);
 }
 
 /// Every legal move that [`tactical`] (with underpromotions) does not

@@ -461,18 +461,21 @@ impl Evaluator {
             // choice of evaluation for full strength.
             EvalKind::Nnue if self.weights == WeightSet::Levels => self.evaluate_full(pos, psqt),
             EvalKind::Nnue => {
-                let residual = self.net.as_ref().is_none_or(|n| n.residual);
+                // The network first: its rows' loads (often misses) are
+                // still in flight while the hand-crafted terms are computed.
+                let (residual, correction) = match &self.net {
+                    Some(net) => (
+                        net.residual,
+                        net.evaluate_in(&mut self.acc, ply, pos.board(), pos.turn()),
+                    ),
+                    None => (true, 0),
+                };
                 let base = if residual {
                     self.evaluate_full(pos, psqt)
                 } else {
                     0
                 };
-                match &self.net {
-                    Some(net) => {
-                        base + net.evaluate_in(&mut self.acc, ply, pos.board(), pos.turn())
-                    }
-                    None => base,
-                }
+                base + correction
             }
             EvalKind::Full => self.evaluate_full(pos, psqt),
             EvalKind::Simple => simple::evaluate(pos, &mut NoTrace),

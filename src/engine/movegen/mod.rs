@@ -162,35 +162,15 @@ pub fn tactical<P: Position>(
             if !allowed(ctx, from, to) {
                 continue;
             }
-            let capture = board.role_at(to);
-            if last_rank(to) {
-                f(Move::Normal {
-                    role: Role::Pawn,
-                    from,
-                    capture,
-                    to,
-                    promotion: Some(Role::Queen),
-                });
-                if underpromotions {
-                    for p in [Role::Knight, Role::Rook, Role::Bishop] {
-                        f(Move::Normal {
-                            role: Role::Pawn,
-                            from,
-                            capture,
-                            to,
-                            promotion: Some(p),
-                        });
-                    }
-                }
+            // The queen first, then (for the main search) the knight,
+            // rook and bishop: the order the search's ties have always
+            // been broken in.
+            let promotions: &[Role] = if underpromotions {
+                &[Role::Queen, Role::Knight, Role::Rook, Role::Bishop]
             } else {
-                f(Move::Normal {
-                    role: Role::Pawn,
-                    from,
-                    capture,
-                    to,
-                    promotion: None,
-                });
-            }
+                &[Role::Queen]
+            };
+            pawn_move(from, to, board.role_at(to), promotions, &mut f);
         }
     }
     // Queen promotions by a push.
@@ -243,28 +223,34 @@ fn en_passant<P: Position>(pos: &P, ctx: &GenContext, f: &mut impl FnMut(Move)) 
     }
 }
 
-/// A pawn's move to `to`; on the last rank its four promotions, queen
-/// first (shakmaty's order).
+/// The four promotions in shakmaty's order.
+const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+
+/// A pawn's move to `to`; on the last rank one move per role of
+/// `promotions`, in that order.
 #[inline(always)]
-fn pawn_move(from: Square, to: Square, capture: Option<Role>, f: &mut impl FnMut(Move)) {
-    if last_rank(to) {
-        for p in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
-            f(Move::Normal {
-                role: Role::Pawn,
-                from,
-                capture,
-                to,
-                promotion: Some(p),
-            });
-        }
-    } else {
+fn pawn_move(
+    from: Square,
+    to: Square,
+    capture: Option<Role>,
+    promotions: &[Role],
+    f: &mut impl FnMut(Move),
+) {
+    let mut push = |promotion| {
         f(Move::Normal {
             role: Role::Pawn,
             from,
             capture,
             to,
-            promotion: None,
-        });
+            promotion,
+        })
+    };
+    if last_rank(to) {
+        for &p in promotions {
+            push(Some(p));
+        }
+    } else {
+        push(None);
     }
 }
 
@@ -297,7 +283,7 @@ fn pawn_evasions<P: Position>(
                 && from.file().distance(to.file()) == 1
                 && allowed(ctx, from, to)
             {
-                pawn_move(from, to, board.role_at(to), f);
+                pawn_move(from, to, board.role_at(to), &PROMOTIONS, f);
             }
         }
     }
@@ -307,7 +293,7 @@ fn pawn_evasions<P: Position>(
             && pawns.contains(from)
             && allowed(ctx, from, to)
         {
-            pawn_move(from, to, None, f);
+            pawn_move(from, to, None, &PROMOTIONS, f);
         }
     }
     for to in steps & Bitboard::from_rank(double_rank) {
@@ -317,7 +303,7 @@ fn pawn_evasions<P: Position>(
             && pawns.contains(from)
             && allowed(ctx, from, to)
         {
-            pawn_move(from, to, None, f);
+            pawn_move(from, to, None, &PROMOTIONS, f);
         }
     }
 }

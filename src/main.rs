@@ -542,8 +542,18 @@ fn main() {
     let result = match cli.command {
         None => kibitz::ui::run(cli.play.options()),
         Some(Cmd::Screen(cmd)) => cmd.run(),
-        Some(Cmd::Engine(cmd)) => cmd.run(),
-        Some(Cmd::Batch(cmd)) => cmd.run(&matches),
+        Some(Cmd::Engine(cmd)) => {
+            if !matches!(cmd, EngineCmd::Uci | EngineCmd::FakeEngine { .. }) {
+                quiet_broken_pipe();
+            }
+            cmd.run()
+        }
+        Some(Cmd::Batch(cmd)) => {
+            if matches!(cmd, BatchCmd::Tb { .. }) {
+                quiet_broken_pipe();
+            }
+            cmd.run(&matches)
+        }
     };
     if let Err(e) = result {
         // Not `eprintln!`, which panics when standard error is gone.
@@ -555,6 +565,23 @@ fn main() {
             1
         };
         std::process::exit(code);
+    }
+}
+
+/// Gives SIGPIPE back its default action, so that `kibitz bench | head`
+/// ends quietly when the reader goes away, as command-line tools do,
+/// instead of panicking at its next line (Rust ignores SIGPIPE, and
+/// `println!` panics on the write error that follows).
+///
+/// Only for the commands that print and start no other program: the match
+/// runners must keep seeing a dead engine's closed pipe as a write error
+/// they handle, and the UCI loop already ignores a vanished reader.
+fn quiet_broken_pipe() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: `signal` with SIG_DFL installs no handler; it runs before the
+    // command starts any thread.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

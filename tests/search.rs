@@ -703,6 +703,28 @@ fn bench_is_deterministic() {
     assert!(stderr_of(&bad).contains("error"));
 }
 
+/// `kibitz bench | head`: when the reader goes away, bench ends quietly
+/// (SIGPIPE, as command-line tools do) instead of panicking at its next
+/// line.
+#[cfg(target_os = "linux")]
+#[test]
+fn bench_into_a_closed_pipe_ends_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kibitz"))
+        .args(["bench", "--depth", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cannot run the kibitz binary");
+    // The reader is gone before bench prints its first line.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("bench did not end");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "bench panicked: {err}");
+    assert_eq!(out.status.signal(), Some(13), "{:?}: {err}", out.status);
+}
+
 #[test]
 fn analyse_command() {
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";

@@ -543,13 +543,13 @@ fn main() {
         None => kibitz::ui::run(cli.play.options()),
         Some(Cmd::Screen(cmd)) => cmd.run(),
         Some(Cmd::Engine(cmd)) => {
-            if !matches!(cmd, EngineCmd::Uci | EngineCmd::FakeEngine { .. }) {
+            if cmd.only_prints() {
                 quiet_broken_pipe();
             }
             cmd.run()
         }
         Some(Cmd::Batch(cmd)) => {
-            if matches!(cmd, BatchCmd::Tb { .. }) {
+            if cmd.only_prints() {
                 quiet_broken_pipe();
             }
             cmd.run(&matches)
@@ -573,9 +573,9 @@ fn main() {
 /// instead of panicking at its next line (Rust ignores SIGPIPE, and
 /// `println!` panics on the write error that follows).
 ///
-/// Only for the commands that print and start no other program: the match
-/// runners must keep seeing a dead engine's closed pipe as a write error
-/// they handle, and the UCI loop already ignores a vanished reader.
+/// Only for the commands that print and start no other program
+/// (`only_prints`): the match runners must keep seeing a dead engine's
+/// closed pipe as a write error they handle.
 fn quiet_broken_pipe() {
     #[cfg(target_os = "linux")]
     // SAFETY: `signal` with SIG_DFL installs no handler; it runs before the
@@ -639,6 +639,24 @@ impl ScreenCmd {
 }
 
 impl EngineCmd {
+    /// Prints to standard output and starts no other program (see
+    /// [`quiet_broken_pipe`]); every command must answer, so a new one
+    /// cannot be forgotten.
+    fn only_prints(&self) -> bool {
+        match self {
+            // The UCI loop ignores a vanished reader itself; the fake
+            // engine plays a broken engine for the tests.
+            EngineCmd::Uci | EngineCmd::FakeEngine { .. } => false,
+            EngineCmd::Perft { .. }
+            | EngineCmd::Bench { .. }
+            | EngineCmd::Analyse { .. }
+            | EngineCmd::Tree { .. }
+            | EngineCmd::Annotate { .. }
+            | EngineCmd::Opening { .. }
+            | EngineCmd::Eval { .. } => true,
+        }
+    }
+
     fn run(self) -> anyhow::Result<()> {
         match self {
             EngineCmd::Uci => {
@@ -730,6 +748,19 @@ impl EngineCmd {
 }
 
 impl BatchCmd {
+    /// As [`EngineCmd::only_prints`]: the match runners and the headless
+    /// screens talk to engines over pipes.
+    fn only_prints(&self) -> bool {
+        match self {
+            BatchCmd::Match { .. } | BatchCmd::Bughouse { .. } | BatchCmd::Headless { .. } => false,
+            BatchCmd::Tb { .. }
+            | BatchCmd::Datagen { .. }
+            | BatchCmd::Fuzz(_)
+            | BatchCmd::TuneNnue(_)
+            | BatchCmd::Tune { .. } => true,
+        }
+    }
+
     /// `matches`: the whole command line (`match` reads where each of its
     /// options stands).
     fn run(self, matches: &clap::ArgMatches) -> anyhow::Result<()> {

@@ -153,7 +153,15 @@ pub trait Variant: Copy + Default + Debug + Send + Sync + 'static {
     /// Plays a legal move. Returns the captured piece when it leaves the
     /// board for the partner (Bughouse only): colour of the captured piece,
     /// a promoted piece as a pawn.
-    fn play(pos: &Self::Pos, m: Move) -> (Self::Pos, Option<Piece>);
+    fn play(pos: &Self::Pos, m: Move) -> (Self::Pos, Option<Piece>) {
+        let mut p = pos.clone();
+        let sent = Self::play_in_place(&mut p, m);
+        (p, sent)
+    }
+
+    /// [`Variant::play`] on a position in place (the search's boards are
+    /// built where they will live, without moving the position around).
+    fn play_in_place(pos: &mut Self::Pos, m: Move) -> Option<Piece>;
 
     /// The same board as standard chess (tablebases and the book work only
     /// there): `board.as_std()`, also callable as `V::as_std(&board)`.
@@ -238,10 +246,9 @@ impl Variant for Std {
     }
 
     #[inline(always)]
-    fn play(pos: &Chess, m: Move) -> (Chess, Option<Piece>) {
-        let mut p = pos.clone();
-        p.play_unchecked(m);
-        (p, None)
+    fn play_in_place(pos: &mut Chess, m: Move) -> Option<Piece> {
+        pos.play_unchecked(m);
+        None
     }
 }
 
@@ -266,10 +273,9 @@ impl Variant for Zh {
     }
 
     #[inline(always)]
-    fn play(pos: &Crazyhouse, m: Move) -> (Crazyhouse, Option<Piece>) {
-        let mut p = pos.clone();
-        p.play_unchecked(m);
-        (p, None)
+    fn play_in_place(pos: &mut Crazyhouse, m: Move) -> Option<Piece> {
+        pos.play_unchecked(m);
+        None
     }
 }
 
@@ -297,6 +303,13 @@ impl Variant for Bug {
     #[inline]
     fn play(pos: &Crazyhouse, m: Move) -> (Crazyhouse, Option<Piece>) {
         crate::variant::rules::play_bughouse(pos, m)
+    }
+
+    #[inline]
+    fn play_in_place(pos: &mut Crazyhouse, m: Move) -> Option<Piece> {
+        let (p, sent) = crate::variant::rules::play_bughouse(pos, m);
+        *pos = p;
+        sent
     }
 }
 

@@ -299,27 +299,30 @@ impl<V: Variant> Board<V> {
                 v += psqt::<V>(us, role, to);
             }
         }
-        let old_rights = self.pos.castles().castling_rights();
-        let (pos, sent) = V::play(&self.pos, m);
-        if pos.castles().castling_rights() != old_rights {
-            h ^= zcastle(&self.pos) ^ zcastle(&pos);
+        // The child is built in place: the position is copied once and
+        // played where it stays.
+        let mut child: Board<V> = Board {
+            pos: self.pos.clone(),
+            hash: 0,
+            psqt: v,
+            checkers: Bitboard::EMPTY,
+            extra: self.extra,
+        };
+        let sent = V::play_in_place(&mut child.pos, m);
+        let pos = &child.pos;
+        if pos.castles().castling_rights() != self.pos.castles().castling_rights() {
+            h ^= zcastle(&self.pos) ^ zcastle(pos);
         }
-        h ^= zep(&pos);
-        let mut extra = self.extra;
+        h ^= zep(pos);
         if V::DROPS {
-            h ^= self.drop_key_change(&pos, m);
+            h ^= self.drop_key_change(pos, m);
             if let Some(piece) = sent {
-                h ^= extra.send(us, piece.role);
+                h ^= child.extra.send(us, piece.role);
             }
         }
-        let checkers = pos.checkers();
-        Board {
-            pos,
-            hash: h,
-            psqt: v,
-            checkers,
-            extra,
-        }
+        child.checkers = child.pos.checkers();
+        child.hash = h;
+        child
     }
 
     /// The change of the pocket and promoted-piece part of the key from

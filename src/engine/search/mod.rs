@@ -145,7 +145,7 @@ pub(crate) struct Searcher<'a, O: SearchObserver> {
     /// Root moves with their tablebase scores, in the order to search them
     /// (empty: the tables do not cover the root).
     pub root_tb: Vec<(Move, Score)>,
-    lmr: Vec<[u8; 64]>,
+    lmr: &'static [[u8; 64]; 64],
     /// The ply where the current quiescence search began.
     pub qs_top: Ply,
     /// How many capture plies quiescence may play (levels 1-7 see fewer
@@ -163,6 +163,19 @@ pub(crate) struct Searcher<'a, O: SearchObserver> {
     pub shared_nodes: Option<&'a AtomicU64>,
 }
 
+/// Late move reductions by depth and move number, computed once (a search
+/// starts on every move, and the logarithms cost more than a lookup).
+static LMR_TABLE: std::sync::LazyLock<[[u8; 64]; 64]> = std::sync::LazyLock::new(|| {
+    let mut lmr = [[0u8; 64]; 64];
+    for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            let v = LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR;
+            *r = v.max(0.0) as u8;
+        }
+    }
+    lmr
+});
+
 impl<'a, O: SearchObserver> Searcher<'a, O> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
@@ -176,13 +189,7 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
         hashes: Vec<u64>,
         features: Features,
     ) -> Self {
-        let mut lmr = vec![[0u8; 64]; 64];
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let v = LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR;
-                *r = v.max(0.0) as u8;
-            }
-        }
+        let lmr = &*LMR_TABLE;
         let lazy = features.effective().pruning && eval.lazy_ok();
         Searcher {
             tt,

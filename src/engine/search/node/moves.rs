@@ -32,7 +32,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
         );
         let mut best = Best::new(node.alpha);
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
-        let lmp_limit = (LMP_BASE + depth * depth) as usize / if se.improving { 1 } else { 2 };
+        let lmp_limit = (LMP_BASE + depth * depth) as usize >> u32::from(!se.improving);
         let mut skipping_quiets = false;
         let mut discovered = None;
         let mut overlooked = false;
@@ -58,19 +58,22 @@ impl<O: SearchObserver> Searcher<'_, O> {
             if Some(m) == node.excluded {
                 continue;
             }
-            // Start loading the child's TT entry and evaluation-cache slot
-            // while the move is checked and made (captures out of check
-            // started when they were generated).
             let quiet = !is_tactical(m);
-            if quiet || in_check || Some(m) == node.tt_move {
-                fetch(m);
-            }
             if self.blind_pct != 0 && !in_check && self.overlooks(board, m) {
                 overlooked = true;
                 continue;
             }
             if self.prune_move::<V>(board, depth, ply, m, quiet, &best, &mut discovered) {
                 continue;
+            }
+            // Start loading the child's TT entry and evaluation-cache slot
+            // while the move is made (captures out of check started when
+            // they were generated). Not before the pruning above: a pruned
+            // move's child is never read.
+            if prefetch && (quiet || in_check || Some(m) == node.tt_move) {
+                let key = board.key_after(m);
+                self.tt.prefetch(key);
+                self.eval.prefetch(key);
             }
             let singular = self.singular::<V>(board, depth, ply, m, cut_node, node)?;
             let score = self.search_move::<V, PV>(

@@ -352,7 +352,9 @@ fn every_key_in_the_footer_acts_with_one_press() {
 #[test]
 fn lazy_evaluation_has_its_own_words() {
     let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    let (ex, _) = explorer(kiwipete, 3);
+    // Depth 4: both sides of the prediction occur (see the same choice in
+    // `engine/tree/tests.rs`).
+    let (ex, _) = explorer(kiwipete, 4);
     let t = ex.tree().unwrap().clone();
     let words = |cut: bool| -> Vec<String> {
         t.steps

@@ -391,6 +391,13 @@ impl<V: Variant> Board<V> {
         h
     }
 
+    /// The key of [`Board::null_move`]'s position (cheap: for prefetching
+    /// before the position is built).
+    #[inline]
+    pub fn null_key(&self) -> u64 {
+        self.hash ^ zturn() ^ zep(&self.pos)
+    }
+
     /// Passes the turn (a "null move"). The side to move must not be in check.
     ///
     /// shakmaty has no way to flip the side to move in place, and
@@ -413,7 +420,7 @@ impl<V: Variant> Board<V> {
             fullmoves: self.pos.fullmoves(),
         };
         let pos = V::from_setup(setup, self.pos.castles().mode()).ok()?;
-        let hash = self.hash ^ zturn() ^ zep(&self.pos);
+        let hash = self.null_key();
         Some(Board {
             pos,
             hash,

@@ -321,9 +321,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
         // while the moves are ordered, checked and made.
         if self.features.transposition_table {
             for &(m, _) in moves.iter() {
-                let key = board.key_after(m);
-                self.tt.prefetch(key);
-                self.eval.prefetch(key);
+                self.prefetch_child(board.key_after(m));
             }
         }
         for i in 0..moves.len() {

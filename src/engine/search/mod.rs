@@ -145,7 +145,6 @@ pub(crate) struct Searcher<'a, O: SearchObserver> {
     /// Root moves with their tablebase scores, in the order to search them
     /// (empty: the tables do not cover the root).
     pub root_tb: Vec<(Move, Score)>,
-    lmr: &'static [[u8; 64]; 64],
     /// The ply where the current quiescence search began.
     pub qs_top: Ply,
     /// How many capture plies quiescence may play (levels 1-7 see fewer
@@ -189,7 +188,6 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
         hashes: Vec<u64>,
         features: Features,
     ) -> Self {
-        let lmr = &*LMR_TABLE;
         let lazy = features.effective().pruning && eval.lazy_ok();
         Searcher {
             tt,
@@ -210,7 +208,6 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
             root_depth: 0,
             tb: TbAccess::none(),
             root_tb: Vec::new(),
-            lmr,
             qs_top: 0,
             qs_cap: MAX_PLY,
             blind_pct: 0,
@@ -351,7 +348,18 @@ impl<'a, O: SearchObserver> Searcher<'a, O> {
 
     #[inline]
     fn lmr_reduction(&self, depth: Depth, moves: usize) -> Depth {
-        self.lmr[(depth as usize).min(63)][moves.min(63)] as Depth
+        LMR_TABLE[(depth as usize).min(63)][moves.min(63)] as Depth
+    }
+
+    /// Starts loading the TT entry and evaluation-cache slot of the
+    /// position with `key` (a child about to be searched), so that they
+    /// are in cache when the child is entered.
+    #[inline(always)]
+    pub(crate) fn prefetch_child(&self, key: u64) {
+        if self.features.transposition_table {
+            self.tt.prefetch(key);
+            self.eval.prefetch(key);
+        }
     }
 
     #[allow(clippy::too_many_arguments)]

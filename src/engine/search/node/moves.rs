@@ -43,15 +43,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
                 picker.skip_quiets();
                 skipping_quiets = true;
             }
-            let prefetch = self.features.transposition_table;
-            let (tt, eval) = (self.tt, &self.eval);
-            let fetch = |m: Move| {
-                if prefetch {
-                    let key = board.key_after(m);
-                    tt.prefetch(key);
-                    eval.prefetch(key);
-                }
-            };
+            let fetch = |m: Move| self.prefetch_child(board.key_after(m));
             let Some(m) = picker.next_with(board, self.hist, prev, &fetch) else {
                 break;
             };
@@ -70,10 +62,8 @@ impl<O: SearchObserver> Searcher<'_, O> {
             // while the move is made (captures out of check started when
             // they were generated). Not before the pruning above: a pruned
             // move's child is never read.
-            if prefetch && (quiet || in_check || Some(m) == node.tt_move) {
-                let key = board.key_after(m);
-                self.tt.prefetch(key);
-                self.eval.prefetch(key);
+            if quiet || in_check || Some(m) == node.tt_move {
+                self.prefetch_child(board.key_after(m));
             }
             let singular = self.singular::<V>(board, depth, ply, m, cut_node, node)?;
             let score = self.search_move::<V, PV>(

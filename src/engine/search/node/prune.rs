@@ -124,11 +124,7 @@ impl<O: SearchObserver> Searcher<'_, O> {
         }
         // Start loading the child's TT entry and evaluation-cache slot
         // while shakmaty builds (and validates) the position.
-        if self.features.transposition_table {
-            let key = board.null_key();
-            self.tt.prefetch(key);
-            self.eval.prefetch(key);
-        }
+        self.prefetch_child(board.null_key());
         let null = board.null_move()?;
         let r = NMP_BASE_REDUCTION
             + depth / NMP_DEPTH_DIVISOR

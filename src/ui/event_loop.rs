@@ -276,10 +276,10 @@ impl Runtime {
     fn run(&mut self, app: &mut App, effect: Effect) -> bool {
         match effect {
             Effect::Quit => return false,
-            Effect::HouseEngine(job) => {
+            Effect::HouseEngine { table, job } => {
                 let tx = self.tx.clone();
-                self.house_engines.handle(job, move |seat, news| {
-                    let _ = tx.send(Msg::HouseEngine { seat, news });
+                self.house_engines.handle(table, job, move |seat, news| {
+                    let _ = tx.send(Msg::HouseEngine { table, seat, news });
                 });
             }
             Effect::StartEngine(spec) => {

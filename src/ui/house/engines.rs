@@ -29,15 +29,18 @@ const PATIENCE: Duration = Duration::from_secs(3600);
 /// No request is waiting for an answer.
 const NO_REQUEST: u64 = u64::MAX;
 
-/// The running engines by seat.
+/// The running engines by table (one live game) and seat. A game's jobs
+/// reach only its own engines: a new game starting while the last one's
+/// engines quit keeps its own.
 #[derive(Default)]
 pub struct Engines {
-    seats: HashMap<usize, Box<dyn SeatEngine>>,
+    seats: HashMap<(u64, usize), Box<dyn SeatEngine>>,
 }
 
 impl Engines {
-    /// Carries out `job`; news goes to `send(seat, news)`.
-    pub fn handle<F>(&mut self, job: EngineJob, send: F)
+    /// Carries out `job` for the game at `table`; news goes to
+    /// `send(seat, news)`.
+    pub fn handle<F>(&mut self, table: u64, job: EngineJob, send: F)
     where
         F: Fn(usize, EngineNews) + Send + Clone + 'static,
     {
@@ -55,26 +58,33 @@ impl Engines {
                     send: send.clone(),
                 };
                 // A seat's old engine, if any, goes (without waiting for it).
-                self.seats.remove(&seat);
+                self.seats.remove(&(table, seat));
                 match dispatch(kind, start) {
                     Ok(engine) => {
-                        self.seats.insert(seat, engine);
+                        self.seats.insert((table, seat), engine);
                     }
                     Err(e) => send(seat, EngineNews::Failed(e.to_string())),
                 }
             }
-            EngineJob::QuitAll => self.seats.clear(),
+            EngineJob::QuitAll => self.seats.retain(|&(t, _), _| t != table),
             EngineJob::Go { seat, .. }
             | EngineJob::Update { seat, .. }
             | EngineJob::Ptell { seat, .. }
             | EngineJob::Stop { seat } => {
-                if let Some(e) = self.seats.get_mut(&seat)
+                if let Some(e) = self.seats.get_mut(&(table, seat))
                     && let Err(why) = e.handle(job)
                 {
                     send(seat, EngineNews::Failed(why));
                 }
             }
         }
+    }
+
+    /// The seats whose engines run, by table (sorted).
+    pub fn running(&self) -> Vec<(u64, usize)> {
+        let mut v: Vec<_> = self.seats.keys().copied().collect();
+        v.sort_unstable();
+        v
     }
 }
 
@@ -345,6 +355,7 @@ mod tests {
         };
         let mut engines = Engines::default();
         engines.handle(
+            1,
             EngineJob::Start {
                 seat: 2,
                 spec: EngineSpec::External { command },
@@ -354,7 +365,7 @@ mod tests {
             send.clone(),
         );
         assert_eq!(news(&rx), EngineNews::Name("Fake".into()));
-        engines.handle(go(1, false), send.clone());
+        engines.handle(1, go(1, false), send.clone());
         let pv = vec!["e2e4".to_string(), "e7e5".to_string()];
         let info = |id| EngineNews::Info {
             id,
@@ -370,15 +381,15 @@ mod tests {
         };
         assert_eq!(news(&rx), best);
         // Analysis, stopped: its answer is dropped.
-        engines.handle(go(2, true), send.clone());
+        engines.handle(1, go(2, true), send.clone());
         assert_eq!(news(&rx), EngineNews::Ptell("need N".into()));
         assert_eq!(news(&rx), info(2));
-        engines.handle(EngineJob::Stop { seat: 2 }, send.clone());
+        engines.handle(1, EngineJob::Stop { seat: 2 }, send.clone());
         // Superseded: the same.
-        engines.handle(go(3, true), send.clone());
+        engines.handle(1, go(3, true), send.clone());
         assert_eq!(news(&rx), EngineNews::Ptell("need N".into()));
         assert_eq!(news(&rx), info(3));
-        engines.handle(go(4, false), send.clone());
+        engines.handle(1, go(4, false), send.clone());
         assert_eq!(news(&rx), info(4));
         assert_eq!(
             news(&rx),
@@ -387,7 +398,7 @@ mod tests {
                 uci: "e2e4".into()
             }
         );
-        engines.handle(EngineJob::QuitAll, send);
+        engines.handle(1, EngineJob::QuitAll, send);
         // The engine goes by itself.
         let deadline = std::time::Instant::now() + Duration::from_secs(10);
         while heard(&log).last().map(String::as_str) != Some("quit") {
@@ -458,9 +469,9 @@ mod tests {
             kind: VariantKind::Bughouse,
             partner_human: true,
         };
-        engines.handle(start(command), send.clone());
+        engines.handle(1, start(command), send.clone());
         assert_eq!(news(&rx), EngineNews::Name("FakeX".into()));
-        engines.handle(go(1, false), send.clone());
+        engines.handle(1, go(1, false), send.clone());
         let mut seen = Vec::new();
         let best = wait_for(&rx, &mut seen, |n| matches!(n, EngineNews::Best { .. }));
         assert_eq!(
@@ -480,6 +491,7 @@ mod tests {
         );
         // The partner talks; the engine answers between searches.
         engines.handle(
+            1,
             EngineJob::Ptell {
                 seat: 2,
                 text: "+n".into(),
@@ -495,6 +507,7 @@ mod tests {
         // 1. e4 e5, and a pawn from the partner: the engine drops it.
         let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR[P] w KQkq - 0 2";
         engines.handle(
+            1,
             EngineJob::Go {
                 seat: 2,
                 id: 2,
@@ -515,7 +528,7 @@ mod tests {
                 uci: "P@d4".into()
             }
         );
-        engines.handle(EngineJob::QuitAll, send.clone());
+        engines.handle(1, EngineJob::QuitAll, send.clone());
         let deadline = std::time::Instant::now() + Duration::from_secs(10);
         while heard(&log).last().map(String::as_str) != Some("quit") {
             assert!(std::time::Instant::now() < deadline, "{:?}", heard(&log));
@@ -537,15 +550,15 @@ mod tests {
 
         // An engine that dies: a clear failure, no move.
         let (command, log) = fake_xboard("house-dies", "die");
-        engines.handle(start(command), send.clone());
+        engines.handle(1, start(command), send.clone());
         assert_eq!(news(&rx), EngineNews::Name("FakeX".into()));
-        engines.handle(go(3, false), send.clone());
+        engines.handle(1, go(3, false), send.clone());
         let failed = wait_for(&rx, &mut Vec::new(), |n| matches!(n, EngineNews::Failed(_)));
         let EngineNews::Failed(why) = failed else {
             unreachable!()
         };
         assert!(why.contains("closed its output"), "{why}");
-        engines.handle(EngineJob::QuitAll, send);
+        engines.handle(1, EngineJob::QuitAll, send);
         remove_fake(&log);
 
         // No command after the prefix: said so at once.
@@ -553,7 +566,7 @@ mod tests {
         let send = move |seat, news| {
             let _ = tx.send((seat, news));
         };
-        engines.handle(start("xboard:".into()), send);
+        engines.handle(1, start("xboard:".into()), send);
         let EngineNews::Failed(why) = news(&rx) else {
             panic!("no failure")
         };

@@ -64,8 +64,11 @@ pub enum Effect {
         dir: PathBuf,
         materials: Vec<crate::tablebase::Material>,
     },
-    /// Work for an engine of a live Crazyhouse/Bughouse game.
-    HouseEngine(crate::ui::house::live::EngineJob),
+    /// Work for an engine of the live Crazyhouse/Bughouse game at `table`.
+    HouseEngine {
+        table: u64,
+        job: crate::ui::house::live::EngineJob,
+    },
     Quit,
 }
 
@@ -114,8 +117,10 @@ pub enum Msg {
         path: PathBuf,
         result: Result<Vec<Result<crate::ui::house::Show, String>>, String>,
     },
-    /// An engine of a live Crazyhouse/Bughouse game said something.
+    /// An engine of the live Crazyhouse/Bughouse game at `table` said
+    /// something.
     HouseEngine {
+        table: u64,
         seat: usize,
         news: crate::ui::house::live::EngineNews,
     },

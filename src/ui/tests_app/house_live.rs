@@ -14,7 +14,7 @@ pub(super) fn jobs(a: &mut App) -> Vec<EngineJob> {
     a.take_effects()
         .into_iter()
         .filter_map(|e| match e {
-            Effect::HouseEngine(j) => Some(j),
+            Effect::HouseEngine { job, .. } => Some(job),
             _ => None,
         })
         .collect()
@@ -33,6 +33,7 @@ pub(super) fn go_for(jobs: &[EngineJob], seat: usize) -> Option<(u64, String)> {
 pub(super) fn answer(a: &mut App, seat: usize, id: u64, uci: &str, now: Instant) {
     a.update(
         Msg::HouseEngine {
+            table: table(a),
             seat,
             news: EngineNews::Best {
                 id,
@@ -41,6 +42,12 @@ pub(super) fn answer(a: &mut App, seat: usize, id: u64, uci: &str, now: Instant)
         },
         now,
     );
+}
+
+/// The table of the live game on top (its engines' news carries it).
+pub(super) fn table(a: &App) -> u64 {
+    a.find::<crate::ui::app::HouseScreen>()
+        .map_or(0, |h| h.table())
 }
 
 pub(super) fn live_moves(a: &App) -> usize {
@@ -100,6 +107,7 @@ fn crazyhouse_against_an_engine_typed_keyboard_and_mouse_drops() {
     // Its search shows as it thinks (White's view, SAN).
     a.update(
         Msg::HouseEngine {
+            table: table(&a),
             seat: 1,
             news: EngineNews::Info {
                 id,
@@ -354,6 +362,7 @@ fn bughouse_pieces_arrive_mid_think_and_messages_go_both_ways() {
     // Partners box (not a status line that the next message replaces).
     a.update(
         Msg::HouseEngine {
+            table: table(&a),
             seat: bb,
             news: EngineNews::Ptell("sit".into()),
         },
@@ -369,6 +378,7 @@ fn bughouse_pieces_arrive_mid_think_and_messages_go_both_ways() {
     // "go" withdraws the sit; a free text is news.
     a.update(
         Msg::HouseEngine {
+            table: table(&a),
             seat: bb,
             news: EngineNews::Ptell("go".into()),
         },
@@ -378,6 +388,7 @@ fn bughouse_pieces_arrive_mid_think_and_messages_go_both_ways() {
     assert!(!screen.contains("│Partner asks: sit"), "{screen}");
     a.update(
         Msg::HouseEngine {
+            table: table(&a),
             seat: bb,
             news: EngineNews::Ptell("good luck".into()),
         },
@@ -421,6 +432,7 @@ fn a_flag_on_the_other_board_ends_your_game() {
     jobs(&mut a);
     a.update(
         Msg::HouseEngine {
+            table: table(&a),
             seat: 1,
             news: EngineNews::Failed("it crashed".into()),
         },

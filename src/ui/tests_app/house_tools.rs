@@ -80,11 +80,13 @@ fn the_new_game_dialog_offers_the_variants() {
     a.take_effects();
     key(&mut a, KeyCode::Enter, t0);
     assert!(a.house().is_none());
-    assert!(
-        a.take_effects()
-            .iter()
-            .any(|e| matches!(e, Effect::HouseEngine(EngineJob::QuitAll)))
-    );
+    assert!(a.take_effects().iter().any(|e| matches!(
+        e,
+        Effect::HouseEngine {
+            job: EngineJob::QuitAll,
+            ..
+        }
+    )));
 }
 
 #[test]
@@ -147,6 +149,7 @@ fn analysis_and_the_evaluation_of_a_crazyhouse_position() {
     // Its lines show in SAN, drops included, White's view.
     a.update(
         Msg::HouseEngine {
+            table: table(&a),
             seat: ASSISTANT,
             news: EngineNews::Info {
                 id,

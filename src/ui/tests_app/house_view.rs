@@ -4,7 +4,7 @@
 //! keeping the moves, the partner line and whole names.
 
 use super::house_live::{
-    ENGINE, answer, bughouse, click, crazyhouse, go_for, jobs, live_moves, shift_or_key,
+    ENGINE, answer, bughouse, click, crazyhouse, go_for, jobs, live_moves, shift_or_key, table,
 };
 use super::*;
 use crate::ui::house::live::{ASSISTANT, EngineJob, EngineNews, LiveSetup, Player, seat_index};
@@ -159,6 +159,7 @@ fn the_house_screens_have_the_eval_bar_and_say_whose_view_the_scores_are() {
         .unwrap();
     a.update(
         Msg::HouseEngine {
+            table: table(&a),
             seat: ASSISTANT,
             news: EngineNews::Info {
                 id,
@@ -204,6 +205,7 @@ fn bughouse_bar_and_a_weak_levels_search_says_what_it_played() {
     let (id, _) = go_for(&jobs(&mut a), 1).expect("Black on A thinks");
     a.update(
         Msg::HouseEngine {
+            table: table(&a),
             seat: 1,
             news: EngineNews::Info {
                 id,
@@ -266,6 +268,7 @@ fn at_80x24_the_moves_the_partner_line_and_whole_names_stay() {
     type_str(&mut a, "exd5", t0);
     a.update(
         Msg::HouseEngine {
+            table: table(&a),
             seat: seat_index(1, Color::Black),
             news: EngineNews::Ptell("go".into()),
         },

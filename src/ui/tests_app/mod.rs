@@ -11,6 +11,7 @@ mod house_tools;
 mod house_view;
 mod input;
 mod keymap;
+mod new_game;
 mod openings;
 mod render;
 mod replay;

@@ -86,6 +86,7 @@ impl House<'_> {
             };
         }
         self.s.save = path;
+        self.s.table = self.ui.new_id();
         if let Some(l) = h.live.as_deref_mut() {
             l.watched = h.main;
         }
@@ -159,7 +160,10 @@ impl House<'_> {
             h.pick.drop = None;
         }
         for j in jobs {
-            self.ui.effects.push(Effect::HouseEngine(j));
+            self.ui.effects.push(Effect::HouseEngine {
+                table: self.s.table,
+                job: j,
+            });
         }
         if let Some(n) = news.last() {
             self.ui.info(n.clone());

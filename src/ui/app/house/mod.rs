@@ -24,6 +24,9 @@ pub struct HouseScreen {
     /// A typed board move only a drop can make (`Nf5` with a knight in
     /// hand): asking whether to drop it.
     pub(super) confirm_drop: Option<(Role, Square)>,
+    /// The live game's table: its engines' jobs and news carry it, so a
+    /// game never hears (or stops) the engines of another.
+    pub(super) table: u64,
 }
 
 impl HouseScreen {
@@ -35,7 +38,13 @@ impl HouseScreen {
             message_text: None,
             resign_armed: false,
             confirm_drop: None,
+            table: 0,
         }
+    }
+
+    /// The live game's table (see [`Msg::HouseEngine`]).
+    pub fn table(&self) -> u64 {
+        self.table
     }
 
     /// A live game is on this screen.
@@ -65,7 +74,7 @@ impl Screen for HouseScreen {
 
     fn message(&mut self, ui: &mut Shared, msg: Msg, now: Instant) -> Option<Msg> {
         match msg {
-            Msg::HouseEngine { seat, news } => {
+            Msg::HouseEngine { table, seat, news } if table == self.table && self.is_live() => {
                 House { ui, s: self }.on_house_engine(seat, news, now)
             }
             other => return Some(other),
@@ -83,9 +92,10 @@ impl Screen for HouseScreen {
             crate::ui::gamefile::discard_if_empty(p);
         }
         if self.is_live() {
-            ui.effects.push(Effect::HouseEngine(
-                crate::ui::house::live::EngineJob::QuitAll,
-            ));
+            ui.effects.push(Effect::HouseEngine {
+                table: self.table,
+                job: crate::ui::house::live::EngineJob::QuitAll,
+            });
         }
     }
 

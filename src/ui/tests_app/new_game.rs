@@ -1,0 +1,227 @@
+//! A new game over a game in play: the engines of the new game answer
+//! (Crazyhouse and Bughouse used to lose theirs to the old game's "quit"),
+//! and a key that would leave a game in progress asks first while a move
+//! typed in lower case (`nf3`) is a move.
+//!
+//! The Crazyhouse/Bughouse engines run as the runtime runs them
+//! ([`Engines`], one process a seat), here a small UCI engine in `sh` that
+//! answers the first move of either side.
+
+use super::house_live::{jobs, live_moves, table};
+use super::*;
+use crate::ui::house::engines::Engines;
+use crate::ui::house::live::{EngineJob, EngineNews, LiveSetup, Player};
+use crate::variant::VariantKind;
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+/// A UCI engine that moves a knight out and back, whatever the position:
+/// White g1f3, f3g1, ...; Black g8f6, f6g8, ... (legal while nobody else
+/// touches those squares, which is all these tests need).
+#[cfg(unix)]
+fn shuffler(name: &str) -> (String, PathBuf) {
+    let dir = temp_dir(&format!("shuffler-{name}"));
+    let script = dir.join("engine.sh");
+    std::fs::write(
+        &script,
+        r#"side=w; out=0
+while IFS= read -r line; do
+  case "$line" in
+    uci) printf 'id name Shuffler\nuciok\n' ;;
+    isready) echo readyok ;;
+    position*" b "*) side=b ;;
+    position*) side=w ;;
+    go*)
+      if [ "$side" = b ]; then
+        if [ $out = 0 ]; then echo "bestmove g8f6"; else echo "bestmove f6g8"; fi
+      else
+        if [ $out = 0 ]; then echo "bestmove g1f3"; else echo "bestmove f3g1"; fi
+      fi
+      out=$((1 - out)) ;;
+    quit) exit 0 ;;
+  esac
+done
+"#,
+    )
+    .unwrap();
+    (format!("sh {}", script.display()), dir)
+}
+
+/// Half-moves played on board A of the live game.
+fn board_a_moves(a: &App) -> usize {
+    a.house()
+        .and_then(|h| h.live.as_ref())
+        // `board_ply` counts from the start position's move number (1).
+        .map_or(0, |l| l.board_ply(0) - 2)
+}
+
+/// The runtime's part for house engines: jobs go to real engine processes,
+/// their news comes back as the app's messages.
+struct Runtime {
+    engines: Engines,
+    tx: Sender<Msg>,
+    rx: Receiver<Msg>,
+}
+
+impl Runtime {
+    fn new() -> Runtime {
+        let (tx, rx) = channel();
+        Runtime {
+            engines: Engines::default(),
+            tx,
+            rx,
+        }
+    }
+
+    /// Carries out the app's engine jobs (other effects are dropped).
+    fn run(&mut self, a: &mut App) {
+        for e in a.take_effects() {
+            if let Effect::HouseEngine { table, job } = e {
+                let tx = self.tx.clone();
+                self.engines.handle(table, job, move |seat, news| {
+                    let _ = tx.send(Msg::HouseEngine { table, seat, news });
+                });
+            }
+        }
+    }
+
+    /// Hands engine news to the app until `done` holds (or ten seconds).
+    fn until(&mut self, a: &mut App, done: impl Fn(&App) -> bool) -> bool {
+        let end = Instant::now() + Duration::from_secs(10);
+        self.run(a);
+        while !done(a) {
+            let left = end.saturating_duration_since(Instant::now());
+            match self.rx.recv_timeout(left) {
+                Ok(msg) => a.update(msg, Instant::now()),
+                Err(_) => return false,
+            }
+            self.run(a);
+        }
+        true
+    }
+}
+
+/// `n`, then Enter in the dialog (and again where it asks first).
+fn new_game_from_dialog(a: &mut App, now: Instant) {
+    key(a, KeyCode::Char('n'), now);
+    assert!(
+        matches!(a.ui.overlay, Overlay::NewGame(_)),
+        "n opens the new-game dialog"
+    );
+    key(a, KeyCode::Enter, now);
+    if matches!(a.ui.overlay, Overlay::NewGame(_)) {
+        key(a, KeyCode::Enter, now);
+    }
+    assert!(matches!(a.ui.overlay, Overlay::None), "a new game started");
+}
+
+#[cfg(unix)]
+fn house_new_game_gets_replies(kind: VariantKind) {
+    let t = Instant::now();
+    let (command, dir) = shuffler(&format!("{kind:?}"));
+    let engine = EngineSpec::External {
+        command: command.clone(),
+    };
+    let mut a = app();
+    a.update(Msg::Resize(160, 50), t);
+    // The dialog offers the same engine for the next game.
+    a.ui.launch_setup = Some(Setup {
+        engine: engine.clone(),
+        ..setup(WHITE, None, None)
+    });
+    let e = Player::Engine(engine);
+    let players = if kind == VariantKind::Bughouse {
+        vec![[Player::Human, e.clone()], [e.clone(), e]]
+    } else {
+        vec![[Player::Human, e]]
+    };
+    a.start_live(
+        LiveSetup {
+            kind,
+            players,
+            time: None,
+            start: None,
+        },
+        t,
+    );
+    let mut rt = Runtime::new();
+    let first = table(&a);
+    type_str(&mut a, "e4", t);
+    // Bughouse: board B plays too; wait for the reply on our board.
+    let replied = |a: &App| board_a_moves(a) >= 2;
+    assert!(rt.until(&mut a, replied), "the first game's engine answers");
+    new_game_from_dialog(&mut a, t);
+    let second = table(&a);
+    assert_ne!(first, second, "the new game has a table of its own");
+    assert_eq!(board_a_moves(&a), 0);
+    rt.run(&mut a);
+    assert!(
+        rt.engines.running().iter().any(|&(t, _)| t == second),
+        "the new game's engines run: {:?}",
+        rt.engines.running()
+    );
+    assert!(
+        !rt.engines.running().iter().any(|&(t, _)| t == first),
+        "the old game's engines quit: {:?}",
+        rt.engines.running()
+    );
+    type_str(&mut a, "e4", t);
+    assert!(
+        rt.until(&mut a, replied),
+        "the new game's engine answers; status: {:?}",
+        a.ui.status
+    );
+    drop(rt);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_new_crazyhouse_game_has_engines_that_answer() {
+    house_new_game_gets_replies(VariantKind::Crazyhouse);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_new_bughouse_game_has_engines_that_answer() {
+    house_new_game_gets_replies(VariantKind::Bughouse);
+}
+
+/// Stale news of an old game's engine never reaches the new game.
+#[test]
+fn news_of_another_table_is_not_played() {
+    let t = Instant::now();
+    let mut a = super::house_live::crazyhouse(t);
+    let old = table(&a);
+    type_str(&mut a, "e4", t);
+    let (id, _) = super::house_live::go_for(&jobs(&mut a), 1).expect("the engine is asked");
+    new_game_from_dialog(&mut a, t);
+    type_str(&mut a, "e4", t);
+    assert_eq!(live_moves(&a), 1);
+    // The old game's engine answers late, with an id the new game uses.
+    a.update(
+        Msg::HouseEngine {
+            table: old,
+            seat: 1,
+            news: EngineNews::Best {
+                id,
+                uci: "e7e5".into(),
+            },
+        },
+        t,
+    );
+    assert_eq!(live_moves(&a), 1, "an old game's answer is not played");
+    let new = table(&a);
+    let quits: Vec<u64> = a
+        .take_effects()
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::HouseEngine {
+                table,
+                job: EngineJob::QuitAll,
+            } => Some(table),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(quits, [old], "only the old game's engines quit");
+    assert_ne!(new, old);
+}

@@ -12,6 +12,7 @@ mod house_view;
 mod input;
 mod keymap;
 mod new_game;
+mod new_user;
 mod openings;
 mod render;
 mod replay;

@@ -171,6 +171,9 @@ impl Chess<'_> {
         self.s.game = game;
         self.s.evals.clear();
         self.s.queued = None;
+        // Started (resumed) now: a screen opened over it and closed again
+        // comes back to this game, not to a new one.
+        self.s.started_at = Some(now);
         // Another Kibitz playing this very game would overwrite its file
         // with every move: this one goes on in a copy.
         let copy = !crate::ui::gamefile::claim(&path);

@@ -1,0 +1,58 @@
+//! Seams a new user hit (issue 49): a resumed game lost under a replay,
+//! a refused move that swallowed command keys, the puzzle screen's way
+//! out, and a game not saved without a word on screen.
+
+use super::replay::open_text;
+use super::*;
+
+fn status_text(a: &App) -> String {
+    a.ui.status
+        .as_ref()
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
+}
+
+/// A game of `moves` (UCI), as a saved file holds it.
+fn game_of(moves: &[&str]) -> crate::game::Game {
+    let mut g = crate::game::Game::new(Board::startpos());
+    let mut b = Board::startpos();
+    for m in moves {
+        let mv = b.parse_uci(m).unwrap();
+        g.push(mv, None);
+        b = b.play(mv);
+    }
+    g
+}
+
+const SAMPLE: &str = "[White \"A\"]\n[Black \"B\"]\n\n1. d4 d5 2. c4 *\n";
+
+// Seam 2: a resumed game comes back after a replay opened over it.
+#[test]
+fn a_resumed_game_comes_back_after_a_replay() {
+    let t = Instant::now();
+    let dir = temp_dir("resumed-under-replay");
+    let path = dir.join("2026-01-01_120000.pgn");
+    let g = game_of(&["e2e4", "e7e5", "g1f3"]);
+    std::fs::write(&path, crate::game::pgn::write_pgn(&g)).unwrap();
+    let mut a = app();
+    a.resume(g, path.clone(), t);
+    assert_eq!(uci_moves(&a), ["e2e4", "e7e5", "g1f3"]);
+    open_text(&mut a, SAMPLE, None, t);
+    assert!(a.chess().replay.is_some(), "the replay is on top");
+    assert!(
+        status_text(&a).contains("Your game waits beneath the replay"),
+        "{}",
+        status_text(&a)
+    );
+    key(&mut a, KeyCode::Esc, t);
+    assert_eq!(a.depth(), 1, "back to the game");
+    assert!(a.chess().replay.is_none());
+    assert_eq!(
+        uci_moves(&a),
+        ["e2e4", "e7e5", "g1f3"],
+        "the resumed game, not a new one; status: {}",
+        status_text(&a)
+    );
+    assert_eq!(a.chess().save_path.as_deref(), Some(path.as_path()));
+    let _ = std::fs::remove_dir_all(&dir);
+}

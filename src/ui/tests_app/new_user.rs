@@ -56,3 +56,39 @@ fn a_resumed_game_comes_back_after_a_replay() {
     assert_eq!(a.chess().save_path.as_deref(), Some(path.as_path()));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// Seam 4: after a refused move, command keys are commands again.
+#[test]
+fn a_refused_move_does_not_swallow_command_keys() {
+    let t = Instant::now();
+    for (k, check) in [
+        ('?', "help"),
+        ('F', "flip"),
+        ('q', "quit"),
+        ('e', "a new move"),
+    ] {
+        let mut a = app();
+        a.start_game(setup(WHITE, None, None), t);
+        type_str(&mut a, "O-O", t);
+        assert!(a.chess().input_refused, "O-O is refused");
+        let flipped = a.ui.flipped;
+        if k.is_ascii_uppercase() {
+            shift(&mut a, k, t);
+        } else {
+            key(&mut a, KeyCode::Char(k), t);
+        }
+        match check {
+            "help" => assert!(matches!(a.ui.overlay, Overlay::Help { .. }), "? opens the help"),
+            "flip" => assert_ne!(a.ui.flipped, flipped, "F flips the board"),
+            "quit" => assert!(a.ui.quit, "q quits"),
+            _ => assert_eq!(a.chess().input, "e", "a move is typed afresh"),
+        }
+        if check != "a new move" {
+            assert!(
+                !a.chess().move_box_shown(),
+                "'{k}': the refused text is gone, nothing typed: {:?}",
+                a.chess().input
+            );
+        }
+    }
+}

@@ -157,11 +157,16 @@ impl Chess<'_> {
                     self.s.move_box_open = false;
                 }
             }
+            // A refused move gives way to whatever comes next: a new move
+            // or a command key (`?`, `q`, `F`), each as if the box were
+            // closed.
+            KeyCode::Char(_) if self.s.input_refused => {
+                self.s.input_refused = false;
+                self.s.input.clear();
+                self.s.move_box_open = false;
+                return false;
+            }
             KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => {
-                // A refused move gives way to the new one being typed.
-                if std::mem::take(&mut self.s.input_refused) {
-                    self.s.input.clear();
-                }
                 if self.s.input.len() < 12 {
                     self.s.input.push(c);
                 }

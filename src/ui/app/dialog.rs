@@ -24,6 +24,26 @@ impl App {
         };
         let n_opp = d.opponent_choices();
         let text_field = matches!(d.field, 2 | 4 | 5);
+        // The letter that opened the dialog began a move (`n`, `f`: `nf3`).
+        if let Some(first) = d.typed.take()
+            && let KeyCode::Char(c) = k.code
+            && !k
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+        {
+            let text = format!("{first}{c}");
+            let dialog = std::mem::replace(&mut self.ui.overlay, Overlay::None);
+            let ui = &mut self.ui;
+            if let Some(top) = self.screens.last_mut()
+                && top.continue_typing(ui, &text)
+            {
+                return;
+            }
+            self.ui.overlay = dialog;
+        }
+        let Overlay::NewGame(d) = &mut self.ui.overlay else {
+            return;
+        };
         match k.code {
             KeyCode::Esc => {
                 self.ui.overlay = Overlay::None;
@@ -53,6 +73,15 @@ impl App {
                 if f.len() < 100 {
                     f.push(c);
                 }
+            }
+            // A game in progress is left only on a second Enter.
+            KeyCode::Enter if d.leaves.is_some() && !d.armed => {
+                let leaves = d.leaves.clone().unwrap_or_default();
+                d.armed = true;
+                d.error = Some(format!(
+                    "A new game leaves {leaves}. Enter again starts it; Esc goes back."
+                ));
+                return;
             }
             KeyCode::Enter if d.variant > 0 => {
                 match d.live_setup() {
@@ -86,6 +115,7 @@ impl App {
         }
         if let Overlay::NewGame(d) = &mut self.ui.overlay {
             d.error = None;
+            d.armed = false;
         }
     }
 }

@@ -38,9 +38,26 @@ impl App {
             }
             return;
         }
+        let dialog_before = matches!(self.ui.overlay, Overlay::NewGame(_));
         let ui = &mut self.ui;
         if let Some(top) = self.screens.last_mut() {
             top.key(ui, k, now);
+            // The new-game dialog just opened: it knows the game it would
+            // leave, and the letter that opened it if a move can begin so.
+            if !dialog_before && let Overlay::NewGame(d) = &mut ui.overlay {
+                d.leaves = top.game_in_progress();
+                d.typed = match k.code {
+                    KeyCode::Char(c)
+                        if !k
+                            .modifiers
+                            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+                            && crate::ui::input::looks_like_move_prefix(&c.to_string()) =>
+                    {
+                        Some(c)
+                    }
+                    _ => None,
+                };
+            }
         }
     }
 

@@ -20,6 +20,16 @@ pub struct NewGameDialog {
     pub error: Option<String>,
     /// The external engine offered, if any.
     pub external: Option<String>,
+    /// The letter that opened the dialog, when a move can begin with it
+    /// (`n` of `nf3`): a next key that continues the move closes the
+    /// dialog and the move is typed.
+    pub typed: Option<char>,
+    /// The game in progress a new game would leave, in words: Enter asks
+    /// first.
+    pub leaves: Option<String>,
+    /// Enter was pressed once over a game in progress: the next Enter
+    /// starts the new game.
+    pub armed: bool,
 }
 
 pub const VARIANTS: [&str; 3] = ["Chess", "Crazyhouse", "Bughouse"];
@@ -115,6 +125,9 @@ impl NewGameDialog {
             variant,
             error: None,
             external: external_command(spec, config),
+            typed: None,
+            leaves: None,
+            armed: false,
         }
     }
 

@@ -76,6 +76,21 @@ pub trait Screen: Any {
         super::super::layout::layout(area).is_some()
     }
 
+    /// The game in progress that a new game would leave, in words ("your
+    /// game after 3. Nf3"): starting one asks first. None when nothing
+    /// would be lost (no move yet, the game over, a replay).
+    fn game_in_progress(&self) -> Option<String> {
+        None
+    }
+
+    /// A key opened a dialog over this screen and the next one showed it
+    /// was a move being typed (`n`, then `f`: `nf3`): the screen takes
+    /// `text` into its move box if a move of its board can begin so.
+    fn continue_typing(&mut self, ui: &mut Shared, text: &str) -> bool {
+        let _ = (ui, text);
+        false
+    }
+
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
 }

@@ -78,7 +78,10 @@ fn a_refused_move_does_not_swallow_command_keys() {
             key(&mut a, KeyCode::Char(k), t);
         }
         match check {
-            "help" => assert!(matches!(a.ui.overlay, Overlay::Help { .. }), "? opens the help"),
+            "help" => assert!(
+                matches!(a.ui.overlay, Overlay::Help { .. }),
+                "? opens the help"
+            ),
             "flip" => assert_ne!(a.ui.flipped, flipped, "F flips the board"),
             "quit" => assert!(a.ui.quit, "q quits"),
             _ => assert_eq!(a.chess().input, "e", "a move is typed afresh"),
@@ -91,4 +94,72 @@ fn a_refused_move_does_not_swallow_command_keys() {
             );
         }
     }
+}
+
+// Seam 3: `nf3` is a move; `n` over a game in progress asks before the
+// game is left.
+#[test]
+fn lower_case_nf3_is_a_move_and_n_asks_before_leaving_a_game() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(WHITE, None, None), t);
+    type_str(&mut a, "e4", t);
+    let req = take_go(&mut a, Slot::Opponent).expect("the engine is asked");
+    reply(&mut a, &req, "e7e5", t);
+    type_str(&mut a, "nf3", t);
+    assert_eq!(
+        uci_moves(&a),
+        ["e2e4", "e7e5", "g1f3"],
+        "nf3 is a move; status: {}",
+        status_text(&a)
+    );
+    assert!(matches!(a.ui.overlay, Overlay::None));
+    let req = take_go(&mut a, Slot::Opponent).expect("the engine is asked");
+    reply(&mut a, &req, "b8c6", t);
+    // `n` then Enter: the dialog asks first, naming the game it leaves.
+    key(&mut a, KeyCode::Char('n'), t);
+    key(&mut a, KeyCode::Enter, t);
+    let Overlay::NewGame(d) = &a.ui.overlay else {
+        panic!("the dialog stays open: {:?}", a.ui.status);
+    };
+    let warning = d.error.clone().unwrap_or_default();
+    assert!(
+        warning.contains("leaves your game after 2 moves") && warning.contains("Enter again"),
+        "{warning}"
+    );
+    let shown = render(&a, 120, 40);
+    let flat = shown
+        .replace('│', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(flat.contains("again starts it; Esc goes back"), "{shown}");
+    assert_eq!(a.chess().game.moves().len(), 4, "the game is still there");
+    // Esc goes back to it.
+    key(&mut a, KeyCode::Esc, t);
+    assert_eq!(a.chess().game.moves().len(), 4);
+    // Enter twice starts the new game.
+    key(&mut a, KeyCode::Char('n'), t);
+    key(&mut a, KeyCode::Enter, t);
+    key(&mut a, KeyCode::Enter, t);
+    assert!(matches!(a.ui.overlay, Overlay::None));
+    assert!(a.chess().game.moves().is_empty(), "a new game");
+    // Before the first move nothing is lost: one Enter starts it.
+    key(&mut a, KeyCode::Char('n'), t);
+    key(&mut a, KeyCode::Enter, t);
+    assert!(matches!(a.ui.overlay, Overlay::None), "no question");
+}
+
+// Seam 3 in Crazyhouse: `nf3` is a move there too.
+#[test]
+fn lower_case_nf3_is_a_move_in_crazyhouse() {
+    use super::house_live::{answer, crazyhouse, go_for, jobs, live_moves};
+    let t = Instant::now();
+    let mut a = crazyhouse(t);
+    type_str(&mut a, "e4", t);
+    let (id, _) = go_for(&jobs(&mut a), 1).expect("the engine is asked");
+    answer(&mut a, 1, id, "e7e5", t);
+    type_str(&mut a, "nf3", t);
+    assert_eq!(live_moves(&a), 3, "status: {}", status_text(&a));
+    assert!(matches!(a.ui.overlay, Overlay::None));
 }

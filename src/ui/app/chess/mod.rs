@@ -241,5 +241,31 @@ impl Screen for ChessScreen {
         }
     }
 
+    fn game_in_progress(&self) -> Option<String> {
+        let live = self.replay.is_none() && self.drill.is_none() && self.trainer.is_none();
+        if !live || self.is_over() || self.game.moves().is_empty() {
+            return None;
+        }
+        let progress = crate::ui::text::game_progress(&self.game);
+        Some(match &self.save_path {
+            Some(_) => format!(
+                "your game after {progress} (it is saved: Kibitz offers it again when it starts)"
+            ),
+            None => {
+                format!("your game after {progress}, which is not saved (Esc, then S saves it)")
+            }
+        })
+    }
+
+    fn continue_typing(&mut self, ui: &mut Shared, text: &str) -> bool {
+        let c = Chess { ui, s: self };
+        if !c.typing_allowed() || !could_begin_move(c.board().chess(), text) {
+            return false;
+        }
+        c.s.input = text.to_string();
+        c.s.input_refused = false;
+        true
+    }
+
     screen_any!();
 }

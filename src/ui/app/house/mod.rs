@@ -108,6 +108,38 @@ impl Screen for HouseScreen {
         crate::ui::layout::house_layout(area, boards, false).is_some()
     }
 
+    fn game_in_progress(&self) -> Option<String> {
+        let l = self.house.as_ref()?.live.as_ref()?;
+        if l.is_over() || l.moves_played() == 0 {
+            return None;
+        }
+        let game = if l.boards() == 2 {
+            "Bughouse"
+        } else {
+            "Crazyhouse"
+        };
+        let n = l.moves_played();
+        let moves = format!("{n} move{}", if n == 1 { "" } else { "s" });
+        Some(match &self.save {
+            Some(_) => format!(
+                "your {game} game after {moves} (it is saved: Kibitz offers it again when it starts)"
+            ),
+            None => format!("your {game} game after {moves}, which is not saved"),
+        })
+    }
+
+    fn continue_typing(&mut self, _ui: &mut Shared, text: &str) -> bool {
+        let Some(h) = self.house.as_deref_mut() else {
+            return false;
+        };
+        let to_move = h.live.as_ref().is_some_and(|l| l.human_to_move().is_some());
+        if !to_move || !crate::ui::input::looks_like_move_prefix(text) {
+            return false;
+        }
+        h.input = text.to_string();
+        true
+    }
+
     screen_any!();
 }
 

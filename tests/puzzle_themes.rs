@@ -66,3 +66,27 @@ fn a_missing_file_is_an_error() {
         stderr_of(&out)
     );
 }
+
+/// `kibitz puzzles --only THEME` with a theme no puzzle has ends before the
+/// screen opens, naming the theme meant.
+#[test]
+fn an_unknown_puzzle_theme_is_an_error_that_names_the_theme_meant() {
+    let home = std::env::temp_dir().join(format!("kibitz-only-forks-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).expect("a temporary home");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kibitz"))
+        .args(["puzzles", "--only", "forks"])
+        .env("HOME", &home)
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("XDG_CONFIG_HOME")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run kibitz");
+    let _ = std::fs::remove_dir_all(&home);
+    assert!(!out.status.success(), "it exits with an error");
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("no puzzle has the theme 'forks'") && err.contains("did you mean fork?"),
+        "{err}"
+    );
+}

@@ -177,7 +177,11 @@ fn launch(app: &mut App, start: Start, warnings: Vec<String>, now: Instant) {
             (app.default_setup(), None)
         }
     };
-    let exploring = app.top_as::<app::ExplorerScreen>().is_some() || replaying;
+    // The puzzles alone: no game beneath them (leaving them quits).
+    let puzzling = puzzles
+        .take()
+        .is_some_and(|theme| app.start_puzzles(theme, now));
+    let exploring = app.top_as::<app::ExplorerScreen>().is_some() || replaying || puzzling;
     app.ui.launch_setup = Some(setup.clone());
     match resume {
         _ if exploring => {}
@@ -195,9 +199,6 @@ fn launch(app: &mut App, start: Start, warnings: Vec<String>, now: Instant) {
         Some(Some(t)) => app.begin_trainer(t, now),
         Some(None) => app.open_trainer_menu(now),
         None => {}
-    }
-    if let Some(theme) = puzzles {
-        app.open_puzzles(theme, now);
     }
     if !warnings.is_empty() {
         app.update(Msg::Error(warnings.join("; ")), now);

@@ -100,10 +100,14 @@ pub fn run(opts: Options) -> Result<()> {
         threads: app.ui.config.engine_threads,
     });
     let start = match &opts.replay {
-        None if opts.puzzles.is_some() => Start::Puzzles(
-            Box::new(PlayStart { setup, resume }),
-            opts.puzzles.clone().flatten(),
-        ),
+        None if opts.puzzles.is_some() => {
+            let theme = opts.puzzles.clone().flatten();
+            // A theme no puzzle has is said here, before the screen changes.
+            if let Some(t) = &theme {
+                app.ui.check_puzzle_theme(t).map_err(anyhow::Error::msg)?;
+            }
+            Start::Puzzles(Box::new(PlayStart { setup, resume }), theme)
+        }
         None if opts.train.is_some() => {
             let train = opts.train.as_ref().map(TrainOptions::start).transpose()?;
             Start::Train(Box::new(PlayStart { setup, resume }), train.flatten())

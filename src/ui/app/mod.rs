@@ -418,6 +418,14 @@ impl App {
         self.settle(now);
     }
 
+    /// Shows the puzzle screen alone (`kibitz puzzles`): leaving it quits.
+    /// False when there is no puzzle (the status line says why).
+    pub fn start_puzzles(&mut self, theme: Option<String>, now: Instant) -> bool {
+        let shown = self.ui.show_puzzles(theme, true, now);
+        self.settle(now);
+        shown
+    }
+
     /// Starts a trainer game (after preparing its tables if needed).
     pub fn begin_trainer(&mut self, start: TrainerStart, now: Instant) {
         self.ui.begin_trainer(start, now);

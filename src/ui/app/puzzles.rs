@@ -67,6 +67,30 @@ impl Shared {
         t
     }
 
+    /// Whether some stored puzzle has `theme`; if none has, the error
+    /// names the theme meant (`forks`: fork) and the themes there are.
+    pub fn check_puzzle_theme(&mut self, theme: &str) -> Result<(), String> {
+        let themes = self.puzzle_themes();
+        if themes.iter().any(|(t, _)| t == theme) {
+            return Ok(());
+        }
+        let meant = crate::util::nearest(theme, themes.iter().map(|(t, _)| t.as_str()))
+            .map(|t| format!(" (did you mean {t}?)"))
+            .unwrap_or_default();
+        let mut list: Vec<String> = themes
+            .iter()
+            .take(12)
+            .map(|(t, n)| format!("{t} ({n})"))
+            .collect();
+        if themes.len() > list.len() {
+            list.push(format!("and {} more", themes.len() - list.len()));
+        }
+        Err(format!(
+            "no puzzle has the theme '{theme}'{meant}. Themes with puzzles: {}",
+            list.join(", ")
+        ))
+    }
+
     /// Records a result (the puzzle is stored first if it is new, from
     /// `source`); the rating change in words, or why it was not saved.
     pub fn record_puzzle(&mut self, p: &Puzzle, source: Source, solved: bool) -> Option<String> {
@@ -119,6 +143,13 @@ impl Shared {
     /// Opens the puzzle screen (over the current one) on a puzzle near
     /// the rating.
     pub fn open_puzzles(&mut self, theme: Option<String>, now: Instant) {
+        self.show_puzzles(theme, false, now);
+    }
+
+    /// The puzzle screen, over the current one or (`alone`, as
+    /// `kibitz puzzles` starts) as the only screen: leaving it quits.
+    /// False when there is no puzzle to show (said in the status line).
+    pub fn show_puzzles(&mut self, theme: Option<String>, alone: bool, now: Instant) -> bool {
         let Some(p) = self.next_puzzle(theme.as_deref(), None) else {
             let none = match &theme {
                 Some(t) => format!("No puzzle with the theme {t}."),
@@ -126,7 +157,7 @@ impl Shared {
             };
             let notice = self.puzzle_notice.take();
             self.error(notice.map_or(none.clone(), |n| format!("{n}. {none}")));
-            return;
+            return false;
         };
         let mut s = ChessScreen::new(EngineSpec::BuiltIn { level: 8 }, None);
         let started = Chess {
@@ -145,12 +176,15 @@ impl Shared {
         if let Some(n) = self.puzzle_notice.take() {
             self.error(n);
         }
-        if started {
+        if started && alone {
+            self.replace(Box::new(s));
+        } else if started {
             self.open_instead(Box::new(s), |top| {
                 top.as_any()
                     .downcast_ref::<ChessScreen>()
                     .is_some_and(|c| c.drill.as_ref().is_some_and(|d| !d.is_retry()))
             });
         }
+        started
     }
 }

@@ -163,3 +163,37 @@ fn lower_case_nf3_is_a_move_in_crazyhouse() {
     assert_eq!(live_moves(&a), 3, "status: {}", status_text(&a));
     assert!(matches!(a.ui.overlay, Overlay::None));
 }
+
+// Seam 5: `kibitz puzzles` shows the puzzles alone: q quits at once.
+#[test]
+fn the_puzzles_started_alone_quit_with_q() {
+    let t = Instant::now();
+    let mut a = app();
+    assert!(a.start_puzzles(None, t), "a puzzle is shown");
+    assert_eq!(a.depth(), 1, "no game beneath the puzzles");
+    assert!(a.chess().drill.is_some());
+    key(&mut a, KeyCode::Char('q'), t);
+    assert!(a.ui.quit, "q leaves the puzzles, and so Kibitz");
+    // Opened over a game, they go back to it.
+    let mut a = app();
+    a.start_game(setup(WHITE, None, None), t);
+    type_str(&mut a, "e4", t);
+    a.open_puzzles(None, t);
+    assert_eq!(a.depth(), 2);
+    key(&mut a, KeyCode::Char('q'), t);
+    assert!(!a.ui.quit);
+    assert_eq!(uci_moves(&a), ["e2e4"], "back to the game");
+}
+
+// Seam 5: a theme no puzzle has is named, with the one meant.
+#[test]
+fn a_puzzle_theme_nobody_has_names_the_one_meant() {
+    let mut a = app();
+    assert!(a.ui.check_puzzle_theme("fork").is_ok());
+    let e = a.ui.check_puzzle_theme("forks").unwrap_err();
+    assert!(
+        e.contains("'forks'") && e.contains("did you mean fork?"),
+        "{e}"
+    );
+    assert!(e.contains("Themes with puzzles: "), "{e}");
+}

@@ -246,6 +246,13 @@ impl Runtime {
     fn save_game(&mut self, app: &mut App, path: &std::path::Path, contents: &str, named: bool) {
         use crate::ui::keymap::Action;
         let result = self.saver.save(path, contents);
+        if !named {
+            let saved = Msg::Autosaved {
+                path: path.to_path_buf(),
+                ok: result.is_ok(),
+            };
+            app.update(saved, Instant::now());
+        }
         let msg = if !named {
             let keys = (
                 app.ui.keys_hint(Action::SaveAs),

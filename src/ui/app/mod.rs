@@ -172,6 +172,13 @@ impl App {
             }
             Msg::Error(e) => self.ui.error(e),
             Msg::Note(n) => self.ui.info(n),
+            Msg::Autosaved { path, ok } => {
+                if !ok {
+                    self.ui.save_failing = Some(path);
+                } else if self.ui.save_failing.as_ref() == Some(&path) {
+                    self.ui.save_failing = None;
+                }
+            }
             Msg::Indexing { id, share } => {
                 if let Some(o) = &mut self.ui.opening
                     && o.id == id
@@ -322,6 +329,13 @@ impl App {
             .bg(theme.background);
         buf.set_style(area, base);
         self.top().draw(&self.ui, buf, area, now);
+        // Under an overlay the mark waits (it would show through cut).
+        if self.top().fits(area)
+            && matches!(self.ui.overlay, Overlay::None)
+            && self.top().unsaved(&self.ui)
+        {
+            super::view::draw_unsaved_mark(buf, area, &self.ui);
+        }
         if self.top().fits(area) {
             super::view::draw_overlays(buf, area, &self.ui, self.replaying());
         }

@@ -94,6 +94,12 @@ pub enum Msg {
     Error(String),
     /// The runtime finished something worth telling the user.
     Note(String),
+    /// An autosave of `path` was written, or failed (the screen keeps a
+    /// mark while its game is not saved).
+    Autosaved {
+        path: PathBuf,
+        ok: bool,
+    },
     /// A search tree recorded for the explorer.
     TreeRecorded {
         id: u64,

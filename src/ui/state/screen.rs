@@ -91,6 +91,13 @@ pub trait Screen: Any {
         false
     }
 
+    /// Whether the screen shows a game that is not being saved (no file, or
+    /// its saving fails): the frame keeps a mark while it is so.
+    fn unsaved(&self, ui: &Shared) -> bool {
+        let _ = ui;
+        false
+    }
+
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
 }

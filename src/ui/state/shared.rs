@@ -66,6 +66,9 @@ pub struct Shared {
     /// What opening the puzzle store had to say (a damaged file), shown
     /// once the puzzle screen is up.
     pub puzzle_notice: Option<String>,
+    /// The game file whose last autosave failed: its game is kept in
+    /// memory only until a save works again.
+    pub save_failing: Option<PathBuf>,
     /// Screens to open or close once the event is handled.
     pub(crate) nav: Vec<Nav>,
 }
@@ -109,6 +112,7 @@ impl Shared {
             },
             puzzles: None,
             puzzle_notice: None,
+            save_failing: None,
             nav: Vec::new(),
         }
     }
@@ -225,6 +229,12 @@ impl Shared {
         }
         let dir = self.dirs.data.as_ref()?.join("games");
         Some(crate::ui::gamefile::reserve(&dir, prefix, ext, also))
+    }
+
+    /// Whether a game saved to `path` (none: not saved at all) is kept in
+    /// memory only.
+    pub fn unsaved(&self, path: Option<&std::path::Path>) -> bool {
+        path.is_none_or(|p| self.save_failing.as_deref() == Some(p))
     }
 
     /// The board geometry of the chess screens at the terminal's size.

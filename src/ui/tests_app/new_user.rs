@@ -197,3 +197,54 @@ fn a_puzzle_theme_nobody_has_names_the_one_meant() {
     );
     assert!(e.contains("Themes with puzzles: "), "{e}");
 }
+
+// Seam 6: a game not being saved says so for as long as it is true.
+#[test]
+fn a_game_not_saved_keeps_a_mark_on_screen() {
+    let t = Instant::now();
+    let top_row = |a: &App| {
+        render(a, 120, 40)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    // No data folder: nothing is saved, before and after the first move.
+    let mut a = app();
+    a.start_game(setup(WHITE, None, None), t);
+    assert!(top_row(&a).contains("not saved"), "{}", top_row(&a));
+    type_str(&mut a, "e4", t);
+    let req = take_go(&mut a, Slot::Opponent).unwrap();
+    reply(&mut a, &req, "e7e5", t);
+    assert!(top_row(&a).contains("not saved"), "{}", top_row(&a));
+    // A data folder whose saves fail: marked from the failure until a
+    // save works again.
+    let dir = temp_dir("unsaved-mark");
+    let mut a = App::new(
+        Config {
+            engine_pace: crate::ui::pace::Pace::Fast,
+            ..Config::default()
+        },
+        theme::builtin(),
+        Some(dir.clone()),
+    );
+    a.update(Msg::Resize(120, 40), t);
+    a.start_game(setup(WHITE, None, None), t);
+    let path = a.chess().save_path.clone().expect("a file for the game");
+    assert!(!top_row(&a).contains("not saved"), "{}", top_row(&a));
+    type_str(&mut a, "e4", t);
+    a.update(
+        Msg::Autosaved {
+            path: path.clone(),
+            ok: false,
+        },
+        t,
+    );
+    assert!(top_row(&a).contains("not saved"));
+    let req = take_go(&mut a, Slot::Opponent).unwrap();
+    reply(&mut a, &req, "e7e5", t);
+    assert!(top_row(&a).contains("not saved"), "still, after moves");
+    a.update(Msg::Autosaved { path, ok: true }, t);
+    assert!(!top_row(&a).contains("not saved"), "{}", top_row(&a));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -267,7 +267,7 @@ fn plain_mode_draws_every_screen_in_ascii() {
         let text = render(&a, 100, 32);
         let odd: String = text.chars().filter(|c| !c.is_ascii()).collect();
         assert!(odd.is_empty(), "{overlay:?}: {odd:?}\n{text}");
-        assert!(text.contains("+-"), "frames drawn with + and -");
+        assert!(text.contains("+-"), "frames drawn with + and -\n{text}");
         a.ui.overlay = Overlay::None;
     }
     // Without plain mode the same screen has its figurines and frames.

@@ -236,6 +236,22 @@ impl<W: ratatui::widgets::Widget> RenderRef for W {
     }
 }
 
+/// The mark of a game kept in memory only (no file, or its saving fails):
+/// " not saved " at the right of the top row, for as long as it is so.
+pub fn draw_unsaved_mark(buf: &mut Buffer, area: Rect, ui: &Shared) {
+    const MARK: &str = " not saved ";
+    let w = MARK.chars().count() as u16;
+    if area.width < w + 4 || area.height == 0 {
+        return;
+    }
+    let theme = ui.theme();
+    let style = Style::default()
+        .fg(theme.background)
+        .bg(theme.error)
+        .add_modifier(Modifier::BOLD);
+    buf.set_string(area.x + area.width - w - 2, area.y, MARK, style);
+}
+
 /// Plain mode: every cell of `area` in ASCII, for a terminal whose locale
 /// is not UTF-8 (where box drawing and figurines would come out as
 /// several wrong characters each, breaking the layout). Frames become

@@ -241,6 +241,13 @@ impl Screen for ChessScreen {
         }
     }
 
+    fn unsaved(&self, ui: &Shared) -> bool {
+        self.replay.is_none()
+            && self.drill.is_none()
+            && self.started_at.is_some()
+            && ui.unsaved(self.save_path.as_deref())
+    }
+
     fn game_in_progress(&self) -> Option<String> {
         let live = self.replay.is_none() && self.drill.is_none() && self.trainer.is_none();
         if !live || self.is_over() || self.game.moves().is_empty() {

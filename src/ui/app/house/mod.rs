@@ -108,6 +108,10 @@ impl Screen for HouseScreen {
         crate::ui::layout::house_layout(area, boards, false).is_some()
     }
 
+    fn unsaved(&self, ui: &Shared) -> bool {
+        self.is_live() && ui.unsaved(self.save.as_deref())
+    }
+
     fn game_in_progress(&self) -> Option<String> {
         let l = self.house.as_ref()?.live.as_ref()?;
         if l.is_over() || l.moves_played() == 0 {

@@ -3,6 +3,7 @@
 
 pub mod explain;
 pub mod history;
+pub mod judgement;
 pub mod library;
 pub mod movetree;
 pub mod notation;

@@ -5,6 +5,7 @@
 //! every wait has a timeout and a hung or crashed engine is reported instead
 //! of blocking forever.
 
+pub use super::error::UciError;
 pub use super::process::end_all_engines;
 pub(crate) use super::process::{reap, start_process, waited};
 use crate::engine::{Bound, Score};
@@ -13,36 +14,6 @@ use std::process::{Child, ChildStdin};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
-
-#[derive(Debug, thiserror::Error)]
-pub enum UciError {
-    #[error("cannot start engine '{cmd}': {err}")]
-    Spawn { cmd: String, err: std::io::Error },
-    #[error("engine command is empty")]
-    EmptyCommand,
-    #[error(
-        "engine '{0}' closed its output (crashed or quit; is it a UCI engine? Kibitz itself is 'kibitz uci')"
-    )]
-    Closed(String),
-    #[error("engine '{name}' did not answer '{waiting_for}' within {:.1} s", .timeout.as_secs_f64())]
-    Timeout {
-        name: String,
-        waiting_for: String,
-        timeout: Duration,
-    },
-    #[error("cannot write to engine '{name}': {err}")]
-    Write { name: String, err: std::io::Error },
-    #[error("{0}")]
-    BadCommand(String),
-    #[error("XBoard engine '{0}' closed its output (crashed or quit; is it an XBoard engine?)")]
-    XboardClosed(String),
-    #[error("engine '{name}' refused '{sent}': {said}")]
-    Refused {
-        name: String,
-        sent: String,
-        said: String,
-    },
-}
 
 /// What an `info` line said (fields absent from the line are `None`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

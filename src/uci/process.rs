@@ -3,7 +3,7 @@
 //! (asked to quit, killed if they linger, always waited for), and the list
 //! of those still alive, so that none outlives Kibitz.
 
-use super::client::UciError;
+use super::error::UciError;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};

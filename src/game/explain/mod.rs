@@ -25,9 +25,9 @@ mod material;
 #[cfg(test)]
 mod tests;
 
+use super::judgement::Judgement;
 use super::movetree::nag_text;
 use super::notation::{numbered_line, role_name};
-use super::review::Judgement;
 use crate::engine::{Board, Score};
 use material::{Outcome, Trade};
 use shakmaty::{Chess, Color, Move, Position};

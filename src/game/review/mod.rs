@@ -11,19 +11,12 @@
 //! in n moves is `Score::mated_in(2n)` (`#-n`); see [`white_view`].
 
 use super::explain::{self, Evidence};
+pub use super::judgement::{BLUNDER, INACCURACY, Judgement, MISTAKE};
 use super::movetree::{MoveTree, NodeId};
 use crate::engine::{Board, Engine, EngineOptions, GamePosition, Limits, NoObserver, Score};
 use shakmaty::{Color, Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-
-/// A drop of at least this much in the mover's winning chance (0..1) is an
-/// inaccuracy (`?!`, NAG 6). Lichess' 0.1 on its -1..1 scale.
-pub const INACCURACY: f64 = 0.05;
-/// A drop of at least this much is a mistake (`?`, NAG 2). Lichess' 0.2.
-pub const MISTAKE: f64 = 0.10;
-/// A drop of at least this much is a blunder (`??`, NAG 4). Lichess' 0.3.
-pub const BLUNDER: f64 = 0.15;
 
 /// The slope of lichess' winning-chance curve, per centipawn.
 const WIN_CHANCE_K: f64 = 0.003_682_08;
@@ -34,47 +27,6 @@ pub const MAX_BEST_LINE: usize = 8;
 /// The lines a reason is read from are kept up to this many plies: a mate
 /// in 4 and the end of an exchange need more than the variation shows.
 const MAX_REASON_LINE: usize = 16;
-
-/// How bad a move was.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Judgement {
-    Inaccuracy,
-    Mistake,
-    Blunder,
-}
-
-impl Judgement {
-    /// The PGN glyph: 6 (`?!`), 2 (`?`) or 4 (`??`).
-    pub fn nag(self) -> u8 {
-        match self {
-            Judgement::Inaccuracy => 6,
-            Judgement::Mistake => 2,
-            Judgement::Blunder => 4,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Judgement::Inaccuracy => "Inaccuracy",
-            Judgement::Mistake => "Mistake",
-            Judgement::Blunder => "Blunder",
-        }
-    }
-
-    /// The judgement for a drop in winning chance (0..1), by the
-    /// [`INACCURACY`], [`MISTAKE`] and [`BLUNDER`] thresholds.
-    pub fn from_loss(loss: f64) -> Option<Judgement> {
-        if loss >= BLUNDER {
-            Some(Judgement::Blunder)
-        } else if loss >= MISTAKE {
-            Some(Judgement::Mistake)
-        } else if loss >= INACCURACY {
-            Some(Judgement::Inaccuracy)
-        } else {
-            None
-        }
-    }
-}
 
 /// What the engine thought of one move of the line.
 #[derive(Clone, Debug, PartialEq)]

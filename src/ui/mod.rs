@@ -8,6 +8,7 @@
 //! which runs on its own thread.
 
 pub mod app;
+pub mod board;
 pub mod clock;
 pub mod config;
 mod event_loop;

@@ -158,34 +158,7 @@ pub struct HouseReplay {
     /// The move being typed (live games).
     pub input: String,
     /// Keyboard and mouse picking (live games).
-    pub pick: Pick,
-}
-
-/// Where the keyboard cursor is and what is picked up, on the board of the
-/// person to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Pick {
-    /// The cursor's square (kept while the cursor is in the pocket).
-    pub square: shakmaty::Square,
-    /// The cursor is in the pocket row, on piece `pocket`.
-    pub in_pocket: bool,
-    pub pocket: usize,
-    /// A piece picked up on the board (its square)...
-    pub from: Option<shakmaty::Square>,
-    /// ...or a piece taken from the pocket to drop.
-    pub drop: Option<Role>,
-}
-
-impl Default for Pick {
-    fn default() -> Self {
-        Pick {
-            square: shakmaty::Square::E2,
-            in_pocket: false,
-            pocket: 0,
-            from: None,
-            drop: None,
-        }
-    }
+    pub pick: crate::ui::board::BoardInput,
 }
 
 /// How long a piece that arrives in a pocket stays highlighted.
@@ -211,7 +184,7 @@ impl HouseReplay {
             arrived: None,
             live: None,
             input: String::new(),
-            pick: Pick::default(),
+            pick: crate::ui::board::BoardInput::default(),
         }
     }
 

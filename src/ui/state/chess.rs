@@ -18,11 +18,9 @@ pub struct ChessScreen {
     /// Paused because another screen opened over this one (it goes on when
     /// this screen is on top again).
     pub(crate) paused_under: bool,
-    pub cursor: Square,
-    pub selected: Option<Square>,
-    /// Mouse drag in progress: from square, and whether the piece was
-    /// already selected when the button went down.
-    pub(crate) drag: Option<(Square, bool)>,
+    /// The board's cursor, the piece picked up, a drag (the board
+    /// component every board of the app uses).
+    pub pick: crate::ui::board::BoardInput,
     pub input: String,
     /// The move box opened with its key (`:`), before anything is typed:
     /// inside it every letter is text (`nf3`, `n@f3`).
@@ -98,9 +96,7 @@ impl ChessScreen {
             clock_history: Vec::new(),
             paused: false,
             paused_under: false,
-            cursor: Square::E2,
-            selected: None,
-            drag: None,
+            pick: crate::ui::board::BoardInput::default(),
             input: String::new(),
             move_box_open: false,
             input_refused: false,

@@ -83,7 +83,11 @@ fn a_clean_solve_wins_rating_and_hints_go_piece_square_answer() {
     let t = now + REPLY_DELAY * 3;
     a.update(Msg::Tick, t);
     command(&mut a, Action::Hint, t);
-    assert_eq!(a.chess().selected, Some(Square::D5), "the piece to move");
+    assert_eq!(
+        a.chess().pick.selected,
+        Some(Square::D5),
+        "the piece to move"
+    );
     command(&mut a, Action::Hint, t);
     assert!(status(&a).contains("d5 to d1"), "{}", status(&a));
     command(&mut a, Action::Hint, t);

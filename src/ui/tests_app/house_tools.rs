@@ -113,7 +113,10 @@ fn a_hint_is_picked_up_ready_to_play() {
     answer(&mut a, ASSISTANT, id, "g1f3", t0);
     assert!(status(&a).contains("Hint: Nf3"), "{}", status(&a));
     let h = a.house().unwrap();
-    assert_eq!((h.pick.from, h.pick.square), (Some(Square::G1), Square::F3));
+    assert_eq!(
+        (h.pick.selected, h.pick.cursor),
+        (Some(Square::G1), Square::F3)
+    );
     key(&mut a, KeyCode::Enter, t0);
     assert_eq!(live_moves(&a), 1);
     // A hint that comes after a move was made is dropped.

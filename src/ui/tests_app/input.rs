@@ -38,15 +38,15 @@ fn cursor_selection_and_enter_move() {
     let t = Instant::now();
     let mut a = app();
     a.start_game(setup(WHITE, None, None), t);
-    assert_eq!(a.chess().cursor, Square::E2);
+    assert_eq!(a.chess().pick.cursor, Square::E2);
     key(&mut a, KeyCode::Enter, t);
-    assert_eq!(a.chess().selected, Some(Square::E2));
+    assert_eq!(a.chess().pick.selected, Some(Square::E2));
     let mut dests = a.chess().destinations(Square::E2);
     dests.sort();
     assert_eq!(dests, [Square::E3, Square::E4]);
     key(&mut a, KeyCode::Up, t);
     key(&mut a, KeyCode::Up, t);
-    assert_eq!(a.chess().cursor, Square::E4);
+    assert_eq!(a.chess().pick.cursor, Square::E4);
     key(&mut a, KeyCode::Enter, t);
     assert_eq!(uci_moves(&a), ["e2e4"]);
     // Flipped, up moves towards rank 1.
@@ -62,9 +62,9 @@ fn cursor_selection_and_enter_move() {
         t,
     );
     assert!(b.ui.flipped);
-    let c = b.chess().cursor;
+    let c = b.chess().pick.cursor;
     key(&mut b, KeyCode::Up, t);
-    assert_eq!(b.chess().cursor.rank() as u32 + 1, c.rank() as u32);
+    assert_eq!(b.chess().pick.cursor.rank() as u32 + 1, c.rank() as u32);
 }
 #[test]
 fn mouse_click_and_drag() {
@@ -119,7 +119,7 @@ fn promotion_asks_for_the_piece() {
         ),
         t,
     );
-    a.chess_mut().s.cursor = Square::E7;
+    a.chess_mut().s.pick.cursor = Square::E7;
     key(&mut a, KeyCode::Enter, t);
     key(&mut a, KeyCode::Up, t);
     key(&mut a, KeyCode::Enter, t);
@@ -137,7 +137,7 @@ fn promotion_asks_for_the_piece() {
         ),
         t,
     );
-    b.chess_mut().s.cursor = Square::E7;
+    b.chess_mut().s.pick.cursor = Square::E7;
     key(&mut b, KeyCode::Enter, t);
     key(&mut b, KeyCode::Up, t);
     key(&mut b, KeyCode::Enter, t);
@@ -149,20 +149,20 @@ fn vim_keys_move_the_cursor_unless_they_begin_a_typed_move() {
     let t = Instant::now();
     let mut a = app();
     a.start_game(setup(Mode::HumanVsHuman, None, None), t);
-    assert_eq!(a.chess().cursor, Square::E2);
+    assert_eq!(a.chess().pick.cursor, Square::E2);
     key(&mut a, KeyCode::Char('l'), t);
-    assert_eq!(a.chess().cursor, Square::F2);
+    assert_eq!(a.chess().pick.cursor, Square::F2);
     key(&mut a, KeyCode::Char('k'), t); // no king move: only the cursor
-    assert_eq!(a.chess().cursor, Square::F3);
+    assert_eq!(a.chess().pick.cursor, Square::F3);
     key(&mut a, KeyCode::Char('j'), t);
     key(&mut a, KeyCode::Char('h'), t);
     key(&mut a, KeyCode::Char('h'), t);
-    assert_eq!(a.chess().cursor, Square::D2);
+    assert_eq!(a.chess().pick.cursor, Square::D2);
     assert!(a.chess().input.is_empty());
     // 'h' then '3' is the move h3: the last 'h' no longer moves the cursor.
     type_str(&mut a, "h3", t);
     assert_eq!(uci_moves(&a), ["h2h3"]);
-    assert_eq!(a.chess().cursor, Square::D2);
+    assert_eq!(a.chess().pick.cursor, Square::D2);
 
     // A lower-case king move, in the move box (':'): 'k' alone is the cursor.
     let mut b = app();
@@ -204,7 +204,7 @@ fn dragging_an_already_selected_piece_moves_it() {
     };
     mouse(&mut a, Square::E2, MouseEventKind::Down(MouseButton::Left));
     mouse(&mut a, Square::E2, MouseEventKind::Up(MouseButton::Left));
-    assert_eq!(a.chess().selected, Some(Square::E2));
+    assert_eq!(a.chess().pick.selected, Some(Square::E2));
     mouse(&mut a, Square::E2, MouseEventKind::Down(MouseButton::Left));
     mouse(&mut a, Square::E4, MouseEventKind::Up(MouseButton::Left));
     assert_eq!(uci_moves(&a), ["e2e4"]);
@@ -213,7 +213,7 @@ fn dragging_an_already_selected_piece_moves_it() {
     mouse(&mut a, Square::E7, MouseEventKind::Up(MouseButton::Left));
     mouse(&mut a, Square::E7, MouseEventKind::Down(MouseButton::Left));
     mouse(&mut a, Square::E7, MouseEventKind::Up(MouseButton::Left));
-    assert_eq!(a.chess().selected, None);
+    assert_eq!(a.chess().pick.selected, None);
 }
 #[test]
 fn an_illegal_move_after_a_cursor_letter_is_explained_not_replaced() {

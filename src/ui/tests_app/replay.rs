@@ -193,7 +193,7 @@ fn play_keys_are_refused_and_change_nothing() {
         }),
         now,
     );
-    assert_eq!(a.chess().selected, None);
+    assert_eq!(a.chess().pick.selected, None);
     assert_eq!(uci_moves(&a), before);
 }
 
@@ -581,7 +581,7 @@ fn own_moves_become_variations() {
         );
     };
     click(&mut a, Square::C7);
-    assert_eq!(a.chess().selected, Some(Square::C7));
+    assert_eq!(a.chess().pick.selected, Some(Square::C7));
     click(&mut a, Square::C5);
     assert_eq!(cursor_san(&a), "c5");
     assert_eq!(uci_moves(&a), ["e2e4", "c7c5"]);

@@ -151,7 +151,7 @@ fn keys_do_not_act_while_the_terminal_is_too_small() {
         uci_moves(&a)
     );
     assert!(matches!(a.ui.overlay, Overlay::None));
-    assert!(!a.chess().move_box_shown() && a.chess().selected.is_none());
+    assert!(!a.chess().move_box_shown() && a.chess().pick.selected.is_none());
     a.update(Msg::Resize(120, 40), t);
     type_str(&mut a, "e4", t);
     assert_eq!(uci_moves(&a), ["e2e4"]);

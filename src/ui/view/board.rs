@@ -287,11 +287,7 @@ pub(super) fn draw_board(buf: &mut Buffer, app: &ChessView<'_>, g: &BoardGeometr
             .in_check()
             .then(|| board.board().king_of(board.turn()))
             .flatten(),
-        dests: app
-            .s
-            .selected
-            .map(|s| app.s.destinations(s))
-            .unwrap_or_default(),
+        dests: app.s.pick.destinations(board.chess()),
         hint: app
             .s
             .hint
@@ -299,8 +295,8 @@ pub(super) fn draw_board(buf: &mut Buffer, app: &ChessView<'_>, g: &BoardGeometr
             .filter(|h| h.ply == app.s.game.moves().len())
             .map(|h| squares(h.mv))
             .unwrap_or_default(),
-        selected: app.s.selected,
-        cursor: app.s.human_to_move(app.ui).then_some(app.s.cursor),
+        selected: app.s.pick.selected,
+        cursor: app.s.human_to_move(app.ui).then_some(app.s.pick.cursor),
     };
     draw_scene(buf, app.ui, g, &scene);
 }

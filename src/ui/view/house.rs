@@ -133,7 +133,7 @@ fn draw_one(
         .map(crate::ui::house::live::seat_of)
         .filter(|&(pb, _)| pb == b);
     if picking.is_some() {
-        if let Some(f) = h.pick.from {
+        if let Some(f) = h.pick.selected {
             let r = place.board.rect_of(f, flipped);
             buf.set_style(r, Style::default().bg(theme.selected));
             if let Some(p) = pos.board().piece_at(f) {
@@ -159,7 +159,7 @@ fn draw_one(
                 .into_iter()
                 .filter(|&sq| crate::variant::rules::check_drop(pos, role, sq).is_ok())
                 .collect()
-        } else if let Some(f) = h.pick.from {
+        } else if let Some(f) = h.pick.selected {
             pos.legal_moves()
                 .iter()
                 .filter(|m| m.from() == Some(f))
@@ -193,7 +193,7 @@ fn draw_one(
             }
         }
         if !h.pick.in_pocket {
-            let r = place.board.rect_of(h.pick.square, flipped);
+            let r = place.board.rect_of(h.pick.cursor, flipped);
             let m = Style::default()
                 .fg(theme.cursor)
                 .add_modifier(Modifier::BOLD);

@@ -37,8 +37,8 @@ impl Chess<'_> {
         self.s.clock_history.clear();
         self.s.queued = None;
         self.s.move_due = None;
-        self.s.selected = None;
-        self.s.drag = None;
+        self.s.pick.selected = None;
+        self.s.pick.clear();
         self.s.hint = None;
         self.s.evals.clear();
         self.s.engine_score = None;
@@ -48,7 +48,7 @@ impl Chess<'_> {
         self.s.paused = false;
         self.close_move_box();
         self.ui.flipped = solver == Color::Black;
-        self.s.cursor = if solver == Color::White {
+        self.s.pick.cursor = if solver == Color::White {
             Square::E2
         } else {
             Square::E7
@@ -294,7 +294,7 @@ impl Chess<'_> {
         match h {
             RunHint::Piece(sq, role) => {
                 d.hint = Some((sq, None));
-                self.s.selected = Some(sq);
+                self.s.pick.selected = Some(sq);
                 self.ui
                     .info(format!("Hint: move the {} on {sq}.", role_name(role)));
             }

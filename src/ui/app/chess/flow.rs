@@ -332,8 +332,8 @@ impl Chess<'_> {
         }
         self.s.pending_letters.clear();
         self.s.last_move_at = Some(now);
-        self.s.selected = None;
-        self.s.drag = None;
+        self.s.pick.selected = None;
+        self.s.pick.clear();
         self.close_move_box();
         self.s.scroll = 0;
         self.save();
@@ -356,7 +356,7 @@ impl Chess<'_> {
             c.pause(now);
         }
         self.s.game.ending = Some(ending);
-        self.s.selected = None;
+        self.s.pick.selected = None;
         self.s.hint = None;
         let summary = self
             .trainer_summary()
@@ -665,7 +665,7 @@ impl Chess<'_> {
         }
         self.forget_hint();
         self.s.queued = None;
-        self.s.selected = None;
+        self.s.pick.selected = None;
         self.s.engine_score = None;
         self.s.search.lines.clear();
         // The panel's search was about a position taken back: it goes.

@@ -1,6 +1,7 @@
 //! Keys and mouse: moves typed or picked on the board, commands, the promotion dialog.
 
 use super::*;
+use crate::ui::board::Intent;
 
 impl Chess<'_> {
     // ------------------------------------------------------------------
@@ -201,7 +202,7 @@ impl Chess<'_> {
                 looks_like_move_prefix(&typed)
             };
             if continues && !cursor_key {
-                self.s.cursor = self.s.pending_cursor;
+                self.s.pick.cursor = self.s.pending_cursor;
                 self.s.input = typed;
                 return true;
             }
@@ -216,7 +217,7 @@ impl Chess<'_> {
         if begins_move(c) {
             if cursor_key {
                 self.s.pending_letters = c.to_string();
-                self.s.pending_cursor = self.s.cursor;
+                self.s.pending_cursor = self.s.pick.cursor;
                 if let Some(a) = action {
                     self.move_cursor(a);
                 }
@@ -293,7 +294,7 @@ impl Chess<'_> {
             Action::Quit if self.s.trainer.is_some() => self.leave_trainer(),
             // A drill too: back to what was there before.
             Action::Quit if self.s.drill.is_some() => self.leave_drill(),
-            Action::Cancel if self.s.drill.is_some() && self.s.selected.is_none() => {
+            Action::Cancel if self.s.drill.is_some() && self.s.pick.selected.is_none() => {
                 self.leave_drill()
             }
             Action::NewGame if self.s.drill.is_some() => self.drill_next(now),
@@ -410,12 +411,12 @@ impl Chess<'_> {
                 });
             }
             Action::Up | Action::Down | Action::Left | Action::Right => self.move_cursor(a),
-            Action::Select => self.select(self.s.cursor, now),
-            Action::Cancel if self.s.trainer.is_some() && self.s.selected.is_none() => {
+            Action::Select => self.select(self.s.pick.cursor, now),
+            Action::Cancel if self.s.trainer.is_some() && self.s.pick.selected.is_none() => {
                 self.leave_trainer()
             }
             Action::Cancel => {
-                self.s.selected = None;
+                self.s.pick.selected = None;
                 self.ui.status = None;
             }
             Action::ScrollUp => self.s.scroll = (self.s.scroll + 5).min(self.max_scroll()),
@@ -466,91 +467,50 @@ impl Chess<'_> {
 
     pub(super) fn move_cursor(&mut self, a: Action) {
         self.ui.last_action = Some(a);
-        let (df, dr): (i32, i32) = match a {
-            Action::Up => (0, 1),
-            Action::Down => (0, -1),
-            Action::Left => (-1, 0),
-            Action::Right => (1, 0),
-            _ => (0, 0),
-        };
-        let (df, dr) = if self.ui.flipped {
-            (-df, -dr)
-        } else {
-            (df, dr)
-        };
-        let f = (self.s.cursor.file() as i32 + df).clamp(0, 7);
-        let r = (self.s.cursor.rank() as i32 + dr).clamp(0, 7);
-        self.s.cursor =
-            Square::from_coords(shakmaty::File::new(f as u32), shakmaty::Rank::new(r as u32));
+        self.s.pick.move_cursor(a, self.ui.flipped, 0);
     }
 
     /// Click or Enter on a square: select a piece, or move the selected one.
     pub(super) fn select(&mut self, sq: Square, now: Instant) {
-        self.s.cursor = sq;
+        self.s.pick.cursor = sq;
         if !self.human_to_move() {
-            if self.is_over() {
-                self.ui.error(self.game_over_text());
-            } else {
-                self.ui.error("Wait for your turn.");
-            }
+            self.not_your_move();
             return;
         }
         let board = self.board().clone();
-        let turn = board.turn();
-        if let Some(from) = self.s.selected {
-            if from == sq {
-                self.s.selected = None;
-                return;
-            }
-            if self.destinations(from).contains(&sq) {
-                self.move_from_to(from, sq, now);
-                return;
-            }
-        }
-        match board.board().piece_at(sq) {
-            Some(p) if p.color == turn => {
-                if self.destinations(sq).is_empty() {
-                    self.ui.error(format!(
-                        "The {} on {sq} has no legal move.",
-                        role_name(p.role)
-                    ));
-                    self.s.selected = None;
-                } else {
-                    self.s.selected = Some(sq);
-                    self.ui.status = None;
-                }
-            }
-            _ => {
-                if let Some(from) = self.s.selected {
-                    self.ui
-                        .error(format!("{}{} is not a legal move.", from, sq));
-                }
-                self.s.selected = None;
-            }
+        let intent = self.s.pick.choose(sq, board.chess());
+        self.carry(intent, now);
+    }
+
+    /// Why a square cannot be chosen now.
+    fn not_your_move(&mut self) {
+        if self.is_over() {
+            self.ui.error(self.game_over_text());
+        } else {
+            self.ui.error("Wait for your turn.");
         }
     }
 
-    pub(super) fn move_from_to(&mut self, from: Square, to: Square, now: Instant) {
-        let legal = self.board().chess().legal_moves();
-        let candidates: Vec<Move> = legal
-            .iter()
-            .filter(|m| m.from() == Some(from))
-            .filter(|m| shown_to(**m) == to || m.to() == to)
-            .cloned()
-            .collect();
-        if candidates.iter().any(|m| m.is_promotion()) {
-            self.ui.overlay = Overlay::Promotion {
-                from,
-                to,
-                choice: 0,
-            };
-            self.ui
-                .info("Promote to: Enter = queen, or choose with arrows / q r b n.");
-            return;
-        }
-        if let Some(&m) = candidates.first() {
-            self.ui.status = None;
-            self.play(m, now);
+    /// Carries out what the board component made of a key or click.
+    pub(super) fn carry(&mut self, intent: Intent, now: Instant) {
+        match intent {
+            Intent::Nothing => {}
+            Intent::Picked => self.ui.status = None,
+            Intent::Play(m) => {
+                self.ui.status = None;
+                self.play(m, now);
+            }
+            Intent::Promote { from, to } => {
+                self.ui.overlay = Overlay::Promotion {
+                    from,
+                    to,
+                    choice: 0,
+                };
+                self.ui
+                    .info("Promote to: Enter = queen, or choose with arrows / q r b n.");
+            }
+            Intent::Info(t) => self.ui.info(t),
+            Intent::Error(e) => self.ui.error(e),
         }
     }
 
@@ -566,7 +526,7 @@ impl Chess<'_> {
         let chosen = match k.code {
             KeyCode::Esc => {
                 self.ui.overlay = Overlay::None;
-                self.s.selected = None;
+                self.s.pick.selected = None;
                 self.ui.status = None;
                 return;
             }
@@ -647,35 +607,28 @@ impl Chess<'_> {
         }
         let Some(geo) = self.geometry() else { return };
         let sq = geo.square_at(m.column, m.row, self.ui.flipped);
+        let board = self.board().clone();
         match m.kind {
             MouseEventKind::Down(MouseButton::Left) => {
                 if let Some(sq) = sq {
-                    if self.s.selected == Some(sq) {
-                        // Pressing on the selected piece: a drag, or a click
-                        // that deselects it (decided on release).
-                        self.s.drag = Some((sq, true));
-                    } else {
-                        self.select(sq, now);
-                        // Pressing on an own piece may start a drag.
-                        self.s.drag = (self.s.selected == Some(sq)).then_some((sq, false));
+                    self.s.pick.cursor = sq;
+                    if !self.human_to_move() {
+                        self.not_your_move();
+                        return;
                     }
+                    let intent = self.s.pick.press(sq, board.chess());
+                    self.carry(intent, now);
                 }
             }
             MouseEventKind::Up(MouseButton::Left) => {
-                if let Some((from, was_selected)) = self.s.drag.take() {
-                    match sq {
-                        Some(to) if to == from => {
-                            // A click on the selected piece deselects it.
-                            self.s.selected = self.s.selected.filter(|_| !was_selected);
-                        }
-                        Some(to) if self.s.selected == Some(from) => self.select(to, now),
-                        _ => {}
-                    }
-                }
+                let intent = if self.human_to_move() {
+                    self.s.pick.release(sq, board.chess())
+                } else {
+                    self.s.pick.release(None, board.chess())
+                };
+                self.carry(intent, now);
             }
-            MouseEventKind::Down(MouseButton::Right) => {
-                self.s.selected = None;
-            }
+            MouseEventKind::Down(MouseButton::Right) => self.s.pick.right_click(),
             _ => {}
         }
     }

@@ -150,8 +150,8 @@ impl Chess<'_> {
 
     /// Another screen opens over this game: a live game pauses.
     fn covered(&mut self, now: Instant) {
-        self.s.selected = None;
-        self.s.drag = None;
+        self.s.pick.selected = None;
+        self.s.pick.clear();
         if self.s.replay.is_none()
             && self.s.started_at.is_some()
             && !self.is_over()

@@ -51,7 +51,7 @@ impl Chess<'_> {
         self.s.paused = false;
         self.s.save_path = None;
         self.s.saved = false;
-        self.s.selected = None;
+        self.s.pick.selected = None;
         self.close_move_box();
         self.s.pending_letters.clear();
         self.s.hint = None;
@@ -155,7 +155,7 @@ impl Chess<'_> {
         self.s.opening.follow(&self.s.game);
         self.s.evals = r.path_evals();
         self.s.hint = None;
-        self.s.selected = None;
+        self.s.pick.selected = None;
         if self.s.analysis.is_none() {
             // No search: no lines about another position.
             self.s.search = SearchView::default();
@@ -504,7 +504,7 @@ impl Chess<'_> {
             .board()
             .color_at(sq)
             .is_some_and(|c| c == board.turn());
-        if let Some(from) = self.s.selected.take()
+        if let Some(from) = self.s.pick.selected.take()
             && from != sq
         {
             let legal = board.chess().legal_moves();
@@ -535,8 +535,8 @@ impl Chess<'_> {
             }
         }
         if own {
-            self.s.selected = Some(sq);
-            self.s.cursor = sq;
+            self.s.pick.selected = Some(sq);
+            self.s.pick.cursor = sq;
         }
         true
     }

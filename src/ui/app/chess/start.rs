@@ -47,7 +47,7 @@ impl Chess<'_> {
         self.s.last_move_at = None;
         self.s.pending_letters.clear();
         self.s.hint = None;
-        self.s.selected = None;
+        self.s.pick.selected = None;
         self.close_move_box();
         self.s.scroll = 0;
         self.s.engine_score = None;
@@ -62,7 +62,7 @@ impl Chess<'_> {
         self.s.saved = false;
         if let Mode::HumanVsEngine { human } = self.s.mode {
             self.ui.flipped = human == Color::Black;
-            self.s.cursor = if human == Color::White {
+            self.s.pick.cursor = if human == Color::White {
                 Square::E2
             } else {
                 Square::E7
@@ -185,7 +185,7 @@ impl Chess<'_> {
         self.s.saved = true;
         self.ui.overlay = Overlay::None;
         self.s.hint = None;
-        self.s.selected = None;
+        self.s.pick.selected = None;
         if let Mode::HumanVsEngine { human } = self.s.mode {
             self.ui.flipped = human == Color::Black;
         }

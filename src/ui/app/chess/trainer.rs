@@ -38,7 +38,7 @@ impl Chess<'_> {
         };
         self.s.mode = Mode::HumanVsEngine { human };
         self.ui.flipped = human == Color::Black;
-        self.s.cursor = board
+        self.s.pick.cursor = board
             .board()
             .king_of(human)
             .unwrap_or(if human == Color::White {

@@ -3,9 +3,9 @@
 //! news that reaches it.
 
 use super::*;
+use crate::ui::board::{BoardInput, Intent};
 use crate::ui::house::live::{EngineNews, Live, LiveSetup, Player, seat_of};
-use crate::ui::house::{Pick, pocket_of};
-use crate::variant::rules;
+use crate::ui::house::pocket_of;
 
 /// Partner messages by key, after `m` (Bughouse), in the words FICS
 /// bughouse players and bots use: `++n` a knight is very good for me, `--q`
@@ -79,7 +79,7 @@ impl House<'_> {
             } else {
                 c == Color::White
             };
-            h.pick.square = if c == Color::White {
+            h.pick.cursor = if c == Color::White {
                 Square::E2
             } else {
                 Square::E7
@@ -139,13 +139,13 @@ impl House<'_> {
             match m {
                 Move::Put { role, to } => {
                     h.pick.drop = Some(role);
-                    h.pick.from = None;
-                    h.pick.square = to;
+                    h.pick.selected = None;
+                    h.pick.cursor = to;
                 }
                 _ => {
                     h.pick.drop = None;
-                    h.pick.from = m.from();
-                    h.pick.square = shown_to(m);
+                    h.pick.selected = m.from();
+                    h.pick.cursor = shown_to(m);
                 }
             }
             h.pick.in_pocket = false;
@@ -156,7 +156,7 @@ impl House<'_> {
         // The show follows the game (moves, messages, the end).
         h.refresh(now);
         if moved {
-            h.pick.from = None;
+            h.pick.selected = None;
             h.pick.drop = None;
         }
         for j in jobs {
@@ -498,7 +498,7 @@ impl House<'_> {
             }
             Some(Action::Select) => self.live_select(now),
             Some(Action::Cancel) => {
-                h.pick.from = None;
+                h.pick.selected = None;
                 h.pick.drop = None;
                 h.pick.in_pocket = false;
                 self.ui.info(format!(
@@ -624,10 +624,7 @@ impl House<'_> {
                 h.cursor = 0;
                 h.refresh(now);
                 h.arrived = None;
-                h.pick = Pick {
-                    square: h.pick.square,
-                    ..Pick::default()
-                };
+                h.pick = BoardInput::at(h.pick.cursor);
                 if let Some(path) = &self.s.save {
                     self.ui.effects.push(Effect::Save {
                         path: path.clone(),
@@ -660,149 +657,85 @@ impl House<'_> {
             .live
             .as_ref()
             .map_or(0, |l| pocket_of(l.board(b), c).len());
-        if h.pick.in_pocket {
-            match a {
-                Action::Left => h.pick.pocket = h.pick.pocket.saturating_sub(1),
-                Action::Right => h.pick.pocket = (h.pick.pocket + 1).min(held.saturating_sub(1)),
-                Action::Up => h.pick.in_pocket = false,
-                _ => {}
-            }
-            return;
-        }
-        // Screen directions: up is away from the player at the bottom.
-        let (df, dr): (i32, i32) = match a {
-            Action::Up => (0, 1),
-            Action::Down => (0, -1),
-            Action::Left => (-1, 0),
-            _ => (1, 0),
-        };
-        let (df, dr) = if flipped { (-df, -dr) } else { (df, dr) };
-        let sq = h.pick.square;
-        let f = sq.file() as i32 + df;
-        let r = sq.rank() as i32 + dr;
-        if (0..8).contains(&f) && (0..8).contains(&r) {
-            h.pick.square =
-                Square::from_coords(shakmaty::File::new(f as u32), shakmaty::Rank::new(r as u32));
-        } else if a == Action::Down && held > 0 {
-            // Below the board: the pocket.
-            h.pick.in_pocket = true;
-            h.pick.pocket = h.pick.pocket.min(held - 1);
-        }
+        h.pick.move_cursor(a, flipped, held);
     }
 
     /// Enter or Space: pick up, put down, take from the pocket, drop.
     fn live_select(&mut self, now: Instant) {
-        let Some((b, c, _)) = self.live_mover() else {
-            let ending = self
-                .s
-                .house
-                .as_ref()
-                .and_then(|h| h.live.as_ref())
-                .and_then(|l| l.ending.clone());
-            match ending {
-                Some(e) => self.ui.info(format!("{e}. n starts a new game, q quits.")),
-                None => self.ui.info("Not your move: wait for the engine."),
-            }
+        let Some((b, _, _)) = self.live_mover() else {
+            self.live_not_your_move();
             return;
         };
         let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
-        if h.pick.in_pocket {
-            let held = h
-                .live
-                .as_ref()
-                .map(|l| pocket_of(l.board(b), c))
-                .unwrap_or_default();
-            if let Some(&(role, _)) = held.get(h.pick.pocket) {
-                h.pick.drop = Some(role);
-                h.pick.from = None;
-                h.pick.in_pocket = false;
-                self.ui.info(format!(
-                    "Drop a {}: pick an empty square.",
-                    crate::ui::house::role_word(role)
-                ));
-            }
+        let Some(l) = h.live.as_deref() else {
             return;
-        }
-        let sq = h.pick.square;
-        self.live_square(b, c, sq, now);
+        };
+        let intent = h.pick.choose_at_cursor(l.board(b));
+        self.live_carry(b, intent, now);
     }
 
-    /// The person to move chose `sq` (cursor or mouse).
-    fn live_square(&mut self, b: usize, c: Color, sq: Square, now: Instant) {
+    fn live_not_your_move(&mut self) {
+        let ending = self
+            .s
+            .house
+            .as_ref()
+            .and_then(|h| h.live.as_ref())
+            .and_then(|l| l.ending.clone());
+        match ending {
+            Some(e) => self.ui.info(format!("{e}. n starts a new game, q quits.")),
+            None => self.ui.info("Not your move: wait for the engine."),
+        }
+    }
+
+    /// Carries out what the board component made of a key or click on
+    /// board `b`: a move is the seat's (a promotion makes a queen; type
+    /// e8=N for another piece).
+    fn live_carry(&mut self, b: usize, intent: Intent, now: Instant) {
         let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
         let Some(l) = h.live.as_deref_mut() else {
             return;
         };
-        let pos = l.board(b).clone();
-        let seat = crate::ui::house::live::seat_index(b, c);
-        if let Some(role) = h.pick.drop {
-            let result = rules::check_drop(&pos, role, sq)
-                .map_err(|e| e.to_string())
-                .and_then(|m| l.pick_move(seat, m, now));
-            match result {
-                Ok(()) => self.ui.status = None,
-                Err(e) => self.ui.error(e),
+        let mv = match intent {
+            Intent::Nothing => return,
+            Intent::Picked => {
+                self.ui.status = None;
+                return;
             }
-            if let Some(h) = self.s.house.as_deref_mut() {
-                h.pick.drop = None;
-            }
-            self.flush_live(now);
-            return;
-        }
-        let own = pos.board().piece_at(sq).is_some_and(|p| p.color == c);
-        match h.pick.from {
-            Some(f) if f == sq => h.pick.from = None,
-            Some(f) => {
-                let moves: Vec<Move> = pos
-                    .legal_moves()
-                    .into_iter()
-                    .filter(|m| m.from() == Some(f) && shown_to(*m) == sq)
-                    .collect();
-                // Promotions: a queen (type e8=N for another piece).
-                let mv = moves
-                    .iter()
-                    .find(|m| m.promotion().is_none_or(|p| p == Role::Queen))
-                    .copied();
-                match mv {
-                    Some(m) => {
-                        h.pick.from = None;
-                        match l.pick_move(seat, m, now) {
-                            Ok(()) => self.ui.status = None,
-                            Err(e) => self.ui.error(e),
-                        }
-                        self.flush_live(now);
-                    }
-                    None if own => h.pick.from = Some(sq),
-                    None => {
-                        h.pick.from = None;
-                        self.ui.error(format!("That piece cannot go to {sq}."));
-                    }
+            Intent::Info(t) => return self.ui.info(t),
+            Intent::Error(e) => return self.ui.error(e),
+            Intent::Play(m) => m,
+            Intent::Promote { from, to } => {
+                let queen = l.board(b).legal_moves().into_iter().find(|m| {
+                    m.from() == Some(from) && m.to() == to && m.promotion() == Some(Role::Queen)
+                });
+                h.pick.selected = None;
+                match queen {
+                    Some(m) => m,
+                    None => return,
                 }
             }
-            None if own => h.pick.from = Some(sq),
-            None => {
-                let held = pocket_of(&pos, c);
-                if held.is_empty() {
-                    self.ui.info("Pick one of your pieces.");
-                } else {
-                    self.ui.info("Pick one of your pieces, or a piece from your pocket (move the cursor below the board).");
-                }
-            }
+        };
+        let seat = crate::ui::house::live::seat_index(b, l.board(b).turn());
+        match l.pick_move(seat, mv, now) {
+            Ok(()) => self.ui.status = None,
+            Err(e) => self.ui.error(e),
         }
+        self.flush_live(now);
     }
 
-    /// A mouse click on the live game's screen.
-    pub(super) fn live_click(&mut self, col: u16, row: u16, now: Instant) {
+    /// A mouse button on the live game's screen.
+    pub(super) fn live_mouse(&mut self, m: MouseEvent, now: Instant) {
         let Some((b, c, flipped)) = self.live_mover() else {
             return;
         };
         let Some(h) = self.s.house.as_deref() else {
             return;
         };
+        let (col, row) = (m.column, m.row);
         let area = ratatui::layout::Rect::new(0, 0, self.ui.size.0, self.ui.size.1);
         let Some(l) = h.layout(area) else {
             return;
@@ -811,31 +744,33 @@ impl House<'_> {
         let Some(place) = l.boards.get(slot) else {
             return;
         };
-        if let Some(sq) = place.board.square_at(col, row, flipped) {
-            if let Some(h) = self.s.house.as_deref_mut() {
-                h.pick.square = sq;
-                h.pick.in_pocket = false;
-            }
-            self.live_square(b, c, sq, now);
-            return;
-        }
+        let sq = place.board.square_at(col, row, flipped);
         // The person's pocket, where the view draws it.
         let cells = h.pocket_cells(&l, b, c, now);
-        if let Some(i) = cells
+        let in_pocket = cells
             .iter()
-            .position(|(_, r)| r.contains(ratatui::layout::Position::new(col, row)))
-        {
-            let role = cells[i].0;
-            if let Some(h) = self.s.house.as_deref_mut() {
-                h.pick.drop = Some(role);
-                h.pick.from = None;
-                h.pick.pocket = i;
+            .position(|(_, r)| r.contains(ratatui::layout::Position::new(col, row)));
+        let Some(h) = self.s.house.as_deref_mut() else {
+            return;
+        };
+        let Some(live) = h.live.as_deref() else {
+            return;
+        };
+        let pos = live.board(b);
+        let intent = match m.kind {
+            MouseEventKind::Down(MouseButton::Left) => match (sq, in_pocket) {
+                (Some(sq), _) => h.pick.press(sq, pos),
+                (None, Some(i)) => h.pick.take_from_pocket(cells[i].0, i),
+                (None, None) => return,
+            },
+            MouseEventKind::Up(MouseButton::Left) => h.pick.release(sq, pos),
+            MouseEventKind::Down(MouseButton::Right) => {
+                h.pick.right_click();
+                return;
             }
-            self.ui.info(format!(
-                "Drop a {}: click an empty square.",
-                crate::ui::house::role_word(role)
-            ));
-        }
+            _ => return,
+        };
+        self.live_carry(b, intent, now);
     }
 }
 

@@ -162,9 +162,7 @@ impl House<'_> {
     fn on_mouse(&mut self, m: MouseEvent, now: Instant) {
         let live = self.s.is_live();
         match m.kind {
-            MouseEventKind::Down(MouseButton::Left) if live => {
-                self.live_click(m.column, m.row, now);
-            }
+            MouseEventKind::Down(_) | MouseEventKind::Up(_) if live => self.live_mouse(m, now),
             MouseEventKind::ScrollUp if !live => {
                 if let Some(h) = self.s.house.as_deref_mut() {
                     h.go(h.cursor.saturating_sub(1), now);

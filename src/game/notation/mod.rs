@@ -69,6 +69,7 @@ pub fn looks_like_move_prefix(prefix: &str) -> bool {
         Promo,
         Lit(u8),
         Castle,
+        Held,
     }
     fn fits(class: C, b: u8) -> bool {
         match class {
@@ -78,6 +79,7 @@ pub fn looks_like_move_prefix(prefix: &str) -> bool {
             C::Promo => b"QRBNqrbn".contains(&b),
             C::Lit(l) => b == l,
             C::Castle => b"Oo0".contains(&b),
+            C::Held => b"PNBRQpnbrq".contains(&b),
         }
     }
     /// Elements with a flag: optional or not.
@@ -92,7 +94,7 @@ pub fn looks_like_move_prefix(prefix: &str) -> bool {
         }
     }
     use C::*;
-    const PATTERNS: [&[(C, bool)]; 5] = [
+    const PATTERNS: [&[(C, bool)]; 6] = [
         // UCI: e2e4, e7e8q.
         &[
             (File, false),
@@ -123,6 +125,13 @@ pub fn looks_like_move_prefix(prefix: &str) -> bool {
             (File, true),
             (Rank, true),
             (Lit(b'x'), true),
+            (File, false),
+            (Rank, false),
+        ],
+        // A drop (Crazyhouse, Bughouse): N@f3, @f3 (a pawn), n@f3.
+        &[
+            (Held, true),
+            (Lit(b'@'), false),
             (File, false),
             (Rank, false),
         ],

@@ -8,7 +8,7 @@
 use super::clock::{Control, parse_pgn_clock, pgn_clock};
 use super::config::{Config, TimeControl};
 pub use super::input::{color_name, role_name};
-use super::input::{could_begin_move, looks_like_move_prefix, parse_move};
+use super::input::{could_begin_move, parse_move};
 use super::keymap::begins_move;
 use super::layout::{self, BoardGeometry};
 use super::player::{EngineEvent, EngineSpec, Purpose, Request};

@@ -81,6 +81,8 @@ pub struct BoardInput {
     /// A mouse drag in progress: from square, and whether the piece was
     /// already picked up when the button went down.
     drag: Option<(Square, bool)>,
+    /// The move being typed.
+    pub typing: MoveBox,
 }
 
 impl Default for BoardInput {
@@ -99,6 +101,7 @@ impl BoardInput {
             selected: None,
             drop: None,
             drag: None,
+            typing: MoveBox::default(),
         }
     }
 
@@ -268,3 +271,5 @@ impl BoardInput {
 
 #[cfg(test)]
 mod tests;
+mod typing;
+pub use typing::{BoxKey, MoveBox};

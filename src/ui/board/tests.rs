@@ -2,6 +2,7 @@
 //! drags, the pocket and drops, on chess and Crazyhouse positions.
 
 use super::*;
+use crossterm::event::{KeyCode, KeyEvent};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, uci::UciMove};
 
@@ -118,4 +119,41 @@ fn the_pocket_row_and_drops() {
     let mut c = BoardInput::at(Square::E1);
     c.move_cursor(Action::Down, false, 0);
     assert!(!c.in_pocket);
+}
+
+fn press(b: &mut BoardInput, code: KeyCode) -> BoxKey {
+    b.typing
+        .key(KeyEvent::new(code, crossterm::event::KeyModifiers::NONE))
+}
+
+#[test]
+fn typed_moves_cursor_letters_and_a_refused_text() {
+    use crate::ui::board::BoxKey;
+    let pos = Chess::default();
+    let could = |t: &str| crate::ui::input::could_begin_move(&pos, t);
+    let mut b = BoardInput::at(Square::E2);
+    // `h` is a cursor key and a file: the cursor moves at once...
+    assert!(b.typed_letter('h', Some(Action::Left), &could, false, 0));
+    assert_eq!(b.cursor, Square::D2);
+    assert!(!b.typing.shown());
+    // ...and goes back when `3` makes it a move.
+    assert!(b.typed_letter('3', None, &could, false, 0));
+    assert_eq!(b.cursor, Square::E2);
+    assert_eq!(b.typing.text, "h3");
+    assert_eq!(press(&mut b, KeyCode::Enter), BoxKey::Submit("h3".into()));
+    assert!(!b.typing.shown());
+    // A letter that cannot begin a move is a command.
+    assert!(!b.typed_letter('q', None, &could, false, 0));
+    // A refused text: Backspace corrects it, any other key puts it away.
+    b.typing.refuse("Ke9".into());
+    assert_eq!(press(&mut b, KeyCode::Backspace), BoxKey::Taken);
+    assert_eq!(b.typing.text, "Ke");
+    b.typing.refuse("Ke9".into());
+    assert_eq!(press(&mut b, KeyCode::Char('?')), BoxKey::Pass);
+    assert!(!b.typing.shown());
+    b.typing.refuse("Ke9".into());
+    assert_eq!(press(&mut b, KeyCode::Down), BoxKey::Pass);
+    b.typing.refuse("Ke9".into());
+    assert_eq!(press(&mut b, KeyCode::Enter), BoxKey::Taken);
+    assert!(!b.typing.shown());
 }

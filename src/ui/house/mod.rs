@@ -155,8 +155,6 @@ pub struct HouseReplay {
     pub arrived: Option<(usize, Piece, Instant)>,
     /// A game being played here (the screen then follows its last move).
     pub live: Option<Box<live::Live>>,
-    /// The move being typed (live games).
-    pub input: String,
     /// Keyboard and mouse picking (live games).
     pub pick: crate::ui::board::BoardInput,
 }
@@ -183,7 +181,6 @@ impl HouseReplay {
             list: None,
             arrived: None,
             live: None,
-            input: String::new(),
             pick: crate::ui::board::BoardInput::default(),
         }
     }

@@ -21,18 +21,6 @@ pub struct ChessScreen {
     /// The board's cursor, the piece picked up, a drag (the board
     /// component every board of the app uses).
     pub pick: crate::ui::board::BoardInput,
-    pub input: String,
-    /// The move box opened with its key (`:`), before anything is typed:
-    /// inside it every letter is text (`nf3`, `n@f3`).
-    pub move_box_open: bool,
-    /// The text in the move box was refused: it stays on show until the
-    /// next key, and a typed character starts a new move (Backspace
-    /// corrects it instead).
-    pub input_refused: bool,
-    /// Cursor letters (`h`, `k`) typed just now that may still become a
-    /// move, and where the cursor was before them.
-    pub(crate) pending_letters: String,
-    pub(crate) pending_cursor: Square,
     pub search: SearchView,
     /// The opponent engine's name, as it reported it.
     pub opponent_name: String,
@@ -97,11 +85,6 @@ impl ChessScreen {
             paused: false,
             paused_under: false,
             pick: crate::ui::board::BoardInput::default(),
-            input: String::new(),
-            move_box_open: false,
-            input_refused: false,
-            pending_letters: String::new(),
-            pending_cursor: Square::E2,
             search: SearchView::default(),
             opponent_name: String::new(),
             evals: Vec::new(),
@@ -157,7 +140,7 @@ impl ChessScreen {
 
     /// A move is being typed (the move box is shown).
     pub fn move_box_shown(&self) -> bool {
-        !self.input.is_empty() || self.move_box_open
+        self.pick.typing.shown()
     }
 
     pub fn engine_thinking(&self) -> bool {

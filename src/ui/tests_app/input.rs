@@ -20,9 +20,13 @@ fn illegal_and_ambiguous_input_change_nothing() {
     assert_eq!(a.board().fen(), before);
     let st = a.ui.status.clone().expect("an explanation");
     assert_eq!(st.kind, crate::ui::app::StatusKind::Error);
-    assert_eq!(a.chess().input, "e5", "the text stays for correction");
+    assert_eq!(
+        a.chess().pick.typing.text,
+        "e5",
+        "the text stays for correction"
+    );
     key(&mut a, KeyCode::Esc, t);
-    assert!(a.chess().input.is_empty());
+    assert!(a.chess().pick.typing.text.is_empty());
 
     a.start_game(
         setup(WHITE, Some("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1"), None),
@@ -158,7 +162,7 @@ fn vim_keys_move_the_cursor_unless_they_begin_a_typed_move() {
     key(&mut a, KeyCode::Char('h'), t);
     key(&mut a, KeyCode::Char('h'), t);
     assert_eq!(a.chess().pick.cursor, Square::D2);
-    assert!(a.chess().input.is_empty());
+    assert!(a.chess().pick.typing.text.is_empty());
     // 'h' then '3' is the move h3: the last 'h' no longer moves the cursor.
     type_str(&mut a, "h3", t);
     assert_eq!(uci_moves(&a), ["h2h3"]);
@@ -180,7 +184,7 @@ fn vim_keys_move_the_cursor_unless_they_begin_a_typed_move() {
     let mut c = app();
     c.start_game(setup(WHITE, None, None), t);
     shift(&mut c, 'D', t);
-    assert!(c.chess().input.is_empty());
+    assert!(c.chess().pick.typing.text.is_empty());
 }
 #[test]
 fn dragging_an_already_selected_piece_moves_it() {
@@ -267,7 +271,7 @@ fn q_quits_at_once_and_a_lowercase_queen_move_goes_in_the_move_box() {
     type_str(&mut a, ":qh5", t); // the queen on d1 is boxed in
     assert!(!a.ui.quit, "typing qh5 in the move box quit the app");
     assert_eq!(
-        a.chess().input,
+        a.chess().pick.typing.text,
         "qh5",
         "the illegal move stays to be corrected"
     );
@@ -300,7 +304,7 @@ fn lowercase_piece_letters_are_commands_and_capitals_are_pieces() {
     // The knight on c3 is pinned: "Ne4" is explained, not played.
     type_str(&mut a, "Ne4", t);
     assert_eq!(a.chess().game.moves().len(), 4);
-    assert_eq!(a.chess().input, "Ne4");
+    assert_eq!(a.chess().pick.typing.text, "Ne4");
     key(&mut a, KeyCode::Esc, t);
     // A lower-case n opens the new-game dialog at once.
     key(&mut a, KeyCode::Char('n'), t);
@@ -354,6 +358,6 @@ fn a_cursor_letter_is_forgotten_after_a_mouse_move() {
         uci_moves(&a),
         ["e1d1", "e6e5"],
         "input {:?}",
-        a.chess().input
+        a.chess().pick.typing.text
     );
 }

@@ -70,7 +70,7 @@ fn a_refused_move_does_not_swallow_command_keys() {
         let mut a = app();
         a.start_game(setup(WHITE, None, None), t);
         type_str(&mut a, "O-O", t);
-        assert!(a.chess().input_refused, "O-O is refused");
+        assert!(a.chess().pick.typing.refused, "O-O is refused");
         let flipped = a.ui.flipped;
         if k.is_ascii_uppercase() {
             shift(&mut a, k, t);
@@ -84,13 +84,13 @@ fn a_refused_move_does_not_swallow_command_keys() {
             ),
             "flip" => assert_ne!(a.ui.flipped, flipped, "F flips the board"),
             "quit" => assert!(a.ui.quit, "q quits"),
-            _ => assert_eq!(a.chess().input, "e", "a move is typed afresh"),
+            _ => assert_eq!(a.chess().pick.typing.text, "e", "a move is typed afresh"),
         }
         if check != "a new move" {
             assert!(
                 !a.chess().move_box_shown(),
                 "'{k}': the refused text is gone, nothing typed: {:?}",
-                a.chess().input
+                a.chess().pick.typing.text
             );
         }
     }

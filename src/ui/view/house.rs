@@ -915,11 +915,11 @@ fn draw_live_status(
         };
         Span::styled(s.text.clone(), st)
     });
-    let line1 = if !h.input.is_empty() {
+    let line1 = if h.pick.typing.shown() {
         let mut spans = vec![
             Span::styled("Move: ", Style::default().fg(theme.accent)),
             Span::styled(
-                format!("{}▏", h.input),
+                format!("{}▏", h.pick.typing.text),
                 Style::default().fg(theme.text).add_modifier(Modifier::BOLD),
             ),
         ];

@@ -7,17 +7,17 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
     let line1 = if app.s.move_box_shown() {
         let mut spans = vec![
             Span::styled("Move: ", Style::default().fg(theme.accent)),
-            if app.s.input_refused {
+            if app.s.pick.typing.refused {
                 // Refused: on show, struck out, until a key types anew.
                 Span::styled(
-                    format!("{}▏", app.s.input),
+                    format!("{}▏", app.s.pick.typing.text),
                     Style::default()
                         .fg(theme.dim)
                         .add_modifier(Modifier::CROSSED_OUT),
                 )
             } else {
                 Span::styled(
-                    format!("{}▏", app.s.input),
+                    format!("{}▏", app.s.pick.typing.text),
                     Style::default().fg(theme.text).add_modifier(Modifier::BOLD),
                 )
             },

@@ -330,7 +330,7 @@ impl Chess<'_> {
         if self.s.drill.is_some() {
             self.drill_after_move(&before, m);
         }
-        self.s.pending_letters.clear();
+        self.s.pick.not_typing();
         self.s.last_move_at = Some(now);
         self.s.pick.selected = None;
         self.s.pick.clear();

@@ -1,7 +1,7 @@
 //! Keys and mouse: moves typed or picked on the board, commands, the promotion dialog.
 
 use super::*;
-use crate::ui::board::Intent;
+use crate::ui::board::{BoxKey, Intent};
 
 impl Chess<'_> {
     // ------------------------------------------------------------------
@@ -34,7 +34,7 @@ impl Chess<'_> {
         {
             return;
         }
-        self.s.pending_letters.clear();
+        self.s.pick.not_typing();
         self.command_key(action, plain_char, now);
     }
 
@@ -145,34 +145,11 @@ impl Chess<'_> {
 
     /// Keys while the move box is shown; true if the key was for it.
     fn move_box_key(&mut self, k: KeyEvent, now: Instant) -> bool {
-        match k.code {
-            KeyCode::Enter if self.s.input.is_empty() => self.close_move_box(),
-            KeyCode::Enter => self.submit_input(now),
-            KeyCode::Esc => {
-                self.close_move_box();
-                self.ui.status = None;
-            }
-            KeyCode::Backspace => {
-                self.s.input_refused = false;
-                if self.s.input.pop().is_none() {
-                    self.s.move_box_open = false;
-                }
-            }
-            // A refused move gives way to whatever comes next: a new move
-            // or a command key (`?`, `q`, `F`), each as if the box were
-            // closed.
-            KeyCode::Char(_) if self.s.input_refused => {
-                self.s.input_refused = false;
-                self.s.input.clear();
-                self.s.move_box_open = false;
-                return false;
-            }
-            KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => {
-                if self.s.input.len() < 12 {
-                    self.s.input.push(c);
-                }
-            }
-            _ => return false,
+        match self.s.pick.typing.key(k) {
+            BoxKey::Pass => return false,
+            BoxKey::Taken => {}
+            BoxKey::Closed => self.ui.status = None,
+            BoxKey::Submit(text) => self.submit(text, now),
         }
         true
     }
@@ -180,53 +157,19 @@ impl Chess<'_> {
     /// A letter typed where a move may be typed: true if it began or
     /// continued a move (or moved the cursor as part of one).
     fn typed_letter(&mut self, c: char, action: Option<Action>) -> bool {
-        let cursor_key = matches!(
-            action,
-            Some(Action::Up | Action::Down | Action::Left | Action::Right)
-        );
-        // Moves are typed without a prefix, and no command sits on a
-        // key that begins one (`begins_move`: files a-h, K Q R B N P,
-        // O o 0 for castling, @ for a drop; the config refuses such
-        // bindings). So a key either begins a move or acts at once.
-        // The one exception is the cursor: `h` (a file) moves it left
-        // at once, and is remembered; if the next key continues a move
-        // (`h3`, `hxg5`), the cursor goes back and the move box takes
-        // the whole text.
-        let pending = std::mem::take(&mut self.s.pending_letters);
-        if !pending.is_empty() {
-            let typed = format!("{pending}{c}");
-            let board = self.board().clone();
-            let continues = if cursor_key || action.is_some() {
-                could_begin_move(board.chess(), &typed)
-            } else {
-                looks_like_move_prefix(&typed)
-            };
-            if continues && !cursor_key {
-                self.s.pick.cursor = self.s.pending_cursor;
-                self.s.input = typed;
-                return true;
-            }
-            if continues {
-                self.s.pending_letters = typed;
-                if let Some(a) = action {
-                    self.move_cursor(a);
-                }
-                return true;
-            }
+        let board = self.board().clone();
+        let could_begin = |t: &str| could_begin_move(board.chess(), t);
+        let flipped = self.ui.flipped;
+        let typed = self
+            .s
+            .pick
+            .typed_letter(c, action, &could_begin, flipped, 0);
+        if typed
+            && let Some(a @ (Action::Up | Action::Down | Action::Left | Action::Right)) = action
+        {
+            self.ui.last_action = Some(a);
         }
-        if begins_move(c) {
-            if cursor_key {
-                self.s.pending_letters = c.to_string();
-                self.s.pending_cursor = self.s.pick.cursor;
-                if let Some(a) = action {
-                    self.move_cursor(a);
-                }
-            } else {
-                self.s.input.push(c);
-            }
-            return true;
-        }
-        false
+        typed
     }
 
     /// A key that is not typing: a command, or a word on why not.
@@ -256,13 +199,12 @@ impl Chess<'_> {
         }
     }
 
-    pub(super) fn submit_input(&mut self, now: Instant) {
-        let text = std::mem::take(&mut self.s.input);
-        self.s.move_box_open = false;
+    /// Plays the move typed as `text`, or says why it cannot be.
+    pub(super) fn submit(&mut self, text: String, now: Instant) {
         if !self.human_to_move() {
             self.ui
                 .error("Not your move yet: press Enter again when it is.");
-            self.s.input = text;
+            self.s.pick.typing.take(&text);
             return;
         }
         let board = self.board().clone();
@@ -280,8 +222,7 @@ impl Chess<'_> {
                 } else {
                     format!("{text}: {e}")
                 });
-                self.s.input = text;
-                self.s.input_refused = true;
+                self.s.pick.typing.refuse(text);
             }
         }
     }
@@ -423,7 +364,7 @@ impl Chess<'_> {
             Action::ScrollDown => self.s.scroll = self.s.scroll.saturating_sub(5),
             Action::TypeMove => {
                 if self.typing_allowed() {
-                    self.s.move_box_open = true;
+                    self.s.pick.typing.open = true;
                     self.ui.info(
                         "Type a move in any spelling (nf3, n@f3, o-o); Enter plays it, Esc closes.",
                     );
@@ -587,7 +528,7 @@ impl Chess<'_> {
     }
 
     pub(super) fn on_mouse(&mut self, m: MouseEvent, now: Instant) {
-        self.s.pending_letters.clear();
+        self.s.pick.not_typing();
         if self.s.replay.is_some() {
             use crate::ui::keymap::ReplayAction;
             match m.kind {

@@ -45,9 +45,7 @@ impl Chess<'_> {
 
     /// Empties and closes the move box.
     pub(super) fn close_move_box(&mut self) {
-        self.s.input.clear();
-        self.s.move_box_open = false;
-        self.s.input_refused = false;
+        self.s.pick.typing.close();
     }
 
     fn typing_allowed(&self) -> bool {
@@ -269,8 +267,7 @@ impl Screen for ChessScreen {
         if !c.typing_allowed() || !could_begin_move(c.board().chess(), text) {
             return false;
         }
-        c.s.input = text.to_string();
-        c.s.input_refused = false;
+        c.s.pick.typing.take(text);
         true
     }
 

@@ -53,7 +53,7 @@ impl Chess<'_> {
         self.s.saved = false;
         self.s.pick.selected = None;
         self.close_move_box();
-        self.s.pending_letters.clear();
+        self.s.pick.not_typing();
         self.s.hint = None;
         self.ui.overlay = Overlay::None;
         self.s.scroll = 0;

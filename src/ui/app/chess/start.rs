@@ -45,7 +45,7 @@ impl Chess<'_> {
         self.s.paused = false;
         self.s.queued = None;
         self.s.last_move_at = None;
-        self.s.pending_letters.clear();
+        self.s.pick.not_typing();
         self.s.hint = None;
         self.s.pick.selected = None;
         self.close_move_box();

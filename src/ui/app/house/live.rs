@@ -3,7 +3,7 @@
 //! news that reaches it.
 
 use super::*;
-use crate::ui::board::{BoardInput, Intent};
+use crate::ui::board::{BoardInput, BoxKey, Intent};
 use crate::ui::house::live::{EngineNews, Live, LiveSetup, Player, seat_of};
 use crate::ui::house::pocket_of;
 
@@ -341,60 +341,59 @@ impl House<'_> {
     }
 
     /// Typing a move (or a word on why none can be typed now); true if
-    /// the key was for that.
+    /// the key was for that. The board component's move box, as on the
+    /// play screen.
     fn live_typing_key(&mut self, k: KeyEvent, plain: bool, now: Instant) -> bool {
         let Some(h) = self.s.house.as_deref_mut() else {
             return false;
         };
-        // Typing a move.
-        if !h.input.is_empty() {
-            match k.code {
-                KeyCode::Enter => {
-                    let text = std::mem::take(&mut h.input);
-                    if let Some(l) = h.live.as_deref_mut() {
-                        match l.parse_typed(&text) {
-                            Err(crate::game::notation::MoveInputError::UseDrop { role, to }) => {
-                                self.s.confirm_drop = Some((role, to));
-                                let piece = crate::ui::house::role_word(role);
-                                self.ui.info(format!(
-                                    "No {piece} can move to {to}. Drop the {piece} from your hand on {to}? y = drop, any other key = no"
-                                ));
-                                return true;
-                            }
-                            _ => match l.type_move(&text, now) {
-                                Ok(()) => self.ui.status = None,
-                                Err(e) => self.ui.error(format!("{text}: {e}")),
-                            },
-                        }
-                    }
-                    self.flush_live(now);
-                }
-                KeyCode::Esc => {
-                    h.input.clear();
+        if h.pick.typing.shown() {
+            match h.pick.typing.key(k) {
+                BoxKey::Pass => {}
+                BoxKey::Taken => return true,
+                BoxKey::Closed => {
                     self.ui.status = None;
+                    return true;
                 }
-                KeyCode::Backspace => {
-                    h.input.pop();
+                BoxKey::Submit(text) => {
+                    self.live_submit(text, now);
+                    return true;
                 }
-                KeyCode::Char(c) if plain && !c.is_whitespace() && h.input.len() < 12 => {
-                    h.input.push(c);
-                }
-                _ => {}
             }
-            return true;
         }
-        if let KeyCode::Char(c) = k.code
-            && plain
-            && crate::ui::keymap::begins_move(c)
-            && h.live.as_ref().is_some_and(|l| l.human_to_move().is_some())
-        {
-            h.input.push(c);
-            return true;
+        let KeyCode::Char(c) = k.code else {
+            h.pick.not_typing();
+            return false;
+        };
+        if !plain {
+            h.pick.not_typing();
+            return false;
+        }
+        let action = self.ui.keys.action(&k);
+        if let Some((b, color, flipped)) = self.live_mover() {
+            let Some(h) = self.s.house.as_deref_mut() else {
+                return false;
+            };
+            let held = h
+                .live
+                .as_ref()
+                .map_or(0, |l| pocket_of(l.board(b), color).len());
+            let could_begin = |t: &str| crate::ui::input::looks_like_move_prefix(t);
+            if h.pick.typed_letter(c, action, &could_begin, flipped, held) {
+                if let Some(a @ (Action::Up | Action::Down | Action::Left | Action::Right)) = action
+                {
+                    self.ui.last_action = Some(a);
+                }
+                return true;
+            }
+            h.pick.not_typing();
+            return false;
         }
         // A move typed when none can be made is answered, not dropped.
-        if let KeyCode::Char(c) = k.code
-            && plain
-            && crate::ui::keymap::begins_move(c)
+        let Some(h) = self.s.house.as_deref() else {
+            return false;
+        };
+        if crate::ui::keymap::begins_move(c)
             && let Some(l) = h.live.as_ref()
             && !l.human_seats().is_empty()
         {
@@ -408,6 +407,35 @@ impl House<'_> {
             return true;
         }
         false
+    }
+
+    /// Enter on a typed move: played, asked about (a piece move only a
+    /// drop can make), or refused with the reason (the text stays on show).
+    fn live_submit(&mut self, text: String, now: Instant) {
+        let Some(h) = self.s.house.as_deref_mut() else {
+            return;
+        };
+        let Some(l) = h.live.as_deref_mut() else {
+            return;
+        };
+        if let Err(crate::game::notation::MoveInputError::UseDrop { role, to }) =
+            l.parse_typed(&text)
+        {
+            self.s.confirm_drop = Some((role, to));
+            let piece = crate::ui::house::role_word(role);
+            self.ui.info(format!(
+                "No {piece} can move to {to}. Drop the {piece} from your hand on {to}? y = drop, any other key = no"
+            ));
+            return;
+        }
+        match l.type_move(&text, now) {
+            Ok(()) => self.ui.status = None,
+            Err(e) => {
+                self.ui.error(format!("{text}: {e}"));
+                h.pick.typing.refuse(text);
+            }
+        }
+        self.flush_live(now);
     }
 
     /// Tab: the other board large (Bughouse).

@@ -140,7 +140,7 @@ impl Screen for HouseScreen {
         if !to_move || !crate::ui::input::looks_like_move_prefix(text) {
             return false;
         }
-        h.input = text.to_string();
+        h.pick.typing.take(text);
         true
     }
 

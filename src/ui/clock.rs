@@ -1,5 +1,8 @@
 //! Chess clocks with an injected time source: every method takes `now`, so
-//! tests drive time by hand and the UI passes `Instant::now()`.
+//! tests drive time by hand and the UI passes `Instant::now()`. One pair
+//! per board: the play screen's, a Crazyhouse game's and each Bughouse
+//! board's. They remember both times before every move, so a takeback
+//! gives the time back.
 
 use shakmaty::Color;
 use std::time::{Duration, Instant};
@@ -17,6 +20,8 @@ pub struct Clocks {
     remaining: [Duration; 2],
     /// Whose clock runs, since when.
     running: Option<(Color, Instant)>,
+    /// Both times (White, Black) before each move, for takebacks.
+    history: Vec<[Duration; 2]>,
 }
 
 fn idx(c: Color) -> usize {
@@ -32,6 +37,7 @@ impl Clocks {
             control,
             remaining: [control.base; 2],
             running: None,
+            history: Vec::new(),
         }
     }
 
@@ -41,7 +47,55 @@ impl Clocks {
             control,
             remaining: [white, black],
             running: None,
+            history: Vec::new(),
         }
+    }
+
+    /// Clocks taken up from a saved game, stopped: `comments` are its
+    /// moves' comments in order (`white_first`: White made the first move),
+    /// where a `[%clk]` is the mover's time after the move. The times
+    /// before each move are remembered for takebacks.
+    pub fn from_record<'a>(
+        control: Control,
+        white_first: bool,
+        comments: impl IntoIterator<Item = Option<&'a str>>,
+    ) -> Clocks {
+        let mut c = Clocks::new(control);
+        for (i, comment) in comments.into_iter().enumerate() {
+            c.history.push(c.remaining);
+            let side = usize::from((i % 2 == 0) != white_first);
+            if let Some(t) = comment.and_then(parse_pgn_clock) {
+                c.remaining[side] = t;
+            }
+        }
+        c
+    }
+
+    /// Remembers both times as they stand before a move (see
+    /// [`Clocks::back_to`]).
+    pub fn remember(&mut self, now: Instant) {
+        let times = [
+            self.remaining(Color::White, now),
+            self.remaining(Color::Black, now),
+        ];
+        self.history.push(times);
+    }
+
+    /// The times before move `moves` (counted from 0) were remembered:
+    /// the clocks stand as they were then, stopped, and what came after is
+    /// forgotten. False (nothing changed) if they were not remembered.
+    pub fn back_to(&mut self, moves: usize) -> bool {
+        let Some(&[w, b]) = self.history.get(moves) else {
+            return false;
+        };
+        self.set_remaining(w, b);
+        self.history.truncate(moves);
+        true
+    }
+
+    /// The moves whose times are remembered.
+    pub fn remembered(&self) -> usize {
+        self.history.len()
     }
 
     /// Starts `color`'s clock (stopping nothing: call [`Clocks::press`] to
@@ -152,6 +206,27 @@ mod tests {
         c.pause(t0 + s(20));
         assert_eq!(c.running(), None);
         assert_eq!(c.remaining(Color::Black, t0 + s(999)), s(50));
+    }
+
+    #[test]
+    fn a_takeback_gives_the_time_back() {
+        let t0 = Instant::now();
+        let s = Duration::from_secs;
+        let mut c = Clocks::new(tc(60, 0));
+        c.start(Color::White, t0);
+        c.remember(t0 + s(5));
+        c.press(Color::White, t0 + s(5));
+        c.remember(t0 + s(12));
+        c.press(Color::Black, t0 + s(12));
+        assert_eq!(c.remembered(), 2);
+        assert!(c.back_to(1), "as they stood when Black moved");
+        assert_eq!(c.running(), None);
+        assert_eq!(c.remaining(Color::White, t0 + s(99)), s(55));
+        assert_eq!(c.remaining(Color::Black, t0 + s(99)), s(53));
+        assert_eq!(c.remembered(), 1);
+        assert!(!c.back_to(3), "never remembered");
+        assert!(c.back_to(0));
+        assert_eq!(c.remaining(Color::White, t0), s(55));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! `ui::run`; tests drive `update` with key, mouse and engine messages and
 //! an injected clock, then look at the state and the effects.
 
-use super::clock::{Control, parse_pgn_clock, pgn_clock};
+use super::clock::{Control, pgn_clock};
 use super::config::{Config, TimeControl};
 pub use super::input::{color_name, role_name};
 use super::input::{could_begin_move, parse_move};

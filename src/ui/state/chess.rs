@@ -12,8 +12,6 @@ pub struct ChessScreen {
     pub spec: EngineSpec,
     pub time: Option<TimeControl>,
     pub clocks: Option<Clocks>,
-    /// Remaining times before each move (for takebacks).
-    pub(crate) clock_history: Vec<(Duration, Duration)>,
     pub paused: bool,
     /// Paused because another screen opened over this one (it goes on when
     /// this screen is on top again).
@@ -81,7 +79,6 @@ impl ChessScreen {
             spec,
             time,
             clocks: None,
-            clock_history: Vec::new(),
             paused: false,
             paused_under: false,
             pick: crate::ui::board::BoardInput::default(),

@@ -34,7 +34,6 @@ impl Chess<'_> {
         self.s.game = Game::new(Board::from_chess(run.start().clone()));
         self.s.mode = Mode::HumanVsEngine { human: solver };
         self.s.clocks = None;
-        self.s.clock_history.clear();
         self.s.queued = None;
         self.s.move_due = None;
         self.s.pick.selected = None;

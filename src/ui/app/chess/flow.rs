@@ -308,10 +308,7 @@ impl Chess<'_> {
         self.forget_hint();
         let mut comment = None;
         if let Some(c) = &mut self.s.clocks {
-            self.s.clock_history.push((
-                c.remaining(Color::White, now),
-                c.remaining(Color::Black, now),
-            ));
+            c.remember(now);
             if self.s.game.moves().is_empty() && c.running().is_none() {
                 // The first move does not cost time.
             } else {
@@ -651,11 +648,9 @@ impl Chess<'_> {
         };
         for _ in 0..n {
             self.s.game.pop();
-            if let Some((w, b)) = self.s.clock_history.pop()
-                && let Some(c) = &mut self.s.clocks
-            {
-                c.set_remaining(w, b);
-            }
+        }
+        if let Some(c) = &mut self.s.clocks {
+            c.back_to(self.s.game.moves().len());
         }
         if let Some(c) = &mut self.s.clocks
             && !self.s.game.moves().is_empty()

@@ -47,7 +47,6 @@ impl Chess<'_> {
         self.s.analysis_before_replay = Some(self.s.analysis);
         self.s.queued = None;
         self.s.clocks = None;
-        self.s.clock_history.clear();
         self.s.paused = false;
         self.s.save_path = None;
         self.s.saved = false;

@@ -35,7 +35,6 @@ impl Chess<'_> {
         self.s.mode = setup.mode;
         self.s.time = setup.time;
         self.s.game = Game::new(setup.start);
-        self.s.clock_history.clear();
         self.s.clocks = setup.time.map(|t| {
             Clocks::new(Control {
                 base: t.base,
@@ -148,25 +147,15 @@ impl Chess<'_> {
         self.s.mode = mode;
         self.s.time = time;
         // Clocks: the last [%clk] of each side.
-        self.s.clock_history.clear();
         self.s.clocks = time.map(|t| {
             let control = Control {
                 base: t.base,
                 increment: t.increment,
             };
-            let mut rem = [t.base, t.base];
-            let mut board = game.start().clone();
-            for (i, &m) in game.moves().iter().enumerate() {
-                self.s.clock_history.push((rem[0], rem[1]));
-                let side = board.turn();
-                if let Some(Some(c)) = game.comments().get(i)
-                    && let Some(d) = parse_pgn_clock(c)
-                {
-                    rem[side as usize ^ 1] = d;
-                }
-                board = board.play(m);
-            }
-            Clocks::with_remaining(control, rem[0], rem[1])
+            let white_first = game.start().turn() == Color::White;
+            let comments =
+                (0..game.moves().len()).map(|i| game.comments().get(i).and_then(|c| c.as_deref()));
+            Clocks::from_record(control, white_first, comments)
         });
         self.s.game = game;
         self.s.evals.clear();

@@ -140,6 +140,17 @@ impl Clocks {
         }
     }
 
+    /// `color`'s time as it stood when the running turn began (its time
+    /// now, when its clock is stopped).
+    pub fn at_turn_start(&self, color: Color) -> Duration {
+        self.remaining[idx(color)]
+    }
+
+    /// Since when the running clock runs.
+    pub fn running_since(&self) -> Option<Instant> {
+        self.running.map(|(_, since)| since)
+    }
+
     pub fn running(&self) -> Option<Color> {
         self.running.map(|(c, _)| c)
     }

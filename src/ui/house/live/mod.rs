@@ -13,7 +13,7 @@ use crate::bughouse::{BoardId, BugEnding, BugTermination, BughouseGame, Seat};
 use crate::engine::{Board, Zh};
 use crate::game::notation::parse_variant_move;
 use crate::game::{Ending, Game, GameResult, Termination};
-use crate::ui::clock::pgn_clock;
+use crate::ui::clock::{Clocks, Control, pgn_clock};
 use crate::ui::config::TimeControl;
 use crate::ui::pace::Pace;
 use crate::ui::player::EngineSpec;
@@ -45,12 +45,10 @@ pub struct Live {
     pub players: Vec<[Player; 2]>,
     record: Record,
     pub time: Option<TimeControl>,
-    /// Per board: each side's time left when its board's turn began.
-    clocks: Vec<[Duration; 2]>,
-    /// Per board: when the side to move began thinking.
-    turn_start: Vec<Instant>,
-    /// Crazyhouse: the clocks before each move (for takebacks).
-    clock_history: Vec<[Duration; 2]>,
+    /// Per board: the clocks, running for the side to move (the same
+    /// clocks as the play screen's; they remember the times before each
+    /// move, for a Crazyhouse takeback).
+    clocks: Vec<Clocks>,
     /// Outstanding engine requests by seat.
     asked: [Option<u64>; 4],
     next_id: u64,
@@ -85,6 +83,14 @@ pub struct Live {
     /// The partners' standing requests: who asked, what, and the moves
     /// played on both boards then (a "need" lapses).
     requests: Vec<(usize, crate::engine::partner::PartnerMsg, usize)>,
+}
+
+/// The clocks' control of a time control (none: clocks that are not shown).
+fn control(time: Option<TimeControl>) -> Control {
+    Control {
+        base: time.map_or(Duration::ZERO, |t| t.base),
+        increment: time.map_or(Duration::ZERO, |t| t.increment),
+    }
 }
 
 /// Moves on both boards after which an unmet "need" lapses.
@@ -166,19 +172,32 @@ impl Live {
             Record::Zh(g) => g.set_header(SEATS_TAG, seats.join(", ")),
             Record::Bug(g) => g.set_header(SEATS_TAG, seats.join(", ")),
         }
-        let base = setup.time.map_or(Duration::ZERO, |t| t.base);
+        let clocks = vec![Clocks::new(control(setup.time)); boards];
+        let mut live = Live::assemble(players, record, setup.time, clocks, now);
+        live.start_engines();
+        live.ask_engines(now);
+        live
+    }
+
+    /// A game of `record` with its seats and clocks (each started for its
+    /// board's side to move), before its engines start.
+    fn assemble(
+        players: Vec<[Player; 2]>,
+        record: Record,
+        time: Option<TimeControl>,
+        clocks: Vec<Clocks>,
+        now: Instant,
+    ) -> Live {
+        let kind = match record {
+            Record::Bug(_) => VariantKind::Bughouse,
+            Record::Zh(_) => VariantKind::Crazyhouse,
+        };
         let mut live = Live {
-            kind: if boards == 2 {
-                VariantKind::Bughouse
-            } else {
-                VariantKind::Crazyhouse
-            },
+            kind,
             players,
             record,
-            time: setup.time,
-            clocks: vec![[base, base]; boards],
-            turn_start: vec![now; boards],
-            clock_history: Vec::new(),
+            time,
+            clocks,
             asked: [None; 4],
             next_id: 1,
             ending: None,
@@ -197,8 +216,10 @@ impl Live {
             rng: crate::util::Rng::from_entropy(),
             requests: Vec::new(),
         };
-        live.start_engines();
-        live.ask_engines(now);
+        for b in 0..live.clocks.len() {
+            let turn = live.board(b).turn();
+            live.clocks[b].start(turn, now);
+        }
         live
     }
 
@@ -260,33 +281,24 @@ impl Live {
                 i.trim().parse().ok()?,
             ))
         });
-        let base = time.map_or(Duration::ZERO, |t| t.base);
-        let mut clocks = vec![[base, base]; boards];
-        let mut clock_history = Vec::new();
+        let mut clocks = vec![Clocks::new(control(time)); boards];
         let over = match &record {
             Record::Zh(g) => {
-                let mut c = [base, base];
                 let white_first = g.start().turn() == Color::White;
-                for (i, comment) in g.comments().iter().enumerate() {
-                    clock_history.push(c);
-                    let side = usize::from((i % 2 == 0) != white_first);
-                    if let Some(t) = comment
-                        .as_deref()
-                        .and_then(crate::game::review::parse_clk_comment)
-                    {
-                        c[side] = t;
-                    }
-                }
-                clocks[0] = c;
+                let comments =
+                    (0..g.moves().len()).map(|i| g.comments().get(i).and_then(|c| c.as_deref()));
+                clocks[0] = Clocks::from_record(control(time), white_first, comments);
                 g.ending.is_some()
             }
             Record::Bug(g) => {
                 for (b, id) in [BoardId::A, BoardId::B].into_iter().enumerate() {
-                    for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
-                        if let Some(t) = g.last_clock(Seat::new(id, color)) {
-                            clocks[b][ci] = t;
-                        }
-                    }
+                    let last = |color| g.last_clock(Seat::new(id, color));
+                    let base = control(time).base;
+                    clocks[b] = Clocks::with_remaining(
+                        control(time),
+                        last(Color::White).unwrap_or(base),
+                        last(Color::Black).unwrap_or(base),
+                    );
                 }
                 g.ending.is_some()
             }
@@ -294,36 +306,7 @@ impl Live {
         if over {
             return Err("that game is over".into());
         }
-        let mut live = Live {
-            kind: if boards == 2 {
-                VariantKind::Bughouse
-            } else {
-                VariantKind::Crazyhouse
-            },
-            players,
-            record,
-            time,
-            clocks,
-            turn_start: vec![now; boards],
-            clock_history,
-            asked: [None; 4],
-            next_id: 1,
-            ending: None,
-            jobs: Vec::new(),
-            news: Vec::new(),
-            hint_asked: None,
-            assistant_started: false,
-            hint: None,
-            analysis: None,
-            search: None,
-            watched: 0,
-            pace: Pace::Fast,
-            held: [None; 4],
-            sitting: [false; 4],
-            hurry: [false; 4],
-            rng: crate::util::Rng::from_entropy(),
-            requests: Vec::new(),
-        };
+        let mut live = Live::assemble(players, record, time, clocks, now);
         live.start_engines();
         live.ask_engines(now);
         Ok(live)
@@ -399,12 +382,7 @@ impl Live {
     /// Time left for `color` on board `b`, running for the side to move.
     pub fn remaining(&self, b: usize, color: Color, now: Instant) -> Option<Duration> {
         self.time?;
-        let left = self.clocks.get(b)?[usize::from(color == Color::Black)];
-        if !self.is_over() && self.board(b).turn() == color {
-            Some(left.saturating_sub(now.saturating_duration_since(self.turn_start[b])))
-        } else {
-            Some(left)
-        }
+        Some(self.clocks.get(b)?.remaining(color, now))
     }
 
     /// Time passes: flags fall; engines due to move are asked.
@@ -442,12 +420,8 @@ impl Live {
 
     /// Stops every clock where it stands.
     fn freeze(&mut self, now: Instant) {
-        for b in 0..self.boards() {
-            let c = self.board(b).turn();
-            let ci = usize::from(c == Color::Black);
-            let used = now.saturating_duration_since(self.turn_start[b]);
-            self.clocks[b][ci] = self.clocks[b][ci].saturating_sub(used);
-            self.turn_start[b] = now;
+        for c in &mut self.clocks {
+            c.pause(now);
         }
     }
 
@@ -630,22 +604,18 @@ impl Live {
             return Err("That move is not legal here.".into());
         }
         let c = pos.turn();
-        let ci = usize::from(c == Color::Black);
-        let used = now.saturating_duration_since(self.turn_start[b]);
-        if self.time.is_some() && used >= self.clocks[b][ci] {
+        let left = self.clocks[b].remaining(c, now);
+        if self.time.is_some() && left.is_zero() {
             self.flag(b, c, now);
             return Err("Your time ran out.".into());
         }
         let inc = self.time.map_or(Duration::ZERO, |t| t.increment);
-        let before = self.clocks[b];
-        let left = (self.clocks[b][ci] - used.min(self.clocks[b][ci])) + inc;
-        let remaining = self.time.map(|_| left);
+        let remaining = self.time.map(|_| left + inc);
         let mut changed_other = None;
         match &mut self.record {
             Record::Zh(g) => {
                 let comment = remaining.map(|r| format!("[%clk {}]", pgn_clock(r)));
                 g.push(mv, comment);
-                self.clock_history.push(before);
             }
             Record::Bug(g) => {
                 let sent = g
@@ -673,10 +643,8 @@ impl Live {
                 }
             }
         }
-        if self.time.is_some() {
-            self.clocks[b][ci] = left;
-        }
-        self.turn_start[b] = now;
+        self.clocks[b].remember(now);
+        self.clocks[b].press(c, now);
         self.check_end(b, now);
         self.ask_engines(now);
         // The analysis follows its board: a move there, or a piece sent to it.
@@ -861,10 +829,7 @@ impl Live {
         while g.moves().len() > keep {
             g.pop();
         }
-        if let Some(clocks) = self.clock_history.get(keep).copied() {
-            self.clocks[0] = clocks;
-        }
-        self.clock_history.truncate(keep);
+        self.clocks[0].back_to(keep);
         self.ending = None;
         for s in 0..2 {
             if self.asked[s].take().is_some() {
@@ -872,7 +837,8 @@ impl Live {
             }
             self.held[s] = None;
         }
-        self.turn_start[0] = now;
+        let turn = self.board(0).turn();
+        self.clocks[0].start(turn, now);
         self.ask_engines(now);
         Ok(())
     }

@@ -15,7 +15,6 @@ impl Live {
             return None;
         }
         let (b, c) = seat_of(seat);
-        let ci = usize::from(c == Color::Black);
         let level = match self.player(b, c) {
             Player::Engine(EngineSpec::BuiltIn { level }) => Some(*level),
             _ => None,
@@ -24,16 +23,17 @@ impl Live {
             left: self.remaining(1 - b, !c, now).unwrap_or_default(),
             opponent: self.remaining(1 - b, c, now).unwrap_or_default(),
         });
+        let clocks = &self.clocks[b];
         let turn = Turn {
             // The clocks as they stood when this turn began.
-            left: self.clocks[b][ci],
-            opponent: self.clocks[b][1 - ci],
+            left: clocks.at_turn_start(c),
+            opponent: clocks.at_turn_start(!c),
             increment: time.increment,
             moves_made: self.board_ply(b) / 2,
             level,
             partner,
         };
-        let due = self.turn_start[b] + think_time(&turn, &mut self.rng);
+        let due = clocks.running_since().unwrap_or(now) + think_time(&turn, &mut self.rng);
         (due > now).then_some(due)
     }
 

@@ -6,7 +6,9 @@ use super::*;
 use crate::ui::house::HouseReplay;
 use crate::ui::keymap::ReplayAction;
 
-mod live;
+mod game;
+mod play;
+mod talk;
 
 /// A Crazyhouse or Bughouse game on the screen: replayed from a file, or
 /// played live.

@@ -1,217 +1,13 @@
-//! Playing Crazyhouse and Bughouse in the app: starting, resuming and
-//! offering games, the keys and mouse of a game in play, and the engine
-//! news that reaches it.
+//! The keys and mouse of a Crazyhouse or Bughouse game in play: moves
+//! typed or picked on the board component, drops, the commands (new game,
+//! resign, takeback, the evaluation), the other board.
 
 use super::*;
 use crate::ui::board::{BoardInput, BoxKey, Intent};
-use crate::ui::house::live::{EngineNews, Live, LiveSetup, Player, seat_of};
+use crate::ui::house::live::seat_of;
 use crate::ui::house::pocket_of;
 
-/// Partner messages by key, after `m` (Bughouse), in the words FICS
-/// bughouse players and bots use: `++n` a knight is very good for me, `--q`
-/// don't give a queen (it would hurt me), `x` forget those.
-pub const MESSAGES: [(char, &str); 19] = [
-    ('p', "++p"),
-    ('n', "++n"),
-    ('b', "++b"),
-    ('r', "++r"),
-    ('q', "++q"),
-    ('P', "--p"),
-    ('N', "--n"),
-    ('B', "--b"),
-    ('R', "--r"),
-    ('Q', "--q"),
-    ('s', "sit"),
-    ('g', "go"),
-    ('f', "fast"),
-    ('F', "flag"),
-    ('x', "x"),
-    ('t', "+trades"),
-    ('T', "-trades"),
-    ('h', "help! I'm in danger"),
-    ('m', "mate soon"),
-];
-
 impl House<'_> {
-    /// Starts a Crazyhouse or Bughouse game on this screen.
-    pub(super) fn start_live(&mut self, setup: LiveSetup, now: Instant) {
-        let humans = setup
-            .players
-            .iter()
-            .flatten()
-            .filter(|p| **p == Player::Human)
-            .count();
-        let mut n = 0;
-        let names: Vec<[String; 2]> = setup
-            .players
-            .iter()
-            .map(|pair| {
-                pair.clone().map(|p| match p {
-                    Player::Human => {
-                        n += 1;
-                        if humans > 1 {
-                            format!("Player {n}")
-                        } else {
-                            "You".to_string()
-                        }
-                    }
-                    Player::Engine(spec) => spec.describe(),
-                })
-            })
-            .collect();
-        let live = Live::new(setup, names, now);
-        let path = self.ui.reserve_save_path("", live.extension(), &[]);
-        self.begin_live(live, path, now);
-        self.say_live_start();
-    }
-
-    /// Shows `live` (saved to `path`) and hands its first jobs to the runtime.
-    fn begin_live(&mut self, mut live: Live, path: Option<PathBuf>, now: Instant) {
-        live.pace = self.ui.config.engine_pace;
-        let first_human = live.human_seats().first().copied();
-        let mut h = crate::ui::house::HouseReplay::playing(live);
-        if let Some(s) = first_human {
-            let (b, c) = seat_of(s);
-            h.main = b;
-            // The person's colour at the bottom of their board.
-            h.flipped = if b == 0 {
-                c == Color::Black
-            } else {
-                c == Color::White
-            };
-            h.pick.cursor = if c == Color::White {
-                Square::E2
-            } else {
-                Square::E7
-            };
-        }
-        self.s.save = path;
-        self.s.table = self.ui.new_id();
-        if let Some(l) = h.live.as_deref_mut() {
-            l.watched = h.main;
-        }
-        self.s.house = Some(Box::new(h));
-        self.ui.overlay = Overlay::None;
-        self.ui.status = None;
-        self.flush_live(now);
-    }
-
-    fn say_live_start(&mut self) {
-        let first_human = self
-            .s
-            .house
-            .as_ref()
-            .and_then(|h| h.live.as_ref())
-            .and_then(|l| l.human_seats().first().copied());
-        let text = match self.s.house.as_ref().and_then(|h| h.live.as_ref()) {
-            Some(l) if l.boards() == 2 => match first_human {
-                Some(s) => {
-                    let (b, c) = seat_of(s);
-                    format!(
-                        "Bughouse: you play {}; your partner plays {}. Type moves (e4, N@f3) or pick them; m sends a message.",
-                        l.seat_name(b, c),
-                        l.seat_name(1 - b, !c)
-                    )
-                }
-                None => "Bughouse: four engines play; q quits.".to_string(),
-            },
-            _ => "Crazyhouse: captured pieces go to your hand; drop them with N@f3 (or pick them from the pocket).".to_string(),
-        };
-        self.ui.info(text);
-    }
-
-    /// Hands the live game's engine work to the runtime, shows its news,
-    /// follows its moves on screen and saves the record after each.
-    pub(super) fn flush_live(&mut self, now: Instant) {
-        let Some(h) = self.s.house.as_deref_mut() else {
-            return;
-        };
-        let Some(l) = h.live.as_deref_mut() else {
-            return;
-        };
-        let jobs = std::mem::take(&mut l.jobs);
-        let news = std::mem::take(&mut l.news);
-        // A fresh hint is picked up ready to play: Enter plays it.
-        if let Some((hb, m, played)) = l.hint.take()
-            && played == l.board_ply(hb)
-            && l.board(hb).is_legal(m)
-        {
-            match m {
-                Move::Put { role, to } => {
-                    h.pick.drop = Some(role);
-                    h.pick.selected = None;
-                    h.pick.cursor = to;
-                }
-                _ => {
-                    h.pick.drop = None;
-                    h.pick.selected = m.from();
-                    h.pick.cursor = shown_to(m);
-                }
-            }
-            h.pick.in_pocket = false;
-        }
-        let moved = l.moves_played() != h.cursor;
-        let ended = l.ending.clone();
-        let text = l.save_text();
-        // The show follows the game (moves, messages, the end).
-        h.refresh(now);
-        if moved {
-            h.pick.selected = None;
-            h.pick.drop = None;
-        }
-        for j in jobs {
-            self.ui.effects.push(Effect::HouseEngine {
-                table: self.s.table,
-                job: j,
-            });
-        }
-        if let Some(n) = news.last() {
-            self.ui.info(n.clone());
-        }
-        if (moved || ended.is_some())
-            && let Some(path) = &self.s.save
-        {
-            self.ui.effects.push(Effect::Save {
-                path: path.clone(),
-                contents: text,
-            });
-        }
-        if let Some(e) = ended
-            && moved | news.is_empty()
-        {
-            self.ui.info(format!("{e}. n starts a new game, q quits."));
-        }
-    }
-
-    /// An engine of the live game said something.
-    pub(super) fn on_house_engine(&mut self, seat: usize, news: EngineNews, now: Instant) {
-        if let Some(l) = self
-            .s
-            .house
-            .as_deref_mut()
-            .and_then(|h| h.live.as_deref_mut())
-        {
-            l.engine_news(seat, news, now);
-        }
-        self.flush_live(now);
-    }
-
-    pub(super) fn live_tick(&mut self, now: Instant) {
-        if let Some(h) = self.s.house.as_deref_mut() {
-            h.tick(now);
-            if let Some(l) = h.live.as_deref_mut() {
-                let over = l.is_over();
-                let played = l.moves_played();
-                l.tick(now);
-                // A flag, or an engine's held move played (the next
-                // engine is asked, the game saved).
-                if (!over && l.is_over()) || l.moves_played() != played || !l.jobs.is_empty() {
-                    self.flush_live(now);
-                }
-            }
-        }
-    }
-
     /// Keys of a live Crazyhouse/Bughouse game.
     pub(super) fn live_key(&mut self, k: KeyEvent, now: Instant) {
         if self.s.house.is_none() {
@@ -249,80 +45,8 @@ impl House<'_> {
         self.live_action(action, now);
     }
 
-    /// The key after `m`: the message it stands for goes to the partner.
-    fn message_key(&mut self, k: KeyEvent, now: Instant) {
-        if matches!(k.code, KeyCode::Char('\'') | KeyCode::Enter) {
-            self.s.message_text = Some(String::new());
-            return self.message_prompt();
-        }
-        if let KeyCode::Char(c) = k.code
-            && let Some((_, text)) = MESSAGES.iter().find(|(key, _)| *key == c)
-        {
-            self.send_message(text, now);
-        } else {
-            self.ui.info("No message sent.");
-        }
-    }
-
-    /// Sends `text` to the partner of the person playing.
-    fn send_message(&mut self, text: &str, now: Instant) {
-        let Some(h) = self.s.house.as_deref_mut() else {
-            return;
-        };
-        let seat = h
-            .live
-            .as_ref()
-            .and_then(|l| l.human_seats().first().copied());
-        if let (Some(l), Some(s)) = (h.live.as_deref_mut(), seat) {
-            l.say(s, text);
-            let msg = crate::engine::partner::PartnerMsg::parse(text);
-            let words = match msg {
-                crate::engine::partner::PartnerMsg::Text(_) => String::new(),
-                m => format!(" ({})", m.describe()),
-            };
-            self.ui.info(format!("To your partner: {text}{words}"));
-            self.flush_live(now);
-        }
-    }
-
-    fn message_prompt(&mut self) {
-        let text = self.s.message_text.clone().unwrap_or_default();
-        self.ui.info(format!(
-            "To your partner: {text}▏  (e.g. ++n, --q, sit, go, x, fast, flag; Enter sends, Esc cancels)"
-        ));
-    }
-
-    /// A key while a message is typed.
-    fn message_text_key(&mut self, k: KeyEvent, now: Instant) {
-        let Some(text) = self.s.message_text.as_mut() else {
-            return;
-        };
-        match k.code {
-            KeyCode::Enter => {
-                let text = self.s.message_text.take().unwrap_or_default();
-                if text.trim().is_empty() {
-                    self.ui.info("No message sent.");
-                } else {
-                    self.send_message(text.trim(), now);
-                }
-                return;
-            }
-            KeyCode::Esc => {
-                self.s.message_text = None;
-                self.ui.info("No message sent.");
-                return;
-            }
-            KeyCode::Backspace => {
-                text.pop();
-            }
-            KeyCode::Char(c) if text.chars().count() < 80 => text.push(c),
-            _ => {}
-        }
-        self.message_prompt();
-    }
-
     /// The answer to "drop the piece?".
-    fn confirm_drop_key(&mut self, role: Role, to: Square, k: KeyEvent, now: Instant) {
+    pub(super) fn confirm_drop_key(&mut self, role: Role, to: Square, k: KeyEvent, now: Instant) {
         let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
@@ -343,7 +67,7 @@ impl House<'_> {
     /// Typing a move (or a word on why none can be typed now); true if
     /// the key was for that. The board component's move box, as on the
     /// play screen.
-    fn live_typing_key(&mut self, k: KeyEvent, plain: bool, now: Instant) -> bool {
+    pub(super) fn live_typing_key(&mut self, k: KeyEvent, plain: bool, now: Instant) -> bool {
         let Some(h) = self.s.house.as_deref_mut() else {
             return false;
         };
@@ -411,7 +135,7 @@ impl House<'_> {
 
     /// Enter on a typed move: played, asked about (a piece move only a
     /// drop can make), or refused with the reason (the text stays on show).
-    fn live_submit(&mut self, text: String, now: Instant) {
+    pub(super) fn live_submit(&mut self, text: String, now: Instant) {
         let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
@@ -439,7 +163,7 @@ impl House<'_> {
     }
 
     /// Tab: the other board large (Bughouse).
-    fn switch_board(&mut self) {
+    pub(super) fn switch_board(&mut self) {
         let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
@@ -456,22 +180,8 @@ impl House<'_> {
         }
     }
 
-    /// `m`: the next key picks a message for the partner (Bughouse).
-    fn start_message(&mut self) {
-        let Some(h) = self.s.house.as_deref_mut() else {
-            return;
-        };
-        let bughouse = h.live.as_ref().is_some_and(|l| l.boards() == 2);
-        if bughouse && h.live.as_ref().is_some_and(|l| !l.human_seats().is_empty()) {
-            self.s.message = true;
-            self.ui.info("Message: n b r q p = ++ (I need it), N B R Q P = -- (don't give it), s sit, g go, f fast, F flag, x forget it, t/T trades good/bad, ' type one");
-        } else {
-            self.ui.info("Messages are for Bughouse partners.");
-        }
-    }
-
     /// A command of the live game's screen.
-    fn live_action(&mut self, action: Option<Action>, now: Instant) {
+    pub(super) fn live_action(&mut self, action: Option<Action>, now: Instant) {
         let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
@@ -548,7 +258,7 @@ impl House<'_> {
     }
 
     /// The dialog: chess, Crazyhouse or Bughouse; Esc comes back here.
-    fn live_new_game_dialog(&mut self) {
+    pub(super) fn live_new_game_dialog(&mut self) {
         let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
@@ -571,7 +281,7 @@ impl House<'_> {
 
     /// The evaluation, term by term, of the person's board (or the large
     /// one when engines play).
-    fn live_eval_breakdown(&mut self) {
+    pub(super) fn live_eval_breakdown(&mut self) {
         let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
@@ -602,7 +312,7 @@ impl House<'_> {
     }
 
     /// Resign, after a second press; true while the second press is awaited.
-    fn live_resign(&mut self, now: Instant) -> bool {
+    pub(super) fn live_resign(&mut self, now: Instant) -> bool {
         let Some(h) = self.s.house.as_deref_mut() else {
             return false;
         };
@@ -634,7 +344,7 @@ impl House<'_> {
     }
 
     /// Takes back the person's last move (Crazyhouse).
-    fn live_takeback(&mut self, now: Instant) {
+    pub(super) fn live_takeback(&mut self, now: Instant) {
         let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
@@ -674,7 +384,7 @@ impl House<'_> {
         Some((b, c, h.bottom(b) == Color::Black))
     }
 
-    fn live_cursor(&mut self, a: Action) {
+    pub(super) fn live_cursor(&mut self, a: Action) {
         let Some((b, c, flipped)) = self.live_mover() else {
             return;
         };
@@ -689,7 +399,7 @@ impl House<'_> {
     }
 
     /// Enter or Space: pick up, put down, take from the pocket, drop.
-    fn live_select(&mut self, now: Instant) {
+    pub(super) fn live_select(&mut self, now: Instant) {
         let Some((b, _, _)) = self.live_mover() else {
             self.live_not_your_move();
             return;
@@ -704,7 +414,7 @@ impl House<'_> {
         self.live_carry(b, intent, now);
     }
 
-    fn live_not_your_move(&mut self) {
+    pub(super) fn live_not_your_move(&mut self) {
         let ending = self
             .s
             .house
@@ -720,7 +430,7 @@ impl House<'_> {
     /// Carries out what the board component made of a key or click on
     /// board `b`: a move is the seat's (a promotion makes a queen; type
     /// e8=N for another piece).
-    fn live_carry(&mut self, b: usize, intent: Intent, now: Instant) {
+    pub(super) fn live_carry(&mut self, b: usize, intent: Intent, now: Instant) {
         let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
@@ -799,74 +509,5 @@ impl House<'_> {
             _ => return,
         };
         self.live_carry(b, intent, now);
-    }
-}
-
-impl App {
-    /// Offers the newest unfinished game of the same variant, or starts
-    /// `setup` (at once when `new_game`).
-    pub fn offer_or_start_live(&mut self, setup: LiveSetup, new_game: bool, now: Instant) {
-        let found =
-            if new_game {
-                None
-            } else {
-                self.ui.dirs.data.as_ref().and_then(|d| {
-                    crate::ui::house::file::find_unfinished(&d.join("games"), setup.kind)
-                })
-            };
-        match found {
-            Some((path, summary)) => {
-                // Asked over an empty board of its own screen.
-                self.open_house(|_| {}, now);
-                self.ui.overlay = Overlay::ResumeHouse {
-                    path,
-                    summary,
-                    setup: Box::new(setup),
-                };
-            }
-            None => self.start_live(setup, now),
-        }
-    }
-
-    /// Takes up the saved game at `path` (or, if it cannot be read, starts
-    /// `setup` and says why).
-    pub fn resume_live(&mut self, path: PathBuf, setup: LiveSetup, now: Instant) {
-        let kind = setup.kind;
-        let live = std::fs::read_to_string(&path)
-            .map_err(|e| e.to_string())
-            .and_then(|text| Live::resume(&text, kind, now));
-        let live = match live {
-            Ok(l) => l,
-            Err(e) => {
-                self.start_live(setup, now);
-                self.ui.error(format!(
-                    "Cannot resume {}: {e}; a new game started.",
-                    path.display()
-                ));
-                return;
-            }
-        };
-        self.open_house(|h| h.begin_live(live, Some(path), now), now);
-        self.ui
-            .info("Resumed: the clocks stand as they were when the game was saved.");
-    }
-
-    /// Starts a Crazyhouse or Bughouse game on its screen, over the chess
-    /// game (which waits), in place of a Crazyhouse/Bughouse screen on top.
-    pub fn start_live(&mut self, setup: LiveSetup, now: Instant) {
-        self.open_house(|h| h.start_live(setup, now), now);
-    }
-
-    /// Opens a Crazyhouse/Bughouse screen made by `make`.
-    fn open_house(&mut self, make: impl FnOnce(&mut House<'_>), now: Instant) {
-        let mut s = HouseScreen::new(None, None);
-        make(&mut House {
-            ui: &mut self.ui,
-            s: &mut s,
-        });
-        self.ui.open_instead(Box::new(s), |top| {
-            top.as_any().downcast_ref::<HouseScreen>().is_some()
-        });
-        self.settle(now);
     }
 }

@@ -1,0 +1,256 @@
+//! A Crazyhouse or Bughouse game on its screen: started, resumed or
+//! offered, its engines' work handed to the runtime and their news taken
+//! in, its clocks ticking.
+
+use super::*;
+use crate::ui::house::live::{EngineNews, Live, LiveSetup, Player, seat_of};
+
+impl House<'_> {
+    /// Starts a Crazyhouse or Bughouse game on this screen.
+    pub(super) fn start_live(&mut self, setup: LiveSetup, now: Instant) {
+        let humans = setup
+            .players
+            .iter()
+            .flatten()
+            .filter(|p| **p == Player::Human)
+            .count();
+        let mut n = 0;
+        let names: Vec<[String; 2]> = setup
+            .players
+            .iter()
+            .map(|pair| {
+                pair.clone().map(|p| match p {
+                    Player::Human => {
+                        n += 1;
+                        if humans > 1 {
+                            format!("Player {n}")
+                        } else {
+                            "You".to_string()
+                        }
+                    }
+                    Player::Engine(spec) => spec.describe(),
+                })
+            })
+            .collect();
+        let live = Live::new(setup, names, now);
+        let path = self.ui.reserve_save_path("", live.extension(), &[]);
+        self.begin_live(live, path, now);
+        self.say_live_start();
+    }
+
+    /// Shows `live` (saved to `path`) and hands its first jobs to the runtime.
+    pub(super) fn begin_live(&mut self, mut live: Live, path: Option<PathBuf>, now: Instant) {
+        live.pace = self.ui.config.engine_pace;
+        let first_human = live.human_seats().first().copied();
+        let mut h = crate::ui::house::HouseReplay::playing(live);
+        if let Some(s) = first_human {
+            let (b, c) = seat_of(s);
+            h.main = b;
+            // The person's colour at the bottom of their board.
+            h.flipped = if b == 0 {
+                c == Color::Black
+            } else {
+                c == Color::White
+            };
+            h.pick.cursor = if c == Color::White {
+                Square::E2
+            } else {
+                Square::E7
+            };
+        }
+        self.s.save = path;
+        self.s.table = self.ui.new_id();
+        if let Some(l) = h.live.as_deref_mut() {
+            l.watched = h.main;
+        }
+        self.s.house = Some(Box::new(h));
+        self.ui.overlay = Overlay::None;
+        self.ui.status = None;
+        self.flush_live(now);
+    }
+
+    pub(super) fn say_live_start(&mut self) {
+        let first_human = self
+            .s
+            .house
+            .as_ref()
+            .and_then(|h| h.live.as_ref())
+            .and_then(|l| l.human_seats().first().copied());
+        let text = match self.s.house.as_ref().and_then(|h| h.live.as_ref()) {
+            Some(l) if l.boards() == 2 => match first_human {
+                Some(s) => {
+                    let (b, c) = seat_of(s);
+                    format!(
+                        "Bughouse: you play {}; your partner plays {}. Type moves (e4, N@f3) or pick them; m sends a message.",
+                        l.seat_name(b, c),
+                        l.seat_name(1 - b, !c)
+                    )
+                }
+                None => "Bughouse: four engines play; q quits.".to_string(),
+            },
+            _ => "Crazyhouse: captured pieces go to your hand; drop them with N@f3 (or pick them from the pocket).".to_string(),
+        };
+        self.ui.info(text);
+    }
+
+    /// Hands the live game's engine work to the runtime, shows its news,
+    /// follows its moves on screen and saves the record after each.
+    pub(super) fn flush_live(&mut self, now: Instant) {
+        let Some(h) = self.s.house.as_deref_mut() else {
+            return;
+        };
+        let Some(l) = h.live.as_deref_mut() else {
+            return;
+        };
+        let jobs = std::mem::take(&mut l.jobs);
+        let news = std::mem::take(&mut l.news);
+        // A fresh hint is picked up ready to play: Enter plays it.
+        if let Some((hb, m, played)) = l.hint.take()
+            && played == l.board_ply(hb)
+            && l.board(hb).is_legal(m)
+        {
+            match m {
+                Move::Put { role, to } => {
+                    h.pick.drop = Some(role);
+                    h.pick.selected = None;
+                    h.pick.cursor = to;
+                }
+                _ => {
+                    h.pick.drop = None;
+                    h.pick.selected = m.from();
+                    h.pick.cursor = shown_to(m);
+                }
+            }
+            h.pick.in_pocket = false;
+        }
+        let moved = l.moves_played() != h.cursor;
+        let ended = l.ending.clone();
+        let text = l.save_text();
+        // The show follows the game (moves, messages, the end).
+        h.refresh(now);
+        if moved {
+            h.pick.selected = None;
+            h.pick.drop = None;
+        }
+        for j in jobs {
+            self.ui.effects.push(Effect::HouseEngine {
+                table: self.s.table,
+                job: j,
+            });
+        }
+        if let Some(n) = news.last() {
+            self.ui.info(n.clone());
+        }
+        if (moved || ended.is_some())
+            && let Some(path) = &self.s.save
+        {
+            self.ui.effects.push(Effect::Save {
+                path: path.clone(),
+                contents: text,
+            });
+        }
+        if let Some(e) = ended
+            && moved | news.is_empty()
+        {
+            self.ui.info(format!("{e}. n starts a new game, q quits."));
+        }
+    }
+
+    /// An engine of the live game said something.
+    pub(super) fn on_house_engine(&mut self, seat: usize, news: EngineNews, now: Instant) {
+        if let Some(l) = self
+            .s
+            .house
+            .as_deref_mut()
+            .and_then(|h| h.live.as_deref_mut())
+        {
+            l.engine_news(seat, news, now);
+        }
+        self.flush_live(now);
+    }
+
+    pub(super) fn live_tick(&mut self, now: Instant) {
+        if let Some(h) = self.s.house.as_deref_mut() {
+            h.tick(now);
+            if let Some(l) = h.live.as_deref_mut() {
+                let over = l.is_over();
+                let played = l.moves_played();
+                l.tick(now);
+                // A flag, or an engine's held move played (the next
+                // engine is asked, the game saved).
+                if (!over && l.is_over()) || l.moves_played() != played || !l.jobs.is_empty() {
+                    self.flush_live(now);
+                }
+            }
+        }
+    }
+}
+
+impl App {
+    /// Offers the newest unfinished game of the same variant, or starts
+    /// `setup` (at once when `new_game`).
+    pub fn offer_or_start_live(&mut self, setup: LiveSetup, new_game: bool, now: Instant) {
+        let found =
+            if new_game {
+                None
+            } else {
+                self.ui.dirs.data.as_ref().and_then(|d| {
+                    crate::ui::house::file::find_unfinished(&d.join("games"), setup.kind)
+                })
+            };
+        match found {
+            Some((path, summary)) => {
+                // Asked over an empty board of its own screen.
+                self.open_house(|_| {}, now);
+                self.ui.overlay = Overlay::ResumeHouse {
+                    path,
+                    summary,
+                    setup: Box::new(setup),
+                };
+            }
+            None => self.start_live(setup, now),
+        }
+    }
+
+    /// Takes up the saved game at `path` (or, if it cannot be read, starts
+    /// `setup` and says why).
+    pub fn resume_live(&mut self, path: PathBuf, setup: LiveSetup, now: Instant) {
+        let kind = setup.kind;
+        let live = std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| Live::resume(&text, kind, now));
+        let live = match live {
+            Ok(l) => l,
+            Err(e) => {
+                self.start_live(setup, now);
+                self.ui.error(format!(
+                    "Cannot resume {}: {e}; a new game started.",
+                    path.display()
+                ));
+                return;
+            }
+        };
+        self.open_house(|h| h.begin_live(live, Some(path), now), now);
+        self.ui
+            .info("Resumed: the clocks stand as they were when the game was saved.");
+    }
+
+    /// Starts a Crazyhouse or Bughouse game on its screen, over the chess
+    /// game (which waits), in place of a Crazyhouse/Bughouse screen on top.
+    pub fn start_live(&mut self, setup: LiveSetup, now: Instant) {
+        self.open_house(|h| h.start_live(setup, now), now);
+    }
+
+    /// Opens a Crazyhouse/Bughouse screen made by `make`.
+    fn open_house(&mut self, make: impl FnOnce(&mut House<'_>), now: Instant) {
+        let mut s = HouseScreen::new(None, None);
+        make(&mut House {
+            ui: &mut self.ui,
+            s: &mut s,
+        });
+        self.ui.open_instead(Box::new(s), |top| {
+            top.as_any().downcast_ref::<HouseScreen>().is_some()
+        });
+        self.settle(now);
+    }
+}

@@ -152,3 +152,89 @@ pub fn seat_of(index: usize) -> (usize, Color) {
         },
     )
 }
+
+/// The players' names, as the person playing reads them.
+impl Live {
+    /// A seat as the person playing sees it: "You (White, A)", "Partner
+    /// (Kibitz level 2, Black, B)", "Opponent (Kibitz level 2, Black, A)";
+    /// with no one or two people at the table, "White on A" (Bughouse) or
+    /// "White".
+    pub fn seat_name(&self, b: usize, c: Color) -> String {
+        let side = match c {
+            Color::White => "White",
+            Color::Black => "Black",
+        };
+        let place = if self.boards() == 2 {
+            format!("{side}, {}", board_id(b).letter())
+        } else {
+            side.to_string()
+        };
+        let Some(you) = self.person() else {
+            return if self.boards() == 2 {
+                format!("{side} on {}", board_id(b).letter())
+            } else {
+                side.to_string()
+            };
+        };
+        let seat = seat_index(b, c);
+        let (yb, yc) = seat_of(you);
+        if seat == you {
+            return format!("You ({place})");
+        }
+        let role = if self.boards() == 2 && seat == seat_index(1 - yb, !yc) {
+            "Partner"
+        } else {
+            "Opponent"
+        };
+        match self.player_name(b, c) {
+            Some(n) => format!("{role} ({n}, {place})"),
+            None => format!("{role} ({place})"),
+        }
+    }
+
+    /// A seat in a few letters, for the Partners box: "You", "Partner",
+    /// "Opponent A"; with no single person, "White on A".
+    pub fn short_name(&self, b: usize, c: Color) -> String {
+        let full = self.seat_name(b, c);
+        match full.split(" (").next() {
+            Some("Opponent") if self.boards() == 2 => {
+                format!("Opponent {}", board_id(b).letter())
+            }
+            Some(short) => short.to_string(),
+            None => full,
+        }
+    }
+
+    /// The one person at the table, if exactly one plays.
+    pub(super) fn person(&self) -> Option<usize> {
+        match self.human_seats().as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
+
+    /// A player's name from the record ("Kibitz level 2").
+    pub(super) fn player_name(&self, b: usize, c: Color) -> Option<String> {
+        let tag = match (self.boards(), b, c) {
+            (2, 0, Color::White) => "WhiteA",
+            (2, 0, Color::Black) => "BlackA",
+            (2, _, Color::White) => "WhiteB",
+            (2, _, Color::Black) => "BlackB",
+            (_, _, Color::White) => "White",
+            (_, _, Color::Black) => "Black",
+        };
+        let name = match &self.record {
+            Record::Zh(g) => g.header(tag),
+            Record::Bug(g) => g.header(tag),
+        }?;
+        (!name.is_empty() && name != "?").then(|| name.to_string())
+    }
+
+    /// Whether the person playing (the one at the table) won: `None` for a
+    /// draw or with no single person.
+    pub(super) fn person_won(&self, team_one_won: bool) -> Option<bool> {
+        let (b, c) = seat_of(self.person()?);
+        let team_one = (b == 0) == (c == Color::White);
+        Some(team_one == team_one_won)
+    }
+}

@@ -79,7 +79,7 @@ impl App {
                 let leaves = d.leaves.clone().unwrap_or_default();
                 d.armed = true;
                 d.error = Some(format!(
-                    "A new game leaves {leaves}. Enter again starts it; Esc goes back."
+                    "Enter again starts a new game, Esc goes back: a new game leaves {leaves}."
                 ));
                 return;
             }

@@ -127,13 +127,24 @@ fn lower_case_nf3_is_a_move_and_n_asks_before_leaving_a_game() {
         warning.contains("leaves your game after 2 moves") && warning.contains("Enter again"),
         "{warning}"
     );
-    let shown = render(&a, 120, 40);
-    let flat = shown
-        .replace('│', " ")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    assert!(flat.contains("again starts it; Esc goes back"), "{shown}");
+    // Whole on screen, even at 80 x 24.
+    for (w, h) in [(120, 40), (80, 24)] {
+        let shown = render(&a, w, h);
+        // The dialog's text: each row between its two borders.
+        let flat = shown
+            .lines()
+            .filter_map(|l| l.split('│').nth(1))
+            .collect::<Vec<_>>()
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            flat.contains("Enter again starts a new game, Esc goes back")
+                && flat.contains("(2... Nc6)"),
+            "{shown}"
+        );
+    }
     assert_eq!(a.chess().game.moves().len(), 4, "the game is still there");
     // Esc goes back to it.
     key(&mut a, KeyCode::Esc, t);

@@ -478,7 +478,10 @@ pub(super) fn draw_dialog(buf: &mut Buffer, app: &Shared, d: &NewGameDialog, are
         dim,
     )));
     let w = area.width.min(100);
-    let r = centered(area, w, lines.len() as u16 + 2);
+    // Long lines wrap: the box is as tall as the wrapped text.
+    let inner = usize::from(w.saturating_sub(2)).max(1);
+    let rows: usize = lines.iter().map(|l| l.width().div_ceil(inner).max(1)).sum();
+    let r = centered(area, w, rows as u16 + 2);
     Clear.render_ref(r, buf);
     Paragraph::new(lines)
         .wrap(Wrap { trim: false })

@@ -247,6 +247,7 @@ impl App {
             self.ui.effects.push(Effect::Quit);
             return;
         }
+        self.ui.below = self.screens.len().saturating_sub(1);
         let ui = &mut self.ui;
         if let Some(top) = self.screens.last_mut() {
             top.sync(ui, now);

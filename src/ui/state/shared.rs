@@ -71,6 +71,8 @@ pub struct Shared {
     pub save_failing: Option<PathBuf>,
     /// Screens to open or close once the event is handled.
     pub(crate) nav: Vec<Nav>,
+    /// How many screens wait beneath the top one (none: leaving it quits).
+    pub below: usize,
 }
 
 impl Shared {
@@ -114,6 +116,7 @@ impl Shared {
             puzzle_notice: None,
             save_failing: None,
             nav: Vec::new(),
+            below: 0,
         }
     }
 

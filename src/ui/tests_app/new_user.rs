@@ -183,6 +183,7 @@ fn the_puzzles_started_alone_quit_with_q() {
     assert!(a.start_puzzles(None, t), "a puzzle is shown");
     assert_eq!(a.depth(), 1, "no game beneath the puzzles");
     assert!(a.chess().drill.is_some());
+    assert!(render(&a, 120, 40).contains("q quit"), "the footer says so");
     key(&mut a, KeyCode::Char('q'), t);
     assert!(a.ui.quit, "q leaves the puzzles, and so Kibitz");
     // Opened over a game, they go back to it.
@@ -191,6 +192,7 @@ fn the_puzzles_started_alone_quit_with_q() {
     type_str(&mut a, "e4", t);
     a.open_puzzles(None, t);
     assert_eq!(a.depth(), 2);
+    assert!(render(&a, 120, 40).contains("q back"));
     key(&mut a, KeyCode::Char('q'), t);
     assert!(!a.ui.quit);
     assert_eq!(uci_moves(&a), ["e2e4"], "back to the game");

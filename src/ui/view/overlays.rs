@@ -60,7 +60,9 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
         return;
     }
     // The trainer's game sits over the game in progress: q goes back.
-    let quit = if app.s.trainer.is_some() {
+    let quit = if app.ui.below == 0 {
+        "quit"
+    } else if app.s.trainer.is_some() {
         "back to your game"
     } else if app.s.drill.is_some() {
         "back"

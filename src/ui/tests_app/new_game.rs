@@ -225,3 +225,40 @@ fn news_of_another_table_is_not_played() {
     assert_eq!(quits, [old], "only the old game's engines quit");
     assert_ne!(new, old);
 }
+
+/// Chess: a new game from the dialog over a game in progress asks its
+/// engine for a reply, for the built-in engine and an external one.
+#[test]
+fn a_new_chess_game_asks_its_engine() {
+    for engine in [
+        EngineSpec::BuiltIn { level: 3 },
+        EngineSpec::External {
+            command: "/usr/games/stockfish".into(),
+        },
+    ] {
+        let t = Instant::now();
+        let mut a = app();
+        a.ui.launch_setup = Some(Setup {
+            engine: engine.clone(),
+            ..setup(WHITE, None, None)
+        });
+        a.start_game(
+            Setup {
+                engine: engine.clone(),
+                ..setup(WHITE, None, None)
+            },
+            t,
+        );
+        type_str(&mut a, "e4", t);
+        let req = take_go(&mut a, Slot::Opponent).expect("asked");
+        reply(&mut a, &req, "e7e5", t);
+        new_game_from_dialog(&mut a, t);
+        assert!(a.chess().game.moves().is_empty(), "{engine:?}: a new game");
+        assert_eq!(a.chess().spec, engine, "the same opponent");
+        type_str(&mut a, "d4", t);
+        let req = take_go(&mut a, Slot::Opponent).expect("the new game's engine is asked");
+        assert_eq!(req.moves.len(), 1, "{engine:?}: asked about 1. d4");
+        reply(&mut a, &req, "d7d5", t);
+        assert_eq!(uci_moves(&a), ["d2d4", "d7d5"], "{engine:?}");
+    }
+}

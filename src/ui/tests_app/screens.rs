@@ -139,3 +139,98 @@ fn a_replayed_file_covers_the_game_and_esc_goes_back() {
     assert_eq!(uci_moves(&a), ["e2e4"]);
     assert!(!a.chess().paused);
 }
+
+/// Every screen opened over a game in progress, with the engine to move
+/// and its clock running, and left again: the same game comes back, its
+/// clocks as they stood (time under another screen is not its time) and
+/// its engine asked again.
+#[test]
+fn every_screen_opens_over_a_game_and_gives_it_back_intact() {
+    use crate::ui::house::live::{LiveSetup, Player};
+    use crate::variant::VariantKind;
+    type Opener = fn(&mut App, Instant);
+    type Closer = fn(&mut App, Instant);
+    let openers: [(&str, Opener, Closer); 6] = [
+        (
+            "explorer",
+            |a, t| key(a, KeyCode::Char('x'), t),
+            |a, t| key(a, KeyCode::Esc, t),
+        ),
+        (
+            "replay",
+            |a, t| super::replay::open_text(a, "1. d4 d5 *\n", None, t),
+            |a, t| key(a, KeyCode::Esc, t),
+        ),
+        (
+            "puzzles",
+            |a, t| key(a, KeyCode::Char('z'), t),
+            |a, t| key(a, KeyCode::Char('q'), t),
+        ),
+        (
+            "trainer menu",
+            |a, t| shift(a, 'T', t),
+            |a, t| key(a, KeyCode::Esc, t),
+        ),
+        (
+            "editor",
+            |a, t| {
+                let b = a.board().clone();
+                a.open_editor(Some(&b), t)
+            },
+            // Esc goes back to the trainer's menu, and Esc again closes it.
+            |a, t| {
+                key(a, KeyCode::Esc, t);
+                key(a, KeyCode::Esc, t)
+            },
+        ),
+        (
+            "crazyhouse game",
+            |a, t| {
+                a.start_live(
+                    LiveSetup {
+                        kind: VariantKind::Crazyhouse,
+                        players: vec![[Player::Human, super::house_live::ENGINE]],
+                        time: None,
+                        start: None,
+                    },
+                    t,
+                )
+            },
+            |a, t| key(a, KeyCode::Esc, t),
+        ),
+    ];
+    for (name, open, close) in openers {
+        let t = Instant::now();
+        let s = Duration::from_secs;
+        let mut a = game_after_e4(t);
+        let _ = a.take_effects();
+        let clocks = |a: &App, at: Instant| {
+            (
+                a.chess().clock_text(Color::White, at),
+                a.chess().clock_text(Color::Black, at),
+            )
+        };
+        // Black's clock has run 2 s when the screen opens.
+        let before = clocks(&a, t + s(2));
+        open(&mut a, t + s(2));
+        let opened = a.depth() > 1 || !matches!(a.ui.overlay, Overlay::None);
+        assert!(opened, "{name}: something opened over the game");
+        // A minute passes under it.
+        a.update(Msg::Tick, t + s(62));
+        close(&mut a, t + s(62));
+        assert_eq!(a.depth(), 1, "{name}: back to the game");
+        assert!(matches!(a.ui.overlay, Overlay::None), "{name}");
+        assert_eq!(uci_moves(&a), ["e2e4"], "{name}: the same game");
+        assert!(!a.chess().paused, "{name}: the game goes on");
+        assert_eq!(
+            clocks(&a, t + s(62)),
+            before,
+            "{name}: the clocks stood still under it"
+        );
+        // The engine is asked again, and its answer is played.
+        let req = take_go(&mut a, Slot::Opponent).unwrap_or_else(|| panic!("{name}: engine asked"));
+        reply(&mut a, &req, "e7e5", t + s(63));
+        assert_eq!(uci_moves(&a), ["e2e4", "e7e5"], "{name}");
+        assert!(!a.ui.quit, "{name}");
+    }
+}

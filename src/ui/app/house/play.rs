@@ -235,6 +235,18 @@ impl House<'_> {
                 self.live_cursor(a);
             }
             Some(Action::Select) => self.live_select(now),
+            // Nothing picked up and a game waiting beneath: back to it
+            // (this game is saved and can be resumed).
+            Some(Action::Cancel)
+                if self.ui.below > 0
+                    && h.pick.selected.is_none()
+                    && h.pick.drop.is_none()
+                    && !h.pick.in_pocket =>
+            {
+                self.close_house();
+                self.ui
+                    .info("Back to your game (the Crazyhouse/Bughouse game is saved).");
+            }
             Some(Action::Cancel) => {
                 h.pick.selected = None;
                 h.pick.drop = None;

@@ -207,6 +207,9 @@ fn draw_live_status(
     }
     push(key_label(app, Action::Flip), "flip");
     push(key_label(app, Action::NewGame), "new");
+    if app.below > 0 {
+        push(key_label(app, Action::Cancel), "back");
+    }
     push(key_label(app, Action::Quit), "quit");
     Paragraph::new(Line::from(spans)).render_ref(Rect::new(area.x, area.y + 1, area.width, 1), buf);
 }

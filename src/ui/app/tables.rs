@@ -79,9 +79,12 @@ impl Shared {
         };
         let (material, _) = material.normalized();
         let covers = |t: &Tables| material == Material::KVK || t.table(&material).is_some();
-        // The engines' tables, loaded at start, may already have it.
+        // The engines' tables, loaded at start, may already have it (when
+        // they were loaded from the folder the trainer reads).
+        let dir = self.tables_dir();
         if !self.trainer.tables.as_ref().is_some_and(covers)
             && let Some(loaded) = crate::tablebase::shared_loader().get()
+            && dir.as_deref() == Some(loaded.tables.dir())
             && covers(&Tables(loaded.tables.clone()))
         {
             self.trainer.tables = Some(Tables(loaded.tables.clone()));

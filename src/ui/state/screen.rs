@@ -14,6 +14,16 @@
 //! Adding a screen: write a module with a state struct that implements
 //! [`Screen`], and open it with `ui.open(Box::new(...))` from whatever key
 //! or message starts it. Nothing else changes.
+//!
+//! The screens today: the chess screen (`ui::app::chess`: a game played,
+//! and, still inside it, a replayed file, an endgame-trainer game and a
+//! puzzle or Retry drill), the Crazyhouse/Bughouse screen (a game played or
+//! replayed), the tree explorer and the board editor. A screen with a board
+//! takes its input from the one board component ([`crate::ui::board`]);
+//! the new-game dialog asks the top screen what a new game would leave
+//! ([`Screen::game_in_progress`]) and hands back a move typed over it
+//! ([`Screen::continue_typing`]); the frame marks a game not being saved
+//! ([`Screen::unsaved`]).
 
 use super::{Msg, Shared};
 use crossterm::event::{KeyEvent, MouseEvent};

@@ -189,8 +189,8 @@ fn launch(app: &mut App, start: Start, warnings: Vec<String>, now: Instant) {
             let summary = crate::ui::text::resume_summary(&game, &path);
             app.ui.overlay = Overlay::Resume {
                 path,
-                game: Box::new(game),
                 summary,
+                game: app::Unfinished::Chess(Box::new(game)),
             };
         }
         None => app.start_game(setup, now),

@@ -125,35 +125,13 @@ impl App {
             Overlay::PuzzleThemes { .. } => self.theme_menu_key(k, now),
             Overlay::Files(_) => self.files_key(k),
             Overlay::NewGame(_) => self.dialog_key(k, now),
-            Overlay::ResumeHouse { .. } => {
-                let Some(resume) = self.resume_answer(k) else {
-                    return true;
-                };
-                let overlay = std::mem::replace(&mut self.ui.overlay, Overlay::None);
-                if let Overlay::ResumeHouse { path, setup, .. } = overlay {
-                    if resume {
-                        self.resume_live(path, *setup, now);
-                    } else {
-                        crate::ui::gamefile::release(&path);
-                        self.start_live(*setup, now);
-                    }
-                }
-            }
             Overlay::Resume { .. } => {
                 let Some(resume) = self.resume_answer(k) else {
                     return true;
                 };
                 let overlay = std::mem::replace(&mut self.ui.overlay, Overlay::None);
                 if let Overlay::Resume { path, game, .. } = overlay {
-                    if resume {
-                        self.resume(*game, path, now);
-                    } else {
-                        crate::ui::gamefile::release(&path);
-                        self.start_launch_game(now);
-                        self.ui.info(
-                            "Started a new game; the unfinished one stays in your games folder.",
-                        );
-                    }
+                    self.answer_resume(resume, path, game, now);
                 }
             }
             // The overlays of one screen (promotion, confirmations, the
@@ -161,6 +139,24 @@ impl App {
             _ => return false,
         }
         true
+    }
+
+    /// Resumes the unfinished game at `path`, or (`resume` false) leaves
+    /// it in the games folder and starts a new one.
+    fn answer_resume(&mut self, resume: bool, path: PathBuf, game: Unfinished, now: Instant) {
+        match (resume, game) {
+            (true, Unfinished::Chess(g)) => self.resume(*g, path, now),
+            (true, Unfinished::House(setup)) => self.resume_live(path, *setup, now),
+            (false, game) => {
+                crate::ui::gamefile::release(&path);
+                match game {
+                    Unfinished::Chess(_) => self.start_launch_game(now),
+                    Unfinished::House(setup) => self.start_live(*setup, now),
+                }
+                self.ui
+                    .info("Started a new game; the unfinished one stays in your games folder.");
+            }
+        }
     }
 
     /// The answer to a resume prompt: resume (y, Enter) or not (n); q and

@@ -127,11 +127,12 @@ pub enum Overlay {
     ConfirmResign,
     /// Two players: the opponent of the offering side answers.
     DrawOffer,
-    /// An unfinished game was found on start.
+    /// An unfinished game (chess, Crazyhouse or Bughouse) was found on
+    /// start: resume it, or start a new one.
     Resume {
         path: PathBuf,
-        game: Box<Game>,
         summary: String,
+        game: Unfinished,
     },
     /// The file name the game is to be saved to, being typed.
     SaveAs {
@@ -142,12 +143,6 @@ pub enum Overlay {
     Text {
         title: String,
         lines: Vec<String>,
-    },
-    /// An unfinished Crazyhouse or Bughouse game was found on start.
-    ResumeHouse {
-        path: PathBuf,
-        summary: String,
-        setup: Box<super::house::live::LiveSetup>,
     },
     /// The games of the file being replayed; `selected` is highlighted.
     Games {
@@ -163,6 +158,16 @@ pub enum Overlay {
         themes: Vec<(String, usize)>,
         selected: usize,
     },
+}
+
+/// What an unfinished game found on start is, for the resume prompt.
+#[derive(Clone, Debug)]
+pub enum Unfinished {
+    /// A chess game, read.
+    Chess(Box<Game>),
+    /// A Crazyhouse or Bughouse game (read when resumed), and the game to
+    /// start instead.
+    House(Box<super::house::live::LiveSetup>),
 }
 
 /// A game file being read.

@@ -559,7 +559,7 @@ fn the_app_offers_the_unfinished_game_and_resumes_it() {
         start: None,
     };
     b.offer_or_start_live(setup.clone(), false, t0);
-    assert!(matches!(b.ui.overlay, Overlay::ResumeHouse { .. }));
+    assert!(matches!(b.ui.overlay, Overlay::Resume { .. }));
     let screen = render(&b, 120, 40);
     assert!(screen.contains("An unfinished game was found"), "{screen}");
     key(&mut b, KeyCode::Char('y'), t0);

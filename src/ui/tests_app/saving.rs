@@ -114,7 +114,7 @@ fn resume_prompt_keys() {
         g.push(m, None);
         a.ui.overlay = Overlay::Resume {
             path: PathBuf::from("/nonexistent/x.pgn"),
-            game: Box::new(g),
+            game: crate::ui::app::Unfinished::Chess(Box::new(g)),
             summary: "You vs Kibitz level 4, 1 moves".into(),
         };
     };

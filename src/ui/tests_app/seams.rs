@@ -323,7 +323,7 @@ fn the_house_resume_prompt_is_not_over_the_chess_screen() {
         start: None,
     };
     a.offer_or_start_live(setup, false, t);
-    assert!(matches!(a.ui.overlay, Overlay::ResumeHouse { .. }));
+    assert!(matches!(a.ui.overlay, Overlay::Resume { .. }));
     let screen = render(&a, 120, 40);
     assert!(screen.contains("An unfinished game was found"), "{screen}");
     assert!(screen.contains("1 move"), "{screen}");

@@ -202,7 +202,7 @@ pub fn draw_overlays(buf: &mut Buffer, area: Rect, ui: &Shared, replaying: bool)
                 "Enter = save    Esc = cancel    Ctrl+u = clear",
             ],
         ),
-        Overlay::Resume { summary, .. } | Overlay::ResumeHouse { summary, .. } => draw_message(
+        Overlay::Resume { summary, .. } => draw_message(
             buf,
             theme,
             area,

@@ -202,10 +202,10 @@ impl App {
             Some((path, summary)) => {
                 // Asked over an empty board of its own screen.
                 self.open_house(|_| {}, now);
-                self.ui.overlay = Overlay::ResumeHouse {
+                self.ui.overlay = Overlay::Resume {
                     path,
                     summary,
-                    setup: Box::new(setup),
+                    game: Unfinished::House(Box::new(setup)),
                 };
             }
             None => self.start_live(setup, now),

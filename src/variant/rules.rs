@@ -210,6 +210,25 @@ pub fn check_drop(pos: &Crazyhouse, role: Role, to: Square) -> Result<Move, Drop
     )))
 }
 
+/// The pieces `color` holds, queen first, with their counts.
+pub fn pocket_of(pos: &Crazyhouse, color: Color) -> Vec<(Role, u8)> {
+    let Some(hands) = pos.pockets() else {
+        return Vec::new();
+    };
+    let hand = hands.get(color);
+    [
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ]
+    .into_iter()
+    .map(|r| (r, *hand.get(r)))
+    .filter(|&(_, n)| n > 0)
+    .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

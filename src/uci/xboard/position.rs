@@ -4,7 +4,6 @@
 //! position to another (drops included, whatever the hands hold), and the
 //! engine's own move notation read back as UCI moves.
 
-use super::protocol::normalize_move;
 use crate::engine::variant::{ForVariant, dispatch};
 use crate::engine::{Board, Variant};
 use crate::variant::VariantKind;
@@ -187,4 +186,14 @@ pub(super) fn line_to_uci(kind: VariantKind, fen: &str, moves: &[String]) -> Vec
         }
     }
     dispatch(kind, Go(fen, moves))
+}
+
+/// A move as the engine wrote it, in Kibitz's UCI form (a drop's piece in
+/// capitals).
+pub(super) fn normalize_move(m: &str) -> String {
+    let m = m.trim_end_matches(['+', '#', '!', '?']);
+    match m.as_bytes() {
+        [p, b'@', ..] => format!("{}{}", (*p as char).to_ascii_uppercase(), &m[1..]),
+        _ => m.to_string(),
+    }
 }

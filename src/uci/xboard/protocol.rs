@@ -4,7 +4,7 @@
 //! an illegal-move complaint), and the partner's messages (`ptell`) both
 //! ways.
 
-use super::position::{holding_line, line_to_uci, play_fen};
+use super::position::{holding_line, line_to_uci, normalize_move, play_fen};
 use crate::engine::Score;
 use crate::uci::client::EngineInfo;
 use crate::variant::VariantKind;
@@ -177,16 +177,6 @@ pub(super) fn ptell_info(text: &str) -> EngineInfo {
     EngineInfo {
         string: Some(format!("ptell {text}")),
         ..EngineInfo::default()
-    }
-}
-
-/// A move as the engine wrote it, in Kibitz's UCI form (a drop's piece in
-/// capitals).
-pub(super) fn normalize_move(m: &str) -> String {
-    let m = m.trim_end_matches(['+', '#', '!', '?']);
-    match m.as_bytes() {
-        [p, b'@', ..] => format!("{}{}", (*p as char).to_ascii_uppercase(), &m[1..]),
-        _ => m.to_string(),
     }
 }
 

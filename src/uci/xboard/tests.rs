@@ -2,8 +2,8 @@
 //! thinking lines, positions and holdings, a fake engine's conversation,
 //! and Sjeng itself when it is installed.
 
-use super::position::{board_only, line_to_uci, snapshot, step};
-use super::protocol::{GoParams, normalize_move, thinking_line};
+use super::position::{board_only, line_to_uci, normalize_move, snapshot, step};
+use super::protocol::{GoParams, thinking_line};
 use super::*;
 use crate::engine::{Board, Score};
 use crate::uci::client::Poll;

@@ -42,7 +42,7 @@ impl Rules for Chess {}
 
 impl Rules for Crazyhouse {
     fn pocket(&self, color: Color) -> Vec<(Role, u8)> {
-        crate::ui::house::pocket_of(self, color)
+        crate::variant::rules::pocket_of(self, color)
     }
     fn drop_move(&self, role: Role, to: Square) -> Result<Move, String> {
         crate::variant::rules::check_drop(self, role, to).map_err(|e| e.to_string())
@@ -162,10 +162,7 @@ impl BoardInput {
         self.selected = None;
         self.in_pocket = false;
         self.pocket = index;
-        Intent::Info(format!(
-            "Drop a {}: pick an empty square.",
-            crate::ui::house::role_word(role)
-        ))
+        Intent::Info(format!("Drop a {}: pick an empty square.", role_name(role)))
     }
 
     /// A square chosen (click, or Enter on the cursor) by the player to

@@ -4,7 +4,6 @@
 use std::collections::HashMap;
 
 use super::ConfigProblem;
-use super::settings::SETTINGS;
 use crate::ui::keymap::{Action, ReplayAction};
 
 /// The line (from 1) of a byte offset.
@@ -173,3 +172,20 @@ impl KeyLines {
         lines
     }
 }
+
+/// The settings `config.toml` may set, every one optional.
+pub(super) const SETTINGS: &[&str] = &[
+    "level",
+    "time_control",
+    "theme",
+    "engine",
+    "pieces",
+    "autosave",
+    "watch_delay_ms",
+    "engine_pace",
+    "own_tablebases",
+    "syzygy_path",
+    "engine_threads",
+    "keys",
+    "replay_keys",
+];

@@ -5,27 +5,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::lines::KeyLines;
+use super::lines::{KeyLines, SETTINGS};
 use super::{Config, ConfigProblem, PieceStyle};
 use crate::ui::keymap::BindingProblem;
 use crate::util::nearest;
-
-/// The settings `config.toml` may set, every one optional.
-pub(super) const SETTINGS: &[&str] = &[
-    "level",
-    "time_control",
-    "theme",
-    "engine",
-    "pieces",
-    "autosave",
-    "watch_delay_ms",
-    "engine_pace",
-    "own_tablebases",
-    "syzygy_path",
-    "engine_threads",
-    "keys",
-    "replay_keys",
-];
 
 /// "a string", "a whole number": what a value is, for messages.
 fn kind(v: &toml::Value) -> &'static str {

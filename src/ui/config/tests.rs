@@ -1,5 +1,5 @@
 //! Unit tests of the configuration file and the state file.
-use super::settings::SETTINGS;
+use super::lines::SETTINGS;
 use super::*;
 use crate::ui::keymap::*;
 use crate::util::nearest;

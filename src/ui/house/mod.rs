@@ -31,24 +31,7 @@ pub const DEFAULT_DELAY: usize = 3;
 /// thought (scaled time included).
 pub const MAX_PAUSE: Duration = Duration::from_secs(20);
 
-/// The pieces `color` holds, queen first, with their counts.
-pub fn pocket_of(pos: &Crazyhouse, color: Color) -> Vec<(Role, u8)> {
-    let Some(hands) = pos.pockets() else {
-        return Vec::new();
-    };
-    let hand = hands.get(color);
-    [
-        Role::Queen,
-        Role::Rook,
-        Role::Bishop,
-        Role::Knight,
-        Role::Pawn,
-    ]
-    .into_iter()
-    .map(|r| (r, *hand.get(r)))
-    .filter(|&(_, n)| n > 0)
-    .collect()
-}
+pub use crate::variant::rules::pocket_of;
 
 /// Below this room for "A ▶ " and the name, a one-row pocket squeezes its
 /// pieces together.

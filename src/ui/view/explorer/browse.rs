@@ -1,27 +1,12 @@
-//! Browse mode of the explorer: the context its parts share, the layout
-//! (the moves searched on the left, the selected one's position and
-//! details on the right) and the path from the root on the first line.
+//! Browse mode of the explorer: the layout (the moves searched on the
+//! left, the selected one's position and details on the right) and the
+//! path from the root on the first line.
 
+use super::context::Browse;
 use super::details::draw_browse_child;
 use super::moves::browse_moves;
 use super::*;
-use crate::engine::tree::{Entry, NodeId, SearchTree};
-
-/// What the parts of the browse view share: the node shown, its board and
-/// the styles.
-pub(super) struct Browse<'a, V: crate::engine::Variant> {
-    pub(super) app: &'a Shared,
-    pub(super) ex: &'a Explorer<V>,
-    pub(super) t: &'a SearchTree<V>,
-    pub(super) theme: &'a Theme,
-    pub(super) text: Style,
-    pub(super) dim: Style,
-    pub(super) bold: Style,
-    pub(super) pv: Vec<NodeId>,
-    pub(super) here: NodeId,
-    pub(super) node: &'a crate::engine::tree::TreeNode,
-    pub(super) board: crate::engine::Board<V>,
-}
+use crate::engine::tree::{Entry, SearchTree};
 
 /// Browse mode: where we are on the first line; below it the moves
 /// searched here on the left, the selected one's position and details on

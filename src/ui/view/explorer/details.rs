@@ -2,7 +2,7 @@
 //! move marked) and its details: window and result in its own view, the
 //! size of its subtree, its cutoff and events.
 
-use super::browse::Browse;
+use super::context::Browse;
 use super::*;
 use crate::engine::tree::export::{event_labels, node_relative};
 use crate::engine::tree::{Entry, NodeId};

@@ -9,6 +9,7 @@ use crate::ui::explorer::{Explorer, Mode, show};
 
 mod browse;
 mod compare;
+mod context;
 mod details;
 mod moves;
 mod step;

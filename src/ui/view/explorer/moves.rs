@@ -2,7 +2,7 @@
 //! events, a row per move searched (scores seen from the node, the side
 //! choosing the move) and the moves never searched.
 
-use super::browse::Browse;
+use super::context::Browse;
 use super::*;
 use crate::engine::tree::export::{event_labels, node_relative};
 use crate::engine::tree::{Entry, NodeId, NodeType, SearchTree};

@@ -306,6 +306,7 @@ impl App {
                 }
             }
         }
+        self.ui.below = self.screens.len().saturating_sub(1);
     }
 
     /// The top screen replays a file (its help lists the replay keys).

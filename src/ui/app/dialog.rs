@@ -19,6 +19,9 @@ impl Shared {
 impl App {
     pub(super) fn dialog_key(&mut self, k: KeyEvent, now: Instant) {
         let n_time = time_choices().len();
+        // A Crazyhouse or Bughouse game opens over a chess game, which
+        // waits beneath it: nothing is left, nothing to ask.
+        let over_chess = self.top_as::<ChessScreen>().is_some();
         let Overlay::NewGame(d) = &mut self.ui.overlay else {
             return;
         };
@@ -75,7 +78,7 @@ impl App {
                 }
             }
             // A game in progress is left only on a second Enter.
-            KeyCode::Enter if d.leaves.is_some() && !d.armed => {
+            KeyCode::Enter if d.leaves.is_some() && !d.armed && !(over_chess && d.variant > 0) => {
                 let leaves = d.leaves.clone().unwrap_or_default();
                 d.armed = true;
                 d.error = Some(format!(

@@ -159,6 +159,21 @@ fn lower_case_nf3_is_a_move_and_n_asks_before_leaving_a_game() {
     key(&mut a, KeyCode::Char('n'), t);
     key(&mut a, KeyCode::Enter, t);
     assert!(matches!(a.ui.overlay, Overlay::None), "no question");
+    // A Crazyhouse game opens over a game in progress, which waits: no
+    // question either.
+    type_str(&mut a, "d4", t);
+    assert_eq!(a.chess().game.moves().len(), 1);
+    key(&mut a, KeyCode::Char('n'), t);
+    let Overlay::NewGame(d) = &mut a.ui.overlay else {
+        panic!("the dialog")
+    };
+    d.variant = 1;
+    key(&mut a, KeyCode::Enter, t);
+    assert!(matches!(a.ui.overlay, Overlay::None), "no question");
+    assert_eq!(a.depth(), 2, "the Crazyhouse game is over the chess game");
+    key(&mut a, KeyCode::Esc, t);
+    assert_eq!(a.depth(), 1);
+    assert_eq!(uci_moves(&a), ["d2d4"], "which waited");
 }
 
 // Seam 3 in Crazyhouse: `nf3` is a move there too.

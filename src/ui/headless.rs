@@ -6,7 +6,7 @@
 //! resources every few games (the soak: leaks show as growth).
 
 use anyhow::{Result, bail};
-use app::{App, ChessScreen, Mode, Msg, Setup};
+use app::{App, Mode, Msg, Setup};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use keymap::Action;
 use player::EngineSpec;
@@ -268,7 +268,7 @@ impl Driver for Watcher {
         if self.reports.is_empty() {
             self.report();
         }
-        let Some(s) = app.top_as::<ChessScreen>() else {
+        let Some(s) = app.top().chess_game() else {
             return;
         };
         let plies = s.game.moves().len();

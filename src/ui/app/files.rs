@@ -90,20 +90,14 @@ impl App {
         replay.checking = many;
         replay.file_id = id;
         // A file shown until now gives way to this one.
-        if self
-            .top_as::<ChessScreen>()
-            .is_some_and(|c| c.replay.is_some())
-        {
+        if self.top().chess_game().is_some_and(|c| c.replay.is_some()) {
             self.navigate(screen::Nav::Close, now);
         }
         let live = self
-            .find::<ChessScreen>()
+            .find_game()
             .is_some_and(|c| c.replay.is_none() && !c.is_over() && !c.game.moves().is_empty());
-        let mut s = ChessScreen::new(self.default_setup().engine, None);
-        let mut c = Chess {
-            ui: &mut self.ui,
-            s: &mut s,
-        };
+        let mut s = ChessScreen::play(self.default_setup().engine, None);
+        let mut c = s.at(&mut self.ui);
         c.enter_replay(replay, now);
         if many && (wanted.is_none() || missing.is_some()) {
             c.ui.overlay = Overlay::Games { selected: index };
@@ -127,11 +121,7 @@ impl App {
     /// screen yet (`kibitz replay` of a bad file), start a game and offer
     /// the file picker.
     pub(super) fn open_failed(&mut self, message: String, now: Instant) {
-        if self.depth() == 1
-            && self
-                .find::<ChessScreen>()
-                .is_some_and(|c| c.started().is_none())
-        {
+        if self.depth() == 1 && self.find_game().is_some_and(|c| c.started().is_none()) {
             self.start_launch_game(now);
             self.ui.open_file_picker();
         }

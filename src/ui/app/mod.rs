@@ -42,7 +42,7 @@ pub use super::state::*;
 
 pub use super::player::parse_limits;
 use super::player::{parse_spec_tag, spec_tag};
-pub use chess::Chess;
+pub use chess::{Chess, ChessScreen, Play, Task};
 pub use editor::EditorScreen;
 pub use explorer::ExplorerScreen;
 pub use house::HouseScreen;
@@ -77,7 +77,7 @@ impl App {
         let time = config.time_control;
         App {
             ui: Shared::new(config, themes, data_dir),
-            screens: vec![Box::new(ChessScreen::new(spec, time))],
+            screens: vec![Box::new(ChessScreen::play(spec, time))],
         }
     }
 
@@ -122,22 +122,39 @@ impl App {
         self.screens.len()
     }
 
-    /// The topmost chess screen (there is always one at the bottom unless
-    /// the app started on another screen).
-    pub fn chess(&self) -> &ChessScreen {
-        self.find::<ChessScreen>()
-            .expect("a chess screen is at the bottom")
+    /// The game of the topmost chess screen, whatever its task (there is
+    /// always one at the bottom unless the app started on another screen).
+    pub fn chess(&self) -> &ChessGame {
+        self.find_game().expect("a chess screen is at the bottom")
     }
 
-    /// The topmost chess screen, at work.
-    pub fn chess_mut(&mut self) -> Chess<'_> {
+    /// The game of the topmost chess screen, if there is one.
+    pub fn find_game(&self) -> Option<&ChessGame> {
+        self.screens.iter().rev().find_map(|s| s.chess_game())
+    }
+
+    /// The game of the topmost chess screen, to change.
+    pub fn chess_game_mut(&mut self) -> Option<&mut ChessGame> {
+        self.screens
+            .iter_mut()
+            .rev()
+            .find_map(|s| s.chess_game_mut())
+    }
+
+    /// The topmost chess screen for task `T`, at work.
+    pub fn chess_at<T: Task>(&mut self) -> Option<Chess<'_, T>> {
         let App { ui, screens } = self;
         let s = screens
             .iter_mut()
             .rev()
-            .find_map(|s| s.as_any_mut().downcast_mut::<ChessScreen>())
-            .expect("a chess screen is at the bottom");
-        Chess { ui, s }
+            .find_map(|s| s.as_any_mut().downcast_mut::<ChessScreen<T>>())?;
+        Some(s.at(ui))
+    }
+
+    /// The topmost game being played, at work.
+    pub fn chess_mut(&mut self) -> Chess<'_> {
+        self.chess_at::<Play>()
+            .expect("a game is played at the bottom")
     }
 
     /// The board of the topmost chess screen.
@@ -311,8 +328,7 @@ impl App {
 
     /// The top screen replays a file (its help lists the replay keys).
     pub fn replaying(&self) -> bool {
-        self.top_as::<ChessScreen>()
-            .is_some_and(|c| c.replay.is_some())
+        self.top().chess_game().is_some_and(|c| c.replay.is_some())
             || self.top_as::<HouseScreen>().is_some()
     }
 
@@ -354,8 +370,8 @@ impl App {
     /// Starts a new game (it replaces every screen): the engine of the
     /// game before is kept when the new game uses the same.
     pub fn start_game(&mut self, setup: Setup, now: Instant) {
-        let mut s = ChessScreen::new(setup.engine.clone(), setup.time);
-        if let Some(old) = self.find::<ChessScreen>() {
+        let mut s = ChessGame::new(setup.engine.clone(), setup.time);
+        if let Some(old) = self.find_game() {
             s.spec = old.spec.clone();
             s.opponent_name = old.opponent_name.clone();
             s.engine_dead = old.engine_dead;
@@ -365,7 +381,11 @@ impl App {
         while let Some(mut top) = self.screens.pop() {
             top.leave(ui);
         }
-        Chess { ui, s: &mut s }.start_game(setup, now);
+        let mut s = ChessScreen {
+            game: s,
+            task: Play,
+        };
+        s.at(ui).start_game(setup, now);
         self.screens.push(Box::new(s));
         self.settle(now);
     }
@@ -379,19 +399,19 @@ impl App {
             self.settle(now);
             return;
         }
-        let mut s = ChessScreen::new(self.chess().spec.clone(), None);
+        let mut s = ChessScreen::play(self.chess().spec.clone(), None);
         let ui = &mut self.ui;
         while let Some(mut top) = self.screens.pop() {
             top.leave(ui);
         }
-        Chess { ui, s: &mut s }.resume(game, path, now);
+        s.at(ui).resume(game, path, now);
         self.screens.push(Box::new(s));
         self.settle(now);
     }
 
     /// The default setup: human White against the configured opponent.
     pub fn default_setup(&self) -> Setup {
-        let (spec, time) = match self.find::<ChessScreen>() {
+        let (spec, time) = match self.find_game() {
             Some(c) => (c.spec.clone(), c.time),
             None => (EngineSpec::BuiltIn { level: 4 }, None),
         };
@@ -490,12 +510,8 @@ impl App {
 impl App {
     /// Opens a replay of `replay` on a chess screen of its own.
     pub fn enter_replay(&mut self, replay: crate::ui::replay::Replay, now: Instant) {
-        let mut s = ChessScreen::new(self.default_setup().engine, None);
-        Chess {
-            ui: &mut self.ui,
-            s: &mut s,
-        }
-        .enter_replay(replay, now);
+        let mut s = ChessScreen::play(self.default_setup().engine, None);
+        s.at(&mut self.ui).enter_replay(replay, now);
         self.navigate(screen::Nav::Open(Box::new(s)), now);
     }
 

@@ -159,12 +159,8 @@ impl Shared {
             self.error(notice.map_or(none.clone(), |n| format!("{n}. {none}")));
             return false;
         };
-        let mut s = ChessScreen::new(EngineSpec::BuiltIn { level: 8 }, None);
-        let started = Chess {
-            ui: self,
-            s: &mut s,
-        }
-        .start_drill(
+        let mut s = ChessScreen::play(EngineSpec::BuiltIn { level: 8 }, None);
+        let started = s.at(self).start_drill(
             DrillKind::Puzzles {
                 theme,
                 done: 0,
@@ -180,8 +176,7 @@ impl Shared {
             self.replace(Box::new(s));
         } else if started {
             self.open_instead(Box::new(s), |top| {
-                top.as_any()
-                    .downcast_ref::<ChessScreen>()
+                top.chess_game()
                     .is_some_and(|c| c.drill.as_ref().is_some_and(|d| !d.is_retry()))
             });
         }

@@ -20,7 +20,7 @@ pub(super) fn save_as_prompt(current: Option<&std::path::Path>) -> Overlay {
     Overlay::SaveAs { input }
 }
 
-impl Chess<'_> {
+impl<T: Task> Chess<'_, T> {
     /// `S`: the prompt for the game being played, or why there is none.
     pub(super) fn open_save_as(&mut self) {
         if self.s.replay.is_some() || self.s.drill.is_some() {

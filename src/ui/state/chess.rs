@@ -6,7 +6,7 @@ use super::*;
 use crate::game::openings::Opening;
 
 /// A chess game on the board, and everything shown around it.
-pub struct ChessScreen {
+pub struct ChessGame {
     pub game: Game,
     pub mode: Mode,
     pub spec: EngineSpec,
@@ -68,10 +68,10 @@ pub struct ChessScreen {
     pub opening: OpeningName,
 }
 
-impl ChessScreen {
+impl ChessGame {
     /// An empty board with the start position, not yet started.
-    pub fn new(spec: EngineSpec, time: Option<TimeControl>) -> ChessScreen {
-        ChessScreen {
+    pub fn new(spec: EngineSpec, time: Option<TimeControl>) -> ChessGame {
+        ChessGame {
             game: Game::new(Board::startpos()),
             mode: Mode::HumanVsEngine {
                 human: Color::White,

@@ -1,5 +1,5 @@
 //! The UI's state as data: what every screen shares ([`Shared`]), the
-//! chess screen's state ([`ChessScreen`]), the overlays and dialogs, the
+//! chess screen's state ([`ChessGame`]), the overlays and dialogs, the
 //! messages in and effects out, and what a screen is ([`Screen`]).
 //!
 //! Below both the logic (`ui::app`, which changes this state) and the
@@ -31,7 +31,7 @@ mod msg;
 pub mod screen;
 mod shared;
 
-pub use chess::{ChessScreen, OpeningName, REPLY_DELAY, TrainerGame};
+pub use chess::{ChessGame, OpeningName, REPLY_DELAY, TrainerGame};
 pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, VARIANTS, external_command, time_choices};
 pub use drill::{Drill, DrillKind, DrillState, RetryItem};
 pub use msg::{Effect, Msg, ReviewRequest, Slot};

@@ -108,6 +108,15 @@ pub trait Screen: Any {
         false
     }
 
+    /// The chess game on this screen, if it is a chess screen (of any task).
+    fn chess_game(&self) -> Option<&super::ChessGame> {
+        None
+    }
+
+    fn chess_game_mut(&mut self) -> Option<&mut super::ChessGame> {
+        None
+    }
+
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
 }

@@ -39,9 +39,9 @@ fn the_trainer_opens_over_a_paused_game_and_esc_or_q_goes_back() {
         let beneath = a
             .find_screens::<ChessScreen>()
             .into_iter()
-            .find(|c| c.trainer.is_none())
+            .find(|c| c.game.trainer.is_none())
             .expect("the game is kept");
-        assert_eq!(beneath.game.moves().len(), 1, "1. e4 is still there");
+        assert_eq!(beneath.game.game.moves().len(), 1, "1. e4 is still there");
         // Time passes in the trainer: the game's clock does not run.
         let later = t + Duration::from_secs(30);
         a.update(Msg::Tick, later);
@@ -130,8 +130,8 @@ fn a_replayed_file_covers_the_game_and_esc_goes_back() {
     assert_eq!(a.depth(), 2, "the replay is a screen over the game");
     assert!(a.chess().replay.is_some());
     let beneath = a.find_screens::<ChessScreen>()[1];
-    assert!(beneath.paused, "the game waits");
-    assert_eq!(beneath.game.moves().len(), 1);
+    assert!(beneath.game.paused, "the game waits");
+    assert_eq!(beneath.game.game.moves().len(), 1);
     // Esc: back to the game, which goes on.
     key(&mut a, KeyCode::Esc, t);
     assert_eq!(a.depth(), 1);

@@ -4,8 +4,8 @@
 use super::input::color_name;
 use super::keymap::Action;
 use super::state::{
-    ChessScreen, DIALOG_FIELDS, Mode, NewGameDialog, Overlay, PROMOTIONS, SIDES, Shared,
-    StatusKind, time_choices,
+    ChessGame, DIALOG_FIELDS, Mode, NewGameDialog, Overlay, PROMOTIONS, SIDES, Shared, StatusKind,
+    time_choices,
 };
 use super::text::{capitalise, describe_ending, san_line, score_text, shown_to};
 use super::theme::Theme;
@@ -46,7 +46,7 @@ use widgets::{block, key_label};
 /// A chess screen and what it is drawn with.
 pub struct ChessView<'a> {
     pub ui: &'a Shared,
-    pub s: &'a ChessScreen,
+    pub s: &'a ChessGame,
 }
 
 /// Says the terminal is too small; true if it is.
@@ -68,7 +68,7 @@ fn too_small(buf: &mut Buffer, area: Rect, ui: &Shared, fits: bool) -> bool {
 }
 
 /// The chess screen: board, eval bar, panel, status and its own overlays.
-pub fn draw_chess(buf: &mut Buffer, area: Rect, ui: &Shared, s: &ChessScreen, now: Instant) {
+pub fn draw_chess(buf: &mut Buffer, area: Rect, ui: &Shared, s: &ChessGame, now: Instant) {
     let app = &ChessView { ui, s };
     let l = layout(area);
     let Some(l) = l.filter(|_| !too_small(buf, area, ui, true)) else {

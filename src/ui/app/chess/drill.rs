@@ -12,7 +12,7 @@ use crate::train::session::{Check, Hint as RunHint, Run};
 /// Time the assistant takes to judge a move that is not the best (Retry).
 pub const CHECK_MOVETIME: Duration = Duration::from_millis(700);
 
-impl Chess<'_> {
+impl<T: Task> Chess<'_, T> {
     /// Puts `puzzle` on the board as the drill `kind`; false (and why
     /// said) if it cannot be played.
     pub(in crate::ui::app) fn start_drill(

@@ -3,7 +3,7 @@
 use super::*;
 use crate::ui::board::{BoxKey, Intent};
 
-impl Chess<'_> {
+impl<T: Task> Chess<'_, T> {
     // ------------------------------------------------------------------
     // Keys.
 

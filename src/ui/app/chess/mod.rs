@@ -1,6 +1,6 @@
 //! The chess screen: a board with a game on it, played live (against the
 //! engine, an external engine or a person), as an endgame-trainer game, or
-//! replayed from a file. Its state is [`ChessScreen`]; its logic runs on
+//! replayed from a file. Its state is [`ChessGame`]; its logic runs on
 //! [`Chess`], the screen together with what every screen shares.
 //!
 //! Files: `flow.rs` (turns, engine answers, clocks, the end of a game),
@@ -20,13 +20,54 @@ mod review;
 mod start;
 mod trainer;
 
-/// The chess screen at work: its state and the shared part of the app.
-pub struct Chess<'a> {
-    pub ui: &'a mut Shared,
-    pub s: &'a mut ChessScreen,
+/// What a chess screen is for: playing a game, replaying a file, an
+/// endgame-trainer game, a puzzle or Retry drill. The board, the engines,
+/// analysis and the move list are the same [`ChessGame`] on each; the task
+/// holds what only its screen has, and its hooks decide what differs
+/// (who answers a move, what a key means, what is saved).
+pub trait Task: Sized + 'static {}
+
+/// Playing a game: against an engine, two engines, or two people.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Play;
+
+impl Task for Play {}
+
+/// A chess screen: the game component and the task it is shown for.
+pub struct ChessScreen<T: Task = Play> {
+    pub game: ChessGame,
+    pub task: T,
 }
 
-impl Chess<'_> {
+impl ChessScreen<Play> {
+    /// A game to play, not yet started.
+    pub fn play(spec: EngineSpec, time: Option<TimeControl>) -> ChessScreen<Play> {
+        ChessScreen {
+            game: ChessGame::new(spec, time),
+            task: Play,
+        }
+    }
+}
+
+impl<T: Task> ChessScreen<T> {
+    /// The screen at work with the shared part of the app.
+    pub fn at<'a>(&'a mut self, ui: &'a mut Shared) -> Chess<'a, T> {
+        Chess {
+            ui,
+            s: &mut self.game,
+            task: &mut self.task,
+        }
+    }
+}
+
+/// A chess screen at work: its game, its task and the shared part of the app.
+pub struct Chess<'a, T: Task = Play> {
+    pub ui: &'a mut Shared,
+    pub s: &'a mut ChessGame,
+    pub task: &'a mut T,
+}
+
+impl<T: Task> Chess<'_, T> {
     pub fn board(&self) -> &Board {
         self.s.board()
     }
@@ -193,66 +234,68 @@ impl Chess<'_> {
     }
 }
 
-impl Screen for ChessScreen {
+impl<T: Task> Screen for ChessScreen<T> {
     fn key(&mut self, ui: &mut Shared, k: KeyEvent, now: Instant) {
-        Chess { ui, s: self }.on_key(k, now);
+        self.at(ui).on_key(k, now);
     }
 
     fn mouse(&mut self, ui: &mut Shared, m: MouseEvent, now: Instant) {
-        Chess { ui, s: self }.on_mouse(m, now);
+        self.at(ui).on_mouse(m, now);
     }
 
     fn tick(&mut self, ui: &mut Shared, now: Instant) {
-        Chess { ui, s: self }.on_tick(now);
+        self.at(ui).on_tick(now);
     }
 
     fn message(&mut self, ui: &mut Shared, msg: Msg, now: Instant) -> Option<Msg> {
-        Chess { ui, s: self }.message(msg, now)
+        self.at(ui).message(msg, now)
     }
 
     fn sync(&mut self, ui: &mut Shared, now: Instant) {
-        Chess { ui, s: self }.sync_analysis(now);
-        self.opening.follow(&self.game);
+        self.at(ui).sync_analysis(now);
+        self.game.opening.follow(&self.game.game);
     }
 
     fn draw(&self, ui: &Shared, buf: &mut Buffer, area: Rect, now: Instant) {
-        crate::ui::view::draw_chess(buf, area, ui, self, now);
+        crate::ui::view::draw_chess(buf, area, ui, &self.game, now);
     }
 
     fn covered(&mut self, ui: &mut Shared, now: Instant) {
-        Chess { ui, s: self }.covered(now);
+        self.at(ui).covered(now);
     }
 
     fn uncovered(&mut self, ui: &mut Shared, now: Instant) {
-        Chess { ui, s: self }.uncovered(now);
+        self.at(ui).uncovered(now);
     }
 
     fn leave(&mut self, ui: &mut Shared) {
-        let mut c = Chess { ui, s: self };
+        let mut c = self.at(ui);
         c.stop_all();
         c.leave_replay();
         c.save();
         // A game left before its first move leaves no empty file behind;
         // a game with moves is no longer claimed by this Kibitz.
-        if let Some(p) = &self.save_path {
+        if let Some(p) = &self.game.save_path {
             crate::ui::gamefile::discard_if_empty(p);
         }
     }
 
     fn unsaved(&self, ui: &Shared) -> bool {
-        self.replay.is_none()
-            && self.drill.is_none()
-            && self.started_at.is_some()
-            && ui.unsaved(self.save_path.as_deref())
+        let g = &self.game;
+        g.replay.is_none()
+            && g.drill.is_none()
+            && g.started_at.is_some()
+            && ui.unsaved(g.save_path.as_deref())
     }
 
     fn game_in_progress(&self) -> Option<String> {
-        let live = self.replay.is_none() && self.drill.is_none() && self.trainer.is_none();
-        if !live || self.is_over() || self.game.moves().is_empty() {
+        let g = &self.game;
+        let live = g.replay.is_none() && g.drill.is_none() && g.trainer.is_none();
+        if !live || g.is_over() || g.game.moves().is_empty() {
             return None;
         }
-        let progress = crate::ui::text::game_progress(&self.game);
-        Some(match &self.save_path {
+        let progress = crate::ui::text::game_progress(&g.game);
+        Some(match &g.save_path {
             Some(_) => format!(
                 "your game after {progress} (it is saved: Kibitz offers it again when it starts)"
             ),
@@ -263,12 +306,20 @@ impl Screen for ChessScreen {
     }
 
     fn continue_typing(&mut self, ui: &mut Shared, text: &str) -> bool {
-        let c = Chess { ui, s: self };
+        let c = self.at(ui);
         if !c.typing_allowed() || !could_begin_move(c.board().chess(), text) {
             return false;
         }
         c.s.pick.typing.take(text);
         true
+    }
+
+    fn chess_game(&self) -> Option<&ChessGame> {
+        Some(&self.game)
+    }
+
+    fn chess_game_mut(&mut self) -> Option<&mut ChessGame> {
+        Some(&mut self.game)
     }
 
     screen_any!();

@@ -7,7 +7,7 @@ use crate::game::movetree::NodeId;
 use crate::ui::keymap::ReplayAction;
 use crate::ui::replay::{self as rp, DELAYS, Replay, ReviewState};
 
-impl Chess<'_> {
+impl<T: Task> Chess<'_, T> {
     // ------------------------------------------------------------------
     // Opening files.
 

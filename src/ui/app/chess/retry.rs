@@ -6,7 +6,7 @@ use super::*;
 use crate::game::review::Judgement;
 use crate::train::puzzle::Puzzle;
 
-impl Chess<'_> {
+impl<T: Task> Chess<'_, T> {
     /// Retry `side`'s mistakes: at once if the game is reviewed, else
     /// after the review this starts.
     pub(super) fn start_retry(&mut self, side: Color, now: Instant) {
@@ -36,12 +36,8 @@ impl Chess<'_> {
             return;
         }
         let first = items[0].puzzle.clone();
-        let mut s = ChessScreen::new(EngineSpec::BuiltIn { level: 8 }, None);
-        let started = Chess {
-            ui: self.ui,
-            s: &mut s,
-        }
-        .start_drill(
+        let mut s = ChessScreen::play(EngineSpec::BuiltIn { level: 8 }, None);
+        let started = s.at(self.ui).start_drill(
             DrillKind::Retry {
                 side,
                 items,

@@ -9,7 +9,7 @@ use crate::ui::replay::{self as rp, ReviewState};
 /// so a simple tactic is in the tree, shallow enough to browse.
 const REFUTATION_DEPTH: crate::engine::Depth = 4;
 
-impl Chess<'_> {
+impl<T: Task> Chess<'_, T> {
     pub(super) fn toggle_review(&mut self) {
         let Some(r) = &mut self.s.replay else { return };
         if let ReviewState::Running { done, total, .. } = r.review {

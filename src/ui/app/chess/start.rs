@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl Chess<'_> {
+impl<T: Task> Chess<'_, T> {
     // ------------------------------------------------------------------
     // Starting and resuming games.
 

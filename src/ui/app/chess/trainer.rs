@@ -6,7 +6,7 @@ use super::*;
 use crate::tablebase::{Material, Probe, Wdl};
 use crate::ui::trainer::{self as tr, SideChoice, Tables, Verdict};
 
-impl Chess<'_> {
+impl<T: Task> Chess<'_, T> {
     /// Sets this (new) screen up for the trainer game `start`; false (and
     /// the reason said) if it cannot be played.
     pub(in crate::ui::app) fn start_trainer(

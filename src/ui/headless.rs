@@ -6,7 +6,7 @@
 //! resources every few games (the soak: leaks show as growth).
 
 use anyhow::{Result, bail};
-use app::{App, Mode, Msg, Setup};
+use app::{App, ChessScreen, Mode, Msg, Setup};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use keymap::Action;
 use player::EngineSpec;
@@ -268,13 +268,17 @@ impl Driver for Watcher {
         if self.reports.is_empty() {
             self.report();
         }
-        let Some(s) = app.top().chess_game() else {
+        let Some(s) = app.top_as::<ChessScreen>().map(|c| &c.game) else {
             return;
         };
         let plies = s.game.moves().len();
         let now = (s.save_path.clone(), plies);
         if plies > 0 && self.shown.as_ref() != Some(&now) {
-            let view = view::ChessView { ui: &app.ui, s };
+            let view = view::ChessView {
+                ui: &app.ui,
+                s,
+                task: app::TaskView::Play,
+            };
             let rows = view::move_rows(&view);
             // The frame shows the move when its row of the move list is
             // on screen (the list keeps the newest rows in view).

@@ -68,6 +68,8 @@ pub struct Replay {
     /// move that left it, and "last book move: 6.Re1; 6...b5 leaves the
     /// book" (for the review's summary and that move's notes).
     pub book_exit: Option<(NodeId, String)>,
+    /// The move-number box (a digit or the go-to key opens it).
+    pub goto: Option<String>,
 }
 
 impl Replay {
@@ -95,6 +97,7 @@ impl Replay {
             file_id: 0,
             file_nodes: 0,
             book_exit: None,
+            goto: None,
         };
         r.reset_game_state();
         r
@@ -215,6 +218,17 @@ impl Replay {
             }
         }
         (white, black)
+    }
+
+    /// The clock `color` had after its last move up to the cursor, as
+    /// shown ("1:00"), if the file records it.
+    pub fn clock_text(&self, color: shakmaty::Color) -> Option<String> {
+        let (w, b) = self.clocks();
+        match color {
+            shakmaty::Color::White => w,
+            shakmaty::Color::Black => b,
+        }
+        .map(super::clock::format_clock)
     }
 
     /// Counts of judgements per side: (inaccuracies, mistakes, blunders).

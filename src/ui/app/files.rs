@@ -90,15 +90,15 @@ impl App {
         replay.checking = many;
         replay.file_id = id;
         // A file shown until now gives way to this one.
-        if self.top().chess_game().is_some_and(|c| c.replay.is_some()) {
+        if self.top_as::<ChessScreen<Replay>>().is_some() {
             self.navigate(screen::Nav::Close, now);
         }
         let live = self
-            .find_game()
-            .is_some_and(|c| c.replay.is_none() && !c.is_over() && !c.game.moves().is_empty());
-        let mut s = ChessScreen::play(self.default_setup().engine, None);
+            .find::<ChessScreen>()
+            .is_some_and(|c| !c.game.is_over() && !c.game.game.moves().is_empty());
+        let engine = self.default_setup().engine;
+        let mut s = ChessScreen::replay(replay, engine, &mut self.ui, now);
         let mut c = s.at(&mut self.ui);
-        c.enter_replay(replay, now);
         if many && (wanted.is_none() || missing.is_some()) {
             c.ui.overlay = Overlay::Games { selected: index };
         }

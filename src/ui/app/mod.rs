@@ -141,6 +141,30 @@ impl App {
             .find_map(|s| s.chess_game_mut())
     }
 
+    /// The task of the topmost chess screen, if it is a `T` (the replay
+    /// shown, the trainer's game, the drill).
+    pub fn task<T: Task>(&self) -> Option<&T> {
+        let top = self
+            .screens
+            .iter()
+            .rev()
+            .find(|s| s.chess_game().is_some())?;
+        top.as_any()
+            .downcast_ref::<ChessScreen<T>>()
+            .map(|s| &s.task)
+    }
+
+    pub fn task_mut<T: Task>(&mut self) -> Option<&mut T> {
+        let top = self
+            .screens
+            .iter_mut()
+            .rev()
+            .find(|s| s.chess_game().is_some())?;
+        top.as_any_mut()
+            .downcast_mut::<ChessScreen<T>>()
+            .map(|s| &mut s.task)
+    }
+
     /// The topmost chess screen for task `T`, at work.
     pub fn chess_at<T: Task>(&mut self) -> Option<Chess<'_, T>> {
         let App { ui, screens } = self;
@@ -328,7 +352,8 @@ impl App {
 
     /// The top screen replays a file (its help lists the replay keys).
     pub fn replaying(&self) -> bool {
-        self.top().chess_game().is_some_and(|c| c.replay.is_some())
+        self.top_as::<ChessScreen<crate::ui::replay::Replay>>()
+            .is_some()
             || self.top_as::<HouseScreen>().is_some()
     }
 
@@ -510,8 +535,8 @@ impl App {
 impl App {
     /// Opens a replay of `replay` on a chess screen of its own.
     pub fn enter_replay(&mut self, replay: crate::ui::replay::Replay, now: Instant) {
-        let mut s = ChessScreen::play(self.default_setup().engine, None);
-        s.at(&mut self.ui).enter_replay(replay, now);
+        let engine = self.default_setup().engine;
+        let s = ChessScreen::replay(replay, engine, &mut self.ui, now);
         self.navigate(screen::Nav::Open(Box::new(s)), now);
     }
 

@@ -27,12 +27,6 @@ pub struct ChessGame {
     pub evals: Vec<Option<Score>>,
     /// Analysis mode: the assistant analyses every position shown.
     pub analysis: Option<AnalysisMode>,
-    /// Replaying a game file (instead of playing).
-    pub replay: Option<Box<crate::ui::replay::Replay>>,
-    /// The move-number box of the replay screen (`:` or a digit).
-    pub goto: Option<String>,
-    /// The analysis setting before the replay screen turned it on.
-    pub(crate) analysis_before_replay: Option<Option<AnalysisMode>>,
     /// The position (half-move) and line count the running analysis is for.
     pub(crate) analysis_running: Option<(usize, usize, u64)>,
     /// An analysis that ended by itself (mate found, depth limit): not to
@@ -86,9 +80,6 @@ impl ChessGame {
             opponent_name: String::new(),
             evals: Vec::new(),
             analysis: None,
-            replay: None,
-            goto: None,
-            analysis_before_replay: None,
             analysis_running: None,
             analysis_done: None,
             hint: None,
@@ -117,15 +108,10 @@ impl ChessGame {
         self.game.ending.is_some()
     }
 
-    /// A live game (not a replay).
-    pub fn is_live(&self) -> bool {
-        self.replay.is_none()
-    }
-
-    /// The human may move now (`ui` for the overlay: a dialog blocks).
+    /// The human may move now (`ui` for the overlay: a dialog blocks), if
+    /// the board takes moves at all (see `Task::PLAYS`).
     pub fn human_to_move(&self, ui: &Shared) -> bool {
-        self.replay.is_none()
-            && ui.trainer.preparing.is_none()
+        ui.trainer.preparing.is_none()
             && !self.is_over()
             && !self.paused
             && matches!(
@@ -165,16 +151,9 @@ impl ChessGame {
         self.evals.iter().take(ply + 1).rev().find_map(|e| *e)
     }
 
-    /// Clock text for `color`, if there is a clock.
+    /// Clock text for `color`, if there is a clock (a replay shows the
+    /// file's clock comments instead).
     pub fn clock_text(&self, color: Color, now: Instant) -> Option<String> {
-        if let Some(r) = &self.replay {
-            let (w, b) = r.clocks();
-            return match color {
-                Color::White => w,
-                Color::Black => b,
-            }
-            .map(format_clock);
-        }
         self.clocks
             .as_ref()
             .map(|c| format_clock(c.remaining(color, now)))
@@ -202,6 +181,15 @@ impl ChessGame {
     pub(crate) fn mode_is_live(&self) -> bool {
         self.mode != Mode::HumanVsHuman || self.clocks.is_some()
     }
+}
+
+/// What the drawing needs to know of a task.
+#[derive(Clone, Copy)]
+pub enum TaskView<'a> {
+    Play,
+    Replay(&'a crate::ui::replay::Replay),
+    Trainer(&'a TrainerGame),
+    Drill(&'a Drill),
 }
 
 /// A trainer game in progress (or just finished).

@@ -31,7 +31,7 @@ mod msg;
 pub mod screen;
 mod shared;
 
-pub use chess::{ChessGame, OpeningName, REPLY_DELAY, TrainerGame};
+pub use chess::{ChessGame, OpeningName, REPLY_DELAY, TaskView, TrainerGame};
 pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, VARIANTS, external_command, time_choices};
 pub use drill::{Drill, DrillKind, DrillState, RetryItem};
 pub use msg::{Effect, Msg, ReviewRequest, Slot};

@@ -4,6 +4,7 @@
 
 use super::replay::open_text;
 use super::*;
+use crate::ui::replay::Replay;
 
 fn status_text(a: &App) -> String {
     a.ui.status
@@ -38,7 +39,7 @@ fn a_resumed_game_comes_back_after_a_replay() {
     a.resume(g, path.clone(), t);
     assert_eq!(uci_moves(&a), ["e2e4", "e7e5", "g1f3"]);
     open_text(&mut a, SAMPLE, None, t);
-    assert!(a.chess().replay.is_some(), "the replay is on top");
+    assert!(a.task::<Replay>().is_some(), "the replay is on top");
     assert!(
         status_text(&a).contains("Your game waits beneath the replay"),
         "{}",
@@ -46,7 +47,7 @@ fn a_resumed_game_comes_back_after_a_replay() {
     );
     key(&mut a, KeyCode::Esc, t);
     assert_eq!(a.depth(), 1, "back to the game");
-    assert!(a.chess().replay.is_none());
+    assert!(a.task::<Replay>().is_none());
     assert_eq!(
         uci_moves(&a),
         ["e2e4", "e7e5", "g1f3"],

@@ -8,6 +8,7 @@ use super::replay::{OPERA, replaying};
 use super::*;
 use crate::game::library::Library;
 use crate::game::openings::name_line;
+use crate::ui::replay::Replay;
 
 const BERLIN: &str = "C65 Ruy Lopez: Berlin Defense";
 
@@ -119,7 +120,7 @@ fn the_game_list_names_each_games_opening() {
             (i, e.status.clone(), e.opening)
         })
         .collect();
-    let id = a.chess().replay.as_ref().unwrap().file_id;
+    let id = a.task::<Replay>().unwrap().file_id;
     a.update(
         Msg::Checked {
             id,

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::game::library::Library;
+use crate::ui::replay::Replay;
 use crate::ui::replay::TokKind;
 
 pub(super) const OPERA: &str = "[Event \"Paris\"]\n[White \"Morphy\"]\n[Black \"Allies\"]\n[Result \"1-0\"]\n\n\
@@ -76,7 +77,7 @@ pub(super) fn analysis_done(a: &mut App, id: u64, score: Score, now: Instant) {
 }
 
 pub(super) fn cursor_san(a: &App) -> String {
-    let r = a.chess().replay.as_ref().expect("replaying");
+    let r = a.task::<Replay>().expect("replaying");
     r.tree().node(r.cursor).san.clone()
 }
 
@@ -84,7 +85,7 @@ pub(super) fn cursor_san(a: &App) -> String {
 fn stepping_jumping_and_variations() {
     let now = Instant::now();
     let mut a = replaying(OPERA, None, now);
-    assert!(a.chess().replay.is_some());
+    assert!(a.task::<Replay>().is_some());
     assert!(matches!(a.ui.overlay, Overlay::None), "one game: no list");
     assert_eq!(a.chess().game.moves().len(), 0);
     assert_eq!(a.chess().game.header("White"), Some("Morphy"));
@@ -146,7 +147,10 @@ fn stepping_jumping_and_variations() {
     // The clock recorded after 7. Qb3.
     type_str(&mut a, "7", now);
     assert_eq!(
-        a.chess().clock_text(Color::White, now).as_deref(),
+        a.task::<Replay>()
+            .unwrap()
+            .clock_text(Color::White)
+            .as_deref(),
         Some("1:00")
     );
     // Nothing is ever saved while replaying.
@@ -203,7 +207,7 @@ fn autoplay_steps_with_the_delay_and_stops_at_the_end() {
     let mut a = replaying(OPERA, None, t0);
     type_str(&mut a, "16b", t0);
     key(&mut a, KeyCode::Char(' '), t0);
-    let delay = a.chess().replay.as_ref().unwrap().delay();
+    let delay = a.task::<Replay>().unwrap().delay();
     assert_eq!(delay, Duration::from_secs(1));
     a.update(Msg::Tick, t0 + delay / 2);
     assert_eq!(cursor_san(&a), "Nxb8", "not yet");
@@ -211,7 +215,7 @@ fn autoplay_steps_with_the_delay_and_stops_at_the_end() {
     assert_eq!(cursor_san(&a), "Rd8#");
     a.update(Msg::Tick, t0 + delay * 3);
     assert!(
-        a.chess().replay.as_ref().unwrap().autoplay.is_none(),
+        a.task::<Replay>().unwrap().autoplay.is_none(),
         "stops at the end"
     );
     // Faster and slower.
@@ -219,7 +223,7 @@ fn autoplay_steps_with_the_delay_and_stops_at_the_end() {
     key(&mut a, KeyCode::Char(' '), t0);
     key(&mut a, KeyCode::Char('+'), t0);
     assert_eq!(
-        a.chess().replay.as_ref().unwrap().delay(),
+        a.task::<Replay>().unwrap().delay(),
         Duration::from_millis(500)
     );
     a.update(Msg::Tick, t0 + Duration::from_millis(500));
@@ -227,12 +231,12 @@ fn autoplay_steps_with_the_delay_and_stops_at_the_end() {
     key(&mut a, KeyCode::Char('-'), t0);
     key(&mut a, KeyCode::Char('-'), t0);
     assert_eq!(
-        a.chess().replay.as_ref().unwrap().delay(),
+        a.task::<Replay>().unwrap().delay(),
         Duration::from_millis(1500)
     );
     // A step by hand stops autoplay.
     key(&mut a, KeyCode::Right, t0);
-    assert!(a.chess().replay.as_ref().unwrap().autoplay.is_none());
+    assert!(a.task::<Replay>().unwrap().autoplay.is_none());
 }
 
 #[test]
@@ -269,13 +273,13 @@ fn game_list_with_a_bad_game() {
     );
     key(&mut a, KeyCode::End, now);
     key(&mut a, KeyCode::Enter, now);
-    assert_eq!(a.chess().replay.as_ref().unwrap().index, 2);
+    assert_eq!(a.task::<Replay>().unwrap().index, 2);
     key(&mut a, KeyCode::End, now);
     assert_eq!(a.chess().game.moves().len(), 33);
     // `--game N` shows that game at once.
     let b = replaying(&text, Some(2), now);
     assert!(matches!(b.ui.overlay, Overlay::None));
-    assert_eq!(b.chess().replay.as_ref().unwrap().index, 2);
+    assert_eq!(b.task::<Replay>().unwrap().index, 2);
     let c = replaying(&text, Some(7), now);
     assert!(
         c.ui.status
@@ -307,7 +311,7 @@ fn a_file_that_cannot_be_read_is_an_error() {
         },
         now,
     );
-    assert!(a.chess().replay.is_none());
+    assert!(a.task::<Replay>().is_none());
     assert!(
         a.ui.status
             .as_ref()
@@ -327,7 +331,7 @@ fn clicking_a_move_goes_there() {
     let l = view::layout(area).unwrap();
     let parts = view::replay_panel(l.panel);
     let moves = parts.moves.expect("room for moves");
-    let r = a.chess().replay.as_ref().unwrap();
+    let r = a.task::<Replay>().unwrap();
     let (rows, first, inner) = view::replay_rows(r, moves);
     let (row, placed) = rows
         .iter()
@@ -351,7 +355,7 @@ fn clicking_a_move_goes_there() {
         }),
         now,
     );
-    assert_eq!(a.chess().replay.as_ref().unwrap().cursor, id);
+    assert_eq!(a.task::<Replay>().unwrap().cursor, id);
     assert_eq!(cursor_san(&a), "exd4");
     // The wheel steps.
     a.update(
@@ -505,7 +509,7 @@ fn random_keys_clicks_and_sizes_never_panic_while_replaying() {
                 }
                 _ => a.update(Msg::Tick, now),
             }
-            if a.chess().replay.is_none() {
+            if a.task::<Replay>().is_none() {
                 break; // `n` (new game) or quitting leaves the replay
             }
             let (w, h) = a.ui.size;
@@ -522,7 +526,7 @@ fn own_moves_become_variations() {
     key(&mut a, KeyCode::Char(':'), now);
     type_str(&mut a, "d4", now);
     assert_eq!(cursor_san(&a), "d4");
-    let r = a.chess().replay.as_ref().unwrap();
+    let r = a.task::<Replay>().unwrap();
     assert_eq!(
         r.tree().node(0).children.len(),
         2,
@@ -534,24 +538,12 @@ fn own_moves_become_variations() {
     key(&mut a, KeyCode::Home, now);
     key(&mut a, KeyCode::Char(':'), now);
     type_str(&mut a, "e2e4", now);
-    assert_eq!(
-        a.chess()
-            .replay
-            .as_ref()
-            .unwrap()
-            .tree()
-            .node(0)
-            .children
-            .len(),
-        2
-    );
+    assert_eq!(a.task::<Replay>().unwrap().tree().node(0).children.len(), 2);
     assert!(
-        a.chess()
-            .replay
-            .as_ref()
+        a.task::<Replay>()
             .unwrap()
             .tree()
-            .on_main_line(a.chess().replay.as_ref().unwrap().cursor)
+            .on_main_line(a.task::<Replay>().unwrap().cursor)
     );
     // A bad move is explained and changes nothing.
     key(&mut a, KeyCode::Char(':'), now);
@@ -627,7 +619,7 @@ fn own_moves_at_the_end_are_not_the_game() {
         a.chess().game.ending.is_none(),
         "the file's result is not this line's"
     );
-    let r = a.chess().replay.as_ref().unwrap();
+    let r = a.task::<Replay>().unwrap();
     assert!(r.is_own(r.cursor));
     assert_eq!(
         r.main_nodes().len(),

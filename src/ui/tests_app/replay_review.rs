@@ -6,6 +6,7 @@ use super::replay::*;
 use super::*;
 use crate::game::library::Library;
 use crate::game::review::{Judgement, MoveReview};
+use crate::ui::replay::Replay;
 
 #[test]
 fn analysis_follows_the_moves_shown() {
@@ -23,7 +24,7 @@ fn analysis_follows_the_moves_shown() {
     assert_eq!(Board::uci(go.moves[5]), "e5d4");
     // Its score is kept for the node.
     analysis_done(&mut a, go.id, Score(-50), now);
-    let r = a.chess().replay.as_ref().unwrap();
+    let r = a.task::<Replay>().unwrap();
     assert_eq!(
         r.evals[r.cursor],
         Some(Score(-50)),
@@ -33,7 +34,7 @@ fn analysis_follows_the_moves_shown() {
     key(&mut a, KeyCode::Right, now);
     let go = take_go(&mut a, Slot::Assistant).expect("analysis");
     analysis_done(&mut a, go.id, Score(-50), now);
-    let r = a.chess().replay.as_ref().unwrap();
+    let r = a.task::<Replay>().unwrap();
     assert_eq!(r.evals[r.cursor], Some(Score(50)));
 }
 
@@ -165,7 +166,7 @@ fn play_from_here_starts_a_game_from_the_position() {
     type_str(&mut a, "9", now);
     let fen = a.board().fen();
     shift(&mut a, 'P', now);
-    assert!(a.chess().replay.is_none());
+    assert!(a.task::<Replay>().is_none());
     assert_eq!(a.chess().game.start().fen(), fen);
     assert_eq!(
         a.chess().mode,
@@ -213,7 +214,7 @@ fn leaving_restores_analysis_and_old_messages_are_ignored() {
         },
         now,
     );
-    let r = a.chess().replay.as_ref().unwrap();
+    let r = a.task::<Replay>().unwrap();
     assert_eq!(
         r.library.entries[0].status,
         crate::game::library::Status::Ok
@@ -235,7 +236,7 @@ fn leaving_restores_analysis_and_old_messages_are_ignored() {
         },
         now,
     );
-    let r = a.chess().replay.as_ref().unwrap();
+    let r = a.task::<Replay>().unwrap();
     assert!(!r.checking);
     assert!(matches!(
         r.library.entries[1].status,
@@ -244,7 +245,7 @@ fn leaving_restores_analysis_and_old_messages_are_ignored() {
     // Playing from here: the analysis setting comes back (off).
     type_str(&mut a, "9", now);
     shift(&mut a, 'P', now);
-    assert!(a.chess().replay.is_none());
+    assert!(a.task::<Replay>().is_none());
     assert!(
         a.chess().analysis.is_none(),
         "no engine lines while you play"
@@ -261,7 +262,7 @@ fn evaluations_from_the_file_are_shown() {
     let screen = render(&a, 160, 50);
     assert!(screen.contains("Evaluation in the file: +0.31"), "{screen}");
     assert!(screen.contains("3:00"), "{screen}");
-    let r = a.chess().replay.as_ref().unwrap();
+    let r = a.task::<Replay>().unwrap();
     assert_eq!(
         r.evals[r.cursor],
         Some(Score(31)),

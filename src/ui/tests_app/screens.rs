@@ -4,6 +4,7 @@
 use super::trainer::trainer_app;
 use super::*;
 use crate::ui::app::{ChessScreen, EditorScreen, ExplorerScreen};
+use crate::ui::replay::Replay;
 
 /// A level-3 game with a 5+3 clock after 1. e4, the engine to move.
 fn game_after_e4(t: Instant) -> App {
@@ -128,14 +129,14 @@ fn a_replayed_file_covers_the_game_and_esc_goes_back() {
     let text = "[White \"A\"]\n[Black \"B\"]\n\n1. d4 d5 2. c4 *\n";
     super::replay::open_text(&mut a, text, Some(0), t);
     assert_eq!(a.depth(), 2, "the replay is a screen over the game");
-    assert!(a.chess().replay.is_some());
-    let beneath = a.find_screens::<ChessScreen>()[1];
+    assert!(a.task::<Replay>().is_some());
+    let beneath = a.find_screens::<ChessScreen>()[0];
     assert!(beneath.game.paused, "the game waits");
     assert_eq!(beneath.game.game.moves().len(), 1);
     // Esc: back to the game, which goes on.
     key(&mut a, KeyCode::Esc, t);
     assert_eq!(a.depth(), 1);
-    assert!(a.chess().replay.is_none());
+    assert!(a.task::<Replay>().is_none());
     assert_eq!(uci_moves(&a), ["e2e4"]);
     assert!(!a.chess().paused);
 }

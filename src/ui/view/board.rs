@@ -296,7 +296,7 @@ pub(super) fn draw_board(buf: &mut Buffer, app: &ChessView<'_>, g: &BoardGeometr
             .map(|h| squares(h.mv))
             .unwrap_or_default(),
         selected: app.s.pick.selected,
-        cursor: app.s.human_to_move(app.ui).then_some(app.s.pick.cursor),
+        cursor: app.human_to_move().then_some(app.s.pick.cursor),
     };
     draw_scene(buf, app.ui, g, &scene);
 }

@@ -5,7 +5,7 @@ use super::input::color_name;
 use super::keymap::Action;
 use super::state::{
     ChessGame, DIALOG_FIELDS, Mode, NewGameDialog, Overlay, PROMOTIONS, SIDES, Shared, StatusKind,
-    time_choices,
+    TaskView, time_choices,
 };
 use super::text::{capitalise, describe_ending, san_line, score_text, shown_to};
 use super::theme::Theme;
@@ -47,6 +47,48 @@ use widgets::{block, key_label};
 pub struct ChessView<'a> {
     pub ui: &'a Shared,
     pub s: &'a ChessGame,
+    /// What the screen is for (a game, a replay, a trainer game, a drill).
+    pub task: TaskView<'a>,
+}
+
+impl<'a> ChessView<'a> {
+    /// The replayed file, on a replay screen.
+    pub fn replay(&self) -> Option<&'a crate::ui::replay::Replay> {
+        match self.task {
+            TaskView::Replay(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The trainer's game, on the endgame trainer's screen.
+    pub fn trainer(&self) -> Option<&'a super::state::TrainerGame> {
+        match self.task {
+            TaskView::Trainer(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The puzzle or Retry drill, on a drill's screen.
+    pub fn drill(&self) -> Option<&'a super::state::Drill> {
+        match self.task {
+            TaskView::Drill(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The human may move now (never on a replay).
+    pub fn human_to_move(&self) -> bool {
+        self.replay().is_none() && self.s.human_to_move(self.ui)
+    }
+
+    /// Clock text for `color`: the game's clock, or on a replay the
+    /// file's clock comments.
+    pub fn clock_text(&self, color: Color, now: Instant) -> Option<String> {
+        match self.replay() {
+            Some(r) => r.clock_text(color),
+            None => self.s.clock_text(color, now),
+        }
+    }
 }
 
 /// Says the terminal is too small; true if it is.
@@ -68,8 +110,15 @@ fn too_small(buf: &mut Buffer, area: Rect, ui: &Shared, fits: bool) -> bool {
 }
 
 /// The chess screen: board, eval bar, panel, status and its own overlays.
-pub fn draw_chess(buf: &mut Buffer, area: Rect, ui: &Shared, s: &ChessGame, now: Instant) {
-    let app = &ChessView { ui, s };
+pub fn draw_chess(
+    buf: &mut Buffer,
+    area: Rect,
+    ui: &Shared,
+    s: &ChessGame,
+    task: TaskView,
+    now: Instant,
+) {
+    let app = &ChessView { ui, s, task };
     let l = layout(area);
     let Some(l) = l.filter(|_| !too_small(buf, area, ui, true)) else {
         too_small(buf, area, ui, false);
@@ -79,7 +128,7 @@ pub fn draw_chess(buf: &mut Buffer, area: Rect, ui: &Shared, s: &ChessGame, now:
     if let Some(bar) = l.eval_bar {
         search::draw_eval_bar(buf, app, bar);
     }
-    match &s.replay {
+    match app.replay() {
         Some(r) => replay::draw_replay_panel(buf, app, r, l.panel, now),
         None => draw_panel(buf, app, l.panel, now),
     }
@@ -87,7 +136,7 @@ pub fn draw_chess(buf: &mut Buffer, area: Rect, ui: &Shared, s: &ChessGame, now:
     let theme = ui.theme();
     match &ui.overlay {
         Overlay::Games { selected } => {
-            if let Some(r) = &s.replay {
+            if let Some(r) = app.replay() {
                 replay::draw_games(buf, app, r, *selected, area);
             }
         }

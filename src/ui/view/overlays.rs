@@ -39,7 +39,7 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
             StatusKind::Info => Style::default().fg(theme.text),
         };
         Line::from(Span::styled(s.text.clone(), st))
-    } else if app.s.human_to_move(app.ui) {
+    } else if app.human_to_move() {
         // The hint is no error: on a narrow screen it says less rather
         // than wrap over the board.
         let side = color_name(app.s.board().turn());
@@ -55,7 +55,7 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
     } else {
         Line::from("")
     };
-    if app.s.replay.is_some() {
+    if app.replay().is_some() {
         draw_replay_status(buf, app, line1, area);
         return;
     }
@@ -215,7 +215,7 @@ fn draw_replay_status(buf: &mut Buffer, app: &ChessView<'_>, line1: Line, area: 
         .fg(theme.accent)
         .add_modifier(Modifier::BOLD);
     let dim = Style::default().fg(theme.dim);
-    let line1 = match &app.s.goto {
+    let line1 = match app.replay().and_then(|r| r.goto.as_ref()) {
         Some(t) => Line::from(vec![
             Span::styled("Go to move: ", Style::default().fg(theme.accent)),
             Span::styled(

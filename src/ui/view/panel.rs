@@ -18,7 +18,7 @@ pub(super) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
             "  "
         };
         let name = player_name(app, c);
-        let clock = app.s.clock_text(c, now).unwrap_or_default();
+        let clock = app.clock_text(c, now).unwrap_or_default();
         let width = area.width.saturating_sub(4) as usize;
         let left = format!(
             "{marker}{} {name}",

@@ -109,7 +109,7 @@ fn player_line(app: &ChessView<'_>, c: Color, width: usize, now: Instant) -> Lin
     } else {
         String::new()
     };
-    let clock = app.s.clock_text(c, now).unwrap_or_default();
+    let clock = app.clock_text(c, now).unwrap_or_default();
     let marker = if c == board.turn() { "▶ " } else { "  " };
     let left = format!(
         "{marker}{} {name}{elo}",

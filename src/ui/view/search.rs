@@ -381,7 +381,7 @@ pub(super) fn draw_eval_graph(buf: &mut Buffer, app: &ChessView<'_>, area: Rect)
     }
     // Replaying: the whole main line, the review's marks under it.
     let (series, current, marks): (Vec<Option<Score>>, usize, Vec<(usize, Judgement)>) =
-        match &app.s.replay {
+        match app.replay() {
             Some(r) => {
                 let main = r.main_nodes();
                 let series = main
@@ -411,7 +411,7 @@ pub(super) fn draw_eval_graph(buf: &mut Buffer, app: &ChessView<'_>, area: Rect)
         .filter_map(|(i, e)| e.map(|s| (i, s)))
         .collect();
     if known.is_empty() {
-        let text = if app.s.replay.is_some() {
+        let text = if app.replay().is_some() {
             "no evaluations yet: r reviews the game"
         } else {
             "no evaluations yet"

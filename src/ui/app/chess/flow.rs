@@ -385,7 +385,7 @@ impl<T: Task> Chess<'_, T> {
     }
 
     pub(super) fn save(&mut self) {
-        if self.s.replay.is_some() {
+        if !T::KEPT {
             return; // a replayed game is not a game of ours
         }
         // A game without moves gets no file (nor a resume prompt); once it
@@ -406,10 +406,6 @@ impl<T: Task> Chess<'_, T> {
     }
 
     pub(super) fn on_tick(&mut self, now: Instant) {
-        if self.s.replay.is_some() {
-            self.replay_tick(now);
-            return;
-        }
         if self.is_over() || self.s.paused {
             return;
         }

@@ -8,11 +8,8 @@ impl<T: Task> Chess<'_, T> {
     // Keys.
 
     pub(super) fn on_key(&mut self, k: KeyEvent, now: Instant) {
-        if self.overlay_key(k, now) {
+        if T::key(self, k, now) || self.overlay_key(k, now) {
             return;
-        }
-        if self.s.replay.is_some() {
-            return self.replay_screen_key(k, now);
         }
         if self.move_box_shown() && self.move_box_key(k, now) {
             return;
@@ -43,7 +40,6 @@ impl<T: Task> Chess<'_, T> {
     fn overlay_key(&mut self, k: KeyEvent, now: Instant) -> bool {
         match &self.ui.overlay {
             Overlay::None => return false,
-            Overlay::Games { .. } => self.games_key(k),
             Overlay::Eval { simple } => {
                 let simple = *simple;
                 match k.code {
@@ -93,56 +89,6 @@ impl<T: Task> Chess<'_, T> {
         true
     }
 
-    /// Keys of a replayed game: its own commands, then the play screen's
-    /// that make sense here.
-    fn replay_screen_key(&mut self, k: KeyEvent, now: Instant) {
-        if self.replay_key(k, now) {
-            return;
-        }
-        match self.ui.keys.action(&k) {
-            Some(
-                a @ (Action::Takeback
-                | Action::Hint
-                | Action::Resign
-                | Action::OfferDraw
-                | Action::Pause
-                | Action::Select
-                | Action::Up
-                | Action::Down
-                | Action::Left
-                | Action::Right),
-            ) => {
-                let what = a.description();
-                self.ui.error(format!(
-                    "Not while replaying ({}: {what}). {} plays on from here against the engine.",
-                    self.ui.keys_hint(a),
-                    self.ui
-                        .replay_key_hint(crate::ui::keymap::ReplayAction::PlayFromHere)
-                ));
-            }
-            // Esc stops autoplay; else it leaves the replay, back to the
-            // game beneath (a new one if the app started on the file).
-            Some(Action::Cancel) => {
-                let playing = self.s.replay.as_mut().and_then(|r| r.autoplay.take());
-                self.ui.status = None;
-                if playing.is_none() {
-                    self.ui.close();
-                }
-            }
-            Some(a) => self.run_action(a, now),
-            None => {
-                if let KeyCode::Char(c) = k.code
-                    && !c.is_whitespace()
-                {
-                    self.ui.error(format!(
-                        "'{c}' is not a replay command ({} shows the keys).",
-                        self.ui.keys_hint(Action::Help)
-                    ));
-                }
-            }
-        }
-    }
-
     /// Keys while the move box is shown; true if the key was for it.
     fn move_box_key(&mut self, k: KeyEvent, now: Instant) -> bool {
         match self.s.pick.typing.key(k) {
@@ -176,7 +122,7 @@ impl<T: Task> Chess<'_, T> {
     fn command_key(&mut self, action: Option<Action>, plain_char: Option<char>, now: Instant) {
         match (action, plain_char) {
             (Some(a), _) => self.run_action(a, now),
-            (None, Some(c)) if begins_move(c) && self.is_over() && self.s.replay.is_none() => {
+            (None, Some(c)) if begins_move(c) && self.is_over() && T::PLAYS => {
                 self.ui.error(self.game_over_text());
             }
             (None, Some(c)) if !c.is_whitespace() => {
@@ -260,13 +206,7 @@ impl<T: Task> Chess<'_, T> {
             Action::Quit => self.do_quit(),
             Action::Help => self.ui.overlay = Overlay::Help { scroll: 0 },
             Action::NewGame => {
-                // A trainer game or a replay: the settings of the last game.
-                let (mode, spec, time) = match &self.ui.launch_setup {
-                    Some(l) if self.s.trainer.is_some() || self.s.replay.is_some() => {
-                        (l.mode, l.engine.clone(), l.time)
-                    }
-                    _ => (self.s.mode, self.s.spec.clone(), self.s.time),
-                };
+                let (mode, spec, time) = T::new_game_settings(self);
                 self.ui.open_new_game_dialog(mode, &spec, time, 0);
             }
             Action::Flip => {
@@ -304,11 +244,7 @@ impl<T: Task> Chess<'_, T> {
                 });
             }
             Action::CopyPgn => {
-                // Replaying: the whole game, variations and comments too.
-                let pgn = match &self.s.replay {
-                    Some(r) => crate::game::write_pgn_tree(&r.parsed.game, &r.parsed.tree),
-                    None => crate::game::write_pgn(&self.s.game),
-                };
+                let pgn = T::pgn(self);
                 self.ui.effects.push(Effect::Copy {
                     what: "PGN",
                     text: pgn,
@@ -529,16 +465,7 @@ impl<T: Task> Chess<'_, T> {
 
     pub(super) fn on_mouse(&mut self, m: MouseEvent, now: Instant) {
         self.s.pick.not_typing();
-        if self.s.replay.is_some() {
-            use crate::ui::keymap::ReplayAction;
-            match m.kind {
-                MouseEventKind::Down(MouseButton::Left) => {
-                    self.replay_click(m.column, m.row);
-                }
-                MouseEventKind::ScrollUp => self.run_replay_action(ReplayAction::Previous, now),
-                MouseEventKind::ScrollDown => self.run_replay_action(ReplayAction::Next, now),
-                _ => {}
-            }
+        if T::mouse(self, m, now) {
             return;
         }
         match m.kind {

@@ -10,6 +10,7 @@
 
 use super::screen::{Screen, screen_any};
 use super::*;
+use crate::ui::replay::Replay;
 
 mod drill;
 mod flow;
@@ -18,20 +19,10 @@ mod replay;
 mod retry;
 mod review;
 mod start;
+mod task;
 mod trainer;
 
-/// What a chess screen is for: playing a game, replaying a file, an
-/// endgame-trainer game, a puzzle or Retry drill. The board, the engines,
-/// analysis and the move list are the same [`ChessGame`] on each; the task
-/// holds what only its screen has, and its hooks decide what differs
-/// (who answers a move, what a key means, what is saved).
-pub trait Task: Sized + 'static {}
-
-/// Playing a game: against an engine, two engines, or two people.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Play;
-
-impl Task for Play {}
+pub use task::{Play, Task};
 
 /// A chess screen: the game component and the task it is shown for.
 pub struct ChessScreen<T: Task = Play> {
@@ -77,7 +68,7 @@ impl<T: Task> Chess<'_, T> {
     }
 
     pub fn human_to_move(&self) -> bool {
-        self.s.human_to_move(self.ui)
+        T::PLAYS && self.s.human_to_move(self.ui)
     }
 
     pub fn move_box_shown(&self) -> bool {
@@ -90,7 +81,7 @@ impl<T: Task> Chess<'_, T> {
     }
 
     fn typing_allowed(&self) -> bool {
-        self.s.replay.is_none()
+        T::PLAYS
             && self.ui.trainer.preparing.is_none()
             && !self.is_over()
             && self.s.mode != Mode::EngineVsEngine
@@ -98,10 +89,7 @@ impl<T: Task> Chess<'_, T> {
     }
 
     fn engine_to_move(&self) -> bool {
-        self.s.replay.is_none()
-            && !self.is_over()
-            && !self.s.paused
-            && !self.s.mode.is_human(self.board().turn())
+        T::PLAYS && !self.is_over() && !self.s.paused && !self.s.mode.is_human(self.board().turn())
     }
 
     pub fn engine_thinking(&self) -> bool {
@@ -125,13 +113,7 @@ impl<T: Task> Chess<'_, T> {
             Color::White => score,
             Color::Black => -score,
         };
-        if let Some(r) = &mut self.s.replay
-            && ply == self.s.game.moves().len()
-            && board.hash() == self.s.game.current().hash()
-            && let Some(slot) = r.evals.get_mut(r.cursor)
-        {
-            *slot = Some(white);
-        }
+        T::eval_noted(self, ply, board, white);
         if self.s.evals.len() <= ply {
             self.s.evals.resize(ply + 1, None);
         }
@@ -164,25 +146,11 @@ impl<T: Task> Chess<'_, T> {
         super::explorer::open(self.ui, ex, false);
     }
 
-    /// Messages for this screen: engine answers, files read, reviews.
+    /// Messages for this screen: engine answers, then the task's own.
     fn message(&mut self, msg: Msg, now: Instant) -> Option<Msg> {
         match msg {
             Msg::Engine(slot, e) => self.on_engine(slot, e, now),
-            Msg::Checked { id, statuses, done }
-                if self.s.replay.as_ref().is_some_and(|r| r.file_id == id) =>
-            {
-                self.on_checked(id, statuses, done)
-            }
-            Msg::Reviewed {
-                id,
-                done,
-                total,
-                review,
-                finished,
-            } if self.s.replay.is_some() => {
-                self.on_reviewed(id, done, total, review, finished, now)
-            }
-            other => return Some(other),
+            other => return T::message(self, other, now),
         }
         None
     }
@@ -191,7 +159,7 @@ impl<T: Task> Chess<'_, T> {
     fn covered(&mut self, now: Instant) {
         self.s.pick.selected = None;
         self.s.pick.clear();
-        if self.s.replay.is_none()
+        if T::PLAYS
             && self.s.started_at.is_some()
             && !self.is_over()
             && !self.s.paused
@@ -202,9 +170,7 @@ impl<T: Task> Chess<'_, T> {
             self.s.paused_under = true;
             self.ui.status = status;
         }
-        if let Some(r) = &mut self.s.replay {
-            r.autoplay = None;
-        }
+        T::covered(self);
         // The analysis stops; it starts again when the screen is back.
         let analysis = self.s.analysis.take();
         self.sync_analysis(now);
@@ -244,7 +210,7 @@ impl<T: Task> Screen for ChessScreen<T> {
     }
 
     fn tick(&mut self, ui: &mut Shared, now: Instant) {
-        self.at(ui).on_tick(now);
+        T::tick(&mut self.at(ui), now);
     }
 
     fn message(&mut self, ui: &mut Shared, msg: Msg, now: Instant) -> Option<Msg> {
@@ -257,7 +223,7 @@ impl<T: Task> Screen for ChessScreen<T> {
     }
 
     fn draw(&self, ui: &Shared, buf: &mut Buffer, area: Rect, now: Instant) {
-        crate::ui::view::draw_chess(buf, area, ui, &self.game, now);
+        crate::ui::view::draw_chess(buf, area, ui, &self.game, self.task.view(), now);
     }
 
     fn covered(&mut self, ui: &mut Shared, now: Instant) {
@@ -271,7 +237,7 @@ impl<T: Task> Screen for ChessScreen<T> {
     fn leave(&mut self, ui: &mut Shared) {
         let mut c = self.at(ui);
         c.stop_all();
-        c.leave_replay();
+        T::leave(&mut c);
         c.save();
         // A game left before its first move leaves no empty file behind;
         // a game with moves is no longer claimed by this Kibitz.
@@ -282,27 +248,14 @@ impl<T: Task> Screen for ChessScreen<T> {
 
     fn unsaved(&self, ui: &Shared) -> bool {
         let g = &self.game;
-        g.replay.is_none()
-            && g.drill.is_none()
-            && g.started_at.is_some()
-            && ui.unsaved(g.save_path.as_deref())
+        T::KEPT && g.drill.is_none() && g.started_at.is_some() && ui.unsaved(g.save_path.as_deref())
     }
 
     fn game_in_progress(&self) -> Option<String> {
-        let g = &self.game;
-        let live = g.replay.is_none() && g.drill.is_none() && g.trainer.is_none();
-        if !live || g.is_over() || g.game.moves().is_empty() {
+        if self.game.trainer.is_some() || self.game.drill.is_some() {
             return None;
         }
-        let progress = crate::ui::text::game_progress(&g.game);
-        Some(match &g.save_path {
-            Some(_) => format!(
-                "your game after {progress} (it is saved: Kibitz offers it again when it starts)"
-            ),
-            None => {
-                format!("your game after {progress}, which is not saved (Esc, then S saves it)")
-            }
-        })
+        T::game_in_progress(&self.game, &self.task)
     }
 
     fn continue_typing(&mut self, ui: &mut Shared, text: &str) -> bool {

@@ -7,7 +7,147 @@ use crate::game::movetree::NodeId;
 use crate::ui::keymap::ReplayAction;
 use crate::ui::replay::{self as rp, DELAYS, Replay, ReviewState};
 
-impl<T: Task> Chess<'_, T> {
+impl Task for Replay {
+    const PLAYS: bool = false;
+    const KEPT: bool = false;
+
+    fn view(&self) -> TaskView<'_> {
+        TaskView::Replay(self)
+    }
+
+    fn key(c: &mut Chess<'_, Self>, k: KeyEvent, now: Instant) -> bool {
+        match c.ui.overlay {
+            Overlay::Games { .. } => c.games_key(k),
+            Overlay::None => c.replay_screen_key(k, now),
+            _ => return false,
+        }
+        true
+    }
+
+    fn mouse(c: &mut Chess<'_, Self>, m: MouseEvent, now: Instant) -> bool {
+        match m.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                c.replay_click(m.column, m.row);
+            }
+            MouseEventKind::ScrollUp => c.run_replay_action(ReplayAction::Previous, now),
+            MouseEventKind::ScrollDown => c.run_replay_action(ReplayAction::Next, now),
+            _ => {}
+        }
+        true
+    }
+
+    fn tick(c: &mut Chess<'_, Self>, now: Instant) {
+        c.replay_tick(now);
+    }
+
+    fn message(c: &mut Chess<'_, Self>, msg: Msg, now: Instant) -> Option<Msg> {
+        match msg {
+            Msg::Checked { id, statuses, done } if c.task.file_id == id => {
+                c.on_checked(id, statuses, done)
+            }
+            Msg::Reviewed {
+                id,
+                done,
+                total,
+                review,
+                finished,
+            } => c.on_reviewed(id, done, total, review, finished, now),
+            other => return Some(other),
+        }
+        None
+    }
+
+    fn covered(c: &mut Chess<'_, Self>) {
+        c.task.autoplay = None;
+    }
+
+    fn leave(c: &mut Chess<'_, Self>) {
+        c.leave_replay();
+    }
+
+    fn eval_noted(c: &mut Chess<'_, Self>, ply: usize, board: &Board, white: Score) {
+        let r = &mut *c.task;
+        if ply == c.s.game.moves().len()
+            && board.hash() == c.s.game.current().hash()
+            && let Some(slot) = r.evals.get_mut(r.cursor)
+        {
+            *slot = Some(white);
+        }
+    }
+
+    /// The whole game, variations and comments too.
+    fn pgn(c: &Chess<'_, Self>) -> String {
+        crate::game::write_pgn_tree(&c.task.parsed.game, &c.task.parsed.tree)
+    }
+}
+
+impl ChessScreen<Replay> {
+    /// A screen that replays `replay`: analysis follows the moves shown;
+    /// nothing is saved (it is not a game of ours).
+    pub fn replay(replay: Replay, spec: EngineSpec, ui: &mut Shared, now: Instant) -> Self {
+        let mut s = ChessScreen {
+            game: ChessGame::new(spec, None),
+            task: replay,
+        };
+        s.game.started_at = Some(now);
+        s.game.analysis = Some(AnalysisMode { lines: 1 });
+        ui.overlay = Overlay::None;
+        s.at(ui).sync_replay();
+        s
+    }
+}
+
+impl Chess<'_, Replay> {
+    /// Keys of a replayed game: its own commands, then the play screen's
+    /// that make sense here.
+    fn replay_screen_key(&mut self, k: KeyEvent, now: Instant) {
+        if self.replay_key(k, now) {
+            return;
+        }
+        match self.ui.keys.action(&k) {
+            Some(
+                a @ (Action::Takeback
+                | Action::Hint
+                | Action::Resign
+                | Action::OfferDraw
+                | Action::Pause
+                | Action::Select
+                | Action::Up
+                | Action::Down
+                | Action::Left
+                | Action::Right),
+            ) => {
+                let what = a.description();
+                self.ui.error(format!(
+                    "Not while replaying ({}: {what}). {} plays on from here against the engine.",
+                    self.ui.keys_hint(a),
+                    self.ui
+                        .replay_key_hint(crate::ui::keymap::ReplayAction::PlayFromHere)
+                ));
+            }
+            // Esc stops autoplay; else it leaves the replay, back to the
+            // game beneath (a new one if the app started on the file).
+            Some(Action::Cancel) => {
+                let playing = self.task.autoplay.take();
+                self.ui.status = None;
+                if playing.is_none() {
+                    self.ui.close();
+                }
+            }
+            Some(a) => self.run_action(a, now),
+            None => {
+                if let KeyCode::Char(c) = k.code
+                    && !c.is_whitespace()
+                {
+                    self.ui.error(format!(
+                        "'{c}' is not a replay command ({} shows the keys).",
+                        self.ui.keys_hint(Action::Help)
+                    ));
+                }
+            }
+        }
+    }
+
     // ------------------------------------------------------------------
     // Opening files.
 
@@ -21,7 +161,7 @@ impl<T: Task> Chess<'_, T> {
         )>,
         done: bool,
     ) {
-        let Some(r) = &mut self.s.replay else { return };
+        let r = &mut *self.task;
         if r.file_id != id {
             return; // another file's
         }
@@ -38,54 +178,21 @@ impl<T: Task> Chess<'_, T> {
         }
     }
 
-    /// Switches the screen to replay `replay`: no game of ours goes on
-    /// (nothing is saved), analysis follows the moves shown.
-    pub fn enter_replay(&mut self, replay: Replay, now: Instant) {
-        self.stop_all();
-        self.leave_replay();
-        // Analysis is on while replaying; the setting comes back after.
-        self.s.analysis_before_replay = Some(self.s.analysis);
-        self.s.queued = None;
-        self.s.clocks = None;
-        self.s.paused = false;
-        self.s.save_path = None;
-        self.s.saved = false;
-        self.s.pick.selected = None;
-        self.close_move_box();
-        self.s.pick.not_typing();
-        self.s.hint = None;
-        self.ui.overlay = Overlay::None;
-        self.s.scroll = 0;
-        self.s.engine_score = None;
-        self.s.search = SearchView::default();
-        self.s.started_at = Some(now);
-        self.s.trainer = None;
-        self.s.replay = Some(Box::new(replay));
-        if self.s.analysis.is_none() {
-            self.s.analysis = Some(AnalysisMode { lines: 1 });
+    /// Stops the replay's background work (a review, the file's check).
+    fn leave_replay(&mut self) {
+        if matches!(self.task.review, ReviewState::Running { .. }) {
+            self.ui.effects.push(Effect::CancelReview);
         }
-        self.sync_replay();
-    }
-
-    /// Leaves the replay screen (a new game, a resumed one).
-    pub(super) fn leave_replay(&mut self) {
-        if let Some(r) = self.s.replay.take() {
-            if matches!(r.review, ReviewState::Running { .. }) {
-                self.ui.effects.push(Effect::CancelReview);
-            }
-            if r.checking {
-                self.ui.effects.push(Effect::StopFile { id: r.file_id });
-            }
+        if self.task.checking {
+            self.ui.effects.push(Effect::StopFile {
+                id: self.task.file_id,
+            });
         }
-        if let Some(a) = self.s.analysis_before_replay.take() {
-            self.s.analysis = a;
-        }
-        self.s.goto = None;
     }
 
     /// Shows game `index` of the open file.
     pub(super) fn show_game(&mut self, index: usize) {
-        let Some(r) = &mut self.s.replay else { return };
+        let r = &mut *self.task;
         if matches!(r.review, ReviewState::Running { .. }) {
             self.ui.effects.push(Effect::CancelReview);
         }
@@ -112,7 +219,7 @@ impl<T: Task> Chess<'_, T> {
     }
 
     pub(in crate::ui::app) fn announce_game(&mut self) {
-        let Some(r) = &self.s.replay else { return };
+        let r = &*self.task;
         let mut text = format!(
             "{} ({}): {}",
             r.library.name,
@@ -149,7 +256,7 @@ impl<T: Task> Chess<'_, T> {
     /// Makes the board, move list, evaluations and analysis follow the
     /// replay's cursor.
     pub(super) fn sync_replay(&mut self) {
-        let Some(r) = &self.s.replay else { return };
+        let r = &*self.task;
         self.s.game = r.game_at_cursor();
         self.s.opening.follow(&self.s.game);
         self.s.evals = r.path_evals();
@@ -163,7 +270,7 @@ impl<T: Task> Chess<'_, T> {
 
     /// Moves the cursor to `node`.
     pub(super) fn replay_goto(&mut self, node: NodeId) {
-        let Some(r) = &mut self.s.replay else { return };
+        let r = &mut *self.task;
         if node >= r.tree().nodes.len() || node == r.cursor {
             return;
         }
@@ -173,14 +280,12 @@ impl<T: Task> Chess<'_, T> {
     }
 
     pub(super) fn autoplay_off(&mut self) {
-        if let Some(r) = &mut self.s.replay {
-            r.autoplay = None;
-        }
+        self.task.autoplay = None;
     }
 
     /// Autoplay: the next move when it is due; stops at the end.
     pub(super) fn replay_tick(&mut self, now: Instant) {
-        let Some(r) = &mut self.s.replay else { return };
+        let r = &mut *self.task;
         let Some(due) = r.autoplay else { return };
         if now < due || !matches!(self.ui.overlay, Overlay::None) {
             return;
@@ -203,24 +308,21 @@ impl<T: Task> Chess<'_, T> {
     /// Keys on the replay screen (no overlay open). Returns whether the key
     /// was used.
     pub(super) fn replay_key(&mut self, k: KeyEvent, now: Instant) -> bool {
-        if self.s.replay.is_none() {
-            return false;
-        }
         // The move-number box.
-        if let Some(text) = &mut self.s.goto {
+        if let Some(text) = &mut self.task.goto {
             match k.code {
                 KeyCode::Enter => {
-                    let text = self.s.goto.take().unwrap_or_default();
+                    let text = self.task.goto.take().unwrap_or_default();
                     self.goto_move_number(&text);
                 }
                 KeyCode::Esc => {
-                    self.s.goto = None;
+                    self.task.goto = None;
                     self.ui.status = None;
                 }
                 KeyCode::Backspace => {
                     text.pop();
                     if text.is_empty() {
-                        self.s.goto = None;
+                        self.task.goto = None;
                     }
                 }
                 KeyCode::Char(c) if !c.is_control() && text.len() < 12 => {
@@ -237,7 +339,7 @@ impl<T: Task> Chess<'_, T> {
             && plain
             && c.is_ascii_digit()
         {
-            self.s.goto = Some(c.to_string());
+            self.task.goto = Some(c.to_string());
             self.autoplay_off();
             self.ui.info("Go to move: type its number (23, or 23b for Black's) or a move to try, then Enter.");
             return true;
@@ -251,7 +353,7 @@ impl<T: Task> Chess<'_, T> {
 
     pub(super) fn run_replay_action(&mut self, a: ReplayAction, now: Instant) {
         self.ui.last_replay_action = Some(a);
-        let Some(r) = &self.s.replay else { return };
+        let r = &*self.task;
         let tree = r.tree();
         let cur = r.cursor;
         let next = tree.node(cur).children.first().copied();
@@ -315,11 +417,9 @@ impl<T: Task> Chess<'_, T> {
                 } else if next.is_none() {
                     self.ui.info("Autoplay: already at the end of the line.");
                 } else {
-                    let mut d = 0.0;
-                    if let Some(r) = &mut self.s.replay {
-                        r.autoplay = Some(now + r.delay());
-                        d = r.delay().as_secs_f64();
-                    }
+                    let r = &mut *self.task;
+                    r.autoplay = Some(now + r.delay());
+                    let d = r.delay().as_secs_f64();
                     self.ui.info(format!(
                         "Autoplay: a move every {d:.2} s ({} faster, {} slower, {} stops).",
                         self.ui.replay_key_hint(ReplayAction::Faster),
@@ -329,23 +429,21 @@ impl<T: Task> Chess<'_, T> {
                 }
             }
             ReplayAction::Faster | ReplayAction::Slower => {
-                let mut d = 0.0;
-                if let Some(r) = &mut self.s.replay {
-                    r.delay = if a == ReplayAction::Faster {
-                        r.delay.saturating_sub(1)
-                    } else {
-                        (r.delay + 1).min(DELAYS.len() - 1)
-                    };
-                    if let Some(due) = &mut r.autoplay {
-                        *due = now + DELAYS[r.delay];
-                    }
-                    d = r.delay().as_secs_f64();
+                let r = &mut *self.task;
+                r.delay = if a == ReplayAction::Faster {
+                    r.delay.saturating_sub(1)
+                } else {
+                    (r.delay + 1).min(DELAYS.len() - 1)
+                };
+                if let Some(due) = &mut r.autoplay {
+                    *due = now + DELAYS[r.delay];
                 }
+                let d = r.delay().as_secs_f64();
                 self.ui.info(format!("Autoplay: a move every {d:.2} s."));
             }
             ReplayAction::GoTo => {
                 self.autoplay_off();
-                self.s.goto = Some(String::new());
+                self.task.goto = Some(String::new());
                 self.ui.info(
                     "Type a move number (23, or 23b for Black's) or a move to try (Nf3, e2e4), then Enter.",
                 );
@@ -365,7 +463,7 @@ impl<T: Task> Chess<'_, T> {
     /// followed, a new one becomes a variation (in memory, not in the file).
     pub(super) fn replay_add_move(&mut self, mv: Move) {
         let board = self.board().clone();
-        let Some(r) = &mut self.s.replay else { return };
+        let r = &mut *self.task;
         let before = r.parsed.tree.nodes.len();
         let id = r.parsed.tree.add(r.cursor, &board, mv);
         let n = r.parsed.tree.nodes.len();
@@ -406,7 +504,7 @@ impl<T: Task> Chess<'_, T> {
                 .error(format!("'{text}' is not a move number (try 23 or 23b)."));
             return;
         };
-        let Some(r) = &self.s.replay else { return };
+        let r = &*self.task;
         // On the line through the cursor: the path, then its main continuation.
         let tree = r.tree();
         let mut line = tree.path(r.cursor);
@@ -460,10 +558,7 @@ impl<T: Task> Chess<'_, T> {
         let Overlay::Games { selected } = &mut self.ui.overlay else {
             return;
         };
-        let Some(r) = &self.s.replay else {
-            self.ui.overlay = Overlay::None;
-            return;
-        };
+        let r = &*self.task;
         let n = r.library.entries.len();
         let page = (self.ui.size.1 as usize).saturating_sub(8).max(1);
         match k.code {
@@ -545,9 +640,7 @@ impl<T: Task> Chess<'_, T> {
         if self.replay_board_click(col, row) {
             return true;
         }
-        let Some(r) = &self.s.replay else {
-            return false;
-        };
+        let r = &*self.task;
         let area = ratatui::layout::Rect::new(0, 0, self.ui.size.0, self.ui.size.1);
         let Some(l) = layout::layout(area) else {
             return false;
@@ -574,9 +667,7 @@ impl<T: Task> Chess<'_, T> {
                     })
             });
             if let Some(id) = hit {
-                if let Some(r) = &mut self.s.replay {
-                    r.autoplay = None;
-                }
+                self.task.autoplay = None;
                 self.replay_goto(id);
             }
             return true;

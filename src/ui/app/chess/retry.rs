@@ -6,11 +6,11 @@ use super::*;
 use crate::game::review::Judgement;
 use crate::train::puzzle::Puzzle;
 
-impl<T: Task> Chess<'_, T> {
+impl Chess<'_, Replay> {
     /// Retry `side`'s mistakes: at once if the game is reviewed, else
     /// after the review this starts.
     pub(super) fn start_retry(&mut self, side: Color, now: Instant) {
-        let Some(r) = &mut self.s.replay else { return };
+        let r = &mut *self.task;
         match r.review {
             crate::ui::replay::ReviewState::Done => {}
             crate::ui::replay::ReviewState::Running { .. } => {
@@ -55,9 +55,7 @@ impl<T: Task> Chess<'_, T> {
     /// The reviewed game's positions before `side`'s mistakes and blunders
     /// (not its first move: a drill starts with the opponent's move).
     fn retry_items(&self, side: Color) -> Vec<RetryItem> {
-        let Some(r) = &self.s.replay else {
-            return Vec::new();
-        };
+        let r = &*self.task;
         let tree = r.tree();
         let main = r.main_nodes();
         let moves: Vec<Move> = main[1..].iter().filter_map(|&n| tree.node(n).mv).collect();

@@ -9,9 +9,9 @@ use crate::ui::replay::{self as rp, ReviewState};
 /// so a simple tactic is in the tree, shallow enough to browse.
 const REFUTATION_DEPTH: crate::engine::Depth = 4;
 
-impl<T: Task> Chess<'_, T> {
+impl Chess<'_, Replay> {
     pub(super) fn toggle_review(&mut self) {
-        let Some(r) = &mut self.s.replay else { return };
+        let r = &mut *self.task;
         if let ReviewState::Running { done, total, .. } = r.review {
             r.review = ReviewState::Cancelled { done, total };
             self.ui.effects.push(Effect::CancelReview);
@@ -60,7 +60,7 @@ impl<T: Task> Chess<'_, T> {
         finished: bool,
         now: Instant,
     ) {
-        let Some(r) = &mut self.s.replay else { return };
+        let r = &mut *self.task;
         let ReviewState::Running { id: want, .. } = r.review else {
             return;
         };
@@ -114,13 +114,8 @@ impl<T: Task> Chess<'_, T> {
             );
             self.ui.info(text);
         }
-        self.s.evals = self
-            .s
-            .replay
-            .as_ref()
-            .map(|r| r.path_evals())
-            .unwrap_or_default();
-        if finished && let Some(side) = self.s.replay.as_mut().and_then(|r| r.retry_after.take()) {
+        self.s.evals = self.task.path_evals();
+        if finished && let Some(side) = self.task.retry_after.take() {
             self.start_retry(side, now);
         }
     }
@@ -130,7 +125,7 @@ impl<T: Task> Chess<'_, T> {
     /// when the next move of the game was reviewed too (its best line is
     /// the search after this move), else the explorer's best.
     pub(super) fn explore_refutation(&mut self) {
-        let Some(r) = &self.s.replay else { return };
+        let r = &*self.task;
         let tree = r.tree();
         let Some(rev) = r.reviews.get(r.cursor).and_then(|x| x.as_ref()) else {
             let hint = self.ui.replay_key_hint(ReplayAction::Review);
@@ -161,14 +156,12 @@ impl<T: Task> Chess<'_, T> {
     /// A new game against the engine from the position shown, the human
     /// playing the side to move.
     pub(super) fn play_from_here(&mut self, now: Instant) {
-        let Some(r) = &self.s.replay else { return };
         let board = self.board().clone();
         if !crate::engine::has_legal_moves(&board) {
             self.ui
                 .error("The game is over in this position: nothing to play.");
             return;
         }
-        let _ = r;
         let setup = Setup {
             mode: Mode::HumanVsEngine {
                 human: board.turn(),
@@ -177,13 +170,17 @@ impl<T: Task> Chess<'_, T> {
             time: self.s.time,
             start: board,
         };
-        self.start_game(setup, now);
+        // The game takes the replay's place (over the game beneath, if any).
+        let mut s = ChessScreen::play(self.s.spec.clone(), self.s.time);
+        s.at(self.ui).start_game(setup, now);
+        self.ui
+            .open_instead(Box::new(s), |top| top.as_any().is::<ChessScreen<Replay>>());
     }
 
     /// Saves the game (with the review's evaluations, marks and better
     /// moves when there is one) as PGN in the data directory.
     pub(super) fn export_annotated(&mut self) {
-        let Some(r) = &self.s.replay else { return };
+        let r = &*self.task;
         let mut tree = r.parsed.tree.clone();
         let mut game = r.parsed.game.clone();
         let reviews: Vec<MoveReview> = r.reviews.iter().flatten().cloned().collect();

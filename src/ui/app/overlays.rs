@@ -85,7 +85,9 @@ impl App {
                     Some(t) => format!("Puzzles with the theme {t}."),
                     None => "Puzzles of every theme.".to_string(),
                 });
-                self.chess_mut().drill_set_theme(theme, now);
+                if let Some(mut c) = self.chess_at::<Drill>() {
+                    c.drill_set_theme(theme, now);
+                }
             }
             _ => self.ui.overlay = Overlay::None,
         }

@@ -159,26 +159,24 @@ impl Shared {
             self.error(notice.map_or(none.clone(), |n| format!("{n}. {none}")));
             return false;
         };
-        let mut s = ChessScreen::play(EngineSpec::BuiltIn { level: 8 }, None);
-        let started = s.at(self).start_drill(
-            DrillKind::Puzzles {
-                theme,
-                done: 0,
-                solved: 0,
-            },
-            p,
-            now,
-        );
+        let kind = DrillKind::Puzzles {
+            theme,
+            done: 0,
+            solved: 0,
+        };
+        let screen = ChessScreen::drill(self, kind, p, now);
         if let Some(n) = self.puzzle_notice.take() {
             self.error(n);
         }
-        if started && alone {
-            self.replace(Box::new(s));
-        } else if started {
-            self.open_instead(Box::new(s), |top| {
-                top.chess_game()
-                    .is_some_and(|c| c.drill.as_ref().is_some_and(|d| !d.is_retry()))
-            });
+        let started = screen.is_some();
+        match screen {
+            Some(s) if alone => self.replace(Box::new(s)),
+            Some(s) => self.open_instead(Box::new(s), |top| {
+                top.as_any()
+                    .downcast_ref::<ChessScreen<Drill>>()
+                    .is_some_and(|c| !c.task.is_retry())
+            }),
+            None => {}
         }
         started
     }

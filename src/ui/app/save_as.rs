@@ -23,7 +23,7 @@ pub(super) fn save_as_prompt(current: Option<&std::path::Path>) -> Overlay {
 impl<T: Task> Chess<'_, T> {
     /// `S`: the prompt for the game being played, or why there is none.
     pub(super) fn open_save_as(&mut self) {
-        if !T::KEPT || self.s.drill.is_some() {
+        if !T::KEPT {
             self.ui.error(format!(
                 "Nothing to save here: {} saves a game you play; {} copies this one.",
                 self.ui.keys_hint(Action::SaveAs),

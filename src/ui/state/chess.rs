@@ -55,8 +55,6 @@ pub struct ChessGame {
     pub(crate) move_due: Option<Instant>,
     /// The endgame trainer's game, when one is played.
     pub trainer: Option<Box<TrainerGame>>,
-    /// A puzzle or a Retry position, when one is on the board.
-    pub drill: Option<Box<Drill>>,
     /// The opening of the game on the board (worked out when the moves
     /// change, so drawing only reads it).
     pub opening: OpeningName,
@@ -95,7 +93,6 @@ impl ChessGame {
             last_move_at: None,
             move_due: None,
             trainer: None,
-            drill: None,
             opening: OpeningName::default(),
         }
     }

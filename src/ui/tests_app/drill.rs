@@ -21,7 +21,7 @@ fn store_with(csv: &str) -> Store {
 }
 
 fn drill_state(a: &App) -> DrillState {
-    a.chess().drill.as_ref().expect("a drill").state.clone()
+    a.task::<Drill>().expect("a drill").state.clone()
 }
 
 fn status(a: &App) -> String {
@@ -71,7 +71,7 @@ fn a_puzzle_is_solved_move_by_move_and_a_wrong_move_is_not_played() {
     // Leaving goes back to the game beneath.
     command(&mut a, Action::Quit, t);
     assert_eq!(a.depth(), 1);
-    assert!(a.chess().drill.is_none());
+    assert!(a.task::<Drill>().is_none());
 }
 
 #[test]
@@ -167,7 +167,7 @@ fn retry_walks_the_mistakes_and_the_engine_judges_other_moves() {
     );
     shift(&mut a, 'M', now);
     assert_eq!(a.depth(), depth + 1, "Retry opens over the replay");
-    let d = a.chess().drill.as_ref().expect("drill");
+    let d = a.task::<Drill>().expect("drill");
     let DrillKind::Retry { items, .. } = &d.kind else {
         panic!("a Retry drill");
     };
@@ -262,7 +262,7 @@ fn the_theme_key_filters_and_a_fresh_puzzle_is_only_skipped() {
     let mut a = app();
     a.ui.puzzles = Some(store_with(&format!("{BACK_RANK}\n{FORK}")));
     command(&mut a, Action::Puzzles, now);
-    let theme_of = |a: &App| match &a.chess().drill.as_ref().expect("drill").kind {
+    let theme_of = |a: &App| match &a.task::<Drill>().expect("drill").kind {
         DrillKind::Puzzles { theme, .. } => theme.clone(),
         DrillKind::Retry { .. } => None,
     };
@@ -282,7 +282,7 @@ fn the_theme_key_filters_and_a_fresh_puzzle_is_only_skipped() {
     key(&mut a, KeyCode::Enter, now);
     assert!(matches!(a.ui.overlay, Overlay::None));
     assert_eq!(theme_of(&a).as_deref(), Some(themes[0].0.as_str()));
-    let d = a.chess().drill.as_ref().expect("drill");
+    let d = a.task::<Drill>().expect("drill");
     assert!(
         d.run.puzzle.themes.contains(&themes[0].0),
         "the puzzle shown has the theme: {:?}",
@@ -308,7 +308,7 @@ fn a_damaged_store_is_said_and_the_puzzles_go_on() {
     let mut a = app();
     a.ui.dirs.data = Some(dir.clone());
     command(&mut a, Action::Puzzles, now);
-    assert!(a.chess().drill.is_some(), "the puzzles open anyway");
+    assert!(a.task::<Drill>().is_some(), "the puzzles open anyway");
     assert!(status(&a).contains("Puzzle store:"), "{}", status(&a));
     let kept = std::fs::read_dir(dir.join("puzzles"))
         .expect("dir")

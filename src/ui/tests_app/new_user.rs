@@ -4,7 +4,6 @@
 
 use super::replay::open_text;
 use super::*;
-use crate::ui::replay::Replay;
 
 fn status_text(a: &App) -> String {
     a.ui.status
@@ -198,7 +197,7 @@ fn the_puzzles_started_alone_quit_with_q() {
     let mut a = app();
     assert!(a.start_puzzles(None, t), "a puzzle is shown");
     assert_eq!(a.depth(), 1, "no game beneath the puzzles");
-    assert!(a.chess().drill.is_some());
+    assert!(a.task::<Drill>().is_some());
     assert!(render(&a, 120, 40).contains("q quit"), "the footer says so");
     key(&mut a, KeyCode::Char('q'), t);
     assert!(a.ui.quit, "q leaves the puzzles, and so Kibitz");

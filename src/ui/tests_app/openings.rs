@@ -8,7 +8,6 @@ use super::replay::{OPERA, replaying};
 use super::*;
 use crate::game::library::Library;
 use crate::game::openings::name_line;
-use crate::ui::replay::Replay;
 
 const BERLIN: &str = "C65 Ruy Lopez: Berlin Defense";
 

@@ -3,7 +3,6 @@
 
 use super::*;
 use crate::game::library::Library;
-use crate::ui::replay::Replay;
 use crate::ui::replay::TokKind;
 
 pub(super) const OPERA: &str = "[Event \"Paris\"]\n[White \"Morphy\"]\n[Black \"Allies\"]\n[Result \"1-0\"]\n\n\

@@ -6,7 +6,6 @@ use super::replay::*;
 use super::*;
 use crate::game::library::Library;
 use crate::game::review::{Judgement, MoveReview};
-use crate::ui::replay::Replay;
 
 #[test]
 fn analysis_follows_the_moves_shown() {

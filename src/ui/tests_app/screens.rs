@@ -4,7 +4,6 @@
 use super::trainer::trainer_app;
 use super::*;
 use crate::ui::app::{ChessScreen, EditorScreen, ExplorerScreen};
-use crate::ui::replay::Replay;
 
 /// A level-3 game with a 5+3 clock after 1. e4, the engine to move.
 fn game_after_e4(t: Instant) -> App {

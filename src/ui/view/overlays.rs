@@ -64,7 +64,7 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
         "quit"
     } else if app.s.trainer.is_some() {
         "back to your game"
-    } else if app.s.drill.is_some() {
+    } else if app.drill().is_some() {
         "back"
     } else {
         "quit"
@@ -88,8 +88,8 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
         (Action::Resign, "resign"),
         (Action::Quit, quit),
     ];
-    let retry = app.s.drill.as_ref().is_some_and(|d| d.is_retry());
-    let hints: Vec<(Action, &str)> = match &app.s.drill {
+    let retry = app.drill().is_some_and(|d| d.is_retry());
+    let hints: Vec<(Action, &str)> = match app.drill() {
         Some(_) => drill
             .into_iter()
             .filter(|(a, _)| match a {

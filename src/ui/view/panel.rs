@@ -80,12 +80,12 @@ pub(super) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
     // Search panel, eval graph, moves.
     let rest = area.height.saturating_sub(game_h);
     // A drill has no evaluations to graph.
-    let graph_h = if rest >= 26 && app.s.drill.is_none() {
+    let graph_h = if rest >= 26 && app.drill().is_none() {
         7
     } else {
         0
     };
-    let search_h = if app.s.drill.is_some() {
+    let search_h = if app.drill().is_some() {
         // A drill's moves are few: its panel takes all but four rows.
         rest.saturating_sub(4).max(5).min(rest)
     } else {
@@ -93,7 +93,7 @@ pub(super) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
     };
     let moves_h = rest.saturating_sub(search_h + graph_h);
     let search_area = Rect::new(area.x, area.y + game_h, area.width, search_h);
-    match (&app.s.trainer, &app.s.drill) {
+    match (&app.s.trainer, app.drill()) {
         (Some(t), _) => super::trainer::draw_trainer_panel(buf, app, t, search_area),
         (None, Some(d)) => super::drill::draw_drill_panel(buf, app, d, search_area),
         (None, None) => super::search::draw_search(buf, app, search_area),

@@ -12,24 +12,118 @@ use crate::train::session::{Check, Hint as RunHint, Run};
 /// Time the assistant takes to judge a move that is not the best (Retry).
 pub const CHECK_MOVETIME: Duration = Duration::from_millis(700);
 
-impl<T: Task> Chess<'_, T> {
-    /// Puts `puzzle` on the board as the drill `kind`; false (and why
-    /// said) if it cannot be played.
-    pub(in crate::ui::app) fn start_drill(
-        &mut self,
-        kind: DrillKind,
-        puzzle: Puzzle,
-        now: Instant,
-    ) -> bool {
-        let run = match Run::new(puzzle) {
-            Ok(r) => r,
-            Err(e) => {
-                self.ui
-                    .error(format!("This position cannot be played: {e}"));
-                return false;
+impl Task for Drill {
+    const KEPT: bool = false;
+
+    fn view(&self) -> TaskView<'_> {
+        TaskView::Drill(self)
+    }
+
+    fn action(c: &mut Chess<'_, Self>, a: Action, now: Instant) -> bool {
+        let retry = c.task.is_retry();
+        match a {
+            // Back to what was there before.
+            Action::Quit => c.leave_drill(),
+            Action::Cancel if c.s.pick.selected.is_none() => c.leave_drill(),
+            Action::NewGame => c.drill_next(now),
+            Action::Takeback => c.ui.error(format!(
+                "No takebacks here: a wrong move is not played. {} = hint.",
+                c.ui.keys_hint(Action::Hint)
+            )),
+            Action::OfferDraw | Action::Resign | Action::Pause => c.ui.error(format!(
+                "Not in a puzzle: {} gives up (shows the answer step by step).",
+                c.ui.keys_hint(Action::Hint)
+            )),
+            Action::Puzzles if !retry => c.open_theme_menu(),
+            Action::Explore if retry => {
+                if !c.drill_explore() {
+                    c.open_explorer(crate::ui::explorer::DEFAULT_DEPTH);
+                }
             }
+            _ => return false,
+        }
+        true
+    }
+
+    fn finished(&self) -> bool {
+        Drill::finished(self)
+    }
+
+    fn reply(c: &mut Chess<'_, Self>, now: Instant) {
+        c.drill_reply(now);
+    }
+
+    fn allows(c: &mut Chess<'_, Self>, m: Move, now: Instant) -> bool {
+        !c.human_to_move() || c.drill_allows(m, now)
+    }
+
+    fn after_move(c: &mut Chess<'_, Self>, before: &Board, m: Move) {
+        c.drill_after_move(before, m);
+    }
+
+    fn hint(c: &mut Chess<'_, Self>, now: Instant) {
+        c.drill_hint(now);
+    }
+
+    fn checked(c: &mut Chess<'_, Self>, id: u64, score: Option<Score>, now: Instant) {
+        c.drill_checked(id, score, now);
+    }
+}
+
+impl ChessScreen<Drill> {
+    /// A screen with `puzzle` on the board as the drill `kind`; None (and
+    /// why said) if it cannot be played.
+    pub fn drill(ui: &mut Shared, kind: DrillKind, puzzle: Puzzle, now: Instant) -> Option<Self> {
+        let run = playable(ui, puzzle)?;
+        let mut s = ChessScreen {
+            game: ChessGame::new(EngineSpec::BuiltIn { level: 8 }, None),
+            task: Drill::new(kind, run),
         };
+        s.at(ui).begin(now);
+        Some(s)
+    }
+}
+
+/// The puzzle's run, or None (and why said) when it cannot be played.
+fn playable(ui: &mut Shared, puzzle: Puzzle) -> Option<Run> {
+    match Run::new(puzzle) {
+        Ok(r) => Some(r),
+        Err(e) => {
+            ui.error(format!("This position cannot be played: {e}"));
+            None
+        }
+    }
+}
+
+impl Chess<'_, Drill> {
+    /// Leaves a drill's screen: back to the screen beneath.
+    fn leave_drill(&mut self) {
+        let retry = self.task.is_retry();
         self.stop_all();
+        self.ui.info(if retry {
+            "Left Retry (the positions you tried are among your puzzles)."
+        } else {
+            "Left the puzzles (your progress is saved)."
+        });
+        self.ui.close();
+    }
+
+    /// Puts `puzzle` on the board in place of the position shown, as the
+    /// drill `kind`; false (and why said) if it cannot be played.
+    fn restart(&mut self, kind: DrillKind, puzzle: Puzzle, now: Instant) -> bool {
+        let Some(run) = playable(self.ui, puzzle) else {
+            return false;
+        };
+        *self.task = Drill::new(kind, run);
+        self.begin(now);
+        true
+    }
+
+    /// Sets the board up for the drill's position and says what to find.
+    fn begin(&mut self, now: Instant) {
+        self.stop_all();
+        let run = &self.task.run;
+        let kind = &self.task.kind;
         let solver = run.solver();
         self.s.game = Game::new(Board::from_chess(run.start().clone()));
         self.s.mode = Mode::HumanVsEngine { human: solver };
@@ -45,14 +139,14 @@ impl<T: Task> Chess<'_, T> {
         self.s.saved = false;
         self.s.scroll = 0;
         self.s.paused = false;
-        self.close_move_box();
+        self.s.pick.typing.close();
         self.ui.flipped = solver == Color::Black;
         self.s.pick.cursor = if solver == Color::White {
             Square::E2
         } else {
             Square::E7
         };
-        let intro = match &kind {
+        let intro = match kind {
             DrillKind::Puzzles { .. } => format!(
                 "Puzzle {} (rated {}): find the best move for {}.",
                 run.puzzle.id,
@@ -71,7 +165,7 @@ impl<T: Task> Chess<'_, T> {
                 None => String::new(),
             },
         };
-        let (you, them) = match &kind {
+        let (you, them) = match kind {
             DrillKind::Puzzles { .. } => ("You", "Puzzle"),
             DrillKind::Retry { .. } => ("You", "The game"),
         };
@@ -82,7 +176,6 @@ impl<T: Task> Chess<'_, T> {
         };
         self.s.game.set_header("White", w);
         self.s.game.set_header("Black", b);
-        self.s.drill = Some(Box::new(Drill::new(kind, run)));
         self.s.started_at = Some(now);
         self.ui.info(format!(
             "{intro} {} = hint, {} = next.",
@@ -90,12 +183,11 @@ impl<T: Task> Chess<'_, T> {
             self.ui.keys_hint(Action::NewGame)
         ));
         self.next_turn(now);
-        true
     }
 
     /// The opponent's move from the drill's line, after a short pause.
     pub(super) fn drill_reply(&mut self, now: Instant) {
-        let Some(d) = &self.s.drill else { return };
+        let d = &*self.task;
         if let Some(m) = d.run.reply() {
             // The first move is the game's: shown a little later, so the
             // solver sees what happened.
@@ -112,9 +204,7 @@ impl<T: Task> Chess<'_, T> {
     /// solution's move, or another mate); a wrong move is refused and
     /// counted, and in Retry another move goes to the engine to be judged.
     pub(super) fn drill_allows(&mut self, m: Move, now: Instant) -> bool {
-        let Some(d) = &mut self.s.drill else {
-            return true;
-        };
+        let d = &mut *self.task;
         if d.pass == Some(m) {
             d.pass = None;
             return true;
@@ -179,7 +269,7 @@ impl<T: Task> Chess<'_, T> {
     /// After a move of the drill was played: the reply's bookkeeping, or
     /// the verdict on the solver's move and the end of the position.
     pub(super) fn drill_after_move(&mut self, before: &Board, m: Move) {
-        let Some(d) = &mut self.s.drill else { return };
+        let d = &mut *self.task;
         if before.turn() != d.run.solver() {
             // The opponent's move, from the line.
             if d.run.reply() == Some(m) {
@@ -222,10 +312,9 @@ impl<T: Task> Chess<'_, T> {
         }
         self.drill_record(clean);
         let rating = self
-            .s
-            .drill
-            .as_ref()
-            .and_then(|d| d.rating_note.clone())
+            .task
+            .rating_note
+            .clone()
             .map(|r| format!(" {r}."))
             .unwrap_or_default();
         self.ui.info(format!(
@@ -237,7 +326,7 @@ impl<T: Task> Chess<'_, T> {
     /// The assistant judged a Retry move: accepted if it loses less than an
     /// inaccuracy's worth of winning chance against the best move.
     pub(super) fn drill_checked(&mut self, id: u64, score: Option<Score>, now: Instant) {
-        let Some(d) = &mut self.s.drill else { return };
+        let d = &mut *self.task;
         let DrillState::Checking { id: want, mv } = d.state else {
             return;
         };
@@ -284,7 +373,7 @@ impl<T: Task> Chess<'_, T> {
 
     /// A hint: the piece to move, then its square, then the answer.
     pub(super) fn drill_hint(&mut self, now: Instant) {
-        let Some(d) = &mut self.s.drill else { return };
+        let d = &mut *self.task;
         if d.finished() || matches!(d.state, DrillState::Checking { .. }) {
             return;
         }
@@ -325,9 +414,7 @@ impl<T: Task> Chess<'_, T> {
 
     /// The next puzzle, or the next Retry position.
     pub(super) fn drill_next(&mut self, now: Instant) {
-        let Some(d) = self.s.drill.as_deref().cloned() else {
-            return;
-        };
+        let d = self.task.clone();
         if !d.finished() && !d.recorded && d.run.played() > 1 {
             // Leaving a position half solved counts as not solved (one
             // not yet tried is only skipped).
@@ -342,7 +429,7 @@ impl<T: Task> Chess<'_, T> {
                 let current = d.run.puzzle.id.clone();
                 match self.ui.next_puzzle(theme.as_deref(), Some(&current)) {
                     Some(p) => {
-                        self.start_drill(
+                        self.restart(
                             DrillKind::Puzzles {
                                 theme,
                                 done,
@@ -371,7 +458,7 @@ impl<T: Task> Chess<'_, T> {
                     return;
                 }
                 let p = items[next].puzzle.clone();
-                self.start_drill(
+                self.restart(
                     DrillKind::Retry {
                         side,
                         items,
@@ -387,7 +474,7 @@ impl<T: Task> Chess<'_, T> {
 
     /// Puzzles: the list of themes to filter by (the current one chosen).
     pub(super) fn open_theme_menu(&mut self) {
-        let Some(d) = &self.s.drill else { return };
+        let d = &*self.task;
         let DrillKind::Puzzles { theme, .. } = &d.kind else {
             return;
         };
@@ -402,7 +489,7 @@ impl<T: Task> Chess<'_, T> {
     /// Puzzles: filter by `theme` (`None`: every theme) and go to a puzzle
     /// of it at once.
     pub(in crate::ui::app) fn drill_set_theme(&mut self, theme: Option<String>, now: Instant) {
-        let Some(d) = &mut self.s.drill else { return };
+        let d = &mut *self.task;
         let DrillKind::Puzzles { theme: current, .. } = &mut d.kind else {
             return;
         };
@@ -413,7 +500,7 @@ impl<T: Task> Chess<'_, T> {
     /// Retry: the search-tree explorer on the position after the game's
     /// mistake, where the refutation is the principal variation.
     pub(super) fn drill_explore(&mut self) -> bool {
-        let Some(d) = &self.s.drill else { return false };
+        let d = &*self.task;
         let Some(item) = d.retry_item() else {
             return false;
         };
@@ -439,7 +526,7 @@ impl<T: Task> Chess<'_, T> {
     /// Sends the position's result to the store, once: a puzzle moves the
     /// rating; a Retry position joins your puzzles (it comes back).
     pub(super) fn drill_record(&mut self, solved: bool) {
-        let Some(d) = &mut self.s.drill else { return };
+        let d = &mut *self.task;
         if d.recorded {
             return;
         }
@@ -451,8 +538,6 @@ impl<T: Task> Chess<'_, T> {
         };
         let puzzle = d.run.puzzle.clone();
         let note = self.ui.record_puzzle(&puzzle, source, solved);
-        if let Some(d) = &mut self.s.drill {
-            d.rating_note = note;
-        }
+        self.task.rating_note = note;
     }
 }

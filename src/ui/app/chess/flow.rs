@@ -10,7 +10,7 @@ impl<T: Task> Chess<'_, T> {
     /// After a move or a (re)start: end the game if the rules say so, else
     /// start the right clock and, if it is the engine's turn, ask it.
     pub(super) fn next_turn(&mut self, now: Instant) {
-        if self.is_over() || self.s.drill.as_ref().is_some_and(|d| d.finished()) {
+        if self.is_over() || self.task.finished() {
             return;
         }
         if let Some(ending) = self.s.game.rule_ending(self.s.mode == Mode::EngineVsEngine) {
@@ -52,15 +52,18 @@ impl<T: Task> Chess<'_, T> {
         self.s.claimable_draw()
     }
 
+    /// The opponent's turn, as the task has it answered.
     pub(super) fn request_move(&mut self, now: Instant) {
-        if self.s.drill.is_some() {
-            self.drill_reply(now);
-            return;
-        }
         if self.s.trainer.is_some() {
             self.trainer_reply(now);
             return;
         }
+        T::reply(self, now);
+    }
+
+    /// Asks the opponent engine for its move (with the clock, or the
+    /// limits of its spec).
+    pub(super) fn ask_engine(&mut self, now: Instant) {
         if self.s.engine_dead {
             self.ui
                 .effects
@@ -147,10 +150,12 @@ impl<T: Task> Chess<'_, T> {
             self.trainer_hint();
             return;
         }
-        if self.s.drill.is_some() {
-            self.drill_hint(now);
-            return;
-        }
+        T::hint(self, now);
+    }
+
+    /// The assistant engine's best line as a hint (the analysis' when it
+    /// runs on this position).
+    pub(super) fn engine_hint(&mut self, now: Instant) {
         if self.s.pending.iter().any(|p| p.2 == Purpose::Hint) {
             return;
         }
@@ -302,7 +307,7 @@ impl<T: Task> Chess<'_, T> {
             self.flag_fall(flagged, now);
             return;
         }
-        if self.s.drill.is_some() && self.human_to_move() && !self.drill_allows(m, now) {
+        if !T::allows(self, m, now) {
             return;
         }
         self.forget_hint();
@@ -324,9 +329,7 @@ impl<T: Task> Chess<'_, T> {
         if self.s.trainer.is_some() {
             self.trainer_after_move(&before, m);
         }
-        if self.s.drill.is_some() {
-            self.drill_after_move(&before, m);
-        }
+        T::after_move(self, &before, m);
         self.s.pick.not_typing();
         self.s.last_move_at = Some(now);
         self.s.pick.selected = None;
@@ -536,7 +539,7 @@ impl<T: Task> Chess<'_, T> {
                     // An analysis that ends by itself (a mate found, the
                     // depth limit) is not started again for this position.
                     Purpose::Analysis => self.s.analysis_done = self.s.analysis_running,
-                    Purpose::Check => self.drill_checked(id, score, now),
+                    Purpose::Check => T::checked(self, id, score, now),
                     Purpose::Hint => {
                         if let Some(mv) = best {
                             let board = self.board().clone();

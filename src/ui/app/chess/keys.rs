@@ -175,34 +175,13 @@ impl<T: Task> Chess<'_, T> {
 
     pub(super) fn run_action(&mut self, a: Action, now: Instant) {
         self.ui.last_action = Some(a);
+        if T::action(self, a, now) {
+            return;
+        }
         match a {
             // The trainer's game sits over the game in progress: q and Esc
             // go back to it (the trainer game is saved).
             Action::Quit if self.s.trainer.is_some() => self.leave_trainer(),
-            // A drill too: back to what was there before.
-            Action::Quit if self.s.drill.is_some() => self.leave_drill(),
-            Action::Cancel if self.s.drill.is_some() && self.s.pick.selected.is_none() => {
-                self.leave_drill()
-            }
-            Action::NewGame if self.s.drill.is_some() => self.drill_next(now),
-            Action::Takeback if self.s.drill.is_some() => self.ui.error(format!(
-                "No takebacks here: a wrong move is not played. {} = hint.",
-                self.ui.keys_hint(Action::Hint)
-            )),
-            Action::OfferDraw | Action::Resign | Action::Pause if self.s.drill.is_some() => {
-                self.ui.error(format!(
-                    "Not in a puzzle: {} gives up (shows the answer step by step).",
-                    self.ui.keys_hint(Action::Hint)
-                ))
-            }
-            Action::Puzzles if self.s.drill.as_ref().is_some_and(|d| !d.is_retry()) => {
-                self.open_theme_menu()
-            }
-            Action::Explore if self.s.drill.as_ref().is_some_and(|d| d.is_retry()) => {
-                if !self.drill_explore() {
-                    self.open_explorer(crate::ui::explorer::DEFAULT_DEPTH);
-                }
-            }
             Action::Quit => self.do_quit(),
             Action::Help => self.ui.overlay = Overlay::Help { scroll: 0 },
             Action::NewGame => {
@@ -317,18 +296,6 @@ impl<T: Task> Chess<'_, T> {
     /// The move list scrolls up at most this many rows.
     pub(super) fn max_scroll(&self) -> usize {
         self.s.game.moves().len().div_ceil(2)
-    }
-
-    /// Leaves a drill's screen: back to the screen beneath.
-    fn leave_drill(&mut self) {
-        let retry = self.s.drill.as_ref().is_some_and(|d| d.is_retry());
-        self.stop_all();
-        self.ui.info(if retry {
-            "Left Retry (the positions you tried are among your puzzles)."
-        } else {
-            "Left the puzzles (your progress is saved)."
-        });
-        self.ui.close();
     }
 
     /// Leaves the trainer's screen: back to the game beneath.

@@ -248,11 +248,11 @@ impl<T: Task> Screen for ChessScreen<T> {
 
     fn unsaved(&self, ui: &Shared) -> bool {
         let g = &self.game;
-        T::KEPT && g.drill.is_none() && g.started_at.is_some() && ui.unsaved(g.save_path.as_deref())
+        T::KEPT && g.started_at.is_some() && ui.unsaved(g.save_path.as_deref())
     }
 
     fn game_in_progress(&self) -> Option<String> {
-        if self.game.trainer.is_some() || self.game.drill.is_some() {
+        if self.game.trainer.is_some() {
             return None;
         }
         T::game_in_progress(&self.game, &self.task)

@@ -36,18 +36,13 @@ impl Chess<'_, Replay> {
             return;
         }
         let first = items[0].puzzle.clone();
-        let mut s = ChessScreen::play(EngineSpec::BuiltIn { level: 8 }, None);
-        let started = s.at(self.ui).start_drill(
-            DrillKind::Retry {
-                side,
-                items,
-                index: 0,
-                found: 0,
-            },
-            first,
-            now,
-        );
-        if started {
+        let kind = DrillKind::Retry {
+            side,
+            items,
+            index: 0,
+            found: 0,
+        };
+        if let Some(s) = ChessScreen::drill(self.ui, kind, first, now) {
             self.ui.open(Box::new(s));
         }
     }

@@ -33,6 +33,38 @@ pub trait Task: Sized + 'static {
         false
     }
 
+    /// The position is done with (a drill solved or shown): nobody moves.
+    fn finished(&self) -> bool {
+        false
+    }
+
+    /// The opponent's turn: the engine is asked (a drill plays its line's
+    /// reply, the trainer the table's).
+    fn reply(c: &mut Chess<'_, Self>, now: Instant) {
+        c.ask_engine(now);
+    }
+
+    /// Whether the move `m` may be played (a drill refuses a wrong one).
+    fn allows(c: &mut Chess<'_, Self>, m: Move, now: Instant) -> bool {
+        let _ = (c, m, now);
+        true
+    }
+
+    /// After the move `m` was played from `before`.
+    fn after_move(c: &mut Chess<'_, Self>, before: &Board, m: Move) {
+        let _ = (c, before, m);
+    }
+
+    /// A hint for the human's move: the assistant engine's best line.
+    fn hint(c: &mut Chess<'_, Self>, now: Instant) {
+        c.engine_hint(now);
+    }
+
+    /// The assistant judged a move the task asked about (`Purpose::Check`).
+    fn checked(c: &mut Chess<'_, Self>, id: u64, score: Option<Score>, now: Instant) {
+        let _ = (c, id, score, now);
+    }
+
     /// A mouse event before the board's; true if taken.
     fn mouse(c: &mut Chess<'_, Self>, m: MouseEvent, now: Instant) -> bool {
         let _ = (c, m, now);

@@ -180,14 +180,11 @@ impl Shared {
     /// Opens the trainer game `start` on a chess screen of its own (in
     /// place of a trainer game shown before).
     fn start_trainer(&mut self, start: TrainerStart, tables: &Tables, now: Instant) {
-        let mut s = ChessScreen::play(EngineSpec::BuiltIn { level: 8 }, None);
-        let started = s.at(self).start_trainer(start, tables, now);
-        if started {
-            self.open_instead(Box::new(s), |top| {
-                top.chess_game().is_some_and(|c| c.trainer.is_some())
-            });
-        } else {
-            self.uncover();
+        match ChessScreen::trainer(self, start, tables, now) {
+            Some(s) => self.open_instead(Box::new(s), |top| {
+                top.as_any().is::<ChessScreen<TrainerGame>>()
+            }),
+            None => self.uncover(),
         }
     }
 }

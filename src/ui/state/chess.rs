@@ -53,8 +53,6 @@ pub struct ChessGame {
     /// With a clock: when a player of the engine's level would have moved
     /// (its move is held until then; see [`crate::ui::pace`]).
     pub(crate) move_due: Option<Instant>,
-    /// The endgame trainer's game, when one is played.
-    pub trainer: Option<Box<TrainerGame>>,
     /// The opening of the game on the board (worked out when the moves
     /// change, so drawing only reads it).
     pub opening: OpeningName,
@@ -92,7 +90,6 @@ impl ChessGame {
             queued: None,
             last_move_at: None,
             move_due: None,
-            trainer: None,
             opening: OpeningName::default(),
         }
     }

@@ -30,7 +30,7 @@ use crate::game::{GameResult, Termination};
 use crate::ui::app::{App, Effect, Mode, Msg, Overlay, Setup, Slot};
 use crate::ui::player::{EngineEvent, EngineSpec, Purpose, Request};
 use crate::ui::replay::Replay;
-use crate::ui::state::Drill;
+use crate::ui::state::{Drill, TrainerGame};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

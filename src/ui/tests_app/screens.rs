@@ -35,11 +35,14 @@ fn the_trainer_opens_over_a_paused_game_and_esc_or_q_goes_back() {
         // Enter: a trainer game of its own on top; the game is still beneath.
         key(&mut a, KeyCode::Enter, t);
         assert_eq!(a.depth(), 2, "two screens: the game and the trainer");
-        assert!(a.chess().trainer.is_some(), "the trainer's game is shown");
+        assert!(
+            a.task::<TrainerGame>().is_some(),
+            "the trainer's game is shown"
+        );
         let beneath = a
             .find_screens::<ChessScreen>()
             .into_iter()
-            .find(|c| c.game.trainer.is_none())
+            .next()
             .expect("the game is kept");
         assert_eq!(beneath.game.game.moves().len(), 1, "1. e4 is still there");
         // Time passes in the trainer: the game's clock does not run.
@@ -49,7 +52,7 @@ fn the_trainer_opens_over_a_paused_game_and_esc_or_q_goes_back() {
         key(&mut a, leave, later);
         assert!(!a.ui.quit, "{leave:?} leaves the trainer, not the app");
         assert_eq!(a.depth(), 1);
-        assert!(a.chess().trainer.is_none());
+        assert!(a.task::<TrainerGame>().is_none());
         assert_eq!(uci_moves(&a), ["e2e4"]);
         assert!(!a.chess().paused, "the game goes on");
         assert_eq!(

@@ -32,7 +32,7 @@ pub(super) fn trainer_app() -> App {
 
 pub(super) fn start_at(a: &mut App, fen: &str, now: Instant) {
     a.begin_trainer(TrainerStart::Position(Board::from_fen(fen).unwrap()), now);
-    assert!(a.chess().trainer.is_some(), "{:?}", a.ui.status);
+    assert!(a.task::<TrainerGame>().is_some(), "{:?}", a.ui.status);
 }
 
 /// Plays the queued table reply.
@@ -70,7 +70,7 @@ fn the_menu_starts_a_random_won_position_of_the_chosen_ending() {
             key(&mut a, KeyCode::Down, t);
         }
         key(&mut a, KeyCode::Enter, t);
-        let trainer = a.chess().trainer.as_ref().expect("started");
+        let trainer = a.task::<TrainerGame>().expect("started");
         assert_eq!(trainer.name, name);
         assert_eq!(Material::of_board(a.board().board()).to_string(), name);
         assert_eq!(trainer.start.wdl, Wdl::Win);
@@ -94,7 +94,7 @@ fn the_menu_offers_black_and_difficulty() {
     key(&mut a, KeyCode::Right, t); // hard
     key(&mut a, KeyCode::Tab, t); // Black
     key(&mut a, KeyCode::Enter, t);
-    let trainer = a.chess().trainer.as_ref().expect("started");
+    let trainer = a.task::<TrainerGame>().expect("started");
     assert_eq!(trainer.human, Color::Black);
     assert_eq!(a.board().turn(), Color::Black);
     assert!(a.ui.flipped, "Black at the bottom");
@@ -105,7 +105,7 @@ fn the_menu_offers_black_and_difficulty() {
     let mut b = trainer_app();
     shift(&mut b, 'T', t);
     key(&mut b, KeyCode::Esc, t);
-    assert!(matches!(b.ui.overlay, Overlay::None) && b.chess().trainer.is_none());
+    assert!(matches!(b.ui.overlay, Overlay::None) && b.task::<TrainerGame>().is_none());
 }
 
 #[test]
@@ -118,7 +118,7 @@ fn missing_tables_are_prepared_in_the_background_with_progress() {
     key(&mut a, KeyCode::Down, t); // KRvK
     key(&mut a, KeyCode::Enter, t);
     assert!(
-        a.chess().trainer.is_none(),
+        a.task::<TrainerGame>().is_none(),
         "not before the tables are ready"
     );
     let (id, materials) = a
@@ -159,7 +159,7 @@ fn missing_tables_are_prepared_in_the_background_with_progress() {
     );
     assert!(a.ui.trainer.preparing.is_none());
     assert_eq!(
-        a.chess().trainer.as_ref().map(|t| t.name.as_str()),
+        a.task::<TrainerGame>().map(|t| t.name.as_str()),
         Some("KRvK")
     );
     assert!(dir.join("KRvK.kbtb").exists() || std::fs::read_dir(&dir).unwrap().count() > 0);
@@ -187,11 +187,14 @@ fn esc_stops_waiting_and_a_late_answer_is_dropped() {
         },
         t,
     );
-    assert!(a.chess().trainer.is_none(), "nobody waits for it any more");
+    assert!(
+        a.task::<TrainerGame>().is_none(),
+        "nobody waits for it any more"
+    );
     // The tables are kept: choosing the ending again starts at once.
     shift(&mut a, 'T', t);
     key(&mut a, KeyCode::Enter, t);
-    assert!(a.ui.trainer.preparing.is_none() && a.chess().trainer.is_some());
+    assert!(a.ui.trainer.preparing.is_none() && a.task::<TrainerGame>().is_some());
     // Choosing again while the job still runs waits for the same job.
     let mut a = app();
     a.ui.dirs.tables = Some(temp_dir("trainer-cancel"));
@@ -222,7 +225,7 @@ fn esc_stops_waiting_and_a_late_answer_is_dropped() {
         t,
     );
     assert!(status(&a).contains("disk full"), "{}", status(&a));
-    assert!(a.chess().trainer.is_none());
+    assert!(a.task::<TrainerGame>().is_none());
 }
 
 #[test]
@@ -231,7 +234,7 @@ fn best_moves_are_praised_and_the_tables_reply() {
     let mut a = trainer_app();
     // KQvK: the hint's move is best.
     start_at(&mut a, "8/8/8/3k4/8/8/8/4K1Q1 w - - 0 1", t);
-    let start = a.chess().trainer.as_ref().unwrap().start;
+    let start = a.task::<TrainerGame>().unwrap().start;
     shift(&mut a, 'H', t);
     let hint = a.chess().hint.clone().expect("a hint");
     assert!(status(&a).starts_with("Hint: "), "{}", status(&a));
@@ -239,9 +242,7 @@ fn best_moves_are_praised_and_the_tables_reply() {
     let san = a.board().san(hint.mv);
     type_str(&mut a, &san, t);
     let fb = a
-        .chess()
-        .trainer
-        .as_ref()
+        .task::<TrainerGame>()
         .unwrap()
         .feedback
         .last()
@@ -285,7 +286,7 @@ fn slower_moves_and_lost_wins_are_named_and_taken_back() {
         .map(|(m, _)| *m)
         .unwrap();
     type_str(&mut a, &board.san(slower), t);
-    let fb = a.chess().trainer.as_ref().unwrap().feedback[0].clone();
+    let fb = a.task::<TrainerGame>().unwrap().feedback[0].clone();
     assert_eq!(fb.verdict, Verdict::Slower);
     assert!(fb.text.contains("slower (best: "), "{}", fb.text);
     assert!(matches!(
@@ -295,7 +296,7 @@ fn slower_moves_and_lost_wins_are_named_and_taken_back() {
     // Take it back before the tables answer: one move, verdict gone.
     key(&mut a, KeyCode::Char('u'), t);
     assert!(a.chess().game.moves().is_empty());
-    assert!(a.chess().trainer.as_ref().unwrap().feedback.is_empty());
+    assert!(a.task::<TrainerGame>().unwrap().feedback.is_empty());
     assert!(!a.chess().engine_thinking(), "the queued reply is dropped");
     a.update(Msg::Tick, t + REPLY_DELAY * 2);
     assert!(a.chess().game.moves().is_empty());
@@ -310,7 +311,7 @@ fn slower_moves_and_lost_wins_are_named_and_taken_back() {
         .map(|(m, _)| m)
         .unwrap();
     type_str(&mut a, &board.san(hang), t);
-    let fb = a.chess().trainer.as_ref().unwrap().feedback[0].clone();
+    let fb = a.task::<TrainerGame>().unwrap().feedback[0].clone();
     assert_eq!(fb.verdict, Verdict::Spoiled);
     assert!(
         fb.text.contains("-> draw: the win is gone ("),
@@ -327,7 +328,7 @@ fn perfect_play_mates_in_the_table_distance_and_is_saved_in_both_formats() {
     a.update(Msg::Resize(120, 40), t);
     a.ui.trainer.tables = Some(tables());
     start_at(&mut a, "8/8/8/4k3/8/8/3K4/7R w - - 0 1", t);
-    let start = a.chess().trainer.as_ref().unwrap().start;
+    let start = a.task::<TrainerGame>().unwrap().start;
     let mut now = t;
     let mut mine = 0;
     while !a.chess().is_over() {
@@ -348,7 +349,7 @@ fn perfect_play_mates_in_the_table_distance_and_is_saved_in_both_formats() {
         a.chess().game.ending.map(|e| e.termination),
         Some(Termination::Checkmate)
     );
-    let (best, moves) = a.chess().trainer.as_ref().unwrap().score();
+    let (best, moves) = a.task::<TrainerGame>().unwrap().score();
     assert_eq!((best, moves), (mine, mine));
     assert!(status(&a).contains(&format!("{mine} moves of yours, {mine} of them best")));
     // Saved: PGN with the trainer's tags, and the move-history file.
@@ -394,11 +395,7 @@ fn a_resumed_trainer_game_gets_its_verdicts_back() {
     let game = a.chess().game.clone();
     let mut b = trainer_app();
     b.resume(game, PathBuf::from("/nonexistent/trainer-x.pgn"), now);
-    let trainer = b
-        .chess()
-        .trainer
-        .as_ref()
-        .expect("resumed as a trainer game");
+    let trainer = b.task::<TrainerGame>().expect("resumed as a trainer game");
     assert_eq!(trainer.feedback.len(), 1);
     assert_eq!(trainer.feedback[0].verdict, Verdict::Best);
     assert_eq!(trainer.human, Color::White);
@@ -452,7 +449,7 @@ fn the_editor_validates_explains_and_starts_the_trainer() {
     assert!(status(&a).contains("not a piece"));
     key(&mut a, KeyCode::Enter, t);
     assert!(a.editor().is_none());
-    let trainer = a.chess().trainer.as_ref().expect("started");
+    let trainer = a.task::<TrainerGame>().expect("started");
     assert_eq!(trainer.name, "KRvK");
     assert_eq!(a.board().fen(), "8/8/8/8/4K1k1/8/8/R7 w - - 0 1");
     assert_eq!(trainer.start.wdl, Wdl::Win);
@@ -481,7 +478,7 @@ fn the_editor_takes_a_fen_and_the_side_to_move() {
     assert!(a.editor().unwrap().problems.is_empty());
     key(&mut a, KeyCode::Enter, t);
     // The trainee takes Black, the losing side: resist.
-    let trainer = a.chess().trainer.as_ref().expect("started");
+    let trainer = a.task::<TrainerGame>().expect("started");
     assert_eq!(trainer.human, Color::Black);
     assert_eq!(trainer.start.wdl, Wdl::Loss);
     assert!(status(&a).contains("resist"), "{}", status(&a));
@@ -578,7 +575,7 @@ fn a_live_game_waits_behind_the_trainer_menu_and_editor() {
     // Starting a trainer game leaves the old game for good.
     shift(&mut a, 'T', t);
     key(&mut a, KeyCode::Enter, t);
-    assert!(a.chess().trainer.is_some() && !a.chess().paused && a.chess().clocks.is_none());
+    assert!(a.task::<TrainerGame>().is_some() && !a.chess().paused && a.chess().clocks.is_none());
 }
 
 #[test]
@@ -586,7 +583,7 @@ fn black_moves_are_numbered_with_dots_and_slow_moves_say_by_how_much() {
     let t = Instant::now();
     let mut a = trainer_app();
     start_at(&mut a, "7r/8/3k4/8/8/8/8/4K3 b - - 0 1", t);
-    assert_eq!(a.chess().trainer.as_ref().unwrap().human, Color::Black);
+    assert_eq!(a.task::<TrainerGame>().unwrap().human, Color::Black);
     let san = play_hint(&mut a, t);
     let screen = render(&a, 120, 40);
     assert!(screen.contains(&format!("1... {san} mate in")), "{screen}");
@@ -603,9 +600,7 @@ fn black_moves_are_numbered_with_dots_and_slow_moves_say_by_how_much() {
         .unwrap();
     type_str(&mut a, &board.san(slow), now);
     let fb = a
-        .chess()
-        .trainer
-        .as_ref()
+        .task::<TrainerGame>()
         .unwrap()
         .feedback
         .last()

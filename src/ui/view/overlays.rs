@@ -62,7 +62,7 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
     // The trainer's game sits over the game in progress: q goes back.
     let quit = if app.ui.below == 0 {
         "quit"
-    } else if app.s.trainer.is_some() {
+    } else if app.trainer().is_some() {
         "back to your game"
     } else if app.drill().is_some() {
         "back"

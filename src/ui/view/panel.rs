@@ -93,7 +93,7 @@ pub(super) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
     };
     let moves_h = rest.saturating_sub(search_h + graph_h);
     let search_area = Rect::new(area.x, area.y + game_h, area.width, search_h);
-    match (&app.s.trainer, app.drill()) {
+    match (app.trainer(), app.drill()) {
         (Some(t), _) => super::trainer::draw_trainer_panel(buf, app, t, search_area),
         (None, Some(d)) => super::drill::draw_drill_panel(buf, app, d, search_area),
         (None, None) => super::search::draw_search(buf, app, search_area),

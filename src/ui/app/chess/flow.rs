@@ -54,10 +54,6 @@ impl<T: Task> Chess<'_, T> {
 
     /// The opponent's turn, as the task has it answered.
     pub(super) fn request_move(&mut self, now: Instant) {
-        if self.s.trainer.is_some() {
-            self.trainer_reply(now);
-            return;
-        }
         T::reply(self, now);
     }
 
@@ -144,10 +140,6 @@ impl<T: Task> Chess<'_, T> {
     pub(super) fn request_hint(&mut self, now: Instant) {
         if !self.human_to_move() {
             self.ui.error("A hint is for your own move.");
-            return;
-        }
-        if self.s.trainer.is_some() {
-            self.trainer_hint();
             return;
         }
         T::hint(self, now);
@@ -326,9 +318,6 @@ impl<T: Task> Chess<'_, T> {
         }
         let before = self.board().clone();
         self.s.game.push(m, comment);
-        if self.s.trainer.is_some() {
-            self.trainer_after_move(&before, m);
-        }
         T::after_move(self, &before, m);
         self.s.pick.not_typing();
         self.s.last_move_at = Some(now);
@@ -358,32 +347,9 @@ impl<T: Task> Chess<'_, T> {
         self.s.game.ending = Some(ending);
         self.s.pick.selected = None;
         self.s.hint = None;
-        let summary = self
-            .trainer_summary()
-            .map(|s| format!(" {s}"))
-            .unwrap_or_default();
-        // A game of yours with a file: how to learn from it (the file
-        // picker lists the newest game first).
-        let learn = if self.s.trainer.is_none()
-            && self.s.save_path.is_some()
-            && self.s.mode != Mode::EngineVsEngine
-            && self.s.game.moves().len() >= 10
-        {
-            use crate::ui::keymap::ReplayAction;
-            format!(
-                " To learn from it: {}, Enter opens it, {} reviews it, {}/{} retry White's/Black's mistakes.",
-                self.ui.keys_hint(Action::Open),
-                self.ui.replay_key_hint(ReplayAction::Review),
-                self.ui.replay_key_hint(ReplayAction::RetryWhite),
-                self.ui.replay_key_hint(ReplayAction::RetryBlack)
-            )
-        } else {
-            String::new()
-        };
-        self.ui.info(format!(
-            "Game over: {}.{summary}{learn}",
-            describe_ending(ending)
-        ));
+        let note = T::ending_note(self);
+        self.ui
+            .info(format!("Game over: {}.{note}", describe_ending(ending)));
         self.save();
     }
 
@@ -402,9 +368,7 @@ impl<T: Task> Chess<'_, T> {
                 path: path.clone(),
                 contents: crate::game::write_pgn(&self.s.game),
             });
-            if let Some(e) = self.trainer_history_effect() {
-                self.ui.effects.push(e);
-            }
+            T::saved(self);
         }
     }
 
@@ -669,10 +633,7 @@ impl<T: Task> Chess<'_, T> {
             self.s.search.board = None;
         }
         self.s.evals.truncate(self.s.game.moves().len() + 1);
-        let len = self.s.game.moves().len();
-        if let Some(t) = &mut self.s.trainer {
-            t.feedback.retain(|f| f.ply < len);
-        }
+        T::took_back(self);
         self.ui.info(format!(
             "Took back {n} move{}.",
             if n == 1 { "" } else { "s" }
@@ -714,10 +675,12 @@ impl<T: Task> Chess<'_, T> {
             self.finish(claim, now);
             return;
         }
-        if self.s.trainer.is_some() {
-            self.trainer_draw_offer(now);
-            return;
-        }
+        T::offer_draw(self, now);
+    }
+
+    /// A draw offered to whoever plays the other side: the engine judges
+    /// it by its score, a person answers on the board.
+    pub(super) fn offer_draw_to_opponent(&mut self, now: Instant) {
         match self.s.mode {
             Mode::EngineVsEngine => self.ui.error("The engine plays both sides."),
             Mode::HumanVsHuman => {

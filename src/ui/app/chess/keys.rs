@@ -179,9 +179,6 @@ impl<T: Task> Chess<'_, T> {
             return;
         }
         match a {
-            // The trainer's game sits over the game in progress: q and Esc
-            // go back to it (the trainer game is saved).
-            Action::Quit if self.s.trainer.is_some() => self.leave_trainer(),
             Action::Quit => self.do_quit(),
             Action::Help => self.ui.overlay = Overlay::Help { scroll: 0 },
             Action::NewGame => {
@@ -268,9 +265,6 @@ impl<T: Task> Chess<'_, T> {
             }
             Action::Up | Action::Down | Action::Left | Action::Right => self.move_cursor(a),
             Action::Select => self.select(self.s.pick.cursor, now),
-            Action::Cancel if self.s.trainer.is_some() && self.s.pick.selected.is_none() => {
-                self.leave_trainer()
-            }
             Action::Cancel => {
                 self.s.pick.selected = None;
                 self.ui.status = None;
@@ -296,13 +290,6 @@ impl<T: Task> Chess<'_, T> {
     /// The move list scrolls up at most this many rows.
     pub(super) fn max_scroll(&self) -> usize {
         self.s.game.moves().len().div_ceil(2)
-    }
-
-    /// Leaves the trainer's screen: back to the game beneath.
-    fn leave_trainer(&mut self) {
-        self.ui
-            .info("Left the endgame trainer (its game is saved).");
-        self.ui.close();
     }
 
     pub(super) fn do_quit(&mut self) {

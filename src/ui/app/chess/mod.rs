@@ -252,9 +252,6 @@ impl<T: Task> Screen for ChessScreen<T> {
     }
 
     fn game_in_progress(&self) -> Option<String> {
-        if self.game.trainer.is_some() {
-            return None;
-        }
         T::game_in_progress(&self.game, &self.task)
     }
 

@@ -21,7 +21,6 @@ impl<T: Task> Chess<'_, T> {
 
     pub fn start_game(&mut self, setup: Setup, now: Instant) {
         self.stop_all();
-        self.s.trainer = None;
         self.ui.launch_setup = Some(setup.clone());
         if setup.engine != self.s.spec || self.s.opponent_name.is_empty() || self.s.engine_dead {
             self.ui
@@ -116,7 +115,6 @@ impl<T: Task> Chess<'_, T> {
             return;
         }
         self.stop_all();
-        self.s.trainer = None;
         let mode = game
             .header("KibitzMode")
             .and_then(Mode::from_tag)

@@ -60,6 +60,27 @@ pub trait Task: Sized + 'static {
         c.engine_hint(now);
     }
 
+    /// The human offers a draw (not claimable): the opponent answers.
+    fn offer_draw(c: &mut Chess<'_, Self>, now: Instant) {
+        c.offer_draw_to_opponent(now);
+    }
+
+    /// Words after "Game over: ..." (how to learn from it, a score).
+    fn ending_note(c: &Chess<'_, Self>) -> String {
+        let _ = c;
+        String::new()
+    }
+
+    /// The game was written to its file: anything kept beside it.
+    fn saved(c: &mut Chess<'_, Self>) {
+        let _ = c;
+    }
+
+    /// Moves were taken back: forget what was said about them.
+    fn took_back(c: &mut Chess<'_, Self>) {
+        let _ = c;
+    }
+
     /// The assistant judged a move the task asked about (`Purpose::Check`).
     fn checked(c: &mut Chess<'_, Self>, id: u64, score: Option<Score>, now: Instant) {
         let _ = (c, id, score, now);
@@ -129,6 +150,25 @@ impl Task for Play {
 
     fn new_game_settings(c: &Chess<'_, Self>) -> (Mode, EngineSpec, Option<TimeControl>) {
         (c.s.mode, c.s.spec.clone(), c.s.time)
+    }
+
+    /// A game of yours with a file: how to learn from it (the file picker
+    /// lists the newest game first).
+    fn ending_note(c: &Chess<'_, Self>) -> String {
+        use crate::ui::keymap::ReplayAction;
+        if c.s.save_path.is_none()
+            || c.s.mode == Mode::EngineVsEngine
+            || c.s.game.moves().len() < 10
+        {
+            return String::new();
+        }
+        format!(
+            " To learn from it: {}, Enter opens it, {} reviews it, {}/{} retry White's/Black's mistakes.",
+            c.ui.keys_hint(Action::Open),
+            c.ui.replay_key_hint(ReplayAction::Review),
+            c.ui.replay_key_hint(ReplayAction::RetryWhite),
+            c.ui.replay_key_hint(ReplayAction::RetryBlack)
+        )
     }
 
     fn game_in_progress(g: &ChessGame, _: &Self) -> Option<String> {

@@ -6,24 +6,70 @@ use super::*;
 use crate::tablebase::{Material, Probe, Wdl};
 use crate::ui::trainer::{self as tr, SideChoice, Tables, Verdict};
 
-impl<T: Task> Chess<'_, T> {
-    /// Sets this (new) screen up for the trainer game `start`; false (and
-    /// the reason said) if it cannot be played.
-    pub(in crate::ui::app) fn start_trainer(
-        &mut self,
+impl Task for TrainerGame {
+    fn view(&self) -> TaskView<'_> {
+        TaskView::Trainer(self)
+    }
+
+    fn action(c: &mut Chess<'_, Self>, a: Action, _: Instant) -> bool {
+        // The trainer's game sits over the game in progress: q and Esc go
+        // back to it (the trainer game is saved).
+        match a {
+            Action::Quit => c.leave_trainer(),
+            Action::Cancel if c.s.pick.selected.is_none() => c.leave_trainer(),
+            _ => return false,
+        }
+        true
+    }
+
+    fn reply(c: &mut Chess<'_, Self>, now: Instant) {
+        c.trainer_reply(now);
+    }
+
+    fn after_move(c: &mut Chess<'_, Self>, before: &Board, m: Move) {
+        c.trainer_after_move(before, m);
+    }
+
+    fn hint(c: &mut Chess<'_, Self>, _: Instant) {
+        c.trainer_hint();
+    }
+
+    fn offer_draw(c: &mut Chess<'_, Self>, now: Instant) {
+        c.trainer_draw_offer(now);
+    }
+
+    fn ending_note(c: &Chess<'_, Self>) -> String {
+        c.trainer_summary()
+    }
+
+    fn saved(c: &mut Chess<'_, Self>) {
+        if let Some(path) = c.task.history_path.clone() {
+            let contents = crate::game::history::write_history(c.s.game.start(), c.s.game.moves());
+            c.ui.effects.push(Effect::Save { path, contents });
+        }
+    }
+
+    fn took_back(c: &mut Chess<'_, Self>) {
+        let len = c.s.game.moves().len();
+        c.task.feedback.retain(|f| f.ply < len);
+    }
+}
+
+impl ChessScreen<TrainerGame> {
+    /// A screen with the trainer game `start`; None (and the reason said)
+    /// if it cannot be played.
+    pub fn trainer(
+        ui: &mut Shared,
         start: TrainerStart,
         tables: &Tables,
         now: Instant,
-    ) -> bool {
-        let Some((board, name, resumed)) = self.trainer_position(start, tables) else {
-            return false;
-        };
+    ) -> Option<Self> {
+        let (board, name, resumed) = trainer_position(ui, start, tables)?;
         let Some(probe) = tr::probe(tables, &board) else {
-            self.ui.error("The tables do not cover this position.");
-            return false;
+            ui.error("The tables do not cover this position.");
+            return None;
         };
-        // A trainer game has a screen of its own: nothing to clear here.
-        self.ui.overlay = Overlay::None;
+        ui.overlay = Overlay::None;
         let human = match &resumed {
             Some((g, _)) => match g.header("KibitzMode") {
                 Some("trainer-black") => Color::Black,
@@ -36,6 +82,81 @@ impl<T: Task> Chess<'_, T> {
             Some((g, _)) => tables.probe(g.start()).unwrap_or(probe),
             None => probe,
         };
+        let mut s = ChessScreen {
+            game: ChessGame::new(EngineSpec::BuiltIn { level: 8 }, None),
+            task: TrainerGame {
+                name,
+                human,
+                start: start_probe,
+                feedback: Vec::new(),
+                history_path: None,
+            },
+        };
+        s.at(ui).begin(board, resumed, probe, now);
+        Some(s)
+    }
+}
+
+/// The position, name and (for a resumed game) the game and file of the
+/// trainer game `start`; none (and why said) if there is none.
+#[allow(clippy::type_complexity)]
+fn trainer_position(
+    ui: &mut Shared,
+    start: TrainerStart,
+    tables: &Tables,
+) -> Option<(Board, String, Option<(Box<Game>, PathBuf)>)> {
+    Some(match start {
+        TrainerStart::Random {
+            ending,
+            difficulty,
+            side,
+        } => {
+            let side = match side {
+                SideChoice::White => Color::White,
+                SideChoice::Black => Color::Black,
+                SideChoice::Random => {
+                    if ui.trainer.rng.below(2) == 0 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    }
+                }
+            };
+            match tr::random_position(tables, ending, difficulty, side, &mut ui.trainer.rng) {
+                Some((b, _)) => (b, ending.name.to_string(), None),
+                None => {
+                    ui.error(format!("No table for {}.", ending.name));
+                    return None;
+                }
+            }
+        }
+        TrainerStart::Position(b) => {
+            let name = Material::of_board(b.board()).to_string();
+            (b, name, None)
+        }
+        TrainerStart::Resume(game, path) => {
+            let name = game
+                .header("KibitzTrainer")
+                .unwrap_or("endgame")
+                .to_string();
+            (game.current().clone(), name, Some((game, path)))
+        }
+    })
+}
+
+impl Chess<'_, TrainerGame> {
+    /// Sets the board up for the trainer game on `board` (or the resumed
+    /// game) and says what to aim for.
+    fn begin(
+        &mut self,
+        board: Board,
+        resumed: Option<(Box<Game>, PathBuf)>,
+        probe: Probe,
+        now: Instant,
+    ) {
+        let human = self.task.human;
+        let name = self.task.name.clone();
+        let start_probe = self.task.start;
         self.s.mode = Mode::HumanVsEngine { human };
         self.ui.flipped = human == Color::Black;
         self.s.pick.cursor = board
@@ -59,18 +180,11 @@ impl<T: Task> Chess<'_, T> {
                 self.s.saved = false;
             }
         }
-        let history_path = self
+        self.task.history_path = self
             .s
             .save_path
             .as_ref()
             .map(|p| p.with_extension("history"));
-        self.s.trainer = Some(Box::new(TrainerGame {
-            name: name.clone(),
-            human,
-            start: start_probe,
-            feedback: Vec::new(),
-            history_path,
-        }));
         self.rebuild_feedback();
         let ply = self.s.game.moves().len();
         let current = self.s.game.current().clone();
@@ -92,60 +206,13 @@ impl<T: Task> Chess<'_, T> {
         self.s.started_at = Some(now);
         self.save();
         self.next_turn(now);
-        true
     }
 
-    /// The position, name and (for a resumed game) the game and file of
-    /// the trainer game `start`; none (and why said) if there is none.
-    #[allow(clippy::type_complexity)]
-    fn trainer_position(
-        &mut self,
-        start: TrainerStart,
-        tables: &Tables,
-    ) -> Option<(Board, String, Option<(Box<Game>, PathBuf)>)> {
-        Some(match start {
-            TrainerStart::Random {
-                ending,
-                difficulty,
-                side,
-            } => {
-                let side = match side {
-                    SideChoice::White => Color::White,
-                    SideChoice::Black => Color::Black,
-                    SideChoice::Random => {
-                        if self.ui.trainer.rng.below(2) == 0 {
-                            Color::White
-                        } else {
-                            Color::Black
-                        }
-                    }
-                };
-                match tr::random_position(
-                    tables,
-                    ending,
-                    difficulty,
-                    side,
-                    &mut self.ui.trainer.rng,
-                ) {
-                    Some((b, _)) => (b, ending.name.to_string(), None),
-                    None => {
-                        self.ui.error(format!("No table for {}.", ending.name));
-                        return None;
-                    }
-                }
-            }
-            TrainerStart::Position(b) => {
-                let name = Material::of_board(b.board()).to_string();
-                (b, name, None)
-            }
-            TrainerStart::Resume(game, path) => {
-                let name = game
-                    .header("KibitzTrainer")
-                    .unwrap_or("endgame")
-                    .to_string();
-                (game.current().clone(), name, Some((game, path)))
-            }
-        })
+    /// Leaves the trainer's screen: back to the game beneath.
+    fn leave_trainer(&mut self) {
+        self.ui
+            .info("Left the endgame trainer (its game is saved).");
+        self.ui.close();
     }
 
     fn set_trainer_headers(&mut self, name: &str, human: Color) {
@@ -170,9 +237,7 @@ impl<T: Task> Chess<'_, T> {
         let Some(t) = self.ui.trainer.tables.clone() else {
             return;
         };
-        let Some(human) = self.s.trainer.as_ref().map(|t| t.human) else {
-            return;
-        };
+        let human = self.task.human;
         let mut feedback = Vec::new();
         let mut board = self.s.game.start().clone();
         if let Some(p) = tr::probe(&t, &board) {
@@ -191,9 +256,7 @@ impl<T: Task> Chess<'_, T> {
             }
             board = after;
         }
-        if let Some(tg) = &mut self.s.trainer {
-            tg.feedback = feedback;
-        }
+        self.task.feedback = feedback;
     }
 
     /// The table's reply: one of the best moves (longest resistance, or
@@ -220,9 +283,7 @@ impl<T: Task> Chess<'_, T> {
         let Some(t) = self.ui.trainer.tables.clone() else {
             return;
         };
-        let Some(human) = self.s.trainer.as_ref().map(|t| t.human) else {
-            return;
-        };
+        let human = self.task.human;
         let ply = self.s.game.moves().len();
         let after_board = self.s.game.current().clone();
         if let Some(a) = tr::probe(&t, &after_board) {
@@ -243,9 +304,7 @@ impl<T: Task> Chess<'_, T> {
             Verdict::Best => self.ui.info(text),
             _ => self.ui.error(text),
         }
-        if let Some(trainer) = &mut self.s.trainer {
-            trainer.feedback.push(fb);
-        }
+        self.task.feedback.push(fb);
     }
 
     /// The hint: the table's best move and line.
@@ -284,28 +343,18 @@ impl<T: Task> Chess<'_, T> {
     }
 
     /// The trainer's summary at the end of a game.
-    pub(super) fn trainer_summary(&self) -> Option<String> {
-        let t = self.s.trainer.as_ref()?;
+    fn trainer_summary(&self) -> String {
+        let t = &*self.task;
         let (best, moves) = t.score();
         let target = match t.start.wdl {
             Wdl::Win => format!("best play: {}", tr::describe(t.start)),
             Wdl::Draw => "best play: a draw".to_string(),
             Wdl::Loss => format!("best defence: {}", tr::describe(t.start)),
         };
-        Some(format!(
-            "{moves} move{} of yours, {best} of them best ({target}).",
+        format!(
+            " {moves} move{} of yours, {best} of them best ({target}).",
             if moves == 1 { "" } else { "s" }
-        ))
-    }
-
-    /// The move-history copy of a trainer game.
-    pub(super) fn trainer_history_effect(&self) -> Option<Effect> {
-        let t = self.s.trainer.as_ref()?;
-        let path = t.history_path.clone()?;
-        Some(Effect::Save {
-            path,
-            contents: crate::game::history::write_history(self.s.game.start(), self.s.game.moves()),
-        })
+        )
     }
 
     /// The draw offer in a trainer game: the tables accept a drawn
@@ -314,7 +363,7 @@ impl<T: Task> Chess<'_, T> {
         let Some(t) = self.ui.trainer.tables.clone() else {
             return;
         };
-        let human = self.s.trainer.as_ref().map_or(Color::White, |t| t.human);
+        let human = self.task.human;
         let board = self.board().clone();
         let Some(p) = t.probe(&board) else {
             self.ui.error("The tables do not cover this position.");

@@ -316,7 +316,7 @@ impl Runtime {
                     Some(o) => o.go(*req),
                     None => {
                         let mut o = EngineHandle::spawn(
-                            &app.chess().spec,
+                            &app.chess().opponent.spec,
                             engine_sink(&self.tx, Slot::Opponent),
                         )
                         .detach_on_drop();

@@ -327,7 +327,7 @@ impl Driver for Watcher {
                     // engine (the last choice) on to level 1 (the first),
                     // and back.
                     key(KeyCode::Down);
-                    key(match s.spec {
+                    key(match s.opponent.spec {
                         EngineSpec::External { .. } => KeyCode::Right,
                         _ => KeyCode::Left,
                     });

@@ -258,7 +258,7 @@ pub(super) fn prepare(opts: &Options) -> Result<Prepared> {
         .unwrap_or_default();
     let mut app = App::new(cfg, themes, data_dir.clone());
     if let Some(l) = &opts.limits {
-        app.chess_mut().s.spec =
+        app.chess_mut().s.opponent.spec =
             app::parse_limits(l).map_err(|e| anyhow::anyhow!("--limits {l}: {e}"))?;
     }
     let wanted_theme = opts.theme.clone().or(state.theme.clone());

@@ -397,9 +397,7 @@ impl App {
     pub fn start_game(&mut self, setup: Setup, now: Instant) {
         let mut s = ChessGame::new(setup.engine.clone(), setup.time);
         if let Some(old) = self.find_game() {
-            s.spec = old.spec.clone();
-            s.opponent_name = old.opponent_name.clone();
-            s.engine_dead = old.engine_dead;
+            s.opponent = old.opponent.same_engine();
             s.hint_time = old.hint_time;
         }
         let ui = &mut self.ui;
@@ -424,7 +422,7 @@ impl App {
             self.settle(now);
             return;
         }
-        let mut s = ChessScreen::play(self.chess().spec.clone(), None);
+        let mut s = ChessScreen::play(self.chess().opponent.spec.clone(), None);
         let ui = &mut self.ui;
         while let Some(mut top) = self.screens.pop() {
             top.leave(ui);
@@ -437,7 +435,7 @@ impl App {
     /// The default setup: human White against the configured opponent.
     pub fn default_setup(&self) -> Setup {
         let (spec, time) = match self.find_game() {
-            Some(c) => (c.spec.clone(), c.time),
+            Some(c) => (c.opponent.spec.clone(), c.time),
             None => (EngineSpec::BuiltIn { level: 4 }, None),
         };
         Setup {

@@ -9,7 +9,9 @@ use crate::game::openings::Opening;
 pub struct ChessGame {
     pub game: Game,
     pub mode: Mode,
-    pub spec: EngineSpec,
+    /// The other side: the engine that plays it, and its move held until
+    /// it is due.
+    pub opponent: Opponent,
     pub time: Option<TimeControl>,
     pub clocks: Option<Clocks>,
     pub paused: bool,
@@ -20,39 +22,23 @@ pub struct ChessGame {
     /// component every board of the app uses).
     pub pick: crate::ui::board::BoardInput,
     pub search: SearchView,
-    /// The opponent engine's name, as it reported it.
-    pub opponent_name: String,
     /// What the engines said each position is worth, White's view, by
     /// half-move (0 = the start position): the eval bar and graph.
     pub evals: Vec<Option<Score>>,
     /// Analysis mode: the assistant analyses every position shown.
-    pub analysis: Option<AnalysisMode>,
-    /// The position (half-move) and line count the running analysis is for.
-    pub(crate) analysis_running: Option<(usize, usize, u64)>,
-    /// An analysis that ended by itself (mate found, depth limit): not to
-    /// be started again for the same position and lines.
-    pub(crate) analysis_done: Option<(usize, usize, u64)>,
+    pub analysis: Analysis,
     pub hint: Option<Hint>,
     /// Outstanding requests: (slot, id, purpose).
     pub(crate) pending: Vec<(Slot, u64, Purpose)>,
-    /// Last score the opponent engine reported, its own point of view.
-    pub(crate) engine_score: Option<Score>,
     pub save_path: Option<PathBuf>,
     /// The current game has a file (`save_path` was written).
     pub(crate) saved: bool,
-    /// The opponent engine failed; the next request starts a new one.
-    pub(crate) engine_dead: bool,
     /// Move-list scroll: lines up from the bottom.
     pub scroll: usize,
     /// Time per move for hints.
     pub hint_time: Duration,
     pub(crate) started_at: Option<Instant>,
-    /// Engine vs engine: a move that arrived early, played when it is due.
-    pub(crate) queued: Option<(Move, Instant)>,
     pub(crate) last_move_at: Option<Instant>,
-    /// With a clock: when a player of the engine's level would have moved
-    /// (its move is held until then; see [`crate::ui::pace`]).
-    pub(crate) move_due: Option<Instant>,
     /// The opening of the game on the board (worked out when the moves
     /// change, so drawing only reads it).
     pub opening: OpeningName,
@@ -66,30 +52,23 @@ impl ChessGame {
             mode: Mode::HumanVsEngine {
                 human: Color::White,
             },
-            spec,
+            opponent: Opponent::new(spec),
             time,
             clocks: None,
             paused: false,
             paused_under: false,
             pick: crate::ui::board::BoardInput::default(),
             search: SearchView::default(),
-            opponent_name: String::new(),
             evals: Vec::new(),
-            analysis: None,
-            analysis_running: None,
-            analysis_done: None,
+            analysis: Analysis::default(),
             hint: None,
             pending: Vec::new(),
-            engine_score: None,
             save_path: None,
             saved: false,
-            engine_dead: false,
             scroll: 0,
             hint_time: Duration::from_millis(1500),
             started_at: None,
-            queued: None,
             last_move_at: None,
-            move_due: None,
             opening: OpeningName::default(),
         }
     }
@@ -121,7 +100,7 @@ impl ChessGame {
     }
 
     pub fn engine_thinking(&self) -> bool {
-        self.queued.is_some()
+        self.opponent.queued.is_some()
             || self
                 .pending
                 .iter()
@@ -174,6 +153,75 @@ impl ChessGame {
     /// pause): an engine plays, or the clocks run.
     pub(crate) fn mode_is_live(&self) -> bool {
         self.mode != Mode::HumanVsHuman || self.clocks.is_some()
+    }
+}
+
+/// The other side of the board as the game sees it: the engine that plays
+/// it (what it is, what it last said, whether it still runs), and its next
+/// move held until it is due (an engine's move paced like a player's, the
+/// trainer's or a drill's reply shown after a pause).
+#[derive(Clone, Debug)]
+pub struct Opponent {
+    pub spec: EngineSpec,
+    /// Its name, as it reported it (empty until it did).
+    pub name: String,
+    /// The last score it reported, its own point of view (draw offers and
+    /// claims are judged by it).
+    pub(crate) score: Option<Score>,
+    /// It failed; the next request starts a new one.
+    pub(crate) dead: bool,
+    /// A move that arrived early, played when it is due.
+    pub(crate) queued: Option<(Move, Instant)>,
+    /// With a clock: when a player of the engine's level would have moved
+    /// (see [`crate::ui::pace`]).
+    pub(crate) due: Option<Instant>,
+}
+
+impl Opponent {
+    pub fn new(spec: EngineSpec) -> Opponent {
+        Opponent {
+            spec,
+            name: String::new(),
+            score: None,
+            dead: false,
+            queued: None,
+            due: None,
+        }
+    }
+
+    /// The same engine for a new game: what it is and whether it runs,
+    /// nothing of the last game.
+    pub fn same_engine(&self) -> Opponent {
+        Opponent {
+            spec: self.spec.clone(),
+            name: self.name.clone(),
+            dead: self.dead,
+            ..Opponent::new(self.spec.clone())
+        }
+    }
+
+    /// Holds `m` until `due` (the move is shown then).
+    pub fn hold(&mut self, m: Move, due: Instant) {
+        self.queued = Some((m, due));
+    }
+
+    /// The held move, once it is due.
+    pub fn take_due(&mut self, now: Instant) -> Option<Move> {
+        match self.queued {
+            Some((m, due)) if now >= due => {
+                self.queued = None;
+                Some(m)
+            }
+            _ => None,
+        }
+    }
+
+    /// Forgets the move it was about to play and what it said about the
+    /// position (a takeback, a new position).
+    pub fn forget(&mut self) {
+        self.queued = None;
+        self.due = None;
+        self.score = None;
     }
 }
 

@@ -31,7 +31,7 @@ mod msg;
 pub mod screen;
 mod shared;
 
-pub use chess::{ChessGame, OpeningName, REPLY_DELAY, TaskView, TrainerGame};
+pub use chess::{ChessGame, OpeningName, Opponent, REPLY_DELAY, TaskView, TrainerGame};
 pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, VARIANTS, external_command, time_choices};
 pub use drill::{Drill, DrillKind, DrillState, RetryItem};
 pub use msg::{Effect, Msg, ReviewRequest, Slot};
@@ -232,6 +232,23 @@ impl SearchView {
         self.lines[idx] = line;
     }
 }
+
+/// Analysis mode: whether it is on, and the search that follows the
+/// position shown.
+#[derive(Clone, Debug, Default)]
+pub struct Analysis {
+    /// On, with its number of lines; None: off.
+    pub mode: Option<AnalysisMode>,
+    /// The position (half-move, hash) and line count the running search is
+    /// for.
+    pub(crate) running: Option<AnalysisKey>,
+    /// A search that ended by itself (mate found, depth limit): not to be
+    /// started again for the same position and lines.
+    pub(crate) done: Option<AnalysisKey>,
+}
+
+/// What an analysis search is about: half-move, line count, position hash.
+pub type AnalysisKey = (usize, usize, u64);
 
 /// Analysis mode settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -154,7 +154,7 @@ fn analysis_mode_follows_the_position() {
     a.start_game(setup(Mode::HumanVsHuman, None, None), t);
     a.take_effects();
     command(&mut a, Action::Analyse, t);
-    assert_eq!(a.chess().analysis, Some(AnalysisMode { lines: 3 }));
+    assert_eq!(a.chess().analysis.mode, Some(AnalysisMode { lines: 3 }));
     let req = take_go(&mut a, Slot::Assistant).expect("analysis starts");
     assert_eq!(req.purpose, Purpose::Analysis);
     assert_eq!(req.multipv, 3);
@@ -186,7 +186,7 @@ fn analysis_mode_follows_the_position() {
         a.ui.status
     );
     command(&mut a, Action::Analyse, t);
-    assert_eq!(a.chess().analysis, None);
+    assert_eq!(a.chess().analysis.mode, None);
     assert!(
         a.take_effects()
             .iter()

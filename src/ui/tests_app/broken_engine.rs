@@ -66,7 +66,7 @@ fn play_against(mode: &str, xboard: bool, bin: &Path) -> (App, String, Duration,
             match effect {
                 Effect::StartEngine(spec) => engine = Some(spawn(&spec)),
                 Effect::Go(Slot::Opponent, req) => engine
-                    .get_or_insert_with(|| spawn(&a.chess().spec))
+                    .get_or_insert_with(|| spawn(&a.chess().opponent.spec))
                     .go(*req),
                 Effect::Stop(Slot::Opponent) => engine.iter_mut().for_each(|e| e.stop()),
                 Effect::NewGame => engine.iter_mut().for_each(|e| e.new_game()),

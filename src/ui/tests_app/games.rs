@@ -510,7 +510,7 @@ fn engine_moves_take_a_players_time_with_a_clock() {
         let now = t + Duration::from_secs(20 * i as u64);
         type_str(&mut a, m, now);
         let req = take_go(&mut a, Slot::Opponent).expect("engine asked");
-        let due = a.chess().move_due.expect("a paced move with a clock");
+        let due = a.chess().opponent.due.expect("a paced move with a clock");
         assert!(due > now, "never instantly");
         assert!(
             due <= now + Duration::from_secs(20),

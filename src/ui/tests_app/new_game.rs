@@ -254,7 +254,7 @@ fn a_new_chess_game_asks_its_engine() {
         reply(&mut a, &req, "e7e5", t);
         new_game_from_dialog(&mut a, t);
         assert!(a.chess().game.moves().is_empty(), "{engine:?}: a new game");
-        assert_eq!(a.chess().spec, engine, "the same opponent");
+        assert_eq!(a.chess().opponent.spec, engine, "the same opponent");
         type_str(&mut a, "d4", t);
         let req = take_go(&mut a, Slot::Opponent).expect("the new game's engine is asked");
         assert_eq!(req.moves.len(), 1, "{engine:?}: asked about 1. d4");

@@ -181,7 +181,7 @@ fn play_from_here_starts_a_game_from_the_position() {
 fn leaving_restores_analysis_and_old_messages_are_ignored() {
     let now = Instant::now();
     let mut a = app();
-    assert!(a.chess().analysis.is_none());
+    assert!(a.chess().analysis.mode.is_none());
     let text = format!("{OPERA}{BAD}{OPERA}");
     // Opened while no analysis was on.
     a.open_file(PathBuf::from("a.pgn"), None);
@@ -196,7 +196,10 @@ fn leaving_restores_analysis_and_old_messages_are_ignored() {
         now,
     );
     key(&mut a, KeyCode::Esc, now);
-    assert!(a.chess().analysis.is_some(), "analysis follows the replay");
+    assert!(
+        a.chess().analysis.mode.is_some(),
+        "analysis follows the replay"
+    );
     // The check of another file does not land here.
     a.update(
         Msg::Checked {
@@ -246,7 +249,7 @@ fn leaving_restores_analysis_and_old_messages_are_ignored() {
     shift(&mut a, 'P', now);
     assert!(a.task::<Replay>().is_none());
     assert!(
-        a.chess().analysis.is_none(),
+        a.chess().analysis.mode.is_none(),
         "no engine lines while you play"
     );
 }

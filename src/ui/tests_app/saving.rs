@@ -57,7 +57,7 @@ fn autosave_after_every_move_and_resume() {
             human: Color::Black
         }
     );
-    assert_eq!(b.chess().spec, EngineSpec::BuiltIn { level: 5 });
+    assert_eq!(b.chess().opponent.spec, EngineSpec::BuiltIn { level: 5 });
     assert_eq!(uci_moves(&b), ["d2d4", "d7d5"]);
     // Clock times come back from the [%clk] comments.
     let c = b.chess().clocks.as_ref().unwrap();

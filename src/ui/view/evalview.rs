@@ -103,7 +103,7 @@ pub(super) fn draw_eval(buf: &mut Buffer, app: &ChessView<'_>, simple_first: boo
     let board = app.s.board();
     // Against a built-in level 1-7 the full table explains what that
     // level evaluates with: the weights it was calibrated with.
-    let level = match (app.s.mode, &app.s.spec) {
+    let level = match (app.s.mode, &app.s.opponent.spec) {
         (Mode::HumanVsHuman, _) => None,
         (_, EngineSpec::BuiltIn { level }) => Some(*level).filter(|&l| {
             Level::new(l).is_some_and(|l| Engine::weights_for(l) == eval::WeightSet::Levels)

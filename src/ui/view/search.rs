@@ -153,7 +153,7 @@ pub(super) fn draw_search(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
     let accent = Style::default().fg(theme.accent);
     let s = &app.s.search;
     let name = if s.engine.is_empty() {
-        app.s.spec.describe()
+        app.s.opponent.spec.describe()
     } else {
         s.engine.clone()
     };

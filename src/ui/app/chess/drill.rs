@@ -128,13 +128,11 @@ impl Chess<'_, Drill> {
         self.s.game = Game::new(Board::from_chess(run.start().clone()));
         self.s.mode = Mode::HumanVsEngine { human: solver };
         self.s.clocks = None;
-        self.s.queued = None;
-        self.s.move_due = None;
+        self.s.opponent.forget();
         self.s.pick.selected = None;
         self.s.pick.clear();
         self.s.hint = None;
         self.s.evals.clear();
-        self.s.engine_score = None;
         self.s.save_path = None;
         self.s.saved = false;
         self.s.scroll = 0;
@@ -196,7 +194,7 @@ impl Chess<'_, Drill> {
             } else {
                 REPLY_DELAY
             };
-            self.s.queued = Some((m, now + delay));
+            self.s.opponent.hold(m, now + delay);
         }
     }
 

@@ -30,7 +30,7 @@ impl<T: Task> Chess<'_, T> {
         if self.engine_to_move() && !self.engine_thinking() {
             // The engine claims a draw it is entitled to when it is not better.
             if let Some(claim) = self.claimable_draw()
-                && self.s.engine_score.is_none_or(|s| s.0 <= 0)
+                && self.s.opponent.score.is_none_or(|s| s.0 <= 0)
             {
                 self.finish(claim, now);
                 return;
@@ -60,13 +60,13 @@ impl<T: Task> Chess<'_, T> {
     /// Asks the opponent engine for its move (with the clock, or the
     /// limits of its spec).
     pub(super) fn ask_engine(&mut self, now: Instant) {
-        if self.s.engine_dead {
+        if self.s.opponent.dead {
             self.ui
                 .effects
-                .push(Effect::StartEngine(self.s.spec.clone()));
-            self.s.engine_dead = false;
+                .push(Effect::StartEngine(self.s.opponent.spec.clone()));
+            self.s.opponent.dead = false;
         }
-        let mut limits = self.s.spec.move_limits();
+        let mut limits = self.s.opponent.spec.move_limits();
         if let Some(c) = &self.s.clocks {
             limits.clock = Some(Clock {
                 wtime: Some(c.remaining(Color::White, now)),
@@ -75,26 +75,26 @@ impl<T: Task> Chess<'_, T> {
                 binc: c.control.increment,
                 movestogo: None,
             });
-        } else if matches!(self.s.spec, EngineSpec::External { .. })
+        } else if matches!(self.s.opponent.spec, EngineSpec::External { .. })
             && limits.depth.is_none()
             && limits.movetime.is_none()
             && limits.nodes.is_none()
         {
             // An external engine without a clock: a second per move.
             limits.movetime = Some(Duration::from_secs(1));
-        } else if matches!(self.s.spec, EngineSpec::BuiltIn { level: 8 })
+        } else if matches!(self.s.opponent.spec, EngineSpec::BuiltIn { level: 8 })
             && limits.depth.is_none()
             && limits.movetime.is_none()
         {
             // Full strength without a clock: two seconds per move.
             limits.movetime = Some(Duration::from_secs(2));
         }
-        self.s.move_due = self.paced_move(now);
+        self.s.opponent.due = self.paced_move(now);
         let id = self.ui.next_id;
         self.ui.next_id += 1;
         self.s.pending.push((Slot::Opponent, id, Purpose::Move));
         self.s.search = SearchView::new(
-            self.s.opponent_name.clone(),
+            self.s.opponent.name.clone(),
             self.board(),
             self.s.game.moves().len(),
             now,
@@ -121,7 +121,7 @@ impl<T: Task> Chess<'_, T> {
             return None;
         }
         let turn = self.board().turn();
-        let level = match self.s.spec {
+        let level = match self.s.opponent.spec {
             EngineSpec::BuiltIn { level } => Some(level),
             _ => None,
         };
@@ -154,7 +154,8 @@ impl<T: Task> Chess<'_, T> {
         // Analysing already: its best line is the hint.
         if self
             .s
-            .analysis_running
+            .analysis
+            .running
             .is_some_and(|(ply, _, _)| ply == self.s.game.moves().len())
             && let Some(line) = self.s.search.lines.first().filter(|l| !l.pv.is_empty())
         {
@@ -209,13 +210,14 @@ impl<T: Task> Chess<'_, T> {
         let want = self
             .s
             .analysis
+            .mode
             .filter(|_| {
                 !self.engine_thinking()
                     && !self.s.paused
                     && crate::engine::has_legal_moves(self.board())
             })
             .map(|a| (ply, a.lines, self.board().hash()));
-        if want.is_some() && want == self.s.analysis_done {
+        if want.is_some() && want == self.s.analysis.done {
             return; // finished by itself: the panel keeps its result
         }
         let running = self
@@ -224,7 +226,7 @@ impl<T: Task> Chess<'_, T> {
             .iter()
             .find(|p| p.2 == Purpose::Analysis)
             .map(|p| p.1);
-        let current = running.zip(self.s.analysis_running);
+        let current = running.zip(self.s.analysis.running);
         if want.is_some() && current.is_some_and(|(_, w)| Some(w) == want) {
             return;
         }
@@ -233,7 +235,7 @@ impl<T: Task> Chess<'_, T> {
             self.ui.effects.push(Effect::Stop(Slot::Assistant));
             self.s.search.thinking = self.engine_thinking();
         }
-        self.s.analysis_running = None;
+        self.s.analysis.running = None;
         let Some((ply, lines, hash)) = want else {
             return;
         };
@@ -244,7 +246,7 @@ impl<T: Task> Chess<'_, T> {
         self.s
             .pending
             .push((Slot::Assistant, id, Purpose::Analysis));
-        self.s.analysis_running = Some((ply, lines, hash));
+        self.s.analysis.running = Some((ply, lines, hash));
         self.s.search = SearchView::new(
             format!(
                 "Kibitz analysis, {lines} line{}",
@@ -340,7 +342,7 @@ impl<T: Task> Chess<'_, T> {
             self.ui.overlay = Overlay::None;
         }
         self.stop_all();
-        self.s.queued = None;
+        self.s.opponent.queued = None;
         if let Some(c) = &mut self.s.clocks {
             c.pause(now);
         }
@@ -376,13 +378,10 @@ impl<T: Task> Chess<'_, T> {
         if self.is_over() || self.s.paused {
             return;
         }
-        if let Some((m, due)) = self.s.queued
-            && now >= due
+        if let Some(m) = self.s.opponent.take_due(now)
+            && self.board().is_legal(m)
         {
-            self.s.queued = None;
-            if self.board().is_legal(m) {
-                self.play(m, now);
-            }
+            self.play(m, now);
         }
         if let Some(flagged) = self.s.clocks.as_ref().and_then(|c| c.flagged(now)) {
             self.flag_fall(flagged, now);
@@ -409,7 +408,7 @@ impl<T: Task> Chess<'_, T> {
         match e {
             EngineEvent::Ready { name } => {
                 if slot == Slot::Opponent {
-                    self.s.opponent_name = name.clone();
+                    self.s.opponent.name = name.clone();
                     if !self.s.pending.iter().any(|p| p.2 == Purpose::Hint) {
                         self.s.search.engine = name;
                     }
@@ -425,8 +424,8 @@ impl<T: Task> Chess<'_, T> {
                 }
                 // The opponent is gone: the game cannot go on. The next
                 // request (a new game, or after a takeback) starts a new one.
-                let name = std::mem::take(&mut self.s.opponent_name);
-                self.s.engine_dead = true;
+                let name = std::mem::take(&mut self.s.opponent.name);
+                self.s.opponent.dead = true;
                 if !self.is_over() && self.s.mode != Mode::HumanVsHuman {
                     let loser = match self.s.mode {
                         Mode::HumanVsEngine { human } => !human,
@@ -468,7 +467,7 @@ impl<T: Task> Chess<'_, T> {
                     && let Some(s) = line.score
                 {
                     if slot == Slot::Opponent {
-                        self.s.engine_score = Some(s);
+                        self.s.opponent.score = Some(s);
                     }
                     if line.bound.is_none_or(|b| b == Bound::Exact)
                         && let Some(b) = self.s.search.board.clone()
@@ -502,7 +501,7 @@ impl<T: Task> Chess<'_, T> {
                 match purpose {
                     // An analysis that ends by itself (a mate found, the
                     // depth limit) is not started again for this position.
-                    Purpose::Analysis => self.s.analysis_done = self.s.analysis_running,
+                    Purpose::Analysis => self.s.analysis.done = self.s.analysis.running,
                     Purpose::Check => T::checked(self, id, score, now),
                     Purpose::Hint => {
                         if let Some(mv) = best {
@@ -523,7 +522,7 @@ impl<T: Task> Chess<'_, T> {
                     }
                     Purpose::Move => {
                         if let Some(s) = score {
-                            self.s.engine_score = Some(s);
+                            self.s.opponent.score = Some(s);
                         }
                         if self.is_over() || self.s.paused {
                             return;
@@ -541,8 +540,8 @@ impl<T: Task> Chess<'_, T> {
                                             && self.s.clocks.is_none()
                                     });
                                 // With a clock: a player's time (paced).
-                                match watch.max(self.s.move_due.take()) {
-                                    Some(due) if now < due => self.s.queued = Some((m, due)),
+                                match watch.max(self.s.opponent.due.take()) {
+                                    Some(due) if now < due => self.s.opponent.hold(m, due),
                                     _ => self.play(m, now),
                                 }
                             }
@@ -567,7 +566,7 @@ impl<T: Task> Chess<'_, T> {
         );
         self.ui.error(format!(
             "{} ({}) played an illegal move ({text}) and loses the game.",
-            self.s.opponent_name,
+            self.s.opponent.name,
             color_name(offender)
         ));
     }
@@ -622,9 +621,8 @@ impl<T: Task> Chess<'_, T> {
             c.start(self.s.game.current().turn(), now);
         }
         self.forget_hint();
-        self.s.queued = None;
+        self.s.opponent.forget();
         self.s.pick.selected = None;
-        self.s.engine_score = None;
         self.s.search.lines.clear();
         // The panel's search was about a position taken back: it goes.
         if self.s.search.ply > self.s.game.moves().len() {
@@ -688,7 +686,7 @@ impl<T: Task> Chess<'_, T> {
             }
             Mode::HumanVsEngine { .. } => {
                 let moves = self.s.game.moves().len() / 2;
-                let verdict = self.s.engine_score;
+                let verdict = self.s.opponent.score;
                 let accept = match verdict {
                     Some(s) => s.0 <= -30 || (s.0.abs() <= 15 && moves >= 30),
                     None => false,

@@ -233,7 +233,7 @@ impl<T: Task> Chess<'_, T> {
                 self.open_explorer(crate::ui::explorer::DEFAULT_DEPTH);
             }
             Action::Analyse => {
-                self.s.analysis = match self.s.analysis {
+                self.s.analysis.mode = match self.s.analysis.mode {
                     Some(_) => {
                         self.ui.info("Analysis off.");
                         None
@@ -245,7 +245,7 @@ impl<T: Task> Chess<'_, T> {
                     }
                 };
             }
-            Action::MoreLines | Action::FewerLines => match &mut self.s.analysis {
+            Action::MoreLines | Action::FewerLines => match &mut self.s.analysis.mode {
                 Some(mode) => {
                     mode.lines = if a == Action::MoreLines {
                         (mode.lines + 1).min(5)

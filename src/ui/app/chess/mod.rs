@@ -172,9 +172,9 @@ impl<T: Task> Chess<'_, T> {
         }
         T::covered(self);
         // The analysis stops; it starts again when the screen is back.
-        let analysis = self.s.analysis.take();
+        let analysis = self.s.analysis.mode.take();
         self.sync_analysis(now);
-        self.s.analysis = analysis;
+        self.s.analysis.mode = analysis;
     }
 
     /// Back on top: a game paused for the screen above goes on (a game
@@ -185,7 +185,7 @@ impl<T: Task> Chess<'_, T> {
                 mode: Mode::HumanVsEngine {
                     human: Color::White,
                 },
-                engine: self.s.spec.clone(),
+                engine: self.s.opponent.spec.clone(),
                 time: self.s.time,
                 start: Board::startpos(),
             });

@@ -90,7 +90,7 @@ impl ChessScreen<Replay> {
             task: replay,
         };
         s.game.started_at = Some(now);
-        s.game.analysis = Some(AnalysisMode { lines: 1 });
+        s.game.analysis.mode = Some(AnalysisMode { lines: 1 });
         ui.overlay = Overlay::None;
         s.at(ui).sync_replay();
         s
@@ -262,7 +262,7 @@ impl Chess<'_, Replay> {
         self.s.evals = r.path_evals();
         self.s.hint = None;
         self.s.pick.selected = None;
-        if self.s.analysis.is_none() {
+        if self.s.analysis.mode.is_none() {
             // No search: no lines about another position.
             self.s.search = SearchView::default();
         }

@@ -166,12 +166,12 @@ impl Chess<'_, Replay> {
             mode: Mode::HumanVsEngine {
                 human: board.turn(),
             },
-            engine: self.s.spec.clone(),
+            engine: self.s.opponent.spec.clone(),
             time: self.s.time,
             start: board,
         };
         // The game takes the replay's place (over the game beneath, if any).
-        let mut s = ChessScreen::play(self.s.spec.clone(), self.s.time);
+        let mut s = ChessScreen::play(self.s.opponent.spec.clone(), self.s.time);
         s.at(self.ui).start_game(setup, now);
         self.ui
             .open_instead(Box::new(s), |top| top.as_any().is::<ChessScreen<Replay>>());

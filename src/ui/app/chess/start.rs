@@ -13,7 +13,7 @@ impl<T: Task> Chess<'_, T> {
             mode: Mode::HumanVsEngine {
                 human: Color::White,
             },
-            engine: self.s.spec.clone(),
+            engine: self.s.opponent.spec.clone(),
             time: self.s.time,
             start: Board::startpos(),
         }
@@ -22,14 +22,17 @@ impl<T: Task> Chess<'_, T> {
     pub fn start_game(&mut self, setup: Setup, now: Instant) {
         self.stop_all();
         self.ui.launch_setup = Some(setup.clone());
-        if setup.engine != self.s.spec || self.s.opponent_name.is_empty() || self.s.engine_dead {
+        if setup.engine != self.s.opponent.spec
+            || self.s.opponent.name.is_empty()
+            || self.s.opponent.dead
+        {
             self.ui
                 .effects
                 .push(Effect::StartEngine(setup.engine.clone()));
-            self.s.engine_dead = false;
+            self.s.opponent.dead = false;
         }
         self.ui.effects.push(Effect::NewGame);
-        self.s.spec = setup.engine;
+        self.s.opponent.spec = setup.engine;
         self.s.mode = setup.mode;
         self.s.time = setup.time;
         self.s.game = Game::new(setup.start);
@@ -40,14 +43,13 @@ impl<T: Task> Chess<'_, T> {
             })
         });
         self.s.paused = false;
-        self.s.queued = None;
+        self.s.opponent.forget();
         self.s.last_move_at = None;
         self.s.pick.not_typing();
         self.s.hint = None;
         self.s.pick.selected = None;
         self.close_move_box();
         self.s.scroll = 0;
-        self.s.engine_score = None;
         self.s.search.lines.clear();
         self.s.search.iterations.clear();
         self.s.search.progress = None;
@@ -70,9 +72,12 @@ impl<T: Task> Chess<'_, T> {
             Mode::HumanVsEngine { human } => format!(
                 "You play {} against {}.",
                 color_name(human),
-                self.s.spec.describe()
+                self.s.opponent.spec.describe()
             ),
-            Mode::EngineVsEngine => format!("{} plays itself. p pauses.", self.s.spec.describe()),
+            Mode::EngineVsEngine => format!(
+                "{} plays itself. p pauses.",
+                self.s.opponent.spec.describe()
+            ),
             Mode::HumanVsHuman => "Two players on one keyboard.".to_string(),
         };
         self.ui.info(format!("New game. {who}"));
@@ -82,7 +87,7 @@ impl<T: Task> Chess<'_, T> {
 
     pub(super) fn set_headers(&mut self, now: Instant) {
         let _ = now;
-        let engine = self.s.spec.describe();
+        let engine = self.s.opponent.spec.describe();
         let (white, black) = match self.s.mode {
             Mode::HumanVsEngine {
                 human: Color::White,
@@ -100,8 +105,8 @@ impl<T: Task> Chess<'_, T> {
             self.s.time.map_or("-".to_string(), |t| t.pgn_tag()),
         );
         g.set_header("KibitzMode", self.s.mode.tag());
-        g.set_header("KibitzOpponent", spec_tag(&self.s.spec));
-        if let EngineSpec::BuiltIn { level } = self.s.spec {
+        g.set_header("KibitzOpponent", spec_tag(&self.s.opponent.spec));
+        if let EngineSpec::BuiltIn { level } = self.s.opponent.spec {
             g.set_header("KibitzLevel", level.to_string());
         }
     }
@@ -124,22 +129,22 @@ impl<T: Task> Chess<'_, T> {
         let mut spec = game
             .header("KibitzOpponent")
             .and_then(parse_spec_tag)
-            .unwrap_or_else(|| self.s.spec.clone());
+            .unwrap_or_else(|| self.s.opponent.spec.clone());
         // A saved file names a command to run: only run the one configured
         // here, never a program named by a file.
         if let EngineSpec::External { command } = &spec
-            && crate::ui::state::external_command(&self.s.spec, &self.ui.config).as_deref()
+            && crate::ui::state::external_command(&self.s.opponent.spec, &self.ui.config).as_deref()
                 != Some(command.as_str())
         {
-            spec = self.s.spec.clone();
+            spec = self.s.opponent.spec.clone();
         }
         let time = game
             .header("TimeControl")
             .and_then(TimeControl::from_pgn_tag);
         self.ui.effects.push(Effect::StartEngine(spec.clone()));
-        self.s.engine_dead = false;
+        self.s.opponent.dead = false;
         self.ui.effects.push(Effect::NewGame);
-        self.s.spec = spec;
+        self.s.opponent.spec = spec;
         self.s.mode = mode;
         self.s.time = time;
         // Clocks: the last [%clk] of each side.
@@ -155,7 +160,7 @@ impl<T: Task> Chess<'_, T> {
         });
         self.s.game = game;
         self.s.evals.clear();
-        self.s.queued = None;
+        self.s.opponent.forget();
         // Started (resumed) now: a screen opened over it and closed again
         // comes back to this game, not to a new one.
         self.s.started_at = Some(now);

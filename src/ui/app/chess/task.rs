@@ -128,7 +128,7 @@ pub trait Task: Sized + 'static {
     fn new_game_settings(c: &Chess<'_, Self>) -> (Mode, EngineSpec, Option<TimeControl>) {
         match &c.ui.launch_setup {
             Some(l) => (l.mode, l.engine.clone(), l.time),
-            None => (c.s.mode, c.s.spec.clone(), c.s.time),
+            None => (c.s.mode, c.s.opponent.spec.clone(), c.s.time),
         }
     }
 
@@ -149,7 +149,7 @@ impl Task for Play {
     }
 
     fn new_game_settings(c: &Chess<'_, Self>) -> (Mode, EngineSpec, Option<TimeControl>) {
-        (c.s.mode, c.s.spec.clone(), c.s.time)
+        (c.s.mode, c.s.opponent.spec.clone(), c.s.time)
     }
 
     /// A game of yours with a file: how to learn from it (the file picker

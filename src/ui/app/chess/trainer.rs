@@ -190,7 +190,7 @@ impl Chess<'_, TrainerGame> {
         let current = self.s.game.current().clone();
         self.note_eval(ply, &current, tr::probe_score(probe));
         if current.turn() != human {
-            self.s.engine_score = Some(tr::probe_score(probe));
+            self.s.opponent.score = Some(tr::probe_score(probe));
         }
         let you = color_name(human);
         let goal = match start_probe.wdl {
@@ -269,7 +269,7 @@ impl Chess<'_, TrainerGame> {
         match tr::best_moves(&t, &board) {
             Some(best) if !best.is_empty() => {
                 let pick = tr::pick_reply(&t, &board, &best, &mut self.ui.trainer.rng);
-                self.s.queued = Some((pick, now + REPLY_DELAY));
+                self.s.opponent.hold(pick, now + REPLY_DELAY);
             }
             _ => self
                 .ui
@@ -290,7 +290,7 @@ impl Chess<'_, TrainerGame> {
             self.note_eval(ply, &after_board, tr::probe_score(a));
             if after_board.turn() != human {
                 // What the tables' side stands to get (draw claims).
-                self.s.engine_score = Some(tr::probe_score(a));
+                self.s.opponent.score = Some(tr::probe_score(a));
             }
         }
         if before.turn() != human {

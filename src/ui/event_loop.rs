@@ -406,7 +406,7 @@ impl Runtime {
                 if let Some(d) = &app.ui.dirs.data {
                     let state = config::State {
                         theme: Some(app.theme().name.clone()),
-                        flipped: app.ui.flipped,
+                        flipped: app.ui.look.flipped,
                     };
                     if let Err(e) =
                         std::fs::create_dir_all(d).and_then(|_| state.save(&d.join("state.toml")))

@@ -265,19 +265,20 @@ pub(super) fn prepare(opts: &Options) -> Result<Prepared> {
     if let Some(name) = wanted_theme {
         match app
             .ui
+            .look
             .themes
             .iter()
             .position(|t| t.name.eq_ignore_ascii_case(&name))
         {
-            Some(i) => app.ui.theme = i,
+            Some(i) => app.ui.look.theme = i,
             None if opts.theme.is_some() => {
-                let names: Vec<&str> = app.ui.themes.iter().map(|t| t.name.as_str()).collect();
+                let names: Vec<&str> = app.ui.look.themes.iter().map(|t| t.name.as_str()).collect();
                 bail!("no theme '{name}' (have: {})", names.join(", "));
             }
             None => {}
         }
     }
-    app.ui.flipped = state.flipped;
+    app.ui.look.flipped = state.flipped;
     app.ui.dirs.samples = samples_dir();
 
     let mut setup = app.default_setup();

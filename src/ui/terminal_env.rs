@@ -104,15 +104,15 @@ pub fn check(env: &Env) -> Result<Adapt, String> {
 /// theme, which stays) and returns the notes for the first screen.
 pub(super) fn apply(a: Adapt, app: &mut super::app::App, theme_asked: bool) -> Vec<String> {
     if a.plain {
-        app.ui.ascii = true;
-        app.ui.plain = true;
+        app.ui.look.ascii = true;
+        app.ui.look.plain = true;
     }
     if a.few_colours
         && !theme_asked
-        && let Some(i) = app.ui.themes.iter().position(|t| t.name == "Plain")
+        && let Some(i) = app.ui.look.themes.iter().position(|t| t.name == "Plain")
     {
-        app.ui.theme = i;
-        app.ui.ascii = true;
+        app.ui.look.theme = i;
+        app.ui.look.ascii = true;
     }
     a.notes
 }

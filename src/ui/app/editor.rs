@@ -48,7 +48,7 @@ impl Screen for EditorScreen {
             let r = (sq.rank() as i32 + dr).clamp(0, 7) as u32;
             Square::from_coords(shakmaty::File::new(f), shakmaty::Rank::new(r))
         };
-        let flip = if ui.flipped { -1 } else { 1 };
+        let flip = if ui.look.flipped { -1 } else { 1 };
         match k.code {
             KeyCode::Up => ed.cursor = step(ed.cursor, 0, flip),
             KeyCode::Down => ed.cursor = step(ed.cursor, 0, -flip),
@@ -84,7 +84,7 @@ impl Screen for EditorScreen {
     /// A click on the board moves the cursor there.
     fn mouse(&mut self, ui: &mut Shared, m: MouseEvent, _now: Instant) {
         if let (MouseEventKind::Down(MouseButton::Left), Some(geo)) = (m.kind, ui.geometry())
-            && let Some(sq) = geo.square_at(m.column, m.row, ui.flipped)
+            && let Some(sq) = geo.square_at(m.column, m.row, ui.look.flipped)
         {
             self.ed.cursor = sq;
         }

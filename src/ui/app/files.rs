@@ -190,7 +190,7 @@ impl App {
         let wanted = opening.game;
         let index = wanted.filter(|&g| g < n).unwrap_or(0);
         let mut house = HouseReplay::new(Some(path.clone()), games, index);
-        house.flipped = self.ui.flipped;
+        house.flipped = self.ui.look.flipped;
         if n > 1 && wanted.is_none() {
             house.list = Some(index);
         }

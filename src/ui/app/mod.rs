@@ -382,7 +382,7 @@ impl App {
         if self.top().fits(area) {
             super::view::draw_overlays(buf, area, &self.ui, self.replaying());
         }
-        if self.ui.plain {
+        if self.ui.look.plain {
             super::view::asciify(buf, area);
         }
     }

@@ -36,7 +36,7 @@ pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, VARIANTS, external_command
 pub use drill::{Drill, DrillKind, DrillState, RetryItem};
 pub use msg::{Effect, Msg, ReviewRequest, Slot};
 pub use screen::{Nav, Screen};
-pub use shared::{Dirs, Shared, TrainerState};
+pub use shared::{Dirs, Look, Shared, TrainerState};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {

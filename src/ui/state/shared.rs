@@ -31,18 +31,45 @@ pub struct TrainerState {
 }
 
 /// The part of the app every screen sees.
-pub struct Shared {
-    pub config: Config,
-    pub keys: KeyMap,
+/// How the board and the scores are shown, whatever the screen: the colour
+/// theme, the pieces, which way up the board is, whose view scores take.
+/// Remembered between runs (see `Effect::SaveState`).
+#[derive(Clone, Debug)]
+pub struct Look {
     pub themes: Vec<Theme>,
+    /// The theme in use (an index into `themes`).
     pub theme: usize,
+    /// Letters for the pieces instead of figurines.
     pub ascii: bool,
     /// Plain mode (the locale is not UTF-8): every frame is drawn in
     /// ASCII only.
     pub plain: bool,
+    /// Black at the bottom.
     pub flipped: bool,
     /// Show scores from White's point of view instead of the side to move's.
     pub white_view: bool,
+}
+
+impl Look {
+    pub fn theme(&self) -> &Theme {
+        &self.themes[self.theme.min(self.themes.len().saturating_sub(1))]
+    }
+
+    /// Goes on to the next theme; false when there is none to go to.
+    pub fn next_theme(&mut self) -> bool {
+        if self.themes.is_empty() {
+            return false;
+        }
+        self.theme = (self.theme + 1) % self.themes.len();
+        true
+    }
+}
+
+pub struct Shared {
+    /// How the board and scores are shown: theme, pieces, orientation.
+    pub look: Look,
+    pub config: Config,
+    pub keys: KeyMap,
     pub status: Option<Status>,
     /// The overlay above whatever screen is on top.
     pub overlay: Overlay,
@@ -84,13 +111,15 @@ impl Shared {
             .unwrap_or(0);
         Shared {
             keys: config.keys.clone(),
-            ascii: config.piece_style == PieceStyle::Ascii,
-            plain: false,
+            look: Look {
+                ascii: config.piece_style == PieceStyle::Ascii,
+                plain: false,
+                themes,
+                theme,
+                flipped: false,
+                white_view: true,
+            },
             config,
-            themes,
-            theme,
-            flipped: false,
-            white_view: true,
             status: None,
             overlay: Overlay::None,
             effects: Vec::new(),
@@ -121,7 +150,7 @@ impl Shared {
     }
 
     pub fn theme(&self) -> &Theme {
-        &self.themes[self.theme.min(self.themes.len().saturating_sub(1))]
+        self.look.theme()
     }
 
     pub fn info(&mut self, text: impl Into<String>) {
@@ -191,8 +220,7 @@ impl Shared {
 
     /// The next colour theme (remembered).
     pub fn cycle_theme(&mut self) {
-        if !self.themes.is_empty() {
-            self.theme = (self.theme + 1) % self.themes.len();
+        if self.look.next_theme() {
             let name = self.theme().name.clone();
             self.info(format!("Theme: {name}"));
             self.effects.push(Effect::SaveState);

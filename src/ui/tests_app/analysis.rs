@@ -91,7 +91,7 @@ fn search_panel_rows_progress_and_white_view() {
     assert!(s.contains("+0.20") && s.contains("+0.35"), "{s}");
     assert!(s.contains("1... e5 2. Nf3"), "PV in SAN: {s}");
     key(&mut a, KeyCode::Char('w'), t);
-    assert!(!a.ui.white_view);
+    assert!(!a.ui.look.white_view);
     let s = render(&a, 160, 50);
     assert!(s.contains("-0.20") && s.contains("-0.35"), "{s}");
     // The eval is remembered for the position after 1. e4, White's view.
@@ -422,7 +422,7 @@ fn clicks_do_not_reach_the_game_under_the_explorer() {
         .unwrap()
         .board;
     let click = |a: &mut App, sq: Square| {
-        let r = g.rect_of(sq, a.ui.flipped);
+        let r = g.rect_of(sq, a.ui.look.flipped);
         for kind in [
             MouseEventKind::Down(MouseButton::Left),
             MouseEventKind::Up(MouseButton::Left),

@@ -38,7 +38,7 @@ fn a_puzzle_is_solved_move_by_move_and_a_wrong_move_is_not_played() {
     a.ui.puzzles = Some(store_with(BACK_RANK));
     command(&mut a, Action::Puzzles, now);
     assert_eq!(a.depth(), 2, "the puzzle screen opens over the game");
-    assert!(a.ui.flipped, "Black solves: the board turns");
+    assert!(a.ui.look.flipped, "Black solves: the board turns");
     assert!(uci_moves(&a).is_empty(), "the opponent's move comes first");
     let t = now + REPLY_DELAY * 3;
     a.update(Msg::Tick, t);

@@ -206,7 +206,7 @@ fn crazyhouse_replays_with_pockets() {
     for _ in 0..4 {
         key(&mut a, KeyCode::Right, t0);
     }
-    a.ui.ascii = true;
+    a.ui.look.ascii = true;
     let line_of = |screen: &str, name: &str| {
         screen
             .lines()

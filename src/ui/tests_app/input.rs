@@ -65,7 +65,7 @@ fn cursor_selection_and_enter_move() {
         ),
         t,
     );
-    assert!(b.ui.flipped);
+    assert!(b.ui.look.flipped);
     let c = b.chess().pick.cursor;
     key(&mut b, KeyCode::Up, t);
     assert_eq!(b.chess().pick.cursor.rank() as u32 + 1, c.rank() as u32);
@@ -79,7 +79,7 @@ fn mouse_click_and_drag() {
         .unwrap()
         .board;
     let click = |a: &mut App, sq: Square, kind: MouseEventKind| {
-        let r = geo.rect_of(sq, a.ui.flipped);
+        let r = geo.rect_of(sq, a.ui.look.flipped);
         a.update(
             Msg::Mouse(MouseEvent {
                 kind,
@@ -195,7 +195,7 @@ fn dragging_an_already_selected_piece_moves_it() {
         .unwrap()
         .board;
     let mouse = |a: &mut App, sq: Square, kind: MouseEventKind| {
-        let r = geo.rect_of(sq, a.ui.flipped);
+        let r = geo.rect_of(sq, a.ui.look.flipped);
         a.update(
             Msg::Mouse(MouseEvent {
                 kind,
@@ -253,14 +253,14 @@ fn an_illegal_move_after_a_command_letter_is_explained_not_replaced() {
         ),
         t,
     );
-    let flipped = a.ui.flipped;
+    let flipped = a.ui.look.flipped;
     type_str(&mut a, "fxe5", t);
     assert!(
         a.chess().game.moves().is_empty(),
         "typing the illegal fxe5 played {:?} (flipped {} -> {})",
         uci_moves(&a),
         flipped,
-        a.ui.flipped
+        a.ui.look.flipped
     );
 }
 #[test]
@@ -335,7 +335,7 @@ fn a_cursor_letter_is_forgotten_after_a_mouse_move() {
         .unwrap()
         .board;
     for sq in [Square::E1, Square::D1] {
-        let r = geo.rect_of(sq, a.ui.flipped);
+        let r = geo.rect_of(sq, a.ui.look.flipped);
         for kind in [
             MouseEventKind::Down(MouseButton::Left),
             MouseEventKind::Up(MouseButton::Left),

@@ -151,7 +151,7 @@ fn square_symbol(a: &App, w: u16, h: u16, sq: Square) -> String {
     let geo = view::layout(ratatui::layout::Rect::new(0, 0, w, h))
         .unwrap()
         .board;
-    let r = geo.rect_of(sq, a.ui.flipped);
+    let r = geo.rect_of(sq, a.ui.look.flipped);
     term.backend().buffer()[(r.x + r.width / 2, r.y + r.height / 2)]
         .symbol()
         .to_string()
@@ -171,7 +171,7 @@ fn piece_pixels(
     let geo = view::layout(ratatui::layout::Rect::new(0, 0, w, h))
         .unwrap()
         .board;
-    let r = geo.rect_of(sq, a.ui.flipped);
+    let r = geo.rect_of(sq, a.ui.look.flipped);
     let buf = term.backend().buffer();
     let mut out = Vec::new();
     for py in 0..r.height * 2 {

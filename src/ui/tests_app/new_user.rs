@@ -71,7 +71,7 @@ fn a_refused_move_does_not_swallow_command_keys() {
         a.start_game(setup(WHITE, None, None), t);
         type_str(&mut a, "O-O", t);
         assert!(a.chess().pick.typing.refused, "O-O is refused");
-        let flipped = a.ui.flipped;
+        let flipped = a.ui.look.flipped;
         if k.is_ascii_uppercase() {
             shift(&mut a, k, t);
         } else {
@@ -82,7 +82,7 @@ fn a_refused_move_does_not_swallow_command_keys() {
                 matches!(a.ui.overlay, Overlay::Help { .. }),
                 "? opens the help"
             ),
-            "flip" => assert_ne!(a.ui.flipped, flipped, "F flips the board"),
+            "flip" => assert_ne!(a.ui.look.flipped, flipped, "F flips the board"),
             "quit" => assert!(a.ui.quit, "q quits"),
             _ => assert_eq!(a.chess().pick.typing.text, "e", "a move is typed afresh"),
         }

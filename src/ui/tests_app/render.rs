@@ -20,7 +20,7 @@ fn render_pieces_on_their_squares() {
             .unwrap()
             .board;
         for flipped in [false, true] {
-            a.ui.flipped = flipped;
+            a.ui.look.flipped = flipped;
             let theme = a.theme().clone();
             let expect = [
                 (Square::A1, Role::Rook, theme.white_piece),
@@ -53,8 +53,8 @@ fn render_pieces_on_their_squares() {
             }
         }
     }
-    a.ui.flipped = false;
-    a.ui.ascii = true;
+    a.ui.look.flipped = false;
+    a.ui.look.ascii = true;
     assert_eq!(square_symbol(&a, 120, 40, Square::A1), "R");
     assert_eq!(square_symbol(&a, 120, 40, Square::H1), "q");
     assert_eq!(square_symbol(&a, 120, 40, Square::E8), "k");
@@ -66,7 +66,7 @@ fn render_pieces_on_their_squares() {
         .filter(|c| c.is_ascii_digit())
         .collect();
     assert_eq!(ranks, "87654321");
-    a.ui.flipped = true;
+    a.ui.look.flipped = true;
     let s = render(&a, 120, 40);
     let ranks: String = s
         .lines()
@@ -86,7 +86,7 @@ fn large_board_draws_pieces_with_outlines() {
     assert!(!piece_pixels(&a, 200, 60, Square::E1, outline).is_empty());
     assert!(piece_pixels(&a, 200, 60, Square::E8, outline).is_empty());
     // ASCII mode never draws pixels, even with room for them.
-    a.ui.ascii = true;
+    a.ui.look.ascii = true;
     assert_eq!(square_symbol(&a, 200, 60, Square::E1), "K");
 }
 #[test]
@@ -256,8 +256,8 @@ fn plain_mode_draws_every_screen_in_ascii() {
     // on the play screen and over its overlays.
     let t = Instant::now();
     let mut a = app();
-    a.ui.plain = true;
-    a.ui.ascii = true;
+    a.ui.look.plain = true;
+    a.ui.look.ascii = true;
     a.start_game(setup(WHITE, None, None), t);
     type_str(&mut a, "e4", t);
     for overlay in [None, Some(Action::Help), Some(Action::EvalBreakdown)] {
@@ -271,8 +271,8 @@ fn plain_mode_draws_every_screen_in_ascii() {
         a.ui.overlay = Overlay::None;
     }
     // Without plain mode the same screen has its figurines and frames.
-    a.ui.plain = false;
-    a.ui.ascii = false;
+    a.ui.look.plain = false;
+    a.ui.look.ascii = false;
     assert!(!render(&a, 100, 32).is_ascii());
 }
 

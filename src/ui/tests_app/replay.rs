@@ -560,7 +560,7 @@ fn own_moves_become_variations() {
         .unwrap()
         .board;
     let click = |a: &mut App, sq: Square| {
-        let r = geo.rect_of(sq, a.ui.flipped);
+        let r = geo.rect_of(sq, a.ui.look.flipped);
         a.update(
             Msg::Mouse(MouseEvent {
                 kind: MouseEventKind::Down(MouseButton::Left),

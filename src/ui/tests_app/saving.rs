@@ -86,7 +86,7 @@ fn ascii_config_and_unknown_engine_failure() {
         ..Config::default()
     };
     let mut a = App::new(cfg, theme::builtin(), None);
-    assert!(a.ui.ascii);
+    assert!(a.ui.look.ascii);
     a.start_game(setup(WHITE, None, None), t);
     type_str(&mut a, "e4", t);
     a.take_effects();

@@ -97,7 +97,7 @@ fn the_menu_offers_black_and_difficulty() {
     let trainer = a.task::<TrainerGame>().expect("started");
     assert_eq!(trainer.human, Color::Black);
     assert_eq!(a.board().turn(), Color::Black);
-    assert!(a.ui.flipped, "Black at the bottom");
+    assert!(a.ui.look.flipped, "Black at the bottom");
     assert!(trainer.start.dtm >= 13, "hard KQvK: {}", trainer.start.dtm);
     // The black side has the queen.
     assert!((a.board().board().queens() & a.board().board().black()).any());

@@ -304,14 +304,14 @@ pub(super) fn draw_board(buf: &mut Buffer, app: &ChessView<'_>, g: &BoardGeometr
 /// Draws a board: squares, pieces, marks and coordinates.
 pub(super) fn draw_scene(buf: &mut Buffer, ui: &Shared, g: &BoardGeometry, scene: &Scene) {
     let theme = ui.theme();
-    let ascii = ui.ascii || theme.ascii;
+    let ascii = ui.look.ascii || theme.ascii;
     let pieces = scene.pieces;
     let (last_squares, check_sq, dests, hint) =
         (&scene.last, scene.check, &scene.dests, &scene.hint);
     let show_cursor = scene.cursor.is_some();
     let cursor = scene.cursor.unwrap_or(Square::A1);
     for sq in Square::ALL {
-        let r = g.rect_of(sq, ui.flipped);
+        let r = g.rect_of(sq, ui.look.flipped);
         let light = (sq.file() as u32 + sq.rank() as u32) % 2 == 1;
         let mut bg = if light { theme.light } else { theme.dark };
         if last_squares.contains(&sq) {
@@ -378,9 +378,9 @@ pub(super) fn draw_scene(buf: &mut Buffer, ui: &Shared, g: &BoardGeometry, scene
     // Coordinates.
     let cs = Style::default().fg(theme.coordinates).bg(theme.background);
     for i in 0..8u16 {
-        let rank = if ui.flipped { i + 1 } else { 8 - i };
+        let rank = if ui.look.flipped { i + 1 } else { 8 - i };
         buf.set_string(g.x - 2, g.y + i * g.sq_h + g.sq_h / 2, rank.to_string(), cs);
-        let file = if ui.flipped { 7 - i } else { i };
+        let file = if ui.look.flipped { 7 - i } else { i };
         let ch = (b'a' + file as u8) as char;
         buf.set_string(
             g.x + i * g.sq_w + g.sq_w / 2,

@@ -370,7 +370,7 @@ pub(super) fn draw_promotion(buf: &mut Buffer, app: &ChessView<'_>, choice: usiz
         let p = Piece { color, role: *role };
         let label = format!(
             " {} {} ",
-            glyph(p, app.ui.ascii || theme.ascii),
+            glyph(p, app.ui.look.ascii || theme.ascii),
             crate::ui::input::role_name(*role)
         );
         let st = if i == choice {

@@ -101,7 +101,7 @@ fn player_line(app: &ChessView<'_>, c: Color, width: usize, now: Instant) -> Lin
         .unwrap_or_default();
     let took: String = extra_pieces(board.board(), c)
         .into_iter()
-        .map(|role| glyph(Piece { color: !c, role }, app.ui.ascii))
+        .map(|role| glyph(Piece { color: !c, role }, app.ui.look.ascii))
         .collect();
     let diff = material(board.board(), c) - material(board.board(), !c);
     let plus = if diff > 0 {

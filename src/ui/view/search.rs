@@ -9,7 +9,7 @@ use crate::ui::player::SearchLine;
 
 /// A score for display, from White's view when the app asks for it.
 pub fn shown(app: &ChessView<'_>, score: Score, turn: Color) -> Score {
-    if app.ui.white_view && turn == Color::Black {
+    if app.ui.look.white_view && turn == Color::Black {
         -score
     } else {
         score
@@ -157,7 +157,7 @@ pub(super) fn draw_search(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
     } else {
         s.engine.clone()
     };
-    let view = if app.ui.white_view {
+    let view = if app.ui.look.white_view {
         "White's view"
     } else {
         "side to move's view"
@@ -288,7 +288,7 @@ pub(super) fn draw_eval_bar(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
         app.ui.theme(),
         area,
         app.s.current_eval(),
-        app.ui.flipped,
+        app.ui.look.flipped,
     );
 }
 

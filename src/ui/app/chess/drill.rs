@@ -138,7 +138,7 @@ impl Chess<'_, Drill> {
         self.s.scroll = 0;
         self.s.paused = false;
         self.s.pick.typing.close();
-        self.ui.flipped = solver == Color::Black;
+        self.ui.look.flipped = solver == Color::Black;
         self.s.pick.cursor = if solver == Color::White {
             Square::E2
         } else {

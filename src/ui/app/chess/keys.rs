@@ -105,7 +105,7 @@ impl<T: Task> Chess<'_, T> {
     fn typed_letter(&mut self, c: char, action: Option<Action>) -> bool {
         let board = self.board().clone();
         let could_begin = |t: &str| could_begin_move(board.chess(), t);
-        let flipped = self.ui.flipped;
+        let flipped = self.ui.look.flipped;
         let typed = self
             .s
             .pick
@@ -186,17 +186,10 @@ impl<T: Task> Chess<'_, T> {
                 self.ui.open_new_game_dialog(mode, &spec, time, 0);
             }
             Action::Flip => {
-                self.ui.flipped = !self.ui.flipped;
+                self.ui.look.flipped = !self.ui.look.flipped;
                 self.ui.effects.push(Effect::SaveState);
             }
-            Action::CycleTheme => {
-                if !self.ui.themes.is_empty() {
-                    self.ui.theme = (self.ui.theme + 1) % self.ui.themes.len();
-                    let name = self.ui.theme().name.clone();
-                    self.ui.info(format!("Theme: {name}"));
-                    self.ui.effects.push(Effect::SaveState);
-                }
-            }
+            Action::CycleTheme => self.ui.cycle_theme(),
             Action::Takeback => self.takeback(now),
             Action::Hint => self.request_hint(now),
             Action::Resign => {
@@ -256,8 +249,8 @@ impl<T: Task> Chess<'_, T> {
                 None => self.ui.error("Lines are for analysis mode (a)."),
             },
             Action::WhiteView => {
-                self.ui.white_view = !self.ui.white_view;
-                self.ui.info(if self.ui.white_view {
+                self.ui.look.white_view = !self.ui.look.white_view;
+                self.ui.info(if self.ui.look.white_view {
                     "Scores from White's point of view."
                 } else {
                     "Scores from the side to move's point of view (as engines report them)."
@@ -298,7 +291,7 @@ impl<T: Task> Chess<'_, T> {
 
     pub(super) fn move_cursor(&mut self, a: Action) {
         self.ui.last_action = Some(a);
-        self.s.pick.move_cursor(a, self.ui.flipped, 0);
+        self.s.pick.move_cursor(a, self.ui.look.flipped, 0);
     }
 
     /// Click or Enter on a square: select a piece, or move the selected one.
@@ -428,7 +421,7 @@ impl<T: Task> Chess<'_, T> {
             _ => {}
         }
         let Some(geo) = self.geometry() else { return };
-        let sq = geo.square_at(m.column, m.row, self.ui.flipped);
+        let sq = geo.square_at(m.column, m.row, self.ui.look.flipped);
         let board = self.board().clone();
         match m.kind {
             MouseEventKind::Down(MouseButton::Left) => {

@@ -589,7 +589,7 @@ impl Chess<'_, Replay> {
         let Some(geo) = self.geometry() else {
             return false;
         };
-        let Some(sq) = geo.square_at(col, row, self.ui.flipped) else {
+        let Some(sq) = geo.square_at(col, row, self.ui.look.flipped) else {
             return false;
         };
         let board = self.board().clone();

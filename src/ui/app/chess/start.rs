@@ -60,7 +60,7 @@ impl<T: Task> Chess<'_, T> {
         self.s.save_path = self.ui.new_save_path();
         self.s.saved = false;
         if let Mode::HumanVsEngine { human } = self.s.mode {
-            self.ui.flipped = human == Color::Black;
+            self.ui.look.flipped = human == Color::Black;
             self.s.pick.cursor = if human == Color::White {
                 Square::E2
             } else {
@@ -177,7 +177,7 @@ impl<T: Task> Chess<'_, T> {
         self.s.hint = None;
         self.s.pick.selected = None;
         if let Mode::HumanVsEngine { human } = self.s.mode {
-            self.ui.flipped = human == Color::Black;
+            self.ui.look.flipped = human == Color::Black;
         }
         let progress = crate::ui::text::game_progress(&self.s.game);
         match (self.s.save_path.clone(), copy) {

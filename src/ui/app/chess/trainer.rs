@@ -158,7 +158,7 @@ impl Chess<'_, TrainerGame> {
         let name = self.task.name.clone();
         let start_probe = self.task.start;
         self.s.mode = Mode::HumanVsEngine { human };
-        self.ui.flipped = human == Color::Black;
+        self.ui.look.flipped = human == Color::Black;
         self.s.pick.cursor = board
             .board()
             .king_of(human)

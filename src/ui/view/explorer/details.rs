@@ -28,7 +28,7 @@ pub(super) fn draw_browse_child<V: crate::engine::Variant>(
         }
         None => (cx.board.clone(), Vec::new()),
     };
-    let ascii = cx.app.ascii || theme.ascii;
+    let ascii = cx.app.look.ascii || theme.ascii;
     // The board takes what the details below it leave.
     let board_h = right.height.saturating_sub(9).min(41);
     let drawn = draw_plain_board(
@@ -38,7 +38,7 @@ pub(super) fn draw_browse_child<V: crate::engine::Variant>(
         &marked,
         theme,
         ascii,
-        cx.app.flipped,
+        cx.app.look.flipped,
     );
     let top = right.y + drawn.map_or(0, |(_, h)| h) + 1;
     let d = sel.map(|c| child_details(cx, c)).unwrap_or_default();

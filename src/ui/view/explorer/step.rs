@@ -135,7 +135,7 @@ pub(super) fn draw_step<V: crate::engine::Variant>(
         &board,
         &marked,
         app.theme(),
-        app.ascii || app.theme().ascii,
-        app.flipped,
+        app.look.ascii || app.theme().ascii,
+        app.look.flipped,
     );
 }

@@ -24,7 +24,7 @@ pub(super) fn draw_one(
     now: Instant,
 ) {
     let theme = app.theme();
-    let ascii = app.ascii || theme.ascii;
+    let ascii = app.look.ascii || theme.ascii;
     let bottom = h.bottom(b);
     let flipped = bottom == Color::Black;
     // The last move made on this board so far, and what is picked up.
@@ -175,7 +175,7 @@ fn info_strip(
         return;
     }
     let theme = app.theme();
-    let ascii = app.ascii || theme.ascii;
+    let ascii = app.look.ascii || theme.ascii;
     let to_move = pos.turn() == color;
     let dim = Style::default().fg(theme.dim);
     let bold = Style::default().fg(theme.text).add_modifier(Modifier::BOLD);

@@ -227,15 +227,14 @@ impl App {
             },
         };
         // A file shown until now gives way to this one.
-        if self
-            .top_as::<HouseScreen>()
-            .is_some_and(|h| h.house.as_ref().is_some_and(|x| x.live.is_none()))
-        {
+        if self.top_as::<HouseReplayScreen>().is_some() {
             self.navigate(screen::Nav::Close, now);
         }
         self.ui.overlay = Overlay::None;
         self.navigate(
-            screen::Nav::Open(Box::new(HouseScreen::new(Some(Box::new(house)), None))),
+            screen::Nav::Open(Box::new(HouseReplayScreen {
+                house: Box::new(house),
+            })),
             now,
         );
         if message.starts_with("Game ") || message.contains("there is no game") {

@@ -45,7 +45,7 @@ use super::player::{parse_spec_tag, spec_tag};
 pub use chess::{Chess, ChessScreen, Play, Task};
 pub use editor::EditorScreen;
 pub use explorer::ExplorerScreen;
-pub use house::HouseScreen;
+pub use house::{HouseReplayScreen, HouseScreen};
 
 /// Draws the app into the terminal's frame.
 pub fn draw(frame: &mut ratatui::Frame, app: &App, now: Instant) {
@@ -354,7 +354,7 @@ impl App {
     pub fn replaying(&self) -> bool {
         self.top_as::<ChessScreen<crate::ui::replay::Replay>>()
             .is_some()
-            || self.top_as::<HouseScreen>().is_some()
+            || self.top_as::<HouseReplayScreen>().is_some()
     }
 
     /// Whether the top screen fits the terminal.
@@ -501,13 +501,27 @@ impl App {
 
 /// Looking into the screens (tests and the runtime).
 impl App {
-    /// The game of the topmost Crazyhouse/Bughouse screen.
+    /// The game of the topmost Crazyhouse/Bughouse screen (played or
+    /// replayed).
     pub fn house(&self) -> Option<&crate::ui::house::HouseReplay> {
-        self.find::<HouseScreen>()?.house.as_deref()
+        self.screens.iter().rev().find_map(|s| {
+            let s = s.as_any();
+            match s.downcast_ref::<HouseScreen>() {
+                Some(h) => h.house.as_deref(),
+                None => s.downcast_ref::<HouseReplayScreen>().map(|r| &*r.house),
+            }
+        })
     }
 
     pub fn house_mut(&mut self) -> Option<&mut crate::ui::house::HouseReplay> {
-        self.find_mut::<HouseScreen>()?.house.as_deref_mut()
+        self.screens.iter_mut().rev().find_map(|s| {
+            if s.as_any().is::<HouseScreen>() {
+                let h = s.as_any_mut().downcast_mut::<HouseScreen>()?;
+                return h.house.as_deref_mut();
+            }
+            let r = s.as_any_mut().downcast_mut::<HouseReplayScreen>()?;
+            Some(&mut *r.house)
+        })
     }
 
     /// The board editor, when it is on top.
@@ -540,7 +554,9 @@ impl App {
 
     /// Shows `house` on a Crazyhouse/Bughouse screen.
     pub fn show_house(&mut self, house: crate::ui::house::HouseReplay, now: Instant) {
-        let s = HouseScreen::new(Some(Box::new(house)), None);
+        let s = HouseReplayScreen {
+            house: Box::new(house),
+        };
         self.navigate(screen::Nav::Open(Box::new(s)), now);
     }
 

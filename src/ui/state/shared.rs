@@ -188,6 +188,26 @@ impl Shared {
             .unwrap_or_default()
     }
 
+    /// A command of the game refused on a replay, and what to do instead.
+    pub fn not_while_replaying(&mut self, a: Action, instead: &str) {
+        let what = a.description();
+        let key = self.keys_hint(a);
+        self.error(format!("Not while replaying ({key}: {what}). {instead}."));
+    }
+
+    /// A key that is no command of a replay (a plain character is answered;
+    /// others pass quietly).
+    pub fn not_a_replay_command(&mut self, k: KeyEvent) {
+        if let crossterm::event::KeyCode::Char(c) = k.code
+            && !c.is_whitespace()
+        {
+            let help = self.keys_hint(Action::Help);
+            self.error(format!(
+                "'{c}' is not a replay command ({help} shows the keys)."
+            ));
+        }
+    }
+
     /// Opens `screen` over the current one.
     pub fn open(&mut self, screen: Box<dyn Screen>) {
         self.nav.push(Nav::Open(screen));

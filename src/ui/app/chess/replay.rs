@@ -117,13 +117,9 @@ impl Chess<'_, Replay> {
                 | Action::Left
                 | Action::Right),
             ) => {
-                let what = a.description();
-                self.ui.error(format!(
-                    "Not while replaying ({}: {what}). {} plays on from here against the engine.",
-                    self.ui.keys_hint(a),
-                    self.ui
-                        .replay_key_hint(crate::ui::keymap::ReplayAction::PlayFromHere)
-                ));
+                let play = self.ui.replay_key_hint(ReplayAction::PlayFromHere);
+                let instead = format!("{play} plays on from here against the engine");
+                self.ui.not_while_replaying(a, &instead);
             }
             // Esc stops autoplay; else it leaves the replay, back to the
             // game beneath (a new one if the app started on the file).
@@ -135,16 +131,7 @@ impl Chess<'_, Replay> {
                 }
             }
             Some(a) => self.run_action(a, now),
-            None => {
-                if let KeyCode::Char(c) = k.code
-                    && !c.is_whitespace()
-                {
-                    self.ui.error(format!(
-                        "'{c}' is not a replay command ({} shows the keys).",
-                        self.ui.keys_hint(Action::Help)
-                    ));
-                }
-            }
+            None => self.ui.not_a_replay_command(k),
         }
     }
 

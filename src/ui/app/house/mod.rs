@@ -1,5 +1,6 @@
-//! The Crazyhouse/Bughouse screen in the app: opening its files, its keys,
-//! autoplay, and going back to the game beneath.
+//! The Crazyhouse/Bughouse screens in the app: a game played (this file,
+//! `game.rs`, `play.rs`, `talk.rs`) and a file replayed (`replay.rs`), and
+//! going back to the game beneath.
 
 use super::screen::{Screen, screen_any};
 use super::*;
@@ -8,10 +9,14 @@ use crate::ui::keymap::ReplayAction;
 
 mod game;
 mod play;
+mod replay;
 mod talk;
 
-/// A Crazyhouse or Bughouse game on the screen: replayed from a file, or
-/// played live.
+pub use replay::HouseReplayScreen;
+
+/// A Crazyhouse or Bughouse game being played (a file replayed is
+/// [`HouseReplayScreen`]). Its boards are shown by the same viewer as a
+/// replay's, which follows the game's last move.
 pub struct HouseScreen {
     /// The game shown (none while the resume prompt waits).
     pub house: Option<Box<HouseReplay>>,
@@ -63,7 +68,7 @@ pub struct House<'a> {
 
 impl Screen for HouseScreen {
     fn key(&mut self, ui: &mut Shared, k: KeyEvent, now: Instant) {
-        House { ui, s: self }.house_key(k, now);
+        House { ui, s: self }.live_key(k, now);
     }
 
     fn mouse(&mut self, ui: &mut Shared, m: MouseEvent, now: Instant) {
@@ -76,7 +81,7 @@ impl Screen for HouseScreen {
 
     fn message(&mut self, ui: &mut Shared, msg: Msg, now: Instant) -> Option<Msg> {
         match msg {
-            Msg::HouseEngine { table, seat, news } if table == self.table && self.is_live() => {
+            Msg::HouseEngine { table, seat, news } if table == self.table => {
                 House { ui, s: self }.on_house_engine(seat, news, now)
             }
             other => return Some(other),
@@ -160,221 +165,76 @@ impl House<'_> {
         self.ui.quit();
     }
 
-    /// The mouse: picks on the board of a live game, steps a replay.
+    /// The mouse: picks on the board.
     fn on_mouse(&mut self, m: MouseEvent, now: Instant) {
-        let live = self.s.is_live();
-        match m.kind {
-            MouseEventKind::Down(_) | MouseEventKind::Up(_) if live => self.live_mouse(m, now),
-            MouseEventKind::ScrollUp if !live => {
-                if let Some(h) = self.s.house.as_deref_mut() {
-                    h.go(h.cursor.saturating_sub(1), now);
-                }
-            }
-            MouseEventKind::ScrollDown if !live => {
-                if let Some(h) = self.s.house.as_deref_mut() {
-                    h.go(h.cursor + 1, now);
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// Keys of the Crazyhouse/Bughouse screen (overlays such as help and
-    /// the file picker have had theirs).
-    pub(super) fn house_key(&mut self, k: KeyEvent, now: Instant) {
-        if self.s.house.as_ref().is_some_and(|h| h.live.is_some()) {
-            return self.live_key(k, now);
-        }
-        let Some(h) = self.s.house.as_deref_mut() else {
-            return;
-        };
-        // The games list has the keys while it is open.
-        if let Some(sel) = h.list {
-            match k.code {
-                KeyCode::Up | KeyCode::Char('k') => h.list = Some(sel.saturating_sub(1)),
-                KeyCode::Down | KeyCode::Char('j') => {
-                    h.list = Some((sel + 1).min(h.games.len().saturating_sub(1)));
-                }
-                KeyCode::PageUp => h.list = Some(sel.saturating_sub(10)),
-                KeyCode::PageDown => h.list = Some((sel + 10).min(h.games.len().saturating_sub(1))),
-                KeyCode::Enter => {
-                    h.list = None;
-                    h.select_game(sel, now);
-                    let text = match h.show() {
-                        Ok(s) => format!("Game {}: {}", sel + 1, s.title),
-                        Err(e) => format!("Game {} cannot be read: {e}", sel + 1),
-                    };
-                    self.ui.info(text);
-                }
-                KeyCode::Esc => h.list = None,
-                KeyCode::Char('q') => self.do_quit(),
-                _ => {}
-            }
-            return;
-        }
-        if k.code == KeyCode::Tab || k.code == KeyCode::BackTab {
-            if h.show().is_ok_and(|s| s.boards() == 2) {
-                h.main = 1 - h.main;
-                let b = if h.main == 0 { 'A' } else { 'B' };
-                self.ui.info(format!("Board {b} large."));
-            }
-            return;
-        }
-        if let Some(a) = self.ui.config.replay_keys.action(&k) {
-            self.ui.last_replay_action = Some(a);
-            self.ui.status = None;
-            let Some(h) = self.s.house.as_deref_mut() else {
-                return;
-            };
-            match a {
-                ReplayAction::Next => {
-                    h.autoplay = None;
-                    h.go(h.cursor + 1, now);
-                }
-                ReplayAction::Previous => {
-                    h.autoplay = None;
-                    h.go(h.cursor.saturating_sub(1), now);
-                }
-                ReplayAction::First => {
-                    h.autoplay = None;
-                    h.go(0, now);
-                }
-                ReplayAction::Last => {
-                    h.autoplay = None;
-                    h.go(usize::MAX, now);
-                }
-                ReplayAction::Autoplay => h.toggle_autoplay(now),
-                ReplayAction::Faster => h.faster(),
-                ReplayAction::Slower => h.slower(),
-                ReplayAction::Games => {
-                    if h.games.len() > 1 {
-                        h.list = Some(h.index);
-                    } else {
-                        self.ui.info("This file has one game.");
-                    }
-                }
-                ReplayAction::Open => self.ui.open_file_picker(),
-                ReplayAction::VariationUp
-                | ReplayAction::VariationDown
-                | ReplayAction::GoTo
-                | ReplayAction::Review
-                | ReplayAction::PlayFromHere
-                | ReplayAction::RetryWhite
-                | ReplayAction::RetryBlack
-                | ReplayAction::Export
-                | ReplayAction::Refutation => {
-                    let what = a.description();
-                    self.ui.error(format!(
-                        "Not on the Crazyhouse/Bughouse screen yet ({what})."
-                    ));
-                }
-            }
-            if matches!(a, ReplayAction::Faster | ReplayAction::Slower)
-                && let Some(h) = &self.s.house
-            {
-                let pace = h.pace_text();
-                self.ui.info(format!("Autoplay: {pace}."));
-            }
-            return;
-        }
-        match self.ui.keys.action(&k) {
-            Some(Action::Quit) => self.do_quit(),
-            Some(Action::Cancel) => {
-                if let Some(h) = self.s.house.as_deref_mut()
-                    && h.autoplay.is_some()
-                {
-                    h.autoplay = None;
-                    self.ui.info("Autoplay stopped.");
-                } else {
-                    self.close_house();
-                }
-            }
-            Some(Action::Flip) => {
-                if let Some(h) = self.s.house.as_deref_mut() {
-                    h.flipped = !h.flipped;
-                }
-            }
-            Some(Action::Help) => self.ui.overlay = Overlay::Help { scroll: 0 },
-            Some(Action::Open) => self.ui.open_file_picker(),
-            Some(Action::CycleTheme) => self.ui.cycle_theme(),
-            Some(Action::Explore) => self.open_house_explorer(),
-            Some(a @ (Action::CopyFen | Action::CopyPgn)) => self.house_copy(a),
-            Some(a) => {
-                let what = a.description();
-                self.ui.error(format!(
-                    "Not while replaying ({}: {what}). Esc goes back to your game.",
-                    self.ui.keys_hint(a)
-                ));
-            }
-            None => {
-                if let KeyCode::Char(c) = k.code
-                    && !c.is_whitespace()
-                {
-                    self.ui.error(format!(
-                        "'{c}' is not a replay command ({} shows the keys).",
-                        self.ui.keys_hint(Action::Help)
-                    ));
-                }
-            }
+        if matches!(m.kind, MouseEventKind::Down(_) | MouseEventKind::Up(_)) {
+            self.live_mouse(m, now);
         }
     }
 }
 
 impl House<'_> {
-    /// Opens the search-tree explorer on the Crazyhouse/Bughouse board shown
-    /// (the person's board in a game, the large board in a replay).
+    /// Opens the search-tree explorer on the person's board (the large
+    /// one when nobody is to move).
     pub fn open_house_explorer(&mut self) {
-        use crate::engine::tree::DEFAULT_NODE_CAP;
-        use crate::engine::{Board, Bug, Features, GamePosition, Zh};
-        use crate::ui::explorer::{AnyExplorer, DEFAULT_DEPTH, Explorer};
         let Some(h) = self.s.house.as_deref() else {
             return;
         };
         let b = self.live_mover().map_or(h.main, |(b, _, _)| b);
-        let Some(frame) = h.frame() else { return };
-        let Some(pos) = frame.boards.get(b).cloned() else {
-            return;
-        };
-        if pos.legal_moves().is_empty() {
-            self.ui
-                .error("No moves here: there is no search to explore.");
-            return;
-        }
-        let ex = if frame.boards.len() == 2 {
-            AnyExplorer::Bug(Box::new(Explorer::new(
-                GamePosition::new(Board::<Bug>::from_pos(pos)),
-                DEFAULT_DEPTH,
-                Features::default(),
-                DEFAULT_NODE_CAP,
-            )))
-        } else {
-            AnyExplorer::Zh(Box::new(Explorer::new(
-                GamePosition::new(Board::<Zh>::from_pos(pos)),
-                DEFAULT_DEPTH,
-                Features::default(),
-                DEFAULT_NODE_CAP,
-            )))
-        };
-        let running = h
-            .live
-            .as_ref()
-            .is_some_and(|l| !l.is_over() && l.time.is_some());
-        super::explorer::open_any(self.ui, ex);
-        if running {
-            self.ui
-                .info("The clocks keep running while you explore (q comes back).");
+        explore(self.ui, h, b);
+    }
+
+    pub(super) fn house_copy(&mut self, what: Action) {
+        if let Some(h) = self.s.house.as_deref() {
+            copy(self.ui, h, what);
         }
     }
 }
 
-impl House<'_> {
-    /// `y`: the position shown (both boards in Bughouse, `A | B`); `Y`: the
-    /// game (the record of a game being played; the file's game in a
-    /// replay, as BPGN or Crazyhouse PGN).
-    pub(super) fn house_copy(&mut self, what: Action) {
-        let Some(h) = self.s.house.as_deref() else {
-            return;
-        };
+/// Opens the search-tree explorer on board `b` of the Crazyhouse/Bughouse
+/// position shown.
+fn explore(ui: &mut Shared, h: &HouseReplay, b: usize) {
+    use crate::engine::tree::DEFAULT_NODE_CAP;
+    use crate::engine::{Board, Bug, Features, GamePosition, Zh};
+    use crate::ui::explorer::{AnyExplorer, DEFAULT_DEPTH, Explorer};
+    let Some(frame) = h.frame() else { return };
+    let Some(pos) = frame.boards.get(b).cloned() else {
+        return;
+    };
+    if pos.legal_moves().is_empty() {
+        ui.error("No moves here: there is no search to explore.");
+        return;
+    }
+    let ex = if frame.boards.len() == 2 {
+        AnyExplorer::Bug(Box::new(Explorer::new(
+            GamePosition::new(Board::<Bug>::from_pos(pos)),
+            DEFAULT_DEPTH,
+            Features::default(),
+            DEFAULT_NODE_CAP,
+        )))
+    } else {
+        AnyExplorer::Zh(Box::new(Explorer::new(
+            GamePosition::new(Board::<Zh>::from_pos(pos)),
+            DEFAULT_DEPTH,
+            Features::default(),
+            DEFAULT_NODE_CAP,
+        )))
+    };
+    let running = h
+        .live
+        .as_ref()
+        .is_some_and(|l| !l.is_over() && l.time.is_some());
+    super::explorer::open_any(ui, ex);
+    if running {
+        ui.info("The clocks keep running while you explore (q comes back).");
+    }
+}
+
+/// `y`: the position shown (both boards in Bughouse, `A | B`); `Y`: the
+/// game (the record of a game being played; the file's game in a replay,
+/// as BPGN or Crazyhouse PGN).
+fn copy(ui: &mut Shared, h: &HouseReplay, what: Action) {
+    {
         let (kind, text, file) = if what == Action::CopyFen {
             let Some(frame) = h.frame() else { return };
             let fens: Vec<String> = frame
@@ -414,18 +274,17 @@ impl House<'_> {
                             .map(crate::game::write_variant_pgn)
                     };
                     let Some(game) = game else {
-                        self.ui
-                            .error("Nothing to copy: the game cannot be read from its file.");
+                        ui.error("Nothing to copy: the game cannot be read from its file.");
                         return;
                     };
                     ("PGN", game, if two { "game.bpgn" } else { "game.pgn" })
                 }
             }
         };
-        self.ui.effects.push(Effect::Copy {
+        ui.effects.push(Effect::Copy {
             what: kind,
             text,
-            path: self.ui.dirs.data.as_ref().map(|d| d.join(file)),
+            path: ui.dirs.data.as_ref().map(|d| d.join(file)),
         });
     }
 }

@@ -548,7 +548,8 @@ pub(super) fn spawn_open(
         let kind = file::kind_of(&path);
         if kind != file::Kind::Chess {
             let result = file::read(&path, kind);
-            let _ = tx.send(Msg::HouseOpened { id, path, result });
+            let result = result.map(crate::ui::state::FileRead::House);
+            let _ = tx.send(Msg::Opened { id, path, result });
             return;
         }
         let mut last = 0.0;
@@ -575,7 +576,7 @@ pub(super) fn spawn_open(
         let _ = tx.send(Msg::Opened {
             id,
             path,
-            result: Ok(Box::new(library.clone())),
+            result: Ok(crate::ui::state::FileRead::Chess(Box::new(library.clone()))),
         });
         if !check {
             return;

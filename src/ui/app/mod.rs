@@ -227,8 +227,11 @@ impl App {
                     o.share = share;
                 }
             }
-            Msg::Opened { id, path, result } => self.on_opened(id, path, result, now),
-            Msg::HouseOpened { id, path, result } => self.on_house_opened(id, path, result, now),
+            Msg::Opened { id, path, result } => match result {
+                Ok(FileRead::Chess(library)) => self.on_opened(id, path, Ok(library), now),
+                Ok(FileRead::House(games)) => self.on_house_opened(id, path, Ok(games), now),
+                Err(e) => self.on_opened(id, path, Err(e), now),
+            },
             Msg::TablesProgress { id, text, share } => self.ui.on_tables_progress(id, text, share),
             Msg::TablesReady { id, result } => self.ui.on_tables_ready(id, result, now),
             other => self.offer(other, now),

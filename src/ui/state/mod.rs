@@ -34,7 +34,7 @@ mod shared;
 pub use chess::{ChessGame, OpeningName, Opponent, REPLY_DELAY, TaskView, TrainerGame};
 pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, VARIANTS, external_command, time_choices};
 pub use drill::{Drill, DrillKind, DrillState, RetryItem};
-pub use msg::{Effect, Msg, ReviewRequest, Slot};
+pub use msg::{Effect, FileRead, Msg, ReviewRequest, Slot};
 pub use screen::{Nav, Screen};
 pub use shared::{Dirs, Look, Shared, TrainerState};
 

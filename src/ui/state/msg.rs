@@ -116,13 +116,6 @@ pub enum Msg {
         id: u64,
         share: f64,
     },
-    /// A Crazyhouse or Bughouse file was read (or could not be): its games,
-    /// each shown or with the reason it cannot be.
-    HouseOpened {
-        id: u64,
-        path: PathBuf,
-        result: Result<Vec<Result<crate::ui::house::Show, String>>, String>,
-    },
     /// An engine of the live Crazyhouse/Bughouse game at `table` said
     /// something.
     HouseEngine {
@@ -130,11 +123,11 @@ pub enum Msg {
         seat: usize,
         news: crate::ui::house::live::EngineNews,
     },
-    /// A game file was read and indexed (or could not be).
+    /// A game file was read (or could not be, and why).
     Opened {
         id: u64,
         path: PathBuf,
-        result: Result<Box<Library>, String>,
+        result: Result<FileRead, String>,
     },
     /// Games of the open file checked in the background: index, status
     /// and opening.
@@ -166,4 +159,14 @@ pub enum Msg {
         review: Option<Box<MoveReview>>,
         finished: bool,
     },
+}
+
+/// A game file as it was read, by what it holds.
+#[derive(Clone, Debug)]
+pub enum FileRead {
+    /// Chess games, indexed (checked in the background next).
+    Chess(Box<Library>),
+    /// Crazyhouse or Bughouse games, each shown or with the reason it
+    /// cannot be.
+    House(Vec<Result<crate::ui::house::Show, String>>),
 }

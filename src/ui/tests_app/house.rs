@@ -47,10 +47,10 @@ fn housing(text: &str, kind: Kind, game: Option<usize>, now: Instant) -> App {
         })
         .expect("opening a file asks the runtime to read it");
     a.update(
-        Msg::HouseOpened {
+        Msg::Opened {
             id,
             path,
-            result: parse(text, kind),
+            result: parse(text, kind).map(FileRead::House),
         },
         now,
     );
@@ -159,10 +159,10 @@ fn a_live_game_waits_beneath_the_replay() {
         })
         .unwrap();
     a.update(
-        Msg::HouseOpened {
+        Msg::Opened {
             id,
             path: PathBuf::from("t.bpgn"),
-            result: parse(BPGN, Kind::Bughouse),
+            result: parse(BPGN, Kind::Bughouse).map(FileRead::House),
         },
         t0,
     );
@@ -182,10 +182,10 @@ fn a_live_game_waits_beneath_the_replay() {
         })
         .unwrap();
     a.update(
-        Msg::HouseOpened {
+        Msg::Opened {
             id,
             path: PathBuf::from("t.bpgn"),
-            result: parse("1A. e5 {1} *", Kind::Bughouse),
+            result: parse("1A. e5 {1} *", Kind::Bughouse).map(FileRead::House),
         },
         t0,
     );
@@ -287,7 +287,8 @@ fn the_fics_sample_opens_with_its_clocks_and_its_bad_game_listed() {
         })
         .unwrap();
     let result = crate::ui::house::file::read(&path, Kind::Bughouse);
-    a.update(Msg::HouseOpened { id, path, result }, t0);
+    let result = result.map(FileRead::House);
+    a.update(Msg::Opened { id, path, result }, t0);
     let h = a.house().expect("the file opens");
     assert_eq!(h.games.len(), 4);
     assert_eq!(

@@ -27,7 +27,7 @@ use super::keymap::Action;
 use super::{theme, view};
 use crate::engine::{Board, Score};
 use crate::game::{GameResult, Termination};
-use crate::ui::app::{App, Effect, Mode, Msg, Overlay, Setup, Slot};
+use crate::ui::app::{App, Effect, FileRead, Mode, Msg, Overlay, Setup, Slot};
 use crate::ui::player::{EngineEvent, EngineSpec, Purpose, Request};
 use crate::ui::replay::Replay;
 use crate::ui::state::{Drill, TrainerGame};

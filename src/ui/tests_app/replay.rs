@@ -51,7 +51,7 @@ pub(super) fn open_text(a: &mut App, text: &str, game: Option<usize>, now: Insta
         Msg::Opened {
             id,
             path: PathBuf::from("test.pgn"),
-            result: Ok(Box::new(lib)),
+            result: Ok(FileRead::Chess(Box::new(lib))),
         },
         now,
     );

@@ -191,7 +191,7 @@ fn leaving_restores_analysis_and_old_messages_are_ignored() {
         Msg::Opened {
             id,
             path: PathBuf::from("a.pgn"),
-            result: Ok(Box::new(lib)),
+            result: Ok(FileRead::Chess(Box::new(lib))),
         },
         now,
     );

@@ -449,12 +449,20 @@ fn a_flag_on_the_other_board_ends_your_game() {
     let mut a = bughouse(t0);
     shift_or_key(&mut a, Action::Resign, t0);
     assert!(
+        matches!(a.ui.overlay, Overlay::ConfirmResign),
+        "asked first"
+    );
+    // Any other key plays on.
+    key(&mut a, KeyCode::Char('n'), t0);
+    assert!(matches!(a.ui.overlay, Overlay::None));
+    assert!(
         a.house()
             .as_ref()
             .and_then(|h| h.live.as_ref())
             .is_some_and(|l| !l.is_over())
     );
     shift_or_key(&mut a, Action::Resign, t0);
+    key(&mut a, KeyCode::Char('y'), t0);
     let l = a.house().and_then(|h| h.live.as_ref()).unwrap();
     assert!(
         l.ending.as_deref().is_some_and(

@@ -394,7 +394,7 @@ fn a_move_typed_on_a_finished_bughouse_game_is_answered() {
     let t = Instant::now();
     let mut a = bughouse(t);
     shift_or_key(&mut a, Action::Resign, t);
-    shift_or_key(&mut a, Action::Resign, t);
+    key(&mut a, KeyCode::Char('y'), t);
     assert!(
         a.house()
             .as_ref()

@@ -142,17 +142,6 @@ pub fn draw_chess(
         }
         Overlay::Eval { simple } => evalview::draw_eval(buf, app, *simple, area),
         Overlay::Promotion { choice, .. } => draw_promotion(buf, app, *choice, area),
-        Overlay::ConfirmResign => draw_message(
-            buf,
-            theme,
-            area,
-            "Resign",
-            &[
-                "Resign this game?",
-                "",
-                "y = resign    any other key = play on",
-            ],
-        ),
         Overlay::DrawOffer => {
             let offering = color_name(s.board().turn());
             let answering = color_name(!s.board().turn());
@@ -235,6 +224,17 @@ pub fn draw_overlays(buf: &mut Buffer, area: Rect, ui: &Shared, replaying: bool)
         Overlay::PuzzleThemes { themes, selected } => {
             drill::draw_theme_menu(buf, ui, themes, *selected, area)
         }
+        Overlay::ConfirmResign => draw_message(
+            buf,
+            theme,
+            area,
+            "Resign",
+            &[
+                "Resign this game?",
+                "",
+                "y = resign    any other key = play on",
+            ],
+        ),
         Overlay::Text { title, lines } => {
             let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
             draw_message(buf, theme, area, title, &lines)

@@ -26,8 +26,6 @@ pub struct HouseScreen {
     pub message: bool,
     /// A message to the partner being typed (`m` then `'`).
     pub message_text: Option<String>,
-    /// Resign was pressed once.
-    pub(super) resign_armed: bool,
     /// A typed board move only a drop can make (`Nf5` with a knight in
     /// hand): asking whether to drop it.
     pub(super) confirm_drop: Option<(Role, Square)>,
@@ -43,7 +41,6 @@ impl HouseScreen {
             save,
             message: false,
             message_text: None,
-            resign_armed: false,
             confirm_drop: None,
             table: 0,
         }

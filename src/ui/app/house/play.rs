@@ -13,6 +13,9 @@ impl House<'_> {
         if self.s.house.is_none() {
             return;
         }
+        if matches!(self.ui.overlay, Overlay::ConfirmResign) {
+            return self.confirm_resign_key(k, now);
+        }
         let plain = !k
             .modifiers
             .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
@@ -225,11 +228,7 @@ impl House<'_> {
                 }
                 self.flush_live(now);
             }
-            Some(Action::Resign) => {
-                let waiting = self.live_resign(now);
-                self.s.resign_armed = waiting;
-                return;
-            }
+            Some(Action::Resign) => self.live_resign(),
             Some(Action::Takeback) => self.live_takeback(now),
             Some(a @ (Action::Up | Action::Down | Action::Left | Action::Right)) => {
                 self.live_cursor(a);
@@ -266,7 +265,6 @@ impl House<'_> {
             }
             None => {}
         }
-        self.s.resign_armed = false;
     }
 
     /// The dialog: chess, Crazyhouse or Bughouse; Esc comes back here.
@@ -323,36 +321,42 @@ impl House<'_> {
         }
     }
 
-    /// Resign, after a second press; true while the second press is awaited.
-    pub(super) fn live_resign(&mut self, now: Instant) -> bool {
-        let Some(h) = self.s.house.as_deref_mut() else {
-            return false;
-        };
-        let seat = h
-            .live
-            .as_ref()
-            .and_then(|l| l.human_seats().first().copied());
-        let over = h.live.as_ref().is_none_or(|l| l.is_over());
-        match seat {
-            Some(_) if over => self.ui.info("The game is over."),
-            Some(s) if self.s.resign_armed => {
-                self.s.resign_armed = false;
-                if let Some(l) = h.live.as_deref_mut() {
+    /// The person's seat that may resign now, or why none may.
+    fn resigning_seat(&self) -> Result<usize, &'static str> {
+        let l = self.s.house.as_deref().and_then(|h| h.live.as_deref());
+        match l.and_then(|l| l.human_seats().first().copied()) {
+            None => Err("Nobody here to resign: four engines play."),
+            Some(_) if l.is_none_or(|l| l.is_over()) => Err("The game is over."),
+            Some(s) => Ok(s),
+        }
+    }
+
+    /// Resign: asks first, as on the chess screen.
+    pub(super) fn live_resign(&mut self) {
+        match self.resigning_seat() {
+            Ok(_) => self.ui.overlay = Overlay::ConfirmResign,
+            Err(why) => self.ui.error(why),
+        }
+    }
+
+    /// The answer to "Resign this game?": `y` resigns.
+    fn confirm_resign_key(&mut self, k: KeyEvent, now: Instant) {
+        self.ui.overlay = Overlay::None;
+        let yes = matches!(k.code, KeyCode::Char('y' | 'Y'));
+        match self.resigning_seat() {
+            Ok(s) if yes => {
+                if let Some(l) = self
+                    .s
+                    .house
+                    .as_deref_mut()
+                    .and_then(|h| h.live.as_deref_mut())
+                {
                     l.resign(s, now);
                 }
                 self.flush_live(now);
             }
-            Some(_) => {
-                self.s.resign_armed = true;
-                let key = self.ui.keys_hint(Action::Resign);
-                self.ui.info(format!(
-                    "Resign? Press {key} again to resign, any other key plays on."
-                ));
-                return true;
-            }
-            None => self.ui.info("Nobody here to resign: four engines play."),
+            _ => self.ui.info("Play on."),
         }
-        false
     }
 
     /// Takes back the person's last move (Crazyhouse).

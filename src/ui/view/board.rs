@@ -367,12 +367,7 @@ pub(super) fn draw_scene(buf: &mut Buffer, ui: &Shared, g: &BoardGeometry, scene
                 .fg(theme.cursor)
                 .bg(bg)
                 .add_modifier(Modifier::BOLD);
-            if r.width >= 3 {
-                buf.set_string(r.x, r.y + r.height / 2, "[", m);
-                buf.set_string(r.x + r.width - 1, r.y + r.height / 2, "]", m);
-            } else {
-                buf.set_style(r, Style::default().bg(theme.cursor));
-            }
+            super::widgets::cursor_mark(buf, r, theme, m);
         }
     }
     // Coordinates.

@@ -32,13 +32,7 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
         }
         Line::from(spans)
     } else if let Some(s) = &app.ui.status {
-        let st = match s.kind {
-            StatusKind::Error => Style::default()
-                .fg(theme.error)
-                .add_modifier(Modifier::BOLD),
-            StatusKind::Info => Style::default().fg(theme.text),
-        };
-        Line::from(Span::styled(s.text.clone(), st))
+        Line::from(super::widgets::status_span(s, theme))
     } else if app.human_to_move() {
         // The hint is no error: on a narrow screen it says less rather
         // than wrap over the board.
@@ -496,13 +490,7 @@ pub(super) fn draw_dialog(buf: &mut Buffer, app: &Shared, d: &NewGameDialog, are
 pub(super) fn draw_plain_status(buf: &mut Buffer, ui: &Shared, area: Rect) {
     let theme = ui.theme();
     if let Some(s) = &ui.status {
-        let st = match s.kind {
-            StatusKind::Error => Style::default()
-                .fg(theme.error)
-                .add_modifier(Modifier::BOLD),
-            StatusKind::Info => Style::default().fg(theme.text),
-        };
-        Paragraph::new(Line::from(Span::styled(s.text.clone(), st)))
+        Paragraph::new(Line::from(super::widgets::status_span(s, theme)))
             .wrap(Wrap { trim: true })
             .render_ref(area, buf);
     }

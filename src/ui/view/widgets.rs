@@ -3,6 +3,9 @@
 //! views: it uses nothing from the sibling view files.
 
 use super::{Action, ChessView, Shared, Theme};
+use crate::ui::state::{Status, StatusKind};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Span;
 use ratatui::widgets::{Block, Borders};
@@ -65,4 +68,26 @@ pub(super) fn key_label(ui: &Shared, a: Action) -> String {
         .first()
         .cloned()
         .unwrap_or_else(|| "-".into())
+}
+
+/// The status message as shown: an error in bold red, news plainly.
+pub(super) fn status_span(s: &Status, theme: &Theme) -> Span<'static> {
+    let st = match s.kind {
+        StatusKind::Error => Style::default()
+            .fg(theme.error)
+            .add_modifier(Modifier::BOLD),
+        StatusKind::Info => Style::default().fg(theme.text),
+    };
+    Span::styled(s.text.clone(), st)
+}
+
+/// The keyboard cursor on the square drawn at `r`: brackets at its sides
+/// (a coloured square where there is no room for them).
+pub(super) fn cursor_mark(buf: &mut Buffer, r: Rect, theme: &Theme, m: Style) {
+    if r.width >= 3 {
+        buf.set_string(r.x, r.y + r.height / 2, "[", m);
+        buf.set_string(r.x + r.width - 1, r.y + r.height / 2, "]", m);
+    } else {
+        buf.set_style(r, Style::default().bg(theme.cursor));
+    }
 }

@@ -122,12 +122,7 @@ pub(super) fn draw_one(
             let m = Style::default()
                 .fg(theme.cursor)
                 .add_modifier(Modifier::BOLD);
-            if r.width >= 3 {
-                buf.set_string(r.x, r.y + r.height / 2, "[", m);
-                buf.set_string(r.x + r.width - 1, r.y + r.height / 2, "]", m);
-            } else {
-                buf.set_style(r, Style::default().bg(theme.cursor));
-            }
+            super::super::widgets::cursor_mark(buf, r, theme, m);
         }
     }
     for (color, strip, top) in [(!bottom, place.top, true), (bottom, place.bottom, false)] {

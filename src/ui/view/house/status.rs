@@ -5,7 +5,7 @@
 use super::*;
 use crate::ui::house::{HouseReplay, Show};
 use crate::ui::keymap::ReplayAction;
-use crate::ui::view::widgets::key_label;
+use crate::ui::view::widgets::{key_label, status_span};
 
 pub(super) fn draw_house_status(
     buf: &mut Buffer,
@@ -19,13 +19,7 @@ pub(super) fn draw_house_status(
         return draw_live_status(buf, app, h, l, show, area);
     }
     let line1 = if let Some(s) = &app.status {
-        let st = match s.kind {
-            StatusKind::Error => Style::default()
-                .fg(theme.error)
-                .add_modifier(Modifier::BOLD),
-            StatusKind::Info => Style::default().fg(theme.text),
-        };
-        Line::from(Span::styled(s.text.clone(), st))
+        Line::from(status_span(s, theme))
     } else {
         let mut spans = Vec::new();
         if h.cursor == 0 {
@@ -125,15 +119,7 @@ fn draw_live_status(
         .fg(theme.accent)
         .add_modifier(Modifier::BOLD);
     let dim = Style::default().fg(theme.dim);
-    let status_span = app.status.as_ref().map(|s| {
-        let st = match s.kind {
-            StatusKind::Error => Style::default()
-                .fg(theme.error)
-                .add_modifier(Modifier::BOLD),
-            StatusKind::Info => Style::default().fg(theme.text),
-        };
-        Span::styled(s.text.clone(), st)
-    });
+    let status_span = app.status.as_ref().map(|s| status_span(s, theme));
     let line1 = if h.pick.typing.shown() {
         let mut spans = vec![
             Span::styled("Move: ", Style::default().fg(theme.accent)),

@@ -15,15 +15,24 @@
 //! [`Screen`], and open it with `ui.open(Box::new(...))` from whatever key
 //! or message starts it. Nothing else changes.
 //!
-//! The screens today: the chess screen (`ui::app::chess`: a game played,
-//! and, still inside it, a replayed file, an endgame-trainer game and a
-//! puzzle or Retry drill), the Crazyhouse/Bughouse screen (a game played or
-//! replayed), the tree explorer and the board editor. A screen with a board
-//! takes its input from the one board component ([`crate::ui::board`]);
-//! the new-game dialog asks the top screen what a new game would leave
-//! ([`Screen::game_in_progress`]) and hands back a move typed over it
-//! ([`Screen::continue_typing`]); the frame marks a game not being saved
-//! ([`Screen::unsaved`]).
+//! The screens today:
+//! - the chess screens, `ChessScreen<T>` (`ui::app::chess`): one game
+//!   component ([`super::ChessGame`]: board, engines, analysis, moves) and
+//!   a task `T` that makes the screen what it is: `Play` (a game played),
+//!   `Replay` (a file replayed), `TrainerGame` (the endgame trainer's game)
+//!   and `Drill` (a puzzle or Retry position). The task's hooks
+//!   (`ui::app::chess::Task`) decide what differs: its own keys, who
+//!   answers a move, what a move means, what is kept;
+//! - the Crazyhouse/Bughouse game (`HouseScreen`) and a Crazyhouse/Bughouse
+//!   file replayed (`HouseReplayScreen`);
+//! - the tree explorer and the board editor.
+//!
+//! A screen with a board takes its input from the one board component
+//! ([`crate::ui::board`]); the new-game dialog asks the top screen what a
+//! new game would leave ([`Screen::game_in_progress`]) and hands back a
+//! move typed over it ([`Screen::continue_typing`]); the frame marks a
+//! game not being saved ([`Screen::unsaved`]); the app finds the chess
+//! game of any chess screen through [`Screen::chess_game`].
 
 use super::{Msg, Shared};
 use crossterm::event::{KeyEvent, MouseEvent};

@@ -1,6 +1,6 @@
-//! The chess screen's state: a game on the board, played live, as an
-//! endgame-trainer game, or replayed from a file (its logic is in
-//! `ui::app::chess`, its drawing in `ui::view`).
+//! The chess screens' game component: a game on the board with its
+//! clocks, opponent, analysis and move list, the same whatever the screen
+//! is for (its logic is in `ui::app::chess`, its drawing in `ui::view`).
 
 use super::*;
 use crate::game::openings::Opening;

@@ -1,12 +1,14 @@
-//! The chess screen: a board with a game on it, played live (against the
-//! engine, an external engine or a person), as an endgame-trainer game, or
-//! replayed from a file. Its state is [`ChessGame`]; its logic runs on
-//! [`Chess`], the screen together with what every screen shares.
+//! The chess screens: [`ChessScreen<T>`] is a board with a game on it
+//! ([`ChessGame`], the game component) and a [`Task`] that says what the
+//! screen is for: playing (`Play`), replaying a file (`Replay`), the
+//! endgame trainer's game (`TrainerGame`) or a puzzle or Retry position
+//! (`Drill`). Its logic runs on [`Chess`], the screen together with what
+//! every screen shares.
 //!
-//! Files: `flow.rs` (turns, engine answers, clocks, the end of a game),
-//! `keys.rs` (keys and mouse), `start.rs` (new and resumed games),
-//! `replay.rs` and `review.rs` (a replayed file), `trainer.rs` (the
-//! endgame trainer's game).
+//! Files: `task.rs` (the Task hooks, and Play's), `flow.rs` (turns, engine
+//! answers, clocks, the end of a game), `keys.rs` (keys and mouse),
+//! `start.rs` (new and resumed games); one file a task: `replay.rs` (with
+//! `review.rs` and `retry.rs`), `trainer.rs`, `drill.rs`.
 
 use super::screen::{Screen, screen_any};
 use super::*;

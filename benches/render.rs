@@ -137,7 +137,7 @@ fn bughouse(c: &mut Criterion) {
 fn explorer(c: &mut Criterion) {
     use kibitz::engine::tree::{self, DEFAULT_NODE_CAP};
     use kibitz::engine::{EngineOptions, Features, GamePosition};
-    use kibitz::ui::explorer::Explorer;
+    use kibitz::ui::screens::explorer::Explorer;
     let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     let pos = GamePosition::new(Board::from_fen(fen).unwrap());
     // Without the selective ideas the tree outgrows the cap quickly.
@@ -158,7 +158,7 @@ fn explorer(c: &mut Criterion) {
     assert_eq!(rec.tree.nodes.len(), DEFAULT_NODE_CAP, "a full tree");
     let mut a = App::new(Config::default(), theme::builtin(), None);
     let mut ex = Explorer::new(pos.clone(), depth, features, DEFAULT_NODE_CAP);
-    let Some(kibitz::ui::explorer::Request::Record { id, .. }) = Some(ex.start(1)) else {
+    let Some(kibitz::ui::screens::explorer::Request::Record { id, .. }) = Some(ex.start(1)) else {
         unreachable!()
     };
     ex.recorded(id, rec);
@@ -175,7 +175,7 @@ fn explorer(c: &mut Criterion) {
     let steps = a.explorer().unwrap().tree().unwrap().steps.len();
     for (name, step) in [("last step", steps - 1), ("middle step", steps / 2)] {
         if let Some(ex) = a.explorer_mut() {
-            ex.mode = kibitz::ui::explorer::Mode::Step;
+            ex.mode = kibitz::ui::screens::explorer::Mode::Step;
             ex.step = step;
         }
         c.bench_function(&format!("explorer 200k nodes: {name}"), |b| {

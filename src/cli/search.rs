@@ -203,7 +203,7 @@ pub fn tree(
                      or --format dot for {variant} trees"
                 );
             }
-            let max = kibitz::ui::explorer::MAX_DEPTH;
+            let max = kibitz::ui::screens::explorer::MAX_DEPTH;
             if depth > max {
                 bail!(
                     "the explorer records up to depth {max} (use --format json or dot for deeper trees)"

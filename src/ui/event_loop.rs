@@ -356,7 +356,7 @@ impl Runtime {
                 app.update(note, Instant::now());
             }
             Effect::Explorer(req) => {
-                use crate::ui::explorer::{AnyRecording, AnyRequest};
+                use crate::ui::screens::explorer::{AnyRecording, AnyRequest};
                 if let Some(flag) = self.job_stop.take() {
                     flag.store(true, std::sync::atomic::Ordering::Relaxed);
                 }

@@ -30,7 +30,6 @@ use std::time::{Duration, Instant};
 mod chess;
 mod dialog;
 mod editor;
-mod explorer;
 mod files;
 mod house;
 mod overlays;
@@ -42,9 +41,9 @@ pub use super::state::*;
 
 pub use super::player::parse_limits;
 use super::player::{parse_spec_tag, spec_tag};
+pub use crate::ui::screens::explorer::ExplorerScreen;
 pub use chess::{Chess, ChessScreen, Play, Task};
 pub use editor::EditorScreen;
-pub use explorer::ExplorerScreen;
 pub use house::{HouseReplayScreen, HouseScreen};
 
 /// Draws the app into the terminal's frame.
@@ -460,11 +459,11 @@ impl App {
     /// Shows `ex` (the app started on it: closing it quits).
     pub fn start_explorer(
         &mut self,
-        ex: super::explorer::Explorer,
+        ex: super::screens::explorer::Explorer,
         standalone: bool,
         now: Instant,
     ) {
-        explorer::open(&mut self.ui, ex, standalone);
+        crate::ui::screens::explorer::open(&mut self.ui, ex, standalone);
         self.settle(now);
     }
 
@@ -533,15 +532,15 @@ impl App {
     }
 
     /// The explorer of a chess position, when it is on top.
-    pub fn explorer(&self) -> Option<&super::explorer::Explorer> {
+    pub fn explorer(&self) -> Option<&super::screens::explorer::Explorer> {
         match &self.top_as::<ExplorerScreen>()?.ex {
-            super::explorer::AnyExplorer::Chess(e) => Some(e),
+            super::screens::explorer::AnyExplorer::Chess(e) => Some(e),
             _ => None,
         }
     }
 
     /// The explorer of any variant, when it is on top.
-    pub fn any_explorer(&self) -> Option<&super::explorer::AnyExplorer> {
+    pub fn any_explorer(&self) -> Option<&super::screens::explorer::AnyExplorer> {
         self.top_as::<ExplorerScreen>().map(|e| &e.ex)
     }
 }
@@ -564,22 +563,22 @@ impl App {
     }
 
     /// Shows `ex` (already recorded, or waiting for its recording).
-    pub fn show_explorer(&mut self, ex: super::explorer::Explorer, now: Instant) {
-        let ex = super::explorer::AnyExplorer::Chess(Box::new(ex));
+    pub fn show_explorer(&mut self, ex: super::screens::explorer::Explorer, now: Instant) {
+        let ex = super::screens::explorer::AnyExplorer::Chess(Box::new(ex));
         self.navigate(screen::Nav::Open(Box::new(ExplorerScreen { ex })), now);
     }
 }
 
 impl App {
     /// The explorer of a chess position on top, to change.
-    pub fn explorer_mut(&mut self) -> Option<&mut super::explorer::Explorer> {
+    pub fn explorer_mut(&mut self) -> Option<&mut super::screens::explorer::Explorer> {
         let top = self
             .screens
             .last_mut()?
             .as_any_mut()
             .downcast_mut::<ExplorerScreen>()?;
         match &mut top.ex {
-            super::explorer::AnyExplorer::Chess(e) => Some(e),
+            super::screens::explorer::AnyExplorer::Chess(e) => Some(e),
             _ => None,
         }
     }

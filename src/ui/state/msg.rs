@@ -43,7 +43,7 @@ pub enum Effect {
     /// Remember the theme and board orientation.
     SaveState,
     /// Work for the tree explorer of any variant (record, compare, cancel).
-    Explorer(crate::ui::explorer::AnyRequest),
+    Explorer(crate::ui::screens::explorer::AnyRequest),
     /// Read and index a game file (answered by `Indexing`, `Opened`, then
     /// `Checked` messages with this id).
     OpenFile {
@@ -103,13 +103,13 @@ pub enum Msg {
     /// A search tree recorded for the explorer.
     TreeRecorded {
         id: u64,
-        recording: crate::ui::explorer::AnyRecording,
+        recording: crate::ui::screens::explorer::AnyRecording,
     },
     /// One row of the explorer's comparison finished.
     Compared {
         id: u64,
         row: usize,
-        result: crate::ui::explorer::CompareResult,
+        result: crate::ui::screens::explorer::CompareResult,
     },
     /// Share (0..1) of a game file indexed.
     Indexing {

@@ -296,13 +296,15 @@ fn the_explorer_opens_on_the_board_position_and_closes() {
             _ => None,
         })
         .expect("a recording is asked for");
-    let crate::ui::explorer::AnyRequest::Chess(crate::ui::explorer::Request::Record {
-        id,
-        pos,
-        depth,
-        features,
-        cap,
-    }) = req
+    let crate::ui::screens::explorer::AnyRequest::Chess(
+        crate::ui::screens::explorer::Request::Record {
+            id,
+            pos,
+            depth,
+            features,
+            cap,
+        },
+    ) = req
     else {
         panic!("{req:?}");
     };
@@ -318,7 +320,7 @@ fn the_explorer_opens_on_the_board_position_and_closes() {
     a.update(
         Msg::TreeRecorded {
             id,
-            recording: crate::ui::explorer::AnyRecording::Chess(Box::new(recording)),
+            recording: crate::ui::screens::explorer::AnyRecording::Chess(Box::new(recording)),
         },
         t,
     );
@@ -339,14 +341,14 @@ fn the_explorer_opens_on_the_board_position_and_closes() {
     assert!(!a.ui.quit, "closing the explorer goes back to the game");
     assert!(a.take_effects().iter().any(|e| matches!(
         e,
-        Effect::Explorer(crate::ui::explorer::AnyRequest::Chess(
-            crate::ui::explorer::Request::Cancel
+        Effect::Explorer(crate::ui::screens::explorer::AnyRequest::Chess(
+            crate::ui::screens::explorer::Request::Cancel
         ))
     )));
 
     // Opened by `kibitz tree`, closing it quits.
     let mut b = app();
-    let ex = crate::ui::explorer::Explorer::new(
+    let ex = crate::ui::screens::explorer::Explorer::new(
         crate::engine::GamePosition::default(),
         2,
         Default::default(),
@@ -475,7 +477,7 @@ fn the_game_pauses_while_the_explorer_is_open() {
 
 #[test]
 fn every_screen_draws_at_every_size() {
-    use crate::ui::explorer::Mode as XMode;
+    use crate::ui::screens::explorer::Mode as XMode;
     let t = Instant::now();
     let mut a = app();
     a.start_game(setup(WHITE, None, None), t);
@@ -505,8 +507,8 @@ fn every_screen_draws_at_every_size() {
     a.ui.overlay = Overlay::None;
     // Explorer with a recording.
     key(&mut a, KeyCode::Char('x'), t);
-    let Some(Effect::Explorer(crate::ui::explorer::AnyRequest::Chess(
-        crate::ui::explorer::Request::Record {
+    let Some(Effect::Explorer(crate::ui::screens::explorer::AnyRequest::Chess(
+        crate::ui::screens::explorer::Request::Record {
             id,
             pos,
             depth,
@@ -524,7 +526,7 @@ fn every_screen_draws_at_every_size() {
     a.update(
         Msg::TreeRecorded {
             id,
-            recording: crate::ui::explorer::AnyRecording::Chess(Box::new(rec)),
+            recording: crate::ui::screens::explorer::AnyRecording::Chess(Box::new(rec)),
         },
         t,
     );

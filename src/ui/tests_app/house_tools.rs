@@ -231,7 +231,7 @@ fn a_live_bughouse_game_draws_at_every_size() {
 #[test]
 fn the_tree_explorer_walks_a_crazyhouse_search_with_drops() {
     use crate::engine::{Board, EngineOptions, Features, GamePosition, Zh};
-    use crate::ui::explorer::{AnyRecording, AnyRequest, Request};
+    use crate::ui::screens::explorer::{AnyRecording, AnyRequest, Request};
     let t0 = Instant::now();
     let mut a = crazyhouse(t0);
     a.update(Msg::Resize(160, 50), t0);

@@ -198,7 +198,7 @@ fn the_readme_key_tables_match_the_bindings() {
         "README: the replay screen's keys"
     );
     // The explorer: each mode's table is its footer.
-    use crate::ui::explorer::{BROWSE_KEYS, COMPARE_KEYS, KeyRow, STEP_KEYS};
+    use crate::ui::screens::explorer::{BROWSE_KEYS, COMPARE_KEYS, KeyRow, STEP_KEYS};
     fn name(k: KeyCode) -> String {
         match k {
             KeyCode::Char(' ') => "Space".into(),

@@ -358,8 +358,8 @@ fn the_refutation_key_explores_the_search_after_a_mistake() {
         "{:?}",
         a.ui.status
     );
-    let Some(Effect::Explorer(crate::ui::explorer::AnyRequest::Chess(
-        crate::ui::explorer::Request::Record {
+    let Some(Effect::Explorer(crate::ui::screens::explorer::AnyRequest::Chess(
+        crate::ui::screens::explorer::Request::Record {
             id,
             pos,
             depth,
@@ -377,7 +377,7 @@ fn the_refutation_key_explores_the_search_after_a_mistake() {
     a.update(
         Msg::TreeRecorded {
             id,
-            recording: crate::ui::explorer::AnyRecording::Chess(Box::new(rec)),
+            recording: crate::ui::screens::explorer::AnyRecording::Chess(Box::new(rec)),
         },
         now,
     );

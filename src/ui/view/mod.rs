@@ -1,34 +1,33 @@
 //! Drawing: a pure function of the app state (`draw` never changes it).
 
 // The app's state (read only: views never call its update logic).
-use super::input::color_name;
-use super::keymap::Action;
-use super::state::{
+pub(crate) use super::input::color_name;
+pub(crate) use super::keymap::Action;
+pub(crate) use super::state::{
     ChessGame, DIALOG_FIELDS, Mode, NewGameDialog, Overlay, PROMOTIONS, SIDES, Shared, StatusKind,
     TaskView, time_choices,
 };
-use super::text::{capitalise, describe_ending, san_line, score_text, shown_to};
-use super::theme::Theme;
-use crate::engine::Level;
-use ratatui::buffer::Buffer;
-use ratatui::layout::{Alignment, Rect};
-use ratatui::style::{Modifier, Style};
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
-use shakmaty::{Color, Piece, Position, Role, Square};
-use std::time::Instant;
+pub(crate) use super::text::{capitalise, describe_ending, san_line, score_text, shown_to};
+pub(crate) use super::theme::Theme;
+pub(crate) use crate::engine::Level;
+pub(crate) use ratatui::buffer::Buffer;
+pub(crate) use ratatui::layout::{Alignment, Rect};
+pub(crate) use ratatui::style::{Modifier, Style};
+pub(crate) use ratatui::text::{Line, Span};
+pub(crate) use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+pub(crate) use shakmaty::{Color, Piece, Position, Role, Square};
+pub(crate) use std::time::Instant;
 
 mod board;
 mod drill;
 mod evalview;
-mod explorer;
 mod house;
-mod overlays;
+pub(crate) mod overlays;
 mod panel;
 mod replay;
 mod search;
 mod trainer;
-mod widgets;
+pub(crate) mod widgets;
 
 // Geometry lives in `ui::layout` (the app maps clicks with it); re-exported
 // for the views' and tests' convenience.
@@ -38,10 +37,12 @@ pub use super::layout::{
 
 use board::draw_board;
 pub use board::{draw_plain_board, glyph, sprite, sprite_fit};
-use overlays::{centered, draw_dialog, draw_help, draw_message, draw_promotion, draw_status};
+pub(crate) use overlays::{
+    centered, draw_dialog, draw_help, draw_message, draw_promotion, draw_status,
+};
 use panel::draw_panel;
 pub use panel::move_rows;
-use widgets::{block, key_label};
+pub(crate) use widgets::{block, key_label};
 
 /// A chess screen and what it is drawn with.
 pub struct ChessView<'a> {
@@ -188,13 +189,14 @@ pub fn draw_explorer_screen(
     buf: &mut Buffer,
     area: Rect,
     ui: &Shared,
-    ex: &crate::ui::explorer::AnyExplorer,
+    ex: &crate::ui::screens::explorer::AnyExplorer,
 ) {
-    use crate::ui::explorer::AnyExplorer;
+    use crate::ui::screens::explorer::AnyExplorer;
+    use crate::ui::screens::explorer::draw::draw_explorer;
     match ex {
-        AnyExplorer::Chess(e) => explorer::draw_explorer(buf, ui, e, area),
-        AnyExplorer::Zh(e) => explorer::draw_explorer(buf, ui, e, area),
-        AnyExplorer::Bug(e) => explorer::draw_explorer(buf, ui, e, area),
+        AnyExplorer::Chess(e) => draw_explorer(buf, ui, e, area),
+        AnyExplorer::Zh(e) => draw_explorer(buf, ui, e, area),
+        AnyExplorer::Bug(e) => draw_explorer(buf, ui, e, area),
     }
 }
 

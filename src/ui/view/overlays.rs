@@ -2,7 +2,7 @@
 
 use super::*;
 
-pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
+pub(crate) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
     let theme = app.ui.theme();
     let line1 = if app.s.move_box_shown() {
         let mut spans = vec![
@@ -144,7 +144,7 @@ pub(super) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
 /// The message line of the status (the first of its rows in `area`): a
 /// message longer than the screen is wide wraps, its rows growing upward
 /// over the screen (half of it at most; beyond that it ends with `…`).
-pub(super) fn draw_status_message(buf: &mut Buffer, theme: &Theme, line: Line, area: Rect) {
+pub(crate) fn draw_status_message(buf: &mut Buffer, theme: &Theme, line: Line, area: Rect) {
     if area.height == 0 || area.width == 0 {
         return;
     }
@@ -274,7 +274,7 @@ fn draw_replay_status(buf: &mut Buffer, app: &ChessView<'_>, line1: Line, area: 
     draw_status_message(buf, theme, line1, area);
 }
 
-pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
+pub(crate) fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);
     let h = h.min(area.height);
     Rect::new(
@@ -285,7 +285,7 @@ pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
     )
 }
 
-pub(super) fn draw_message(
+pub(crate) fn draw_message(
     buf: &mut Buffer,
     theme: &Theme,
     area: Rect,
@@ -306,7 +306,7 @@ pub(super) fn draw_message(
         .render_ref(r, buf);
 }
 
-pub(super) fn draw_help(buf: &mut Buffer, app: &Shared, replaying: bool, scroll: u16, area: Rect) {
+pub(crate) fn draw_help(buf: &mut Buffer, app: &Shared, replaying: bool, scroll: u16, area: Rect) {
     use crate::ui::help::{CLOSE, Part, help_view};
     let theme = app.theme();
     let key = Style::default()
@@ -356,7 +356,7 @@ pub(super) fn draw_help(buf: &mut Buffer, app: &Shared, replaying: bool, scroll:
         .render_ref(v.rect, buf);
 }
 
-pub(super) fn draw_promotion(buf: &mut Buffer, app: &ChessView<'_>, choice: usize, area: Rect) {
+pub(crate) fn draw_promotion(buf: &mut Buffer, app: &ChessView<'_>, choice: usize, area: Rect) {
     let theme = app.ui.theme();
     let color = app.s.board().turn();
     let mut spans = Vec::new();
@@ -392,7 +392,7 @@ pub(super) fn draw_promotion(buf: &mut Buffer, app: &ChessView<'_>, choice: usiz
     .render_ref(r, buf);
 }
 
-pub(super) fn draw_dialog(buf: &mut Buffer, app: &Shared, d: &NewGameDialog, area: Rect) {
+pub(crate) fn draw_dialog(buf: &mut Buffer, app: &Shared, d: &NewGameDialog, area: Rect) {
     let theme = app.theme();
     let text = Style::default().fg(theme.text);
     let dim = Style::default().fg(theme.dim);
@@ -487,7 +487,7 @@ pub(super) fn draw_dialog(buf: &mut Buffer, app: &Shared, d: &NewGameDialog, are
 }
 
 /// The status line alone (screens without a game of their own).
-pub(super) fn draw_plain_status(buf: &mut Buffer, ui: &Shared, area: Rect) {
+pub(crate) fn draw_plain_status(buf: &mut Buffer, ui: &Shared, area: Rect) {
     let theme = ui.theme();
     if let Some(s) = &ui.status {
         Paragraph::new(Line::from(super::widgets::status_span(s, theme)))

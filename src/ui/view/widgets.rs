@@ -12,7 +12,7 @@ use ratatui::widgets::{Block, Borders};
 use shakmaty::Color;
 
 /// A bordered block with a bold title in the accent colour.
-pub(super) fn block<'a>(title: &'a str, theme: &Theme) -> Block<'a> {
+pub(crate) fn block<'a>(title: &'a str, theme: &Theme) -> Block<'a> {
     Block::default()
         .borders(Borders::ALL)
         .border_style(Style::default().fg(theme.border))
@@ -25,7 +25,7 @@ pub(super) fn block<'a>(title: &'a str, theme: &Theme) -> Block<'a> {
 }
 
 /// `s` cut to `w` characters, with an ellipsis when cut.
-pub(super) fn fit(s: &str, w: usize) -> String {
+pub(crate) fn fit(s: &str, w: usize) -> String {
     if s.chars().count() <= w {
         s.to_string()
     } else if w > 1 {
@@ -40,7 +40,7 @@ pub(super) fn fit(s: &str, w: usize) -> String {
 /// The title of a move list `width` cells wide: the opening when one is
 /// named ("C65 Ruy Lopez: Berlin Defense", cut to fit, `note` kept after
 /// it), as lichess names it above its moves; else "Moves" and `note`.
-pub(super) fn moves_title(opening: Option<String>, note: &str, width: u16) -> String {
+pub(crate) fn moves_title(opening: Option<String>, note: &str, width: u16) -> String {
     let room = width.saturating_sub(4) as usize;
     let (name, note_len) = match opening {
         Some(name) if note.is_empty() => return fit(&name, room),
@@ -53,7 +53,7 @@ pub(super) fn moves_title(opening: Option<String>, note: &str, width: u16) -> St
 
 /// The name of the player of `c` from the game's headers ("White" or
 /// "Black" when there is none).
-pub(super) fn player_name(app: &ChessView<'_>, c: Color) -> String {
+pub(crate) fn player_name(app: &ChessView<'_>, c: Color) -> String {
     let key = match c {
         Color::White => "White",
         Color::Black => "Black",
@@ -62,7 +62,7 @@ pub(super) fn player_name(app: &ChessView<'_>, c: Color) -> String {
 }
 
 /// The first key bound to `a`, or "-".
-pub(super) fn key_label(ui: &Shared, a: Action) -> String {
+pub(crate) fn key_label(ui: &Shared, a: Action) -> String {
     ui.keys
         .keys_for(a)
         .first()
@@ -71,7 +71,7 @@ pub(super) fn key_label(ui: &Shared, a: Action) -> String {
 }
 
 /// The status message as shown: an error in bold red, news plainly.
-pub(super) fn status_span(s: &Status, theme: &Theme) -> Span<'static> {
+pub(crate) fn status_span(s: &Status, theme: &Theme) -> Span<'static> {
     let st = match s.kind {
         StatusKind::Error => Style::default()
             .fg(theme.error)
@@ -83,7 +83,7 @@ pub(super) fn status_span(s: &Status, theme: &Theme) -> Span<'static> {
 
 /// The keyboard cursor on the square drawn at `r`: brackets at its sides
 /// (a coloured square where there is no room for them).
-pub(super) fn cursor_mark(buf: &mut Buffer, r: Rect, theme: &Theme, m: Style) {
+pub(crate) fn cursor_mark(buf: &mut Buffer, r: Rect, theme: &Theme, m: Style) {
     if r.width >= 3 {
         buf.set_string(r.x, r.y + r.height / 2, "[", m);
         buf.set_string(r.x + r.width - 1, r.y + r.height / 2, "]", m);

@@ -37,7 +37,7 @@ impl Task for Drill {
             Action::Puzzles if !retry => c.open_theme_menu(),
             Action::Explore if retry => {
                 if !c.drill_explore() {
-                    c.open_explorer(crate::ui::explorer::DEFAULT_DEPTH);
+                    c.open_explorer(crate::ui::screens::explorer::DEFAULT_DEPTH);
                 }
             }
             _ => return false,
@@ -511,13 +511,13 @@ impl Chess<'_, Drill> {
         if !crate::engine::has_legal_moves(pos.current()) {
             return false;
         }
-        let ex = crate::ui::explorer::Explorer::new(
+        let ex = crate::ui::screens::explorer::Explorer::new(
             pos,
-            crate::ui::explorer::DEFAULT_DEPTH,
+            crate::ui::screens::explorer::DEFAULT_DEPTH,
             crate::engine::Features::default(),
             crate::engine::tree::DEFAULT_NODE_CAP,
         );
-        super::super::explorer::open(self.ui, ex, false);
+        crate::ui::screens::explorer::open(self.ui, ex, false);
         true
     }
 

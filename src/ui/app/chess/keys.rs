@@ -223,7 +223,7 @@ impl<T: Task> Chess<'_, T> {
             Action::SaveAs => self.open_save_as(),
             Action::EvalBreakdown => self.ui.overlay = Overlay::Eval { simple: false },
             Action::Explore => {
-                self.open_explorer(crate::ui::explorer::DEFAULT_DEPTH);
+                self.open_explorer(crate::ui::screens::explorer::DEFAULT_DEPTH);
             }
             Action::Analyse => {
                 self.s.analysis.mode = match self.s.analysis.mode {

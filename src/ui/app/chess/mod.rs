@@ -138,14 +138,14 @@ impl<T: Task> Chess<'_, T> {
                 .error("The game is over here: there is no search to explore.");
             return;
         }
-        let mut ex = crate::ui::explorer::Explorer::new(
+        let mut ex = crate::ui::screens::explorer::Explorer::new(
             pos,
             depth,
             crate::engine::Features::default(),
             crate::engine::tree::DEFAULT_NODE_CAP,
         );
         ex.focus = focus;
-        super::explorer::open(self.ui, ex, false);
+        crate::ui::screens::explorer::open(self.ui, ex, false);
     }
 
     /// Messages for this screen: engine answers, then the task's own.

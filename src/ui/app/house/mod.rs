@@ -193,7 +193,7 @@ impl House<'_> {
 fn explore(ui: &mut Shared, h: &HouseReplay, b: usize) {
     use crate::engine::tree::DEFAULT_NODE_CAP;
     use crate::engine::{Board, Bug, Features, GamePosition, Zh};
-    use crate::ui::explorer::{AnyExplorer, DEFAULT_DEPTH, Explorer};
+    use crate::ui::screens::explorer::{AnyExplorer, DEFAULT_DEPTH, Explorer};
     let Some(frame) = h.frame() else { return };
     let Some(pos) = frame.boards.get(b).cloned() else {
         return;
@@ -221,7 +221,7 @@ fn explore(ui: &mut Shared, h: &HouseReplay, b: usize) {
         .live
         .as_ref()
         .is_some_and(|l| !l.is_over() && l.time.is_some());
-    super::explorer::open_any(ui, ex);
+    crate::ui::screens::explorer::open_any(ui, ex);
     if running {
         ui.info("The clocks keep running while you explore (q comes back).");
     }

@@ -12,7 +12,11 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use shakmaty::Move;
 use std::time::Duration;
 
+pub mod draw;
+mod screen;
 mod words;
+
+pub use screen::{ExplorerScreen, open, open_any};
 
 use words::NoteText;
 pub use words::{bound_words, node_name, show};

@@ -2,9 +2,12 @@
 //! covers the screen it was opened from (a game there waits) and goes back
 //! to it on close.
 
-use super::screen::{Screen, screen_any};
-use super::*;
-use crate::ui::explorer::{AnyExplorer, Explorer};
+use super::{AnyExplorer, Explorer};
+use crate::ui::state::screen::{Screen, screen_any};
+use crate::ui::state::*;
+use crossterm::event::KeyCode;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 
 pub struct ExplorerScreen {
     pub ex: AnyExplorer,

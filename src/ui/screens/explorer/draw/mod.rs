@@ -3,9 +3,9 @@
 //! This file draws the title (what was searched) and the footer (the note
 //! and the keys); each mode's body is drawn by its module below.
 
-use super::widgets::block;
-use super::*;
-use crate::ui::explorer::{Explorer, Mode, show};
+use super::{Explorer, Mode, show};
+use crate::ui::view::widgets::block;
+use crate::ui::view::*;
 
 mod browse;
 mod compare;
@@ -28,7 +28,7 @@ fn move_squares(m: shakmaty::Move) -> Vec<Square> {
     v
 }
 
-pub(super) fn draw_explorer<V: crate::engine::Variant>(
+pub(crate) fn draw_explorer<V: crate::engine::Variant>(
     buf: &mut Buffer,
     app: &Shared,
     ex: &Explorer<V>,
@@ -111,10 +111,10 @@ pub(super) fn draw_explorer<V: crate::engine::Variant>(
         Mode::Compare => draw_compare(buf, app, ex, body),
     }
     // Notes and keys.
-    let keys = crate::ui::explorer::footer(match ex.mode {
-        Mode::Browse => crate::ui::explorer::BROWSE_KEYS,
-        Mode::Step => crate::ui::explorer::STEP_KEYS,
-        Mode::Compare => crate::ui::explorer::COMPARE_KEYS,
+    let keys = crate::ui::screens::explorer::footer(match ex.mode {
+        Mode::Browse => crate::ui::screens::explorer::BROWSE_KEYS,
+        Mode::Step => crate::ui::screens::explorer::STEP_KEYS,
+        Mode::Compare => crate::ui::screens::explorer::COMPARE_KEYS,
     });
     let y = area.y + area.height - 2;
     if let Some(n) = &ex.note {

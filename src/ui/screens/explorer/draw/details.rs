@@ -6,7 +6,7 @@ use super::context::Browse;
 use super::*;
 use crate::engine::tree::export::{event_labels, node_relative};
 use crate::engine::tree::{Entry, NodeId};
-use crate::ui::explorer::{bound_words, node_name};
+use crate::ui::screens::explorer::{bound_words, node_name};
 
 /// The right column: the selected child's position (the move marked) and
 /// what happened there.

@@ -4,7 +4,7 @@
 use super::*;
 use crate::engine::tree::export::node_relative;
 use crate::engine::tree::{NodeId, SearchTree, StepKind};
-use crate::ui::explorer::node_name;
+use crate::ui::screens::explorer::node_name;
 
 pub(super) fn draw_step<V: crate::engine::Variant>(
     buf: &mut Buffer,

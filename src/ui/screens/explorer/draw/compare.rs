@@ -48,7 +48,7 @@ pub(super) fn draw_compare<V: crate::engine::Variant>(
                 let same = match &base {
                     _ if res.stopped => format!(
                         "stopped at {}M nodes",
-                        crate::ui::explorer::COMPARE_NODE_LIMIT / 1_000_000
+                        crate::ui::screens::explorer::COMPARE_NODE_LIMIT / 1_000_000
                     ),
                     Some(b) if b.best == res.best && b.score == res.score => "yes".into(),
                     Some(b) if b.best == res.best => "same move, other score".into(),

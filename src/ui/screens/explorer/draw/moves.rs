@@ -7,7 +7,7 @@ use super::*;
 use crate::engine::tree::export::{event_labels, node_relative};
 use crate::engine::tree::{Entry, NodeId, NodeType, SearchTree};
 use crate::engine::{Bound, Score};
-use crate::ui::explorer::bound_words;
+use crate::ui::screens::explorer::bound_words;
 
 /// Scores of a child seen from its parent (the side choosing the move), and
 /// the child's window in the parent's terms: what a learner compares with

@@ -1,0 +1,5 @@
+//! The screens, one folder each: its state, its keys and its drawing
+//! together (the stack they live on and what they share are in `state/`
+//! and `app/`; the drawing toolkit they use is `view/`).
+
+pub mod explorer;

@@ -108,8 +108,8 @@ fn replay(c: &mut Criterion) {
 /// The Bughouse screen on the sample game, at its last move (both boards
 /// with pieces in hand, the whole move list, the partners' messages).
 fn bughouse(c: &mut Criterion) {
-    use kibitz::ui::house::HouseReplay;
-    use kibitz::ui::house::file::{self, Kind};
+    use kibitz::ui::screens::house::HouseReplay;
+    use kibitz::ui::screens::house::file::{self, Kind};
     let path = std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/games/bughouse-sample.bpgn"

@@ -215,7 +215,7 @@ struct Runtime {
     /// The stop flags of the file being opened (and checked) and of the review.
     open_stops: Vec<(u64, std::sync::Arc<std::sync::atomic::AtomicBool>)>,
     review_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-    house_engines: crate::ui::house::engines::Engines,
+    house_engines: crate::ui::screens::house::engines::Engines,
     save_reports: SaveReports,
     opponent: Option<EngineHandle>,
     assistant: EngineHandle,
@@ -234,7 +234,7 @@ impl Runtime {
             job_stop: None,
             open_stops: Vec::new(),
             review_stop: None,
-            house_engines: crate::ui::house::engines::Engines::default(),
+            house_engines: crate::ui::screens::house::engines::Engines::default(),
             save_reports: SaveReports::default(),
             opponent: None,
             assistant,
@@ -474,7 +474,7 @@ impl Drop for Runtime {
     /// program.
     fn drop(&mut self) {
         drop(self.opponent.take());
-        self.house_engines = crate::ui::house::engines::Engines::default();
+        self.house_engines = crate::ui::screens::house::engines::Engines::default();
         crate::uci::client::end_all_engines(Duration::from_millis(600));
     }
 }
@@ -544,7 +544,7 @@ pub(super) fn spawn_open(
     let stop = flag.clone();
     let tx = tx.clone();
     let work = move || {
-        use crate::ui::house::file;
+        use crate::ui::screens::house::file;
         let kind = file::kind_of(&path);
         if kind != file::Kind::Chess {
             let result = file::read(&path, kind);

@@ -204,7 +204,7 @@ pub fn pixel_squares(sq_w: u16, sq_h: u16) -> bool {
 
 /// One pocket piece's cells for squares of `(w, h)`: a square where the
 /// board is pixel art, else a glyph on one row (its width then depends on
-/// the count, see `ui::house::pocket_cells`).
+/// the count, see `ui::screens::house::pocket_cells`).
 fn pocket_piece((w, h): (u16, u16)) -> (u16, u16) {
     if pixel_squares(w, h) { (w, h) } else { (3, 1) }
 }

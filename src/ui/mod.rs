@@ -15,7 +15,6 @@ mod event_loop;
 pub mod gamefile;
 mod headless;
 pub mod help;
-pub mod house;
 pub mod input;
 pub mod keymap;
 pub mod layout;

@@ -62,7 +62,7 @@ pub(super) fn live_setup(
     opts: &Options,
     setup: &Setup,
     app: &App,
-) -> Result<Option<crate::ui::house::live::LiveSetup>> {
+) -> Result<Option<crate::ui::screens::house::live::LiveSetup>> {
     use crate::variant::VariantKind;
     use shakmaty::Color;
     let kind = match opts.variant.as_deref() {
@@ -77,7 +77,7 @@ pub(super) fn live_setup(
     let start = opts
         .fen
         .as_deref()
-        .map(|fen| crate::ui::house::live::parse_start(kind, fen))
+        .map(|fen| crate::ui::screens::house::live::parse_start(kind, fen))
         .transpose()
         .map_err(|e| anyhow::anyhow!("--fen: {e}"))?;
     let level = app.ui.config.level;
@@ -113,7 +113,7 @@ pub(super) fn live_setup(
             }
         }
     };
-    let seating = crate::ui::house::live::Seating {
+    let seating = crate::ui::screens::house::live::Seating {
         kind,
         person,
         two_people: setup.mode == app::Mode::HumanVsHuman,
@@ -393,7 +393,7 @@ pub fn find_unfinished(dir: &Path) -> (Option<(PathBuf, crate::game::Game)>, Opt
         .collect();
     files.sort_by(|a, b| b.cmp(a));
     let newest = files.into_iter().map(|(_, p)| p).find(|p| {
-        crate::ui::house::file::kind_of(p) == crate::ui::house::file::Kind::Chess
+        crate::ui::screens::house::file::kind_of(p) == crate::ui::screens::house::file::Kind::Chess
             && !gamefile::claimed_elsewhere(p)
     });
     let Some(newest) = newest else {
@@ -442,5 +442,5 @@ pub(super) enum Start {
     /// A Crazyhouse or Bughouse game.
     /// A Crazyhouse or Bughouse game (`true`: a new one, never the offer
     /// to resume).
-    House(Box<crate::ui::house::live::LiveSetup>, bool),
+    House(Box<crate::ui::screens::house::live::LiveSetup>, bool),
 }

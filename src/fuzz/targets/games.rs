@@ -4,7 +4,7 @@ use super::{Target, seeds_of, text};
 use crate::engine::Board;
 use crate::engine::variant::{Bug, Zh};
 use crate::game::library::Library;
-use crate::ui::house::file::{self as house_file, Kind};
+use crate::ui::screens::house::file::{self as house_file, Kind};
 use crate::variant::fen;
 
 pub fn targets() -> Vec<Target> {

@@ -3,8 +3,8 @@
 //! Crazyhouse/Bughouse screen).
 
 use super::*;
-use crate::ui::house::{HouseReplay, Show};
 use crate::ui::replay::{self as rp, FilePicker, Replay};
+use crate::ui::screens::house::{HouseReplay, Show};
 
 impl Shared {
     /// Opens the file picker: saved games, then the sample games.

@@ -5,46 +5,45 @@
 //! `ui::run`; tests drive `update` with key, mouse and engine messages and
 //! an injected clock, then look at the state and the effects.
 
-use super::clock::{Control, pgn_clock};
-use super::config::{Config, TimeControl};
+pub(crate) use super::clock::{Control, pgn_clock};
+pub(crate) use super::config::{Config, TimeControl};
 pub use super::input::{color_name, role_name};
-use super::input::{could_begin_move, parse_move};
-use super::keymap::begins_move;
-use super::layout::{self, BoardGeometry};
-use super::player::{EngineEvent, EngineSpec, Purpose, Request};
+pub(crate) use super::input::{could_begin_move, parse_move};
+pub(crate) use super::keymap::begins_move;
+pub(crate) use super::layout::{self, BoardGeometry};
+pub(crate) use super::player::{EngineEvent, EngineSpec, Purpose, Request};
 pub use super::text::{capitalise, describe_ending, san_line, score_text, shown_to};
-use super::theme::Theme;
-use crate::engine::{Board, Bound, Clock, Limits, Score};
-use crate::game::library::{Library, Status as GameStatus};
-use crate::game::review::MoveReview;
-use crate::game::{Ending, Game, GameResult, Termination};
-use crossterm::event::{
+pub(crate) use super::theme::Theme;
+pub(crate) use crate::engine::{Board, Bound, Clock, Limits, Score};
+pub(crate) use crate::game::library::{Library, Status as GameStatus};
+pub(crate) use crate::game::review::MoveReview;
+pub(crate) use crate::game::{Ending, Game, GameResult, Termination};
+pub(crate) use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-use shakmaty::{Color, Move, Position, Role, Square};
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
+pub(crate) use ratatui::buffer::Buffer;
+pub(crate) use ratatui::layout::Rect;
+pub(crate) use shakmaty::{Color, Move, Position, Role, Square};
+pub(crate) use std::path::PathBuf;
+pub(crate) use std::time::{Duration, Instant};
 
 mod chess;
 mod dialog;
 mod editor;
 mod files;
-mod house;
 mod overlays;
 mod puzzles;
-mod save_as;
+pub(crate) mod save_as;
 mod tables;
 
 pub use super::state::*;
 
 pub use super::player::parse_limits;
-use super::player::{parse_spec_tag, spec_tag};
+pub(crate) use super::player::{parse_spec_tag, spec_tag};
 pub use crate::ui::screens::explorer::ExplorerScreen;
+pub use crate::ui::screens::house::{HouseReplayScreen, HouseScreen};
 pub use chess::{Chess, ChessScreen, Play, Task};
 pub use editor::EditorScreen;
-pub use house::{HouseReplayScreen, HouseScreen};
 
 /// Draws the app into the terminal's frame.
 pub fn draw(frame: &mut ratatui::Frame, app: &App, now: Instant) {
@@ -252,7 +251,7 @@ impl App {
 
     /// After an event: the screens asked to open or close are, the screens
     /// covered or back on top are told, and the top one syncs its work.
-    fn settle(&mut self, now: Instant) {
+    pub(crate) fn settle(&mut self, now: Instant) {
         for _ in 0..8 {
             let navs = std::mem::take(&mut self.ui.nav);
             if navs.is_empty() {
@@ -505,7 +504,7 @@ impl App {
 impl App {
     /// The game of the topmost Crazyhouse/Bughouse screen (played or
     /// replayed).
-    pub fn house(&self) -> Option<&crate::ui::house::HouseReplay> {
+    pub fn house(&self) -> Option<&crate::ui::screens::house::HouseReplay> {
         self.screens.iter().rev().find_map(|s| {
             let s = s.as_any();
             match s.downcast_ref::<HouseScreen>() {
@@ -515,7 +514,7 @@ impl App {
         })
     }
 
-    pub fn house_mut(&mut self) -> Option<&mut crate::ui::house::HouseReplay> {
+    pub fn house_mut(&mut self) -> Option<&mut crate::ui::screens::house::HouseReplay> {
         self.screens.iter_mut().rev().find_map(|s| {
             if s.as_any().is::<HouseScreen>() {
                 let h = s.as_any_mut().downcast_mut::<HouseScreen>()?;
@@ -555,7 +554,7 @@ impl App {
     }
 
     /// Shows `house` on a Crazyhouse/Bughouse screen.
-    pub fn show_house(&mut self, house: crate::ui::house::HouseReplay, now: Instant) {
+    pub fn show_house(&mut self, house: crate::ui::screens::house::HouseReplay, now: Instant) {
         let s = HouseReplayScreen {
             house: Box::new(house),
         };

@@ -3,12 +3,12 @@
 //! home folder). Later moves are saved to the new file too.
 
 use super::*;
-use crate::ui::app::house::HouseScreen;
 use crate::ui::keymap::Action;
+use crate::ui::screens::house::HouseScreen;
 
 /// The file-name prompt, filled with the game's file (or a name in the
 /// home folder when it has none).
-pub(super) fn save_as_prompt(current: Option<&std::path::Path>) -> Overlay {
+pub(crate) fn save_as_prompt(current: Option<&std::path::Path>) -> Overlay {
     let input = match current {
         Some(p) => p.display().to_string(),
         None => {

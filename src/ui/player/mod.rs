@@ -7,7 +7,7 @@
 //!
 //! [`EngineHandle`] is that thread. The chess screen starts one with
 //! [`EngineHandle::spawn`]; the Crazyhouse and Bughouse games
-//! (`ui::house::engines`) start one per engine seat with
+//! (`ui::screens::house::engines`) start one per engine seat with
 //! [`EngineHandle::start`], which also reports what only they need
 //! ([`Report`]), and pass on the Bughouse news ([`Tell`]).
 

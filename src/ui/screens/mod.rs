@@ -3,3 +3,4 @@
 //! and `app/`; the drawing toolkit they use is `view/`).
 
 pub mod explorer;
+pub mod house;

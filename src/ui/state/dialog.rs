@@ -138,7 +138,7 @@ impl NewGameDialog {
     /// A Crazyhouse or Bughouse game from the dialog: you play the chosen
     /// side (on board A in Bughouse) against the chosen engine, which also
     /// plays your Bughouse partner.
-    pub fn live_setup(&self) -> Result<crate::ui::house::live::LiveSetup, String> {
+    pub fn live_setup(&self) -> Result<crate::ui::screens::house::live::LiveSetup, String> {
         let kind = if self.variant == 2 {
             crate::variant::VariantKind::Bughouse
         } else {
@@ -147,7 +147,7 @@ impl NewGameDialog {
         // The FEN is read with the variant's rules, not as chess.
         let fen = self.fen.trim();
         let start = (!fen.is_empty())
-            .then(|| crate::ui::house::live::parse_start(kind, fen))
+            .then(|| crate::ui::screens::house::live::parse_start(kind, fen))
             .transpose()
             .map_err(|e| format!("Start FEN: {e}"))?;
         let mut plain = self.clone();
@@ -158,7 +158,7 @@ impl NewGameDialog {
             Mode::HumanVsHuman => Some((0, Color::White)),
             Mode::EngineVsEngine => None,
         };
-        crate::ui::house::live::Seating {
+        crate::ui::screens::house::live::Seating {
             kind,
             person,
             two_people: setup.mode == Mode::HumanVsHuman,
@@ -167,7 +167,7 @@ impl NewGameDialog {
             time: setup.time,
         }
         .setup()
-        .map(|l| crate::ui::house::live::LiveSetup { start, ..l })
+        .map(|l| crate::ui::screens::house::live::LiveSetup { start, ..l })
     }
 
     /// Validates the dialog; the error names the field and the reason.

@@ -167,7 +167,7 @@ pub enum Unfinished {
     Chess(Box<Game>),
     /// A Crazyhouse or Bughouse game (read when resumed), and the game to
     /// start instead.
-    House(Box<super::house::live::LiveSetup>),
+    House(Box<super::screens::house::live::LiveSetup>),
 }
 
 /// A game file being read.

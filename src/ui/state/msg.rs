@@ -67,7 +67,7 @@ pub enum Effect {
     /// Work for an engine of the live Crazyhouse/Bughouse game at `table`.
     HouseEngine {
         table: u64,
-        job: crate::ui::house::live::EngineJob,
+        job: crate::ui::screens::house::live::EngineJob,
     },
     Quit,
 }
@@ -121,7 +121,7 @@ pub enum Msg {
     HouseEngine {
         table: u64,
         seat: usize,
-        news: crate::ui::house::live::EngineNews,
+        news: crate::ui::screens::house::live::EngineNews,
     },
     /// A game file was read (or could not be, and why).
     Opened {
@@ -168,5 +168,5 @@ pub enum FileRead {
     Chess(Box<Library>),
     /// Crazyhouse or Bughouse games, each shown or with the reason it
     /// cannot be.
-    House(Vec<Result<crate::ui::house::Show, String>>),
+    House(Vec<Result<crate::ui::screens::house::Show, String>>),
 }

@@ -3,7 +3,7 @@
 //! list, going back, and drawing at 160x50, 120x40, 80x24 and too small.
 
 use super::*;
-use crate::ui::house::file::{Kind, parse};
+use crate::ui::screens::house::file::{Kind, parse};
 
 const BPGN: &str = r#"[WhiteA "Ann"]
 [BlackA "Bob"]
@@ -286,7 +286,7 @@ fn the_fics_sample_opens_with_its_clocks_and_its_bad_game_listed() {
             _ => None,
         })
         .unwrap();
-    let result = crate::ui::house::file::read(&path, Kind::Bughouse);
+    let result = crate::ui::screens::house::file::read(&path, Kind::Bughouse);
     let result = result.map(FileRead::House);
     a.update(Msg::Opened { id, path, result }, t0);
     let h = a.house().expect("the file opens");

@@ -5,7 +5,7 @@
 //! record saved after every move, takebacks.
 
 use super::*;
-use crate::ui::house::live::{EngineJob, EngineNews, LiveSetup, Player, seat_index};
+use crate::ui::screens::house::live::{EngineJob, EngineNews, LiveSetup, Player, seat_index};
 use crate::variant::VariantKind;
 
 pub(super) const ENGINE: Player = Player::Engine(EngineSpec::BuiltIn { level: 3 });
@@ -475,7 +475,7 @@ fn a_flag_on_the_other_board_ends_your_game() {
 
 #[test]
 fn saved_games_resume_with_their_seats_and_clocks() {
-    use crate::ui::house::live::Live;
+    use crate::ui::screens::house::live::Live;
     let t0 = Instant::now();
     // Crazyhouse: 1. e4 (after 5 s) d5 2. exd5 (after 3 s more).
     let mut a = crazyhouse(t0);
@@ -585,7 +585,7 @@ fn the_app_offers_the_unfinished_game_and_resumes_it() {
 }
 
 /// The `Go` job for `seat` in `live`'s queue (taken out with the rest).
-fn live_go(live: &mut crate::ui::house::live::Live, seat: usize) -> Option<u64> {
+fn live_go(live: &mut crate::ui::screens::house::live::Live, seat: usize) -> Option<u64> {
     let jobs = std::mem::take(&mut live.jobs);
     go_for(&jobs, seat).map(|(id, _)| id)
 }
@@ -596,8 +596,8 @@ fn live_go(live: &mut crate::ui::house::live::Live, seat: usize) -> Option<u64> 
 /// "go" (or "fast") releases it.
 #[test]
 fn engine_seats_pace_themselves_and_sit_when_asked() {
-    use crate::ui::house::live::Live;
     use crate::ui::pace::Pace;
+    use crate::ui::screens::house::live::Live;
     let t0 = Instant::now();
     let setup = LiveSetup {
         kind: VariantKind::Bughouse,
@@ -682,7 +682,7 @@ fn the_screen_plays_held_moves_and_asks_the_next_engine() {
 /// Fast pace: engine moves are played as they come.
 #[test]
 fn fast_pace_plays_engine_moves_at_once() {
-    use crate::ui::house::live::Live;
+    use crate::ui::screens::house::live::Live;
     let t0 = Instant::now();
     let setup = LiveSetup {
         kind: VariantKind::Crazyhouse,

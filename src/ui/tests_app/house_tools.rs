@@ -4,7 +4,7 @@
 
 use super::house_live::*;
 use super::*;
-use crate::ui::house::live::{EngineJob, EngineNews, Player, seat_index};
+use crate::ui::screens::house::live::{EngineJob, EngineNews, Player, seat_index};
 use crate::variant::VariantKind;
 
 #[test]
@@ -91,7 +91,7 @@ fn the_new_game_dialog_offers_the_variants() {
 
 #[test]
 fn a_hint_is_picked_up_ready_to_play() {
-    use crate::ui::house::live::ASSISTANT;
+    use crate::ui::screens::house::live::ASSISTANT;
     let t0 = Instant::now();
     let mut a = crazyhouse(t0);
     jobs(&mut a);
@@ -131,7 +131,7 @@ fn a_hint_is_picked_up_ready_to_play() {
 
 #[test]
 fn analysis_and_the_evaluation_of_a_crazyhouse_position() {
-    use crate::ui::house::live::ASSISTANT;
+    use crate::ui::screens::house::live::ASSISTANT;
     let t0 = Instant::now();
     let mut a = crazyhouse(t0);
     jobs(&mut a);
@@ -318,7 +318,7 @@ fn copying_the_position_and_the_game() {
 
 #[test]
 fn a_bughouse_hint_survives_moves_on_the_other_board() {
-    use crate::ui::house::live::ASSISTANT;
+    use crate::ui::screens::house::live::ASSISTANT;
     let t0 = Instant::now();
     let mut a = bughouse(t0);
     let j = jobs(&mut a);

@@ -7,7 +7,9 @@ use super::house_live::{
     ENGINE, answer, bughouse, click, crazyhouse, go_for, jobs, live_moves, shift_or_key, table,
 };
 use super::*;
-use crate::ui::house::live::{ASSISTANT, EngineJob, EngineNews, LiveSetup, Player, seat_index};
+use crate::ui::screens::house::live::{
+    ASSISTANT, EngineJob, EngineNews, LiveSetup, Player, seat_index,
+};
 use crate::variant::VariantKind;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -187,11 +189,11 @@ fn the_house_screens_have_the_eval_bar_and_say_whose_view_the_scores_are() {
     assert!(screen.contains("scores: White's view"), "{screen}");
     // No bar when replaying a file (no scores there): the boards keep the
     // room.
-    let games = crate::ui::house::file::parse(
+    let games = crate::ui::screens::house::file::parse(
         "[Variant \"Crazyhouse\"]\n\n1. e4 d5 *\n",
-        crate::ui::house::file::Kind::Crazyhouse,
+        crate::ui::screens::house::file::Kind::Crazyhouse,
     );
-    let replay = crate::ui::house::HouseReplay::new(None, games.unwrap(), 0);
+    let replay = crate::ui::screens::house::HouseReplay::new(None, games.unwrap(), 0);
     assert!(replay.layout(area).is_some_and(|l| l.eval_bar.is_none()));
 }
 

@@ -9,8 +9,8 @@
 
 use super::house_live::{jobs, live_moves, table};
 use super::*;
-use crate::ui::house::engines::Engines;
-use crate::ui::house::live::{EngineJob, EngineNews, LiveSetup, Player};
+use crate::ui::screens::house::engines::Engines;
+use crate::ui::screens::house::live::{EngineJob, EngineNews, LiveSetup, Player};
 use crate::variant::VariantKind;
 use std::sync::mpsc::{Receiver, Sender, channel};
 

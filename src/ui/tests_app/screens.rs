@@ -149,7 +149,7 @@ fn a_replayed_file_covers_the_game_and_esc_goes_back() {
 /// its engine asked again.
 #[test]
 fn every_screen_opens_over_a_game_and_gives_it_back_intact() {
-    use crate::ui::house::live::{LiveSetup, Player};
+    use crate::ui::screens::house::live::{LiveSetup, Player};
     use crate::variant::VariantKind;
     type Opener = fn(&mut App, Instant);
     type Closer = fn(&mut App, Instant);

@@ -4,7 +4,7 @@
 
 use super::house_live::{ENGINE, bughouse, crazyhouse, go_for, jobs, live_moves, shift_or_key};
 use super::*;
-use crate::ui::house::live::{LiveSetup, Player};
+use crate::ui::screens::house::live::{LiveSetup, Player};
 use crate::variant::VariantKind;
 
 fn status_text(a: &App) -> String {
@@ -294,7 +294,8 @@ fn the_crazyhouse_resume_prompt_counts_full_moves() {
         .unwrap();
     std::fs::write(dir.join("2026-01-01_000000.pgn"), text).unwrap();
     let (_, summary) =
-        crate::ui::house::file::find_unfinished(&dir, VariantKind::Crazyhouse).expect("offered");
+        crate::ui::screens::house::file::find_unfinished(&dir, VariantKind::Crazyhouse)
+            .expect("offered");
     assert!(summary.contains(", 2 moves,"), "{summary}");
     let _ = std::fs::remove_dir_all(&dir);
 }

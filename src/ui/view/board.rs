@@ -188,7 +188,7 @@ static MASKS: [[Mask; 6]; 2] = {
 
 /// Draws a piece as pixel art centred in `r`: `fill` inside, `outline` on
 /// the square's pixels next to the piece.
-pub(super) fn draw_sprite(
+pub(crate) fn draw_sprite(
     buf: &mut Buffer,
     r: Rect,
     role: Role,
@@ -415,7 +415,7 @@ pub fn draw_plain_board<V: crate::engine::Variant>(
 /// Squares, pieces and coordinates of `pieces` at `g`: `marked` squares
 /// (a move) and the king in `check` highlighted.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn paint_board(
+pub(crate) fn paint_board(
     buf: &mut Buffer,
     g: &BoardGeometry,
     pieces: &shakmaty::Board,

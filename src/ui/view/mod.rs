@@ -18,14 +18,13 @@ pub(crate) use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 pub(crate) use shakmaty::{Color, Piece, Position, Role, Square};
 pub(crate) use std::time::Instant;
 
-mod board;
+pub(crate) mod board;
 mod drill;
 mod evalview;
-mod house;
 pub(crate) mod overlays;
 mod panel;
 mod replay;
-mod search;
+pub(crate) mod search;
 mod trainer;
 pub(crate) mod widgets;
 
@@ -205,11 +204,11 @@ pub fn draw_house_screen(
     buf: &mut Buffer,
     area: Rect,
     ui: &Shared,
-    house: Option<&crate::ui::house::HouseReplay>,
+    house: Option<&crate::ui::screens::house::HouseReplay>,
     now: Instant,
 ) {
     if let Some(house) = house {
-        house::draw_house(buf, ui, house, area, now);
+        crate::ui::screens::house::draw::draw_house(buf, ui, house, area, now);
     }
 }
 

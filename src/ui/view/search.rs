@@ -295,7 +295,7 @@ pub(super) fn draw_eval_bar(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
 /// The eval bar of `score` (White's view; none yet: a thin line), White's
 /// part at the bottom unless `white_on_top` (the board is flipped). Shared
 /// by the chess and the Crazyhouse/Bughouse screens.
-pub(super) fn paint_eval_bar(
+pub(crate) fn paint_eval_bar(
     buf: &mut Buffer,
     theme: &Theme,
     area: Rect,

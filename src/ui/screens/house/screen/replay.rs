@@ -2,8 +2,8 @@
 //! games list, the large board, copying and exploring (a game being
 //! played is the other house screen, [`super::HouseScreen`]).
 
-use super::super::screen::{Screen, screen_any};
 use super::*;
+use crate::ui::state::screen::{Screen, screen_any};
 
 /// A Crazyhouse/Bughouse file on the screen, one of its games shown.
 pub struct HouseReplayScreen {

@@ -5,9 +5,9 @@
 //! This file lays the screen out and puts the eval bar beside the main
 //! board; the parts are drawn by the modules below.
 
-use super::*;
-use crate::ui::house::HouseReplay;
+use super::HouseReplay;
 use crate::ui::layout::{HOUSE_MIN_H, HOUSE_MIN_W};
+use crate::ui::view::*;
 
 mod analysis;
 mod boards;
@@ -21,7 +21,7 @@ use games::draw_list;
 use panel::draw_panel;
 use status::draw_house_status;
 
-pub(super) fn draw_house(
+pub(crate) fn draw_house(
     buf: &mut Buffer,
     app: &Shared,
     h: &HouseReplay,
@@ -80,7 +80,7 @@ pub(super) fn draw_house(
         }
     }
     if let Some(bar) = l.eval_bar {
-        super::search::paint_eval_bar(
+        crate::ui::view::search::paint_eval_bar(
             buf,
             app.theme(),
             bar,

@@ -3,7 +3,7 @@
 //! in, its clocks ticking.
 
 use super::*;
-use crate::ui::house::live::{EngineNews, Live, LiveSetup, Player, seat_of};
+use crate::ui::screens::house::live::{EngineNews, Live, LiveSetup, Player, seat_of};
 
 impl House<'_> {
     /// Starts a Crazyhouse or Bughouse game on this screen.
@@ -42,7 +42,7 @@ impl House<'_> {
     pub(super) fn begin_live(&mut self, mut live: Live, path: Option<PathBuf>, now: Instant) {
         live.pace = self.ui.config.engine_pace;
         let first_human = live.human_seats().first().copied();
-        let mut h = crate::ui::house::HouseReplay::playing(live);
+        let mut h = crate::ui::screens::house::HouseReplay::playing(live);
         if let Some(s) = first_human {
             let (b, c) = seat_of(s);
             h.main = b;
@@ -190,14 +190,13 @@ impl App {
     /// Offers the newest unfinished game of the same variant, or starts
     /// `setup` (at once when `new_game`).
     pub fn offer_or_start_live(&mut self, setup: LiveSetup, new_game: bool, now: Instant) {
-        let found =
-            if new_game {
-                None
-            } else {
-                self.ui.dirs.data.as_ref().and_then(|d| {
-                    crate::ui::house::file::find_unfinished(&d.join("games"), setup.kind)
-                })
-            };
+        let found = if new_game {
+            None
+        } else {
+            self.ui.dirs.data.as_ref().and_then(|d| {
+                crate::ui::screens::house::file::find_unfinished(&d.join("games"), setup.kind)
+            })
+        };
         match found {
             Some((path, summary)) => {
                 // Asked over an empty board of its own screen.

@@ -7,10 +7,13 @@
 //! the game time, for autoplay in real or scaled time). The screen state
 //! ([`HouseReplay`]) is a cursor into it; the view draws from it.
 
+pub mod draw;
 pub mod engines;
 pub mod file;
 pub mod live;
+mod screen;
 mod show;
+pub use screen::{House, HouseReplayScreen, HouseScreen};
 pub use show::*;
 
 use crate::bughouse::{BoardId, BugResult, BughouseGame, Seat};

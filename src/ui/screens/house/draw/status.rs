@@ -3,8 +3,8 @@
 //! move it is), then the keys.
 
 use super::*;
-use crate::ui::house::{HouseReplay, Show};
 use crate::ui::keymap::ReplayAction;
+use crate::ui::screens::house::{HouseReplay, Show};
 use crate::ui::view::widgets::{key_label, status_span};
 
 pub(super) fn draw_house_status(
@@ -109,11 +109,11 @@ fn draw_live_status(
     buf: &mut Buffer,
     app: &Shared,
     h: &HouseReplay,
-    l: &crate::ui::house::live::Live,
+    l: &crate::ui::screens::house::live::Live,
     show: &Show,
     area: Rect,
 ) {
-    use crate::ui::house::live::seat_of;
+    use crate::ui::screens::house::live::seat_of;
     let theme = app.theme();
     let key = Style::default()
         .fg(theme.accent)

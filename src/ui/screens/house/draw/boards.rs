@@ -5,8 +5,8 @@
 
 use super::*;
 use crate::ui::clock::format_clock;
-use crate::ui::house::{HouseReplay, Show};
 use crate::ui::layout::HouseBoard;
+use crate::ui::screens::house::{HouseReplay, Show};
 use crate::ui::view::board::{draw_sprite, paint_board, sprite_fit};
 use crate::variant::VariantKind;
 use shakmaty::variant::Crazyhouse;
@@ -55,7 +55,7 @@ pub(super) fn draw_one(
         .live
         .as_ref()
         .and_then(|l| l.human_to_move())
-        .map(crate::ui::house::live::seat_of)
+        .map(crate::ui::screens::house::live::seat_of)
         .filter(|&(pb, _)| pb == b);
     if picking.is_some() {
         if let Some(f) = h.pick.selected {
@@ -122,7 +122,7 @@ pub(super) fn draw_one(
             let m = Style::default()
                 .fg(theme.cursor)
                 .add_modifier(Modifier::BOLD);
-            super::super::widgets::cursor_mark(buf, r, theme, m);
+            crate::ui::view::widgets::cursor_mark(buf, r, theme, m);
         }
     }
     for (color, strip, top) in [(!bottom, place.top, true), (bottom, place.bottom, false)] {
@@ -181,8 +181,9 @@ fn info_strip(
         area.y + area.height - 1
     };
     let clock = h.clock(b, color, now).map(format_clock);
-    let pocket = crate::ui::house::pocket_of(pos, color);
-    let cells = crate::ui::house::pocket_cells(area, side.piece, &pocket, clock.as_deref());
+    let pocket = crate::ui::screens::house::pocket_of(pos, color);
+    let cells =
+        crate::ui::screens::house::pocket_cells(area, side.piece, &pocket, clock.as_deref());
     let clock_w = clock.as_ref().map_or(0, |c| c.chars().count() as u16 + 1);
     let name_end = cells
         .first()

@@ -5,7 +5,7 @@
 use super::analysis::{draw_analysis, panel_analysis};
 use super::partners::draw_chat;
 use super::*;
-use crate::ui::house::{HouseReplay, Show};
+use crate::ui::screens::house::{HouseReplay, Show};
 use crate::ui::view::widgets::block;
 use crate::variant::VariantKind;
 

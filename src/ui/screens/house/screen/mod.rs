@@ -2,10 +2,10 @@
 //! `game.rs`, `play.rs`, `talk.rs`) and a file replayed (`replay.rs`), and
 //! going back to the game beneath.
 
-use super::screen::{Screen, screen_any};
-use super::*;
-use crate::ui::house::HouseReplay;
+use crate::ui::app::*;
 use crate::ui::keymap::ReplayAction;
+use crate::ui::screens::house::HouseReplay;
+use crate::ui::state::screen::{Screen, screen_any};
 
 mod game;
 mod play;
@@ -98,7 +98,7 @@ impl Screen for HouseScreen {
         if self.is_live() {
             ui.effects.push(Effect::HouseEngine {
                 table: self.table,
-                job: crate::ui::house::live::EngineJob::QuitAll,
+                job: crate::ui::screens::house::live::EngineJob::QuitAll,
             });
         }
     }

@@ -2,7 +2,7 @@
 //! screen when open.
 
 use super::*;
-use crate::ui::house::HouseReplay;
+use crate::ui::screens::house::HouseReplay;
 use crate::ui::view::widgets::block;
 
 /// The games of the file, when the list is open.

@@ -4,8 +4,8 @@
 
 use super::*;
 use crate::ui::board::{BoardInput, BoxKey, Intent};
-use crate::ui::house::live::seat_of;
-use crate::ui::house::pocket_of;
+use crate::ui::screens::house::live::seat_of;
+use crate::ui::screens::house::pocket_of;
 
 impl House<'_> {
     /// Keys of a live Crazyhouse/Bughouse game.
@@ -149,7 +149,7 @@ impl House<'_> {
             l.parse_typed(&text)
         {
             self.s.confirm_drop = Some((role, to));
-            let piece = crate::ui::house::role_word(role);
+            let piece = crate::ui::screens::house::role_word(role);
             self.ui.info(format!(
                 "No {piece} can move to {to}. Drop the {piece} from your hand on {to}? y = drop, any other key = no"
             ));
@@ -473,7 +473,7 @@ impl House<'_> {
                 }
             }
         };
-        let seat = crate::ui::house::live::seat_index(b, l.board(b).turn());
+        let seat = crate::ui::screens::house::live::seat_index(b, l.board(b).turn());
         match l.pick_move(seat, mv, now) {
             Ok(()) => self.ui.status = None,
             Err(e) => self.ui.error(e),

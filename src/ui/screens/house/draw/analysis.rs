@@ -3,7 +3,7 @@
 //! note for an engine below full strength).
 
 use super::*;
-use crate::ui::house::{HouseReplay, Show};
+use crate::ui::screens::house::{HouseReplay, Show};
 use crate::ui::view::widgets::block;
 use crate::variant::VariantKind;
 
@@ -16,7 +16,7 @@ pub(super) fn panel_analysis<'a>(
     show: &Show,
     width: u16,
 ) -> (
-    Option<&'a crate::ui::house::live::Analysis>,
+    Option<&'a crate::ui::screens::house::live::Analysis>,
     String,
     Option<String>,
 ) {
@@ -32,7 +32,7 @@ pub(super) fn panel_analysis<'a>(
         }
         None => match live.and_then(|l| l.search.as_ref()) {
             Some((seat, a)) => {
-                let (b, c) = crate::ui::house::live::seat_of(*seat);
+                let (b, c) = crate::ui::screens::house::live::seat_of(*seat);
                 let name = show
                     .players
                     .get(b)
@@ -51,14 +51,14 @@ pub(super) fn panel_analysis<'a>(
 /// level's, and the move it chose once it moved ("level 2 played Nf3"),
 /// else that it may play another move than the line's first.
 fn weak_note(
-    l: &crate::ui::house::live::Live,
+    l: &crate::ui::screens::house::live::Live,
     show: &Show,
     seat: usize,
-    a: &crate::ui::house::live::Analysis,
+    a: &crate::ui::screens::house::live::Analysis,
 ) -> Option<String> {
-    use crate::ui::house::live::Player;
     use crate::ui::player::EngineSpec;
-    let (b, c) = crate::ui::house::live::seat_of(seat);
+    use crate::ui::screens::house::live::Player;
+    let (b, c) = crate::ui::screens::house::live::seat_of(seat);
     let level = match l.player(b, c) {
         Player::Engine(EngineSpec::BuiltIn { level })
             if *level < crate::engine::Level::MAX.get() =>
@@ -88,7 +88,7 @@ fn weak_note(
 pub(super) fn draw_analysis(
     buf: &mut Buffer,
     theme: &Theme,
-    a: &crate::ui::house::live::Analysis,
+    a: &crate::ui::screens::house::live::Analysis,
     title: &str,
     note: Option<&str>,
     r: Rect,

@@ -2,7 +2,7 @@
 //! the messages so far, the newest at the bottom.
 
 use super::*;
-use crate::ui::house::Show;
+use crate::ui::screens::house::Show;
 use crate::ui::view::widgets::block;
 
 /// The partners' messages so far, the newest at the bottom.
@@ -10,8 +10,8 @@ pub(super) fn draw_chat(
     buf: &mut Buffer,
     theme: &Theme,
     show: &Show,
-    live: Option<&crate::ui::house::live::Live>,
-    chat: &[&crate::ui::house::ShowChat],
+    live: Option<&crate::ui::screens::house::live::Live>,
+    chat: &[&crate::ui::screens::house::ShowChat],
     standing: &[(String, Vec<(String, String)>)],
     area: Rect,
 ) {

@@ -183,35 +183,6 @@ pub fn draw_editor_screen(
     overlays::draw_plain_status(buf, ui, l.status);
 }
 
-/// The search-tree explorer of any variant.
-pub fn draw_explorer_screen(
-    buf: &mut Buffer,
-    area: Rect,
-    ui: &Shared,
-    ex: &crate::ui::screens::explorer::AnyExplorer,
-) {
-    use crate::ui::screens::explorer::AnyExplorer;
-    use crate::ui::screens::explorer::draw::draw_explorer;
-    match ex {
-        AnyExplorer::Chess(e) => draw_explorer(buf, ui, e, area),
-        AnyExplorer::Zh(e) => draw_explorer(buf, ui, e, area),
-        AnyExplorer::Bug(e) => draw_explorer(buf, ui, e, area),
-    }
-}
-
-/// The Crazyhouse/Bughouse screen (empty while the resume prompt waits).
-pub fn draw_house_screen(
-    buf: &mut Buffer,
-    area: Rect,
-    ui: &Shared,
-    house: Option<&crate::ui::screens::house::HouseReplay>,
-    now: Instant,
-) {
-    if let Some(house) = house {
-        crate::ui::screens::house::draw::draw_house(buf, ui, house, area, now);
-    }
-}
-
 /// The overlays above every screen (`replaying`: the help lists the
 /// replay keys), and the progress of a file being opened or tables being
 /// prepared.

@@ -56,7 +56,12 @@ impl Screen for ExplorerScreen {
     }
 
     fn draw(&self, ui: &Shared, buf: &mut Buffer, area: Rect, _now: Instant) {
-        crate::ui::view::draw_explorer_screen(buf, area, ui, &self.ex);
+        use super::draw::draw_explorer;
+        match &self.ex {
+            AnyExplorer::Chess(e) => draw_explorer(buf, ui, e, area),
+            AnyExplorer::Zh(e) => draw_explorer(buf, ui, e, area),
+            AnyExplorer::Bug(e) => draw_explorer(buf, ui, e, area),
+        }
     }
 
     fn leave(&mut self, ui: &mut Shared) {

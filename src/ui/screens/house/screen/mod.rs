@@ -87,7 +87,10 @@ impl Screen for HouseScreen {
     }
 
     fn draw(&self, ui: &Shared, buf: &mut Buffer, area: Rect, now: Instant) {
-        crate::ui::view::draw_house_screen(buf, area, ui, self.house.as_deref(), now);
+        // Empty while the resume prompt waits.
+        if let Some(h) = self.house.as_deref() {
+            crate::ui::screens::house::draw::draw_house(buf, ui, h, area, now);
+        }
     }
 
     fn leave(&mut self, ui: &mut Shared) {

@@ -29,7 +29,7 @@ impl Screen for HouseReplayScreen {
     }
 
     fn draw(&self, ui: &Shared, buf: &mut Buffer, area: Rect, now: Instant) {
-        crate::ui::view::draw_house_screen(buf, area, ui, Some(&self.house), now);
+        crate::ui::screens::house::draw::draw_house(buf, ui, &self.house, area, now);
     }
 
     fn fits(&self, area: Rect) -> bool {

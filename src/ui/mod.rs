@@ -21,6 +21,7 @@ pub mod layout;
 mod output;
 pub mod pace;
 pub mod player;
+pub mod prelude;
 pub mod replay;
 pub mod screens;
 mod startup;

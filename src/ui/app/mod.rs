@@ -5,41 +5,18 @@
 //! `ui::run`; tests drive `update` with key, mouse and engine messages and
 //! an injected clock, then look at the state and the effects.
 
-pub(crate) use super::clock::{Control, pgn_clock};
-pub(crate) use super::config::{Config, TimeControl};
-pub use super::input::{color_name, role_name};
-pub(crate) use super::input::{could_begin_move, parse_move};
-pub(crate) use super::keymap::begins_move;
-pub(crate) use super::layout::{self, BoardGeometry};
-pub(crate) use super::player::{EngineEvent, EngineSpec, Purpose, Request};
-pub use super::text::{capitalise, describe_ending, san_line, score_text, shown_to};
-pub(crate) use super::theme::Theme;
-pub(crate) use crate::engine::{Board, Bound, Clock, Limits, Score};
-pub(crate) use crate::game::library::{Library, Status as GameStatus};
-pub(crate) use crate::game::review::MoveReview;
-pub(crate) use crate::game::{Ending, Game, GameResult, Termination};
-pub(crate) use crossterm::event::{
-    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
-};
-pub(crate) use ratatui::buffer::Buffer;
-pub(crate) use ratatui::layout::Rect;
-pub(crate) use shakmaty::{Color, Move, Position, Role, Square};
-pub(crate) use std::path::PathBuf;
-pub(crate) use std::time::{Duration, Instant};
+pub use super::prelude::*;
 
 mod chess;
 mod dialog;
 mod editor;
 mod files;
+mod house;
 mod overlays;
 mod puzzles;
-pub(crate) mod save_as;
+mod save_as;
 mod tables;
 
-pub use super::state::*;
-
-pub use super::player::parse_limits;
-pub(crate) use super::player::{parse_spec_tag, spec_tag};
 pub use crate::ui::screens::explorer::ExplorerScreen;
 pub use crate::ui::screens::house::{HouseReplayScreen, HouseScreen};
 pub use chess::{Chess, ChessScreen, Play, Task};

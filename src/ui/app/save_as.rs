@@ -6,20 +6,6 @@ use super::*;
 use crate::ui::keymap::Action;
 use crate::ui::screens::house::HouseScreen;
 
-/// The file-name prompt, filled with the game's file (or a name in the
-/// home folder when it has none).
-pub(crate) fn save_as_prompt(current: Option<&std::path::Path>) -> Overlay {
-    let input = match current {
-        Some(p) => p.display().to_string(),
-        None => {
-            let home = std::env::var_os("HOME").is_some_and(|h| !h.is_empty());
-            let dir = if home { "~/" } else { "" };
-            format!("{dir}kibitz-{}.pgn", crate::util::timestamp())
-        }
-    };
-    Overlay::SaveAs { input }
-}
-
 impl<T: Task> Chess<'_, T> {
     /// `S`: the prompt for the game being played, or why there is none.
     pub(super) fn open_save_as(&mut self) {
@@ -31,7 +17,7 @@ impl<T: Task> Chess<'_, T> {
             ));
             return;
         }
-        self.ui.overlay = save_as_prompt(self.s.save_path.as_deref());
+        self.ui.overlay = Overlay::save_as(self.s.save_path.as_deref());
     }
 }
 

@@ -106,6 +106,22 @@ pub struct Status {
     pub kind: StatusKind,
 }
 
+impl Overlay {
+    /// The file-name prompt to save the game being played (`S`), filled
+    /// with the game's file (or a name in the home folder when it has none).
+    pub fn save_as(current: Option<&std::path::Path>) -> Overlay {
+        let input = match current {
+            Some(p) => p.display().to_string(),
+            None => {
+                let home = std::env::var_os("HOME").is_some_and(|h| !h.is_empty());
+                let dir = if home { "~/" } else { "" };
+                format!("{dir}kibitz-{}.pgn", crate::util::timestamp())
+            }
+        };
+        Overlay::SaveAs { input }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum Overlay {
     None,

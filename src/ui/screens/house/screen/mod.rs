@@ -2,8 +2,8 @@
 //! `game.rs`, `play.rs`, `talk.rs`) and a file replayed (`replay.rs`), and
 //! going back to the game beneath.
 
-use crate::ui::app::*;
 use crate::ui::keymap::ReplayAction;
+use crate::ui::prelude::*;
 use crate::ui::screens::house::HouseReplay;
 use crate::ui::state::screen::{Screen, screen_any};
 

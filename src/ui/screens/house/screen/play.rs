@@ -197,9 +197,7 @@ impl House<'_> {
             Some(Action::NewGame) => self.live_new_game_dialog(),
             Some(Action::Explore) => self.open_house_explorer(),
             Some(a @ (Action::CopyFen | Action::CopyPgn)) => self.house_copy(a),
-            Some(Action::SaveAs) => {
-                self.ui.overlay = crate::ui::app::save_as::save_as_prompt(self.s.save.as_deref())
-            }
+            Some(Action::SaveAs) => self.ui.overlay = Overlay::save_as(self.s.save.as_deref()),
             Some(Action::EvalBreakdown) => self.live_eval_breakdown(),
             Some(Action::Analyse) => {
                 let main = h.main;

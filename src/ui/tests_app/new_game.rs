@@ -4,8 +4,8 @@
 //! typed in lower case (`nf3`) is a move.
 //!
 //! The Crazyhouse/Bughouse engines run as the runtime runs them
-//! ([`Engines`], one process a seat), here a small UCI engine in `sh` that
-//! answers the first move of either side.
+//! ([`Engines`], one process a seat), here a small engine in `sh` that
+//! answers the first move of either side, in UCI or in XBoard (`xboard:CMD`).
 
 use super::house_live::{jobs, live_moves, table};
 use super::*;
@@ -44,6 +44,45 @@ done
     )
     .unwrap();
     (format!("sh {}", script.display()), dir)
+}
+
+/// The same knight shuffle as [`shuffler`], in the XBoard protocol as the
+/// client here speaks it: features at `protover` (moves as `usermove`, in
+/// coordinates; `setboard`; the drop variants), the side to move kept from
+/// `new`, `setboard` and the moves it hears, `move ...` at `go`; the rest
+/// (`variant`, `force`, `holding`, `white`/`black`, `st`, `accepted`, ...)
+/// it ignores. Returns its command line with the `xboard:` prefix.
+#[cfg(unix)]
+fn xboard_shuffler(name: &str) -> (String, PathBuf) {
+    let dir = temp_dir(&format!("xshuffler-{name}"));
+    let script = dir.join("engine.sh");
+    std::fs::write(
+        &script,
+        r#"side=w; out=0
+flip() { if [ $side = w ]; then side=b; else side=w; fi; }
+while IFS= read -r line; do
+  case "$line" in
+    "protover "*)
+      echo 'feature myname="XShuffler" usermove=1 san=0 setboard=1 sigint=0 sigterm=0'
+      echo 'feature variants="normal,crazyhouse,bughouse" done=1' ;;
+    new) side=w; out=0 ;;
+    "setboard "*" b "*) side=b ;;
+    "setboard "*) side=w ;;
+    "usermove "*) flip ;;
+    go)
+      if [ $side = b ]; then
+        if [ $out = 0 ]; then echo "move g8f6"; else echo "move f6g8"; fi
+      else
+        if [ $out = 0 ]; then echo "move g1f3"; else echo "move f3g1"; fi
+      fi
+      out=$((1 - out)); flip ;;
+    quit) exit 0 ;;
+  esac
+done
+"#,
+    )
+    .unwrap();
+    (format!("xboard:sh {}", script.display()), dir)
 }
 
 /// Half-moves played on board A of the live game.
@@ -114,10 +153,12 @@ fn new_game_from_dialog(a: &mut App, now: Instant) {
     assert!(matches!(a.ui.overlay, Overlay::None), "a new game started");
 }
 
+/// A live game of `kind` against an engine (its command, and the directory
+/// of its script, removed after), then a new one from the dialog: the
+/// engines answer in both, and the opponent bears the engine's `name`.
 #[cfg(unix)]
-fn house_new_game_gets_replies(kind: VariantKind) {
+fn house_new_game_gets_replies(kind: VariantKind, (command, dir): (String, PathBuf), name: &str) {
     let t = Instant::now();
-    let (command, dir) = shuffler(&format!("{kind:?}"));
     let engine = EngineSpec::External {
         command: command.clone(),
     };
@@ -170,6 +211,14 @@ fn house_new_game_gets_replies(kind: VariantKind) {
         "the new game's engine answers; status: {:?}",
         a.ui.status
     );
+    let opponent = a
+        .house()
+        .and_then(|h| h.live.as_ref())
+        .map(|l| l.seat_name(0, Color::Black));
+    assert!(
+        opponent.as_deref().is_some_and(|n| n.contains(name)),
+        "the engine's own name: {opponent:?}"
+    );
     drop(rt);
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -177,13 +226,29 @@ fn house_new_game_gets_replies(kind: VariantKind) {
 #[cfg(unix)]
 #[test]
 fn a_new_crazyhouse_game_has_engines_that_answer() {
-    house_new_game_gets_replies(VariantKind::Crazyhouse);
+    let kind = VariantKind::Crazyhouse;
+    house_new_game_gets_replies(kind, shuffler(&format!("{kind:?}")), "Shuffler");
 }
 
 #[cfg(unix)]
 #[test]
 fn a_new_bughouse_game_has_engines_that_answer() {
-    house_new_game_gets_replies(VariantKind::Bughouse);
+    let kind = VariantKind::Bughouse;
+    house_new_game_gets_replies(kind, shuffler(&format!("{kind:?}")), "Shuffler");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_new_crazyhouse_game_with_an_xboard_engine_answers() {
+    let kind = VariantKind::Crazyhouse;
+    house_new_game_gets_replies(kind, xboard_shuffler(&format!("{kind:?}")), "XShuffler");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_new_bughouse_game_with_an_xboard_engine_answers() {
+    let kind = VariantKind::Bughouse;
+    house_new_game_gets_replies(kind, xboard_shuffler(&format!("{kind:?}")), "XShuffler");
 }
 
 /// Stale news of an old game's engine never reaches the new game.

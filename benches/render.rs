@@ -80,7 +80,7 @@ criterion_main!(benches);
 /// variations, the move list laid out every frame), at its last move.
 fn replay(c: &mut Criterion) {
     use kibitz::game::library::Library;
-    use kibitz::ui::replay::Replay;
+    use kibitz::ui::screens::chess::replay::Replay;
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/games/opera-annotated.pgn"

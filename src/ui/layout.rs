@@ -3,7 +3,7 @@
 //! (which draw there) and the app (which maps mouse clicks back), so
 //! neither has to import the other.
 
-use super::replay::{self as rp, Placed, Replay};
+use super::screens::chess::replay::{self as rp, Placed, Replay};
 use ratatui::layout::Rect;
 use shakmaty::Square;
 

@@ -22,19 +22,18 @@ mod output;
 pub mod pace;
 pub mod player;
 pub mod prelude;
-pub mod replay;
 pub mod screens;
 mod startup;
 pub mod state;
 pub mod terminal_env;
 pub mod text;
 pub mod theme;
-pub mod trainer;
 pub mod view;
 
 use anyhow::{Context, Result, bail};
 use app::App;
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use screens::chess::trainer;
 use screens::explorer;
 
 use event_loop::*;

@@ -15,6 +15,10 @@ pub(crate) use crate::ui::layout::{self, BoardGeometry};
 pub use crate::ui::player::parse_limits;
 pub(crate) use crate::ui::player::{EngineEvent, EngineSpec, Purpose, Request};
 pub(crate) use crate::ui::player::{parse_spec_tag, spec_tag};
+pub use crate::ui::screens::chess::drill::{Drill, DrillKind, DrillState, RetryItem};
+pub use crate::ui::screens::chess::game::{
+    ChessGame, OpeningName, Opponent, REPLY_DELAY, TaskView, TrainerGame,
+};
 pub use crate::ui::state::*;
 pub use crate::ui::text::{capitalise, describe_ending, san_line, score_text, shown_to};
 pub(crate) use crate::ui::theme::Theme;

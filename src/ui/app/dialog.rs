@@ -21,7 +21,7 @@ impl App {
         let n_time = time_choices().len();
         // A Crazyhouse or Bughouse game opens over a chess game, which
         // waits beneath it: nothing is left, nothing to ask.
-        let over_chess = self.top().chess_game().is_some();
+        let over_chess = crate::ui::screens::chess::game_of(self.top()).is_some();
         let Overlay::NewGame(d) = &mut self.ui.overlay else {
             return;
         };

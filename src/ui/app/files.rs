@@ -3,7 +3,7 @@
 //! Crazyhouse/Bughouse screen).
 
 use super::*;
-use crate::ui::replay::{self as rp, FilePicker, Replay};
+use crate::ui::screens::chess::replay::{self as rp, FilePicker, Replay};
 use crate::ui::screens::house::{HouseReplay, Show};
 
 impl Shared {

@@ -7,20 +7,16 @@
 
 pub use super::prelude::*;
 
-mod chess;
 mod dialog;
-mod editor;
 mod files;
 mod house;
 mod overlays;
-mod puzzles;
 mod save_as;
-mod tables;
 
+pub use crate::ui::screens::chess::{Chess, ChessScreen, Play, Task, game_of, game_of_mut};
+pub use crate::ui::screens::editor::EditorScreen;
 pub use crate::ui::screens::explorer::ExplorerScreen;
 pub use crate::ui::screens::house::{HouseReplayScreen, HouseScreen};
-pub use chess::{Chess, ChessScreen, Play, Task};
-pub use editor::EditorScreen;
 
 /// Draws the app into the terminal's frame.
 pub fn draw(frame: &mut ratatui::Frame, app: &App, now: Instant) {
@@ -105,7 +101,7 @@ impl App {
 
     /// The game of the topmost chess screen, if there is one.
     pub fn find_game(&self) -> Option<&ChessGame> {
-        self.screens.iter().rev().find_map(|s| s.chess_game())
+        self.screens.iter().rev().find_map(|s| game_of(s.as_ref()))
     }
 
     /// The game of the topmost chess screen, to change.
@@ -113,7 +109,7 @@ impl App {
         self.screens
             .iter_mut()
             .rev()
-            .find_map(|s| s.chess_game_mut())
+            .find_map(|s| game_of_mut(s.as_mut()))
     }
 
     /// The task of the topmost chess screen, if it is a `T` (the replay
@@ -123,7 +119,7 @@ impl App {
             .screens
             .iter()
             .rev()
-            .find(|s| s.chess_game().is_some())?;
+            .find(|s| game_of(s.as_ref()).is_some())?;
         top.as_any()
             .downcast_ref::<ChessScreen<T>>()
             .map(|s| &s.task)
@@ -134,7 +130,7 @@ impl App {
             .screens
             .iter_mut()
             .rev()
-            .find(|s| s.chess_game().is_some())?;
+            .find(|s| game_of(s.as_ref()).is_some())?;
         top.as_any_mut()
             .downcast_mut::<ChessScreen<T>>()
             .map(|s| &mut s.task)
@@ -330,7 +326,7 @@ impl App {
 
     /// The top screen replays a file (its help lists the replay keys).
     pub fn replaying(&self) -> bool {
-        self.top_as::<ChessScreen<crate::ui::replay::Replay>>()
+        self.top_as::<ChessScreen<crate::ui::screens::chess::replay::Replay>>()
             .is_some()
             || self.top_as::<HouseReplayScreen>().is_some()
     }
@@ -503,7 +499,7 @@ impl App {
     }
 
     /// The board editor, when it is on top.
-    pub fn editor(&self) -> Option<&crate::ui::trainer::Editor> {
+    pub fn editor(&self) -> Option<&crate::ui::screens::chess::trainer::Editor> {
         self.top_as::<EditorScreen>().map(|e| &e.ed)
     }
 
@@ -524,7 +520,11 @@ impl App {
 /// Opening screens directly (the benchmarks and tests).
 impl App {
     /// Opens a replay of `replay` on a chess screen of its own.
-    pub fn enter_replay(&mut self, replay: crate::ui::replay::Replay, now: Instant) {
+    pub fn enter_replay(
+        &mut self,
+        replay: crate::ui::screens::chess::replay::Replay,
+        now: Instant,
+    ) {
         let engine = self.default_setup().engine;
         let s = ChessScreen::replay(replay, engine, &mut self.ui, now);
         self.navigate(screen::Nav::Open(Box::new(s)), now);

@@ -8,7 +8,7 @@ use crate::ui::screens::house::HouseScreen;
 
 impl<T: Task> Chess<'_, T> {
     /// `S`: the prompt for the game being played, or why there is none.
-    pub(super) fn open_save_as(&mut self) {
+    pub(crate) fn open_save_as(&mut self) {
         if !T::KEPT {
             self.ui.error(format!(
                 "Nothing to save here: {} saves a game you play; {} copies this one.",

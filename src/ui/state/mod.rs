@@ -11,9 +11,11 @@ pub(crate) use super::keymap::{Action, KeyMap};
 pub(crate) use super::layout::{self, BoardGeometry};
 pub(crate) use super::player::parse_limits;
 pub(crate) use super::player::{EngineEvent, EngineSpec, Progress, Purpose, Request, SearchLine};
+pub(crate) use super::screens::chess::trainer::{
+    self as tr, Difficulty, Feedback, SideChoice, Verdict,
+};
 pub(crate) use super::text::shown_to;
 pub(crate) use super::theme::Theme;
-pub(crate) use super::trainer::{self as tr, Difficulty, Feedback, SideChoice, Verdict};
 pub(crate) use crate::engine::{Board, Limits, Score};
 pub(crate) use crate::game::library::{Library, Status as GameStatus};
 pub(crate) use crate::game::review::MoveReview;
@@ -24,16 +26,12 @@ pub(crate) use shakmaty::{Color, Move, Position, Role, Square};
 pub(crate) use std::path::PathBuf;
 pub(crate) use std::time::{Duration, Instant};
 
-mod chess;
 mod dialog;
-mod drill;
 mod msg;
 pub mod screen;
 mod shared;
 
-pub use chess::{ChessGame, OpeningName, Opponent, REPLY_DELAY, TaskView, TrainerGame};
 pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, VARIANTS, external_command, time_choices};
-pub use drill::{Drill, DrillKind, DrillState, RetryItem};
 pub use msg::{Effect, FileRead, Msg, ReviewRequest, Slot};
 pub use screen::{Nav, Screen};
 pub use shared::{Dirs, Look, Shared, TrainerState};
@@ -165,7 +163,7 @@ pub enum Overlay {
         selected: usize,
     },
     /// Choosing a game file to open.
-    Files(Box<super::replay::FilePicker>),
+    Files(Box<super::screens::chess::replay::FilePicker>),
     /// The endgame trainer's menu.
     Trainer(TrainerMenu),
     /// The puzzle screen's themes to choose from (with their puzzles);

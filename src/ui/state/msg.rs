@@ -149,7 +149,7 @@ pub enum Msg {
     /// The trainer's tables are ready (or could not be made).
     TablesReady {
         id: u64,
-        result: Result<crate::ui::trainer::Tables, String>,
+        result: Result<crate::ui::screens::chess::trainer::Tables, String>,
     },
     /// The review reached another position (`review` when a move is judged).
     Reviewed {

@@ -16,12 +16,12 @@
 //! or message starts it. Nothing else changes.
 //!
 //! The screens today:
-//! - the chess screens, `ChessScreen<T>` (`ui::app::chess`): one game
-//!   component ([`super::ChessGame`]: board, engines, analysis, moves) and
+//! - the chess screens, `ChessScreen<T>` (`ui::screens::chess`): one game
+//!   component (`ChessGame`: board, engines, analysis, moves) and
 //!   a task `T` that makes the screen what it is: `Play` (a game played),
 //!   `Replay` (a file replayed), `TrainerGame` (the endgame trainer's game)
 //!   and `Drill` (a puzzle or Retry position). The task's hooks
-//!   (`ui::app::chess::Task`) decide what differs: its own keys, who
+//!   (`ui::screens::chess::Task`) decide what differs: its own keys, who
 //!   answers a move, what a move means, what is kept;
 //! - the Crazyhouse/Bughouse game (`HouseScreen`) and a Crazyhouse/Bughouse
 //!   file replayed (`HouseReplayScreen`);
@@ -31,8 +31,7 @@
 //! ([`crate::ui::board`]); the new-game dialog asks the top screen what a
 //! new game would leave ([`Screen::game_in_progress`]) and hands back a
 //! move typed over it ([`Screen::continue_typing`]); the frame marks a
-//! game not being saved ([`Screen::unsaved`]); the app finds the chess
-//! game of any chess screen through [`Screen::chess_game`].
+//! game not being saved ([`Screen::unsaved`]).
 
 use super::{Msg, Shared};
 use crossterm::event::{KeyEvent, MouseEvent};
@@ -115,15 +114,6 @@ pub trait Screen: Any {
     fn unsaved(&self, ui: &Shared) -> bool {
         let _ = ui;
         false
-    }
-
-    /// The chess game on this screen, if it is a chess screen (of any task).
-    fn chess_game(&self) -> Option<&super::ChessGame> {
-        None
-    }
-
-    fn chess_game_mut(&mut self) -> Option<&mut super::ChessGame> {
-        None
     }
 
     fn as_any(&self) -> &dyn Any;

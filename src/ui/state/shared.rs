@@ -21,7 +21,7 @@ pub struct Dirs {
 /// The endgame trainer's shared part: tables loaded once for every trainer
 /// game, the job preparing them, the menu's last choices.
 pub struct TrainerState {
-    pub tables: Option<crate::ui::trainer::Tables>,
+    pub tables: Option<crate::ui::screens::chess::trainer::Tables>,
     /// Tables being prepared for a trainer game (shown over the screen).
     pub preparing: Option<Preparing>,
     pub rng: crate::util::Rng,

@@ -7,8 +7,8 @@ use super::*;
 use crate::game::review::{Judgement, MoveReview};
 use crate::train::puzzle::read_csv;
 use crate::train::store::{Source, Store};
-use crate::ui::state::REPLY_DELAY;
-use crate::ui::state::{DrillKind, DrillState};
+use crate::ui::screens::chess::drill::{DrillKind, DrillState};
+use crate::ui::screens::chess::game::REPLY_DELAY;
 
 /// Black to move after 1.Rxe4: 1...Rd1+ 2.Rxd1 Rxd1# (lichess 007mr).
 const BACK_RANK: &str = "007mr,5k2/p2r3p/1p4pP/3r1q2/3Rp3/2P5/PP3PQ1/K3R3 w - - 0 33,d4e4 d5d1 e1d1 d7d1,661,77,100,191,backRankMate endgame mate mateIn2 short,https://lichess.org/J12UnEgz#65,,";

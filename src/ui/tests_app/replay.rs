@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::game::library::Library;
-use crate::ui::replay::TokKind;
+use crate::ui::screens::chess::replay::TokKind;
 
 pub(super) const OPERA: &str = "[Event \"Paris\"]\n[White \"Morphy\"]\n[Black \"Allies\"]\n[Result \"1-0\"]\n\n\
 1. e4 e5 2. Nf3 d6 3. d4 Bg4 (3... exd4 4. Nxd4 (4. Qxd4 Nc6) Nf6) 4. dxe5 Bxf3 5. Qxf3 dxe5 \

@@ -4,7 +4,7 @@
 use super::*;
 use crate::tablebase::{Material, Wdl};
 use crate::ui::app::{REPLY_DELAY, TrainerStart};
-use crate::ui::trainer::{self as tr, Tables, Verdict};
+use crate::ui::screens::chess::trainer::{self as tr, Tables, Verdict};
 use std::sync::{Arc, OnceLock};
 
 /// KQvK and KRvK, generated once for all tests of this file.

@@ -3,7 +3,7 @@
 
 use super::widgets::{block, key_label};
 use super::*;
-use crate::ui::state::{Drill, DrillKind, DrillState};
+use crate::ui::screens::chess::drill::{Drill, DrillKind, DrillState};
 
 pub(super) fn draw_drill_panel(buf: &mut Buffer, app: &ChessView<'_>, d: &Drill, area: Rect) {
     let theme = app.ui.theme();

@@ -3,9 +3,10 @@
 // The app's state (read only: views never call its update logic).
 pub(crate) use super::input::color_name;
 pub(crate) use super::keymap::Action;
+pub(crate) use super::screens::chess::game::{ChessGame, TaskView};
 pub(crate) use super::state::{
-    ChessGame, DIALOG_FIELDS, Mode, NewGameDialog, Overlay, PROMOTIONS, SIDES, Shared, StatusKind,
-    TaskView, time_choices,
+    DIALOG_FIELDS, Mode, NewGameDialog, Overlay, PROMOTIONS, SIDES, Shared, StatusKind,
+    time_choices,
 };
 pub(crate) use super::text::{capitalise, describe_ending, san_line, score_text, shown_to};
 pub(crate) use super::theme::Theme;
@@ -53,7 +54,7 @@ pub struct ChessView<'a> {
 
 impl<'a> ChessView<'a> {
     /// The replayed file, on a replay screen.
-    pub fn replay(&self) -> Option<&'a crate::ui::replay::Replay> {
+    pub fn replay(&self) -> Option<&'a crate::ui::screens::chess::replay::Replay> {
         match self.task {
             TaskView::Replay(r) => Some(r),
             _ => None,
@@ -61,7 +62,7 @@ impl<'a> ChessView<'a> {
     }
 
     /// The trainer's game, on the endgame trainer's screen.
-    pub fn trainer(&self) -> Option<&'a super::state::TrainerGame> {
+    pub fn trainer(&self) -> Option<&'a super::screens::chess::game::TrainerGame> {
         match self.task {
             TaskView::Trainer(t) => Some(t),
             _ => None,
@@ -69,7 +70,7 @@ impl<'a> ChessView<'a> {
     }
 
     /// The puzzle or Retry drill, on a drill's screen.
-    pub fn drill(&self) -> Option<&'a super::state::Drill> {
+    pub fn drill(&self) -> Option<&'a super::screens::chess::drill::Drill> {
         match self.task {
             TaskView::Drill(d) => Some(d),
             _ => None,
@@ -163,7 +164,7 @@ pub fn draw_editor_screen(
     buf: &mut Buffer,
     area: Rect,
     ui: &Shared,
-    e: &crate::ui::trainer::Editor,
+    e: &crate::ui::screens::chess::trainer::Editor,
 ) {
     let Some(l) = layout(area) else {
         too_small(buf, area, ui, false);

@@ -5,7 +5,7 @@ use super::widgets::{block, fit, moves_title, player_name};
 use super::*;
 use crate::game::library::Status as GameStatus;
 use crate::game::review::Judgement;
-use crate::ui::replay::{self as rp, FilePicker, Replay, ReviewState, TokKind};
+use crate::ui::screens::chess::replay::{self as rp, FilePicker, Replay, ReviewState, TokKind};
 use crate::ui::state::Opening;
 
 /// The pieces `color` has more of than the other side (the material

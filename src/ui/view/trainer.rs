@@ -5,8 +5,11 @@
 use super::widgets::{block, fit};
 use super::*;
 use crate::tablebase::Wdl;
-use crate::ui::state::{Preparing, TrainerGame, TrainerMenu};
-use crate::ui::trainer::{self as tr, Difficulty, ENDINGS, Editor, SideChoice, Verdict};
+use crate::ui::screens::chess::game::TrainerGame;
+use crate::ui::screens::chess::trainer::{
+    self as tr, Difficulty, ENDINGS, Editor, SideChoice, Verdict,
+};
+use crate::ui::state::{Preparing, TrainerMenu};
 
 pub(super) fn draw_trainer_menu(buf: &mut Buffer, app: &Shared, menu: &TrainerMenu, area: Rect) {
     let theme = app.theme();

@@ -2,7 +2,7 @@
 //! mistakes and blunders of the reviewed game, each a drill of its own
 //! ("find a better move"), on a chess screen over the replay.
 
-use super::*;
+use super::super::*;
 use crate::game::review::Judgement;
 use crate::train::puzzle::Puzzle;
 
@@ -12,8 +12,8 @@ impl Chess<'_, Replay> {
     pub(super) fn start_retry(&mut self, side: Color, now: Instant) {
         let r = &mut *self.task;
         match r.review {
-            crate::ui::replay::ReviewState::Done => {}
-            crate::ui::replay::ReviewState::Running { .. } => {
+            crate::ui::screens::chess::replay::ReviewState::Done => {}
+            crate::ui::screens::chess::replay::ReviewState::Running { .. } => {
                 r.retry_after = Some(side);
                 self.ui.info(format!(
                     "Retry of {}'s mistakes starts when the review is done.",
@@ -116,7 +116,7 @@ impl Chess<'_, Replay> {
 }
 
 /// Where a retried position came from: the file and the half-move.
-fn retry_origin(r: &crate::ui::replay::Replay, ply: usize) -> String {
+fn retry_origin(r: &crate::ui::screens::chess::replay::Replay, ply: usize) -> String {
     match &r.path {
         Some(p) => format!("{}#{}", p.display(), ply + 1),
         None => String::new(),

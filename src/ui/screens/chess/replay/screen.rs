@@ -2,10 +2,10 @@
 //! its moves and variations, autoplay, keys and mouse (the review, playing
 //! on and the export are in `review.rs`).
 
-use super::*;
+use super::super::*;
 use crate::game::movetree::NodeId;
 use crate::ui::keymap::ReplayAction;
-use crate::ui::replay::{self as rp, DELAYS, Replay, ReviewState};
+use crate::ui::screens::chess::replay::{self as rp, DELAYS, Replay, ReviewState};
 
 impl Task for Replay {
     const PLAYS: bool = false;
@@ -205,7 +205,7 @@ impl Chess<'_, Replay> {
         }
     }
 
-    pub(in crate::ui::app) fn announce_game(&mut self) {
+    pub(crate) fn announce_game(&mut self) {
         let r = &*self.task;
         let mut text = format!(
             "{} ({}): {}",

@@ -1,6 +1,9 @@
 //! The trainer's board editor: placing pieces, and saying in words why a
 //! position cannot be played.
 
+mod screen;
+pub use screen::EditorScreen;
+
 use crate::engine::Board;
 use shakmaty::{
     Bitboard, CastlingMode, Chess, Color, FromSetup, Piece, PositionErrorKinds, Rank, Setup, Square,

@@ -2,13 +2,13 @@
 //! new store starts with the 1,000 lichess puzzles shipped in `games/`),
 //! the next puzzle near the rating, and each result recorded.
 
-use super::*;
+use super::super::*;
 use crate::train::puzzle::{Puzzle, read_csv};
 use crate::train::store::{Filter, Source, Store};
 
 /// 1,000 puzzles of the Lichess puzzle database (CC0), so the puzzle
 /// screen has something to offer from the first start.
-pub const STARTER_PUZZLES: &str = include_str!("../../../games/lichess-puzzles-1000.csv");
+pub const STARTER_PUZZLES: &str = include_str!("../../../../../games/lichess-puzzles-1000.csv");
 
 impl Shared {
     /// The puzzle store: the data folder's `puzzles`, or one in memory

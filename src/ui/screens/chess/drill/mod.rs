@@ -1,11 +1,14 @@
 //! A drill on the chess screen: a puzzle to solve, or a position from one
 //! of your games to retry (find a better move than the one you played).
-//! Its logic is in `ui::app::chess::drill`, its panel in `ui::view::drill`.
+//! Its logic is in `ui::screens::chess::drill`, its panel in `ui::view::drill`.
 
-use super::*;
+pub mod puzzles;
+mod screen;
+
 use crate::game::review::Judgement;
 use crate::train::puzzle::Puzzle;
 use crate::train::session::Run;
+use crate::ui::state::*;
 
 /// What kind of drill, and where its positions come from.
 #[derive(Clone, Debug)]

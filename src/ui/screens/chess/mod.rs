@@ -10,19 +10,19 @@
 //! `start.rs` (new and resumed games); one file a task: `replay.rs` (with
 //! `review.rs` and `retry.rs`), `trainer.rs`, `drill.rs`.
 
-use super::screen::{Screen, screen_any};
-use super::*;
-use crate::ui::replay::Replay;
+pub(crate) use crate::ui::prelude::*;
+use crate::ui::state::screen::{Screen, screen_any};
+use drill::Drill;
+use replay::Replay;
 
-mod drill;
+pub mod drill;
 mod flow;
+pub mod game;
 mod keys;
-mod replay;
-mod retry;
-mod review;
+pub mod replay;
 mod start;
 mod task;
-mod trainer;
+pub mod trainer;
 
 pub use task::{Play, Task};
 
@@ -266,13 +266,34 @@ impl<T: Task> Screen for ChessScreen<T> {
         true
     }
 
-    fn chess_game(&self) -> Option<&ChessGame> {
-        Some(&self.game)
-    }
-
-    fn chess_game_mut(&mut self) -> Option<&mut ChessGame> {
-        Some(&mut self.game)
-    }
-
     screen_any!();
+}
+
+/// The chess game on `s`, if it is a chess screen (of any task).
+pub fn game_of(s: &dyn Screen) -> Option<&ChessGame> {
+    let a = s.as_any();
+    None.or_else(|| a.downcast_ref::<ChessScreen<Play>>().map(|c| &c.game))
+        .or_else(|| a.downcast_ref::<ChessScreen<Replay>>().map(|c| &c.game))
+        .or_else(|| {
+            a.downcast_ref::<ChessScreen<TrainerGame>>()
+                .map(|c| &c.game)
+        })
+        .or_else(|| a.downcast_ref::<ChessScreen<Drill>>().map(|c| &c.game))
+}
+
+/// [`game_of`], to change.
+pub fn game_of_mut(s: &mut dyn Screen) -> Option<&mut ChessGame> {
+    let a = s.as_any_mut();
+    if a.is::<ChessScreen<Play>>() {
+        return a.downcast_mut::<ChessScreen<Play>>().map(|c| &mut c.game);
+    }
+    if a.is::<ChessScreen<Replay>>() {
+        return a.downcast_mut::<ChessScreen<Replay>>().map(|c| &mut c.game);
+    }
+    if a.is::<ChessScreen<TrainerGame>>() {
+        return a
+            .downcast_mut::<ChessScreen<TrainerGame>>()
+            .map(|c| &mut c.game);
+    }
+    a.downcast_mut::<ChessScreen<Drill>>().map(|c| &mut c.game)
 }

@@ -1,9 +1,10 @@
 //! The chess screens' game component: a game on the board with its
 //! clocks, opponent, analysis and move list, the same whatever the screen
-//! is for (its logic is in `ui::app::chess`, its drawing in `ui::view`).
+//! is for (its logic is in the files beside it, its drawing in `ui::view`).
 
-use super::*;
 use crate::game::openings::Opening;
+use crate::ui::screens::chess::drill::Drill;
+use crate::ui::state::*;
 
 /// A chess game on the board, and everything shown around it.
 pub struct ChessGame {
@@ -229,7 +230,7 @@ impl Opponent {
 #[derive(Clone, Copy)]
 pub enum TaskView<'a> {
     Play,
-    Replay(&'a crate::ui::replay::Replay),
+    Replay(&'a crate::ui::screens::chess::replay::Replay),
     Trainer(&'a TrainerGame),
     Drill(&'a Drill),
 }

@@ -4,7 +4,7 @@
 //! move; any move almost as good as the best is accepted, which the
 //! assistant engine judges).
 
-use super::*;
+use super::super::*;
 use crate::game::review::{INACCURACY, white_view, win_chance};
 use crate::train::puzzle::Puzzle;
 use crate::train::session::{Check, Hint as RunHint, Run};
@@ -486,7 +486,7 @@ impl Chess<'_, Drill> {
 
     /// Puzzles: filter by `theme` (`None`: every theme) and go to a puzzle
     /// of it at once.
-    pub(in crate::ui::app) fn drill_set_theme(&mut self, theme: Option<String>, now: Instant) {
+    pub(crate) fn drill_set_theme(&mut self, theme: Option<String>, now: Instant) {
         let d = &mut *self.task;
         let DrillKind::Puzzles { theme: current, .. } = &mut d.kind else {
             return;

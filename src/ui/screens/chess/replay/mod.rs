@@ -3,6 +3,10 @@
 //! move list's layout with variations and comments (shared by the view and
 //! the mouse).
 
+mod retry;
+mod review;
+mod screen;
+
 use crate::engine::{Board, Score};
 use crate::game::library::{Library, Status};
 use crate::game::movetree::{MoveTree, NodeId, nag_text};
@@ -208,7 +212,7 @@ impl Replay {
                 .node(id)
                 .comments
                 .iter()
-                .find_map(|c| super::clock::parse_pgn_clock(c))
+                .find_map(|c| crate::ui::clock::parse_pgn_clock(c))
             else {
                 continue;
             };
@@ -228,7 +232,7 @@ impl Replay {
             shakmaty::Color::White => w,
             shakmaty::Color::Black => b,
         }
-        .map(super::clock::format_clock)
+        .map(crate::ui::clock::format_clock)
     }
 
     /// Counts of judgements per side: (inaccuracies, mistakes, blunders).

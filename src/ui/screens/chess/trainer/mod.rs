@@ -533,8 +533,9 @@ pub fn prepare_tables(
     Ok(tb)
 }
 
-mod editor;
-pub use editor::{Editor, validate};
+pub use crate::ui::screens::editor::{Editor, validate};
+mod screen;
+pub mod tables;
 
 #[cfg(test)]
 mod tests {

@@ -1,8 +1,9 @@
 //! The board editor screen: set up a position for the endgame trainer.
 
-use super::screen::{Screen, screen_any};
-use super::*;
-use crate::ui::trainer::{self as tr, Editor};
+use super::Editor;
+use crate::ui::prelude::*;
+use crate::ui::screens::chess::trainer as tr;
+use crate::ui::state::screen::{Screen, screen_any};
 
 pub struct EditorScreen {
     pub ed: Editor,

@@ -1,9 +1,9 @@
 //! The replay screen's review: marking mistakes with the engine, playing
 //! on from a position, and the annotated export.
 
-use super::*;
+use super::super::*;
 use crate::ui::keymap::ReplayAction;
-use crate::ui::replay::{self as rp, ReviewState};
+use crate::ui::screens::chess::replay::{self as rp, ReviewState};
 
 /// How deep the explorer searches a refutation: deeper than its default,
 /// so a simple tactic is in the tree, shallow enough to browse.

@@ -3,9 +3,10 @@
 //! trainer game it then opens on a chess screen of its own, over the game
 //! in progress.
 
-use super::*;
+use super::super::*;
 use crate::tablebase::Material;
-use crate::ui::trainer::{Difficulty, ENDINGS, SideChoice, Tables};
+use crate::ui::screens::chess::trainer::{Difficulty, ENDINGS, SideChoice, Tables};
+use crate::ui::screens::editor::EditorScreen;
 
 impl Shared {
     pub fn open_trainer_menu(&mut self) {
@@ -22,7 +23,7 @@ impl Shared {
         });
     }
 
-    pub(super) fn trainer_menu_key(&mut self, k: KeyEvent, now: Instant) {
+    pub(crate) fn trainer_menu_key(&mut self, k: KeyEvent, now: Instant) {
         let Overlay::Trainer(menu) = &mut self.overlay else {
             return;
         };
@@ -164,7 +165,7 @@ impl Shared {
     /// Esc while tables are prepared: stop waiting. The job goes on in the
     /// background (each table is written when done); choosing the same
     /// ending again waits for it instead of starting another.
-    pub(super) fn cancel_preparing(&mut self) {
+    pub(crate) fn cancel_preparing(&mut self) {
         if let Some(p) = self.trainer.preparing.take() {
             if let TrainerStart::Position(b) = &p.then {
                 // Back to the editor with the position entered.

@@ -2,9 +2,9 @@
 //! preparing tables in the background, the table's replies, the verdict on
 //! each move, hints and the trainer's files.
 
-use super::*;
+use super::super::*;
 use crate::tablebase::{Material, Probe, Wdl};
-use crate::ui::trainer::{self as tr, SideChoice, Tables, Verdict};
+use crate::ui::screens::chess::trainer::{self as tr, SideChoice, Tables, Verdict};
 
 impl Task for TrainerGame {
     fn view(&self) -> TaskView<'_> {
@@ -222,7 +222,7 @@ impl Chess<'_, TrainerGame> {
             Color::Black => (table, "You".to_string()),
         };
         let event = format!("Kibitz endgame trainer: {name}");
-        super::start::set_seven_tags(&mut self.s.game, &event, white, black);
+        super::super::start::set_seven_tags(&mut self.s.game, &event, white, black);
         let g = &mut self.s.game;
         g.set_header(
             "KibitzMode",

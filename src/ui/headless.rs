@@ -274,12 +274,12 @@ impl Driver for Watcher {
         let plies = s.game.moves().len();
         let now = (s.save_path.clone(), plies);
         if plies > 0 && self.shown.as_ref() != Some(&now) {
-            let view = view::ChessView {
+            let view = crate::ui::screens::chess::draw::ChessView {
                 ui: &app.ui,
                 s,
                 task: app::TaskView::Play,
             };
-            let rows = view::move_rows(&view);
+            let rows = crate::ui::screens::chess::draw::move_rows(&view);
             // The frame shows the move when its row of the move list is
             // on screen (the list keeps the newest rows in view).
             let row = rows.last().map(|r| r.trim_end()).unwrap_or_default();

@@ -1,7 +1,6 @@
 //! The board: squares, highlights, pieces (glyphs, letters or pixel art), coordinates.
 
 use super::*;
-use shakmaty::Move;
 
 /// Pixel art for large squares, `#` = piece. Drawn with half blocks (one
 /// cell = two pixels stacked, so a pixel is about square), leaving a pixel
@@ -260,7 +259,7 @@ pub fn glyph(piece: Piece, ascii: bool) -> char {
 }
 
 /// What a board shows besides its pieces.
-pub(super) struct Scene<'a> {
+pub(crate) struct Scene<'a> {
     pub pieces: &'a shakmaty::Board,
     pub last: Vec<Square>,
     pub check: Option<Square>,
@@ -270,39 +269,8 @@ pub(super) struct Scene<'a> {
     pub cursor: Option<Square>,
 }
 
-pub(super) fn draw_board(buf: &mut Buffer, app: &ChessView<'_>, g: &BoardGeometry) {
-    let board = app.s.board();
-    let last = app.s.game.moves().last().copied();
-    let squares = |m: Move| {
-        let mut v = vec![shown_to(m)];
-        if let Some(f) = m.from() {
-            v.push(f);
-        }
-        v
-    };
-    let scene = Scene {
-        pieces: board.board(),
-        last: last.map(squares).unwrap_or_default(),
-        check: board
-            .in_check()
-            .then(|| board.board().king_of(board.turn()))
-            .flatten(),
-        dests: app.s.pick.destinations(board.chess()),
-        hint: app
-            .s
-            .hint
-            .as_ref()
-            .filter(|h| h.ply == app.s.game.moves().len())
-            .map(|h| squares(h.mv))
-            .unwrap_or_default(),
-        selected: app.s.pick.selected,
-        cursor: app.human_to_move().then_some(app.s.pick.cursor),
-    };
-    draw_scene(buf, app.ui, g, &scene);
-}
-
 /// Draws a board: squares, pieces, marks and coordinates.
-pub(super) fn draw_scene(buf: &mut Buffer, ui: &Shared, g: &BoardGeometry, scene: &Scene) {
+pub(crate) fn draw_scene(buf: &mut Buffer, ui: &Shared, g: &BoardGeometry, scene: &Scene) {
     let theme = ui.theme();
     let ascii = ui.look.ascii || theme.ascii;
     let pieces = scene.pieces;

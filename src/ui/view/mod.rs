@@ -20,13 +20,10 @@ pub(crate) use shakmaty::{Color, Piece, Position, Role, Square};
 pub(crate) use std::time::Instant;
 
 pub(crate) mod board;
-mod drill;
-mod evalview;
+pub(crate) mod evalbar;
+mod files;
+mod menus;
 pub(crate) mod overlays;
-mod panel;
-mod replay;
-pub(crate) mod search;
-mod trainer;
 pub(crate) mod widgets;
 
 // Geometry lives in `ui::layout` (the app maps clicks with it); re-exported
@@ -35,65 +32,12 @@ pub use super::layout::{
     BoardGeometry, Layout, MIN_H, MIN_W, ReplayPanel, layout, replay_panel, replay_rows,
 };
 
-use board::draw_board;
 pub use board::{draw_plain_board, glyph, sprite, sprite_fit};
-pub(crate) use overlays::{
-    centered, draw_dialog, draw_help, draw_message, draw_promotion, draw_status,
-};
-use panel::draw_panel;
-pub use panel::move_rows;
-pub(crate) use widgets::{block, key_label};
-
-/// A chess screen and what it is drawn with.
-pub struct ChessView<'a> {
-    pub ui: &'a Shared,
-    pub s: &'a ChessGame,
-    /// What the screen is for (a game, a replay, a trainer game, a drill).
-    pub task: TaskView<'a>,
-}
-
-impl<'a> ChessView<'a> {
-    /// The replayed file, on a replay screen.
-    pub fn replay(&self) -> Option<&'a crate::ui::screens::chess::replay::Replay> {
-        match self.task {
-            TaskView::Replay(r) => Some(r),
-            _ => None,
-        }
-    }
-
-    /// The trainer's game, on the endgame trainer's screen.
-    pub fn trainer(&self) -> Option<&'a super::screens::chess::game::TrainerGame> {
-        match self.task {
-            TaskView::Trainer(t) => Some(t),
-            _ => None,
-        }
-    }
-
-    /// The puzzle or Retry drill, on a drill's screen.
-    pub fn drill(&self) -> Option<&'a super::screens::chess::drill::Drill> {
-        match self.task {
-            TaskView::Drill(d) => Some(d),
-            _ => None,
-        }
-    }
-
-    /// The human may move now (never on a replay).
-    pub fn human_to_move(&self) -> bool {
-        self.replay().is_none() && self.s.human_to_move(self.ui)
-    }
-
-    /// Clock text for `color`: the game's clock, or on a replay the
-    /// file's clock comments.
-    pub fn clock_text(&self, color: Color, now: Instant) -> Option<String> {
-        match self.replay() {
-            Some(r) => r.clock_text(color),
-            None => self.s.clock_text(color, now),
-        }
-    }
-}
+pub(crate) use overlays::{centered, draw_dialog, draw_help, draw_message};
+pub(crate) use widgets::block;
 
 /// Says the terminal is too small; true if it is.
-fn too_small(buf: &mut Buffer, area: Rect, ui: &Shared, fits: bool) -> bool {
+pub(crate) fn too_small(buf: &mut Buffer, area: Rect, ui: &Shared, fits: bool) -> bool {
     if fits {
         return false;
     }
@@ -110,80 +54,6 @@ fn too_small(buf: &mut Buffer, area: Rect, ui: &Shared, fits: bool) -> bool {
     true
 }
 
-/// The chess screen: board, eval bar, panel, status and its own overlays.
-pub fn draw_chess(
-    buf: &mut Buffer,
-    area: Rect,
-    ui: &Shared,
-    s: &ChessGame,
-    task: TaskView,
-    now: Instant,
-) {
-    let app = &ChessView { ui, s, task };
-    let l = layout(area);
-    let Some(l) = l.filter(|_| !too_small(buf, area, ui, true)) else {
-        too_small(buf, area, ui, false);
-        return;
-    };
-    draw_board(buf, app, &l.board);
-    if let Some(bar) = l.eval_bar {
-        search::draw_eval_bar(buf, app, bar);
-    }
-    match app.replay() {
-        Some(r) => replay::draw_replay_panel(buf, app, r, l.panel, now),
-        None => draw_panel(buf, app, l.panel, now),
-    }
-    draw_status(buf, app, l.status);
-    let theme = ui.theme();
-    match &ui.overlay {
-        Overlay::Games { selected } => {
-            if let Some(r) = app.replay() {
-                replay::draw_games(buf, app, r, *selected, area);
-            }
-        }
-        Overlay::Eval { simple } => evalview::draw_eval(buf, app, *simple, area),
-        Overlay::Promotion { choice, .. } => draw_promotion(buf, app, *choice, area),
-        Overlay::DrawOffer => {
-            let offering = color_name(s.board().turn());
-            let answering = color_name(!s.board().turn());
-            let line = format!("{offering} offers a draw. {answering}, do you accept?");
-            draw_message(
-                buf,
-                theme,
-                area,
-                "Draw offer",
-                &[&line, "", "y = accept    any other key = decline"],
-            );
-        }
-        _ => {}
-    }
-}
-
-/// The board editor: its board, its panel and the status line.
-pub fn draw_editor_screen(
-    buf: &mut Buffer,
-    area: Rect,
-    ui: &Shared,
-    e: &crate::ui::screens::chess::trainer::Editor,
-) {
-    let Some(l) = layout(area) else {
-        too_small(buf, area, ui, false);
-        return;
-    };
-    let scene = board::Scene {
-        pieces: &e.board,
-        last: Vec::new(),
-        check: None,
-        dests: Vec::new(),
-        hint: Vec::new(),
-        selected: None,
-        cursor: Some(e.cursor),
-    };
-    board::draw_scene(buf, ui, &l.board, &scene);
-    trainer::draw_editor_panel(buf, ui, e, l.panel);
-    overlays::draw_plain_status(buf, ui, l.status);
-}
-
 /// The overlays above every screen (`replaying`: the help lists the
 /// replay keys), and the progress of a file being opened or tables being
 /// prepared.
@@ -191,11 +61,11 @@ pub fn draw_overlays(buf: &mut Buffer, area: Rect, ui: &Shared, replaying: bool)
     let theme = ui.theme();
     match &ui.overlay {
         Overlay::Help { scroll } => draw_help(buf, ui, replaying, *scroll, area),
-        Overlay::Files(p) => replay::draw_files(buf, ui, p, area),
+        Overlay::Files(p) => files::draw_files(buf, ui, p, area),
         Overlay::NewGame(d) => draw_dialog(buf, ui, d, area),
-        Overlay::Trainer(m) => trainer::draw_trainer_menu(buf, ui, m, area),
+        Overlay::Trainer(m) => menus::draw_trainer_menu(buf, ui, m, area),
         Overlay::PuzzleThemes { themes, selected } => {
-            drill::draw_theme_menu(buf, ui, themes, *selected, area)
+            menus::draw_theme_menu(buf, ui, themes, *selected, area)
         }
         Overlay::ConfirmResign => draw_message(
             buf,
@@ -240,10 +110,10 @@ pub fn draw_overlays(buf: &mut Buffer, area: Rect, ui: &Shared, replaying: bool)
         _ => {}
     }
     if let Some(o) = &ui.opening {
-        replay::draw_opening(buf, ui, o, area);
+        files::draw_opening(buf, ui, o, area);
     }
     if let Some(p) = &ui.trainer.preparing {
-        trainer::draw_preparing(buf, ui, p, area);
+        menus::draw_preparing(buf, ui, p, area);
     }
 }
 

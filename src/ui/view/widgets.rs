@@ -2,14 +2,13 @@
 //! to a width, a player's name, a key's label. The bottom layer of the
 //! views: it uses nothing from the sibling view files.
 
-use super::{Action, ChessView, Shared, Theme};
+use super::{Action, Shared, Theme};
 use crate::ui::state::{Status, StatusKind};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Span;
 use ratatui::widgets::{Block, Borders};
-use shakmaty::Color;
 
 /// A bordered block with a bold title in the accent colour.
 pub(crate) fn block<'a>(title: &'a str, theme: &Theme) -> Block<'a> {
@@ -49,16 +48,6 @@ pub(crate) fn moves_title(opening: Option<String>, note: &str, width: u16) -> St
         None => ("Moves".to_string(), note.chars().count() + 1),
     };
     format!("{} {note}", fit(&name, room.saturating_sub(note_len)))
-}
-
-/// The name of the player of `c` from the game's headers ("White" or
-/// "Black" when there is none).
-pub(crate) fn player_name(app: &ChessView<'_>, c: Color) -> String {
-    let key = match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    };
-    app.s.game.header(key).unwrap_or(key).to_string()
 }
 
 /// The first key bound to `a`, or "-".

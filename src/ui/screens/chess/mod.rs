@@ -15,6 +15,7 @@ use crate::ui::state::screen::{Screen, screen_any};
 use drill::Drill;
 use replay::Replay;
 
+pub mod draw;
 pub mod drill;
 mod flow;
 pub mod game;
@@ -225,7 +226,7 @@ impl<T: Task> Screen for ChessScreen<T> {
     }
 
     fn draw(&self, ui: &Shared, buf: &mut Buffer, area: Rect, now: Instant) {
-        crate::ui::view::draw_chess(buf, area, ui, &self.game, self.task.view(), now);
+        draw::draw_chess(buf, area, ui, &self.game, self.task.view(), now);
     }
 
     fn covered(&mut self, ui: &mut Shared, now: Instant) {

@@ -1,6 +1,7 @@
 //! The trainer's board editor: placing pieces, and saying in words why a
 //! position cannot be played.
 
+mod draw;
 mod screen;
 pub use screen::EditorScreen;
 

@@ -92,7 +92,7 @@ impl Screen for EditorScreen {
     }
 
     fn draw(&self, ui: &Shared, buf: &mut Buffer, area: Rect, _now: Instant) {
-        crate::ui::view::draw_editor_screen(buf, area, ui, &self.ed);
+        super::draw::draw_editor_screen(buf, area, ui, &self.ed);
     }
 
     screen_any!();

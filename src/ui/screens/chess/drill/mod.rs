@@ -2,6 +2,7 @@
 //! of your games to retry (find a better move than the one you played).
 //! Its logic is in `ui::screens::chess::drill`, its panel in `ui::view::drill`.
 
+pub(crate) mod draw;
 pub mod puzzles;
 mod screen;
 

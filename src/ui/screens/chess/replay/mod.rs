@@ -3,6 +3,7 @@
 //! move list's layout with variations and comments (shared by the view and
 //! the mouse).
 
+pub(crate) mod draw;
 mod retry;
 mod review;
 mod screen;

@@ -534,6 +534,7 @@ pub fn prepare_tables(
 }
 
 pub use crate::ui::screens::editor::{Editor, validate};
+pub(crate) mod draw;
 mod screen;
 pub mod tables;
 

@@ -80,7 +80,7 @@ pub(crate) fn draw_house(
         }
     }
     if let Some(bar) = l.eval_bar {
-        crate::ui::view::search::paint_eval_bar(
+        crate::ui::view::evalbar::paint_eval_bar(
             buf,
             app.theme(),
             bar,

@@ -1,12 +1,11 @@
-//! The replay screen's panel (the game, its moves with variations and
-//! comments, the review), the game list and the file picker.
+//! Drawing the replay screen: the players, the game and where it stands,
+//! the move list with variations and notes, the games of the file.
 
-use super::widgets::{block, fit, moves_title, player_name};
-use super::*;
 use crate::game::library::Status as GameStatus;
 use crate::game::review::Judgement;
-use crate::ui::screens::chess::replay::{self as rp, FilePicker, Replay, ReviewState, TokKind};
-use crate::ui::state::Opening;
+use crate::ui::screens::chess::draw::search::{draw_eval_graph, draw_search, judgement_colour};
+use crate::ui::screens::chess::draw::view::*;
+use crate::ui::screens::chess::replay::{self as rp, Replay, ReviewState, TokKind};
 
 /// The pieces `color` has more of than the other side (the material
 /// imbalance, as lichess shows it: promotions and odd start positions
@@ -44,7 +43,7 @@ fn material(b: &shakmaty::Board, color: Color) -> i32 {
 
 /// The replay panel: the game box (players, event, where we are), the
 /// engine's search and eval graph, the moves with the current move's notes.
-pub(super) fn draw_replay_panel(
+pub(crate) fn draw_replay_panel(
     buf: &mut Buffer,
     app: &ChessView<'_>,
     r: &Replay,
@@ -71,9 +70,9 @@ pub(super) fn draw_replay_panel(
         .block(block(&title, theme))
         .render_ref(parts.game, buf);
 
-    super::search::draw_search(buf, app, parts.search);
+    draw_search(buf, app, parts.search);
     if let Some(gr) = parts.graph {
-        super::search::draw_eval_graph(buf, app, gr);
+        draw_eval_graph(buf, app, gr);
     }
     if let Some(moves) = parts.moves {
         draw_replay_moves(buf, app, r, moves);
@@ -279,7 +278,7 @@ fn token_style(theme: &Theme, r: &Replay, p: &rp::Placed) -> Style {
                 .and_then(|x| x.as_ref())
                 .and_then(|x| x.judgement);
             match judged {
-                Some(j) => Style::default().fg(super::search::judgement_colour(theme, j)),
+                Some(j) => Style::default().fg(judgement_colour(theme, j)),
                 None if p.tok.depth > 0 => dim,
                 None => text,
             }
@@ -335,7 +334,7 @@ fn move_note(theme: &Theme, r: &Replay) -> Vec<Span<'static>> {
         };
         let colour = rev
             .judgement
-            .map(|j| super::search::judgement_colour(theme, j))
+            .map(|j| judgement_colour(theme, j))
             .unwrap_or(theme.dim);
         // The reason right after the verdict: on a small screen the note
         // is cut at the bottom, and the why matters more than the line.
@@ -396,7 +395,7 @@ fn move_note(theme: &Theme, r: &Replay) -> Vec<Span<'static>> {
 }
 
 /// The games of the open file.
-pub(super) fn draw_games(
+pub(crate) fn draw_games(
     buf: &mut Buffer,
     app: &ChessView<'_>,
     r: &Replay,
@@ -519,110 +518,5 @@ pub(super) fn draw_games(
         help,
         iw,
         Style::default().fg(theme.dim),
-    );
-}
-
-/// The file picker.
-pub(super) fn draw_files(buf: &mut Buffer, app: &Shared, p: &FilePicker, area: Rect) {
-    let theme = app.theme();
-    let w = area.width.saturating_sub(4).min(90);
-    let h = area.height.saturating_sub(2).min(30);
-    let rect = centered(area, w, h);
-    Clear.render_ref(rect, buf);
-    block("Open a game file", theme)
-        .style(Style::default().bg(theme.background))
-        .render_ref(rect, buf);
-    let inner = Rect::new(
-        rect.x + 1,
-        rect.y + 1,
-        rect.width.saturating_sub(2),
-        rect.height.saturating_sub(2),
-    );
-    if inner.height < 4 {
-        return;
-    }
-    let iw = inner.width as usize;
-    let prompt = format!("Name or path: {}▏", p.filter);
-    buf.set_stringn(
-        inner.x,
-        inner.y,
-        &prompt,
-        iw,
-        Style::default().fg(theme.accent),
-    );
-    let shown = p.shown();
-    let visible = inner.height.saturating_sub(3) as usize;
-    let first = if p.selected >= visible {
-        p.selected + 1 - visible
-    } else {
-        0
-    };
-    if shown.is_empty() {
-        buf.set_stringn(
-            inner.x,
-            inner.y + 2,
-            "No game files match. Type a path to a PGN or move-history file and press Enter.",
-            iw,
-            Style::default().fg(theme.dim),
-        );
-    }
-    for (i, e) in shown.iter().enumerate().skip(first).take(visible) {
-        let y = inner.y + 2 + (i - first) as u16;
-        let name = e
-            .path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let size = if e.size >= 1 << 20 {
-            format!("{:.1} MB", e.size as f64 / (1u64 << 20) as f64)
-        } else {
-            format!("{} KB", e.size.div_ceil(1024))
-        };
-        let row = format!(
-            "{:<7} {:<nw$} {:>9}",
-            e.place,
-            fit(&name, iw.saturating_sub(20)),
-            size,
-            nw = iw.saturating_sub(20)
-        );
-        let style = if i == p.selected {
-            Style::default().fg(theme.background).bg(theme.accent)
-        } else {
-            Style::default().fg(theme.text)
-        };
-        buf.set_stringn(inner.x, y, format!("{row:<iw$}"), iw, style);
-    }
-    buf.set_stringn(
-        inner.x,
-        inner.y + inner.height - 1,
-        "↑↓ choose · type to filter or a path · Enter open · Esc close",
-        iw,
-        Style::default().fg(theme.dim),
-    );
-}
-
-/// Progress of a file being opened.
-pub(super) fn draw_opening(buf: &mut Buffer, app: &Shared, o: &Opening, area: Rect) {
-    let theme = app.theme();
-    let name = o
-        .path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let bar_w = 30usize;
-    let filled = ((o.share.clamp(0.0, 1.0)) * bar_w as f64).round() as usize;
-    let bar = format!(
-        "{}{} {:>3.0}%",
-        "█".repeat(filled),
-        "░".repeat(bar_w - filled),
-        o.share * 100.0
-    );
-    let first = format!("Indexing {}", fit(&name, 40));
-    draw_message(
-        buf,
-        theme,
-        area,
-        "Opening",
-        &[&first, &bar, "", "Esc cancels"],
     );
 }

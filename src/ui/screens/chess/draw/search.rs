@@ -2,10 +2,11 @@
 //! root move being searched, MultiPV lines), the eval bar beside the board
 //! and the eval graph over the game.
 
-use super::*;
 use crate::engine::{Board, Bound, Score};
 use crate::game::review::Judgement;
 use crate::ui::player::SearchLine;
+use crate::ui::screens::chess::draw::view::*;
+use crate::ui::view::evalbar::paint_eval_bar;
 
 /// A score for display, from White's view when the app asks for it.
 pub fn shown(app: &ChessView<'_>, score: Score, turn: Color) -> Score {
@@ -17,7 +18,7 @@ pub fn shown(app: &ChessView<'_>, score: Score, turn: Color) -> Score {
 }
 
 /// Compact counts: 950, 12k, 1.2M.
-pub(super) fn human_count(n: u64) -> String {
+pub(crate) fn human_count(n: u64) -> String {
     if n >= 10_000_000 {
         format!("{}M", n / 1_000_000)
     } else if n >= 1_000_000 {
@@ -146,7 +147,7 @@ impl Columns {
 /// The search panel: engine and status, the root move being searched, one
 /// row per completed iteration (newest at the bottom), and the other
 /// MultiPV lines when there are any.
-pub(super) fn draw_search(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
+pub(crate) fn draw_search(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
     let theme = app.ui.theme();
     let text = Style::default().fg(theme.text);
     let dim = Style::default().fg(theme.dim);
@@ -270,19 +271,9 @@ fn fit(s: &str, w: usize) -> String {
     out
 }
 
-/// White's winning chances from a White-view score (as Lichess draws its
-/// bar): 0.5 at equality, 0.73 at +1.6 pawns, 1 for a mate.
-pub fn white_share(s: Score) -> f64 {
-    match s.mate_plies() {
-        Some(p) if p > 0 => 1.0,
-        Some(_) => 0.0,
-        None => 1.0 / (1.0 + (-0.00368208 * s.0 as f64).exp()),
-    }
-}
-
 /// The eval bar: a vertical bar as tall as the board, White's share from
 /// White's side of the board, with the number at the centre line.
-pub(super) fn draw_eval_bar(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
+pub(crate) fn draw_eval_bar(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
     paint_eval_bar(
         buf,
         app.ui.theme(),
@@ -292,81 +283,10 @@ pub(super) fn draw_eval_bar(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
     );
 }
 
-/// The eval bar of `score` (White's view; none yet: a thin line), White's
-/// part at the bottom unless `white_on_top` (the board is flipped). Shared
-/// by the chess and the Crazyhouse/Bughouse screens.
-pub(crate) fn paint_eval_bar(
-    buf: &mut Buffer,
-    theme: &Theme,
-    area: Rect,
-    score: Option<Score>,
-    white_on_top: bool,
-) {
-    let Some(score) = score else {
-        let st = Style::default().fg(theme.dim).bg(theme.background);
-        for y in area.y..area.y + area.height {
-            buf.set_string(area.x, y, "│", st);
-        }
-        return;
-    };
-    let white = ratatui::style::Color::Rgb(236, 236, 236);
-    let black = ratatui::style::Color::Rgb(48, 48, 48);
-    // In half-cells from the top; White's part lies on White's side of the
-    // board (the bottom unless the board is flipped).
-    let total = area.height * 2;
-    let white_halves = (white_share(score) * f64::from(total)).round() as u16;
-    let is_white = |half: u16| {
-        if white_on_top {
-            half < white_halves
-        } else {
-            half >= total - white_halves
-        }
-    };
-    let c = |w: bool| if w { white } else { black };
-    for i in 0..area.height {
-        let (top, bottom) = (is_white(2 * i), is_white(2 * i + 1));
-        for x in area.x..area.x + area.width {
-            if let Some(cell) = buf.cell_mut((x, area.y + i)) {
-                if top == bottom {
-                    cell.set_symbol(" ").set_bg(c(top));
-                } else {
-                    cell.set_symbol("▀").set_fg(c(top)).set_bg(c(bottom));
-                }
-            }
-        }
-    }
-    // The number, on the losing side's colour for contrast, mid-board.
-    let label = match score.mate_moves() {
-        Some(n) => format!("M{}", n.abs()),
-        // "13" rather than "13." in a bar three cells wide.
-        None => {
-            let pawns = (score.0 as f64 / 100.0).abs();
-            if pawns >= 9.95 {
-                format!("{pawns:.0}")
-            } else {
-                format!("{pawns:.1}")
-            }
-        }
-    };
-    let y = area.y + area.height / 2;
-    let (fg, bg) = if score.0 >= 0 {
-        (black, white)
-    } else {
-        (white, black)
-    };
-    let label: String = label.chars().take(area.width as usize).collect();
-    buf.set_string(
-        area.x,
-        y,
-        format!("{label:^w$}", w = area.width as usize),
-        Style::default().fg(fg).bg(bg).add_modifier(Modifier::BOLD),
-    );
-}
-
 /// The eval graph: one column per half-move (squeezed when the game is
 /// longer than the box is wide), White's advantage up, Black's down,
 /// clamped at +-5 pawns; the current position marked.
-pub(super) fn draw_eval_graph(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
+pub(crate) fn draw_eval_graph(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
     let theme = app.ui.theme();
     let dim = Style::default().fg(theme.dim);
     block("Evaluation (White's view)", theme).render_ref(area, buf);

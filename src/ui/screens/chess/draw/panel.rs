@@ -1,10 +1,9 @@
 //! The side panel: players and clocks, the engine, the move list.
 
-use super::widgets::{moves_title, player_name};
-use super::*;
+use crate::ui::screens::chess::draw::view::*;
 // view/mod.rs imports these two from here.
 
-pub(super) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now: Instant) {
+pub(crate) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now: Instant) {
     let theme = app.ui.theme();
     let text = Style::default().fg(theme.text);
     let dim = Style::default().fg(theme.dim);
@@ -94,8 +93,12 @@ pub(super) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
     let moves_h = rest.saturating_sub(search_h + graph_h);
     let search_area = Rect::new(area.x, area.y + game_h, area.width, search_h);
     match (app.trainer(), app.drill()) {
-        (Some(t), _) => super::trainer::draw_trainer_panel(buf, app, t, search_area),
-        (None, Some(d)) => super::drill::draw_drill_panel(buf, app, d, search_area),
+        (Some(t), _) => {
+            crate::ui::screens::chess::trainer::draw::draw_trainer_panel(buf, app, t, search_area)
+        }
+        (None, Some(d)) => {
+            crate::ui::screens::chess::drill::draw::draw_drill_panel(buf, app, d, search_area)
+        }
         (None, None) => super::search::draw_search(buf, app, search_area),
     }
     if graph_h > 0 {

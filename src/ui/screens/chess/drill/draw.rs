@@ -1,11 +1,10 @@
-//! The drill panel (a puzzle or a Retry position), in place of the search
-//! panel: what to find, how it went, and the rating or the game's mistake.
+//! Drawing a puzzle or Retry drill: the position's task, the verdicts, the
+//! rating and the run so far.
 
-use super::widgets::{block, key_label};
-use super::*;
+use crate::ui::screens::chess::draw::view::*;
 use crate::ui::screens::chess::drill::{Drill, DrillKind, DrillState};
 
-pub(super) fn draw_drill_panel(buf: &mut Buffer, app: &ChessView<'_>, d: &Drill, area: Rect) {
+pub(crate) fn draw_drill_panel(buf: &mut Buffer, app: &ChessView<'_>, d: &Drill, area: Rect) {
     let theme = app.ui.theme();
     let text = Style::default().fg(theme.text);
     let dim = Style::default().fg(theme.dim);
@@ -153,50 +152,6 @@ pub(super) fn draw_drill_panel(buf: &mut Buffer, app: &ChessView<'_>, d: &Drill,
         .wrap(Wrap { trim: false })
         .block(block(&title, theme))
         .render_ref(area, buf);
-}
-
-/// The puzzle themes to choose from, the chosen one highlighted and kept
-/// in view.
-pub(super) fn draw_theme_menu(
-    buf: &mut Buffer,
-    ui: &Shared,
-    themes: &[(String, usize)],
-    selected: usize,
-    area: Rect,
-) {
-    let theme = ui.theme();
-    let text = Style::default().fg(theme.text);
-    let dim = Style::default().fg(theme.dim);
-    let chosen = Style::default()
-        .fg(theme.background)
-        .bg(theme.accent)
-        .add_modifier(Modifier::BOLD);
-    let h = area.height.saturating_sub(4).clamp(3, 24);
-    let w = 44.min(area.width);
-    let rows = h.saturating_sub(3) as usize;
-    let first = selected.saturating_sub(rows.saturating_sub(1));
-    let mut entries: Vec<(String, String)> = vec![("every theme".into(), String::new())];
-    entries.extend(themes.iter().map(|(t, n)| (t.clone(), n.to_string())));
-    let mut lines: Vec<Line> = entries
-        .iter()
-        .enumerate()
-        .skip(first)
-        .take(rows)
-        .map(|(i, (t, n))| {
-            let row = format!(" {t:<30}{n:>8} ");
-            Line::from(Span::styled(row, if i == selected { chosen } else { text }))
-        })
-        .collect();
-    lines.push(Line::from(Span::styled(
-        "↑↓ choose  Enter filter  Esc close",
-        dim,
-    )));
-    let r = super::overlays::centered(area, w, h);
-    Clear.render_ref(r, buf);
-    Paragraph::new(lines)
-        .style(Style::default().bg(theme.background))
-        .block(block("Filter puzzles by theme", theme))
-        .render_ref(r, buf);
 }
 
 /// A rating deviation above this is provisional (lichess' threshold).

@@ -4,10 +4,10 @@
 //! (one at a time, Tab to switch, when the terminal is narrow). The numbers
 //! are the engine's own (`eval::trace`): the parts add up to its score.
 
-use super::*;
 use crate::engine::eval::{self, EvalTrace};
 use crate::engine::{Engine, EvalKind};
 use crate::ui::player::EngineSpec;
+use crate::ui::screens::chess::draw::view::*;
 
 const TABLE_W: u16 = 56;
 
@@ -98,7 +98,7 @@ fn table(t: &EvalTrace, theme: &Theme, turn: Color, level: Option<u8>) -> Vec<Li
     lines
 }
 
-pub(super) fn draw_eval(buf: &mut Buffer, app: &ChessView<'_>, simple_first: bool, area: Rect) {
+pub(crate) fn draw_eval(buf: &mut Buffer, app: &ChessView<'_>, simple_first: bool, area: Rect) {
     let theme = app.ui.theme();
     let board = app.s.board();
     // Against a built-in level 1-7 the full table explains what that

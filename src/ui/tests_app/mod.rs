@@ -7,6 +7,7 @@ mod drill;
 mod games;
 mod house;
 mod house_live;
+mod house_resume;
 mod house_tools;
 mod house_view;
 mod input;

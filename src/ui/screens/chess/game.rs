@@ -1,6 +1,6 @@
 //! The chess screens' game component: a game on the board with its
 //! clocks, opponent, analysis and move list, the same whatever the screen
-//! is for (its logic is in the files beside it, its drawing in `ui::view`).
+//! is for (its logic is in the files beside it, its drawing in `draw/`).
 
 use crate::game::openings::Opening;
 use crate::ui::screens::chess::drill::Drill;

@@ -5,10 +5,11 @@
 //! (`Drill`). Its logic runs on [`Chess`], the screen together with what
 //! every screen shares.
 //!
-//! Files: `task.rs` (the Task hooks, and Play's), `flow.rs` (turns, engine
-//! answers, clocks, the end of a game), `keys.rs` (keys and mouse),
-//! `start.rs` (new and resumed games); one file a task: `replay.rs` (with
-//! `review.rs` and `retry.rs`), `trainer.rs`, `drill.rs`.
+//! Files: `game.rs` (the game component's state), `task.rs` (the Task
+//! hooks, and Play's), `flow.rs` (turns, engine answers, clocks, the end of
+//! a game), `keys.rs` (keys and mouse), `start.rs` (new and resumed games),
+//! `draw/` (the drawing); one folder a task, its state, screen logic and
+//! panel together: `replay/`, `drill/`, `trainer/`.
 
 pub(crate) use crate::ui::prelude::*;
 use crate::ui::state::screen::{Screen, screen_any};

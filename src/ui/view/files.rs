@@ -11,17 +11,7 @@ pub(crate) fn draw_files(buf: &mut Buffer, app: &Shared, p: &FilePicker, area: R
     let theme = app.theme();
     let w = area.width.saturating_sub(4).min(90);
     let h = area.height.saturating_sub(2).min(30);
-    let rect = centered(area, w, h);
-    Clear.render_ref(rect, buf);
-    block("Open a game file", theme)
-        .style(Style::default().bg(theme.background))
-        .render_ref(rect, buf);
-    let inner = Rect::new(
-        rect.x + 1,
-        rect.y + 1,
-        rect.width.saturating_sub(2),
-        rect.height.saturating_sub(2),
-    );
+    let inner = popup(buf, area, w, h, "Open a game file", theme);
     if inner.height < 4 {
         return;
     }

@@ -33,7 +33,7 @@ pub use super::layout::{
 };
 
 pub use board::{draw_plain_board, glyph, sprite, sprite_fit};
-pub(crate) use overlays::{centered, draw_dialog, draw_help, draw_message};
+pub(crate) use overlays::{centered, draw_dialog, draw_help, draw_message, popup};
 pub(crate) use widgets::block;
 
 /// Says the terminal is too small; true if it is.

@@ -61,6 +61,24 @@ pub(crate) fn draw_status_message(buf: &mut Buffer, theme: &Theme, line: Line, a
     }
 }
 
+/// A window of `w` x `h` in the middle of `area`, cleared, framed and
+/// titled, on the theme's background; returns the area inside its frame.
+pub(crate) fn popup(
+    buf: &mut Buffer,
+    area: Rect,
+    w: u16,
+    h: u16,
+    title: &str,
+    theme: &Theme,
+) -> Rect {
+    let rect = centered(area, w, h);
+    Clear.render_ref(rect, buf);
+    let frame = block(title, theme).style(Style::default().bg(theme.background));
+    let inner = frame.inner(rect);
+    frame.render_ref(rect, buf);
+    inner
+}
+
 pub(crate) fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);
     let h = h.min(area.height);

@@ -405,19 +405,9 @@ pub(crate) fn draw_games(
     let theme = app.ui.theme();
     let w = area.width.saturating_sub(4).min(140);
     let h = area.height.saturating_sub(2);
-    let rect = centered(area, w, h);
-    Clear.render_ref(rect, buf);
     let title = format!("Games in {} ({})", r.library.name, r.file_summary());
     let title = fit(&title, w.saturating_sub(6) as usize);
-    block(&title, theme)
-        .style(Style::default().bg(theme.background))
-        .render_ref(rect, buf);
-    let inner = Rect::new(
-        rect.x + 1,
-        rect.y + 1,
-        rect.width.saturating_sub(2),
-        rect.height.saturating_sub(2),
-    );
+    let inner = popup(buf, area, w, h, &title, theme);
     if inner.height < 3 {
         return;
     }

@@ -61,7 +61,7 @@ impl App {
 
     /// Opens a Crazyhouse/Bughouse screen made by `make`.
     fn open_house(&mut self, make: impl FnOnce(&mut House<'_>), now: Instant) {
-        let mut s = HouseScreen::new(None, None);
+        let mut s = HouseScreen::default();
         make(&mut House {
             ui: &mut self.ui,
             s: &mut s,

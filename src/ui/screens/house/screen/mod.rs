@@ -17,6 +17,7 @@ pub use replay::HouseReplayScreen;
 /// A Crazyhouse or Bughouse game being played (a file replayed is
 /// [`HouseReplayScreen`]). Its boards are shown by the same viewer as a
 /// replay's, which follows the game's last move.
+#[derive(Default)]
 pub struct HouseScreen {
     /// The game shown (none while the resume prompt waits).
     pub house: Option<Box<HouseReplay>>,
@@ -35,17 +36,6 @@ pub struct HouseScreen {
 }
 
 impl HouseScreen {
-    pub fn new(house: Option<Box<HouseReplay>>, save: Option<PathBuf>) -> HouseScreen {
-        HouseScreen {
-            house,
-            save,
-            message: false,
-            message_text: None,
-            confirm_drop: None,
-            table: 0,
-        }
-    }
-
     /// The live game's table (see [`Msg::HouseEngine`]).
     pub fn table(&self) -> u64 {
         self.table

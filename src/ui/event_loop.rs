@@ -2,26 +2,17 @@
 //! messages, clock ticks), the loop that feeds it to `App::update` and draws,
 //! and the background jobs that carry out the app's effects.
 
+use crate::variant::VariantKind;
 use anyhow::{Context, Result};
-use app::{App, Effect, Msg, Overlay, Slot};
+use app::{App, Effect, Msg, Overlay};
 use crossterm::event::{self, Event};
-use player::{EngineHandle, EngineSpec};
+use engines::{APP_TABLE, EngineJob, Engines};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use super::*;
-
-pub(super) fn engine_sink(
-    tx: &Sender<Msg>,
-    slot: Slot,
-) -> impl Fn(player::EngineEvent) + Send + 'static {
-    let tx = tx.clone();
-    move |e| {
-        let _ = tx.send(Msg::Engine(slot, e));
-    }
-}
 
 /// What the loop needs from its surroundings besides the app: the real
 /// terminal needs nothing more, the headless runner (`headless.rs`) looks
@@ -215,30 +206,36 @@ struct Runtime {
     /// The stop flags of the file being opened (and checked) and of the review.
     open_stops: Vec<(u64, std::sync::Arc<std::sync::atomic::AtomicBool>)>,
     review_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-    house_engines: crate::ui::screens::house::engines::Engines,
+    /// Every game's engines, and the app's assistant.
+    engines: Engines,
     save_reports: SaveReports,
-    opponent: Option<EngineHandle>,
-    assistant: EngineHandle,
 }
 
 impl Runtime {
     fn new(tx: Sender<Msg>) -> Result<Runtime> {
         let saver = Saver::spawn().context("cannot start the saving thread")?;
-        let assistant = EngineHandle::spawn(
-            &EngineSpec::BuiltIn { level: 8 },
-            engine_sink(&tx, Slot::Assistant),
-        );
-        Ok(Runtime {
+        let mut runtime = Runtime {
             tx,
             saver,
             job_stop: None,
             open_stops: Vec::new(),
             review_stop: None,
-            house_engines: crate::ui::screens::house::engines::Engines::default(),
+            engines: Engines::default(),
             save_reports: SaveReports::default(),
-            opponent: None,
-            assistant,
-        })
+        };
+        runtime.engine_job(APP_TABLE, EngineJob::assistant(VariantKind::Chess));
+        Ok(runtime)
+    }
+
+    fn engine_job(&mut self, table: u64, job: EngineJob) {
+        let tx = self.tx.clone();
+        self.engines.handle(table, job, move |seat, report| {
+            let _ = tx.send(Msg::Engine {
+                table,
+                seat,
+                report,
+            });
+        });
     }
 
     /// Writes a game file: an autosave (`named` false) is reported only
@@ -284,56 +281,7 @@ impl Runtime {
     fn run(&mut self, app: &mut App, effect: Effect) -> bool {
         match effect {
             Effect::Quit => return false,
-            Effect::HouseEngine { table, job } => {
-                let tx = self.tx.clone();
-                self.house_engines.handle(table, job, move |seat, news| {
-                    let _ = tx.send(Msg::HouseEngine { table, seat, news });
-                });
-            }
-            Effect::StartEngine(spec) => {
-                // The old engine ends on its own thread (a hung one is
-                // killed there): the screen does not wait for it.
-                drop(self.opponent.take());
-                self.opponent = Some(
-                    EngineHandle::spawn(&spec, engine_sink(&self.tx, Slot::Opponent))
-                        .detach_on_drop(),
-                );
-            }
-            Effect::RestartAssistant => {
-                self.assistant = EngineHandle::spawn(
-                    &EngineSpec::BuiltIn { level: 8 },
-                    engine_sink(&self.tx, Slot::Assistant),
-                );
-            }
-            Effect::NewGame => {
-                if let Some(o) = &mut self.opponent {
-                    o.new_game();
-                }
-                self.assistant.new_game();
-            }
-            Effect::Go(slot, req) => match slot {
-                Slot::Opponent => match &mut self.opponent {
-                    Some(o) => o.go(*req),
-                    None => {
-                        let mut o = EngineHandle::spawn(
-                            &app.chess().opponent.spec,
-                            engine_sink(&self.tx, Slot::Opponent),
-                        )
-                        .detach_on_drop();
-                        o.go(*req);
-                        self.opponent = Some(o);
-                    }
-                },
-                Slot::Assistant => self.assistant.go(*req),
-            },
-            Effect::Stop(slot) => match slot {
-                Slot::Opponent => {
-                    if let Some(o) = &mut self.opponent {
-                        o.stop();
-                    }
-                }
-                Slot::Assistant => self.assistant.stop(),
-            },
+            Effect::Engine { table, job } => self.engine_job(table, job),
             Effect::Save { path, contents } => self.save_game(app, &path, &contents, false),
             Effect::SaveAs { path, contents } => self.save_game(app, &path, &contents, true),
             Effect::Copy { what, text, path } => {
@@ -473,8 +421,7 @@ impl Drop for Runtime {
     /// later (hung, or in a handshake) are killed, so none outlives the
     /// program.
     fn drop(&mut self) {
-        drop(self.opponent.take());
-        self.house_engines = crate::ui::screens::house::engines::Engines::default();
+        self.engines = Engines::default();
         crate::uci::client::end_all_engines(Duration::from_millis(600));
     }
 }

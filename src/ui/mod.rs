@@ -11,6 +11,7 @@ pub mod app;
 pub mod board;
 pub mod clock;
 pub mod config;
+pub mod engines;
 mod event_loop;
 pub mod gamefile;
 mod headless;

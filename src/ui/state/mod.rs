@@ -7,10 +7,11 @@
 
 pub(crate) use super::clock::{Clocks, format_clock};
 pub(crate) use super::config::{Config, PieceStyle, TimeControl};
+pub(crate) use super::engines::{APP_TABLE, ASSISTANT, EngineJob, Go};
 pub(crate) use super::keymap::{Action, KeyMap};
 pub(crate) use super::layout::{self, BoardGeometry};
 pub(crate) use super::player::parse_limits;
-pub(crate) use super::player::{EngineEvent, EngineSpec, Progress, Purpose, Request, SearchLine};
+pub(crate) use super::player::{EngineSpec, Progress, Purpose, Report, Request, SearchLine};
 pub(crate) use super::screens::chess::trainer::{
     self as tr, Difficulty, Feedback, SideChoice, Verdict,
 };
@@ -32,7 +33,7 @@ pub mod screen;
 mod shared;
 
 pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, VARIANTS, external_command, time_choices};
-pub use msg::{Effect, FileRead, Msg, ReviewRequest, Slot};
+pub use msg::{Effect, FileRead, Msg, ReviewRequest};
 pub use screen::{Nav, Screen};
 pub use shared::{Dirs, Look, Shared, TrainerState};
 
@@ -47,6 +48,16 @@ pub enum Mode {
 }
 
 impl Mode {
+    /// The seats an engine plays (White 0, Black 1: see
+    /// [`crate::ui::engines`]).
+    pub fn engine_seats(self) -> Vec<usize> {
+        [Color::White, Color::Black]
+            .into_iter()
+            .filter(|&c| !self.is_human(c))
+            .map(|c| usize::from(c == Color::Black))
+            .collect()
+    }
+
     pub fn is_human(self, c: Color) -> bool {
         match self {
             Mode::HumanVsEngine { human } => human == c,

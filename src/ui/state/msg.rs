@@ -3,26 +3,15 @@
 
 use super::*;
 
-/// Which engine a request goes to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Slot {
-    /// The opponent (built-in at a level, custom, or external).
-    Opponent,
-    /// The built-in engine at full strength, for hints.
-    Assistant,
-}
-
 /// Work for the runtime.
 #[derive(Clone, Debug)]
 pub enum Effect {
-    /// (Re)start the opponent engine.
-    StartEngine(EngineSpec),
-    /// Tell the engines a new game begins (clear hash tables).
-    NewGame,
-    /// The hint engine failed: start a new one.
-    RestartAssistant,
-    Go(Slot, Box<Request>),
-    Stop(Slot),
+    /// Work for the engines of the game at `table` (see
+    /// [`crate::ui::engines`]).
+    Engine {
+        table: u64,
+        job: crate::ui::engines::EngineJob,
+    },
     /// Write `contents` to `path` atomically.
     Save {
         path: PathBuf,
@@ -64,11 +53,6 @@ pub enum Effect {
         dir: PathBuf,
         materials: Vec<crate::tablebase::Material>,
     },
-    /// Work for an engine of the live Crazyhouse/Bughouse game at `table`.
-    HouseEngine {
-        table: u64,
-        job: crate::ui::screens::house::live::EngineJob,
-    },
     Quit,
 }
 
@@ -89,7 +73,12 @@ pub enum Msg {
     Resize(u16, u16),
     /// Time passes (clocks, flag fall).
     Tick,
-    Engine(Slot, EngineEvent),
+    /// What the engine at `seat` of the game at `table` said.
+    Engine {
+        table: u64,
+        seat: usize,
+        report: crate::ui::player::Report,
+    },
     /// The runtime failed to do something (save, copy).
     Error(String),
     /// The runtime finished something worth telling the user.
@@ -115,13 +104,6 @@ pub enum Msg {
     Indexing {
         id: u64,
         share: f64,
-    },
-    /// An engine of the live Crazyhouse/Bughouse game at `table` said
-    /// something.
-    HouseEngine {
-        table: u64,
-        seat: usize,
-        news: crate::ui::screens::house::live::EngineNews,
     },
     /// A game file was read (or could not be, and why).
     Opened {

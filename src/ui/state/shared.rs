@@ -173,6 +173,23 @@ impl Shared {
         self.next_id
     }
 
+    /// Work for the app's assistant (Kibitz at full strength: hints,
+    /// analysis, checks of the chess screens).
+    pub fn assistant(&mut self, job: EngineJob) {
+        self.effects.push(Effect::Engine {
+            table: APP_TABLE,
+            job,
+        });
+    }
+
+    /// A search of the app's assistant.
+    pub fn ask_assistant(&mut self, req: Request) {
+        self.assistant(EngineJob::Go {
+            seat: ASSISTANT,
+            go: Box::new(Go::of(req)),
+        });
+    }
+
     /// The first key bound to `a`.
     pub fn keys_hint(&self, a: Action) -> String {
         self.keys.keys_for(a).first().cloned().unwrap_or_default()

@@ -18,7 +18,8 @@ fn info(a: &mut App, slot: Slot, req: &Request, depth: u32, cp: i32, pv: &[&str]
         moves.push(m);
     }
     a.update(
-        Msg::Engine(
+        said(
+            a,
             slot,
             EngineEvent::Info {
                 id: req.id,
@@ -63,7 +64,8 @@ fn search_panel_rows_progress_and_white_view() {
         .parse_uci("e7e5")
         .unwrap();
     a.update(
-        Msg::Engine(
+        said(
+            &a,
             Slot::Opponent,
             EngineEvent::Progress {
                 id: req.id,
@@ -113,7 +115,8 @@ fn eval_bar_and_graph_follow_the_game() {
         .parse_uci("e7e5")
         .unwrap();
     a.update(
-        Msg::Engine(
+        said(
+            &a,
             Slot::Opponent,
             EngineEvent::Done {
                 id: req.id,
@@ -162,16 +165,11 @@ fn analysis_mode_follows_the_position() {
     assert!(req.moves.is_empty());
     key(&mut a, KeyCode::Char('+'), t);
     let fx = a.take_effects();
-    assert!(
-        fx.iter()
-            .any(|e| matches!(e, Effect::Stop(Slot::Assistant)))
-    );
+    assert!(fx.iter().any(|e| is_stop(e, Slot::Assistant)));
     let req = fx
-        .into_iter()
-        .find_map(|e| match e {
-            Effect::Go(Slot::Assistant, r) => Some(*r),
-            _ => None,
-        })
+        .iter()
+        .filter_map(go_in)
+        .find_map(|(s, r)| (s == Slot::Assistant).then_some(r))
         .expect("restarted with four lines");
     assert_eq!(req.multipv, 4);
     type_str(&mut a, "e4", t);
@@ -187,11 +185,7 @@ fn analysis_mode_follows_the_position() {
     );
     command(&mut a, Action::Analyse, t);
     assert_eq!(a.chess().analysis.mode, None);
-    assert!(
-        a.take_effects()
-            .iter()
-            .any(|e| matches!(e, Effect::Stop(Slot::Assistant)))
-    );
+    assert!(a.take_effects().iter().any(|e| is_stop(e, Slot::Assistant)));
 
     // Against the engine, analysis waits while the engine thinks.
     let mut b = app();
@@ -200,14 +194,8 @@ fn analysis_mode_follows_the_position() {
     b.take_effects();
     type_str(&mut b, "e4", t);
     let fx = b.take_effects();
-    assert!(
-        fx.iter()
-            .any(|e| matches!(e, Effect::Go(Slot::Opponent, _)))
-    );
-    assert!(
-        !fx.iter()
-            .any(|e| matches!(e, Effect::Go(Slot::Assistant, _)))
-    );
+    assert!(fx.iter().any(|e| is_go(e, Slot::Opponent)));
+    assert!(!fx.iter().any(|e| is_go(e, Slot::Assistant)));
 }
 
 #[test]
@@ -371,7 +359,8 @@ fn an_analysis_that_ends_by_itself_is_not_restarted() {
     let mut restarts = 0;
     for _ in 0..5 {
         a.update(
-            Msg::Engine(
+            said(
+                &a,
                 Slot::Assistant,
                 EngineEvent::Done {
                     id: req.id,

@@ -5,7 +5,7 @@
 //! the app waits for the engine, and the process goes.
 
 use super::*;
-use crate::ui::player::EngineHandle;
+use crate::ui::engines::Engines;
 use std::path::Path;
 use std::sync::mpsc::channel;
 
@@ -36,7 +36,7 @@ fn play_against(mode: &str, xboard: bool, bin: &Path) -> (App, String, Duration,
     };
     let mut a = App::new(config, theme::builtin(), Some(dir.clone()));
     let (tx, rx) = channel();
-    let mut engine: Option<EngineHandle> = None;
+    let mut engines = Engines::default();
     let mut saved = String::new();
     let mut slowest = Duration::ZERO;
     let mut timed = |a: &mut App, msg: Msg| {
@@ -56,20 +56,17 @@ fn play_against(mode: &str, xboard: bool, bin: &Path) -> (App, String, Duration,
     let deadline = Instant::now() + Duration::from_secs(20);
     while a.chess().game.ending.is_none() && Instant::now() < deadline {
         for effect in a.take_effects() {
-            let spawn = |spec: &EngineSpec| {
-                let tx = tx.clone();
-                EngineHandle::spawn(spec, move |e| {
-                    let _ = tx.send(e);
-                })
-                .detach_on_drop()
-            };
             match effect {
-                Effect::StartEngine(spec) => engine = Some(spawn(&spec)),
-                Effect::Go(Slot::Opponent, req) => engine
-                    .get_or_insert_with(|| spawn(&a.chess().opponent.spec))
-                    .go(*req),
-                Effect::Stop(Slot::Opponent) => engine.iter_mut().for_each(|e| e.stop()),
-                Effect::NewGame => engine.iter_mut().for_each(|e| e.new_game()),
+                Effect::Engine { table, job } => {
+                    let tx = tx.clone();
+                    engines.handle(table, job, move |seat, report| {
+                        let _ = tx.send(Msg::Engine {
+                            table,
+                            seat,
+                            report,
+                        });
+                    });
+                }
                 Effect::Save { contents, .. } => saved = contents,
                 _ => {}
             }
@@ -91,7 +88,7 @@ fn play_against(mode: &str, xboard: bool, bin: &Path) -> (App, String, Duration,
             continue;
         }
         match rx.recv_timeout(Duration::from_millis(20)) {
-            Ok(e) => timed(&mut a, Msg::Engine(Slot::Opponent, e)),
+            Ok(msg) => timed(&mut a, msg),
             Err(_) => timed(&mut a, Msg::Tick),
         }
     }
@@ -100,7 +97,7 @@ fn play_against(mode: &str, xboard: bool, bin: &Path) -> (App, String, Duration,
             saved = contents;
         }
     }
-    drop(engine);
+    drop(engines);
     let ids: Vec<u32> = std::fs::read_to_string(&pids)
         .unwrap_or_default()
         .lines()

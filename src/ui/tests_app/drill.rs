@@ -186,16 +186,13 @@ fn retry_walks_the_mistakes_and_the_engine_judges_other_moves() {
     assert!(matches!(drill_state(&a), DrillState::Checking { .. }));
     // White to move after it, +3.00 for White: far worse than -1.00.
     let done = |id, score| {
-        Msg::Engine(
-            Slot::Assistant,
-            EngineEvent::Done {
-                id,
-                purpose: Purpose::Check,
-                best: None,
-                score: Some(Score(score)),
-                pv: vec![],
-            },
-        )
+        assistant_said(EngineEvent::Done {
+            id,
+            purpose: Purpose::Check,
+            best: None,
+            score: Some(Score(score)),
+            pv: vec![],
+        })
     };
     a.update(done(go.id, 300), t);
     assert_eq!(drill_state(&a), DrillState::Solving);

@@ -8,12 +8,15 @@ fn typed_moves_and_engine_replies() {
     let mut a = app();
     a.start_game(setup(WHITE, None, None), t);
     let fx = a.take_effects();
-    assert!(fx.iter().any(|e| matches!(e, Effect::StartEngine(_))));
-    assert!(fx.iter().any(|e| matches!(e, Effect::NewGame)));
-    assert!(
-        !fx.iter().any(|e| matches!(e, Effect::Go(..))),
-        "human moves first"
-    );
+    assert!(fx.iter().any(is_start));
+    assert!(fx.iter().any(|e| matches!(
+        e,
+        Effect::Engine {
+            table: APP_TABLE,
+            job: EngineJob::NewGame { seat: ASSISTANT }
+        }
+    )));
+    assert!(!fx.iter().any(|e| go_in(e).is_some()), "human moves first");
 
     type_str(&mut a, "e4", t);
     assert_eq!(uci_moves(&a), ["e2e4"]);
@@ -154,7 +157,8 @@ fn resign_and_draw_offers() {
     type_str(&mut b, "Nf3", t);
     let req = take_go(&mut b, Slot::Opponent).unwrap();
     b.update(
-        Msg::Engine(
+        said(
+            &b,
             Slot::Opponent,
             EngineEvent::Done {
                 id: req.id,
@@ -188,7 +192,8 @@ fn hint_shows_the_assistants_move() {
     assert_eq!(req.purpose, Purpose::Hint);
     let m = Board::startpos().parse_uci("d2d4").unwrap();
     a.update(
-        Msg::Engine(
+        said(
+            &a,
             Slot::Assistant,
             EngineEvent::Done {
                 id: req.id,
@@ -307,7 +312,8 @@ fn a_dead_engine_ends_the_game_and_the_next_game_starts_a_new_one() {
     a.take_effects();
     // The engine dies while it is the human's turn.
     a.update(
-        Msg::Engine(
+        said(
+            &a,
             Slot::Opponent,
             EngineEvent::Failed {
                 message: "no such file".into(),
@@ -327,9 +333,7 @@ fn a_dead_engine_ends_the_game_and_the_next_game_starts_a_new_one() {
     assert!(said.contains("starts a new game"), "{said}");
     a.start_game(setup(WHITE, None, None), t);
     assert!(
-        a.take_effects()
-            .iter()
-            .any(|e| matches!(e, Effect::StartEngine(_))),
+        a.take_effects().iter().any(is_start),
         "a fresh engine for the next game"
     );
 }
@@ -341,7 +345,8 @@ fn an_illegal_engine_move_loses() {
     type_str(&mut a, "e4", t);
     let req = take_go(&mut a, Slot::Opponent).unwrap();
     a.update(
-        Msg::Engine(
+        said(
+            &a,
             Slot::Opponent,
             EngineEvent::IllegalMove {
                 id: req.id,
@@ -372,14 +377,13 @@ fn a_hint_belongs_to_its_position() {
     let req = take_go(&mut a, Slot::Assistant).unwrap();
     type_str(&mut a, "e4", t); // moving on before the hint arrives
     assert!(
-        a.take_effects()
-            .iter()
-            .any(|e| matches!(e, Effect::Stop(Slot::Assistant))),
+        a.take_effects().iter().any(|e| is_stop(e, Slot::Assistant)),
         "the hint search is stopped"
     );
     let d4 = Board::startpos().parse_uci("d2d4").unwrap();
     a.update(
-        Msg::Engine(
+        said(
+            &a,
             Slot::Assistant,
             EngineEvent::Done {
                 id: req.id,
@@ -396,7 +400,8 @@ fn a_hint_belongs_to_its_position() {
     // Asking for a hint does not rename the opponent in the engine panel.
     let mut b = app();
     b.update(
-        Msg::Engine(
+        said(
+            &b,
             Slot::Opponent,
             EngineEvent::Ready {
                 name: "Stockfish 15".into(),
@@ -458,7 +463,7 @@ fn castling_is_shown_on_the_kings_square_and_huge_multipv_is_ignored() {
         ..Default::default()
     };
     b.update(
-        Msg::Engine(Slot::Opponent, EngineEvent::Info { id: req.id, line }),
+        said(&b, Slot::Opponent, EngineEvent::Info { id: req.id, line }),
         t,
     );
     assert!(b.chess().search.lines.len() <= 8);
@@ -474,7 +479,8 @@ fn takeback_after_an_engine_failure_restarts_the_engine() {
     type_str(&mut a, "d4", t);
     a.take_effects();
     a.update(
-        Msg::Engine(
+        said(
+            &a,
             Slot::Opponent,
             EngineEvent::Failed {
                 message: "crashed".into(),
@@ -487,10 +493,8 @@ fn takeback_after_an_engine_failure_restarts_the_engine() {
     assert!(!a.chess().is_over(), "takeback revived an abandoned game");
     type_str(&mut a, "d4", t);
     let fx = a.take_effects();
-    let go = fx
-        .iter()
-        .any(|e| matches!(e, Effect::Go(Slot::Opponent, _)));
-    let start = fx.iter().any(|e| matches!(e, Effect::StartEngine(_)));
+    let go = fx.iter().any(|e| is_go(e, Slot::Opponent));
+    let start = fx.iter().any(is_start);
     assert!(
         !go || start,
         "a search is sent to the dead engine and never answered"

@@ -5,7 +5,8 @@
 //! record saved after every move, takebacks.
 
 use super::*;
-use crate::ui::screens::house::live::{EngineJob, EngineNews, LiveSetup, Player, seat_index};
+use crate::ui::player::{Report, SearchLine};
+use crate::ui::screens::house::live::{EngineJob, LiveSetup, Player, seat_index};
 use crate::variant::VariantKind;
 
 pub(super) const ENGINE: Player = Player::Engine(EngineSpec::BuiltIn { level: 3 });
@@ -14,7 +15,7 @@ pub(super) fn jobs(a: &mut App) -> Vec<EngineJob> {
     a.take_effects()
         .into_iter()
         .filter_map(|e| match e {
-            Effect::HouseEngine { job, .. } => Some(job),
+            Effect::Engine { job, .. } => Some(job),
             _ => None,
         })
         .collect()
@@ -23,25 +24,108 @@ pub(super) fn jobs(a: &mut App) -> Vec<EngineJob> {
 /// The request id of the `Go` for `seat` among `jobs`.
 pub(super) fn go_for(jobs: &[EngineJob], seat: usize) -> Option<(u64, String)> {
     jobs.iter().find_map(|j| match j {
-        EngineJob::Go {
-            seat: s, id, fen, ..
-        } if *s == seat => Some((*id, fen.clone())),
+        EngineJob::Go { seat: s, go } if *s == seat => Some((go.id, go.fen.clone())),
         _ => None,
     })
 }
 
+/// The engine at `seat` answers request `id` with `uci`: its move on the
+/// seat's board, or (as the engine thread reports a move that is not legal
+/// there) an illegal move.
 pub(super) fn answer(a: &mut App, seat: usize, id: u64, uci: &str, now: Instant) {
-    a.update(
-        Msg::HouseEngine {
-            table: table(a),
-            seat,
-            news: EngineNews::Best {
-                id,
-                uci: uci.into(),
-            },
+    let pos = searched(a, seat);
+    let report = match moves(&pos, &[uci]).first() {
+        Some(&m) => crate::ui::player::EngineEvent::Done {
+            id,
+            purpose: crate::ui::player::Purpose::Move,
+            best: Some(m),
+            score: None,
+            pv: vec![m],
         },
-        now,
-    );
+        None => crate::ui::player::EngineEvent::IllegalMove {
+            id,
+            text: uci.into(),
+        },
+    };
+    a.update(news(a, seat, Report::Event(report)), now);
+}
+
+/// The engine at `seat` of `live` answers request `id` with `uci`.
+pub(super) fn best_of(
+    live: &crate::ui::screens::house::live::Live,
+    seat: usize,
+    id: u64,
+    uci: &str,
+) -> Report {
+    let best = moves(live.board(seat / 2), &[uci]).first().copied();
+    Report::Event(crate::ui::player::EngineEvent::Done {
+        id,
+        purpose: crate::ui::player::Purpose::Move,
+        best,
+        score: None,
+        pv: best.into_iter().collect(),
+    })
+}
+
+/// What the engine at `seat` of the live game on top says.
+pub(super) fn news(a: &App, seat: usize, report: Report) -> Msg {
+    Msg::Engine {
+        table: table(a),
+        seat,
+        report,
+    }
+}
+
+/// The board the engine at `seat` searches (the assistant: the analysed
+/// board, else A).
+fn searched(a: &App, seat: usize) -> shakmaty::variant::Crazyhouse {
+    let l = a
+        .house()
+        .and_then(|h| h.live.as_deref())
+        .expect("a live game");
+    let b = if seat == crate::ui::engines::ASSISTANT {
+        l.analysis.as_ref().map_or(0, |x| x.board)
+    } else {
+        seat / 2
+    };
+    l.board(b).clone()
+}
+
+/// UCI moves played out from `pos`, up to the first that is not legal.
+fn moves(pos: &shakmaty::variant::Crazyhouse, ucis: &[&str]) -> Vec<shakmaty::Move> {
+    let mut pos = pos.clone();
+    let mut out = Vec::new();
+    for u in ucis {
+        let Some(m) = u
+            .parse::<shakmaty::uci::UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(&pos).ok())
+        else {
+            break;
+        };
+        shakmaty::Position::play_unchecked(&mut pos, m);
+        out.push(m);
+    }
+    out
+}
+
+/// A line of the search of the engine at `seat` for request `id`: depth,
+/// score (side to move's view), nodes, and the line in UCI.
+pub(super) fn info_line(a: &App, seat: usize, id: u64, at: (u32, i32, u64), pv: &[&str]) -> Msg {
+    let (depth, score, nodes) = at;
+    let line = SearchLine {
+        depth,
+        multipv: 1,
+        score: Some(crate::engine::Score(score)),
+        nodes,
+        pv: moves(&searched(a, seat), pv),
+        ..SearchLine::default()
+    };
+    news(
+        a,
+        seat,
+        Report::Event(crate::ui::player::EngineEvent::Info { id, line }),
+    )
 }
 
 /// The table of the live game on top (its engines' news carries it).
@@ -105,20 +189,7 @@ fn crazyhouse_against_an_engine_typed_keyboard_and_mouse_drops() {
         "{fen}"
     );
     // Its search shows as it thinks (White's view, SAN).
-    a.update(
-        Msg::HouseEngine {
-            table: table(&a),
-            seat: 1,
-            news: EngineNews::Info {
-                id,
-                depth: 7,
-                score: crate::engine::Score(-20),
-                nodes: 4321,
-                pv: vec!["d7d5".into(), "e4d5".into()],
-            },
-        },
-        t0,
-    );
+    a.update(info_line(&a, 1, id, (7, -20, 4321), &["d7d5", "e4d5"]), t0);
     let screen = render(&a, 120, 40);
     assert!(
         screen.contains("Search: Kibitz level 3")
@@ -360,14 +431,7 @@ fn bughouse_pieces_arrive_mid_think_and_messages_go_both_ways() {
     );
     // The partner's engine asks you to sit: a standing request, shown in the
     // Partners box (not a status line that the next message replaces).
-    a.update(
-        Msg::HouseEngine {
-            table: table(&a),
-            seat: bb,
-            news: EngineNews::Ptell("sit".into()),
-        },
-        t0,
-    );
+    a.update(news(&a, bb, Report::Ptell("sit".into())), t0);
     let screen = render(&a, 160, 50);
     assert!(
         screen.contains("Partners") && screen.contains("│Partner asks: sit"),
@@ -376,24 +440,10 @@ fn bughouse_pieces_arrive_mid_think_and_messages_go_both_ways() {
     // Yours stand too (in shorthand in a narrow box).
     assert!(screen.contains("│You ask: ++n --q"), "{screen}");
     // "go" withdraws the sit; a free text is news.
-    a.update(
-        Msg::HouseEngine {
-            table: table(&a),
-            seat: bb,
-            news: EngineNews::Ptell("go".into()),
-        },
-        t0,
-    );
+    a.update(news(&a, bb, Report::Ptell("go".into())), t0);
     let screen = render(&a, 160, 50);
     assert!(!screen.contains("│Partner asks: sit"), "{screen}");
-    a.update(
-        Msg::HouseEngine {
-            table: table(&a),
-            seat: bb,
-            news: EngineNews::Ptell("good luck".into()),
-        },
-        t0,
-    );
+    a.update(news(&a, bb, Report::Ptell("good luck".into())), t0);
     assert!(status(&a).contains("good luck"), "{}", status(&a));
     // A typed move while it is not your turn is refused.
     type_str(&mut a, "Nf3", t0);
@@ -431,11 +481,13 @@ fn a_flag_on_the_other_board_ends_your_game() {
     let mut a = bughouse(t0);
     jobs(&mut a);
     a.update(
-        Msg::HouseEngine {
-            table: table(&a),
-            seat: 1,
-            news: EngineNews::Failed("it crashed".into()),
-        },
+        news(
+            &a,
+            1,
+            Report::Event(crate::ui::player::EngineEvent::Failed {
+                message: "it crashed".into(),
+            }),
+        ),
         t0,
     );
     let l = a.house().and_then(|h| h.live.as_ref()).unwrap();
@@ -504,14 +556,7 @@ fn engine_seats_pace_themselves_and_sit_when_asked() {
     let b_white = seat_index(1, Color::White);
     let b_black = seat_index(1, Color::Black);
     let id = live_go(&mut live, b_white).expect("B-white asked at once");
-    live.engine_news(
-        b_white,
-        EngineNews::Best {
-            id,
-            uci: "e2e4".into(),
-        },
-        t0,
-    );
+    live.engine_news(b_white, best_of(&live, b_white, id, "e2e4"), t0);
     assert_eq!(
         live.moves_played(),
         0,
@@ -527,14 +572,7 @@ fn engine_seats_pace_themselves_and_sit_when_asked() {
     live.say(you, "sit");
     let t1 = t0 + Duration::from_secs(20);
     let id = live_go(&mut live, b_black).expect("B-black asked");
-    live.engine_news(
-        b_black,
-        EngineNews::Best {
-            id,
-            uci: "e7e5".into(),
-        },
-        t1,
-    );
+    live.engine_news(b_black, best_of(&live, b_black, id, "e7e5"), t1);
     live.tick(t1 + Duration::from_secs(15));
     assert_eq!(live.moves_played(), 1, "sitting");
     assert!(live.thinking(b_black));
@@ -581,14 +619,7 @@ fn fast_pace_plays_engine_moves_at_once() {
     };
     let mut live = Live::new(setup, vec![["E".into(), "You".into()]], t0);
     let id = live_go(&mut live, 0).expect("White asked");
-    live.engine_news(
-        0,
-        EngineNews::Best {
-            id,
-            uci: "e2e4".into(),
-        },
-        t0,
-    );
+    live.engine_news(0, best_of(&live, 0, id, "e2e4"), t0);
     assert_eq!(live.moves_played(), 1);
 }
 

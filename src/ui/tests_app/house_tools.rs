@@ -4,7 +4,7 @@
 
 use super::house_live::*;
 use super::*;
-use crate::ui::screens::house::live::{EngineJob, EngineNews, Player, seat_index};
+use crate::ui::screens::house::live::{EngineJob, Player, seat_index};
 use crate::variant::VariantKind;
 
 #[test]
@@ -82,7 +82,7 @@ fn the_new_game_dialog_offers_the_variants() {
     assert!(a.house().is_none());
     assert!(a.take_effects().iter().any(|e| matches!(
         e,
-        Effect::HouseEngine {
+        Effect::Engine {
             job: EngineJob::QuitAll,
             ..
         }
@@ -142,26 +142,20 @@ fn analysis_and_the_evaluation_of_a_crazyhouse_position() {
         .find_map(|j| match j {
             EngineJob::Go {
                 seat: ASSISTANT,
-                id,
-                infinite: true,
-                ..
-            } => Some(*id),
+                go,
+            } if go.limits.infinite => Some(go.id),
             _ => None,
         })
         .expect("the assistant analyses until stopped");
     // Its lines show in SAN, drops included, White's view.
     a.update(
-        Msg::HouseEngine {
-            table: table(&a),
-            seat: ASSISTANT,
-            news: EngineNews::Info {
-                id,
-                depth: 9,
-                score: crate::engine::Score(35),
-                nodes: 123_456,
-                pv: vec!["e2e4".into(), "e7e5".into(), "g1f3".into()],
-            },
-        },
+        info_line(
+            &a,
+            ASSISTANT,
+            id,
+            (9, 35, 123_456),
+            &["e2e4", "e7e5", "g1f3"],
+        ),
         t0,
     );
     let screen = render(&a, 120, 40);
@@ -177,7 +171,7 @@ fn analysis_and_the_evaluation_of_a_crazyhouse_position() {
     assert_eq!(live_moves(&a), 1);
     let j = jobs(&mut a);
     assert!(
-        j.iter().any(|j| matches!(j, EngineJob::Go { seat: ASSISTANT, infinite: true, id: n, .. } if *n != id)),
+        j.iter().any(|j| matches!(j, EngineJob::Go { seat: ASSISTANT, go } if go.limits.infinite && go.id != id)),
         "{j:?}"
     );
     // The evaluation, term by term, with the drop terms.

@@ -4,12 +4,12 @@
 //! keeping the moves, the partner line and whole names.
 
 use super::house_live::{
-    ENGINE, answer, bughouse, click, crazyhouse, go_for, jobs, live_moves, shift_or_key, table,
+    ENGINE, answer, bughouse, click, crazyhouse, go_for, info_line, jobs, live_moves, news,
+    shift_or_key,
 };
 use super::*;
-use crate::ui::screens::house::live::{
-    ASSISTANT, EngineJob, EngineNews, LiveSetup, Player, seat_index,
-};
+use crate::ui::player::Report;
+use crate::ui::screens::house::live::{ASSISTANT, EngineJob, LiveSetup, Player, seat_index};
 use crate::variant::VariantKind;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -153,26 +153,12 @@ fn the_house_screens_have_the_eval_bar_and_say_whose_view_the_scores_are() {
         .find_map(|j| match j {
             EngineJob::Go {
                 seat: ASSISTANT,
-                id,
-                ..
-            } => Some(*id),
+                go,
+            } => Some(go.id),
             _ => None,
         })
         .unwrap();
-    a.update(
-        Msg::HouseEngine {
-            table: table(&a),
-            seat: ASSISTANT,
-            news: EngineNews::Info {
-                id,
-                depth: 9,
-                score: crate::engine::Score(150),
-                nodes: 1000,
-                pv: vec!["e2e4".into()],
-            },
-        },
-        t0,
-    );
+    a.update(info_line(&a, ASSISTANT, id, (9, 150, 1000), &["e2e4"]), t0);
     let buf = frame(&a, 120, 40);
     let bar_text = text_in(&buf, bar);
     assert!(bar_text.contains("1.5"), "{bar_text}");
@@ -205,20 +191,7 @@ fn bughouse_bar_and_a_weak_levels_search_says_what_it_played() {
     type_str(&mut a, "e4", t0);
     // Black on A (level 3) thinks: its search is shown, noted as its level's.
     let (id, _) = go_for(&jobs(&mut a), 1).expect("Black on A thinks");
-    a.update(
-        Msg::HouseEngine {
-            table: table(&a),
-            seat: 1,
-            news: EngineNews::Info {
-                id,
-                depth: 5,
-                score: crate::engine::Score(-40),
-                nodes: 5000,
-                pv: vec!["e7e5".into(), "g1f3".into()],
-            },
-        },
-        t0,
-    );
+    a.update(info_line(&a, 1, id, (5, -40, 5000), &["e7e5", "g1f3"]), t0);
     // (A wide screen, for the note on one line.)
     let screen = render(&a, 200, 50);
     assert!(
@@ -269,11 +242,7 @@ fn at_80x24_the_moves_the_partner_line_and_whole_names_stay() {
     answer(&mut a, 1, id, "d7d5", t0);
     type_str(&mut a, "exd5", t0);
     a.update(
-        Msg::HouseEngine {
-            table: table(&a),
-            seat: seat_index(1, Color::Black),
-            news: EngineNews::Ptell("go".into()),
-        },
+        news(&a, seat_index(1, Color::Black), Report::Ptell("go".into())),
         t0,
     );
     let screen = render(&a, 80, 24);

@@ -28,7 +28,8 @@ use super::keymap::Action;
 use super::{theme, view};
 use crate::engine::{Board, Score};
 use crate::game::{GameResult, Termination};
-use crate::ui::app::{App, Effect, FileRead, Mode, Msg, Overlay, Setup, Slot};
+use crate::ui::app::{App, Effect, FileRead, Mode, Msg, Overlay, Setup};
+use crate::ui::engines::{APP_TABLE, ASSISTANT, EngineJob};
 use crate::ui::player::{EngineEvent, EngineSpec, Purpose, Request};
 use crate::ui::screens::chess::drill::Drill;
 use crate::ui::screens::chess::game::TrainerGame;
@@ -101,12 +102,86 @@ fn uci_moves(a: &App) -> Vec<String> {
         .map(|&m| Board::uci(m))
         .collect()
 }
+/// Which engine a chess test talks to: the top chess game's opponent, or
+/// the app's assistant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    Opponent,
+    Assistant,
+}
+
+fn slot_of(table: u64, seat: usize) -> Slot {
+    if table == APP_TABLE && seat == ASSISTANT {
+        Slot::Assistant
+    } else {
+        Slot::Opponent
+    }
+}
+
+/// A chess search among the effects: the engine asked, and the request.
+fn go_in(e: &Effect) -> Option<(Slot, Request)> {
+    match e {
+        Effect::Engine {
+            table,
+            job: EngineJob::Go { seat, go },
+        } => Some((slot_of(*table, *seat), go.request().ok()?)),
+        _ => None,
+    }
+}
+
+fn is_go(e: &Effect, slot: Slot) -> bool {
+    go_in(e).is_some_and(|(s, _)| s == slot)
+}
+
+fn is_stop(e: &Effect, slot: Slot) -> bool {
+    matches!(e, Effect::Engine { table, job: EngineJob::Stop { seat } } if slot_of(*table, *seat) == slot)
+}
+
+/// A game's engine starts (not the app's assistant).
+fn is_start(e: &Effect) -> bool {
+    matches!(e, Effect::Engine { table, job: EngineJob::Start { .. } } if *table != APP_TABLE)
+}
+
 /// The latest engine request in the effects (clears them).
 fn take_go(a: &mut App, slot: Slot) -> Option<Request> {
-    a.take_effects().into_iter().rev().find_map(|e| match e {
-        Effect::Go(s, r) if s == slot => Some(*r),
-        _ => None,
-    })
+    a.take_effects()
+        .iter()
+        .rev()
+        .filter_map(go_in)
+        .find_map(|(s, r)| (s == slot).then_some(r))
+}
+
+/// What the engine of `slot` says to the top chess game: the opponent at
+/// the seat of its search (or of the side it plays), the assistant at the
+/// app's table.
+fn assistant_said(e: EngineEvent) -> Msg {
+    Msg::Engine {
+        table: APP_TABLE,
+        seat: ASSISTANT,
+        report: crate::ui::player::Report::Event(e),
+    }
+}
+
+fn said(a: &App, slot: Slot, e: EngineEvent) -> Msg {
+    let g = a.chess();
+    let (table, seat) = match slot {
+        Slot::Assistant => (APP_TABLE, ASSISTANT),
+        Slot::Opponent => {
+            let seat = g
+                .pending
+                .iter()
+                .find(|p| p.0 != ASSISTANT)
+                .map(|p| p.0)
+                .or_else(|| g.mode.engine_seats().first().copied())
+                .unwrap_or(1);
+            (g.opponent.table, seat)
+        }
+    };
+    Msg::Engine {
+        table,
+        seat,
+        report: crate::ui::player::Report::Event(e),
+    }
 }
 fn reply(a: &mut App, req: &Request, uci: &str, now: Instant) {
     let board = {
@@ -118,7 +193,8 @@ fn reply(a: &mut App, req: &Request, uci: &str, now: Instant) {
     };
     let m = board.parse_uci(uci).unwrap();
     a.update(
-        Msg::Engine(
+        said(
+            a,
             Slot::Opponent,
             EngineEvent::Done {
                 id: req.id,

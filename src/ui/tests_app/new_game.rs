@@ -9,8 +9,8 @@
 
 use super::house_live::{jobs, live_moves, table};
 use super::*;
-use crate::ui::screens::house::engines::Engines;
-use crate::ui::screens::house::live::{EngineJob, EngineNews, LiveSetup, Player};
+use crate::ui::engines::Engines;
+use crate::ui::screens::house::live::{EngineJob, LiveSetup, Player};
 use crate::variant::VariantKind;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
@@ -114,10 +114,14 @@ impl Runtime {
     /// Carries out the app's engine jobs (other effects are dropped).
     fn run(&mut self, a: &mut App) {
         for e in a.take_effects() {
-            if let Effect::HouseEngine { table, job } = e {
+            if let Effect::Engine { table, job } = e {
                 let tx = self.tx.clone();
-                self.engines.handle(table, job, move |seat, news| {
-                    let _ = tx.send(Msg::HouseEngine { table, seat, news });
+                self.engines.handle(table, job, move |seat, report| {
+                    let _ = tx.send(Msg::Engine {
+                        table,
+                        seat,
+                        report,
+                    });
                 });
             }
         }
@@ -264,13 +268,15 @@ fn news_of_another_table_is_not_played() {
     assert_eq!(live_moves(&a), 1);
     // The old game's engine answers late, with an id the new game uses.
     a.update(
-        Msg::HouseEngine {
+        Msg::Engine {
             table: old,
             seat: 1,
-            news: EngineNews::Best {
+            report: super::house_live::best_of(
+                a.house().and_then(|h| h.live.as_deref()).unwrap(),
+                1,
                 id,
-                uci: "e7e5".into(),
-            },
+                "e7e5",
+            ),
         },
         t,
     );
@@ -280,7 +286,7 @@ fn news_of_another_table_is_not_played() {
         .take_effects()
         .into_iter()
         .filter_map(|e| match e {
-            Effect::HouseEngine {
+            Effect::Engine {
                 table,
                 job: EngineJob::QuitAll,
             } => Some(table),

@@ -185,8 +185,8 @@ fn random_keys_mouse_engine_replies_and_sizes_never_panic() {
         for _ in 0..400 {
             now += Duration::from_millis(rng.below(300) as u64);
             for e in a.take_effects() {
-                if let Effect::Go(Slot::Opponent, r) = e {
-                    req = Some(*r);
+                if let Some((Slot::Opponent, r)) = go_in(&e) {
+                    req = Some(r);
                 }
             }
             match rng.below(10) {

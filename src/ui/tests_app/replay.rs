@@ -61,7 +61,8 @@ pub(super) fn open_text(a: &mut App, text: &str, game: Option<usize>, now: Insta
 /// The analysis search `id` ends with `score` (side to move's view).
 pub(super) fn analysis_done(a: &mut App, id: u64, score: Score, now: Instant) {
     a.update(
-        Msg::Engine(
+        said(
+            a,
             Slot::Assistant,
             EngineEvent::Done {
                 id,

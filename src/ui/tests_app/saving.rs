@@ -26,10 +26,8 @@ fn autosave_after_every_move_and_resume() {
     let req = effects
         .iter()
         .rev()
-        .find_map(|e| match e {
-            Effect::Go(Slot::Opponent, r) => Some((**r).clone()),
-            _ => None,
-        })
+        .filter_map(go_in)
+        .find_map(|(s, r)| (s == Slot::Opponent).then_some(r))
         .unwrap();
     a.ui.effects = effects;
     assert_eq!(run_saves(&mut a), 0, "no file for a game without moves");
@@ -91,7 +89,8 @@ fn ascii_config_and_unknown_engine_failure() {
     type_str(&mut a, "e4", t);
     a.take_effects();
     a.update(
-        Msg::Engine(
+        said(
+            &a,
             Slot::Opponent,
             EngineEvent::Failed {
                 message: "engine crashed".into(),

@@ -26,9 +26,7 @@ fn the_trainer_opens_over_a_paused_game_and_esc_or_q_goes_back() {
         assert!(matches!(a.ui.overlay, Overlay::Trainer(_)));
         assert!(a.chess().paused, "the game waits under the trainer's menu");
         assert!(
-            a.take_effects()
-                .iter()
-                .any(|e| matches!(e, Effect::Stop(Slot::Opponent))),
+            a.take_effects().iter().any(|e| is_stop(e, Slot::Opponent)),
             "the engine's search is stopped"
         );
         let black_clock = a.chess().clock_text(Color::Black, t);

@@ -355,7 +355,7 @@ fn takeback_clears_the_search_of_the_position_taken_back() {
         ..Default::default()
     };
     a.update(
-        Msg::Engine(Slot::Opponent, EngineEvent::Info { id: req.id, line }),
+        said(&a, Slot::Opponent, EngineEvent::Info { id: req.id, line }),
         t,
     );
     reply(&mut a, &req, "e7e5", t);

@@ -60,11 +60,10 @@ impl<T: Task> Chess<'_, T> {
     /// Asks the opponent engine for its move (with the clock, or the
     /// limits of its spec).
     pub(super) fn ask_engine(&mut self, now: Instant) {
-        if self.s.opponent.dead {
-            self.ui
-                .effects
-                .push(Effect::StartEngine(self.s.opponent.spec.clone()));
-            self.s.opponent.dead = false;
+        if self.s.opponent.table == 0 {
+            self.s.opponent.seat_engines(self.ui, self.s.mode);
+        } else if self.s.opponent.dead {
+            self.s.opponent.restart(self.ui, self.s.mode);
         }
         let mut limits = self.s.opponent.spec.move_limits();
         if let Some(c) = &self.s.clocks {
@@ -92,24 +91,27 @@ impl<T: Task> Chess<'_, T> {
         self.s.opponent.due = self.paced_move(now);
         let id = self.ui.next_id;
         self.ui.next_id += 1;
-        self.s.pending.push((Slot::Opponent, id, Purpose::Move));
+        let seat = usize::from(self.board().turn() == Color::Black);
+        self.s.pending.push((seat, id, Purpose::Move));
         self.s.search = SearchView::new(
             self.s.opponent.name.clone(),
             self.board(),
             self.s.game.moves().len(),
             now,
         );
-        self.ui.effects.push(Effect::Go(
-            Slot::Opponent,
-            Box::new(Request {
-                id,
-                purpose: Purpose::Move,
-                multipv: 1,
-                start: self.s.game.start().clone(),
-                moves: self.s.game.moves().to_vec(),
-                limits,
-            }),
-        ));
+        let go = Go::of(Request {
+            id,
+            purpose: Purpose::Move,
+            multipv: 1,
+            start: self.s.game.start().clone(),
+            moves: self.s.game.moves().to_vec(),
+            limits,
+        });
+        let job = EngineJob::Go {
+            seat,
+            go: Box::new(go),
+        };
+        self.s.opponent.job(self.ui, job);
     }
 
     /// When the engine to move should play, as a player of its level
@@ -178,7 +180,7 @@ impl<T: Task> Chess<'_, T> {
         }
         let id = self.ui.next_id;
         self.ui.next_id += 1;
-        self.s.pending.push((Slot::Assistant, id, Purpose::Hint));
+        self.s.pending.push((ASSISTANT, id, Purpose::Hint));
         self.s.search = SearchView::new(
             "Kibitz (hint)".to_string(),
             self.board(),
@@ -186,20 +188,17 @@ impl<T: Task> Chess<'_, T> {
             now,
         );
         self.ui.info("Thinking about a hint...");
-        self.ui.effects.push(Effect::Go(
-            Slot::Assistant,
-            Box::new(Request {
-                id,
-                purpose: Purpose::Hint,
-                multipv: 1,
-                start: self.s.game.start().clone(),
-                moves: self.s.game.moves().to_vec(),
-                limits: Limits {
-                    movetime: Some(self.s.hint_time),
-                    ..Limits::default()
-                },
-            }),
-        ));
+        self.ui.ask_assistant(Request {
+            id,
+            purpose: Purpose::Hint,
+            multipv: 1,
+            start: self.s.game.start().clone(),
+            moves: self.s.game.moves().to_vec(),
+            limits: Limits {
+                movetime: Some(self.s.hint_time),
+                ..Limits::default()
+            },
+        });
     }
 
     /// Keeps the analysis search in step with the position: started when
@@ -232,7 +231,7 @@ impl<T: Task> Chess<'_, T> {
         }
         if let Some(id) = running {
             self.s.pending.retain(|p| p.1 != id);
-            self.ui.effects.push(Effect::Stop(Slot::Assistant));
+            self.ui.assistant(EngineJob::Stop { seat: ASSISTANT });
             self.s.search.thinking = self.engine_thinking();
         }
         self.s.analysis.running = None;
@@ -243,9 +242,7 @@ impl<T: Task> Chess<'_, T> {
         self.s.pending.retain(|p| p.2 != Purpose::Hint);
         let id = self.ui.next_id;
         self.ui.next_id += 1;
-        self.s
-            .pending
-            .push((Slot::Assistant, id, Purpose::Analysis));
+        self.s.pending.push((ASSISTANT, id, Purpose::Analysis));
         self.s.analysis.running = Some((ply, lines, hash));
         self.s.search = SearchView::new(
             format!(
@@ -256,20 +253,17 @@ impl<T: Task> Chess<'_, T> {
             ply,
             now,
         );
-        self.ui.effects.push(Effect::Go(
-            Slot::Assistant,
-            Box::new(Request {
-                id,
-                purpose: Purpose::Analysis,
-                multipv: lines,
-                start: self.s.game.start().clone(),
-                moves: self.s.game.moves().to_vec(),
-                limits: Limits {
-                    infinite: true,
-                    ..Limits::default()
-                },
-            }),
-        ));
+        self.ui.ask_assistant(Request {
+            id,
+            purpose: Purpose::Analysis,
+            multipv: lines,
+            start: self.s.game.start().clone(),
+            moves: self.s.game.moves().to_vec(),
+            limits: Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+        });
     }
 
     /// Drops the hint on the board and any hint search still running (after
@@ -279,15 +273,19 @@ impl<T: Task> Chess<'_, T> {
         let before = self.s.pending.len();
         self.s.pending.retain(|p| p.2 != Purpose::Hint);
         if self.s.pending.len() != before {
-            self.ui.effects.push(Effect::Stop(Slot::Assistant));
+            self.ui.assistant(EngineJob::Stop { seat: ASSISTANT });
             self.s.search.thinking = !self.s.pending.is_empty();
         }
     }
 
     /// Stops and forgets every outstanding search.
     pub(super) fn stop_all(&mut self) {
-        for (slot, _, _) in self.s.pending.drain(..) {
-            self.ui.effects.push(Effect::Stop(slot));
+        for (seat, _, _) in std::mem::take(&mut self.s.pending) {
+            let stop = EngineJob::Stop { seat };
+            match seat {
+                ASSISTANT => self.ui.assistant(stop),
+                _ => self.s.opponent.job(self.ui, stop),
+            }
         }
         self.s.search.thinking = false;
         self.s.search.progress = None;
@@ -404,10 +402,18 @@ impl<T: Task> Chess<'_, T> {
         );
     }
 
-    pub(super) fn on_engine(&mut self, slot: Slot, e: EngineEvent, now: Instant) {
+    /// What an engine of this game (or the app's assistant) said.
+    pub(super) fn on_engine(&mut self, seat: usize, report: Report, now: Instant) {
+        let e = match report {
+            Report::Event(e) => e,
+            // No move though it has legal moves: a broken engine.
+            Report::NoMove { message, .. } => EngineEvent::Failed { message },
+            Report::Ptell(_) => return,
+        };
+        let assistant = seat == ASSISTANT;
         match e {
             EngineEvent::Ready { name } => {
-                if slot == Slot::Opponent {
+                if !assistant {
                     self.s.opponent.name = name.clone();
                     if !self.s.pending.iter().any(|p| p.2 == Purpose::Hint) {
                         self.s.search.engine = name;
@@ -415,10 +421,11 @@ impl<T: Task> Chess<'_, T> {
                 }
             }
             EngineEvent::Failed { message } => {
-                self.s.pending.retain(|p| p.0 != slot);
+                self.s.pending.retain(|p| (p.0 == ASSISTANT) != assistant);
                 self.s.search.thinking = !self.s.pending.is_empty();
-                if slot == Slot::Assistant {
-                    self.ui.effects.push(Effect::RestartAssistant);
+                if assistant {
+                    self.ui
+                        .assistant(EngineJob::assistant(crate::variant::VariantKind::Chess));
                     self.ui.error(format!("Hint engine problem: {message}"));
                     return;
                 }
@@ -466,7 +473,7 @@ impl<T: Task> Chess<'_, T> {
                 if line.multipv <= 1
                     && let Some(s) = line.score
                 {
-                    if slot == Slot::Opponent {
+                    if !assistant {
                         self.s.opponent.score = Some(s);
                     }
                     if line.bound.is_none_or(|b| b == Bound::Exact)

@@ -29,8 +29,10 @@ pub struct ChessGame {
     /// Analysis mode: the assistant analyses every position shown.
     pub analysis: Analysis,
     pub hint: Option<Hint>,
-    /// Outstanding requests: (slot, id, purpose).
-    pub(crate) pending: Vec<(Slot, u64, Purpose)>,
+    /// Outstanding requests: (seat, id, purpose). The seat is the
+    /// opponent's (see [`Opponent::table`]) or the app's assistant's
+    /// ([`ASSISTANT`]).
+    pub(crate) pending: Vec<(usize, u64, Purpose)>,
     pub save_path: Option<PathBuf>,
     /// The current game has a file (`save_path` was written).
     pub(crate) saved: bool,
@@ -105,7 +107,7 @@ impl ChessGame {
             || self
                 .pending
                 .iter()
-                .any(|p| p.0 == Slot::Opponent && p.2 == Purpose::Move)
+                .any(|p| p.0 != ASSISTANT && p.2 == Purpose::Move)
     }
 
     /// Legal destination squares of the piece on `from`.
@@ -158,18 +160,25 @@ impl ChessGame {
 }
 
 /// The other side of the board as the game sees it: the engine that plays
-/// it (what it is, what it last said, whether it still runs), and its next
-/// move held until it is due (an engine's move paced like a player's, the
-/// trainer's or a drill's reply shown after a pause).
+/// it (what it is, its table, what it last said, whether it still runs),
+/// and its next move held until it is due (an engine's move paced like a
+/// player's, the trainer's or a drill's reply shown after a pause).
+///
+/// A game against engines is a table of the engine runtime
+/// ([`crate::ui::engines`]), as a Crazyhouse or Bughouse game is: an
+/// engine sits at the seat of each colour it plays (both when two engines
+/// play), and the table's engines go with the game.
 #[derive(Clone, Debug)]
 pub struct Opponent {
     pub spec: EngineSpec,
+    /// The game's table (0 until its engines start).
+    pub table: u64,
     /// Its name, as it reported it (empty until it did).
     pub name: String,
     /// The last score it reported, its own point of view (draw offers and
     /// claims are judged by it).
     pub(crate) score: Option<Score>,
-    /// It failed; the next request starts a new one.
+    /// It failed; the next request starts it again.
     pub(crate) dead: bool,
     /// A move that arrived early, played when it is due.
     pub(crate) queued: Option<(Move, Instant)>,
@@ -182,6 +191,7 @@ impl Opponent {
     pub fn new(spec: EngineSpec) -> Opponent {
         Opponent {
             spec,
+            table: 0,
             name: String::new(),
             score: None,
             dead: false,
@@ -190,15 +200,53 @@ impl Opponent {
         }
     }
 
-    /// The same engine for a new game: what it is and whether it runs,
-    /// nothing of the last game.
+    /// The same engine for a new game: what it is and its name, nothing
+    /// of the last game (the new game starts engines of its own).
     pub fn same_engine(&self) -> Opponent {
         Opponent {
-            spec: self.spec.clone(),
             name: self.name.clone(),
-            dead: self.dead,
             ..Opponent::new(self.spec.clone())
         }
+    }
+
+    /// Starts the game's engines at a new table, one at the seat of each
+    /// colour an engine plays in `mode` (the last table's engines go).
+    pub fn seat_engines(&mut self, ui: &mut Shared, mode: Mode) {
+        self.quit(ui);
+        self.table = ui.new_id();
+        self.restart(ui, mode);
+    }
+
+    /// Starts the engines again at the game's table (after a failure).
+    pub fn restart(&mut self, ui: &mut Shared, mode: Mode) {
+        self.dead = false;
+        for seat in mode.engine_seats() {
+            self.job(
+                ui,
+                EngineJob::Start {
+                    seat,
+                    spec: self.spec.clone(),
+                    kind: crate::variant::VariantKind::Chess,
+                    partner_human: false,
+                },
+            );
+        }
+    }
+
+    /// The table's engines go (the game is left or replaced).
+    pub fn quit(&mut self, ui: &mut Shared) {
+        if self.table != 0 {
+            self.job(ui, EngineJob::QuitAll);
+            self.table = 0;
+        }
+    }
+
+    /// Work for the game's engines.
+    pub fn job(&self, ui: &mut Shared, job: EngineJob) {
+        ui.effects.push(Effect::Engine {
+            table: self.table,
+            job,
+        });
     }
 
     /// Holds `m` until `due` (the move is shown then).

@@ -153,7 +153,15 @@ impl<T: Task> Chess<'_, T> {
     /// Messages for this screen: engine answers, then the task's own.
     fn message(&mut self, msg: Msg, now: Instant) -> Option<Msg> {
         match msg {
-            Msg::Engine(slot, e) => self.on_engine(slot, e, now),
+            // Its own engines', and the app's assistant's (for the screen
+            // on top: a screen beneath asks it nothing).
+            Msg::Engine {
+                table,
+                seat,
+                report,
+            } if table == APP_TABLE || table == self.s.opponent.table => {
+                self.on_engine(seat, report, now)
+            }
             other => return T::message(self, other, now),
         }
         None
@@ -243,6 +251,7 @@ impl<T: Task> Screen for ChessScreen<T> {
         c.stop_all();
         T::leave(&mut c);
         c.save();
+        c.s.opponent.quit(c.ui);
         // A game left before its first move leaves no empty file behind;
         // a game with moves is no longer claimed by this Kibitz.
         if let Some(p) = &self.game.save_path {

@@ -22,18 +22,11 @@ impl<T: Task> Chess<'_, T> {
     pub fn start_game(&mut self, setup: Setup, now: Instant) {
         self.stop_all();
         self.ui.launch_setup = Some(setup.clone());
-        if setup.engine != self.s.opponent.spec
-            || self.s.opponent.name.is_empty()
-            || self.s.opponent.dead
-        {
-            self.ui
-                .effects
-                .push(Effect::StartEngine(setup.engine.clone()));
-            self.s.opponent.dead = false;
-        }
-        self.ui.effects.push(Effect::NewGame);
         self.s.opponent.spec = setup.engine;
         self.s.mode = setup.mode;
+        // A new game, new engines: the last game's go with it.
+        self.s.opponent.seat_engines(self.ui, self.s.mode);
+        self.ui.assistant(EngineJob::NewGame { seat: ASSISTANT });
         self.s.time = setup.time;
         self.s.game = Game::new(setup.start);
         self.s.clocks = setup.time.map(|t| {
@@ -141,11 +134,10 @@ impl<T: Task> Chess<'_, T> {
         let time = game
             .header("TimeControl")
             .and_then(TimeControl::from_pgn_tag);
-        self.ui.effects.push(Effect::StartEngine(spec.clone()));
-        self.s.opponent.dead = false;
-        self.ui.effects.push(Effect::NewGame);
         self.s.opponent.spec = spec;
         self.s.mode = mode;
+        self.s.opponent.seat_engines(self.ui, self.s.mode);
+        self.ui.assistant(EngineJob::NewGame { seat: ASSISTANT });
         self.s.time = time;
         // Clocks: the last [%clk] of each side.
         self.s.clocks = time.map(|t| {

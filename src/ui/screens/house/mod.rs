@@ -8,7 +8,6 @@
 //! ([`HouseReplay`]) is a cursor into it; the view draws from it.
 
 pub mod draw;
-pub mod engines;
 pub mod file;
 pub mod live;
 mod screen;

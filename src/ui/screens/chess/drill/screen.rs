@@ -231,21 +231,18 @@ impl Chess<'_, Drill> {
                 d.verdict = Some((true, format!("{san}: judging…")));
                 let mut moves = self.s.game.moves().to_vec();
                 moves.push(m);
-                self.s.pending.push((Slot::Assistant, id, Purpose::Check));
-                self.ui.effects.push(Effect::Go(
-                    Slot::Assistant,
-                    Box::new(Request {
-                        id,
-                        purpose: Purpose::Check,
-                        multipv: 1,
-                        start: self.s.game.start().clone(),
-                        moves,
-                        limits: Limits {
-                            movetime: Some(CHECK_MOVETIME),
-                            ..Limits::default()
-                        },
-                    }),
-                ));
+                self.s.pending.push((ASSISTANT, id, Purpose::Check));
+                self.ui.ask_assistant(Request {
+                    id,
+                    purpose: Purpose::Check,
+                    multipv: 1,
+                    start: self.s.game.start().clone(),
+                    moves,
+                    limits: Limits {
+                        movetime: Some(CHECK_MOVETIME),
+                        ..Limits::default()
+                    },
+                });
                 self.ui.info(format!("{san}: let me check it…"));
                 let _ = now;
                 false

@@ -2,60 +2,44 @@
 //! answers, hints and the analysis of a board.
 
 use super::*;
+use crate::engine::{Clock, Limits, Score};
+use crate::ui::engines::{ASSISTANT, EngineJob, Go};
+use crate::ui::player::{EngineEvent, Purpose, Report, SearchLine};
 
-/// Work for the engines (the runtime keeps one engine per seat).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EngineJob {
-    /// Start the engine of `seat`. `partner_human`: its partner is a
-    /// person, who reads its messages (Kibitz then plays for its partner).
-    Start {
-        seat: usize,
-        spec: EngineSpec,
-        kind: VariantKind,
-        partner_human: bool,
-    },
-    /// Think about `fen` and answer with a move (request `id`).
-    Go {
-        seat: usize,
-        id: u64,
-        fen: String,
-        /// Bughouse: the partner's board.
-        partner_fen: Option<String>,
-        wtime: Option<Duration>,
-        btime: Option<Duration>,
-        inc: Duration,
-        /// Think until stopped (analysis).
-        infinite: bool,
-    },
-    /// This seat's board changed while it thinks (a piece arrived).
-    Update { seat: usize, fen: String },
-    /// A message from the partner.
-    Ptell { seat: usize, text: String },
-    /// Stop thinking (the answer is dropped).
-    Stop { seat: usize },
-    /// The game is over: the engines may go.
-    QuitAll,
-}
+/// How long an engine may think about a move before it counts as hung
+/// (the game's clock judges it long before).
+const PATIENCE: Duration = Duration::from_secs(3600);
 
-/// What an engine said.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EngineNews {
-    /// Its move for request `id` (UCI).
-    Best { id: u64, uci: String },
-    /// A message for its partner.
-    Ptell(String),
-    /// It reported its name.
-    Name(String),
-    /// A line of its search for request `id` (side to move's view).
-    Info {
-        id: u64,
-        depth: u32,
-        score: crate::engine::Score,
-        nodes: u64,
-        pv: Vec<String>,
-    },
-    /// It could not be started or stopped answering.
-    Failed(String),
+/// The limits of a search: the seat's own (custom limits) and the clock,
+/// which replaces `infinite`; a second when nothing else limits it.
+pub(super) fn search_limits(
+    own: Limits,
+    clock: Option<(Duration, Duration)>,
+    inc: Duration,
+    infinite: bool,
+) -> Limits {
+    let mut limits = own;
+    match clock {
+        Some((w, b)) => {
+            limits.clock = Some(Clock {
+                wtime: Some(w),
+                btime: Some(b),
+                winc: inc,
+                binc: inc,
+                movestogo: None,
+            })
+        }
+        None => limits.infinite = infinite,
+    }
+    if !limits.infinite
+        && limits.clock.is_none()
+        && limits.depth.is_none()
+        && limits.nodes.is_none()
+        && limits.movetime.is_none()
+    {
+        limits.movetime = Some(Duration::from_secs(1));
+    }
+    limits
 }
 
 impl Live {
@@ -80,27 +64,15 @@ impl Live {
             self.news.push(format!("Hint: {san} (Enter plays it)"));
             return Ok(());
         }
-        if !self.assistant_started {
-            self.assistant_started = true;
-            self.jobs.push(EngineJob::Start {
-                seat: ASSISTANT,
-                spec: EngineSpec::BuiltIn { level: 8 },
-                kind: self.kind,
-                partner_human: false,
-            });
-        }
+        self.start_assistant();
         let id = self.next_id;
         self.next_id += 1;
         self.hint_asked = Some((id, b, self.board_ply(b)));
+        let limits = search_limits(Limits::default(), None, Duration::ZERO, false);
+        let go = self.go(id, b, limits, None);
         self.jobs.push(EngineJob::Go {
             seat: ASSISTANT,
-            id,
-            fen: write_fen(self.board(b)),
-            partner_fen: (self.boards() == 2).then(|| write_fen(self.board(1 - b))),
-            wtime: None,
-            btime: None,
-            inc: Duration::ZERO,
-            infinite: false,
+            go,
         });
         Ok(())
     }
@@ -126,15 +98,7 @@ impl Live {
         let Some(board) = self.analysis.as_ref().map(|a| a.board) else {
             return;
         };
-        if !self.assistant_started {
-            self.assistant_started = true;
-            self.jobs.push(EngineJob::Start {
-                seat: ASSISTANT,
-                spec: EngineSpec::BuiltIn { level: 8 },
-                kind: self.kind,
-                partner_human: false,
-            });
-        }
+        self.start_assistant();
         if self.is_over() {
             self.jobs.push(EngineJob::Stop { seat: ASSISTANT });
             return;
@@ -146,130 +110,94 @@ impl Live {
             a.lines.clear();
             a.best = None;
         }
+        let limits = search_limits(Limits::default(), None, Duration::ZERO, true);
+        let go = self.go(id, board, limits, Some(PATIENCE));
         self.jobs.push(EngineJob::Go {
             seat: ASSISTANT,
-            id,
-            fen: write_fen(self.board(board)),
-            partner_fen: (self.boards() == 2).then(|| write_fen(self.board(1 - board))),
-            wtime: None,
-            btime: None,
-            inc: Duration::ZERO,
-            infinite: true,
+            go,
         });
     }
 
-    /// What the engine at `seat` said.
-    pub fn engine_news(&mut self, seat: usize, news: EngineNews, now: Instant) {
-        if seat == ASSISTANT {
-            if let EngineNews::Info {
-                id,
-                depth,
-                score,
-                nodes,
-                pv,
-            } = &news
-                && let Some(a) = &self.analysis
-                && a.id == *id
-            {
-                let b = a.board;
-                let line = san_line(self.board(b), pv, self.kind);
-                let best = pv
-                    .first()
-                    .and_then(|u| u.parse::<shakmaty::uci::UciMove>().ok())
-                    .and_then(|u| u.to_move(self.board(b)).ok());
-                let white = match self.board(b).turn() {
-                    Color::White => *score,
-                    Color::Black => -*score,
-                };
-                if let Some(a) = &mut self.analysis {
-                    a.best = best.or(a.best);
-                    match a.lines.last_mut() {
-                        Some(last) if last.0 == *depth => *last = (*depth, white, *nodes, line),
-                        _ => a.lines.push((*depth, white, *nodes, line)),
-                    }
-                    if a.lines.len() > 30 {
-                        a.lines.remove(0);
-                    }
-                }
-                return;
-            }
-            if let EngineNews::Best { id, uci } = news
-                && let Some((asked, b, played)) = self.hint_asked
-                && asked == id
-                && played == self.board_ply(b)
-            {
-                self.hint_asked = None;
-                let mv = uci
-                    .parse::<shakmaty::uci::UciMove>()
-                    .ok()
-                    .and_then(|u| u.to_move(self.board(b)).ok());
-                if let Some(m) = mv {
-                    let san = rules::san(self.board(b), m, self.kind);
-                    self.hint = Some((b, m, played));
-                    self.news.push(format!("Hint: {san} (Enter plays it)"));
-                }
-            }
-            return;
+    /// The game's assistant starts at its first hint or analysis.
+    fn start_assistant(&mut self) {
+        if !self.assistant_started {
+            self.assistant_started = true;
+            self.jobs.push(EngineJob::assistant(self.kind));
         }
-        let (b, c) = seat_of(seat);
-        match news {
-            EngineNews::Best { id, uci } => {
-                if self.asked[seat] != Some(id) || self.is_over() {
-                    return; // stale
-                }
-                self.asked[seat] = None;
-                let mv = uci
-                    .parse::<shakmaty::uci::UciMove>()
-                    .ok()
-                    .and_then(|u| u.to_move(self.board(b)).ok());
-                match mv {
-                    Some(m) => self.engine_move(seat, m, now),
-                    None => {
-                        let text = format!(
-                            "{}'s engine played an illegal move ({uci})",
-                            self.seat_name(b, c)
-                        );
-                        self.lose(
-                            seat,
-                            Termination::IllegalMove,
-                            BugTermination::IllegalMove,
-                            text,
-                            now,
-                        );
-                    }
+    }
+
+    /// A search of board `b` (with its partner's in Bughouse): request
+    /// `id`, for a move unless `limits` are infinite.
+    pub(super) fn go(
+        &self,
+        id: u64,
+        b: usize,
+        limits: Limits,
+        timeout: Option<Duration>,
+    ) -> Box<Go> {
+        let purpose = if limits.infinite {
+            Purpose::Analysis
+        } else {
+            Purpose::Move
+        };
+        Box::new(Go {
+            id,
+            purpose,
+            multipv: 1,
+            fen: write_fen(self.board(b)),
+            moves: Vec::new(),
+            limits,
+            partner_fen: (self.boards() == 2).then(|| write_fen(self.board(1 - b))),
+            timeout,
+        })
+    }
+
+    /// A search for the engine at `seat`, whose turn it is on board `b`:
+    /// the seat's own limits and the board's clocks.
+    pub(super) fn go_for_move(&self, seat: usize, id: u64, b: usize, now: Instant) -> Box<Go> {
+        let (_, c) = seat_of(seat);
+        let own = match self.player(b, c) {
+            Player::Engine(spec) => spec.move_limits(),
+            Player::Human => Limits::default(),
+        };
+        let clock = self
+            .remaining(b, Color::White, now)
+            .zip(self.remaining(b, Color::Black, now));
+        let inc = self.time.map_or(Duration::ZERO, |t| t.increment);
+        let timeout = clock.is_some().then_some(PATIENCE);
+        self.go(id, b, search_limits(own, clock, inc, false), timeout)
+    }
+
+    /// What the engine at `seat` said.
+    pub fn engine_news(&mut self, seat: usize, report: Report, now: Instant) {
+        match report {
+            Report::Event(EngineEvent::Info { id, line }) => {
+                if let Some(score) = line.score
+                    && line.multipv <= 1
+                    && !line.pv.is_empty()
+                {
+                    self.search_line(seat, id, &line, score);
                 }
             }
-            EngineNews::Ptell(text) => self.say(seat, &text),
-            // The search panel: the lines of the engine on the watched board.
-            EngineNews::Info {
-                id,
-                depth,
-                score,
-                nodes,
-                pv,
-            } => {
-                let Some((s, a)) = &self.search else { return };
-                if *s != seat || a.id != id {
-                    return;
-                }
-                let line = san_line(self.board(b), &pv, self.kind);
-                let white = match self.board(b).turn() {
-                    Color::White => score,
-                    Color::Black => -score,
-                };
-                if let Some((_, a)) = &mut self.search {
-                    match a.lines.last_mut() {
-                        Some(last) if last.0 == depth => *last = (depth, white, nodes, line),
-                        _ => a.lines.push((depth, white, nodes, line)),
-                    }
-                    if a.lines.len() > 30 {
-                        a.lines.remove(0);
-                    }
+            Report::Event(EngineEvent::Done { id, best, .. }) => {
+                self.answer(seat, id, best.ok_or_else(|| "0000".to_string()), now)
+            }
+            Report::Event(EngineEvent::IllegalMove { id, text })
+            | Report::NoMove { id, text, .. } => self.answer(seat, id, Err(text), now),
+            Report::Ptell(text) if seat != ASSISTANT => self.say(seat, &text),
+            Report::Event(EngineEvent::Ready { name }) if seat != ASSISTANT => {
+                // Kibitz's own seats keep their level's name.
+                let (b, c) = seat_of(seat);
+                if matches!(
+                    self.player(b, c),
+                    Player::Engine(EngineSpec::External { .. })
+                ) {
+                    self.set_name(b, c, &name);
                 }
             }
-            EngineNews::Name(name) => self.set_name(b, c, &name),
-            EngineNews::Failed(why) => {
-                let text = format!("{}'s engine failed: {why}", self.seat_name(b, c));
+            Report::Event(EngineEvent::Failed { message }) if seat != ASSISTANT => {
+                let (b, c) = seat_of(seat);
+                let text = format!("{}'s engine failed: {message}", self.seat_name(b, c));
                 self.lose(
                     seat,
                     Termination::Abandoned,
@@ -278,22 +206,105 @@ impl Live {
                     now,
                 );
             }
+            _ => {}
+        }
+    }
+
+    /// A line of a search: the analysis' (the assistant), or the search
+    /// panel's (the engine to move on the watched board).
+    fn search_line(&mut self, seat: usize, id: u64, line: &SearchLine, score: Score) {
+        let target = if seat == ASSISTANT {
+            self.analysis.as_mut().filter(|a| a.id == id)
+        } else {
+            self.search
+                .as_mut()
+                .filter(|(s, a)| *s == seat && a.id == id)
+                .map(|(_, a)| a)
+        };
+        let Some(a) = target else { return };
+        let b = a.board;
+        let pos = self.board(b).clone();
+        let text = san_line(&pos, &line.pv, self.kind);
+        let white = match pos.turn() {
+            Color::White => score,
+            Color::Black => -score,
+        };
+        let best = line.pv.first().copied().filter(|m| pos.is_legal(*m));
+        let a = if seat == ASSISTANT {
+            self.analysis.as_mut()
+        } else {
+            self.search.as_mut().map(|(_, a)| a)
+        };
+        let Some(a) = a else { return };
+        if seat == ASSISTANT {
+            a.best = best.or(a.best);
+        }
+        let depth = line.depth;
+        match a.lines.last_mut() {
+            Some(last) if last.0 == depth => *last = (depth, white, line.nodes, text),
+            _ => a.lines.push((depth, white, line.nodes, text)),
+        }
+        if a.lines.len() > 30 {
+            a.lines.remove(0);
+        }
+    }
+
+    /// The answer to request `id` of the engine at `seat`: its move, or
+    /// what it wrote when that was no move.
+    fn answer(&mut self, seat: usize, id: u64, answer: Result<Move, String>, now: Instant) {
+        if seat == ASSISTANT {
+            // The hint, if the board is still as it was.
+            if let Some((asked, b, played)) = self.hint_asked
+                && asked == id
+                && played == self.board_ply(b)
+            {
+                self.hint_asked = None;
+                if let Ok(m) = answer
+                    && self.board(b).is_legal(m)
+                {
+                    let san = rules::san(self.board(b), m, self.kind);
+                    self.hint = Some((b, m, played));
+                    self.news.push(format!("Hint: {san} (Enter plays it)"));
+                }
+            }
+            return;
+        }
+        if self.asked[seat] != Some(id) || self.is_over() {
+            return; // stale
+        }
+        self.asked[seat] = None;
+        let (b, c) = seat_of(seat);
+        match answer {
+            Ok(m) if self.board(b).is_legal(m) => self.engine_move(seat, m, now),
+            answer => {
+                let text = match answer {
+                    Ok(m) => m.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+                    Err(text) => text,
+                };
+                let text = format!(
+                    "{}'s engine played an illegal move ({text})",
+                    self.seat_name(b, c)
+                );
+                self.lose(
+                    seat,
+                    Termination::IllegalMove,
+                    BugTermination::IllegalMove,
+                    text,
+                    now,
+                );
+            }
         }
     }
 }
 
-/// A line of UCI moves in SAN from `pos`, cut at the first that does not fit.
-fn san_line(pos: &Crazyhouse, pv: &[String], kind: VariantKind) -> String {
+/// A line of moves in SAN from `pos`, cut at the first that is not legal.
+fn san_line(pos: &Crazyhouse, pv: &[Move], kind: VariantKind) -> String {
     let mut pos = pos.clone();
     let mut out = Vec::new();
-    for u in pv.iter().take(12) {
-        let Some(m) = u
-            .parse::<shakmaty::uci::UciMove>()
-            .ok()
-            .and_then(|m| m.to_move(&pos).ok())
-        else {
+    for &m in pv.iter().take(12) {
+        if !pos.is_legal(m) {
             break;
-        };
+        }
         out.push(rules::san(&pos, m, kind));
         pos = rules::play(&pos, m, kind).0;
     }

@@ -4,7 +4,8 @@
 //! written after every move.
 //!
 //! Pure state: time comes in as `now`, and what the engines must do goes
-//! out as [`EngineJob`]s for the runtime, whose answers come back through
+//! out as [`EngineJob`]s for the engine runtime ([`crate::ui::engines`],
+//! the same as the chess games'), whose answers come back through
 //! [`Live::engine_news`]. So the tests drive it with a fake clock and fake
 //! engines.
 
@@ -30,7 +31,7 @@ mod pacing;
 mod record;
 mod seats;
 mod talk;
-pub use advice::{EngineJob, EngineNews};
+pub use crate::ui::engines::{ASSISTANT, EngineJob};
 use record::Record;
 pub use seats::*;
 
@@ -205,20 +206,8 @@ impl Live {
                     },
                 ));
             }
-            let fen = write_fen(&pos);
-            let partner_fen = (self.boards() == 2).then(|| write_fen(self.board(1 - b)));
-            let wtime = self.remaining(b, Color::White, now);
-            let btime = self.remaining(b, Color::Black, now);
-            self.jobs.push(EngineJob::Go {
-                seat: s,
-                id,
-                fen,
-                partner_fen,
-                wtime,
-                btime,
-                inc: self.time.map_or(Duration::ZERO, |t| t.increment),
-                infinite: false,
-            });
+            let go = self.go_for_move(s, id, b, now);
+            self.jobs.push(EngineJob::Go { seat: s, go });
         }
     }
 

@@ -133,10 +133,6 @@ impl Seating {
 /// Black) or four entries in the order WA, BA, WB, BB.
 pub const SEATS_TAG: &str = "KibitzSeats";
 
-/// The seat number of the hint engine (Kibitz at full strength, started
-/// at the first hint).
-pub const ASSISTANT: usize = 4;
-
 /// Seats are numbered board * 2 + colour (White 0, Black 1).
 pub fn seat_index(board: usize, color: Color) -> usize {
     board * 2 + usize::from(color == Color::Black)

@@ -3,7 +3,7 @@
 //! in, its clocks ticking.
 
 use super::*;
-use crate::ui::screens::house::live::{EngineNews, Live, LiveSetup, Player, seat_of};
+use crate::ui::screens::house::live::{Live, LiveSetup, Player, seat_of};
 
 impl House<'_> {
     /// Starts a Crazyhouse or Bughouse game on this screen.
@@ -133,7 +133,7 @@ impl House<'_> {
             h.pick.drop = None;
         }
         for j in jobs {
-            self.ui.effects.push(Effect::HouseEngine {
+            self.ui.effects.push(Effect::Engine {
                 table: self.s.table,
                 job: j,
             });
@@ -157,14 +157,14 @@ impl House<'_> {
     }
 
     /// An engine of the live game said something.
-    pub(super) fn on_house_engine(&mut self, seat: usize, news: EngineNews, now: Instant) {
+    pub(super) fn on_engine(&mut self, seat: usize, report: Report, now: Instant) {
         if let Some(l) = self
             .s
             .house
             .as_deref_mut()
             .and_then(|h| h.live.as_deref_mut())
         {
-            l.engine_news(seat, news, now);
+            l.engine_news(seat, report, now);
         }
         self.flush_live(now);
     }

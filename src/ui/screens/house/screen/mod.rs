@@ -36,7 +36,7 @@ pub struct HouseScreen {
 }
 
 impl HouseScreen {
-    /// The live game's table (see [`Msg::HouseEngine`]).
+    /// The live game's table (see [`crate::ui::engines`]).
     pub fn table(&self) -> u64 {
         self.table
     }
@@ -68,9 +68,11 @@ impl Screen for HouseScreen {
 
     fn message(&mut self, ui: &mut Shared, msg: Msg, now: Instant) -> Option<Msg> {
         match msg {
-            Msg::HouseEngine { table, seat, news } if table == self.table => {
-                House { ui, s: self }.on_house_engine(seat, news, now)
-            }
+            Msg::Engine {
+                table,
+                seat,
+                report,
+            } if table == self.table => House { ui, s: self }.on_engine(seat, report, now),
             other => return Some(other),
         }
         None
@@ -89,9 +91,9 @@ impl Screen for HouseScreen {
             crate::ui::gamefile::discard_if_empty(p);
         }
         if self.is_live() {
-            ui.effects.push(Effect::HouseEngine {
+            ui.effects.push(Effect::Engine {
                 table: self.table,
-                job: crate::ui::screens::house::live::EngineJob::QuitAll,
+                job: EngineJob::QuitAll,
             });
         }
     }

@@ -1,48 +1,157 @@
-//! The engines of a Crazyhouse or Bughouse game, one per engine seat, each
-//! a process for the whole game on an engine thread of [`EngineHandle`],
-//! the same as the chess screen's: Kibitz itself (this program's `uci`,
-//! which speaks both variants and Kibitz's Bughouse extension), any other
-//! UCI program that knows `UCI_Variant`, or an XBoard program such as
-//! Sjeng (`xboard:CMD`), which gets its hand and its partner's messages as
-//! on a chess server. The app sends
-//! [`EngineJob`]s; answers come back as [`EngineNews`] through `send`, so
-//! no frame ever waits on an engine.
+//! The engines of every game, by table (one game) and seat: the chess
+//! opponent, the seats of a Crazyhouse or Bughouse game, and the
+//! assistant (Kibitz at full strength, for hints and analysis). Each is
+//! an [`EngineHandle`] on its own thread, playing the game's variant:
+//! Kibitz itself (in the process for chess; its `uci` for the drop
+//! variants, which speaks Kibitz's Bughouse extension), any other UCI
+//! program (`UCI_Variant` for the drop variants), or an XBoard program such
+//! as Sjeng (`xboard:CMD`), which gets its hand and its partner's messages
+//! as on a chess server.
+//!
+//! The app sends [`EngineJob`]s for a table; what an engine says comes back
+//! as [`Report`]s with its table and seat, so no frame ever waits on an
+//! engine, and a game's jobs reach only its own engines: a new game
+//! starting while the last one's engines quit keeps its own.
 
-use super::live::{EngineJob, EngineNews};
 use crate::engine::variant::{ForVariant, dispatch};
-use crate::engine::{Board, Clock, Limits, Variant};
+use crate::engine::{Board, Limits, Variant};
 use crate::uci::client::{UciClient, split_command};
 use crate::uci::xboard::is_xboard_command;
 use crate::ui::player::{
     Backend, EngineEvent, EngineHandle, EngineSpec, GoOptions, Purpose, Report, Request, Tell,
     UciProgram, UciSetup, lists_option,
 };
+use crate::variant::VariantKind;
+use shakmaty::Move;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-/// How long an engine may think about a move before it counts as hung
-/// (the game's clock judges it long before).
-const PATIENCE: Duration = Duration::from_secs(3600);
+/// The table of the app's own engines: the assistant that gives hints,
+/// analyses and checks moves on the chess screens. Games get tables of
+/// their own (ids from [`crate::ui::state::Shared::new_id`], never 0).
+pub const APP_TABLE: u64 = 0;
+
+/// The seat of a table's assistant (seats 0 to 3 are the players: board
+/// * 2 + colour, White 0, Black 1).
+pub const ASSISTANT: usize = 4;
 
 /// No request is waiting for an answer.
 const NO_REQUEST: u64 = u64::MAX;
 
-/// The running engines by table (one live game) and seat. A game's jobs
-/// reach only its own engines: a new game starting while the last one's
-/// engines quit keeps its own.
+/// Work for the engines of a table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineJob {
+    /// Start the engine of `seat` (one that sat there goes). In Bughouse,
+    /// `partner_human`: its partner is a person, who reads its messages
+    /// (Kibitz then plays for its partner).
+    Start {
+        seat: usize,
+        spec: EngineSpec,
+        kind: VariantKind,
+        partner_human: bool,
+    },
+    /// Search, and answer with `Done` (or only `Info`, until stopped).
+    Go { seat: usize, go: Box<Go> },
+    /// A new game begins for the engine of `seat` (its hash tables clear).
+    NewGame { seat: usize },
+    /// This seat's board changed while it thinks (a piece arrived).
+    Update { seat: usize, fen: String },
+    /// A message from the partner.
+    Ptell { seat: usize, text: String },
+    /// Stop thinking (the answer is dropped).
+    Stop { seat: usize },
+    /// The game is over or gone: its engines go.
+    QuitAll,
+}
+
+impl EngineJob {
+    /// Starts a table's assistant: Kibitz at full strength.
+    pub fn assistant(kind: VariantKind) -> EngineJob {
+        EngineJob::Start {
+            seat: ASSISTANT,
+            spec: EngineSpec::BuiltIn { level: 8 },
+            kind,
+            partner_human: false,
+        }
+    }
+
+    /// The seat the job is for (none: the whole table).
+    pub fn seat(&self) -> Option<usize> {
+        match self {
+            EngineJob::Start { seat, .. }
+            | EngineJob::Go { seat, .. }
+            | EngineJob::NewGame { seat }
+            | EngineJob::Update { seat, .. }
+            | EngineJob::Ptell { seat, .. }
+            | EngineJob::Stop { seat } => Some(*seat),
+            EngineJob::QuitAll => None,
+        }
+    }
+}
+
+/// A search: the position (a FEN of the game's variant, then moves, so
+/// the engine knows the repetitions), what for, and how long.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Go {
+    pub id: u64,
+    pub purpose: Purpose,
+    /// Lines to report (MultiPV).
+    pub multipv: usize,
+    pub fen: String,
+    pub moves: Vec<Move>,
+    pub limits: Limits,
+    /// Bughouse: the partner's board.
+    pub partner_fen: Option<String>,
+    /// How long to wait for an external engine's answer (by default from
+    /// the limits).
+    pub timeout: Option<Duration>,
+}
+
+impl Go {
+    /// A chess search of `req`.
+    pub fn of<V: Variant>(req: Request<V>) -> Go {
+        Go {
+            id: req.id,
+            purpose: req.purpose,
+            multipv: req.multipv,
+            fen: req.start.fen(),
+            moves: req.moves,
+            limits: req.limits,
+            partner_fen: None,
+            timeout: None,
+        }
+    }
+
+    /// The request of this search in the variant `V` (an error when the
+    /// FEN is not one of `V`).
+    pub fn request<V: Variant>(&self) -> Result<Request<V>, String> {
+        let start =
+            Board::<V>::from_variant_fen(&self.fen).map_err(|e| format!("{}: {e}", self.fen))?;
+        Ok(Request {
+            id: self.id,
+            purpose: self.purpose,
+            multipv: self.multipv,
+            start,
+            moves: self.moves.clone(),
+            limits: self.limits.clone(),
+        })
+    }
+}
+
+/// The running engines by table and seat.
 #[derive(Default)]
 pub struct Engines {
     seats: HashMap<(u64, usize), Box<dyn SeatEngine>>,
 }
 
 impl Engines {
-    /// Carries out `job` for the game at `table`; news goes to
-    /// `send(seat, news)`.
+    /// Carries out `job` for the game at `table`; what its engines say goes
+    /// to `send(seat, report)`.
     pub fn handle<F>(&mut self, table: u64, job: EngineJob, send: F)
     where
-        F: Fn(usize, EngineNews) + Send + Clone + 'static,
+        F: Fn(usize, Report) + Send + Clone + 'static,
     {
         match job {
             EngineJob::Start {
@@ -54,6 +163,7 @@ impl Engines {
                 let start = Start {
                     seat,
                     spec,
+                    kind,
                     partner_human,
                     send: send.clone(),
                 };
@@ -63,18 +173,24 @@ impl Engines {
                     Ok(engine) => {
                         self.seats.insert((table, seat), engine);
                     }
-                    Err(e) => send(seat, EngineNews::Failed(e.to_string())),
+                    Err(e) => send(seat, failed(e.to_string())),
                 }
             }
             EngineJob::QuitAll => self.seats.retain(|&(t, _), _| t != table),
-            EngineJob::Go { seat, .. }
-            | EngineJob::Update { seat, .. }
-            | EngineJob::Ptell { seat, .. }
-            | EngineJob::Stop { seat } => {
-                if let Some(e) = self.seats.get_mut(&(table, seat))
-                    && let Err(why) = e.handle(job)
-                {
-                    send(seat, EngineNews::Failed(why));
+            job => {
+                let Some(seat) = job.seat() else { return };
+                match self.seats.get_mut(&(table, seat)) {
+                    Some(e) => {
+                        if let Err(why) = e.handle(job) {
+                            send(seat, failed(why));
+                        }
+                    }
+                    // A search for a seat with no engine is never answered:
+                    // said at once.
+                    None if matches!(job, EngineJob::Go { .. }) => {
+                        send(seat, failed("no engine was started for this seat".into()));
+                    }
+                    None => {}
                 }
             }
         }
@@ -88,10 +204,15 @@ impl Engines {
     }
 }
 
+fn failed(message: String) -> Report {
+    Report::Event(EngineEvent::Failed { message })
+}
+
 /// A seat's engine, whatever the variant.
 trait SeatEngine {
-    /// Carries out a job for the seat (`Go`, `Update`, `Ptell`, `Stop`);
-    /// an error when its position is not one of the game's variant.
+    /// Carries out a job for the seat (`Go`, `NewGame`, `Update`, `Ptell`,
+    /// `Stop`); an error when its position is not one of the game's
+    /// variant.
     fn handle(&mut self, job: EngineJob) -> Result<(), String>;
 }
 
@@ -101,8 +222,6 @@ struct Seat<V: Variant> {
     /// The request whose answer is wanted: the answers of stopped and
     /// superseded searches are dropped.
     wanted: Arc<AtomicU64>,
-    /// The seat's own limits (custom limits).
-    limits: Limits,
 }
 
 impl<V: Variant> SeatEngine for Seat<V> {
@@ -110,38 +229,16 @@ impl<V: Variant> SeatEngine for Seat<V> {
         let board =
             |fen: &str| Board::<V>::from_variant_fen(fen).map_err(|e| format!("{fen}: {e}"));
         match job {
-            EngineJob::Go {
-                id,
-                fen,
-                partner_fen,
-                wtime,
-                btime,
-                inc,
-                infinite,
-                ..
-            } => {
-                let req = Request {
-                    id,
-                    purpose: if infinite {
-                        Purpose::Analysis
-                    } else {
-                        Purpose::Move
-                    },
-                    multipv: 1,
-                    start: board(&fen)?,
-                    moves: Vec::new(),
-                    limits: self.limits(wtime.zip(btime), inc, infinite),
-                };
-                // Without a clock, a move's time (and a grace) is all an
-                // engine gets before it counts as failed.
-                let timed = wtime.is_some() || infinite;
+            EngineJob::Go { go, .. } => {
+                let req = go.request::<V>()?;
                 let opts = GoOptions {
-                    partner: partner_fen.and_then(|f| board(&f).ok()),
-                    timeout: timed.then_some(PATIENCE),
+                    partner: go.partner_fen.as_deref().and_then(|f| board(f).ok()),
+                    timeout: go.timeout,
                 };
-                self.wanted.store(id, Ordering::SeqCst);
+                self.wanted.store(go.id, Ordering::SeqCst);
                 self.engine.go_with(req, opts);
             }
+            EngineJob::NewGame { .. } => self.engine.new_game(),
             EngineJob::Update { fen, .. } => {
                 if let Ok(b) = board(&fen) {
                     self.engine.tell(Tell::Update(b));
@@ -158,75 +255,43 @@ impl<V: Variant> SeatEngine for Seat<V> {
     }
 }
 
-impl<V: Variant> Seat<V> {
-    /// A move's limits: the seat's own, and the clock, which replaces
-    /// `infinite`; a second when nothing else limits it.
-    fn limits(&self, clock: Option<(Duration, Duration)>, inc: Duration, infinite: bool) -> Limits {
-        let mut limits = self.limits.clone();
-        match clock {
-            Some((w, b)) => {
-                limits.clock = Some(Clock {
-                    wtime: Some(w),
-                    btime: Some(b),
-                    winc: inc,
-                    binc: inc,
-                    movestogo: None,
-                })
-            }
-            None => limits.infinite = infinite,
-        }
-        if !limits.infinite
-            && limits.clock.is_none()
-            && limits.depth.is_none()
-            && limits.nodes.is_none()
-            && limits.movetime.is_none()
-        {
-            limits.movetime = Some(Duration::from_secs(1));
-        }
-        limits
-    }
-}
-
 /// Starts the engine of a seat (see [`dispatch`]).
 struct Start<F> {
     seat: usize,
     spec: EngineSpec,
+    kind: VariantKind,
     partner_human: bool,
     send: F,
 }
 
 impl<F> ForVariant for Start<F>
 where
-    F: Fn(usize, EngineNews) + Send + Clone + 'static,
+    F: Fn(usize, Report) + Send + Clone + 'static,
 {
     type Out = std::io::Result<Box<dyn SeatEngine>>;
 
     fn run<V: Variant>(self) -> Self::Out {
         let wanted = Arc::new(AtomicU64::new(NO_REQUEST));
-        let program = UciProgram {
-            command: command(&self.spec),
-            setup: Some(setup(&self.spec, V::BUGHOUSE, self.partner_human)),
-        };
         let backend = match &self.spec {
+            // Chess: the built-in engine runs in this process.
+            _ if self.kind == VariantKind::Chess => Backend::of(&self.spec),
             // An XBoard engine (`xboard:CMD`) has no UCI options to set.
             EngineSpec::External { command } if is_xboard_command(command) => {
                 Backend::of(&self.spec)
             }
-            _ => Backend::Uci(program),
+            _ => Backend::Uci(UciProgram {
+                command: command(&self.spec),
+                setup: Some(setup(&self.spec, V::BUGHOUSE, self.partner_human)),
+            }),
         };
-        let external = matches!(self.spec, EngineSpec::External { .. });
-        let news = news(self.seat, external, wanted.clone(), self.send);
-        let mut engine = EngineHandle::<V>::start(backend, news)?.detach_on_drop();
+        let report = answers(self.seat, wanted.clone(), self.send);
+        let mut engine = EngineHandle::<V>::start(backend, report)?.detach_on_drop();
         engine.new_game();
-        Ok(Box::new(Seat {
-            engine,
-            wanted,
-            limits: self.spec.move_limits(),
-        }))
+        Ok(Box::new(Seat { engine, wanted }))
     }
 }
 
-/// The command line of an engine seat.
+/// The command line of an engine seat of a drop variant.
 fn command(spec: &EngineSpec) -> Vec<String> {
     match spec {
         EngineSpec::External { command } => split_command(command),
@@ -265,56 +330,20 @@ fn setup(spec: &EngineSpec, bughouse: bool, partner_human: bool) -> UciSetup {
     })
 }
 
-/// What a seat's engine reports, as the game's news.
-fn news<F>(
-    seat: usize,
-    external: bool,
-    wanted: Arc<AtomicU64>,
-    send: F,
-) -> impl Fn(Report) + Send + 'static
+/// What a seat's engine reports, passed on but for the answers to
+/// searches stopped or superseded.
+fn answers<F>(seat: usize, wanted: Arc<AtomicU64>, send: F) -> impl Fn(Report) + Send + 'static
 where
-    F: Fn(usize, EngineNews) + Send + 'static,
+    F: Fn(usize, Report) + Send + 'static,
 {
     move |report| {
-        // The move, as the engine wrote it (the game judges it).
-        let answer = |id: u64, uci: String| {
-            if wanted.load(Ordering::SeqCst) == id {
-                send(seat, EngineNews::Best { id, uci });
-            }
+        let id = match &report {
+            Report::Event(EngineEvent::Done { id, .. } | EngineEvent::IllegalMove { id, .. })
+            | Report::NoMove { id, .. } => Some(*id),
+            _ => None,
         };
-        match report {
-            Report::Event(EngineEvent::Ready { name }) if external => {
-                send(seat, EngineNews::Name(name));
-            }
-            Report::Event(EngineEvent::Info { id, line }) => {
-                if let Some(score) = line.score
-                    && line.multipv == 1
-                    && !line.pv.is_empty()
-                {
-                    let pv = line.pv.iter().map(|&m| Board::uci(m)).collect();
-                    let (depth, nodes) = (line.depth, line.nodes);
-                    send(
-                        seat,
-                        EngineNews::Info {
-                            id,
-                            depth,
-                            score,
-                            nodes,
-                            pv,
-                        },
-                    );
-                }
-            }
-            Report::Event(EngineEvent::Done { id, best, .. }) => {
-                answer(id, best.map_or_else(|| "0000".to_string(), Board::uci));
-            }
-            Report::Event(EngineEvent::IllegalMove { id, text })
-            | Report::NoMove { id, text, .. } => answer(id, text),
-            Report::Event(EngineEvent::Failed { message }) => {
-                send(seat, EngineNews::Failed(message));
-            }
-            Report::Ptell(text) => send(seat, EngineNews::Ptell(text)),
-            Report::Event(EngineEvent::Ready { .. } | EngineEvent::Progress { .. }) => {}
+        if id.is_none_or(|id| wanted.load(Ordering::SeqCst) == id) {
+            send(seat, report);
         }
     }
 }
@@ -322,28 +351,114 @@ where
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use crate::engine::Clock;
     use crate::ui::player::tests::{fake_engine, heard, remove_fake};
-    use crate::variant::VariantKind;
     use std::sync::mpsc::{Receiver, channel};
 
-    fn news(rx: &Receiver<(usize, EngineNews)>) -> EngineNews {
-        let (seat, news) = rx.recv_timeout(Duration::from_secs(10)).unwrap();
-        assert_eq!(seat, 2);
-        news
+    /// What the tests look at in a report.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    enum EngineNews {
+        Best {
+            id: u64,
+            uci: String,
+        },
+        Ptell(String),
+        Name(String),
+        Info {
+            id: u64,
+            depth: u32,
+            score: crate::engine::Score,
+            nodes: u64,
+            pv: Vec<String>,
+        },
+        Failed(String),
+    }
+
+    /// A report as the tests' news (none for what they do not look at).
+    fn digest(report: Report) -> Option<EngineNews> {
+        let uci = |m: Move| m.to_uci(shakmaty::CastlingMode::Standard).to_string();
+        Some(match report {
+            Report::Event(EngineEvent::Ready { name }) => EngineNews::Name(name),
+            Report::Event(EngineEvent::Info { id, line }) => {
+                let score = line
+                    .score
+                    .filter(|_| line.multipv <= 1 && !line.pv.is_empty())?;
+                EngineNews::Info {
+                    id,
+                    depth: line.depth,
+                    score,
+                    nodes: line.nodes,
+                    pv: line.pv.into_iter().map(uci).collect(),
+                }
+            }
+            Report::Event(EngineEvent::Done { id, best, .. }) => EngineNews::Best {
+                id,
+                uci: best.map_or_else(|| "0000".into(), uci),
+            },
+            Report::Event(EngineEvent::IllegalMove { id, text })
+            | Report::NoMove { id, text, .. } => EngineNews::Best { id, uci: text },
+            Report::Event(EngineEvent::Failed { message }) => EngineNews::Failed(message),
+            Report::Ptell(text) => EngineNews::Ptell(text),
+            Report::Event(EngineEvent::Progress { .. }) => return None,
+        })
+    }
+
+    fn news(rx: &Receiver<(usize, Report)>) -> EngineNews {
+        loop {
+            let (seat, report) = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+            assert_eq!(seat, 2);
+            if let Some(news) = digest(report) {
+                return news;
+            }
+        }
+    }
+
+    /// A clock: White's and Black's time, the increment.
+    fn clock(w: u64, b: u64, inc: u64) -> Limits {
+        Limits {
+            clock: Some(Clock {
+                wtime: Some(Duration::from_secs(w)),
+                btime: Some(Duration::from_secs(b)),
+                winc: Duration::from_secs(inc),
+                binc: Duration::from_secs(inc),
+                movestogo: None,
+            }),
+            ..Limits::default()
+        }
+    }
+
+    fn search(id: u64, fen: &str, partner_fen: Option<String>, limits: Limits) -> EngineJob {
+        let purpose = if limits.infinite {
+            Purpose::Analysis
+        } else {
+            Purpose::Move
+        };
+        EngineJob::Go {
+            seat: 2,
+            go: Box::new(Go {
+                id,
+                purpose,
+                multipv: 1,
+                fen: fen.into(),
+                moves: Vec::new(),
+                limits,
+                partner_fen,
+                timeout: None,
+            }),
+        }
     }
 
     fn go(id: u64, infinite: bool) -> EngineJob {
         let start = Board::<crate::engine::Bug>::start_position().fen();
-        EngineJob::Go {
-            seat: 2,
-            id,
-            fen: start.clone(),
-            partner_fen: Some(start),
-            wtime: (!infinite).then_some(Duration::from_secs(60)),
-            btime: (!infinite).then_some(Duration::from_secs(50)),
-            inc: Duration::from_secs(2),
-            infinite,
-        }
+        let limits = if infinite {
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            }
+        } else {
+            clock(60, 50, 2)
+        };
+        search(id, &start, Some(start.clone()), limits)
     }
 
     #[test]
@@ -441,7 +556,7 @@ mod tests {
 
     /// News until `pred` holds for one (others are kept in `seen`).
     fn wait_for(
-        rx: &Receiver<(usize, EngineNews)>,
+        rx: &Receiver<(usize, Report)>,
         seen: &mut Vec<EngineNews>,
         pred: impl Fn(&EngineNews) -> bool,
     ) -> EngineNews {
@@ -506,20 +621,7 @@ mod tests {
         assert_eq!(answer, EngineNews::Ptell("heard +n".into()));
         // 1. e4 e5, and a pawn from the partner: the engine drops it.
         let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR[P] w KQkq - 0 2";
-        engines.handle(
-            1,
-            EngineJob::Go {
-                seat: 2,
-                id: 2,
-                fen: fen.into(),
-                partner_fen: None,
-                wtime: Some(Duration::from_secs(60)),
-                btime: Some(Duration::from_secs(60)),
-                inc: Duration::ZERO,
-                infinite: false,
-            },
-            send.clone(),
-        );
+        engines.handle(1, search(2, fen, None, clock(60, 60, 0)), send.clone());
         let best = wait_for(&rx, &mut seen, |n| matches!(n, EngineNews::Best { .. }));
         assert_eq!(
             best,

@@ -24,6 +24,7 @@ pub mod pace;
 pub mod player;
 pub mod prelude;
 pub mod screens;
+pub mod seats;
 mod startup;
 pub mod state;
 pub mod terminal_env;

@@ -2,7 +2,7 @@
 //! shared state, the game and engine types, crossterm's events, ratatui's
 //! buffer, shakmaty's pieces and squares. `use crate::ui::prelude::*`.
 
-pub(crate) use crate::engine::{Board, Bound, Clock, Limits, Score};
+pub(crate) use crate::engine::{Board, Bound, Limits, Score};
 pub(crate) use crate::game::library::{Library, Status as GameStatus};
 pub(crate) use crate::game::review::MoveReview;
 pub(crate) use crate::game::{Ending, Game, GameResult, Termination};

@@ -49,13 +49,22 @@ pub enum Mode {
 
 impl Mode {
     /// The seats an engine plays (White 0, Black 1: see
-    /// [`crate::ui::engines`]).
+    /// [`crate::ui::seats`]).
     pub fn engine_seats(self) -> Vec<usize> {
         [Color::White, Color::Black]
             .into_iter()
             .filter(|&c| !self.is_human(c))
             .map(|c| usize::from(c == Color::Black))
             .collect()
+    }
+
+    /// Who sits at White's and Black's seat, `engine` where an engine plays.
+    pub fn players(self, engine: &EngineSpec) -> [crate::ui::seats::Player; 2] {
+        use crate::ui::seats::Player;
+        [Color::White, Color::Black].map(|c| match self.is_human(c) {
+            true => Player::Human,
+            false => Player::Engine(engine.clone()),
+        })
     }
 
     pub fn is_human(self, c: Color) -> bool {

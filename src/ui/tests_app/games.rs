@@ -514,15 +514,19 @@ fn engine_moves_take_a_players_time_with_a_clock() {
         let now = t + Duration::from_secs(20 * i as u64);
         type_str(&mut a, m, now);
         let req = take_go(&mut a, Slot::Opponent).expect("engine asked");
-        let due = a.chess().opponent.due.expect("a paced move with a clock");
+        let answer = ["e7e6", "d7d5", "g8f6", "c7c6", "f8e7", "e8g8"][i];
+        reply(&mut a, &req, answer, now);
+        assert_eq!(a.chess().game.moves().len(), 2 * i + 1, "held, not played");
+        let (_, due) = a
+            .chess()
+            .opponent
+            .queued
+            .expect("a paced move with a clock");
         assert!(due > now, "never instantly");
         assert!(
             due <= now + Duration::from_secs(20),
             "at most a sixth of 2:00"
         );
-        let answer = ["e7e6", "d7d5", "g8f6", "c7c6", "f8e7", "e8g8"][i];
-        reply(&mut a, &req, answer, now);
-        assert_eq!(a.chess().game.moves().len(), 2 * i + 1, "held, not played");
         assert!(
             a.chess().engine_thinking(),
             "the engine is still on the move"

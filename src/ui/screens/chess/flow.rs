@@ -65,30 +65,16 @@ impl<T: Task> Chess<'_, T> {
         } else if self.s.opponent.dead {
             self.s.opponent.restart(self.ui, self.s.mode);
         }
-        let mut limits = self.s.opponent.spec.move_limits();
-        if let Some(c) = &self.s.clocks {
-            limits.clock = Some(Clock {
-                wtime: Some(c.remaining(Color::White, now)),
-                btime: Some(c.remaining(Color::Black, now)),
-                winc: c.control.increment,
-                binc: c.control.increment,
-                movestogo: None,
-            });
-        } else if matches!(self.s.opponent.spec, EngineSpec::External { .. })
-            && limits.depth.is_none()
-            && limits.movetime.is_none()
-            && limits.nodes.is_none()
-        {
-            // An external engine without a clock: a second per move.
-            limits.movetime = Some(Duration::from_secs(1));
-        } else if matches!(self.s.opponent.spec, EngineSpec::BuiltIn { level: 8 })
-            && limits.depth.is_none()
-            && limits.movetime.is_none()
-        {
-            // Full strength without a clock: two seconds per move.
-            limits.movetime = Some(Duration::from_secs(2));
-        }
-        self.s.opponent.due = self.paced_move(now);
+        let clock = self
+            .s
+            .clocks
+            .as_ref()
+            .map(|c| crate::ui::seats::engine_clock(c, now));
+        let limits = crate::ui::seats::move_limits(
+            &self.s.opponent.spec,
+            clock,
+            crate::variant::VariantKind::Chess,
+        );
         let id = self.ui.next_id;
         self.ui.next_id += 1;
         let seat = usize::from(self.board().turn() == Color::Black);
@@ -114,29 +100,21 @@ impl<T: Task> Chess<'_, T> {
         self.s.opponent.job(self.ui, job);
     }
 
-    /// When the engine to move should play, as a player of its level
-    /// would with this clock; `None` without a clock or in fast mode.
+    /// When the move the engine to move found now is due: when a player
+    /// of its level would have moved with this clock (see
+    /// [`crate::ui::seats::engine_due`]); `None` without a clock, in fast
+    /// mode, or once that time has passed.
     fn paced_move(&self, now: Instant) -> Option<Instant> {
-        use crate::ui::pace::{Pace, Turn, think_time};
+        use crate::ui::seats::{Player, engine_due};
         let clocks = self.s.clocks.as_ref()?;
-        if self.ui.config.engine_pace == Pace::Fast {
+        if self.ui.config.engine_pace == crate::ui::pace::Pace::Fast {
             return None;
         }
-        let turn = self.board().turn();
-        let level = match self.s.opponent.spec {
-            EngineSpec::BuiltIn { level } => Some(level),
-            _ => None,
-        };
-        let t = Turn {
-            left: clocks.remaining(turn, now),
-            opponent: clocks.remaining(!turn, now),
-            increment: clocks.control.increment,
-            moves_made: self.s.game.moves().len() / 2,
-            level,
-            partner: None,
-        };
         let mut rng = crate::util::Rng::from_entropy();
-        Some(now + think_time(&t, &mut rng))
+        let player = Player::Engine(self.s.opponent.spec.clone());
+        let turn = self.board().turn();
+        let moves_made = self.s.game.moves().len() / 2;
+        engine_due(clocks, turn, &player, moves_made, None, &mut rng, now)
     }
 
     pub(super) fn request_hint(&mut self, now: Instant) {
@@ -547,7 +525,7 @@ impl<T: Task> Chess<'_, T> {
                                             && self.s.clocks.is_none()
                                     });
                                 // With a clock: a player's time (paced).
-                                match watch.max(self.s.opponent.due.take()) {
+                                match watch.max(self.paced_move(now)) {
                                     Some(due) if now < due => self.s.opponent.hold(m, due),
                                     _ => self.play(m, now),
                                 }
@@ -602,10 +580,9 @@ impl<T: Task> Chess<'_, T> {
         self.stop_all();
         let n = match self.s.mode {
             Mode::HumanVsEngine { human } => {
-                // Back to the human's last turn: one move if the engine has
-                // not answered yet, else the engine's reply and the move.
-                let len = self.s.game.moves().len();
-                match (1..=len).find(|&k| self.turn_at(len - k) == human) {
+                let plies = self.s.game.moves().len();
+                let start = self.s.game.start().turn();
+                match crate::ui::seats::takeback_plies(plies, start, human) {
                     Some(k) => k,
                     None => {
                         self.ui.error("None of your moves to take back.");
@@ -663,12 +640,6 @@ impl<T: Task> Chess<'_, T> {
             describe_ending(e),
             self.ui.keys_hint(Action::NewGame)
         )
-    }
-
-    /// The side to move after `ply` half-moves of this game.
-    pub(super) fn turn_at(&self, ply: usize) -> Color {
-        let start = self.s.game.start().turn();
-        if ply.is_multiple_of(2) { start } else { !start }
     }
 
     pub(super) fn offer_draw(&mut self, now: Instant) {

@@ -182,9 +182,6 @@ pub struct Opponent {
     pub(crate) dead: bool,
     /// A move that arrived early, played when it is due.
     pub(crate) queued: Option<(Move, Instant)>,
-    /// With a clock: when a player of the engine's level would have moved
-    /// (see [`crate::ui::pace`]).
-    pub(crate) due: Option<Instant>,
 }
 
 impl Opponent {
@@ -196,7 +193,6 @@ impl Opponent {
             score: None,
             dead: false,
             queued: None,
-            due: None,
         }
     }
 
@@ -220,16 +216,9 @@ impl Opponent {
     /// Starts the engines again at the game's table (after a failure).
     pub fn restart(&mut self, ui: &mut Shared, mode: Mode) {
         self.dead = false;
-        for seat in mode.engine_seats() {
-            self.job(
-                ui,
-                EngineJob::Start {
-                    seat,
-                    spec: self.spec.clone(),
-                    kind: crate::variant::VariantKind::Chess,
-                    partner_human: false,
-                },
-            );
+        let players = [mode.players(&self.spec)];
+        for job in crate::ui::seats::start_engines(&players, crate::variant::VariantKind::Chess) {
+            self.job(ui, job);
         }
     }
 
@@ -269,7 +258,6 @@ impl Opponent {
     /// position (a takeback, a new position).
     pub fn forget(&mut self) {
         self.queued = None;
-        self.due = None;
         self.score = None;
     }
 }

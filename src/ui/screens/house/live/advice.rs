@@ -2,45 +2,13 @@
 //! answers, hints and the analysis of a board.
 
 use super::*;
-use crate::engine::{Clock, Limits, Score};
+use crate::engine::{Limits, Score};
 use crate::ui::engines::{ASSISTANT, EngineJob, Go};
 use crate::ui::player::{EngineEvent, Purpose, Report, SearchLine};
 
 /// How long an engine may think about a move before it counts as hung
 /// (the game's clock judges it long before).
 const PATIENCE: Duration = Duration::from_secs(3600);
-
-/// The limits of a search: the seat's own (custom limits) and the clock,
-/// which replaces `infinite`; a second when nothing else limits it.
-pub(super) fn search_limits(
-    own: Limits,
-    clock: Option<(Duration, Duration)>,
-    inc: Duration,
-    infinite: bool,
-) -> Limits {
-    let mut limits = own;
-    match clock {
-        Some((w, b)) => {
-            limits.clock = Some(Clock {
-                wtime: Some(w),
-                btime: Some(b),
-                winc: inc,
-                binc: inc,
-                movestogo: None,
-            })
-        }
-        None => limits.infinite = infinite,
-    }
-    if !limits.infinite
-        && limits.clock.is_none()
-        && limits.depth.is_none()
-        && limits.nodes.is_none()
-        && limits.movetime.is_none()
-    {
-        limits.movetime = Some(Duration::from_secs(1));
-    }
-    limits
-}
 
 impl Live {
     /// Asks Kibitz at full strength for the best move of the person to
@@ -68,7 +36,10 @@ impl Live {
         let id = self.next_id;
         self.next_id += 1;
         self.hint_asked = Some((id, b, self.board_ply(b)));
-        let limits = search_limits(Limits::default(), None, Duration::ZERO, false);
+        let limits = Limits {
+            movetime: Some(Duration::from_secs(1)),
+            ..Limits::default()
+        };
         let go = self.go(id, b, limits, None);
         self.jobs.push(EngineJob::Go {
             seat: ASSISTANT,
@@ -110,7 +81,10 @@ impl Live {
             a.lines.clear();
             a.best = None;
         }
-        let limits = search_limits(Limits::default(), None, Duration::ZERO, true);
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
         let go = self.go(id, board, limits, Some(PATIENCE));
         self.jobs.push(EngineJob::Go {
             seat: ASSISTANT,
@@ -153,19 +127,18 @@ impl Live {
     }
 
     /// A search for the engine at `seat`, whose turn it is on board `b`:
-    /// the seat's own limits and the board's clocks.
+    /// the board's clock, or the seat's own limits.
     pub(super) fn go_for_move(&self, seat: usize, id: u64, b: usize, now: Instant) -> Box<Go> {
         let (_, c) = seat_of(seat);
-        let own = match self.player(b, c) {
-            Player::Engine(spec) => spec.move_limits(),
+        let clock = self
+            .time
+            .map(|_| crate::ui::seats::engine_clock(&self.clocks[b], now));
+        let timeout = clock.is_some().then_some(PATIENCE);
+        let limits = match self.player(b, c) {
+            Player::Engine(spec) => crate::ui::seats::move_limits(spec, clock, self.kind),
             Player::Human => Limits::default(),
         };
-        let clock = self
-            .remaining(b, Color::White, now)
-            .zip(self.remaining(b, Color::Black, now));
-        let inc = self.time.map_or(Duration::ZERO, |t| t.increment);
-        let timeout = clock.is_some().then_some(PATIENCE);
-        self.go(id, b, search_limits(own, clock, inc, false), timeout)
+        self.go(id, b, limits, timeout)
     }
 
     /// What the engine at `seat` said.

@@ -158,23 +158,11 @@ impl Live {
             return Err("There are no takebacks in Bughouse: the other board plays on.".into());
         };
         let (_, c) = seat_of(seat);
-        let mine = g
-            .moves()
-            .iter()
-            .enumerate()
-            .rev()
-            .find(|(i, _)| {
-                let mover = if (*i % 2 == 0) == (g.start().turn() == Color::White) {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                mover == c
-            })
-            .map(|(i, _)| i);
-        let Some(keep) = mine else {
+        let plies = g.moves().len();
+        let Some(back) = crate::ui::seats::takeback_plies(plies, g.start().turn(), c) else {
             return Err("Nothing to take back yet.".into());
         };
+        let keep = plies - back;
         while g.moves().len() > keep {
             g.pop();
         }

@@ -103,19 +103,8 @@ impl Live {
     }
 
     fn start_engines(&mut self) {
-        let boards = self.boards();
-        for s in 0..boards * 2 {
-            let (b, c) = seat_of(s);
-            if let Player::Engine(spec) = self.player(b, c) {
-                let partner_human = boards == 2 && self.player(1 - b, !c) == &Player::Human;
-                self.jobs.push(EngineJob::Start {
-                    seat: s,
-                    spec: spec.clone(),
-                    kind: self.kind,
-                    partner_human,
-                });
-            }
-        }
+        let jobs = crate::ui::seats::start_engines(&self.players, self.kind);
+        self.jobs.extend(jobs);
     }
 
     pub fn player(&self, board: usize, color: Color) -> &Player {

@@ -3,38 +3,33 @@
 //! allows.
 
 use super::*;
-use crate::ui::pace::{PartnerClocks, Turn, may_sit, think_time};
+use crate::ui::pace::{PartnerClocks, may_sit};
+use crate::ui::seats::engine_due;
 
 impl Live {
     /// When the engine at `seat` should play a move it has found: at once
     /// (fast pace, no clock, asked to hurry), or when a player of its level
     /// would have moved (see [`crate::ui::pace`]).
     fn due(&mut self, seat: usize, now: Instant) -> Option<Instant> {
-        let time = self.time?;
-        if self.pace == Pace::Fast || self.hurry[seat] {
+        if self.time.is_none() || self.pace == Pace::Fast || self.hurry[seat] {
             return None;
         }
         let (b, c) = seat_of(seat);
-        let level = match self.player(b, c) {
-            Player::Engine(EngineSpec::BuiltIn { level }) => Some(*level),
-            _ => None,
-        };
         let partner = (self.boards() == 2).then(|| PartnerClocks {
             left: self.remaining(1 - b, !c, now).unwrap_or_default(),
             opponent: self.remaining(1 - b, c, now).unwrap_or_default(),
         });
-        let clocks = &self.clocks[b];
-        let turn = Turn {
-            // The clocks as they stood when this turn began.
-            left: clocks.at_turn_start(c),
-            opponent: clocks.at_turn_start(!c),
-            increment: time.increment,
-            moves_made: self.board_ply(b) / 2,
-            level,
+        let player = self.player(b, c).clone();
+        let moves_made = self.board_ply(b) / 2;
+        engine_due(
+            &self.clocks[b],
+            c,
+            &player,
+            moves_made,
             partner,
-        };
-        let due = clocks.running_since().unwrap_or(now) + think_time(&turn, &mut self.rng);
-        (due > now).then_some(due)
+            &mut self.rng,
+            now,
+        )
     }
 
     /// Plays the engines' held moves that are due (a seat asked to sit

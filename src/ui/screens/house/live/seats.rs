@@ -2,13 +2,7 @@
 //! and the seat numbering.
 
 use super::*;
-
-/// Who sits at a seat.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Player {
-    Human,
-    Engine(EngineSpec),
-}
+pub use crate::ui::seats::{Player, seat_index, seat_of};
 
 /// A new game's settings.
 #[derive(Clone, Debug)]
@@ -132,22 +126,6 @@ impl Seating {
 /// The tag that keeps who sat where, for resuming: `human, level 4` (White,
 /// Black) or four entries in the order WA, BA, WB, BB.
 pub const SEATS_TAG: &str = "KibitzSeats";
-
-/// Seats are numbered board * 2 + colour (White 0, Black 1).
-pub fn seat_index(board: usize, color: Color) -> usize {
-    board * 2 + usize::from(color == Color::Black)
-}
-
-pub fn seat_of(index: usize) -> (usize, Color) {
-    (
-        index / 2,
-        if index.is_multiple_of(2) {
-            Color::White
-        } else {
-            Color::Black
-        },
-    )
-}
 
 /// The players' names, as the person playing reads them.
 impl Live {

@@ -211,7 +211,7 @@ mod tests {
         let chess = VariantKind::Chess;
         let zh = VariantKind::Crazyhouse;
         assert_eq!(
-            move_limits(&level(3), Some(clock.clone()), chess).clock,
+            move_limits(&level(3), Some(clock), chess).clock,
             Some(clock)
         );
         assert_eq!(move_limits(&level(3), None, chess), Limits::default());

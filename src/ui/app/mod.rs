@@ -487,6 +487,15 @@ impl App {
         })
     }
 
+    /// The Crazyhouse/Bughouse game played on the topmost game screen.
+    pub fn live(&self) -> Option<&crate::ui::screens::house::live::Live> {
+        self.find::<HouseScreen>()?.live.as_deref()
+    }
+
+    pub fn live_mut(&mut self) -> Option<&mut crate::ui::screens::house::live::Live> {
+        self.find_mut::<HouseScreen>()?.live.as_deref_mut()
+    }
+
     pub fn house_mut(&mut self) -> Option<&mut crate::ui::screens::house::HouseReplay> {
         self.screens.iter_mut().rev().find_map(|s| {
             if s.as_any().is::<HouseScreen>() {

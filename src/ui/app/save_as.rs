@@ -53,11 +53,7 @@ impl App {
         if let Some(h) = self.top_as::<HouseScreen>()
             && h.is_live()
         {
-            let text = h
-                .house
-                .as_ref()
-                .and_then(|h| h.live.as_ref())
-                .map(|l| l.save_text());
+            let text = h.live.as_ref().map(|l| l.save_text());
             if let (Some(text), Some(h)) = (text, self.find_mut::<HouseScreen>()) {
                 h.save = Some(path.clone());
                 self.ui.effects.push(Effect::SaveAs {

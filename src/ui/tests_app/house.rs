@@ -308,7 +308,7 @@ fn the_fics_sample_opens_with_its_clocks_and_its_bad_game_listed() {
     );
     // Game 1: the clocks follow the file's readings move by move.
     key(&mut a, KeyCode::Enter, t0);
-    let clock = |a: &App, b: usize, c: Color| a.house().and_then(|h| h.clock(b, c, t0));
+    let clock = |a: &App, b: usize, c: Color| a.house().and_then(|h| h.clock(None, b, c, t0));
     assert_eq!(clock(&a, 0, Color::White), Some(Duration::from_secs(180)));
     assert!(!render(&a, 160, 50).contains("2:59"));
     key(&mut a, KeyCode::Right, t0);

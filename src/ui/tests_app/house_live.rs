@@ -79,10 +79,7 @@ pub(super) fn news(a: &App, seat: usize, report: Report) -> Msg {
 /// The board the engine at `seat` searches (the assistant: the analysed
 /// board, else A).
 fn searched(a: &App, seat: usize) -> shakmaty::variant::Crazyhouse {
-    let l = a
-        .house()
-        .and_then(|h| h.live.as_deref())
-        .expect("a live game");
+    let l = a.live().expect("a live game");
     let b = if seat == crate::ui::engines::ASSISTANT {
         l.analysis.as_ref().map_or(0, |x| x.board)
     } else {
@@ -135,10 +132,7 @@ pub(super) fn table(a: &App) -> u64 {
 }
 
 pub(super) fn live_moves(a: &App) -> usize {
-    a.house()
-        .as_ref()
-        .and_then(|h| h.live.as_ref())
-        .map_or(0, |l| l.moves_played())
+    a.live().map_or(0, |l| l.moves_played())
 }
 
 pub(super) fn status(a: &App) -> String {
@@ -217,9 +211,16 @@ fn crazyhouse_against_an_engine_typed_keyboard_and_mouse_drops() {
     // Enter takes the pawn, up twice goes to e3, Enter drops it.
     key(&mut a, KeyCode::Down, t0);
     key(&mut a, KeyCode::Down, t0);
-    assert!(a.house().is_some_and(|h| h.pick.in_pocket));
+    assert!(
+        a.find::<crate::ui::app::HouseScreen>()
+            .is_some_and(|h| h.pick.in_pocket)
+    );
     key(&mut a, KeyCode::Enter, t0);
-    assert_eq!(a.house().and_then(|h| h.pick.drop), Some(Role::Pawn));
+    assert_eq!(
+        a.find::<crate::ui::app::HouseScreen>()
+            .and_then(|h| h.pick.drop),
+        Some(Role::Pawn)
+    );
     key(&mut a, KeyCode::Up, t0);
     key(&mut a, KeyCode::Up, t0);
     key(&mut a, KeyCode::Enter, t0);
@@ -237,14 +238,18 @@ fn crazyhouse_against_an_engine_typed_keyboard_and_mouse_drops() {
     // The mouse: click the queen in the pocket, then d5.
     let area = ratatui::layout::Rect::new(0, 0, 120, 40);
     let h = a.house().unwrap();
-    let l = h.layout(area).unwrap();
+    let l = h.layout(area, true).unwrap();
     let place = l.boards[0];
     let pocket = h.pocket(0, Color::White);
     assert_eq!(pocket, vec![(Role::Queen, 1)]);
-    let cells = h.pocket_cells(&l, 0, Color::White, t0);
+    let cells = h.pocket_cells(a.live(), &l, 0, Color::White, t0);
     let (_, q) = cells[0];
     click(&mut a, q.x, q.y, t0);
-    assert_eq!(a.house().and_then(|h| h.pick.drop), Some(Role::Queen));
+    assert_eq!(
+        a.find::<crate::ui::app::HouseScreen>()
+            .and_then(|h| h.pick.drop),
+        Some(Role::Queen)
+    );
     let r = place.board.rect_of(Square::D5, false);
     click(&mut a, r.x + 1, r.y + 1, t0);
     assert_eq!(live_moves(&a), 9, "{}", status(&a));
@@ -289,14 +294,9 @@ fn crazyhouse_takeback_flags_and_bad_engine_moves() {
     assert_eq!(live_moves(&a), 0, "{}", status(&a));
     // White's clock: 60 s, running; after 61 s White has lost on time.
     a.update(Msg::Tick, t0 + Duration::from_secs(30));
-    assert!(
-        a.house()
-            .as_ref()
-            .and_then(|h| h.live.as_ref())
-            .is_some_and(|l| !l.is_over())
-    );
+    assert!(a.live().is_some_and(|l| !l.is_over()));
     a.update(Msg::Tick, t0 + Duration::from_secs(61));
-    let l = a.house().and_then(|h| h.live.as_ref()).unwrap();
+    let l = a.live().unwrap();
     assert!(
         l.ending
             .as_deref()
@@ -310,7 +310,7 @@ fn crazyhouse_takeback_flags_and_bad_engine_moves() {
     type_str(&mut a, "e4", t0);
     let (id, _) = go_for(&jobs(&mut a), 1).unwrap();
     answer(&mut a, 1, id, "e2e4", t0);
-    let l = a.house().and_then(|h| h.live.as_ref()).unwrap();
+    let l = a.live().unwrap();
     assert!(
         l.ending
             .as_deref()
@@ -461,7 +461,7 @@ fn a_flag_on_the_other_board_ends_your_game() {
     // whole game is over, yours included.
     type_str(&mut a, "e4", t0 + Duration::from_secs(10));
     a.update(Msg::Tick, t0 + Duration::from_secs(61));
-    let l = a.house().and_then(|h| h.live.as_ref()).unwrap();
+    let l = a.live().unwrap();
     assert!(
         l.ending
             .as_deref()
@@ -490,7 +490,7 @@ fn a_flag_on_the_other_board_ends_your_game() {
         ),
         t0,
     );
-    let l = a.house().and_then(|h| h.live.as_ref()).unwrap();
+    let l = a.live().unwrap();
     assert!(
         l.ending
             .as_deref()
@@ -507,15 +507,10 @@ fn a_flag_on_the_other_board_ends_your_game() {
     // Any other key plays on.
     key(&mut a, KeyCode::Char('n'), t0);
     assert!(matches!(a.ui.overlay, Overlay::None));
-    assert!(
-        a.house()
-            .as_ref()
-            .and_then(|h| h.live.as_ref())
-            .is_some_and(|l| !l.is_over())
-    );
+    assert!(a.live().is_some_and(|l| !l.is_over()));
     shift_or_key(&mut a, Action::Resign, t0);
     key(&mut a, KeyCode::Char('y'), t0);
-    let l = a.house().and_then(|h| h.live.as_ref()).unwrap();
+    let l = a.live().unwrap();
     assert!(
         l.ending.as_deref().is_some_and(
             |e| e == "You (White, A) resigned: you lose (team 2 (Black A + White B) wins)"
@@ -667,7 +662,7 @@ fn command_line_fen_starts_crazyhouse_and_bughouse_games_there() {
     let j = jobs(&mut a2);
     let (_, fen) = go_for(&j, 1).expect("the engine (Black) is to move");
     assert_eq!(fen, format!("{BOARD}[Pp] b KQkq - 0 3"));
-    let live = a2.house().and_then(|h| h.live.as_ref()).unwrap();
+    let live = a2.live().unwrap();
     let text = live.save_text();
     assert!(
         text.contains(&format!("[FEN \"{BOARD}[Pp] b KQkq - 0 3\"]")),
@@ -681,7 +676,7 @@ fn command_line_fen_starts_crazyhouse_and_bughouse_games_there() {
     .unwrap();
     let mut a3 = app();
     a3.start_live(l, t0);
-    let live = a3.house().and_then(|h| h.live.as_ref()).unwrap();
+    let live = a3.live().unwrap();
     assert_eq!(
         crate::variant::fen::write_fen(live.board(1)),
         "4k3/8/8/8/8/8/8/4K3[QQ] b - - 0 1"

@@ -18,12 +18,7 @@ fn saved_games_resume_with_their_seats_and_clocks() {
     let (id, _) = go_for(&jobs(&mut a), 1).unwrap();
     answer(&mut a, 1, id, "d7d5", t0 + Duration::from_secs(6));
     type_str(&mut a, "exd5", t0 + Duration::from_secs(9));
-    let text = a
-        .house()
-        .as_ref()
-        .and_then(|h| h.live.as_ref())
-        .map(|l| l.save_text())
-        .unwrap();
+    let text = a.live().map(|l| l.save_text()).unwrap();
     assert!(text.contains("[KibitzSeats \"human, level 3\"]"), "{text}");
     let t1 = t0 + Duration::from_secs(100);
     let l = Live::resume(&text, VariantKind::Crazyhouse, t1).unwrap();
@@ -45,12 +40,7 @@ fn saved_games_resume_with_their_seats_and_clocks() {
     let (id, _) = go_for(&j, 2).unwrap();
     answer(&mut a, 2, id, "e2e4", t0 + Duration::from_secs(2));
     type_str(&mut a, "d4", t0 + Duration::from_secs(4));
-    let text = a
-        .house()
-        .as_ref()
-        .and_then(|h| h.live.as_ref())
-        .map(|l| l.save_text())
-        .unwrap();
+    let text = a.live().map(|l| l.save_text()).unwrap();
     let l = Live::resume(&text, VariantKind::Bughouse, t1).unwrap();
     assert_eq!(l.moves_played(), 2);
     assert_eq!(
@@ -85,12 +75,7 @@ fn the_app_offers_the_unfinished_game_and_resumes_it() {
     std::fs::create_dir_all(&games).unwrap();
     let mut a = crazyhouse(t0);
     type_str(&mut a, "e4", t0);
-    let text = a
-        .house()
-        .as_ref()
-        .and_then(|h| h.live.as_ref())
-        .map(|l| l.save_text())
-        .unwrap();
+    let text = a.live().map(|l| l.save_text()).unwrap();
     std::fs::write(games.join("2026-01-01_000000.pgn"), &text).unwrap();
     let mut b = App::new(Config::default(), theme::builtin(), Some(dir.clone()));
     b.update(Msg::Resize(120, 40), t0);

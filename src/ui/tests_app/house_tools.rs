@@ -23,11 +23,7 @@ fn the_new_game_dialog_offers_the_variants() {
         "{screen}"
     );
     key(&mut a, KeyCode::Enter, t0);
-    let l = a
-        .house()
-        .as_ref()
-        .and_then(|h| h.live.as_ref())
-        .expect("a crazyhouse game");
+    let l = a.live().expect("a crazyhouse game");
     assert_eq!(l.kind, VariantKind::Crazyhouse);
     assert_eq!(l.players[0][0], Player::Human);
     // A start FEN is read with the variant's rules: one chess FEN is not a
@@ -48,11 +44,7 @@ fn the_new_game_dialog_offers_the_variants() {
         d.variant = 1;
     }
     key(&mut a, KeyCode::Enter, t0);
-    let l = a
-        .house()
-        .as_ref()
-        .and_then(|h| h.live.as_ref())
-        .expect("a crazyhouse game from the FEN");
+    let l = a.live().expect("a crazyhouse game from the FEN");
     assert_eq!(
         crate::variant::fen::write_fen(l.board(0)),
         "rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR[Pp] w KQkq - 0 3"
@@ -64,11 +56,7 @@ fn the_new_game_dialog_offers_the_variants() {
         d.variant = 2;
     }
     key(&mut a, KeyCode::Enter, t0);
-    let l = a
-        .house()
-        .as_ref()
-        .and_then(|h| h.live.as_ref())
-        .expect("a bughouse game");
+    let l = a.live().expect("a bughouse game");
     assert_eq!(l.kind, VariantKind::Bughouse);
     assert_eq!(l.human_seats(), vec![0]);
     assert!(l.time.is_some(), "Bughouse always has clocks");
@@ -112,7 +100,7 @@ fn a_hint_is_picked_up_ready_to_play() {
     assert!(fen.starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w"));
     answer(&mut a, ASSISTANT, id, "g1f3", t0);
     assert!(status(&a).contains("Hint: Nf3"), "{}", status(&a));
-    let h = a.house().unwrap();
+    let h = a.find::<crate::ui::app::HouseScreen>().unwrap();
     assert_eq!(
         (h.pick.selected, h.pick.cursor),
         (Some(Square::G1), Square::F3)
@@ -371,15 +359,13 @@ fn a_board_move_only_a_drop_can_make_asks_and_legal_squares_are_marked() {
     key(&mut a, KeyCode::Down, t0);
     key(&mut a, KeyCode::Down, t0);
     key(&mut a, KeyCode::Enter, t0);
-    assert_eq!(a.house().and_then(|h| h.pick.drop), Some(Role::Pawn));
+    assert_eq!(
+        a.find::<crate::ui::app::HouseScreen>()
+            .and_then(|h| h.pick.drop),
+        Some(Role::Pawn)
+    );
     // Every empty square off the 1st and 8th ranks, counted from the board.
-    let pos = a
-        .house()
-        .as_ref()
-        .and_then(|h| h.live.as_ref())
-        .unwrap()
-        .board(0)
-        .clone();
+    let pos = a.live().unwrap().board(0).clone();
     let legal = Square::ALL
         .into_iter()
         .filter(|&sq| crate::variant::rules::check_drop(&pos, Role::Pawn, sq).is_ok())

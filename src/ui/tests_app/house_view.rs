@@ -55,14 +55,14 @@ fn pixel_art_pockets_are_drawn_like_the_board_with_their_counts() {
     a.update(Msg::Resize(160, 50), t0);
     let buf = frame(&a, 160, 50);
     let h = a.house().unwrap();
-    let l = h.layout(Rect::new(0, 0, 160, 50)).unwrap();
+    let l = h.layout(Rect::new(0, 0, 160, 50), true).unwrap();
     let place = l.boards[0];
     assert!(
         place.board.sq_w >= 9 && place.board.sq_h >= 4,
         "pixel-art squares at 160x50: {place:?}"
     );
     assert_eq!(h.pocket(0, Color::White), vec![(Role::Pawn, 2)]);
-    let cells = h.pocket_cells(&l, 0, Color::White, t0);
+    let cells = h.pocket_cells(a.live(), &l, 0, Color::White, t0);
     let (role, r) = cells[0];
     assert_eq!(role, Role::Pawn);
     // A square of the board's size, below the board.
@@ -89,7 +89,7 @@ fn pixel_art_pockets_are_drawn_like_the_board_with_their_counts() {
     let corner = text_in(&buf, Rect::new(count_at.0, count_at.1, 2, 1));
     assert_eq!(corner, "×2\n");
     // Black's single pawn: no count.
-    let black = h.pocket_cells(&l, 0, Color::Black, t0);
+    let black = h.pocket_cells(a.live(), &l, 0, Color::Black, t0);
     assert_eq!(black.len(), 1);
     let (_, rb) = black[0];
     assert!(rb.y + rb.height <= place.board.y, "above the board: {rb:?}");
@@ -106,10 +106,14 @@ fn glyph_pockets_show_counts_and_a_click_anywhere_on_a_pocket_piece_picks_it() {
     // 160x50: pixel art; a click on the lowest row of the pocket pawn.
     a.update(Msg::Resize(160, 50), t0);
     let h = a.house().unwrap();
-    let l = h.layout(Rect::new(0, 0, 160, 50)).unwrap();
-    let (_, r) = h.pocket_cells(&l, 0, Color::White, t0)[0];
+    let l = h.layout(Rect::new(0, 0, 160, 50), true).unwrap();
+    let (_, r) = h.pocket_cells(a.live(), &l, 0, Color::White, t0)[0];
     click(&mut a, r.x + 1, r.y + r.height - 1, t0);
-    assert_eq!(a.house().and_then(|h| h.pick.drop), Some(Role::Pawn));
+    assert_eq!(
+        a.find::<crate::ui::app::HouseScreen>()
+            .and_then(|h| h.pick.drop),
+        Some(Role::Pawn)
+    );
     let buf = frame(&a, 160, 50);
     assert_eq!(
         buf[(r.x, r.y)].bg,
@@ -125,12 +129,20 @@ fn glyph_pockets_show_counts_and_a_click_anywhere_on_a_pocket_piece_picks_it() {
     // Flipped, your pocket is above the board: clicks follow it there.
     shift_or_key(&mut a, Action::Flip, t0);
     let h = a.house().unwrap();
-    let l = h.layout(Rect::new(0, 0, 160, 50)).unwrap();
-    let (_, top) = h.pocket_cells(&l, 0, Color::White, t0)[0];
+    let l = h.layout(Rect::new(0, 0, 160, 50), true).unwrap();
+    let (_, top) = h.pocket_cells(a.live(), &l, 0, Color::White, t0)[0];
     assert!(top.y + top.height <= l.boards[0].board.y, "{top:?}");
-    assert_eq!(a.house().and_then(|h| h.pick.drop), None);
+    assert_eq!(
+        a.find::<crate::ui::app::HouseScreen>()
+            .and_then(|h| h.pick.drop),
+        None
+    );
     click(&mut a, top.x + 2, top.y + 1, t0);
-    assert_eq!(a.house().and_then(|h| h.pick.drop), Some(Role::Pawn));
+    assert_eq!(
+        a.find::<crate::ui::app::HouseScreen>()
+            .and_then(|h| h.pick.drop),
+        Some(Role::Pawn)
+    );
 }
 
 #[test]
@@ -142,7 +154,7 @@ fn the_house_screens_have_the_eval_bar_and_say_whose_view_the_scores_are() {
     let area = Rect::new(0, 0, 120, 40);
     let bar = a
         .house()
-        .and_then(|h| h.layout(area))
+        .and_then(|h| h.layout(area, a.live().is_some()))
         .and_then(|l| l.eval_bar)
         .expect("an eval bar in a game being played");
     let buf = frame(&a, 120, 40);
@@ -180,7 +192,11 @@ fn the_house_screens_have_the_eval_bar_and_say_whose_view_the_scores_are() {
         crate::ui::screens::house::file::Kind::Crazyhouse,
     );
     let replay = crate::ui::screens::house::HouseReplay::new(None, games.unwrap(), 0);
-    assert!(replay.layout(area).is_some_and(|l| l.eval_bar.is_none()));
+    assert!(
+        replay
+            .layout(area, false)
+            .is_some_and(|l| l.eval_bar.is_none())
+    );
 }
 
 #[test]
@@ -201,7 +217,7 @@ fn bughouse_bar_and_a_weak_levels_search_says_what_it_played() {
     assert!(screen.contains("scores: White's view"), "{screen}");
     let l = a
         .house()
-        .and_then(|h| h.layout(Rect::new(0, 0, 160, 50)))
+        .and_then(|h| h.layout(Rect::new(0, 0, 160, 50), a.live().is_some()))
         .unwrap();
     let bar = l.eval_bar.expect("a bar beside your board");
     assert!(bar.x < l.boards[1].board.x, "beside the main board");

@@ -87,8 +87,7 @@ done
 
 /// Half-moves played on board A of the live game.
 fn board_a_moves(a: &App) -> usize {
-    a.house()
-        .and_then(|h| h.live.as_ref())
+    a.live()
         // `board_ply` counts from the start position's move number (1).
         .map_or(0, |l| l.board_ply(0) - 2)
 }
@@ -215,10 +214,7 @@ fn house_new_game_gets_replies(kind: VariantKind, (command, dir): (String, PathB
         "the new game's engine answers; status: {:?}",
         a.ui.status
     );
-    let opponent = a
-        .house()
-        .and_then(|h| h.live.as_ref())
-        .map(|l| l.seat_name(0, Color::Black));
+    let opponent = a.live().map(|l| l.seat_name(0, Color::Black));
     assert!(
         opponent.as_deref().is_some_and(|n| n.contains(name)),
         "the engine's own name: {opponent:?}"
@@ -271,12 +267,7 @@ fn news_of_another_table_is_not_played() {
         Msg::Engine {
             table: old,
             seat: 1,
-            report: super::house_live::best_of(
-                a.house().and_then(|h| h.live.as_deref()).unwrap(),
-                1,
-                id,
-                "e7e5",
-            ),
+            report: super::house_live::best_of(a.live().unwrap(), 1, id, "e7e5"),
         },
         t,
     );

@@ -112,12 +112,7 @@ fn takeback_after_a_loss_on_time_keeps_the_result() {
     let (id, _) = go_for(&jobs(&mut z), 1).unwrap();
     super::house_live::answer(&mut z, 1, id, "e7e5", t);
     z.update(Msg::Tick, t + s(61));
-    let over = |a: &App| {
-        a.house()
-            .as_ref()
-            .and_then(|h| h.live.as_ref())
-            .and_then(|l| l.ending.clone())
-    };
+    let over = |a: &App| a.live().and_then(|l| l.ending.clone());
     let ending = over(&z).expect("White lost on time");
     shift_or_key(&mut z, Action::Takeback, t + s(62));
     assert_eq!(over(&z), Some(ending));
@@ -286,12 +281,7 @@ fn the_crazyhouse_resume_prompt_counts_full_moves() {
     let (id, _) = go_for(&jobs(&mut a), 1).unwrap();
     super::house_live::answer(&mut a, 1, id, "e7e5", t);
     type_str(&mut a, "Nf3", t);
-    let text = a
-        .house()
-        .as_ref()
-        .and_then(|h| h.live.as_ref())
-        .map(|l| l.save_text())
-        .unwrap();
+    let text = a.live().map(|l| l.save_text()).unwrap();
     std::fs::write(dir.join("2026-01-01_000000.pgn"), text).unwrap();
     let (_, summary) =
         crate::ui::screens::house::file::find_unfinished(&dir, VariantKind::Crazyhouse)
@@ -309,11 +299,7 @@ fn the_house_resume_prompt_is_not_over_the_chess_screen() {
     std::fs::create_dir_all(data.join("games")).unwrap();
     let mut z = crazyhouse(t);
     type_str(&mut z, "e4", t);
-    let text = z
-        .house()
-        .and_then(|h| h.live.as_ref())
-        .map(|l| l.save_text())
-        .unwrap();
+    let text = z.live().map(|l| l.save_text()).unwrap();
     std::fs::write(data.join("games").join("2026-01-01_000000.pgn"), text).unwrap();
     let mut a = App::new(Config::default(), theme::builtin(), Some(data.clone()));
     a.update(Msg::Resize(120, 40), t);
@@ -332,7 +318,7 @@ fn the_house_resume_prompt_is_not_over_the_chess_screen() {
     assert!(!screen.contains("takeback"), "the chess keys: {screen}");
     // Resuming takes up that game on the same screen.
     key(&mut a, KeyCode::Enter, t);
-    assert!(a.house().is_some_and(|h| h.live.is_some()));
+    assert!(a.live().is_some());
     let _ = std::fs::remove_dir_all(&data);
 }
 
@@ -396,12 +382,7 @@ fn a_move_typed_on_a_finished_bughouse_game_is_answered() {
     let mut a = bughouse(t);
     shift_or_key(&mut a, Action::Resign, t);
     key(&mut a, KeyCode::Char('y'), t);
-    assert!(
-        a.house()
-            .as_ref()
-            .and_then(|h| h.live.as_ref())
-            .is_some_and(|l| l.is_over())
-    );
+    assert!(a.live().is_some_and(|l| l.is_over()));
     key(&mut a, KeyCode::Char('e'), t);
     let text = status_text(&a);
     assert!(

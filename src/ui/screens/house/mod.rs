@@ -138,10 +138,15 @@ pub struct HouseReplay {
     /// The last piece that arrived in a pocket and when (for a short
     /// highlight): board, piece.
     pub arrived: Option<(usize, Piece, Instant)>,
-    /// A game being played here (the screen then follows its last move).
-    pub live: Option<Box<live::Live>>,
-    /// Keyboard and mouse picking (live games).
-    pub pick: crate::ui::board::BoardInput,
+}
+
+/// The game played on the Crazyhouse/Bughouse game screen, as its viewer
+/// draws it and the mouse picks on it: the game and its board input (a
+/// file replayed has neither).
+#[derive(Clone, Copy)]
+pub struct Playing<'a> {
+    pub live: &'a live::Live,
+    pub pick: &'a crate::ui::board::BoardInput,
 }
 
 /// How long a piece that arrives in a pocket stays highlighted.
@@ -165,23 +170,19 @@ impl HouseReplay {
             flipped: false,
             list: None,
             arrived: None,
-            live: None,
-            pick: crate::ui::board::BoardInput::default(),
         }
     }
 
-    /// A screen for a game being played.
-    pub fn playing(live: live::Live) -> Self {
+    /// The viewer of a game being played.
+    pub fn following(live: &live::Live) -> Self {
         let mut h = HouseReplay::new(None, vec![Ok(live.show())], 0);
-        h.live = Some(Box::new(live));
-        h.refresh(Instant::now());
+        h.refresh(live, Instant::now());
         h
     }
 
-    /// After a move of the live game: the show follows it, pieces that
+    /// After a move of the game played: the show follows it, pieces that
     /// arrived flash.
-    pub fn refresh(&mut self, now: Instant) {
-        let Some(l) = &self.live else { return };
+    pub fn refresh(&mut self, l: &live::Live, now: Instant) {
         let show = l.show();
         let n = show.moves.len();
         let before = self.cursor;
@@ -197,10 +198,16 @@ impl HouseReplay {
         self.cursor = n;
     }
 
-    /// The clock of `color` on board `b`: running in a live game, else as
-    /// the file has it at the move shown.
-    pub fn clock(&self, b: usize, color: Color, now: Instant) -> Option<Duration> {
-        if let Some(l) = &self.live {
+    /// The clock of `color` on board `b`: running in the game played
+    /// (`live`), else as the file has it at the move shown.
+    pub fn clock(
+        &self,
+        live: Option<&live::Live>,
+        b: usize,
+        color: Color,
+        now: Instant,
+    ) -> Option<Duration> {
+        if let Some(l) = live {
             return l.remaining(b, color, now);
         }
         self.frame()
@@ -222,6 +229,7 @@ impl HouseReplay {
     /// draws there, the mouse picks there).
     pub fn pocket_cells(
         &self,
+        live: Option<&live::Live>,
         l: &crate::ui::layout::HouseLayout,
         b: usize,
         color: Color,
@@ -237,7 +245,7 @@ impl HouseReplay {
             place.top
         };
         let clock = self
-            .clock(b, color, now)
+            .clock(live, b, color, now)
             .map(crate::ui::clock::format_clock);
         pocket_cells(
             strip,
@@ -248,10 +256,14 @@ impl HouseReplay {
     }
 
     /// The screen's layout in `area`: the boards of the game shown, an eval
-    /// bar in a game being played.
-    pub fn layout(&self, area: ratatui::layout::Rect) -> Option<crate::ui::layout::HouseLayout> {
+    /// bar in a game being played (`playing`).
+    pub fn layout(
+        &self,
+        area: ratatui::layout::Rect,
+        playing: bool,
+    ) -> Option<crate::ui::layout::HouseLayout> {
         let boards = self.show().map_or(1, |s| s.boards());
-        crate::ui::layout::house_layout(area, boards, self.live.is_some())
+        crate::ui::layout::house_layout(area, boards, playing)
     }
 
     /// The game shown, or why it cannot be.

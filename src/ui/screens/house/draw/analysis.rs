@@ -3,7 +3,7 @@
 //! note for an engine below full strength).
 
 use super::*;
-use crate::ui::screens::house::{HouseReplay, Show};
+use crate::ui::screens::house::Show;
 use crate::ui::view::widgets::block;
 use crate::variant::VariantKind;
 
@@ -12,7 +12,7 @@ use crate::variant::VariantKind;
 /// watched board (noted when it plays at a level below full strength,
 /// which may then play another move: the move it chose, once it moved).
 pub(super) fn panel_analysis<'a>(
-    h: &'a HouseReplay,
+    live: Option<&'a crate::ui::screens::house::live::Live>,
     show: &Show,
     width: u16,
 ) -> (
@@ -20,7 +20,6 @@ pub(super) fn panel_analysis<'a>(
     String,
     Option<String>,
 ) {
-    let live = h.live.as_ref();
     match live.and_then(|l| l.analysis.as_ref()) {
         Some(a) => {
             let t = if show.kind == VariantKind::Bughouse {

@@ -4,9 +4,11 @@
 //! clock.
 
 use super::*;
+use crate::ui::board::BoardInput;
 use crate::ui::clock::format_clock;
 use crate::ui::layout::HouseBoard;
-use crate::ui::screens::house::{HouseReplay, Show};
+use crate::ui::screens::house::live::Live;
+use crate::ui::screens::house::{HouseReplay, Playing, Show};
 use crate::ui::view::board::{draw_sprite, paint_board, sprite_fit};
 use crate::variant::VariantKind;
 use shakmaty::variant::Crazyhouse;
@@ -17,6 +19,7 @@ pub(super) fn draw_one(
     buf: &mut Buffer,
     app: &Shared,
     h: &HouseReplay,
+    p: Option<Playing<'_>>,
     show: &Show,
     b: usize,
     pos: &Crazyhouse,
@@ -51,14 +54,12 @@ pub(super) fn draw_one(
         flipped,
     );
     // A live game: the cursor and the picked piece on the mover's board.
-    let picking = h
-        .live
-        .as_ref()
-        .and_then(|l| l.human_to_move())
-        .map(crate::ui::screens::house::live::seat_of)
-        .filter(|&(pb, _)| pb == b);
-    if picking.is_some() {
-        if let Some(f) = h.pick.selected {
+    let picking = p
+        .and_then(|p| p.live.human_to_move().map(|s| (s, p.pick)))
+        .map(|(s, pick)| (crate::ui::screens::house::live::seat_of(s), pick))
+        .filter(|&((pb, _), _)| pb == b);
+    if let Some((_, pick)) = picking {
+        if let Some(f) = pick.selected {
             let r = place.board.rect_of(f, flipped);
             buf.set_style(r, Style::default().bg(theme.selected));
             if let Some(p) = pos.board().piece_at(f) {
@@ -79,12 +80,12 @@ pub(super) fn draw_one(
             }
         }
         // Where the picked piece (or the piece taken from the pocket) may go.
-        let dests: Vec<shakmaty::Square> = if let Some(role) = h.pick.drop {
+        let dests: Vec<shakmaty::Square> = if let Some(role) = pick.drop {
             shakmaty::Square::ALL
                 .into_iter()
                 .filter(|&sq| crate::variant::rules::check_drop(pos, role, sq).is_ok())
                 .collect()
-        } else if let Some(f) = h.pick.selected {
+        } else if let Some(f) = pick.selected {
             pos.legal_moves()
                 .iter()
                 .filter(|m| m.from() == Some(f))
@@ -117,8 +118,8 @@ pub(super) fn draw_one(
                 buf.set_string(r.x + r.width / 2, r.y + r.height / 2, dot, m);
             }
         }
-        if !h.pick.in_pocket {
-            let r = place.board.rect_of(h.pick.cursor, flipped);
+        if !pick.in_pocket {
+            let r = place.board.rect_of(pick.cursor, flipped);
             let m = Style::default()
                 .fg(theme.cursor)
                 .add_modifier(Modifier::BOLD);
@@ -126,7 +127,9 @@ pub(super) fn draw_one(
         }
     }
     for (color, strip, top) in [(!bottom, place.top, true), (bottom, place.bottom, false)] {
-        let mover = picking.filter(|&(_, c)| c == color).is_some();
+        let mover = picking
+            .filter(|&((_, c), _)| c == color)
+            .map(|(_, pick)| pick);
         let side = Side {
             b,
             color,
@@ -134,7 +137,8 @@ pub(super) fn draw_one(
             top,
             piece: place.pocket_piece(),
         };
-        info_strip(buf, app, h, show, &side, pos, mover, now);
+        let live = p.map(|p| p.live);
+        info_strip(buf, app, h, live, show, &side, pos, mover, now);
     }
 }
 
@@ -153,16 +157,17 @@ struct Side {
 /// "A ▶ Name        ♛ ♞2 ♟3  0:57.0" for a player: the pocket's pieces drawn
 /// like the board's (pixel art on a pixel-art board, a square each, the
 /// count in the corner). `picking`: this is the person to move, whose
-/// pocket shows the cursor and the piece taken to drop.
+/// pocket shows the cursor and the piece taken to drop (the board input).
 #[allow(clippy::too_many_arguments)]
 fn info_strip(
     buf: &mut Buffer,
     app: &Shared,
     h: &HouseReplay,
+    live: Option<&Live>,
     show: &Show,
     side: &Side,
     pos: &Crazyhouse,
-    picking: bool,
+    picking: Option<&BoardInput>,
     now: Instant,
 ) {
     let (b, color, area) = (side.b, side.color, side.strip);
@@ -180,7 +185,7 @@ fn info_strip(
     } else {
         area.y + area.height - 1
     };
-    let clock = h.clock(b, color, now).map(format_clock);
+    let clock = h.clock(live, b, color, now).map(format_clock);
     let pocket = crate::ui::screens::house::pocket_of(pos, color);
     let cells =
         crate::ui::screens::house::pocket_cells(area, side.piece, &pocket, clock.as_deref());
@@ -226,10 +231,10 @@ fn info_strip(
         if arrived == Some(*role) {
             bg = theme.hint;
         }
-        if picking && h.pick.drop == Some(*role) {
+        if picking.is_some_and(|pick| pick.drop == Some(*role)) {
             bg = theme.selected;
         }
-        if picking && h.pick.in_pocket && h.pick.pocket == i {
+        if picking.is_some_and(|pick| pick.in_pocket && pick.pocket == i) {
             bg = theme.cursor;
         }
         let st = Style::default().fg(fg).bg(bg).add_modifier(Modifier::BOLD);
@@ -274,7 +279,7 @@ fn info_strip(
     if let Some(c) = clock {
         let w = c.chars().count() as u16;
         if w < area.width {
-            let st = if to_move && h.live.as_ref().is_some_and(|l| !l.is_over()) {
+            let st = if to_move && live.is_some_and(|l| !l.is_over()) {
                 Style::default()
                     .fg(theme.background)
                     .bg(theme.accent)

@@ -5,7 +5,7 @@
 //! This file lays the screen out and puts the eval bar beside the main
 //! board; the parts are drawn by the modules below.
 
-use super::HouseReplay;
+use super::{HouseReplay, Playing};
 use crate::ui::layout::{HOUSE_MIN_H, HOUSE_MIN_W};
 use crate::ui::view::*;
 
@@ -25,6 +25,7 @@ pub(crate) fn draw_house(
     buf: &mut Buffer,
     app: &Shared,
     h: &HouseReplay,
+    p: Option<Playing<'_>>,
     area: Rect,
     now: Instant,
 ) {
@@ -46,7 +47,7 @@ pub(crate) fn draw_house(
         }
     };
     let n = show.boards();
-    let Some(l) = h.layout(area) else {
+    let Some(l) = h.layout(area, p.is_some()) else {
         let (w, hh) = if n == 2 {
             (HOUSE_MIN_W, HOUSE_MIN_H)
         } else {
@@ -76,7 +77,7 @@ pub(crate) fn draw_house(
     };
     for (slot, &b) in order.iter().enumerate() {
         if let (Some(place), Some(pos)) = (l.boards.get(slot), frame.boards.get(b)) {
-            draw_one(buf, app, h, show, b, pos, place, now);
+            draw_one(buf, app, h, p, show, b, pos, place, now);
         }
     }
     if let Some(bar) = l.eval_bar {
@@ -84,21 +85,21 @@ pub(crate) fn draw_house(
             buf,
             app.theme(),
             bar,
-            house_score(h),
+            house_score(h, p),
             h.bottom(h.main) == Color::Black,
         );
     }
-    if let Some(p) = l.panel {
-        draw_panel(buf, app, h, show, p);
+    if let Some(panel) = l.panel {
+        draw_panel(buf, app, h, p, show, panel);
     }
-    draw_house_status(buf, app, h, show, l.status);
+    draw_house_status(buf, app, h, p, show, l.status);
     draw_list(buf, app, h, area);
 }
 
 /// The score beside the main board (White's view): the analysis of that
 /// board when on, else the search of the engine playing there.
-fn house_score(h: &HouseReplay) -> Option<crate::engine::Score> {
-    let l = h.live.as_ref()?;
+fn house_score(h: &HouseReplay, p: Option<Playing<'_>>) -> Option<crate::engine::Score> {
+    let l = p?.live;
     l.analysis
         .as_ref()
         .filter(|a| a.board == h.main)

@@ -5,19 +5,27 @@
 use super::analysis::{draw_analysis, panel_analysis};
 use super::partners::draw_chat;
 use super::*;
-use crate::ui::screens::house::{HouseReplay, Show};
+use crate::ui::screens::house::{HouseReplay, Playing, Show};
 use crate::ui::view::widgets::block;
 use crate::variant::VariantKind;
 
 /// The moves (time order, the current one highlighted) and the messages.
-pub(super) fn draw_panel(buf: &mut Buffer, app: &Shared, h: &HouseReplay, show: &Show, area: Rect) {
+pub(super) fn draw_panel(
+    buf: &mut Buffer,
+    app: &Shared,
+    h: &HouseReplay,
+    p: Option<Playing<'_>>,
+    show: &Show,
+    area: Rect,
+) {
     let theme = app.theme();
     let chat = h.chat_so_far();
-    let standing = h.live.as_ref().map(|l| l.standing()).unwrap_or_default();
+    let live = p.map(|p| p.live);
+    let standing = live.map(|l| l.standing()).unwrap_or_default();
     let (moves_area, chat_area) = panel_split(area, show, chat.len() + standing.len());
     // The analysis under the moves, when on; else the search of the engine
     // that plays on the watched board.
-    let (analysis, title, note) = panel_analysis(h, show, area.width);
+    let (analysis, title, note) = panel_analysis(live, show, area.width);
     let (moves_area, analysis_area) = match analysis {
         Some(_) if moves_area.height >= 10 => {
             let ah = (moves_area.height / 3).clamp(5, 12);
@@ -43,15 +51,7 @@ pub(super) fn draw_panel(buf: &mut Buffer, app: &Shared, h: &HouseReplay, show: 
     }
     draw_house_moves(buf, theme, h, show, moves_area);
     if let Some(chat_area) = chat_area {
-        draw_chat(
-            buf,
-            theme,
-            show,
-            h.live.as_deref(),
-            &chat,
-            &standing,
-            chat_area,
-        );
+        draw_chat(buf, theme, show, live, &chat, &standing, chat_area);
     }
 }
 

@@ -4,19 +4,20 @@
 
 use super::*;
 use crate::ui::keymap::ReplayAction;
-use crate::ui::screens::house::{HouseReplay, Show};
+use crate::ui::screens::house::{HouseReplay, Playing, Show};
 use crate::ui::view::widgets::{key_label, status_span};
 
 pub(super) fn draw_house_status(
     buf: &mut Buffer,
     app: &Shared,
     h: &HouseReplay,
+    p: Option<Playing<'_>>,
     show: &Show,
     area: Rect,
 ) {
     let theme = app.theme();
-    if let Some(l) = &h.live {
-        return draw_live_status(buf, app, h, l, show, area);
+    if let Some(p) = p {
+        return draw_live_status(buf, app, h, p, show, area);
     }
     let line1 = if let Some(s) = &app.status {
         Line::from(status_span(s, theme))
@@ -109,10 +110,11 @@ fn draw_live_status(
     buf: &mut Buffer,
     app: &Shared,
     h: &HouseReplay,
-    l: &crate::ui::screens::house::live::Live,
+    p: Playing<'_>,
     show: &Show,
     area: Rect,
 ) {
+    let l = p.live;
     use crate::ui::screens::house::live::seat_of;
     let theme = app.theme();
     let key = Style::default()
@@ -120,11 +122,11 @@ fn draw_live_status(
         .add_modifier(Modifier::BOLD);
     let dim = Style::default().fg(theme.dim);
     let status_span = app.status.as_ref().map(|s| status_span(s, theme));
-    let line1 = if h.pick.typing.shown() {
+    let line1 = if p.pick.typing.shown() {
         let mut spans = vec![
             Span::styled("Move: ", Style::default().fg(theme.accent)),
             Span::styled(
-                format!("{}▏", h.pick.typing.text),
+                format!("{}▏", p.pick.typing.text),
                 Style::default().fg(theme.text).add_modifier(Modifier::BOLD),
             ),
         ];

@@ -42,7 +42,7 @@ impl House<'_> {
     pub(crate) fn begin_live(&mut self, mut live: Live, path: Option<PathBuf>, now: Instant) {
         live.pace = self.ui.config.engine_pace;
         let first_human = live.human_seats().first().copied();
-        let mut h = crate::ui::screens::house::HouseReplay::playing(live);
+        let mut h = crate::ui::screens::house::HouseReplay::following(&live);
         if let Some(s) = first_human {
             let (b, c) = seat_of(s);
             h.main = b;
@@ -52,7 +52,7 @@ impl House<'_> {
             } else {
                 c == Color::White
             };
-            h.pick.cursor = if c == Color::White {
+            self.s.pick.cursor = if c == Color::White {
                 Square::E2
             } else {
                 Square::E7
@@ -60,9 +60,8 @@ impl House<'_> {
         }
         self.s.save = path;
         self.s.table = self.ui.new_id();
-        if let Some(l) = h.live.as_deref_mut() {
-            l.watched = h.main;
-        }
+        live.watched = h.main;
+        self.s.live = Some(Box::new(live));
         self.s.house = Some(Box::new(h));
         self.ui.overlay = Overlay::None;
         self.ui.status = None;
@@ -72,11 +71,10 @@ impl House<'_> {
     pub(super) fn say_live_start(&mut self) {
         let first_human = self
             .s
-            .house
-            .as_ref()
-            .and_then(|h| h.live.as_ref())
+            .live
+            .as_deref()
             .and_then(|l| l.human_seats().first().copied());
-        let text = match self.s.house.as_ref().and_then(|h| h.live.as_ref()) {
+        let text = match self.s.live.as_deref() {
             Some(l) if l.boards() == 2 => match first_human {
                 Some(s) => {
                     let (b, c) = seat_of(s);
@@ -99,7 +97,7 @@ impl House<'_> {
         let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
-        let Some(l) = h.live.as_deref_mut() else {
+        let Some(l) = self.s.live.as_deref_mut() else {
             return;
         };
         let jobs = std::mem::take(&mut l.jobs);
@@ -111,26 +109,26 @@ impl House<'_> {
         {
             match m {
                 Move::Put { role, to } => {
-                    h.pick.drop = Some(role);
-                    h.pick.selected = None;
-                    h.pick.cursor = to;
+                    self.s.pick.drop = Some(role);
+                    self.s.pick.selected = None;
+                    self.s.pick.cursor = to;
                 }
                 _ => {
-                    h.pick.drop = None;
-                    h.pick.selected = m.from();
-                    h.pick.cursor = shown_to(m);
+                    self.s.pick.drop = None;
+                    self.s.pick.selected = m.from();
+                    self.s.pick.cursor = shown_to(m);
                 }
             }
-            h.pick.in_pocket = false;
+            self.s.pick.in_pocket = false;
         }
         let moved = l.moves_played() != h.cursor;
         let ended = l.ending.clone();
         let text = l.save_text();
         // The show follows the game (moves, messages, the end).
-        h.refresh(now);
+        h.refresh(l, now);
         if moved {
-            h.pick.selected = None;
-            h.pick.drop = None;
+            self.s.pick.selected = None;
+            self.s.pick.drop = None;
         }
         for j in jobs {
             self.ui.effects.push(Effect::Engine {
@@ -158,12 +156,7 @@ impl House<'_> {
 
     /// An engine of the live game said something.
     pub(super) fn on_engine(&mut self, seat: usize, report: Report, now: Instant) {
-        if let Some(l) = self
-            .s
-            .house
-            .as_deref_mut()
-            .and_then(|h| h.live.as_deref_mut())
-        {
+        if let Some(l) = self.s.live.as_deref_mut() {
             l.engine_news(seat, report, now);
         }
         self.flush_live(now);
@@ -172,7 +165,7 @@ impl House<'_> {
     pub(super) fn live_tick(&mut self, now: Instant) {
         if let Some(h) = self.s.house.as_deref_mut() {
             h.tick(now);
-            if let Some(l) = h.live.as_deref_mut() {
+            if let Some(l) = self.s.live.as_deref_mut() {
                 let over = l.is_over();
                 let played = l.moves_played();
                 l.tick(now);

@@ -4,7 +4,8 @@
 
 use crate::ui::keymap::ReplayAction;
 use crate::ui::prelude::*;
-use crate::ui::screens::house::HouseReplay;
+use crate::ui::screens::house::live::Live;
+use crate::ui::screens::house::{HouseReplay, Playing};
 use crate::ui::state::screen::{Screen, screen_any};
 
 mod game;
@@ -19,8 +20,14 @@ pub use replay::HouseReplayScreen;
 /// replay's, which follows the game's last move.
 #[derive(Default)]
 pub struct HouseScreen {
-    /// The game shown (none while the resume prompt waits).
+    /// The game's boards as shown: the same viewer as a replay's, which
+    /// follows the game's last move (none while the resume prompt waits).
     pub house: Option<Box<HouseReplay>>,
+    /// The game played (none while the resume prompt waits).
+    pub live: Option<Box<crate::ui::screens::house::live::Live>>,
+    /// Keyboard and mouse picking on the person's board (the board
+    /// component).
+    pub pick: crate::ui::board::BoardInput,
     /// Where a live game is saved.
     pub save: Option<PathBuf>,
     /// `m` was pressed: the next key picks a partner message.
@@ -43,7 +50,7 @@ impl HouseScreen {
 
     /// A live game is on this screen.
     pub fn is_live(&self) -> bool {
-        self.house.as_ref().is_some_and(|h| h.live.is_some())
+        self.live.is_some()
     }
 }
 
@@ -81,7 +88,11 @@ impl Screen for HouseScreen {
     fn draw(&self, ui: &Shared, buf: &mut Buffer, area: Rect, now: Instant) {
         // Empty while the resume prompt waits.
         if let Some(h) = self.house.as_deref() {
-            crate::ui::screens::house::draw::draw_house(buf, ui, h, area, now);
+            let playing = self.live.as_deref().map(|live| Playing {
+                live,
+                pick: &self.pick,
+            });
+            crate::ui::screens::house::draw::draw_house(buf, ui, h, playing, area, now);
         }
     }
 
@@ -112,7 +123,7 @@ impl Screen for HouseScreen {
     }
 
     fn game_in_progress(&self) -> Option<String> {
-        let l = self.house.as_ref()?.live.as_ref()?;
+        let l = self.live.as_deref()?;
         if l.is_over() || l.moves_played() == 0 {
             return None;
         }
@@ -132,14 +143,14 @@ impl Screen for HouseScreen {
     }
 
     fn continue_typing(&mut self, _ui: &mut Shared, text: &str) -> bool {
-        let Some(h) = self.house.as_deref_mut() else {
-            return false;
-        };
-        let to_move = h.live.as_ref().is_some_and(|l| l.human_to_move().is_some());
+        let to_move = self
+            .live
+            .as_ref()
+            .is_some_and(|l| l.human_to_move().is_some());
         if !to_move || !crate::ui::input::looks_like_move_prefix(text) {
             return false;
         }
-        h.pick.typing.take(text);
+        self.pick.typing.take(text);
         true
     }
 
@@ -173,19 +184,19 @@ impl House<'_> {
             return;
         };
         let b = self.live_mover().map_or(h.main, |(b, _, _)| b);
-        explore(self.ui, h, b);
+        explore(self.ui, h, self.s.live.as_deref(), b);
     }
 
     pub(super) fn house_copy(&mut self, what: Action) {
         if let Some(h) = self.s.house.as_deref() {
-            copy(self.ui, h, what);
+            copy(self.ui, h, self.s.live.as_deref(), what);
         }
     }
 }
 
 /// Opens the search-tree explorer on board `b` of the Crazyhouse/Bughouse
 /// position shown.
-fn explore(ui: &mut Shared, h: &HouseReplay, b: usize) {
+fn explore(ui: &mut Shared, h: &HouseReplay, live: Option<&Live>, b: usize) {
     use crate::engine::tree::DEFAULT_NODE_CAP;
     use crate::engine::{Board, Bug, Features, GamePosition, Zh};
     use crate::ui::screens::explorer::{AnyExplorer, DEFAULT_DEPTH, Explorer};
@@ -212,8 +223,7 @@ fn explore(ui: &mut Shared, h: &HouseReplay, b: usize) {
             DEFAULT_NODE_CAP,
         )))
     };
-    let running = h
-        .live
+    let running = live
         .as_ref()
         .is_some_and(|l| !l.is_over() && l.time.is_some());
     crate::ui::screens::explorer::open_any(ui, ex);
@@ -225,7 +235,7 @@ fn explore(ui: &mut Shared, h: &HouseReplay, b: usize) {
 /// `y`: the position shown (both boards in Bughouse, `A | B`); `Y`: the
 /// game (the record of a game being played; the file's game in a replay,
 /// as BPGN or Crazyhouse PGN).
-fn copy(ui: &mut Shared, h: &HouseReplay, what: Action) {
+fn copy(ui: &mut Shared, h: &HouseReplay, live: Option<&Live>, what: Action) {
     {
         let (kind, text, file) = if what == Action::CopyFen {
             let Some(frame) = h.frame() else { return };
@@ -236,7 +246,7 @@ fn copy(ui: &mut Shared, h: &HouseReplay, what: Action) {
                 .collect();
             ("FEN", fens.join(" | "), "position.fen")
         } else {
-            match &h.live {
+            match live {
                 Some(l) => {
                     let ext = if l.boards() == 2 {
                         "game.bpgn"

@@ -50,11 +50,8 @@ impl House<'_> {
 
     /// The answer to "drop the piece?".
     pub(super) fn confirm_drop_key(&mut self, role: Role, to: Square, k: KeyEvent, now: Instant) {
-        let Some(h) = self.s.house.as_deref_mut() else {
-            return;
-        };
         if matches!(k.code, KeyCode::Char('y' | 'Y') | KeyCode::Enter)
-            && let Some(l) = h.live.as_deref_mut()
+            && let Some(l) = self.s.live.as_deref_mut()
             && let Some(s) = l.human_to_move()
         {
             match l.pick_move(s, Move::Put { role, to }, now) {
@@ -71,11 +68,8 @@ impl House<'_> {
     /// the key was for that. The board component's move box, as on the
     /// play screen.
     pub(super) fn live_typing_key(&mut self, k: KeyEvent, plain: bool, now: Instant) -> bool {
-        let Some(h) = self.s.house.as_deref_mut() else {
-            return false;
-        };
-        if h.pick.typing.shown() {
-            match h.pick.typing.key(k) {
+        if self.s.pick.typing.shown() {
+            match self.s.pick.typing.key(k) {
                 BoxKey::Pass => {}
                 BoxKey::Taken => return true,
                 BoxKey::Closed => {
@@ -89,39 +83,38 @@ impl House<'_> {
             }
         }
         let KeyCode::Char(c) = k.code else {
-            h.pick.not_typing();
+            self.s.pick.not_typing();
             return false;
         };
         if !plain {
-            h.pick.not_typing();
+            self.s.pick.not_typing();
             return false;
         }
         let action = self.ui.keys.action(&k);
         if let Some((b, color, flipped)) = self.live_mover() {
-            let Some(h) = self.s.house.as_deref_mut() else {
-                return false;
-            };
-            let held = h
+            let held = self
+                .s
                 .live
-                .as_ref()
+                .as_deref()
                 .map_or(0, |l| pocket_of(l.board(b), color).len());
             let could_begin = |t: &str| crate::ui::input::looks_like_move_prefix(t);
-            if h.pick.typed_letter(c, action, &could_begin, flipped, held) {
+            if self
+                .s
+                .pick
+                .typed_letter(c, action, &could_begin, flipped, held)
+            {
                 if let Some(a @ (Action::Up | Action::Down | Action::Left | Action::Right)) = action
                 {
                     self.ui.last_action = Some(a);
                 }
                 return true;
             }
-            h.pick.not_typing();
+            self.s.pick.not_typing();
             return false;
         }
         // A move typed when none can be made is answered, not dropped.
-        let Some(h) = self.s.house.as_deref() else {
-            return false;
-        };
         if crate::ui::keymap::begins_move(c)
-            && let Some(l) = h.live.as_ref()
+            && let Some(l) = self.s.live.as_ref()
             && !l.human_seats().is_empty()
         {
             match l.ending.clone() {
@@ -139,10 +132,7 @@ impl House<'_> {
     /// Enter on a typed move: played, asked about (a piece move only a
     /// drop can make), or refused with the reason (the text stays on show).
     pub(super) fn live_submit(&mut self, text: String, now: Instant) {
-        let Some(h) = self.s.house.as_deref_mut() else {
-            return;
-        };
-        let Some(l) = h.live.as_deref_mut() else {
+        let Some(l) = self.s.live.as_deref_mut() else {
             return;
         };
         if let Err(crate::game::notation::MoveInputError::UseDrop { role, to }) =
@@ -159,7 +149,7 @@ impl House<'_> {
             Ok(()) => self.ui.status = None,
             Err(e) => {
                 self.ui.error(format!("{text}: {e}"));
-                h.pick.typing.refuse(text);
+                self.s.pick.typing.refuse(text);
             }
         }
         self.flush_live(now);
@@ -170,7 +160,7 @@ impl House<'_> {
         let Some(h) = self.s.house.as_deref_mut() else {
             return;
         };
-        if let Some(l) = h.live.as_deref_mut()
+        if let Some(l) = self.s.live.as_deref_mut()
             && l.boards() == 2
         {
             h.main = 1 - h.main;
@@ -202,12 +192,7 @@ impl House<'_> {
             Some(Action::Analyse) => {
                 let main = h.main;
                 let b = self.live_mover().map_or(main, |(b, _, _)| b);
-                if let Some(l) = self
-                    .s
-                    .house
-                    .as_deref_mut()
-                    .and_then(|h| h.live.as_deref_mut())
-                {
+                if let Some(l) = self.s.live.as_deref_mut() {
                     let on = l.toggle_analysis(b);
                     self.ui.info(if on {
                         "Analysis on: Kibitz at full strength thinks about the position."
@@ -218,7 +203,7 @@ impl House<'_> {
                 self.flush_live(now);
             }
             Some(Action::Hint) => {
-                let asked = h.live.as_deref_mut().map(|l| l.ask_hint());
+                let asked = self.s.live.as_deref_mut().map(|l| l.ask_hint());
                 match asked {
                     Some(Ok(())) => self.ui.info("Thinking about a hint..."),
                     Some(Err(e)) => self.ui.info(e),
@@ -236,18 +221,18 @@ impl House<'_> {
             // (this game is saved and can be resumed).
             Some(Action::Cancel)
                 if self.ui.below > 0
-                    && h.pick.selected.is_none()
-                    && h.pick.drop.is_none()
-                    && !h.pick.in_pocket =>
+                    && self.s.pick.selected.is_none()
+                    && self.s.pick.drop.is_none()
+                    && !self.s.pick.in_pocket =>
             {
                 self.close_house();
                 self.ui
                     .info("Back to your game (the Crazyhouse/Bughouse game is saved).");
             }
             Some(Action::Cancel) => {
-                h.pick.selected = None;
-                h.pick.drop = None;
-                h.pick.in_pocket = false;
+                self.s.pick.selected = None;
+                self.s.pick.drop = None;
+                self.s.pick.in_pocket = false;
                 self.ui.info(format!(
                     "{} quits (the game is saved), {} starts a new game.",
                     self.ui.keys_hint(Action::Quit),
@@ -267,10 +252,7 @@ impl House<'_> {
 
     /// The dialog: chess, Crazyhouse or Bughouse; Esc comes back here.
     pub(super) fn live_new_game_dialog(&mut self) {
-        let Some(h) = self.s.house.as_deref_mut() else {
-            return;
-        };
-        let variant = match h.live.as_ref() {
+        let variant = match self.s.live.as_ref() {
             Some(l) if l.boards() == 2 => 2,
             _ => 1,
         };
@@ -296,7 +278,7 @@ impl House<'_> {
         // The person's board (or the large one when engines play).
         let main = h.main;
         let b = self.live_mover().map_or(main, |(b, _, _)| b);
-        if let Some(l) = self.s.house.as_ref().and_then(|h| h.live.as_ref()) {
+        if let Some(l) = self.s.live.as_deref() {
             let pos = l.board(b).clone();
             let trace = if l.boards() == 2 {
                 crate::engine::eval::zh::trace(
@@ -321,7 +303,7 @@ impl House<'_> {
 
     /// The person's seat that may resign now, or why none may.
     fn resigning_seat(&self) -> Result<usize, &'static str> {
-        let l = self.s.house.as_deref().and_then(|h| h.live.as_deref());
+        let l = self.s.live.as_deref();
         match l.and_then(|l| l.human_seats().first().copied()) {
             None => Err("Nobody here to resign: four engines play."),
             Some(_) if l.is_none_or(|l| l.is_over()) => Err("The game is over."),
@@ -343,12 +325,7 @@ impl House<'_> {
         let yes = matches!(k.code, KeyCode::Char('y' | 'Y'));
         match self.resigning_seat() {
             Ok(s) if yes => {
-                if let Some(l) = self
-                    .s
-                    .house
-                    .as_deref_mut()
-                    .and_then(|h| h.live.as_deref_mut())
-                {
+                if let Some(l) = self.s.live.as_deref_mut() {
                     l.resign(s, now);
                 }
                 self.flush_live(now);
@@ -359,24 +336,24 @@ impl House<'_> {
 
     /// Takes back the person's last move (Crazyhouse).
     pub(super) fn live_takeback(&mut self, now: Instant) {
-        let Some(h) = self.s.house.as_deref_mut() else {
-            return;
-        };
-        let seat = h
+        let seat = self
+            .s
             .live
             .as_ref()
             .and_then(|l| l.human_seats().first().copied());
-        let result = match (h.live.as_deref_mut(), seat) {
+        let result = match (self.s.live.as_deref_mut(), seat) {
             (Some(l), Some(s)) => l.takeback(s, now).map(|()| l.save_text()),
             _ => Err("Nobody here to take back: four engines play.".into()),
         };
         match result {
             Ok(text) => {
                 // The show follows the shorter game.
-                h.cursor = 0;
-                h.refresh(now);
-                h.arrived = None;
-                h.pick = BoardInput::at(h.pick.cursor);
+                if let (Some(h), Some(l)) = (self.s.house.as_deref_mut(), self.s.live.as_deref()) {
+                    h.cursor = 0;
+                    h.refresh(l, now);
+                    h.arrived = None;
+                }
+                self.s.pick = BoardInput::at(self.s.pick.cursor);
                 if let Some(path) = &self.s.save {
                     self.ui.effects.push(Effect::Save {
                         path: path.clone(),
@@ -393,7 +370,7 @@ impl House<'_> {
     /// The person to move's board and colour, with the screen's turn.
     pub(super) fn live_mover(&self) -> Option<(usize, Color, bool)> {
         let h = self.s.house.as_deref()?;
-        let s = h.live.as_ref()?.human_to_move()?;
+        let s = self.s.live.as_ref()?.human_to_move()?;
         let (b, c) = seat_of(s);
         Some((b, c, h.bottom(b) == Color::Black))
     }
@@ -402,14 +379,12 @@ impl House<'_> {
         let Some((b, c, flipped)) = self.live_mover() else {
             return;
         };
-        let Some(h) = self.s.house.as_deref_mut() else {
-            return;
-        };
-        let held = h
+        let held = self
+            .s
             .live
             .as_ref()
             .map_or(0, |l| pocket_of(l.board(b), c).len());
-        h.pick.move_cursor(a, flipped, held);
+        self.s.pick.move_cursor(a, flipped, held);
     }
 
     /// Enter or Space: pick up, put down, take from the pocket, drop.
@@ -418,23 +393,15 @@ impl House<'_> {
             self.live_not_your_move();
             return;
         };
-        let Some(h) = self.s.house.as_deref_mut() else {
+        let Some(l) = self.s.live.as_deref() else {
             return;
         };
-        let Some(l) = h.live.as_deref() else {
-            return;
-        };
-        let intent = h.pick.choose_at_cursor(l.board(b));
+        let intent = self.s.pick.choose_at_cursor(l.board(b));
         self.live_carry(b, intent, now);
     }
 
     pub(super) fn live_not_your_move(&mut self) {
-        let ending = self
-            .s
-            .house
-            .as_ref()
-            .and_then(|h| h.live.as_ref())
-            .and_then(|l| l.ending.clone());
+        let ending = self.s.live.as_deref().and_then(|l| l.ending.clone());
         match ending {
             Some(e) => self.ui.info(format!("{e}. n starts a new game, q quits.")),
             None => self.ui.info("Not your move: wait for the engine."),
@@ -445,10 +412,7 @@ impl House<'_> {
     /// board `b`: a move is the seat's (a promotion makes a queen; type
     /// e8=N for another piece).
     pub(super) fn live_carry(&mut self, b: usize, intent: Intent, now: Instant) {
-        let Some(h) = self.s.house.as_deref_mut() else {
-            return;
-        };
-        let Some(l) = h.live.as_deref_mut() else {
+        let Some(l) = self.s.live.as_deref_mut() else {
             return;
         };
         let mv = match intent {
@@ -464,7 +428,7 @@ impl House<'_> {
                 let queen = l.board(b).legal_moves().into_iter().find(|m| {
                     m.from() == Some(from) && m.to() == to && m.promotion() == Some(Role::Queen)
                 });
-                h.pick.selected = None;
+                self.s.pick.selected = None;
                 match queen {
                     Some(m) => m,
                     None => return,
@@ -489,7 +453,7 @@ impl House<'_> {
         };
         let (col, row) = (m.column, m.row);
         let area = ratatui::layout::Rect::new(0, 0, self.ui.size.0, self.ui.size.1);
-        let Some(l) = h.layout(area) else {
+        let Some(l) = h.layout(area, true) else {
             return;
         };
         let slot = usize::from(l.boards.len() == 2 && b != h.main);
@@ -498,26 +462,23 @@ impl House<'_> {
         };
         let sq = place.board.square_at(col, row, flipped);
         // The person's pocket, where the view draws it.
-        let cells = h.pocket_cells(&l, b, c, now);
+        let cells = h.pocket_cells(self.s.live.as_deref(), &l, b, c, now);
         let in_pocket = cells
             .iter()
             .position(|(_, r)| r.contains(ratatui::layout::Position::new(col, row)));
-        let Some(h) = self.s.house.as_deref_mut() else {
-            return;
-        };
-        let Some(live) = h.live.as_deref() else {
+        let Some(live) = self.s.live.as_deref() else {
             return;
         };
         let pos = live.board(b);
         let intent = match m.kind {
             MouseEventKind::Down(MouseButton::Left) => match (sq, in_pocket) {
-                (Some(sq), _) => h.pick.press(sq, pos),
-                (None, Some(i)) => h.pick.take_from_pocket(cells[i].0, i),
+                (Some(sq), _) => self.s.pick.press(sq, pos),
+                (None, Some(i)) => self.s.pick.take_from_pocket(cells[i].0, i),
                 (None, None) => return,
             },
-            MouseEventKind::Up(MouseButton::Left) => h.pick.release(sq, pos),
+            MouseEventKind::Up(MouseButton::Left) => self.s.pick.release(sq, pos),
             MouseEventKind::Down(MouseButton::Right) => {
-                h.pick.right_click();
+                self.s.pick.right_click();
                 return;
             }
             _ => return,

@@ -29,11 +29,11 @@ impl Screen for HouseReplayScreen {
     }
 
     fn draw(&self, ui: &Shared, buf: &mut Buffer, area: Rect, now: Instant) {
-        crate::ui::screens::house::draw::draw_house(buf, ui, &self.house, area, now);
+        crate::ui::screens::house::draw::draw_house(buf, ui, &self.house, None, area, now);
     }
 
     fn fits(&self, area: Rect) -> bool {
-        self.house.layout(area).is_some()
+        self.house.layout(area, false).is_some()
     }
 
     screen_any!();
@@ -143,8 +143,8 @@ impl HouseReplayScreen {
             Some(Action::Help) => ui.overlay = Overlay::Help { scroll: 0 },
             Some(Action::Open) => ui.open_file_picker(),
             Some(Action::CycleTheme) => ui.cycle_theme(),
-            Some(Action::Explore) => explore(ui, h, h.main),
-            Some(a @ (Action::CopyFen | Action::CopyPgn)) => copy(ui, h, a),
+            Some(Action::Explore) => explore(ui, h, None, h.main),
+            Some(a @ (Action::CopyFen | Action::CopyPgn)) => copy(ui, h, None, a),
             Some(a) => ui.not_while_replaying(a, "Esc leaves the replay"),
             None => ui.not_a_replay_command(k),
         }

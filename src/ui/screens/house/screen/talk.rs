@@ -46,14 +46,12 @@ impl House<'_> {
 
     /// Sends `text` to the partner of the person playing.
     pub(super) fn send_message(&mut self, text: &str, now: Instant) {
-        let Some(h) = self.s.house.as_deref_mut() else {
-            return;
-        };
-        let seat = h
+        let seat = self
+            .s
             .live
             .as_ref()
             .and_then(|l| l.human_seats().first().copied());
-        if let (Some(l), Some(s)) = (h.live.as_deref_mut(), seat) {
+        if let (Some(l), Some(s)) = (self.s.live.as_deref_mut(), seat) {
             l.say(s, text);
             let msg = crate::engine::partner::PartnerMsg::parse(text);
             let words = match msg {
@@ -103,11 +101,14 @@ impl House<'_> {
 
     /// `m`: the next key picks a message for the partner (Bughouse).
     pub(super) fn start_message(&mut self) {
-        let Some(h) = self.s.house.as_deref_mut() else {
-            return;
-        };
-        let bughouse = h.live.as_ref().is_some_and(|l| l.boards() == 2);
-        if bughouse && h.live.as_ref().is_some_and(|l| !l.human_seats().is_empty()) {
+        let bughouse = self.s.live.as_ref().is_some_and(|l| l.boards() == 2);
+        if bughouse
+            && self
+                .s
+                .live
+                .as_ref()
+                .is_some_and(|l| !l.human_seats().is_empty())
+        {
             self.s.message = true;
             self.ui.info("Message: n b r q p = ++ (I need it), N B R Q P = -- (don't give it), s sit, g go, f fast, F flag, x forget it, t/T trades good/bad, ' type one");
         } else {

@@ -81,7 +81,7 @@ pub(super) fn news(a: &App, seat: usize, report: Report) -> Msg {
 fn searched(a: &App, seat: usize) -> shakmaty::variant::Crazyhouse {
     let l = a.live().expect("a live game");
     let b = if seat == crate::ui::engines::ASSISTANT {
-        l.analysis.as_ref().map_or(0, |x| x.board)
+        l.assistant.analysis.as_ref().map_or(0, |x| x.board)
     } else {
         seat / 2
     };

@@ -20,7 +20,7 @@ pub(super) fn panel_analysis<'a>(
     String,
     Option<String>,
 ) {
-    match live.and_then(|l| l.analysis.as_ref()) {
+    match live.and_then(|l| l.assistant.analysis.as_ref()) {
         Some(a) => {
             let t = if show.kind == VariantKind::Bughouse {
                 format!("Analysis, board {}", if a.board == 0 { 'A' } else { 'B' })

@@ -100,7 +100,8 @@ pub(crate) fn draw_house(
 /// board when on, else the search of the engine playing there.
 fn house_score(h: &HouseReplay, p: Option<Playing<'_>>) -> Option<crate::engine::Score> {
     let l = p?.live;
-    l.analysis
+    l.assistant
+        .analysis
         .as_ref()
         .filter(|a| a.board == h.main)
         .or(l

@@ -10,6 +10,21 @@ use crate::ui::player::{EngineEvent, Purpose, Report, SearchLine};
 /// (the game's clock judges it long before).
 const PATIENCE: Duration = Duration::from_secs(3600);
 
+/// The game's assistant (Kibitz at full strength, started at the first
+/// hint or analysis): the hint asked and found, and the analysis shown.
+#[derive(Clone, Debug, Default)]
+pub struct Assistant {
+    started: bool,
+    /// The hint asked for: request id, board, and the board's half-moves
+    /// then.
+    asked: Option<(u64, usize, usize)>,
+    /// The hint found: its board, move, and the board's half-moves (valid
+    /// while no move is made there).
+    pub hint: Option<(usize, Move, usize)>,
+    /// The analysis shown, when on.
+    pub analysis: Option<Analysis>,
+}
+
 impl Live {
     /// Asks Kibitz at full strength for the best move of the person to
     /// move (a second's thought); the answer comes as [`Live::hint`].
@@ -23,19 +38,19 @@ impl Live {
         };
         let (b, _) = seat_of(s);
         // The analysis runs on this board: its best move is the hint.
-        if let Some(a) = &self.analysis
+        if let Some(a) = &self.assistant.analysis
             && a.board == b
             && let Some(m) = a.best
         {
             let san = rules::san(self.board(b), m, self.kind);
-            self.hint = Some((b, m, self.board_ply(b)));
+            self.assistant.hint = Some((b, m, self.board_ply(b)));
             self.news.push(format!("Hint: {san} (Enter plays it)"));
             return Ok(());
         }
         self.start_assistant();
         let id = self.next_id;
         self.next_id += 1;
-        self.hint_asked = Some((id, b, self.board_ply(b)));
+        self.assistant.asked = Some((id, b, self.board_ply(b)));
         let limits = Limits {
             movetime: Some(Duration::from_secs(1)),
             ..Limits::default()
@@ -52,11 +67,11 @@ impl Live {
     /// board (or board A when engines play) until the next move, and again
     /// after every move.
     pub fn toggle_analysis(&mut self, board: usize) -> bool {
-        if self.analysis.take().is_some() {
+        if self.assistant.analysis.take().is_some() {
             self.jobs.push(EngineJob::Stop { seat: ASSISTANT });
             return false;
         }
-        self.analysis = Some(Analysis {
+        self.assistant.analysis = Some(Analysis {
             board,
             ..Analysis::default()
         });
@@ -66,7 +81,7 @@ impl Live {
 
     /// (Re)starts the analysis on the position now.
     pub(super) fn analyse(&mut self) {
-        let Some(board) = self.analysis.as_ref().map(|a| a.board) else {
+        let Some(board) = self.assistant.analysis.as_ref().map(|a| a.board) else {
             return;
         };
         self.start_assistant();
@@ -76,7 +91,7 @@ impl Live {
         }
         let id = self.next_id;
         self.next_id += 1;
-        if let Some(a) = &mut self.analysis {
+        if let Some(a) = &mut self.assistant.analysis {
             a.id = id;
             a.lines.clear();
             a.best = None;
@@ -94,8 +109,8 @@ impl Live {
 
     /// The game's assistant starts at its first hint or analysis.
     fn start_assistant(&mut self) {
-        if !self.assistant_started {
-            self.assistant_started = true;
+        if !self.assistant.started {
+            self.assistant.started = true;
             self.jobs.push(EngineJob::assistant(self.kind));
         }
     }
@@ -187,7 +202,7 @@ impl Live {
     /// panel's (the engine to move on the watched board).
     fn search_line(&mut self, seat: usize, id: u64, line: &SearchLine, score: Score) {
         let target = if seat == ASSISTANT {
-            self.analysis.as_mut().filter(|a| a.id == id)
+            self.assistant.analysis.as_mut().filter(|a| a.id == id)
         } else {
             self.search
                 .as_mut()
@@ -204,7 +219,7 @@ impl Live {
         };
         let best = line.pv.first().copied().filter(|m| pos.is_legal(*m));
         let a = if seat == ASSISTANT {
-            self.analysis.as_mut()
+            self.assistant.analysis.as_mut()
         } else {
             self.search.as_mut().map(|(_, a)| a)
         };
@@ -227,16 +242,16 @@ impl Live {
     fn answer(&mut self, seat: usize, id: u64, answer: Result<Move, String>, now: Instant) {
         if seat == ASSISTANT {
             // The hint, if the board is still as it was.
-            if let Some((asked, b, played)) = self.hint_asked
+            if let Some((asked, b, played)) = self.assistant.asked
                 && asked == id
                 && played == self.board_ply(b)
             {
-                self.hint_asked = None;
+                self.assistant.asked = None;
                 if let Ok(m) = answer
                     && self.board(b).is_legal(m)
                 {
                     let san = rules::san(self.board(b), m, self.kind);
-                    self.hint = Some((b, m, played));
+                    self.assistant.hint = Some((b, m, played));
                     self.news.push(format!("Hint: {san} (Enter plays it)"));
                 }
             }

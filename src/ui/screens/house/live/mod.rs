@@ -55,14 +55,8 @@ pub struct Live {
     pub jobs: Vec<EngineJob>,
     /// Something worth telling the player (a piece arrived, a message).
     pub news: Vec<String>,
-    /// The hint asked for: request id, board, and the board's half-moves then.
-    hint_asked: Option<(u64, usize, usize)>,
-    assistant_started: bool,
-    /// The hint found: its board, move, and the board's half-moves (valid
-    /// while no move is made there).
-    pub hint: Option<(usize, Move, usize)>,
-    /// The analysis shown, when on.
-    pub analysis: Option<Analysis>,
+    /// The game's assistant: its hint and analysis.
+    pub assistant: advice::Assistant,
     /// The latest search of an engine player on the shown board: its seat
     /// and lines (the search panel).
     pub search: Option<(usize, Analysis)>,
@@ -73,13 +67,9 @@ pub struct Live {
     /// Per seat: an engine's move found before a player of its level would
     /// have moved, and when it is due (played by [`Live::tick`]).
     held: [Option<(Move, Instant)>; 4],
-    /// Per seat: its partner asked it to sit / to move fast.
-    sitting: [bool; 4],
-    hurry: [bool; 4],
     rng: crate::util::Rng,
-    /// The partners' standing requests: who asked, what, and the moves
-    /// played on both boards then (a "need" lapses).
-    requests: Vec<(usize, crate::engine::partner::PartnerMsg, usize)>,
+    /// What the partners asked of each other (Bughouse).
+    partners: talk::Partners,
 }
 
 /// Moves on both boards after which an unmet "need" lapses.
@@ -237,10 +227,7 @@ impl Live {
                         self.seat_name(1 - b, p.color)
                     ));
                     // A need met is a need no more.
-                    self.requests.retain(|r| {
-                        !(r.0 == partner
-                            && matches!(r.1, crate::engine::partner::PartnerMsg::Need(role, _) if role == p.role))
-                    });
+                    self.partners.need_met(partner, p.role);
                     // A partner engine thinking on the other board hears of it.
                     if self.asked[partner].is_some() {
                         let fen = write_fen(self.board(1 - b));
@@ -255,6 +242,7 @@ impl Live {
         self.ask_engines(now);
         // The analysis follows its board: a move there, or a piece sent to it.
         if self
+            .assistant
             .analysis
             .as_ref()
             .is_some_and(|a| a.board == b || changed_other == Some(a.board))
@@ -313,20 +301,11 @@ impl Live {
         };
         g.say(Seat::new(board_id(b), c), text);
         let partner = seat_index(1 - b, !c);
-        // What the partner's clock does with it.
-        use crate::engine::partner::PartnerMsg as M;
-        match M::parse(text) {
-            M::Sit => self.sitting[partner] = true,
-            M::Go => self.sitting[partner] = false,
-            M::Fast | M::Flag => {
-                self.hurry[partner] = true;
-                self.sitting[partner] = false;
-            }
-            M::Slow => self.hurry[partner] = false,
-            _ => {}
-        }
-        let msg = M::parse(text);
-        let standing = self.stand(seat, msg.clone());
+        // What the partner's clock does with it, and the standing list.
+        let msg = crate::engine::partner::PartnerMsg::parse(text);
+        self.partners.heard(partner, &msg);
+        let played = self.moves_played();
+        let standing = self.partners.stand(seat, msg, played);
         let (pb, pc) = seat_of(partner);
         if matches!(self.player(pb, pc), Player::Engine(_)) {
             self.jobs.push(EngineJob::Ptell {

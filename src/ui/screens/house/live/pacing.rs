@@ -11,7 +11,7 @@ impl Live {
     /// (fast pace, no clock, asked to hurry), or when a player of its level
     /// would have moved (see [`crate::ui::pace`]).
     fn due(&mut self, seat: usize, now: Instant) -> Option<Instant> {
-        if self.time.is_none() || self.pace == Pace::Fast || self.hurry[seat] {
+        if self.time.is_none() || self.pace == Pace::Fast || self.partners.hurries(seat) {
             return None;
         }
         let (b, c) = seat_of(seat);
@@ -43,7 +43,7 @@ impl Live {
             if b >= self.boards() || now < due || self.is_over() {
                 continue;
             }
-            if self.sitting[seat]
+            if self.partners.sits(seat)
                 && let (Some(left), Some(opp)) =
                     (self.remaining(b, c, now), self.remaining(b, !c, now))
                 && may_sit(left, opp)
@@ -66,7 +66,7 @@ impl Live {
     pub(super) fn engine_move(&mut self, seat: usize, m: Move, now: Instant) {
         let (b, _) = seat_of(seat);
         let due = self.due(seat, now);
-        if due.is_some() || self.sitting[seat] {
+        if due.is_some() || self.partners.sits(seat) {
             self.held[seat] = Some((m, due.unwrap_or(now)));
             self.play_held(now);
         } else if let Err(e) = self.play(b, m, now) {

@@ -114,18 +114,13 @@ impl Live {
             ending: None,
             jobs: Vec::new(),
             news: Vec::new(),
-            hint_asked: None,
-            assistant_started: false,
-            hint: None,
-            analysis: None,
+            assistant: advice::Assistant::default(),
             search: None,
             watched: 0,
             pace: Pace::Fast,
             held: [None; 4],
-            sitting: [false; 4],
-            hurry: [false; 4],
             rng: crate::util::Rng::from_entropy(),
-            requests: Vec::new(),
+            partners: talk::Partners::default(),
         };
         for b in 0..live.clocks.len() {
             let turn = live.board(b).turn();

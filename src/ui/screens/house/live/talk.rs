@@ -1,15 +1,58 @@
-//! The partners' standing requests: kept until met, withdrawn or lapsed,
-//! and listed for the screen.
+//! What the partners ask of each other: a sit or a hurry that changes a
+//! seat's pace, and the standing requests, kept until met, withdrawn or
+//! lapsed, and listed for the screen.
 
 use super::*;
+use crate::engine::partner::PartnerMsg as M;
 
-impl Live {
-    /// Keeps `msg` from `from` in the standing requests: a new request
-    /// replaces the same one, `go` ends a sit, `x` the wishes, `slow` a
-    /// hurry. Whether `msg` is a request (not free text).
-    pub(super) fn stand(&mut self, from: usize, msg: crate::engine::partner::PartnerMsg) -> bool {
-        use crate::engine::partner::PartnerMsg as M;
-        let played = self.moves_played();
+/// What the partners asked of each other.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Partners {
+    /// By seat: its partner asked it to sit (wait to move) / to move fast.
+    sitting: [bool; 4],
+    hurry: [bool; 4],
+    /// The standing requests: who asked, what, and the moves played on
+    /// both boards then (a "need" lapses).
+    requests: Vec<(usize, M, usize)>,
+}
+
+impl Partners {
+    /// The seat at `partner` heard `msg` from its partner: a sit, a go or
+    /// a hurry changes its pace.
+    pub(super) fn heard(&mut self, partner: usize, msg: &M) {
+        match msg {
+            M::Sit => self.sitting[partner] = true,
+            M::Go => self.sitting[partner] = false,
+            M::Fast | M::Flag => {
+                self.hurry[partner] = true;
+                self.sitting[partner] = false;
+            }
+            M::Slow => self.hurry[partner] = false,
+            _ => {}
+        }
+    }
+
+    /// The seat is asked to wait before it moves.
+    pub(super) fn sits(&self, seat: usize) -> bool {
+        self.sitting[seat]
+    }
+
+    /// The seat is asked to move at once.
+    pub(super) fn hurries(&self, seat: usize) -> bool {
+        self.hurry[seat]
+    }
+
+    /// A piece of `role` reached `partner`: its need of one is met.
+    pub(super) fn need_met(&mut self, partner: usize, role: shakmaty::Role) {
+        self.requests
+            .retain(|r| !(r.0 == partner && matches!(r.1, M::Need(need, _) if need == role)));
+    }
+
+    /// Keeps `msg` from `from` (`played`: the moves on both boards now) in
+    /// the standing requests: a new request replaces the same one, `go`
+    /// ends a sit, `x` the wishes, `slow` a hurry. Whether `msg` is a
+    /// request (not free text).
+    pub(super) fn stand(&mut self, from: usize, msg: M, played: usize) -> bool {
         let mine = |r: &(usize, M, usize)| r.0 == from;
         match &msg {
             M::Text(_) => return false,
@@ -34,17 +77,17 @@ impl Live {
         }
         true
     }
+}
 
+impl Live {
     /// The partners' standing requests by who asked, each in the FICS
     /// shorthand and in words: ("You (White, A)", [("++n", "needs a
     /// knight")]).
     pub fn standing(&self) -> Vec<(String, Vec<(String, String)>)> {
         let played = self.moves_played();
         let mut out: Vec<(String, Vec<(String, String)>)> = Vec::new();
-        for (from, msg, at) in &self.requests {
-            if matches!(msg, crate::engine::partner::PartnerMsg::Need(..))
-                && played >= at + NEED_LAPSES
-            {
+        for (from, msg, at) in &self.partners.requests {
+            if matches!(msg, M::Need(..)) && played >= at + NEED_LAPSES {
                 continue;
             }
             let (b, c) = seat_of(*from);

@@ -103,7 +103,7 @@ impl House<'_> {
         let jobs = std::mem::take(&mut l.jobs);
         let news = std::mem::take(&mut l.news);
         // A fresh hint is picked up ready to play: Enter plays it.
-        if let Some((hb, m, played)) = l.hint.take()
+        if let Some((hb, m, played)) = l.assistant.hint.take()
             && played == l.board_ply(hb)
             && l.board(hb).is_legal(m)
         {

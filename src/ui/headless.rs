@@ -272,7 +272,7 @@ impl Driver for Watcher {
             return;
         };
         let plies = s.game.moves().len();
-        let now = (s.save_path.clone(), plies);
+        let now = (s.file.path().map(PathBuf::from), plies);
         if plies > 0 && self.shown.as_ref() != Some(&now) {
             let view = crate::ui::screens::chess::draw::ChessView {
                 ui: &app.ui,

@@ -139,7 +139,7 @@ pub fn run(opts: Options) -> Result<()> {
     // and `eprintln!` would panic.
     use std::io::Write;
     let mut err = std::io::stderr();
-    if let Some(path) = &app.chess().save_path
+    if let Some(path) = app.chess().file.path()
         && path.exists()
     {
         let _ = writeln!(err, "Game saved to {}", path.display());

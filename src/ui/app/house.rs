@@ -48,7 +48,7 @@ impl App {
                 return;
             }
         };
-        self.open_house(|h| h.begin_live(live, Some(path), now), now);
+        self.open_house(|h| h.begin_live(live, GameFile::resumed(path), now), now);
         self.ui
             .info("Resumed: the clocks stand as they were when the game was saved.");
     }

@@ -17,7 +17,7 @@ impl<T: Task> Chess<'_, T> {
             ));
             return;
         }
-        self.ui.overlay = Overlay::save_as(self.s.save_path.as_deref());
+        self.ui.overlay = Overlay::save_as(self.s.file.path());
     }
 }
 
@@ -54,20 +54,16 @@ impl App {
             && h.is_live()
         {
             let text = h.live.as_ref().map(|l| l.save_text());
+            let mut effects = Vec::new();
             if let (Some(text), Some(h)) = (text, self.find_mut::<HouseScreen>()) {
-                h.save = Some(path.clone());
-                self.ui.effects.push(Effect::SaveAs {
-                    path,
-                    contents: text,
-                });
+                h.file.save_as(&mut effects, path, text);
             }
+            self.ui.effects.extend(effects);
             return;
         }
         let c = self.chess_mut();
-        c.s.save_path = Some(path.clone());
-        c.s.saved = true;
         let contents = crate::game::write_pgn(&c.s.game);
-        c.ui.effects.push(Effect::SaveAs { path, contents });
+        c.s.file.save_as(&mut c.ui.effects, path, contents);
     }
 }
 

@@ -28,11 +28,13 @@ pub(crate) use std::path::PathBuf;
 pub(crate) use std::time::{Duration, Instant};
 
 mod dialog;
+mod gamefile;
 mod msg;
 pub mod screen;
 mod shared;
 
 pub use dialog::{DIALOG_FIELDS, NewGameDialog, SIDES, VARIANTS, external_command, time_choices};
+pub use gamefile::GameFile;
 pub use msg::{Effect, FileRead, Msg, ReviewRequest};
 pub use screen::{Nav, Screen};
 pub use shared::{Dirs, Look, Shared, TrainerState};

@@ -53,7 +53,7 @@ fn a_resumed_game_comes_back_after_a_replay() {
         "the resumed game, not a new one; status: {}",
         status_text(&a)
     );
-    assert_eq!(a.chess().save_path.as_deref(), Some(path.as_path()));
+    assert_eq!(a.chess().file.path(), Some(path.as_path()));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -258,7 +258,12 @@ fn a_game_not_saved_keeps_a_mark_on_screen() {
     );
     a.update(Msg::Resize(120, 40), t);
     a.start_game(setup(WHITE, None, None), t);
-    let path = a.chess().save_path.clone().expect("a file for the game");
+    let path = a
+        .chess()
+        .file
+        .path()
+        .map(PathBuf::from)
+        .expect("a file for the game");
     assert!(!top_row(&a).contains("not saved"), "{}", top_row(&a));
     type_str(&mut a, "e4", t);
     a.update(

@@ -38,7 +38,7 @@ fn autosave_after_every_move_and_resume() {
     let mut effects = a.take_effects();
     let _ = &mut effects;
     // (take_go consumed the effects; save again to disk explicitly)
-    let path = a.chess().save_path.clone().unwrap();
+    let path = a.chess().file.path().map(PathBuf::from).unwrap();
     std::fs::write(&path, crate::game::write_pgn(&a.chess().game)).unwrap();
     assert!(req.is_some());
 
@@ -162,7 +162,8 @@ fn taking_back_to_the_start_is_saved() {
     key(&mut a, KeyCode::Char('u'), t);
     assert!(a.chess().game.moves().is_empty());
     run_saves(&mut a);
-    let on_disk = std::fs::read_to_string(a.chess().save_path.clone().unwrap()).unwrap();
+    let on_disk =
+        std::fs::read_to_string(a.chess().file.path().map(PathBuf::from).unwrap()).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
         !on_disk.contains("e4"),
@@ -187,8 +188,8 @@ fn two_apps_started_in_one_second_keep_both_games() {
     a.start_game(humans(), t);
     b.start_game(humans(), t);
     let (pa, pb) = (
-        a.chess().save_path.clone().unwrap(),
-        b.chess().save_path.clone().unwrap(),
+        a.chess().file.path().map(PathBuf::from).unwrap(),
+        b.chess().file.path().map(PathBuf::from).unwrap(),
     );
     assert_ne!(pa, pb, "two games, two names");
     for m in ["d4", "d5", "c4"] {
@@ -215,7 +216,7 @@ fn two_apps_started_in_one_second_keep_both_games() {
             .count()
     };
     a.start_game(humans(), t);
-    let pc = a.chess().save_path.clone().unwrap();
+    let pc = a.chess().file.path().map(PathBuf::from).unwrap();
     assert!(pc.exists(), "the name is reserved at once");
     assert_eq!(files(true), 1, "a's new game");
     for _ in 0..3 {

@@ -337,15 +337,11 @@ impl<T: Task> Chess<'_, T> {
         }
         // A game without moves gets no file (nor a resume prompt); once it
         // has one, the file follows every change, takebacks included.
-        if self.s.game.moves().is_empty() && !self.s.saved {
-            return;
-        }
-        if let Some(path) = &self.s.save_path {
-            self.s.saved = true;
-            self.ui.effects.push(Effect::Save {
-                path: path.clone(),
-                contents: crate::game::write_pgn(&self.s.game),
-            });
+        let played = !self.s.game.moves().is_empty();
+        let game = &self.s.game;
+        if self.s.file.save(&mut self.ui.effects, played, || {
+            crate::game::write_pgn(game)
+        }) {
             T::saved(self);
         }
     }

@@ -33,9 +33,8 @@ pub struct ChessGame {
     /// opponent's (see [`Opponent::table`]) or the app's assistant's
     /// ([`ASSISTANT`]).
     pub(crate) pending: Vec<(usize, u64, Purpose)>,
-    pub save_path: Option<PathBuf>,
-    /// The current game has a file (`save_path` was written).
-    pub(crate) saved: bool,
+    /// Where the game is saved (a game of the play screen or the trainer).
+    pub file: GameFile,
     /// Move-list scroll: lines up from the bottom.
     pub scroll: usize,
     /// Time per move for hints.
@@ -66,8 +65,7 @@ impl ChessGame {
             analysis: Analysis::default(),
             hint: None,
             pending: Vec::new(),
-            save_path: None,
-            saved: false,
+            file: GameFile::default(),
             scroll: 0,
             hint_time: Duration::from_millis(1500),
             started_at: None,

@@ -254,14 +254,12 @@ impl<T: Task> Screen for ChessScreen<T> {
         c.s.opponent.quit(c.ui);
         // A game left before its first move leaves no empty file behind;
         // a game with moves is no longer claimed by this Kibitz.
-        if let Some(p) = &self.game.save_path {
-            crate::ui::gamefile::discard_if_empty(p);
-        }
+        self.game.file.leave();
     }
 
     fn unsaved(&self, ui: &Shared) -> bool {
         let g = &self.game;
-        T::KEPT && g.started_at.is_some() && ui.unsaved(g.save_path.as_deref())
+        T::KEPT && g.started_at.is_some() && ui.unsaved(g.file.path())
     }
 
     fn game_in_progress(&self) -> Option<String> {

@@ -50,8 +50,7 @@ impl<T: Task> Chess<'_, T> {
         self.s.evals.clear();
         self.ui.overlay = Overlay::None;
         self.set_headers(now);
-        self.s.save_path = self.ui.new_save_path();
-        self.s.saved = false;
+        self.s.file = GameFile::new(self.ui.new_save_path());
         if let Mode::HumanVsEngine { human } = self.s.mode {
             self.ui.look.flipped = human == Color::Black;
             self.s.pick.cursor = if human == Color::White {
@@ -159,12 +158,11 @@ impl<T: Task> Chess<'_, T> {
         // Another Kibitz playing this very game would overwrite its file
         // with every move: this one goes on in a copy.
         let copy = !crate::ui::gamefile::claim(&path);
-        self.s.save_path = if copy {
-            self.ui.new_save_path()
+        self.s.file = if copy {
+            GameFile::new(self.ui.new_save_path())
         } else {
-            Some(path.clone())
+            GameFile::resumed(path.clone())
         };
-        self.s.saved = true;
         self.ui.overlay = Overlay::None;
         self.s.hint = None;
         self.s.pick.selected = None;
@@ -172,7 +170,7 @@ impl<T: Task> Chess<'_, T> {
             self.ui.look.flipped = human == Color::Black;
         }
         let progress = crate::ui::text::game_progress(&self.s.game);
-        match (self.s.save_path.clone(), copy) {
+        match (self.s.file.path().map(PathBuf::from), copy) {
             (Some(p), true) => {
                 self.save();
                 self.ui.info(format!(

@@ -156,7 +156,7 @@ impl Task for Play {
     /// lists the newest game first).
     fn ending_note(c: &Chess<'_, Self>) -> String {
         use crate::ui::keymap::ReplayAction;
-        if c.s.save_path.is_none()
+        if c.s.file.path().is_none()
             || c.s.mode == Mode::EngineVsEngine
             || c.s.game.moves().len() < 10
         {
@@ -176,7 +176,7 @@ impl Task for Play {
             return None;
         }
         let progress = crate::ui::text::game_progress(&g.game);
-        Some(match &g.save_path {
+        Some(match g.file.path() {
             Some(_) => format!(
                 "your game after {progress} (it is saved: Kibitz offers it again when it starts)"
             ),

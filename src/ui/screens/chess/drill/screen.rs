@@ -133,8 +133,7 @@ impl Chess<'_, Drill> {
         self.s.pick.clear();
         self.s.hint = None;
         self.s.evals.clear();
-        self.s.save_path = None;
-        self.s.saved = false;
+        self.s.file = GameFile::default();
         self.s.scroll = 0;
         self.s.paused = false;
         self.s.pick.typing.close();

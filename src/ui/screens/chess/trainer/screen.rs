@@ -170,21 +170,16 @@ impl Chess<'_, TrainerGame> {
         match resumed {
             Some((game, path)) => {
                 self.s.game = *game;
-                self.s.save_path = Some(path);
-                self.s.saved = true;
+                self.s.file = GameFile::resumed(path);
             }
             None => {
                 self.s.game = Game::new(board.clone());
                 self.set_trainer_headers(&name, human);
-                self.s.save_path = self.ui.reserve_save_path("trainer-", "pgn", &["history"]);
-                self.s.saved = false;
+                let path = self.ui.reserve_save_path("trainer-", "pgn", &["history"]);
+                self.s.file = GameFile::new(path);
             }
         }
-        self.task.history_path = self
-            .s
-            .save_path
-            .as_ref()
-            .map(|p| p.with_extension("history"));
+        self.task.history_path = self.s.file.path().map(|p| p.with_extension("history"));
         self.rebuild_feedback();
         let ply = self.s.game.moves().len();
         let current = self.s.game.current().clone();

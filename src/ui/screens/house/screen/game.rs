@@ -34,12 +34,13 @@ impl House<'_> {
             .collect();
         let live = Live::new(setup, names, now);
         let path = self.ui.reserve_save_path("", live.extension(), &[]);
-        self.begin_live(live, path, now);
+        self.begin_live(live, GameFile::new(path), now);
         self.say_live_start();
     }
 
-    /// Shows `live` (saved to `path`) and hands its first jobs to the runtime.
-    pub(crate) fn begin_live(&mut self, mut live: Live, path: Option<PathBuf>, now: Instant) {
+    /// Shows `live` (saved to `file`) and hands its first jobs to the
+    /// runtime.
+    pub(crate) fn begin_live(&mut self, mut live: Live, file: GameFile, now: Instant) {
         live.pace = self.ui.config.engine_pace;
         let first_human = live.human_seats().first().copied();
         let mut h = crate::ui::screens::house::HouseReplay::following(&live);
@@ -58,7 +59,7 @@ impl House<'_> {
                 Square::E7
             };
         }
-        self.s.save = path;
+        self.s.file = file;
         self.s.table = self.ui.new_id();
         live.watched = h.main;
         self.s.live = Some(Box::new(live));
@@ -124,6 +125,7 @@ impl House<'_> {
         let moved = l.moves_played() != h.cursor;
         let ended = l.ending.clone();
         let text = l.save_text();
+        let played = l.moves_played() > 0;
         // The show follows the game (moves, messages, the end).
         h.refresh(l, now);
         if moved {
@@ -139,13 +141,8 @@ impl House<'_> {
         if let Some(n) = news.last() {
             self.ui.info(n.clone());
         }
-        if (moved || ended.is_some())
-            && let Some(path) = &self.s.save
-        {
-            self.ui.effects.push(Effect::Save {
-                path: path.clone(),
-                contents: text,
-            });
+        if moved || ended.is_some() {
+            self.s.file.save(&mut self.ui.effects, played, || text);
         }
         if let Some(e) = ended
             && moved | news.is_empty()

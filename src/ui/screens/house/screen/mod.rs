@@ -28,8 +28,8 @@ pub struct HouseScreen {
     /// Keyboard and mouse picking on the person's board (the board
     /// component).
     pub pick: crate::ui::board::BoardInput,
-    /// Where a live game is saved.
-    pub save: Option<PathBuf>,
+    /// Where the game is saved.
+    pub file: GameFile,
     /// `m` was pressed: the next key picks a partner message.
     pub message: bool,
     /// A message to the partner being typed (`m` then `'`).
@@ -98,9 +98,7 @@ impl Screen for HouseScreen {
 
     fn leave(&mut self, ui: &mut Shared) {
         // A game left before its first move leaves no empty file behind.
-        if let Some(p) = &self.save {
-            crate::ui::gamefile::discard_if_empty(p);
-        }
+        self.file.leave();
         if self.is_live() {
             ui.effects.push(Effect::Engine {
                 table: self.table,
@@ -119,7 +117,7 @@ impl Screen for HouseScreen {
     }
 
     fn unsaved(&self, ui: &Shared) -> bool {
-        self.is_live() && ui.unsaved(self.save.as_deref())
+        self.is_live() && ui.unsaved(self.file.path())
     }
 
     fn game_in_progress(&self) -> Option<String> {
@@ -134,7 +132,7 @@ impl Screen for HouseScreen {
         };
         let n = l.moves_played();
         let moves = format!("{n} move{}", if n == 1 { "" } else { "s" });
-        Some(match &self.save {
+        Some(match self.file.path() {
             Some(_) => format!(
                 "your {game} game after {moves} (it is saved: Kibitz offers it again when it starts)"
             ),

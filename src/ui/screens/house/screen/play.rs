@@ -187,7 +187,7 @@ impl House<'_> {
             Some(Action::NewGame) => self.live_new_game_dialog(),
             Some(Action::Explore) => self.open_house_explorer(),
             Some(a @ (Action::CopyFen | Action::CopyPgn)) => self.house_copy(a),
-            Some(Action::SaveAs) => self.ui.overlay = Overlay::save_as(self.s.save.as_deref()),
+            Some(Action::SaveAs) => self.ui.overlay = Overlay::save_as(self.s.file.path()),
             Some(Action::EvalBreakdown) => self.live_eval_breakdown(),
             Some(Action::Analyse) => {
                 let main = h.main;
@@ -354,12 +354,7 @@ impl House<'_> {
                     h.arrived = None;
                 }
                 self.s.pick = BoardInput::at(self.s.pick.cursor);
-                if let Some(path) = &self.s.save {
-                    self.ui.effects.push(Effect::Save {
-                        path: path.clone(),
-                        contents: text,
-                    });
-                }
+                self.s.file.save(&mut self.ui.effects, true, || text);
                 self.flush_live(now);
                 self.ui.info("Taken back.");
             }

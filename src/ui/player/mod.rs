@@ -5,11 +5,11 @@
 //! (normally a channel into the UI's message loop), so it never waits for a
 //! search.
 //!
-//! [`EngineHandle`] is that thread. The chess screen starts one with
-//! [`EngineHandle::spawn`]; the Crazyhouse and Bughouse games
-//! (`ui::screens::house::engines`) start one per engine seat with
-//! [`EngineHandle::start`], which also reports what only they need
-//! ([`Report`]), and pass on the Bughouse news ([`Tell`]).
+//! [`EngineHandle`] is that thread. Every game's engines are started by
+//! the engine runtime (`ui::engines`, one a seat of a table) with
+//! [`EngineHandle::start`], which also reports what only the drop variants
+//! need ([`Report`]) and passes on the Bughouse news ([`Tell`]);
+//! [`EngineHandle::spawn`] is the short way to a chess engine.
 
 use crate::engine::{Board, Bound, Level, Limits, Score, SearchStats, Std, Variant};
 use crate::uci::client::{UciClient, UciError};
@@ -242,8 +242,7 @@ pub struct EngineHandle<V: Variant = Std> {
 }
 
 impl EngineHandle {
-    /// Starts the engine described by `spec` for the chess screen; events
-    /// go to `sink`.
+    /// Starts the chess engine described by `spec`; events go to `sink`.
     pub fn spawn(spec: &EngineSpec, sink: impl Fn(EngineEvent) + Send + 'static) -> EngineHandle {
         let report = move |r: Report| match r {
             Report::Event(e) => sink(e),

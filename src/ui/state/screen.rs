@@ -23,15 +23,18 @@
 //!   and `Drill` (a puzzle or Retry position). The task's hooks
 //!   (`ui::screens::chess::Task`) decide what differs: its own keys, who
 //!   answers a move, what a move means, what is kept;
-//! - the Crazyhouse/Bughouse game (`HouseScreen`) and a Crazyhouse/Bughouse
-//!   file replayed (`HouseReplayScreen`);
+//! - the Crazyhouse/Bughouse game (`HouseScreen`: the game, its board
+//!   input and file) and a Crazyhouse/Bughouse file replayed
+//!   (`HouseReplayScreen`), which show their boards through one viewer;
 //! - the tree explorer and the board editor.
 //!
 //! A screen with a board takes its input from the one board component
 //! ([`crate::ui::board`]); the new-game dialog asks the top screen what a
 //! new game would leave ([`Screen::game_in_progress`]) and hands back a
 //! move typed over it ([`Screen::continue_typing`]); the frame marks a
-//! game not being saved ([`Screen::unsaved`]).
+//! game not being saved ([`Screen::unsaved`]). A game's engines are its
+//! table's in the engine runtime ([`crate::ui::engines`]): their answers
+//! come as `Msg::Engine` with the table, which only its screen keeps.
 
 use super::{Msg, Shared};
 use crossterm::event::{KeyEvent, MouseEvent};

@@ -3,9 +3,11 @@
 //! and a key that would leave a game in progress asks first while a move
 //! typed in lower case (`nf3`) is a move.
 //!
-//! The Crazyhouse/Bughouse engines run as the runtime runs them
-//! ([`Engines`], one process a seat), here a small engine in `sh` that
-//! answers the first move of either side, in UCI or in XBoard (`xboard:CMD`).
+//! The engines run as the runtime runs them ([`Engines`], one a seat of a
+//! table), for each variant and each kind of seat: the built-in engine
+//! (chess; in the drop variants it is this program's `uci`, which a test
+//! binary is not), and a small engine in `sh` that answers the first move
+//! of either side, in UCI or in XBoard (`xboard:CMD`).
 
 use super::house_live::{jobs, live_moves, table};
 use super::*;
@@ -14,7 +16,8 @@ use crate::ui::screens::house::live::{EngineJob, LiveSetup, Player};
 use crate::variant::VariantKind;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
-/// A UCI engine that moves a knight out and back, whatever the position:
+/// A UCI engine that moves a knight out and back, whatever the position
+/// (the side to move read from the FEN and the moves after it):
 /// White g1f3, f3g1, ...; Black g8f6, f6g8, ... (legal while nobody else
 /// touches those squares, which is all these tests need).
 #[cfg(unix)]
@@ -28,8 +31,15 @@ while IFS= read -r line; do
   case "$line" in
     uci) printf 'id name Shuffler\nuciok\n' ;;
     isready) echo readyok ;;
-    position*" b "*) side=b ;;
-    position*) side=w ;;
+    position*)
+      case "$line" in *" b "*) side=b ;; *) side=w ;; esac
+      case "$line" in
+        *" moves "*)
+          n=$(echo "${line#* moves }" | wc -w)
+          if [ $((n % 2)) = 1 ]; then
+            if [ $side = w ]; then side=b; else side=w; fi
+          fi ;;
+      esac ;;
     go*)
       if [ "$side" = b ]; then
         if [ $out = 0 ]; then echo "bestmove g8f6"; else echo "bestmove f6g8"; fi
@@ -92,7 +102,7 @@ fn board_a_moves(a: &App) -> usize {
         .map_or(0, |l| l.board_ply(0) - 2)
 }
 
-/// The runtime's part for house engines: jobs go to real engine processes,
+/// The runtime's part for engines: jobs go to real engines,
 /// their news comes back as the app's messages.
 struct Runtime {
     engines: Engines,
@@ -288,39 +298,65 @@ fn news_of_another_table_is_not_played() {
     assert_ne!(new, old);
 }
 
-/// Chess: a new game from the dialog over a game in progress asks its
-/// engine for a reply, for the built-in engine and an external one.
+/// Chess: a game against `engine`, then a new one from the dialog, the
+/// engines run as the runtime runs them: both games' engines answer, the
+/// old table's engine quits, and an external engine's own `name` shows.
+fn chess_new_game_gets_replies(engine: EngineSpec, name: Option<&str>) {
+    let t = Instant::now();
+    let mut a = app();
+    let game = Setup {
+        engine: engine.clone(),
+        ..setup(WHITE, None, None)
+    };
+    a.ui.launch_setup = Some(game.clone());
+    a.start_game(game, t);
+    let mut rt = Runtime::new();
+    let first = a.chess().opponent.table;
+    type_str(&mut a, "e4", t);
+    let replied = |a: &App| a.chess().game.moves().len() >= 2;
+    assert!(
+        rt.until(&mut a, replied),
+        "{engine:?}: the first game's engine answers"
+    );
+    new_game_from_dialog(&mut a, t);
+    assert!(a.chess().game.moves().is_empty(), "{engine:?}: a new game");
+    assert_eq!(a.chess().opponent.spec, engine, "the same opponent");
+    let second = a.chess().opponent.table;
+    assert_ne!(first, second, "the new game has a table of its own");
+    rt.run(&mut a);
+    let running = rt.engines.running();
+    assert!(running.contains(&(second, 1)), "{engine:?}: {running:?}");
+    assert!(
+        !running.iter().any(|&(t, _)| t == first),
+        "{engine:?}: {running:?}"
+    );
+    type_str(&mut a, "d4", t);
+    assert!(
+        rt.until(&mut a, replied),
+        "{engine:?}: the new game's engine answers; status: {:?}",
+        a.ui.status
+    );
+    assert_eq!(uci_moves(&a)[0], "d2d4");
+    if let Some(name) = name {
+        assert_eq!(a.chess().opponent.name, name);
+    }
+}
+
 #[test]
-fn a_new_chess_game_asks_its_engine() {
-    for engine in [
-        EngineSpec::BuiltIn { level: 3 },
-        EngineSpec::External {
-            command: "/usr/games/stockfish".into(),
-        },
-    ] {
-        let t = Instant::now();
-        let mut a = app();
-        a.ui.launch_setup = Some(Setup {
-            engine: engine.clone(),
-            ..setup(WHITE, None, None)
-        });
-        a.start_game(
-            Setup {
-                engine: engine.clone(),
-                ..setup(WHITE, None, None)
-            },
-            t,
-        );
-        type_str(&mut a, "e4", t);
-        let req = take_go(&mut a, Slot::Opponent).expect("asked");
-        reply(&mut a, &req, "e7e5", t);
-        new_game_from_dialog(&mut a, t);
-        assert!(a.chess().game.moves().is_empty(), "{engine:?}: a new game");
-        assert_eq!(a.chess().opponent.spec, engine, "the same opponent");
-        type_str(&mut a, "d4", t);
-        let req = take_go(&mut a, Slot::Opponent).expect("the new game's engine is asked");
-        assert_eq!(req.moves.len(), 1, "{engine:?}: asked about 1. d4");
-        reply(&mut a, &req, "d7d5", t);
-        assert_eq!(uci_moves(&a), ["d2d4", "d7d5"], "{engine:?}");
+fn a_new_chess_game_against_the_built_in_engine_answers() {
+    chess_new_game_gets_replies(EngineSpec::BuiltIn { level: 3 }, None);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_new_chess_game_against_external_engines_answers() {
+    for (command, dir) in [shuffler("chess"), xboard_shuffler("chess")] {
+        let name = if command.starts_with("xboard:") {
+            "XShuffler"
+        } else {
+            "Shuffler"
+        };
+        chess_new_game_gets_replies(EngineSpec::External { command }, Some(name));
+        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -198,32 +198,35 @@ impl Live {
         }
     }
 
-    /// A line of a search: the analysis' (the assistant), or the search
-    /// panel's (the engine to move on the watched board).
-    fn search_line(&mut self, seat: usize, id: u64, line: &SearchLine, score: Score) {
-        let target = if seat == ASSISTANT {
+    /// The lines a search of the engine at `seat` (request `id`) goes
+    /// to: the analysis' (the assistant), or the search panel's (the
+    /// engine to move on the watched board).
+    fn lines_for(&mut self, seat: usize, id: u64) -> Option<&mut Analysis> {
+        if seat == ASSISTANT {
             self.assistant.analysis.as_mut().filter(|a| a.id == id)
         } else {
             self.search
                 .as_mut()
                 .filter(|(s, a)| *s == seat && a.id == id)
                 .map(|(_, a)| a)
+        }
+    }
+
+    /// A line of a search, in SAN and White's view, for the box it goes to.
+    fn search_line(&mut self, seat: usize, id: u64, line: &SearchLine, score: Score) {
+        let Some(b) = self.lines_for(seat, id).map(|a| a.board) else {
+            return;
         };
-        let Some(a) = target else { return };
-        let b = a.board;
-        let pos = self.board(b).clone();
-        let text = san_line(&pos, &line.pv, self.kind);
+        let pos = self.board(b);
+        let text = san_line(pos, &line.pv, self.kind);
         let white = match pos.turn() {
             Color::White => score,
             Color::Black => -score,
         };
         let best = line.pv.first().copied().filter(|m| pos.is_legal(*m));
-        let a = if seat == ASSISTANT {
-            self.assistant.analysis.as_mut()
-        } else {
-            self.search.as_mut().map(|(_, a)| a)
+        let Some(a) = self.lines_for(seat, id) else {
+            return;
         };
-        let Some(a) = a else { return };
         if seat == ASSISTANT {
             a.best = best.or(a.best);
         }

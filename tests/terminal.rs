@@ -29,6 +29,8 @@ struct OnPty {
     reader: Option<(Arc<AtomicBool>, std::thread::JoinHandle<()>)>,
     /// Everything Kibitz wrote to the terminal.
     output: Arc<Mutex<Vec<u8>>>,
+    /// Our side of the terminal, to type on.
+    keyboard: File,
     home: PathBuf,
 }
 
@@ -101,6 +103,7 @@ impl OnPty {
             });
         }
         let child = cmd.spawn().expect("start kibitz");
+        let keyboard = master.try_clone().expect("dup our side");
         let output = Arc::new(Mutex::new(Vec::new()));
         let out = output.clone();
         let stop = Arc::new(AtomicBool::new(false));
@@ -130,8 +133,17 @@ impl OnPty {
             slave,
             reader: Some((stop, reader)),
             output,
+            keyboard,
             home: home.to_path_buf(),
         }
+    }
+
+    /// Types `keys` on the terminal (`\r` is Enter).
+    fn keys(&self, keys: &str) {
+        use std::io::Write;
+        (&self.keyboard)
+            .write_all(keys.as_bytes())
+            .expect("type on the terminal");
     }
 
     fn games_dir(&self) -> PathBuf {
@@ -168,6 +180,11 @@ impl OnPty {
         if let Some((stop, reader)) = self.reader.take() {
             stop.store(true, Ordering::SeqCst);
             let _ = reader.join();
+            // Our last copy of the terminal's side goes too.
+            if let Ok(null) = File::open("/dev/null") {
+                // SAFETY: both descriptors are valid; dup2 replaces ours.
+                unsafe { libc::dup2(null.as_raw_fd(), self.keyboard.as_raw_fd()) };
+            }
         }
     }
 
@@ -387,4 +404,82 @@ fn an_unfinished_game_is_offered_to_one_copy_only() {
     wait_for_text(&c, "Unfinished game");
     drop(c);
     drop(first);
+}
+
+/// Half-moves of board A in each saved Crazyhouse (`.pgn`) or Bughouse
+/// (`.bpgn`) game, by file name.
+fn drop_games(k: &OnPty) -> Vec<usize> {
+    let Ok(rd) = std::fs::read_dir(k.games_dir()) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
+    files.sort();
+    let mut out = Vec::new();
+    for p in files {
+        let Ok(text) = std::fs::read_to_string(&p) else {
+            continue;
+        };
+        let moves = match p.extension().and_then(|x| x.to_str()) {
+            Some("pgn") => kibitz::game::variant_pgn::read_variant_pgn(&text)
+                .first()
+                .and_then(|g| g.as_ref().ok())
+                .map(|g| g.moves().len()),
+            Some("bpgn") => kibitz::bughouse::bpgn::read_bpgn_games(&text)
+                .first()
+                .and_then(|g| g.as_ref().ok())
+                .map(|g| {
+                    let a = kibitz::bughouse::BoardId::A;
+                    g.moves().iter().filter(|m| m.board == a).count()
+                }),
+            _ => None,
+        };
+        out.extend(moves);
+    }
+    out
+}
+
+/// Waits until the saved games' board A have `want` half-moves (2 or
+/// more count as 2; in increasing order).
+fn wait_for_games(k: &OnPty, want: &[usize]) {
+    let t = Instant::now();
+    let now = || {
+        let mut v: Vec<usize> = drop_games(k).iter().map(|&m| m.min(2)).collect();
+        v.sort_unstable();
+        v
+    };
+    while now() != want {
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "games {:?}, want {want:?}; screen: {}",
+            drop_games(k),
+            k.screen_tail()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Seat 1 of issue 49, on the real binary with the built-in engine at
+/// every engine seat (this program's `uci`, a process a seat): a
+/// Crazyhouse or Bughouse game, `e4` answered; `n`, a new game; `e4`
+/// answered again, and both games saved with the reply.
+#[test]
+fn a_new_drop_game_against_the_built_in_engine_answers() {
+    for variant in ["crazyhouse", "bughouse"] {
+        let home = temp_home(variant);
+        let args = ["--variant", variant, "--time", "2+0", "--fast", "--new"];
+        let k = OnPty::start_with(&home, &[], &args);
+        // The game's screen is up: its moves box.
+        wait_for_text(&k, "house moves");
+        k.keys("e4\r");
+        wait_for_games(&k, &[2]);
+        // The dialog, and its "leave this game?" (Enter twice).
+        k.keys("n");
+        wait_for_text(&k, "New game");
+        k.keys("\r");
+        std::thread::sleep(Duration::from_millis(300));
+        k.keys("\r");
+        std::thread::sleep(Duration::from_millis(500));
+        k.keys("e4\r");
+        wait_for_games(&k, &[2, 2]);
+    }
 }

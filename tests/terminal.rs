@@ -2,7 +2,8 @@
 //! terminal (SIGHUP) and a panic each end Kibitz with the terminal given
 //! back (cooked mode, main screen, no mouse reporting) and every move
 //! played in the saved game; two copies started at once on one home keep
-//! both games.
+//! both games; a new Crazyhouse or Bughouse game typed into keeps its
+//! engines.
 //!
 //! Linux only (`openpty`); each test plays an engine-vs-engine game at
 //! 30 ms a move for a few seconds.

@@ -143,11 +143,53 @@ fn eval_bar_and_graph_follow_the_game() {
         "{white_cells} of {}",
         bar.height
     );
+    // Its number with its sign, as the panel writes it (the sign in the
+    // gap beside the bar).
+    let mid = bar.y + bar.height / 2;
+    let label: String = (bar.x - 1..bar.x + bar.width)
+        .map(|x| buf[(x, mid)].symbol().to_string())
+        .collect();
+    assert_eq!(label, "+9.0");
     let s = render(&a, 160, 50);
     assert!(s.contains("Evaluation (White's view)"), "{s}");
     // Taking the moves back forgets their evaluations.
     key(&mut a, KeyCode::Char('u'), t);
     assert!(a.chess().evals.len() <= 1);
+}
+
+/// The best lines of a MultiPV analysis: the depth said once, in words,
+/// over them (not "d7" beside a line, which reads like a move), and a line
+/// still at a shallower depth saying so.
+#[test]
+fn best_lines_say_their_depth_in_words() {
+    let t = Instant::now();
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, None), t);
+    command(&mut a, Action::Analyse, t);
+    let req = take_go(&mut a, Slot::Assistant).expect("analysis starts");
+    let e4 = Board::startpos().parse_uci("e2e4").unwrap();
+    let d4 = Board::startpos().parse_uci("d2d4").unwrap();
+    for (multipv, depth, mv) in [(1, 7, e4), (2, 6, d4)] {
+        let line = SearchLine {
+            depth,
+            multipv,
+            score: Some(Score(30)),
+            bound: Some(Bound::Exact),
+            pv: vec![mv],
+            ..SearchLine::default()
+        };
+        a.update(
+            said(&a, Slot::Assistant, EngineEvent::Info { id: req.id, line }),
+            t,
+        );
+    }
+    for (w, h) in [(80, 24), (160, 50)] {
+        let s = render(&a, w, h);
+        assert!(s.contains("best lines, depth 7"), "{s}");
+        assert!(s.contains(" 1.  +0.30  1. e4"), "{s}");
+        assert!(s.contains(" 2.  +0.30 (depth 6)  1. d4"), "{s}");
+        assert!(!s.contains(" d7 ") && !s.contains(" d6 "), "{s}");
+    }
 }
 
 #[test]

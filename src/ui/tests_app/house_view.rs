@@ -173,7 +173,8 @@ fn the_house_screens_have_the_eval_bar_and_say_whose_view_the_scores_are() {
     a.update(info_line(&a, ASSISTANT, id, (9, 150, 1000), &["e2e4"]), t0);
     let buf = frame(&a, 120, 40);
     let bar_text = text_in(&buf, bar);
-    assert!(bar_text.contains("1.5"), "{bar_text}");
+    let mid = Rect::new(bar.x - 1, bar.y + bar.height / 2, bar.width + 1, 1);
+    assert_eq!(text_in(&buf, mid), "+1.5\n", "{bar_text}");
     // White is better: White's part (the bottom, White being at the
     // bottom) is the larger.
     let white = buf[(bar.x, bar.y + bar.height - 1)].bg;

@@ -14,6 +14,22 @@ pub fn white_share(s: Score) -> f64 {
     }
 }
 
+/// The bar's number, White's view with its sign as the panel writes it:
+/// "+0.4", "-9.7", "+13", "#3" (White mates), "#-12".
+pub fn bar_label(score: Score) -> String {
+    match score.mate_moves() {
+        Some(n) => format!("#{n}"),
+        None => {
+            let pawns = score.0 as f64 / 100.0;
+            if pawns.abs() >= 9.95 {
+                format!("{pawns:+.0}")
+            } else {
+                format!("{pawns:+.1}")
+            }
+        }
+    }
+}
+
 /// The eval bar of `score` (White's view; none yet: a thin line), White's
 /// part at the bottom unless `white_on_top` (the board is flipped). Shared
 /// by the chess and the Crazyhouse/Bughouse screens.
@@ -58,29 +74,39 @@ pub(crate) fn paint_eval_bar(
         }
     }
     // The number, on the losing side's colour for contrast, mid-board.
-    let label = match score.mate_moves() {
-        Some(n) => format!("M{}", n.abs()),
-        // "13" rather than "13." in a bar three cells wide.
-        None => {
-            let pawns = (score.0 as f64 / 100.0).abs();
-            if pawns >= 9.95 {
-                format!("{pawns:.0}")
-            } else {
-                format!("{pawns:.1}")
-            }
-        }
-    };
+    let label = bar_label(score);
     let y = area.y + area.height / 2;
     let (fg, bg) = if score.0 >= 0 {
         (black, white)
     } else {
         (white, black)
     };
-    let label: String = label.chars().take(area.width as usize).collect();
-    buf.set_string(
-        area.x,
-        y,
-        format!("{label:^w$}", w = area.width as usize),
-        Style::default().fg(fg).bg(bg).add_modifier(Modifier::BOLD),
-    );
+    // Centred in the bar; a number wider than the bar ("+1.5" in three
+    // cells) reaches into the gap beside it, its digits in the bar.
+    let len = label.chars().count() as u16;
+    let st = Style::default().fg(fg).bg(bg).add_modifier(Modifier::BOLD);
+    if len <= area.width {
+        let text = format!("{label:^w$}", w = area.width as usize);
+        buf.set_string(area.x, y, text, st);
+    } else {
+        let x = (area.x + area.width).saturating_sub(len);
+        buf.set_string(area.x, y, " ".repeat(area.width as usize), st);
+        buf.set_stringn(x, y, &label, usize::from(len), st);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bar_says_who_is_better() {
+        assert_eq!(bar_label(Score(40)), "+0.4");
+        assert_eq!(bar_label(Score(-973)), "-9.7");
+        assert_eq!(bar_label(Score(-166)), "-1.7");
+        assert_eq!(bar_label(Score(1320)), "+13");
+        assert_eq!(bar_label(Score(0)), "+0.0");
+        assert_eq!(bar_label(Score::mate_in(5)), "#3");
+        assert_eq!(bar_label(Score::mated_in(4)), "#-2");
+    }
 }

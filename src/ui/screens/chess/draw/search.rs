@@ -225,13 +225,25 @@ pub(crate) fn draw_search(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
         }
     }
     if multipv > 1 {
-        lines.push(Line::from(Span::styled("best lines", dim)));
+        // The depth once, in words, over the lines: a "d7" beside a line
+        // reads like a move. A line still at a shallower depth says so.
+        let deepest = s.lines.iter().map(|l| l.depth).max().unwrap_or(0);
+        let header = match deepest {
+            0 => "best lines".to_string(),
+            d => format!("best lines, depth {d}"),
+        };
+        lines.push(Line::from(Span::styled(header, dim)));
         for (i, l) in s.lines.iter().enumerate().filter(|(_, l)| l.depth > 0) {
             let score = l
                 .score
                 .map_or("?".to_string(), |sc| score_text(shown(app, sc, turn)));
-            let head = format!("{:>2}. {score:>6} d{:<2}", i + 1, l.depth);
-            let room_for_pv = (inner_w as usize).saturating_sub(head.chars().count() + 1);
+            let behind = if l.depth < deepest {
+                format!(" (depth {})", l.depth)
+            } else {
+                String::new()
+            };
+            let head = format!("{:>2}. {score:>6}{behind}", i + 1);
+            let room_for_pv = (inner_w as usize).saturating_sub(head.chars().count() + 2);
             let pv = s
                 .board
                 .as_ref()
@@ -239,7 +251,7 @@ pub(crate) fn draw_search(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
                 .unwrap_or_default();
             lines.push(Line::from(vec![
                 Span::styled(head, text.add_modifier(Modifier::BOLD)),
-                Span::raw(" "),
+                Span::raw("  "),
                 Span::styled(pv, text),
             ]));
         }

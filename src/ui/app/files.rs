@@ -152,9 +152,10 @@ impl App {
                     self.ui.overlay = Overlay::None;
                     self.ui.open_file(path, None);
                 }
-                None => self
-                    .ui
-                    .error("No file chosen: pick one, or type a path to a file."),
+                None => {
+                    let why = no_choice(p.filter.trim());
+                    self.ui.error(why);
+                }
             },
             KeyCode::Char(c)
                 if !k
@@ -242,5 +243,23 @@ impl App {
         } else {
             self.ui.info(message);
         }
+    }
+}
+
+/// Why Enter in the file picker opened nothing: the path typed does not
+/// exist or is a folder, the text typed matches no file listed, or
+/// nothing was chosen.
+fn no_choice(typed: &str) -> String {
+    if typed.is_empty() {
+        return "No file chosen: pick one, or type a path to a file.".into();
+    }
+    let path = std::path::Path::new(typed);
+    let looks_like_path = typed.contains('/') || path.extension().is_some();
+    if path.is_dir() {
+        format!("{typed} is a folder: type the path of a file in it.")
+    } else if looks_like_path {
+        format!("There is no file {typed}.")
+    } else {
+        format!("No file listed matches '{typed}': Backspace clears it.")
     }
 }

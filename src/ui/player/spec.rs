@@ -125,7 +125,12 @@ pub fn spec_tag(spec: &EngineSpec) -> String {
             movetime_ms,
             nodes,
         } => format!("custom {}", limits_text(*depth, *movetime_ms, *nodes)),
-        EngineSpec::External { command } => format!("uci {command}"),
+        // The protocol first: `uci CMD`, or `xboard CMD` for an XBoard
+        // program (`xboard:CMD`).
+        EngineSpec::External { command } => match command.strip_prefix("xboard:") {
+            Some(cmd) => format!("xboard {}", cmd.trim_start()),
+            None => format!("uci {}", command.strip_prefix("uci:").unwrap_or(command)),
+        },
     }
 }
 
@@ -155,7 +160,37 @@ pub fn parse_spec_tag(s: &str) -> Option<EngineSpec> {
     if let Some(rest) = s.strip_prefix("custom") {
         return parse_limits(rest).ok();
     }
+    if let Some(c) = s.strip_prefix("xboard ") {
+        return Some(EngineSpec::External {
+            command: format!("xboard:{c}"),
+        });
+    }
     s.strip_prefix("uci ").map(|c| EngineSpec::External {
         command: c.to_string(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tag names the protocol an engine speaks, and reads back to the
+    /// same engine (an old `uci xboard:CMD` tag too).
+    #[test]
+    fn a_spec_tag_names_the_protocol_and_reads_back() {
+        let external = |c: &str| EngineSpec::External { command: c.into() };
+        let sjeng = external("xboard:/usr/games/sjeng");
+        assert_eq!(spec_tag(&sjeng), "xboard /usr/games/sjeng");
+        assert_eq!(
+            parse_spec_tag("xboard /usr/games/sjeng"),
+            Some(sjeng.clone())
+        );
+        assert_eq!(parse_spec_tag("uci xboard:/usr/games/sjeng"), Some(sjeng));
+        let sf = external("/usr/games/stockfish");
+        assert_eq!(spec_tag(&sf), "uci /usr/games/stockfish");
+        assert_eq!(parse_spec_tag(&spec_tag(&sf)), Some(sf));
+        assert_eq!(spec_tag(&external("uci:sf")), "uci sf");
+        let level = EngineSpec::BuiltIn { level: 4 };
+        assert_eq!(parse_spec_tag(&spec_tag(&level)), Some(level));
+    }
 }

@@ -408,6 +408,49 @@ fn replay_screen_draws_at_every_size() {
     }
 }
 
+/// Enter on a path that is not there, a folder, or a filter that matches
+/// nothing says which, and the picker stays open to try again.
+#[test]
+fn the_file_picker_says_why_nothing_opened() {
+    let now = Instant::now();
+    let mut a = app();
+    a.ui.dirs.samples = Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games"));
+    let nope = std::env::temp_dir().join("kibitz-no-such-game.pgn");
+    let folder = std::env::temp_dir();
+    let cases = [
+        (
+            nope.display().to_string(),
+            format!("There is no file {}.", nope.display()),
+        ),
+        (
+            folder.display().to_string(),
+            format!("{} is a folder", folder.display()),
+        ),
+        (
+            "zzz".to_string(),
+            "No file listed matches 'zzz'".to_string(),
+        ),
+    ];
+    for (typed, said) in cases {
+        command(&mut a, Action::Open, now);
+        for c in typed.chars() {
+            key(&mut a, KeyCode::Char(c), now);
+        }
+        key(&mut a, KeyCode::Enter, now);
+        assert!(
+            matches!(a.ui.overlay, Overlay::Files(_)),
+            "{typed}: still open"
+        );
+        let status =
+            a.ui.status
+                .as_ref()
+                .map(|s| s.text.clone())
+                .unwrap_or_default();
+        assert!(status.contains(&said), "{typed}: {status}");
+        key(&mut a, KeyCode::Esc, now);
+    }
+}
+
 #[test]
 fn the_file_picker_opens_the_chosen_file() {
     let now = Instant::now();

@@ -146,7 +146,8 @@ fn resign_and_draw_offers() {
         Some((GameResult::BlackWins, Termination::Resignation))
     );
 
-    // The engine declines while it thinks it is better, accepts when worse.
+    // The engine declines in the opening (it reported +0.20 for itself),
+    // and accepts there only when it is lost.
     let mut b = app();
     b.start_game(setup(WHITE, None, None), t);
     type_str(&mut b, "e4", t);
@@ -154,6 +155,15 @@ fn resign_and_draw_offers() {
     reply(&mut b, &req, "e7e5", t); // reports +0.20 for itself
     shift(&mut b, 'D', t);
     assert!(!b.chess().is_over());
+    let answer =
+        b.ui.status
+            .as_ref()
+            .map(|s| s.text.clone())
+            .unwrap_or_default();
+    assert!(
+        answer.contains("declines the draw: it is too early (move 2)"),
+        "{answer}"
+    );
     type_str(&mut b, "Nf3", t);
     let req = take_go(&mut b, Slot::Opponent).unwrap();
     b.update(
@@ -169,7 +179,7 @@ fn resign_and_draw_offers() {
                     .play(req.moves[2])
                     .parse_uci("b8c6")
                     .ok(),
-                score: Some(Score(-150)),
+                score: Some(Score(-400)),
                 pv: vec![],
             },
         ),

@@ -660,27 +660,20 @@ impl<T: Task> Chess<'_, T> {
             }
             Mode::HumanVsEngine { .. } => {
                 let moves = self.s.game.moves().len() / 2;
-                let verdict = self.s.opponent.score;
-                let accept = match verdict {
-                    Some(s) => s.0 <= -30 || (s.0.abs() <= 15 && moves >= 30),
-                    None => false,
-                };
-                if accept {
-                    self.finish(
-                        Ending {
-                            result: GameResult::Draw,
-                            termination: Termination::Agreement,
-                        },
-                        now,
-                    );
-                    self.ui.info("The engine accepts the draw.");
-                } else {
-                    let why = match verdict {
-                        Some(s) => format!("it thinks it stands {}", score_text(s)),
-                        None => "it has not evaluated the position yet".to_string(),
-                    };
-                    self.ui
-                        .info(format!("The engine declines the draw: {why}."));
+                match draw_answer(self.s.opponent.score, moves) {
+                    Ok(()) => {
+                        self.finish(
+                            Ending {
+                                result: GameResult::Draw,
+                                termination: Termination::Agreement,
+                            },
+                            now,
+                        );
+                        self.ui.info("The engine accepts the draw.");
+                    }
+                    Err(why) => self
+                        .ui
+                        .info(format!("The engine declines the draw: {why}.")),
                 }
             }
         }
@@ -709,10 +702,53 @@ impl<T: Task> Chess<'_, T> {
     }
 }
 
+/// Full moves before which an engine takes no draw it is not losing.
+const OPENING_MOVES: usize = 15;
+
+/// How an engine answers a draw offer, as a player would at any level:
+/// with its score (its own view) after `moves` full moves. It takes a
+/// draw when it is worse, or when the game is level and past move 30; it
+/// declines in the opening unless it is lost, and whenever it stands
+/// better. `Err`: why it declines.
+pub(super) fn draw_answer(score: Option<Score>, moves: usize) -> Result<(), String> {
+    let Some(s) = score else {
+        return Err("it has not evaluated the position yet".into());
+    };
+    let lost = s.0 <= -300;
+    if moves < OPENING_MOVES && !lost {
+        return Err(format!("it is too early (move {}); play on", moves + 1));
+    }
+    if s.0 <= -30 || (s.0.abs() <= 15 && moves >= 30) {
+        return Ok(());
+    }
+    Err(format!("it thinks it stands {}", score_text(s)))
+}
+
 /// "White" or "Black".
 fn color_name(c: Color) -> &'static str {
     match c {
         Color::White => "White",
         Color::Black => "Black",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Engines take no draw in the opening unless lost, never when better,
+    /// and take a level one late in the game (issue 50: a level-2 engine
+    /// accepted 1. e4 g6 draw).
+    #[test]
+    fn engines_answer_draw_offers_as_players_do() {
+        let at = |cp: i32, moves: usize| draw_answer(Some(Score(cp)), moves);
+        assert!(at(-30, 1).is_err_and(|w| w.contains("too early (move 2)")));
+        assert!(at(-150, 10).is_err());
+        assert!(at(-400, 3).is_ok(), "lost: takes it");
+        assert!(at(-40, 20).is_ok(), "worse: takes it");
+        assert!(at(10, 20).is_err(), "level, move 21: plays on");
+        assert!(at(10, 35).is_ok(), "level, move 36: takes it");
+        assert!(at(80, 40).is_err_and(|w| w.contains("+0.80")));
+        assert!(draw_answer(None, 40).is_err());
     }
 }

@@ -53,6 +53,13 @@ fn a_puzzle_is_solved_move_by_move_and_a_wrong_move_is_not_played() {
 
     type_str(&mut a, "Rd1+", t);
     assert_eq!(uci_moves(&a), ["d4e4", "d5d1"]);
+    // One wording for a right move, on the status line and in the panel.
+    assert!(
+        status(&a).contains("Rd1+: right. Keep going."),
+        "{}",
+        status(&a)
+    );
+    assert!(render(&a, 120, 40).contains("Rd1+: right. Keep going."));
     let t = t + REPLY_DELAY * 2;
     a.update(Msg::Tick, t);
     assert_eq!(uci_moves(&a), ["d4e4", "d5d1", "e1d1"], "the reply");

@@ -274,7 +274,7 @@ impl Chess<'_, Drill> {
         d.hint = None;
         let san = before.san(m);
         if !d.run.is_solved() {
-            d.verdict = Some((true, format!("{san}: right. Go on.")));
+            d.verdict = Some((true, format!("{san}: right. Keep going.")));
             self.ui.info(format!("{san}: right. Keep going."));
             return;
         }

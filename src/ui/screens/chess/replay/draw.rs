@@ -343,13 +343,9 @@ fn move_note(theme: &Theme, r: &Replay) -> Vec<Span<'static>> {
             Some(t) => format!(": {t}."),
             None => ".".to_string(),
         };
+        let swing = swing_text(rev.before, rev.after, rev.loss);
         note.push(Span::styled(
-            format!(
-                "{verdict} ({} → {}, −{:.0}% winning chance){reason}{best} ",
-                score_text(rev.before),
-                score_text(rev.after),
-                rev.loss * 100.0
-            ),
+            format!("{verdict} {swing}{reason}{best} "),
             Style::default().fg(colour),
         ));
     }
@@ -509,4 +505,34 @@ pub(crate) fn draw_games(
         iw,
         Style::default().fg(theme.dim),
     );
+}
+
+/// A move's swing in the review: "(+0.25 → -1.40, −30% winning chance)";
+/// a loss that rounds to nothing is said so, not "−0%".
+fn swing_text(before: crate::engine::Score, after: crate::engine::Score, loss: f64) -> String {
+    let pct = (loss * 100.0).round();
+    let lost = if pct < 1.0 {
+        "no winning chance lost".to_string()
+    } else {
+        format!("−{pct:.0}% winning chance")
+    };
+    format!("({} → {}, {lost})", score_text(before), score_text(after))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Score;
+
+    #[test]
+    fn a_swing_that_costs_nothing_says_so() {
+        assert_eq!(
+            swing_text(Score(-25), Score(-26), 0.002),
+            "(-0.25 → -0.26, no winning chance lost)"
+        );
+        assert_eq!(
+            swing_text(Score(25), Score(-140), 0.304),
+            "(+0.25 → -1.40, −30% winning chance)"
+        );
+    }
 }

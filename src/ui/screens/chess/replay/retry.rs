@@ -90,7 +90,8 @@ impl Chess<'_, Replay> {
             }
             let moves = vec![Board::uci(prev), Board::uci(best)];
             let fen = before_prev.fen();
-            let mut puzzle = Puzzle::new(mistake_id(&fen, &moves), fen, moves);
+            let id = mistake_id(&fen, &Board::uci(prev), &Board::uci(played));
+            let mut puzzle = Puzzle::new(id, fen, moves);
             puzzle.game_url = retry_origin(r, mistake_ply);
             // Tagged like every puzzle, so the theme filter finds it.
             if let Ok((start, line)) = puzzle.line() {
@@ -123,14 +124,33 @@ fn retry_origin(r: &crate::ui::screens::chess::replay::Replay, ply: usize) -> St
     }
 }
 
-/// A puzzle id for a position of your own: stable for the same position
-/// and moves (so retrying a game twice does not make two puzzles).
-fn mistake_id(fen: &str, moves: &[String]) -> String {
+/// A puzzle id for a mistake of your own: the position, the move before
+/// it and the move you played, so retrying the same mistake again (a game
+/// reviewed twice, whose best move the engine may find otherwise) stores
+/// it once.
+fn mistake_id(fen: &str, prev: &str, played: &str) -> String {
     // FNV-1a: stable across runs and builds, unlike `DefaultHasher`.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in fen.bytes().chain(moves.join(" ").bytes()) {
+    let key = format!("{fen} {prev} {played}");
+    for b in key.bytes() {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
     format!("k{:011x}", h & 0xfff_ffff_ffff)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One mistake, one puzzle: the id follows the position and the moves
+    /// played, not the best move a review found.
+    #[test]
+    fn a_mistake_has_one_id_whatever_the_best_move() {
+        let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        let id = mistake_id(fen, "e7e5", "d1h5");
+        assert_eq!(id, mistake_id(fen, "e7e5", "d1h5"));
+        assert_ne!(id, mistake_id(fen, "e7e5", "f1c4"), "another mistake");
+        assert!(id.starts_with('k') && id.len() == 12, "{id}");
+    }
 }

@@ -144,6 +144,10 @@ pub fn run(
         teams[0],
         teams[1],
     );
+    match &cfg.bpgn_out {
+        Some(p) => println!("The games are saved to {} (BPGN).", p.display()),
+        None => println!("The games are not saved (--bpgn FILE saves them)."),
+    }
     let start = Instant::now();
     let mut forfeits = [0usize; 2]; // illegal moves, engine failures
     let mut endings = std::collections::BTreeMap::new();
@@ -155,24 +159,7 @@ pub fn run(
             _ => {}
         }
         *endings.entry(format!("{:?}", e.how)).or_insert(0usize) += 1;
-        // Said by team as given on the command line: the record's `1-0`
-        // is the side of White A, which is team 2 every other game.
-        let seats = if rec.first_seats {
-            "team 1 = WA+BB"
-        } else {
-            "team 1 = BA+WB"
-        };
-        let outcome = match (e.result, rec.first_seats) {
-            (BugResult::TeamOneWins, true) | (BugResult::TeamTwoWins, false) => "team 1 wins",
-            (BugResult::TeamOneWins, false) | (BugResult::TeamTwoWins, true) => "team 2 wins",
-            (BugResult::Draw, _) => "drawn",
-        };
-        let what = format!(
-            " ({seats}): {outcome}, board {} {} after {} moves",
-            e.board.letter(),
-            e.describe(),
-            rec.plies,
-        );
+        let what = format!(": {}", in_words(&e, rec.first_seats, rec.plies));
         println!("{}", game_line(rec.index, games, &what, wdl));
     })?;
     print_totals("Team 1", &wdl, start);
@@ -183,6 +170,52 @@ pub fn run(
         forfeits[0], forfeits[1]
     );
     Ok(())
+}
+
+/// A game's end in words, its teams as given on the command line (team 1
+/// sits at White A and Black B when `first_seats`, else at Black A and
+/// White B: the record's `1-0` is White A's side): "team 1 wins: board A,
+/// Black (team 2) lost on time, after 40 moves".
+fn in_words(e: &kibitz::bughouse::BugEnding, first_seats: bool, plies: usize) -> String {
+    use kibitz::bughouse::Team;
+    // The command line's team of a record's team.
+    let team_no = |t: Team| {
+        if (t == Team::One) == first_seats {
+            1
+        } else {
+            2
+        }
+    };
+    let outcome = match e.result {
+        BugResult::TeamOneWins => format!("team {} wins", team_no(Team::One)),
+        BugResult::TeamTwoWins => format!("team {} wins", team_no(Team::Two)),
+        BugResult::Draw => "drawn".to_string(),
+    };
+    let what = match e.how {
+        BugTermination::Checkmate => "was checkmated",
+        BugTermination::Time => "lost on time",
+        BugTermination::Resignation => "resigned",
+        BugTermination::IllegalMove => "forfeited by an illegal move",
+        BugTermination::Abandoned => "forfeited: its engine failed",
+        BugTermination::Agreement => "agreed to a draw",
+        BugTermination::MoveLimit => "reached the move limit",
+    };
+    let how = match e.loser {
+        Some(seat) => {
+            let colour = if seat.color == shakmaty::Color::White {
+                "White"
+            } else {
+                "Black"
+            };
+            format!(
+                "board {}, {colour} (team {}) {what}",
+                seat.board.letter(),
+                team_no(seat.team())
+            )
+        }
+        None => format!("board {}: {what}", e.board.letter()),
+    };
+    format!("{outcome}: {how}, after {} moves", plies.div_ceil(2))
 }
 
 /// `2+0` (minutes + increment seconds, as players write it) as the
@@ -202,6 +235,26 @@ pub fn minutes_tc(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_end_is_said_in_words_by_the_command_lines_teams() {
+        use kibitz::bughouse::{BoardId, BugEnding, Seat};
+        let black_a = Seat::new(BoardId::A, shakmaty::Color::Black);
+        let flag = BugEnding::lost(black_a, BugTermination::Time);
+        // Team 1 at White A + Black B: Black A is team 2, and team 1 wins.
+        assert_eq!(
+            in_words(&flag, true, 80),
+            "team 1 wins: board A, Black (team 2) lost on time, after 40 moves"
+        );
+        // The seats swapped (every other game): Black A is team 1.
+        assert_eq!(
+            in_words(&flag, false, 79),
+            "team 2 wins: board A, Black (team 1) lost on time, after 40 moves"
+        );
+        let white_b = Seat::new(BoardId::B, shakmaty::Color::White);
+        let mate = BugEnding::lost(white_b, BugTermination::Checkmate);
+        assert!(in_words(&mate, true, 30).contains("board B, White (team 2) was checkmated"));
+    }
 
     #[test]
     fn player_specs() {

@@ -437,14 +437,31 @@ fn bughouse_pieces_arrive_mid_think_and_messages_go_both_ways() {
         screen.contains("Partners") && screen.contains("│Partner asks: sit"),
         "{screen}"
     );
-    // Yours stand too (in shorthand in a narrow box).
+    // Yours stand too (in shorthand in a narrow box, in words in a wide
+    // one: a knight, not "needs a knight" after "asks").
     assert!(screen.contains("│You ask: ++n --q"), "{screen}");
+    let wide = render(&a, 200, 50);
+    assert!(wide.contains("You ask: a knight"), "{wide}");
+    assert!(!wide.contains("ask: needs"), "{wide}");
     // "go" withdraws the sit; a free text is news.
     a.update(news(&a, bb, Report::Ptell("go".into())), t0);
     let screen = render(&a, 160, 50);
     assert!(!screen.contains("│Partner asks: sit"), "{screen}");
     a.update(news(&a, bb, Report::Ptell("good luck".into())), t0);
     assert!(status(&a).contains("good luck"), "{}", status(&a));
+    // A message that is its own words is not said twice.
+    key(&mut a, KeyCode::Char('m'), t0);
+    key(&mut a, KeyCode::Char('\''), t0);
+    for c in "sit".chars() {
+        key(&mut a, KeyCode::Char(c), t0);
+    }
+    key(&mut a, KeyCode::Enter, t0);
+    assert!(
+        status(&a).contains("To your partner: sit (don't move)")
+            && !status(&a).contains("sit (sit"),
+        "{}",
+        status(&a)
+    );
     // A typed move while it is not your turn is refused.
     type_str(&mut a, "Nf3", t0);
     assert!(status(&a).contains("Not your move") || live_moves(&a) == 5);

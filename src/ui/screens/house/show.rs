@@ -402,8 +402,8 @@ impl Show {
                 _ if self.kind == VariantKind::Crazyhouse => s.push_str(" into the hand"),
                 _ => {}
             }
-        } else if matches!(m.mv, Move::Put { .. }) {
-            s.push_str(&format!(": {who} drops"));
+        } else if let Move::Put { role, to } = m.mv {
+            s.push_str(&format!(": {who} drops a {} on {to}", role_word(role)));
         }
         s
     }

@@ -58,8 +58,12 @@ fn bughouse_steps_in_time_order_and_passes_pieces() {
     );
     let b_hand = s.frames[4].boards[1].pockets().unwrap();
     assert_eq!(b_hand.black.pawn, 1);
-    // ...and Black on B drops it.
+    // ...and Black on B drops it, said with its piece.
     assert_eq!(s.numbered(4), "1b. P@e5");
+    assert_eq!(
+        s.describe_move(4),
+        "1b. P@e5: Black on B drops a pawn on e5"
+    );
     let after = &s.frames[5].boards[1];
     assert_eq!(after.pockets().unwrap().black.pawn, 0);
     assert!(after.board().piece_at(Square::E5).is_some());

@@ -92,12 +92,23 @@ impl Live {
             }
             let (b, c) = seat_of(*from);
             let who = self.seat_name(b, c);
-            let what = (msg.to_string(), msg.describe());
+            let what = (msg.to_string(), request_words(msg));
             match out.iter_mut().find(|(w, _)| *w == who) {
                 Some((_, list)) => list.push(what),
                 None => out.push((who, vec![what])),
             }
         }
         out
+    }
+}
+
+/// A standing request as the Partners box says it after "You ask:" or
+/// "Partner asks:": "a knight" for a need ("asks: needs a knight" said it
+/// twice), else the message's own words.
+fn request_words(msg: &M) -> String {
+    match msg {
+        M::Need(r, None) => format!("a {}", super::super::role_word(*r)),
+        M::Need(r, Some(why)) => format!("a {} ({why})", super::super::role_word(*r)),
+        m => m.describe(),
     }
 }

@@ -54,11 +54,19 @@ impl House<'_> {
         if let (Some(l), Some(s)) = (self.s.live.as_deref_mut(), seat) {
             l.say(s, text);
             let msg = crate::engine::partner::PartnerMsg::parse(text);
-            let words = match msg {
-                crate::engine::partner::PartnerMsg::Text(_) => String::new(),
-                m => format!(" ({})", m.describe()),
+            // "sit (don't move)", not "sit (sit (don't move))".
+            let said = match msg {
+                crate::engine::partner::PartnerMsg::Text(_) => text.to_string(),
+                m => {
+                    let words = m.describe();
+                    if words.starts_with(text.trim()) {
+                        words
+                    } else {
+                        format!("{text} ({words})")
+                    }
+                }
             };
-            self.ui.info(format!("To your partner: {text}{words}"));
+            self.ui.info(format!("To your partner: {said}"));
             self.flush_live(now);
         }
     }

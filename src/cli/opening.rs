@@ -59,7 +59,7 @@ pub fn name(fen: Option<&str>, moves: &str) -> Result<String, BadInput> {
 }
 
 /// `12.` or `12...` on its own.
-fn is_move_number(tok: &str) -> bool {
+pub(crate) fn is_move_number(tok: &str) -> bool {
     let digits = tok.bytes().take_while(u8::is_ascii_digit).count();
     digits > 0 && tok.len() > digits && tok[digits..].bytes().all(|b| b == b'.')
 }

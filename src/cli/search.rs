@@ -30,10 +30,39 @@ fn board_from<V: Variant>(fen: Option<&str>) -> Result<Board<V>> {
     }
 }
 
-/// A position with moves played from it (errors name the move).
+/// A position with moves played from it: each move in SAN (`Nf3`, `N@f3`)
+/// or UCI (`g1f3`), move numbers allowed (`1. e4 e5`); errors name the
+/// move.
 fn position_from<V: Variant>(fen: Option<&str>, moves: &[String]) -> Result<GamePosition<V>> {
-    let refs: Vec<&str> = moves.iter().map(|s| s.as_str()).collect();
-    GamePosition::from_uci_moves(fen, &refs).map_err(|e| anyhow::anyhow!(e))
+    let start = match fen {
+        Some(f) => {
+            Board::<V>::from_variant_fen(f).map_err(|e| anyhow::anyhow!("bad FEN '{f}': {e}"))?
+        }
+        None => Board::<V>::start_position(),
+    };
+    let mut g = GamePosition::new(start);
+    let tokens = moves
+        .iter()
+        .flat_map(|m| m.split_ascii_whitespace())
+        .filter(|t| !crate::cli::opening::is_move_number(t));
+    for (i, tok) in tokens.enumerate() {
+        let m = san_or_uci(g.current(), tok)
+            .map_err(|e| anyhow::anyhow!("move {} ({tok}): {e}", i + 1))?;
+        g.push(m);
+    }
+    Ok(g)
+}
+
+/// A move of `board` in UCI or SAN.
+fn san_or_uci<V: Variant>(board: &Board<V>, text: &str) -> Result<shakmaty::Move, String> {
+    if let Ok(m) = board.parse_uci(text) {
+        return Ok(m);
+    }
+    let san: shakmaty::san::San = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a move (SAN like Nf3, or UCI like g1f3)"))?;
+    san.to_move(board.pos())
+        .map_err(|e| format!("'{text}' is not legal in {}: {e}", board.fen()))
 }
 
 pub struct Perft {
@@ -265,4 +294,35 @@ pub fn eval(variant: VariantKind, fen: Option<String>, kind: &str) -> Result<()>
         bail!("the {} evaluation is for standard chess only", kind.name());
     }
     dispatch(variant, EvalCmd { fen, kind })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kibitz::engine::{Std, Zh};
+
+    /// `--moves` of `analyse` and `tree` take SAN or UCI, with move numbers
+    /// (as `opening --moves` does), and a bad move is named.
+    #[test]
+    fn moves_are_san_or_uci() {
+        let line = |m: &str| vec![m.to_string()];
+        let a = position_from::<Std>(None, &line("1. e4 e5 2. Nf3")).unwrap();
+        let b = position_from::<Std>(None, &["e2e4".into(), "e7e5".into(), "g1f3".into()]).unwrap();
+        assert_eq!(a.current().fen(), b.current().fen());
+        let err = position_from::<Std>(None, &line("e4 Zz9"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("move 2 (Zz9)") && err.contains("SAN like Nf3"),
+            "{err}"
+        );
+        let err = position_from::<Std>(None, &line("e4 e4"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not legal"), "{err}");
+        // Drops in Crazyhouse, in either notation.
+        let zh = position_from::<Zh>(None, &line("e4 d5 exd5 Qxd5 P@e4")).unwrap();
+        let uci = position_from::<Zh>(None, &line("e2e4 d7d5 e4d5 d8d5 P@e4")).unwrap();
+        assert_eq!(zh.current().fen(), uci.current().fen());
+    }
 }

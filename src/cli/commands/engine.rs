@@ -75,7 +75,8 @@ pub enum EngineCmd {
     Analyse {
         #[arg(long)]
         fen: Option<String>,
-        /// UCI moves to play from the position first.
+        /// Moves to play from the position first, in SAN or UCI (`e4 e5 Nf3`,
+        /// `1. e4 e5`, `e2e4 e7e5`).
         #[arg(long, num_args = 1..)]
         moves: Vec<String>,
         #[arg(long, conflicts_with_all = ["movetime", "nodes"])]
@@ -104,7 +105,8 @@ pub enum EngineCmd {
     Tree {
         #[arg(long)]
         fen: Option<String>,
-        /// UCI moves to play from the position first.
+        /// Moves to play from the position first, in SAN or UCI (`e4 e5 Nf3`,
+        /// `1. e4 e5`, `e2e4 e7e5`).
         #[arg(long, num_args = 1..)]
         moves: Vec<String>,
         #[arg(long, default_value_t = 3)]

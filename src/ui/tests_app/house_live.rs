@@ -736,3 +736,36 @@ fn command_line_fen_starts_crazyhouse_and_bughouse_games_there() {
         assert!(e.starts_with("--fen: "), "{e}");
     }
 }
+
+/// A team's messages are its own (issue 50): the opponents' requests to
+/// each other reach their engines and the record, not your Partners box;
+/// your partner's do.
+#[test]
+fn you_hear_your_team_not_the_opponents() {
+    let t0 = Instant::now();
+    let mut a = bughouse(t0);
+    jobs(&mut a);
+    // Black on A (your opponent) asks White on B, its partner, for a queen.
+    let black_a = seat_index(0, Color::Black);
+    a.update(news(&a, black_a, Report::Ptell("++q".into())), t0);
+    let j = jobs(&mut a);
+    assert!(
+        j.contains(&EngineJob::Ptell {
+            seat: seat_index(1, Color::White),
+            text: "++q".into()
+        }),
+        "its partner's engine hears it: {j:?}"
+    );
+    let screen = render(&a, 160, 50);
+    assert!(
+        !screen.contains("a queen") && !screen.contains("++q"),
+        "{screen}"
+    );
+    // Your partner (Black on B) asks you for a knight: shown.
+    a.update(
+        news(&a, seat_index(1, Color::Black), Report::Ptell("++n".into())),
+        t0,
+    );
+    let screen = render(&a, 200, 50);
+    assert!(screen.contains("Partner asks: a knight"), "{screen}");
+}

@@ -19,8 +19,12 @@ pub(super) fn draw_panel(
     area: Rect,
 ) {
     let theme = app.theme();
-    let chat = h.chat_so_far();
     let live = p.map(|p| p.live);
+    // In a game you play, your team's messages only.
+    let mut chat = h.chat_so_far();
+    if let Some(l) = live {
+        chat.retain(|c| l.hears(crate::ui::seats::seat_index(c.from.0, c.from.1)));
+    }
     let standing = live.map(|l| l.standing()).unwrap_or_default();
     let (moves_area, chat_area) = panel_split(area, show, chat.len() + standing.len());
     // The analysis under the moves, when on; else the search of the engine

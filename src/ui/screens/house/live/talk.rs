@@ -80,6 +80,17 @@ impl Partners {
 }
 
 impl Live {
+    /// Whether the person playing hears what the player at `seat` tells
+    /// a partner: a team's messages are its own, as on a chess server
+    /// (with no single person at the table, all are shown).
+    pub fn hears(&self, seat: usize) -> bool {
+        let team = |s: usize| {
+            let (b, c) = seat_of(s);
+            (b == 0) == (c == Color::White)
+        };
+        self.person().is_none_or(|you| team(you) == team(seat))
+    }
+
     /// The partners' standing requests by who asked, each in the FICS
     /// shorthand and in words: ("You (White, A)", [("++n", "needs a
     /// knight")]).
@@ -87,6 +98,9 @@ impl Live {
         let played = self.moves_played();
         let mut out: Vec<(String, Vec<(String, String)>)> = Vec::new();
         for (from, msg, at) in &self.partners.requests {
+            if !self.hears(*from) {
+                continue;
+            }
             if matches!(msg, M::Need(..)) && played >= at + NEED_LAPSES {
                 continue;
             }

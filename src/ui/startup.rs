@@ -256,27 +256,38 @@ pub(super) fn prepare(opts: &Options) -> Result<Prepared> {
         .as_ref()
         .map(|d| config::State::load(&d.join("state.toml")))
         .unwrap_or_default();
+    let config_theme = cfg.theme.clone();
     let mut app = App::new(cfg, themes, data_dir.clone());
     if let Some(l) = &opts.limits {
         app.chess_mut().s.opponent.spec =
             app::parse_limits(l).map_err(|e| anyhow::anyhow!("--limits {l}: {e}"))?;
     }
-    let wanted_theme = opts.theme.clone().or(state.theme.clone());
-    if let Some(name) = wanted_theme {
-        match app
-            .ui
-            .look
-            .themes
-            .iter()
-            .position(|t| t.name.eq_ignore_ascii_case(&name))
-        {
+    let names: Vec<&str> = app.ui.look.themes.iter().map(|t| t.name.as_str()).collect();
+    if let Some(name) = &opts.theme {
+        match theme_index(&names, name) {
             Some(i) => app.ui.look.theme = i,
-            None if opts.theme.is_some() => {
-                let names: Vec<&str> = app.ui.look.themes.iter().map(|t| t.name.as_str()).collect();
-                bail!("no theme '{name}' (have: {})", names.join(", "));
-            }
-            None => {}
+            None => bail!("no theme '{name}' (have: {})", names.join(", ")),
         }
+    } else {
+        let modified =
+            |p: Option<PathBuf>| p.and_then(|p| std::fs::metadata(p).ok()?.modified().ok());
+        let config_newer = match (
+            modified(config_dir.as_ref().map(|d| d.join("config.toml"))),
+            modified(data_dir.as_ref().map(|d| d.join("state.toml"))),
+        ) {
+            (Some(c), Some(s)) => c > s,
+            _ => false,
+        };
+        let (i, said) = pick_theme(
+            &names,
+            config_theme.as_deref(),
+            state.theme.as_deref(),
+            config_newer,
+        );
+        if let Some(i) = i {
+            app.ui.look.theme = i;
+        }
+        warnings.extend(said);
     }
     app.ui.look.flipped = state.flipped;
     app.ui.dirs.samples = samples_dir();
@@ -443,4 +454,93 @@ pub(super) enum Start {
     /// A Crazyhouse or Bughouse game (`true`: a new one, never the offer
     /// to resume).
     House(Box<crate::ui::screens::house::live::LiveSetup>, bool),
+}
+
+/// The theme named `name` (any case).
+fn theme_index(names: &[&str], name: &str) -> Option<usize> {
+    names.iter().position(|n| n.eq_ignore_ascii_case(name))
+}
+
+/// The theme to start with, from `config.toml`'s `theme` and the one last
+/// chosen in the app (`state.toml`): when both name a theme and differ, the
+/// newer choice wins (`config_newer`: the config file was written after the
+/// app's choice). Also what to say: a name that is no theme (with the one
+/// probably meant), and which choice won over the other.
+fn pick_theme(
+    names: &[&str],
+    config: Option<&str>,
+    remembered: Option<&str>,
+    config_newer: bool,
+) -> (Option<usize>, Vec<String>) {
+    let mut said = Vec::new();
+    let from_config = config.and_then(|name| {
+        let i = theme_index(names, name);
+        if i.is_none() {
+            let lower: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
+            let meant =
+                crate::util::nearest(&name.to_lowercase(), lower.iter().map(String::as_str))
+                    .and_then(|m| lower.iter().position(|l| l == m))
+                    .map(|i| format!(" (did you mean {}?)", names[i]))
+                    .unwrap_or_else(|| format!(" (themes: {})", names.join(", ")));
+            said.push(format!("config.toml: theme '{name}' is not a theme{meant}"));
+        }
+        i
+    });
+    let from_app = remembered.and_then(|name| theme_index(names, name));
+    let chosen = match (from_config, from_app) {
+        (Some(c), Some(a)) if c != a => {
+            let (win, lose) = if config_newer { (c, a) } else { (a, c) };
+            said.push(if config_newer {
+                format!(
+                    "Theme {} from config.toml, which is newer than the one chosen in the app ({})",
+                    names[win], names[lose]
+                )
+            } else {
+                format!(
+                    "Theme {}, chosen in the app after config.toml set {} (t changes it)",
+                    names[win], names[lose]
+                )
+            });
+            Some(win)
+        }
+        (c, a) => a.or(c),
+    };
+    (chosen, said)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 50: a theme typo is said with the name meant; a config theme
+    /// and one chosen in the app: the newer wins, and which is said.
+    #[test]
+    fn the_theme_is_the_newer_choice_and_a_typo_is_said() {
+        let names = ["Classic wood", "Dark", "Plain"];
+        let (i, said) = pick_theme(&names, Some("Classic wod"), None, true);
+        assert_eq!(i, None);
+        assert_eq!(
+            said,
+            ["config.toml: theme 'Classic wod' is not a theme (did you mean Classic wood?)"]
+        );
+        let (i, said) = pick_theme(&names, Some("dark"), None, false);
+        assert_eq!((i, said.len()), (Some(1), 0));
+        // Chosen in the app (state.toml) after the config was written.
+        let (i, said) = pick_theme(&names, Some("Dark"), Some("Plain"), false);
+        assert_eq!(i, Some(2));
+        assert!(said[0].contains("Theme Plain, chosen in the app after config.toml set Dark"));
+        // The config edited since: it wins.
+        let (i, said) = pick_theme(&names, Some("Dark"), Some("Plain"), true);
+        assert_eq!(i, Some(1));
+        assert!(said[0].contains("Theme Dark from config.toml"));
+        // Agreeing, or only one: nothing to say.
+        assert_eq!(
+            pick_theme(&names, Some("Dark"), Some("dark"), true),
+            (Some(1), vec![])
+        );
+        assert_eq!(
+            pick_theme(&names, None, Some("Plain"), true),
+            (Some(2), vec![])
+        );
+    }
 }

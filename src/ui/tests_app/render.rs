@@ -329,3 +329,46 @@ fn a_resize_storm_down_to_one_cell_never_panics() {
         assert!(!render(a, 100, 32).trim().is_empty(), "{name}");
     }
 }
+
+/// Every footer keeps its help and quit keys (and a replay's way back) at
+/// any width; the other keys go from the end (issue 50: at 80 columns the
+/// replay lost `? help` and `q quit`, the Bughouse game `q quit`).
+#[test]
+fn every_footer_keeps_help_and_quit() {
+    let t = Instant::now();
+    let mut game = app();
+    game.start_game(setup(WHITE, None, None), t);
+    let replay = super::replay::replaying(super::replay::OPERA, None, t);
+    let house = super::house_live::bughouse(t);
+    let mut house_replay = app();
+    let games = crate::ui::screens::house::file::read(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games/bughouse-sample.bpgn"),
+        crate::ui::screens::house::file::Kind::Bughouse,
+    )
+    .expect("the sample");
+    house_replay.show_house(
+        crate::ui::screens::house::HouseReplay::new(None, games, 0),
+        t,
+    );
+    let screens = [
+        ("game", &game, false),
+        ("replay", &replay, true),
+        ("bughouse", &house, false),
+        ("bughouse file", &house_replay, true),
+    ];
+    for (name, a, back) in screens {
+        for (w, h) in [(80, 24), (100, 30), (120, 40), (160, 50)] {
+            let screen = render(a, w, h);
+            let footer = screen.lines().last().unwrap_or_default();
+            assert!(
+                footer.contains("? help") && footer.contains("q quit"),
+                "{name} at {w}x{h}: {footer}"
+            );
+            if back {
+                assert!(footer.contains("Esc back"), "{name} at {w}x{h}: {footer}");
+            }
+            // Whole words: nothing cut at the edge.
+            assert!(!footer.trim_end().ends_with("Esc b"), "{name}: {footer}");
+        }
+    }
+}

@@ -23,6 +23,38 @@ pub(crate) fn block<'a>(title: &'a str, theme: &Theme) -> Block<'a> {
         ))
 }
 
+/// A footer of keys, `spans` in pairs (the key, then " label  "), fitted to
+/// `width`: the keys every screen keeps (help, quit, back) stay, and the
+/// others go from the end until it fits (the help lists them all).
+pub(crate) fn fit_footer(spans: Vec<Span<'_>>, width: u16) -> ratatui::text::Line<'_> {
+    let kept = |label: &Span<'_>| {
+        let l = label.content.trim();
+        l == "help" || l == "quit" || l.starts_with("back")
+    };
+    let mut pairs: Vec<(Span<'_>, Span<'_>)> = Vec::new();
+    let mut it = spans.into_iter();
+    while let (Some(k), Some(l)) = (it.next(), it.next()) {
+        pairs.push((k, l));
+    }
+    let len = |p: &[(Span<'_>, Span<'_>)]| {
+        p.iter()
+            .map(|(k, l)| k.content.chars().count() + l.content.chars().count())
+            .sum::<usize>()
+    };
+    while len(&pairs) > usize::from(width) {
+        let Some(i) = pairs.iter().rposition(|(_, l)| !kept(l)) else {
+            break;
+        };
+        pairs.remove(i);
+    }
+    ratatui::text::Line::from(
+        pairs
+            .into_iter()
+            .flat_map(|(k, l)| [k, l])
+            .collect::<Vec<_>>(),
+    )
+}
+
 /// `s` cut to `w` characters, with an ellipsis when cut.
 pub(crate) fn fit(s: &str, w: usize) -> String {
     if s.chars().count() <= w {

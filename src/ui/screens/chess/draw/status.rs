@@ -137,7 +137,8 @@ pub(crate) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
         ));
         spans.push(Span::styled(" pause", Style::default().fg(theme.dim)));
     }
-    Paragraph::new(vec![Line::from(""), Line::from(spans)]).render_ref(area, buf);
+    let footer = crate::ui::view::widgets::fit_footer(spans, area.width);
+    Paragraph::new(vec![Line::from(""), footer]).render_ref(area, buf);
     draw_status_message(buf, theme, line1, area);
 }
 
@@ -211,7 +212,8 @@ fn draw_replay_status(buf: &mut Buffer, app: &ChessView<'_>, line1: Line, area: 
     }
     spans.push(Span::styled("Esc", key));
     spans.push(Span::styled(" back", dim));
-    Paragraph::new(vec![Line::from(""), Line::from(spans)]).render_ref(area, buf);
+    let footer = crate::ui::view::widgets::fit_footer(spans, area.width);
+    Paragraph::new(vec![Line::from(""), footer]).render_ref(area, buf);
     draw_status_message(buf, theme, line1, area);
 }
 

@@ -101,7 +101,8 @@ pub(super) fn draw_house_status(
     spans.push(Span::styled(" back  ", dim));
     spans.push(Span::styled(key_label(app, Action::Quit), key));
     spans.push(Span::styled(" quit", dim));
-    Paragraph::new(Line::from(spans)).render_ref(Rect::new(area.x, area.y + 1, area.width, 1), buf);
+    let footer = crate::ui::view::widgets::fit_footer(spans, area.width);
+    Paragraph::new(footer).render_ref(Rect::new(area.x, area.y + 1, area.width, 1), buf);
 }
 
 /// The status lines of a game being played: the move being typed, news,
@@ -199,5 +200,6 @@ fn draw_live_status(
         push(key_label(app, Action::Cancel), "back");
     }
     push(key_label(app, Action::Quit), "quit");
-    Paragraph::new(Line::from(spans)).render_ref(Rect::new(area.x, area.y + 1, area.width, 1), buf);
+    let footer = crate::ui::view::widgets::fit_footer(spans, area.width);
+    Paragraph::new(footer).render_ref(Rect::new(area.x, area.y + 1, area.width, 1), buf);
 }

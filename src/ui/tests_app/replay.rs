@@ -447,6 +447,9 @@ fn the_file_picker_says_why_nothing_opened() {
                 .map(|s| s.text.clone())
                 .unwrap_or_default();
         assert!(status.contains(&said), "{typed}: {status}");
+        // In sight below the picker, at 80x24 too.
+        let screen = render(&a, 80, 24);
+        assert!(screen.contains(&said[..said.len().min(30)]), "{screen}");
         key(&mut a, KeyCode::Esc, now);
     }
 }

@@ -10,7 +10,9 @@ use crate::ui::state::Opening;
 pub(crate) fn draw_files(buf: &mut Buffer, app: &Shared, p: &FilePicker, area: Rect) {
     let theme = app.theme();
     let w = area.width.saturating_sub(4).min(90);
-    let h = area.height.saturating_sub(2).min(30);
+    // The status lines stay in sight below it: why Enter opened nothing
+    // is said there.
+    let h = area.height.saturating_sub(5).min(30);
     let inner = popup(buf, area, w, h, "Open a game file", theme);
     if inner.height < 4 {
         return;

@@ -213,7 +213,18 @@ fn info_strip(
     let room = name_end.saturating_sub(area.x);
     if let Some(p) = show.players.get(b) {
         let name = &p[usize::from(color == Color::Black)];
-        let fitted = crate::ui::text::fit_name(name, usize::from(room.saturating_sub(used)));
+        // In a Bughouse game you play, whose side each is: "Partner: Kibitz
+        // level 4" and "Opponent: ..." (the same names otherwise).
+        let role = live
+            .filter(|l| l.boards() == 2 && l.human_seats().len() == 1)
+            .map(|l| l.short_name(b, color))
+            .filter(|r| r != "You");
+        let name = match role {
+            Some(r) => format!("{}: {name}", r.split(' ').next().unwrap_or(&r)),
+            None => name.clone(),
+        };
+        let fitted =
+            crate::ui::text::fit_name(&name, usize::from(room.saturating_sub(used))).to_string();
         left.push(Span::styled(fitted, if to_move { bold } else { dim }));
     }
     buf.set_line(area.x, y, &Line::from(left), room);

@@ -188,7 +188,7 @@ impl Live {
     }
 
     /// A player's name from the record ("Kibitz level 2").
-    pub(super) fn player_name(&self, b: usize, c: Color) -> Option<String> {
+    pub fn player_name(&self, b: usize, c: Color) -> Option<String> {
         let tag = match (self.boards(), b, c) {
             (2, 0, Color::White) => "WhiteA",
             (2, 0, Color::Black) => "BlackA",

@@ -79,10 +79,18 @@ impl House<'_> {
             Some(l) if l.boards() == 2 => match first_human {
                 Some(s) => {
                     let (b, c) = seat_of(s);
+                    let side = |c: Color| if c == Color::White { "White" } else { "Black" };
+                    let board = |b: usize| if b == 0 { 'A' } else { 'B' };
+                    let partner = l
+                        .player_name(1 - b, !c)
+                        .map_or(String::new(), |n| format!(", {n},"));
                     format!(
-                        "Bughouse: you play {}; your partner plays {}. Type moves (e4, N@f3) or pick them; m sends a message.",
-                        l.seat_name(b, c),
-                        l.seat_name(1 - b, !c)
+                        "Bughouse: you play {} on board {}; your partner{partner} plays {} on {}. \
+                         Type moves (e4, N@f3) or pick them; m sends a message.",
+                        side(c),
+                        board(b),
+                        side(!c),
+                        board(1 - b)
                     )
                 }
                 None => "Bughouse: four engines play; q quits.".to_string(),

@@ -469,67 +469,76 @@ impl<T: Task> Chess<'_, T> {
                 best,
                 score,
                 pv,
-            } => {
-                let Some(pos) = self.s.pending.iter().position(|p| p.1 == id) else {
-                    return; // a cancelled request
-                };
-                self.s.pending.remove(pos);
-                self.s.search.thinking = !self.s.pending.is_empty();
-                self.s.search.progress = None;
-                if let (Some(s), Some(b)) = (score, self.s.search.board.clone()) {
-                    self.note_eval(self.s.search.ply, &b, s);
+            } => self.on_search_done(id, purpose, (best, score, pv), now),
+        }
+    }
+
+    /// A search of this game's ended: the engine's move played (or held
+    /// until due), the hint shown, a check judged, an analysis finished.
+    fn on_search_done(
+        &mut self,
+        id: u64,
+        purpose: Purpose,
+        (best, score, pv): (Option<Move>, Option<Score>, Vec<Move>),
+        now: Instant,
+    ) {
+        let Some(pos) = self.s.pending.iter().position(|p| p.1 == id) else {
+            return; // a cancelled request
+        };
+        self.s.pending.remove(pos);
+        self.s.search.thinking = !self.s.pending.is_empty();
+        self.s.search.progress = None;
+        if let (Some(s), Some(b)) = (score, self.s.search.board.clone()) {
+            self.note_eval(self.s.search.ply, &b, s);
+        }
+        match purpose {
+            // An analysis that ends by itself (a mate found, the depth
+            // limit) is not started again for this position.
+            Purpose::Analysis => self.s.analysis.done = self.s.analysis.running,
+            Purpose::Check => T::checked(self, id, score, now),
+            Purpose::Hint => {
+                if let Some(mv) = best {
+                    let board = self.board().clone();
+                    let line_san = san_line(&board, &pv, 6);
+                    self.s.hint = Some(Hint {
+                        mv,
+                        line: pv,
+                        score,
+                        ply: self.s.game.moves().len(),
+                    });
+                    let s = score
+                        .map(|s| format!(" ({})", score_text(s)))
+                        .unwrap_or_default();
+                    self.ui
+                        .info(format!("Hint: {}{s}   line: {line_san}", board.san(mv)));
                 }
-                match purpose {
-                    // An analysis that ends by itself (a mate found, the
-                    // depth limit) is not started again for this position.
-                    Purpose::Analysis => self.s.analysis.done = self.s.analysis.running,
-                    Purpose::Check => T::checked(self, id, score, now),
-                    Purpose::Hint => {
-                        if let Some(mv) = best {
-                            let board = self.board().clone();
-                            let line_san = san_line(&board, &pv, 6);
-                            self.s.hint = Some(Hint {
-                                mv,
-                                line: pv,
-                                score,
-                                ply: self.s.game.moves().len(),
+            }
+            Purpose::Move => {
+                if let Some(s) = score {
+                    self.s.opponent.score = Some(s);
+                }
+                if self.is_over() || self.s.paused {
+                    return;
+                }
+                match best {
+                    Some(m) if self.board().is_legal(m) => {
+                        // Watching two engines without a clock: give each
+                        // move time to be seen.
+                        let watch = self
+                            .s
+                            .last_move_at
+                            .map(|t| t + self.ui.config.watch_delay)
+                            .filter(|_| {
+                                self.s.mode == Mode::EngineVsEngine && self.s.clocks.is_none()
                             });
-                            let s = score
-                                .map(|s| format!(" ({})", score_text(s)))
-                                .unwrap_or_default();
-                            self.ui
-                                .info(format!("Hint: {}{s}   line: {line_san}", board.san(mv)));
+                        // With a clock: a player's time (paced).
+                        match watch.max(self.paced_move(now)) {
+                            Some(due) if now < due => self.s.opponent.hold(m, due),
+                            _ => self.play(m, now),
                         }
                     }
-                    Purpose::Move => {
-                        if let Some(s) = score {
-                            self.s.opponent.score = Some(s);
-                        }
-                        if self.is_over() || self.s.paused {
-                            return;
-                        }
-                        match best {
-                            Some(m) if self.board().is_legal(m) => {
-                                // Watching two engines without a clock: give
-                                // each move time to be seen.
-                                let watch = self
-                                    .s
-                                    .last_move_at
-                                    .map(|t| t + self.ui.config.watch_delay)
-                                    .filter(|_| {
-                                        self.s.mode == Mode::EngineVsEngine
-                                            && self.s.clocks.is_none()
-                                    });
-                                // With a clock: a player's time (paced).
-                                match watch.max(self.paced_move(now)) {
-                                    Some(due) if now < due => self.s.opponent.hold(m, due),
-                                    _ => self.play(m, now),
-                                }
-                            }
-                            Some(m) => self.illegal_engine_move(&Board::uci(m), now),
-                            None => {}
-                        }
-                    }
+                    Some(m) => self.illegal_engine_move(&Board::uci(m), now),
+                    None => {}
                 }
             }
         }

@@ -161,7 +161,7 @@ fn explorer(c: &mut Criterion) {
     let Some(kibitz::ui::screens::explorer::Request::Record { id, .. }) = Some(ex.start(1)) else {
         unreachable!()
     };
-    ex.recorded(id, rec);
+    let _ = ex.recorded(id, rec, &mut 1);
     a.show_explorer(ex, Instant::now());
     let area = Rect::new(0, 0, 160, 50);
     let mut buf = Buffer::empty(area);

@@ -13,7 +13,7 @@
 use super::explain::{self, Evidence};
 pub use super::judgement::{BLUNDER, INACCURACY, Judgement, MISTAKE};
 use super::movetree::{MoveTree, NodeId};
-use crate::engine::{Board, Engine, EngineOptions, GamePosition, Limits, NoObserver, Score};
+use crate::engine::{Board, Depth, Engine, EngineOptions, GamePosition, Limits, NoObserver, Score};
 use shakmaty::{Color, Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -43,6 +43,9 @@ pub struct MoveReview {
     /// Its principal variation, the best move first, at most
     /// [`MAX_BEST_LINE`] plies.
     pub best_line: Vec<Move>,
+    /// The depth the search of the position before finished (0 when the
+    /// rules decided it): how far `best_line` was looked into.
+    pub depth: Depth,
     /// `None` for a good move and always when the move was the best one.
     pub judgement: Option<Judgement>,
     /// The drop in the mover's winning chance, 0..1.
@@ -107,6 +110,8 @@ struct Eval {
     score: Score,
     best: Option<Move>,
     pv: Vec<Move>,
+    /// The depth its search finished (0 when the rules decided).
+    depth: Depth,
 }
 
 /// An engine set up for reviews: one per thread, reusable for many games.
@@ -205,6 +210,7 @@ impl Reviewer {
                 after: after.score,
                 best: before.best,
                 best_line,
+                depth: before.depth,
                 judgement,
                 loss,
                 reason,
@@ -230,6 +236,7 @@ impl Reviewer {
                 score: white_view(score, turn),
                 best: None,
                 pv: Vec::new(),
+                depth: 0,
             })
         };
         if chess.legal_moves().is_empty() {
@@ -267,6 +274,7 @@ impl Reviewer {
             score: white_view(report.result.score, turn),
             best,
             pv,
+            depth: report.result.depth,
         })
     }
 }

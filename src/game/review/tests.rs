@@ -208,6 +208,7 @@ fn review_comments_are_recognised_with_and_without_reasons() {
         after: Score(-60),
         best: Some(e4),
         best_line: vec![e4],
+        depth: 10,
         judgement: Some(Judgement::Inaccuracy),
         loss: 0.06,
         reason: Some("1.e4 was better (+0.40); after 1.a4 the position is -0.60".into()),

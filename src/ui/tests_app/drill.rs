@@ -140,6 +140,7 @@ fn reviewed_opera(now: Instant) -> App {
         after: Score(400),
         best: Some(best),
         best_line: vec![best],
+        depth: 10,
         judgement: Some(Judgement::Blunder),
         loss: 0.4,
         reason: Some("allows 12.O-O-O, pinning the knight".into()),

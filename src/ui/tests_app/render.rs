@@ -372,3 +372,67 @@ fn every_footer_keeps_help_and_quit() {
         }
     }
 }
+
+/// The explorer at 80x24 and 160x50: a row per move searched (at 80
+/// columns without the window, which the details show), its verdict line
+/// whole, and the help and back keys in the footer (issue 50: at 80x24
+/// every row wrapped onto two lines and the footer was cut).
+#[test]
+fn the_explorer_fits_a_row_per_move_at_80_columns() {
+    use crate::engine::tree::{DEFAULT_NODE_CAP, record};
+    use crate::ui::screens::explorer::{Explorer, Request, Verdict};
+    let t = Instant::now();
+    let board =
+        Board::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+            .unwrap();
+    let nc3 = board.parse_uci("b1c3").unwrap();
+    let pos = crate::engine::GamePosition::new(board);
+    let mut ex = Explorer::new(pos.clone(), 4, Default::default(), DEFAULT_NODE_CAP);
+    ex.verdict = Some(Verdict::new(
+        "the review",
+        nc3,
+        crate::engine::Score(25),
+        12,
+    ));
+    let Request::Record { id, features, .. } = ex.start(1) else {
+        panic!("a recording")
+    };
+    let rec = record(&pos, 4, features, Default::default(), DEFAULT_NODE_CAP);
+    assert!(
+        ex.recorded(id, rec, &mut 1).is_none(),
+        "it agrees at depth 4"
+    );
+    let mut a = app();
+    a.show_explorer(ex, t);
+    for (w, h) in [(80, 24), (160, 50)] {
+        let screen = render(&a, w, h);
+        let rows: Vec<&str> = screen.lines().collect();
+        let first = rows
+            .iter()
+            .find(|l| l.contains("  1. Nc3"))
+            .unwrap_or_else(|| panic!("{w}x{h}: no row for Nc3\n{screen}"));
+        assert!(
+            first.contains("exact PV") || first.contains("exact  PV"),
+            "{w}x{h}: {first}"
+        );
+        let second = rows
+            .iter()
+            .find(|l| l.contains("  2. "))
+            .expect("a second move");
+        assert!(
+            second.contains("upper") || second.contains("lower"),
+            "{w}x{h}: {second}"
+        );
+        let joined = screen.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            joined.contains("Depth 4 agrees with the review: Nc3 +0.")
+                && joined.contains("(+0.25 at depth 12)."),
+            "{w}x{h}:\n{screen}"
+        );
+        let footer = rows.last().copied().unwrap_or_default();
+        assert!(
+            footer.contains("? help") && footer.contains("q back"),
+            "{w}x{h}: {footer}"
+        );
+    }
+}

@@ -60,6 +60,7 @@ fn review_marks_moves_and_export_writes_them() {
         after: Score(400),
         best: Some(best),
         best_line: vec![best],
+        depth: 10,
         judgement: Some(Judgement::Blunder),
         loss: 0.4,
         reason: Some("allows 12.Bxd7+ Nxd7 13.Qb8+ Nxb8 14.Rd8# mate".to_string()),
@@ -311,6 +312,7 @@ fn the_refutation_key_explores_the_search_after_a_mistake() {
             after: Score(400),
             best: Some(kd8),
             best_line: vec![kd8],
+            depth: 10,
             judgement: Some(Judgement::Blunder),
             loss: 0.4,
             reason: Some("allows 12.Bxd7+".into()),
@@ -321,6 +323,7 @@ fn the_refutation_key_explores_the_search_after_a_mistake() {
             after: Score(380),
             best: Some(bxd7),
             best_line: vec![bxd7],
+            depth: 10,
             judgement: None,
             loss: 0.01,
             reason: None,
@@ -350,7 +353,10 @@ fn the_refutation_key_explores_the_search_after_a_mistake() {
     shift(&mut a, 'X', now);
     let ex = a.explorer().expect("the explorer is open");
     assert_eq!(ex.pos.current().fen(), board_at(22).fen());
-    assert_eq!(ex.focus, Some(bxd7));
+    assert_eq!(
+        ex.verdict.as_ref().map(|v| (v.best, v.depth)),
+        Some((bxd7, 10))
+    );
     assert!(
         a.ui.status
             .as_ref()
@@ -358,7 +364,10 @@ fn the_refutation_key_explores_the_search_after_a_mistake() {
         "{:?}",
         a.ui.status
     );
-    let Some(Effect::Explorer(crate::ui::screens::explorer::AnyRequest::Chess(
+    // Recorded as the runtime does it, deeper while the tree disagrees.
+    let mut effects = a.take_effects();
+    let mut depths = Vec::new();
+    while let Some(Effect::Explorer(crate::ui::screens::explorer::AnyRequest::Chess(
         crate::ui::screens::explorer::Request::Record {
             id,
             pos,
@@ -366,23 +375,32 @@ fn the_refutation_key_explores_the_search_after_a_mistake() {
             features,
             cap,
         },
-    ))) = a
-        .take_effects()
+    ))) = effects
         .into_iter()
         .find(|e| matches!(e, Effect::Explorer(_)))
-    else {
-        panic!("a recording is asked for")
-    };
-    let rec = crate::engine::tree::record(&pos, depth, features, Default::default(), cap);
-    a.update(
-        Msg::TreeRecorded {
-            id,
-            recording: crate::ui::screens::explorer::AnyRecording::Chess(Box::new(rec)),
-        },
-        now,
-    );
+    {
+        depths.push(depth);
+        let rec = crate::engine::tree::record(&pos, depth, features, Default::default(), cap);
+        a.update(
+            Msg::TreeRecorded {
+                id,
+                recording: crate::ui::screens::explorer::AnyRecording::Chess(Box::new(rec)),
+            },
+            now,
+        );
+        effects = a.take_effects();
+    }
+    // This review is made up: Morphy's 12.Rd1 is best, the tree keeps
+    // it up to the review's depth and then says why they differ.
+    assert_eq!(depths, (4..=10).collect::<Vec<_>>());
     let ex = a.explorer().expect("still open");
     let tree = ex.tree().expect("recorded");
     let chosen = ex.selected_child().map(|c| tree.node(c).mv);
+    let words = ex.verdict_words().expect("a verdict");
+    assert!(
+        words.starts_with("Depth 10 prefers Rd1")
+            && words.contains("the review's Bxd7+ (+4.00 at depth 10): Bxd7+ scores at most"),
+        "{words}"
+    );
     assert_eq!(chosen, Some(Some(bxd7)), "the refutation is selected");
 }

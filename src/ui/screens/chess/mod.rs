@@ -129,8 +129,13 @@ impl<T: Task> Chess<'_, T> {
         self.open_explorer_at(depth, None);
     }
 
-    /// [`Chess::open_explorer`] with a root move to select once recorded.
-    pub(super) fn open_explorer_at(&mut self, depth: crate::engine::Depth, focus: Option<Move>) {
+    /// [`Chess::open_explorer`] with a longer search's verdict on the
+    /// position, which the explorer records deeper to show.
+    pub(super) fn open_explorer_at(
+        &mut self,
+        depth: crate::engine::Depth,
+        verdict: Option<crate::ui::screens::explorer::Verdict>,
+    ) {
         let mut pos = crate::engine::GamePosition::new(self.s.game.start().clone());
         for &m in self.s.game.moves() {
             pos.push(m);
@@ -146,7 +151,7 @@ impl<T: Task> Chess<'_, T> {
             crate::engine::Features::default(),
             crate::engine::tree::DEFAULT_NODE_CAP,
         );
-        ex.focus = focus;
+        ex.verdict = verdict;
         crate::ui::screens::explorer::open(self.ui, ex, false);
     }
 

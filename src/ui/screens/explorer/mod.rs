@@ -12,9 +12,15 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use shakmaty::Move;
 use std::time::Duration;
 
+mod any;
 pub mod draw;
 mod screen;
+
+pub use any::{AnyExplorer, AnyRecording, AnyRequest};
+mod verdict;
 mod words;
+
+pub use verdict::Verdict;
 
 pub use screen::{ExplorerScreen, open, open_any};
 
@@ -113,12 +119,22 @@ pub const COMPARE_KEYS: &[KeyRow] = &[
     (&[KeyCode::Char('q')], "q", "back"),
 ];
 
-/// The footer line of a key table.
-pub fn footer(rows: &[KeyRow]) -> String {
-    rows.iter()
-        .map(|(_, label, what)| format!("{label} {what}"))
-        .collect::<Vec<_>>()
-        .join("  ")
+/// The footer of a key table as key and label spans for
+/// [`fit_footer`](crate::ui::view::widgets::fit_footer), `? help` first.
+pub fn footer_spans(
+    rows: &[KeyRow],
+    style: ratatui::style::Style,
+) -> Vec<ratatui::text::Span<'static>> {
+    let help: KeyRow = (&[KeyCode::Char('?')], "?", "help");
+    std::iter::once(&help)
+        .chain(rows)
+        .flat_map(|(_, label, what)| {
+            [
+                ratatui::text::Span::styled(format!("{label} "), style),
+                ratatui::text::Span::styled(format!("{what}  "), style),
+            ]
+        })
+        .collect()
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -176,101 +192,6 @@ pub enum Request<V: Variant = Std> {
     Close,
 }
 
-/// An explorer of a position of any variant: the explorer screen holds
-/// one, and its work and results travel as [`AnyRequest`] and
-/// [`AnyRecording`].
-pub enum AnyExplorer {
-    Chess(Box<Explorer<Std>>),
-    Zh(Box<Explorer<crate::engine::Zh>>),
-    Bug(Box<Explorer<crate::engine::Bug>>),
-}
-
-/// Work for an [`AnyExplorer`].
-#[derive(Clone, Debug)]
-pub enum AnyRequest {
-    Chess(Request<Std>),
-    Zh(Request<crate::engine::Zh>),
-    Bug(Request<crate::engine::Bug>),
-}
-
-/// A recording for an [`AnyExplorer`].
-#[derive(Clone, Debug)]
-pub enum AnyRecording {
-    Chess(Box<Recording<Std>>),
-    Zh(Box<Recording<crate::engine::Zh>>),
-    Bug(Box<Recording<crate::engine::Bug>>),
-}
-
-/// Runs `$body` with `$e` bound to the explorer of whichever variant.
-macro_rules! with_explorer {
-    ($any:expr, $e:ident => $body:expr) => {
-        match $any {
-            AnyExplorer::Chess($e) => $body,
-            AnyExplorer::Zh($e) => $body,
-            AnyExplorer::Bug($e) => $body,
-        }
-    };
-}
-
-impl AnyExplorer {
-    /// A key: the work it asks for.
-    pub fn key(&mut self, k: KeyEvent, next_id: &mut u64) -> Option<AnyRequest> {
-        match self {
-            AnyExplorer::Chess(e) => e.key(k, next_id).map(AnyRequest::Chess),
-            AnyExplorer::Zh(e) => e.key(k, next_id).map(AnyRequest::Zh),
-            AnyExplorer::Bug(e) => e.key(k, next_id).map(AnyRequest::Bug),
-        }
-    }
-
-    /// The first recording to ask for.
-    pub fn start(&mut self, id: u64) -> AnyRequest {
-        match self {
-            AnyExplorer::Chess(e) => AnyRequest::Chess(e.start(id)),
-            AnyExplorer::Zh(e) => AnyRequest::Zh(e.start(id)),
-            AnyExplorer::Bug(e) => AnyRequest::Bug(e.start(id)),
-        }
-    }
-
-    pub fn recorded(&mut self, id: u64, rec: AnyRecording) {
-        match (self, rec) {
-            (AnyExplorer::Chess(e), AnyRecording::Chess(r)) => e.recorded(id, *r),
-            (AnyExplorer::Zh(e), AnyRecording::Zh(r)) => e.recorded(id, *r),
-            (AnyExplorer::Bug(e), AnyRecording::Bug(r)) => e.recorded(id, *r),
-            _ => {}
-        }
-    }
-
-    pub fn compared(&mut self, id: u64, row: usize, result: CompareResult) {
-        with_explorer!(self, e => e.compared(id, row, result))
-    }
-
-    /// The app started on this explorer: leaving it quits.
-    pub fn standalone(&self) -> bool {
-        with_explorer!(self, e => e.standalone)
-    }
-
-    /// Work to stop what this explorer asked for.
-    pub fn cancel(&self) -> AnyRequest {
-        match self {
-            AnyExplorer::Chess(_) => AnyRequest::Chess(Request::Cancel),
-            AnyExplorer::Zh(_) => AnyRequest::Zh(Request::Cancel),
-            AnyExplorer::Bug(_) => AnyRequest::Bug(Request::Cancel),
-        }
-    }
-}
-
-impl AnyRequest {
-    /// Whether this asks to leave the explorer.
-    pub fn is_close(&self) -> bool {
-        matches!(
-            self,
-            AnyRequest::Chess(Request::Close)
-                | AnyRequest::Zh(Request::Close)
-                | AnyRequest::Bug(Request::Close)
-        )
-    }
-}
-
 pub struct Explorer<V: Variant = Std> {
     pub pos: GamePosition<V>,
     pub depth: Depth,
@@ -289,10 +210,10 @@ pub struct Explorer<V: Variant = Std> {
     /// Opened by `kibitz tree`: leaving the explorer quits.
     pub standalone: bool,
     pub note: Option<String>,
-    /// A root move to select when the recording arrives instead of the
-    /// search's best (the review's refutation, which a shallower recording
-    /// may not rank first).
-    pub focus: Option<Move>,
+    /// A longer search's verdict (the review's refutation): its move is
+    /// selected when a recording arrives, the recording deepens until it
+    /// agrees, and the screen says whether it does.
+    pub verdict: Option<Verdict>,
 }
 
 impl<V: Variant> Explorer<V> {
@@ -312,7 +233,7 @@ impl<V: Variant> Explorer<V> {
             compare: Vec::new(),
             standalone: false,
             note: None,
-            focus: None,
+            verdict: None,
         }
     }
 
@@ -335,24 +256,32 @@ impl<V: Variant> Explorer<V> {
         self.recording.as_ref().map(|r| &r.tree)
     }
 
-    /// A recording arrived.
-    pub fn recorded(&mut self, id: u64, rec: Recording<V>) {
+    /// A recording arrived: the next one to ask for, if any (a deeper one
+    /// while the tree disagrees with its [`Verdict`]).
+    pub fn recorded(
+        &mut self,
+        id: u64,
+        rec: Recording<V>,
+        next_id: &mut u64,
+    ) -> Option<Request<V>> {
         if id != self.job {
-            return;
+            return None;
         }
+        let focus = self.verdict.as_ref().map(|v| v.best);
         self.node = rec.tree.root().unwrap_or(0);
         let focused = rec.tree.root().and_then(|r| {
             rec.tree
                 .node(r)
                 .children
                 .iter()
-                .position(|&c| self.focus.is_some() && rec.tree.node(c).mv == self.focus)
+                .position(|&c| focus.is_some() && rec.tree.node(c).mv == focus)
         });
         self.selected = focused
             .or_else(|| rec.tree.root().and_then(|r| rec.tree.node(r).best))
             .unwrap_or(0);
         self.step = 0;
         self.recording = Some(rec);
+        self.chase_verdict(next_id)
     }
 
     /// A comparison row finished.
@@ -418,6 +347,10 @@ impl<V: Variant> Explorer<V> {
     }
 
     fn change_depth(&mut self, delta: Depth, next_id: &mut u64) -> Option<Request<V>> {
+        // The depth is the user's now.
+        if let Some(v) = &mut self.verdict {
+            v.chasing = false;
+        }
         let d = (self.depth + delta).clamp(MIN_DEPTH, MAX_DEPTH);
         if d == self.depth {
             self.note = Some(format!("Depth stays {d} ({MIN_DEPTH} to {MAX_DEPTH})."));

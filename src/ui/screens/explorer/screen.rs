@@ -46,9 +46,13 @@ impl Screen for ExplorerScreen {
         }
     }
 
-    fn message(&mut self, _ui: &mut Shared, msg: Msg, _now: Instant) -> Option<Msg> {
+    fn message(&mut self, ui: &mut Shared, msg: Msg, _now: Instant) -> Option<Msg> {
         match msg {
-            Msg::TreeRecorded { id, recording } => self.ex.recorded(id, recording),
+            Msg::TreeRecorded { id, recording } => {
+                if let Some(next) = self.ex.recorded(id, recording, &mut ui.next_id) {
+                    ui.effects.push(Effect::Explorer(next));
+                }
+            }
             Msg::Compared { id, row, result } => self.ex.compared(id, row, result),
             other => return Some(other),
         }

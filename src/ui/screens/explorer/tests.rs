@@ -25,7 +25,7 @@ fn explorer(fen: &str, depth: Depth) -> (Explorer, u64) {
     };
     assert_eq!(d, depth);
     let rec = record(&pos, d, features, EngineOptions::default(), cap);
-    ex.recorded(rid, rec);
+    assert!(ex.recorded(rid, rec, &mut id).is_none());
     id += 1;
     (ex, id)
 }
@@ -344,7 +344,14 @@ fn every_key_in_the_footer_acts_with_one_press() {
             }
         }
     }
-    assert!(footer(BROWSE_KEYS).contains("p next PV move"));
+    let text: String = footer_spans(BROWSE_KEYS, Default::default())
+        .iter()
+        .map(|s| s.content.to_string())
+        .collect();
+    assert!(
+        text.starts_with("? help  ") && text.contains("p next PV move"),
+        "{text}"
+    );
 }
 
 /// A node evaluated lazily says so, and its stand pat says it is the
@@ -393,5 +400,104 @@ fn lazy_evaluation_has_its_own_words() {
             .chain(&cut)
             .all(|w| !w.contains("static evaluation")),
         "{low:?}"
+    );
+}
+
+/// An explorer of `fen` at `depth` with `verdict`, its recordings done as
+/// the runtime does them until it asks for no more: the depths recorded.
+fn chase(fen: &str, depth: Depth, verdict: Verdict) -> (Explorer, Vec<Depth>) {
+    let pos = GamePosition::new(Board::from_fen(fen).unwrap());
+    let mut ex = Explorer::new(pos, depth, Features::default(), DEFAULT_NODE_CAP);
+    ex.verdict = Some(verdict);
+    let mut id = 1;
+    let mut next = Some(ex.start(id));
+    let mut depths = Vec::new();
+    while let Some(Request::Record {
+        id: rid,
+        pos,
+        depth,
+        features,
+        cap,
+    }) = next
+    {
+        depths.push(depth);
+        let rec = record(&pos, depth, features, EngineOptions::default(), cap);
+        next = ex.recorded(rid, rec, &mut id);
+    }
+    (ex, depths)
+}
+
+fn italian_move(uci: &str) -> Move {
+    Board::from_fen(ITALIAN).unwrap().parse_uci(uci).unwrap()
+}
+
+#[test]
+fn opened_with_a_verdict_it_records_deeper_until_it_agrees() {
+    // Depths 1 and 2 prefer d3; from depth 3 the search plays Nc3, as a
+    // review searching depth 9 did.
+    let nc3 = italian_move("b1c3");
+    let (ex, depths) = chase(
+        ITALIAN,
+        1,
+        Verdict::new("the review", nc3, crate::engine::Score(25), 9),
+    );
+    assert_eq!(depths, [1, 2, 3]);
+    let t = ex.tree().unwrap();
+    assert_eq!(ex.selected_child().map(|c| t.node(c).mv), Some(Some(nc3)));
+    let words = ex.verdict_words().unwrap();
+    assert!(
+        words.starts_with("Depth 3 agrees with the review: Nc3 +0.")
+            && words.ends_with("(+0.25 at depth 9)."),
+        "{words}"
+    );
+}
+
+#[test]
+fn a_verdict_the_tree_never_reaches_is_explained_and_stays_selected() {
+    // A review that liked a3 at depth 4: the tree goes to depth 4, keeps
+    // Nc3, selects a3 and says what it scores here, and why they differ.
+    let a3 = italian_move("a2a3");
+    let (ex, depths) = chase(
+        ITALIAN,
+        2,
+        Verdict::new("the review", a3, crate::engine::Score(30), 4),
+    );
+    assert_eq!(depths, [2, 3, 4]);
+    let t = ex.tree().unwrap();
+    assert_eq!(ex.selected_child().map(|c| t.node(c).mv), Some(Some(a3)));
+    let words = ex.verdict_words().unwrap();
+    assert!(
+        words.starts_with("Depth 4 prefers Nc3 +0.")
+            && words.contains("the review's a3 (+0.30 at depth 4): a3 scores at most +0.")
+            && words.contains("earlier positions"),
+        "{words}"
+    );
+    // Shallower than the review's depth, the words say a deeper tree may
+    // find it; the depth the user picks is the user's (no chase).
+    let (mut ex, _) = chase(
+        ITALIAN,
+        2,
+        Verdict::new("the review", a3, crate::engine::Score(30), 4),
+    );
+    let mut id = 10;
+    let Some(Request::Record { id: rid, pos, .. }) = key(&mut ex, KeyCode::Char('-'), &mut id)
+    else {
+        panic!("a shallower recording")
+    };
+    let rec = record(
+        &pos,
+        3,
+        Features::default(),
+        EngineOptions::default(),
+        DEFAULT_NODE_CAP,
+    );
+    assert!(
+        ex.recorded(rid, rec, &mut id).is_none(),
+        "no chase after +/-"
+    );
+    let words = ex.verdict_words().unwrap();
+    assert!(
+        words.contains("its point lies deeper than this tree (+ records deeper)"),
+        "{words}"
     );
 }

@@ -1,8 +1,9 @@
 //! The explorer's words: bounds, node names, scores and the notes of a
 //! search step, as the learner reads them.
 
-use crate::engine::Score;
-use crate::engine::tree::{self, NodeId, SearchTree};
+use crate::engine::tree::export::node_relative;
+use crate::engine::tree::{self, Entry, NodeId, SearchTree};
+use crate::engine::{Bound, Score};
 use shakmaty::Move;
 
 /// What a bound means for the score returned.
@@ -227,4 +228,51 @@ impl<V: crate::engine::Variant> NoteText<'_, V> {
             ),
         }
     }
+}
+
+/// Scores of a child seen from its parent (the side choosing the move), and
+/// the child's window in the parent's terms: what a learner compares with
+/// the parent's own window.
+pub(super) fn parent_view<V: crate::engine::Variant>(
+    t: &SearchTree<V>,
+    child: NodeId,
+) -> (String, String, &'static str) {
+    let n = t.node(child);
+    let p = n.ply;
+    let (a, b) = (node_relative(n.alpha, p), node_relative(n.beta, p));
+    let s = node_relative(n.score, p);
+    let name = |b: Bound| match b {
+        Bound::Exact => "exact",
+        Bound::Lower => "lower",
+        _ => "upper",
+    };
+    if n.entry == Entry::Verification {
+        // The same side searching the same position again: nothing flips.
+        return (
+            format!("[{}, {}]", show(a), show(b)),
+            show(s),
+            name(n.bound),
+        );
+    }
+    // Negate into the parent's view (a mate one ply further away); the
+    // window turns round and a lower bound becomes an upper one.
+    let flip = |v: i32| -> i32 {
+        if v.abs() >= Score::INFINITE.0 {
+            -v
+        } else if v.abs() >= Score::MATE_BOUND {
+            -v + v.signum()
+        } else {
+            -v
+        }
+    };
+    let bound = match n.bound {
+        Bound::Lower => Bound::Upper,
+        Bound::Upper | Bound::None => Bound::Lower,
+        Bound::Exact => Bound::Exact,
+    };
+    (
+        format!("[{}, {}]", show(flip(b)), show(flip(a))),
+        show(flip(s)),
+        name(bound),
+    )
 }

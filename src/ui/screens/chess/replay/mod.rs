@@ -675,6 +675,7 @@ mod tests {
             after: Score::mated_in(1),
             best: None,
             best_line: Vec::new(),
+            depth: 10,
             judgement: Some(Judgement::Blunder),
             loss: 0.5,
             reason: None,

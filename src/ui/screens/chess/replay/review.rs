@@ -121,9 +121,10 @@ impl Chess<'_, Replay> {
     }
 
     /// The tree explorer on the position after the current move when the
-    /// review judged it, the refutation selected: the review's own line
+    /// review judged it, the refutation selected: the review's own move
     /// when the next move of the game was reviewed too (its best line is
-    /// the search after this move), else the explorer's best.
+    /// the search after this move), which the explorer records deeper
+    /// until it agrees (or says why not); else the explorer's best.
     pub(super) fn explore_refutation(&mut self) {
         let r = &*self.task;
         let tree = r.tree();
@@ -140,16 +141,30 @@ impl Chess<'_, Replay> {
             );
             return;
         }
-        let focus = tree
+        let turn = self.board().turn();
+        let verdict = tree
             .node(r.cursor)
             .children
             .first()
             .and_then(|&next| r.reviews.get(next))
             .and_then(|x| x.as_ref())
-            .and_then(|next| next.best_line.first().copied());
+            .and_then(|next| {
+                let best = next.best.or_else(|| next.best_line.first().copied())?;
+                // The review's scores are White's; the explorer's the mover's.
+                let score = match turn {
+                    Color::White => next.before,
+                    Color::Black => -next.before,
+                };
+                Some(crate::ui::screens::explorer::Verdict::new(
+                    "the review",
+                    best,
+                    score,
+                    next.depth,
+                ))
+            });
         let name = crate::game::movetree::numbered(tree, r.cursor, true);
         let why = rev.reason.clone().unwrap_or_default();
-        self.open_explorer_at(REFUTATION_DEPTH, focus);
+        self.open_explorer_at(REFUTATION_DEPTH, verdict);
         self.ui.info(format!("The search after {name}: {why}"));
     }
 

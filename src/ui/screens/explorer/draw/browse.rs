@@ -50,7 +50,7 @@ pub(super) fn draw_browse<V: crate::engine::Variant>(
         right_w,
         area.height - 1,
     );
-    Paragraph::new(browse_moves(&cx, left.height))
+    Paragraph::new(browse_moves(&cx, left.height, left.width))
         .wrap(Wrap { trim: false })
         .render_ref(left, buf);
     draw_browse_child(buf, &cx, right);

@@ -62,18 +62,20 @@ pub(crate) fn draw_explorer<V: crate::engine::Variant>(
         return;
     };
     let t = &rec.tree;
-    // Title: what was searched.
+    // Title: what was searched (in fewer words on a narrow screen).
+    let wide = area.width >= 110;
     let mut title = vec![
         Span::styled("Search tree ", accent),
         Span::styled(
             format!(
-                "depth {} · {} nodes in the last iteration{} · {} ms · best {} {}",
+                "depth {} · {} nodes{}{} · {} ms · best {} {}",
                 t.depth,
                 t.nodes_entered,
-                if t.passes.len() > 1 {
-                    format!(" ({} root passes: aspiration)", t.passes.len())
-                } else {
-                    String::new()
+                if wide { " in the last iteration" } else { "" },
+                match t.passes.len() {
+                    1 => String::new(),
+                    n if wide => format!(" ({n} root passes: aspiration)"),
+                    n => format!(" ({n} passes)"),
                 },
                 rec.elapsed.as_millis(),
                 rec.report
@@ -99,31 +101,43 @@ pub(crate) fn draw_explorer<V: crate::engine::Variant>(
     }
     buf.set_line(area.x, area.y, &Line::from(title), area.width);
 
+    // The note (or whether the tree agrees with the verdict it was
+    // opened to show) over the keys, two lines when it needs them.
+    let note = ex.note.clone().or_else(|| ex.verdict_words());
+    let note_rows = match &note {
+        Some(n) if n.chars().count() > usize::from(area.width) => 2,
+        _ => 1,
+    };
     let body = Rect::new(
         area.x,
         area.y + 1,
         area.width,
-        area.height.saturating_sub(3),
+        area.height.saturating_sub(2 + note_rows),
     );
     match ex.mode {
         Mode::Browse => draw_browse(buf, app, ex, t, body),
         Mode::Step => draw_step(buf, app, ex, t, body),
         Mode::Compare => draw_compare(buf, app, ex, body),
     }
-    // Notes and keys.
-    let keys = crate::ui::screens::explorer::footer(match ex.mode {
-        Mode::Browse => crate::ui::screens::explorer::BROWSE_KEYS,
-        Mode::Step => crate::ui::screens::explorer::STEP_KEYS,
-        Mode::Compare => crate::ui::screens::explorer::COMPARE_KEYS,
-    });
-    let y = area.y + area.height - 2;
-    if let Some(n) = &ex.note {
-        buf.set_string(area.x, y, n, Style::default().fg(theme.accent));
+    let keys = crate::ui::screens::explorer::footer_spans(
+        match ex.mode {
+            Mode::Browse => crate::ui::screens::explorer::BROWSE_KEYS,
+            Mode::Step => crate::ui::screens::explorer::STEP_KEYS,
+            Mode::Compare => crate::ui::screens::explorer::COMPARE_KEYS,
+        },
+        dim,
+    );
+    let y = area.y + area.height - 1 - note_rows;
+    if let Some(n) = note {
+        Paragraph::new(n)
+            .wrap(Wrap { trim: true })
+            .style(Style::default().fg(theme.accent))
+            .render_ref(Rect::new(area.x, y, area.width, note_rows), buf);
     }
     buf.set_line(
         area.x,
-        y + 1,
-        &Line::from(Span::styled(keys, dim)),
+        y + note_rows,
+        &crate::ui::view::widgets::fit_footer(keys, area.width),
         area.width,
     );
 }

@@ -5,63 +5,20 @@
 use super::context::Browse;
 use super::*;
 use crate::engine::tree::export::{event_labels, node_relative};
-use crate::engine::tree::{Entry, NodeId, NodeType, SearchTree};
-use crate::engine::{Bound, Score};
+use crate::engine::tree::{Entry, NodeType};
 use crate::ui::screens::explorer::bound_words;
-
-/// Scores of a child seen from its parent (the side choosing the move), and
-/// the child's window in the parent's terms: what a learner compares with
-/// the parent's own window.
-fn parent_view<V: crate::engine::Variant>(
-    t: &SearchTree<V>,
-    child: NodeId,
-) -> (String, String, &'static str) {
-    let n = t.node(child);
-    let p = n.ply;
-    let (a, b) = (node_relative(n.alpha, p), node_relative(n.beta, p));
-    let s = node_relative(n.score, p);
-    let name = |b: Bound| match b {
-        Bound::Exact => "exact",
-        Bound::Lower => "lower",
-        _ => "upper",
-    };
-    if n.entry == Entry::Verification {
-        // The same side searching the same position again: nothing flips.
-        return (
-            format!("[{}, {}]", show(a), show(b)),
-            show(s),
-            name(n.bound),
-        );
-    }
-    // Negate into the parent's view (a mate one ply further away); the
-    // window turns round and a lower bound becomes an upper one.
-    let flip = |v: i32| -> i32 {
-        if v.abs() >= Score::INFINITE.0 {
-            -v
-        } else if v.abs() >= Score::MATE_BOUND {
-            -v + v.signum()
-        } else {
-            -v
-        }
-    };
-    let bound = match n.bound {
-        Bound::Lower => Bound::Upper,
-        Bound::Upper | Bound::None => Bound::Lower,
-        Bound::Exact => Bound::Exact,
-    };
-    (
-        format!("[{}, {}]", show(flip(b)), show(flip(a))),
-        show(flip(s)),
-        name(bound),
-    )
-}
+use crate::ui::screens::explorer::words::parent_view;
 
 /// The left column: the node's window and result, its events, then a row
-/// per move searched and the moves never searched; `height` rows tall.
+/// per move searched and the moves never searched; `height` rows tall and
+/// `width` wide (narrower than a full row, the rows leave out the window,
+/// which the details beside them show for the selected move).
 pub(super) fn browse_moves<'a, V: crate::engine::Variant>(
     cx: &Browse<'_, V>,
     height: u16,
+    width: u16,
 ) -> Vec<Line<'a>> {
+    let narrow = width < FULL_ROW;
     let (t, node, here) = (cx.t, cx.node, cx.here);
     let (text, dim) = (cx.text, cx.dim);
     let side = if cx.board.turn() == Color::White {
@@ -70,19 +27,24 @@ pub(super) fn browse_moves<'a, V: crate::engine::Variant>(
         "Black"
     };
     let mut lines: Vec<Line> = Vec::new();
-    lines.push(Line::from(vec![Span::styled(
-        format!(
-            "{} to move · depth {} · window [{}, {}] → {} ({}) · {} node",
-            side,
-            node.depth,
-            show(node_relative(node.alpha, node.ply)),
-            show(node_relative(node.beta, node.ply)),
-            show(node_relative(node.score, node.ply)),
-            bound_words(node.bound),
-            t.node_type(here).name().to_uppercase()
-        ),
-        text,
-    )]));
+    let window = format!(
+        "window [{}, {}] → {} ({})",
+        show(node_relative(node.alpha, node.ply)),
+        show(node_relative(node.beta, node.ply)),
+        show(node_relative(node.score, node.ply)),
+        bound_words(node.bound),
+    );
+    let who = format!(
+        "{side} to move · depth {} · {} node",
+        node.depth,
+        t.node_type(here).name().to_uppercase()
+    );
+    if narrow {
+        lines.push(Line::from(Span::styled(who, text)));
+        lines.push(Line::from(Span::styled(window, text)));
+    } else {
+        lines.push(Line::from(Span::styled(format!("{who} · {window}"), text)));
+    }
     let events = event_labels(t, here);
     if !events.is_empty() {
         lines.push(Line::from(Span::styled(
@@ -91,14 +53,21 @@ pub(super) fn browse_moves<'a, V: crate::engine::Variant>(
         )));
     }
     lines.push(Line::from(Span::styled(
-        format!(
-            "{:>3}  {:<8} {:<18} {:>7} {:<6} {:<4}  (scores for {side})",
-            "#", "move", "window", "score", "bound", "type"
-        ),
+        if narrow {
+            format!(
+                "{:>3}  {:<8} {:>7} {:<5} {:<4}",
+                "#", "move", "score", "bound", "type"
+            )
+        } else {
+            format!(
+                "{:>3}  {:<8} {:<18} {:>7} {:<6} {:<4}  (scores for {side})",
+                "#", "move", "window", "score", "bound", "type"
+            )
+        },
         dim,
     )));
     let visible = (height as usize).saturating_sub(lines.len() + 3).max(1);
-    lines.extend(child_rows(cx, visible));
+    lines.extend(child_rows(cx, visible, width, narrow));
     if node.children.is_empty() {
         lines.push(Line::from(Span::styled(
             match node.kind {
@@ -117,9 +86,18 @@ pub(super) fn browse_moves<'a, V: crate::engine::Variant>(
     lines
 }
 
+/// A row with every column and a mark: narrower, the window is left out.
+const FULL_ROW: u16 = 56;
+
 /// The rows of the moves searched at the node, `visible` of them around
-/// the selected one.
-fn child_rows<'a, V: crate::engine::Variant>(cx: &Browse<'_, V>, visible: usize) -> Vec<Line<'a>> {
+/// the selected one, each cut to `width` (`narrow`: without the window,
+/// with short marks).
+fn child_rows<'a, V: crate::engine::Variant>(
+    cx: &Browse<'_, V>,
+    visible: usize,
+    width: u16,
+    narrow: bool,
+) -> Vec<Line<'a>> {
     let (t, node) = (cx.t, cx.node);
     let children = &node.children;
     let first = cx
@@ -150,15 +128,16 @@ fn child_rows<'a, V: crate::engine::Variant>(cx: &Browse<'_, V>, visible: usize)
             NodeType::Tablebase => "TB",
             NodeType::Terminal => "END",
         };
+        let short = narrow;
         let mut marks = Vec::new();
         if cx.pv.contains(&c) {
             marks.push("★ PV".to_string());
         }
         if node.cutoff == Some(i) {
-            marks.push("✂ beta cutoff".to_string());
+            marks.push(if short { "✂ cut" } else { "✂ beta cutoff" }.to_string());
         }
         if again {
-            marks.push("↻ re-search".to_string());
+            marks.push(if short { "↻" } else { "↻ re-search" }.to_string());
         }
         if cn
             .notes
@@ -170,11 +149,20 @@ fn child_rows<'a, V: crate::engine::Variant>(cx: &Browse<'_, V>, visible: usize)
         if cn.unrecorded_children > 0 {
             marks.push("…".to_string());
         }
-        let row = format!(
-            "{:>3}. {name:<8} {window:<18} {score:>7} {bound:<6} {ty:<4}  {}",
-            i + 1,
-            marks.join(" ")
-        );
+        let row = if narrow {
+            format!(
+                "{:>3}. {name:<8} {score:>7} {bound:<5} {ty:<4} {}",
+                i + 1,
+                marks.join(" ")
+            )
+        } else {
+            format!(
+                "{:>3}. {name:<8} {window:<18} {score:>7} {bound:<6} {ty:<4}  {}",
+                i + 1,
+                marks.join(" ")
+            )
+        };
+        let row = crate::ui::view::widgets::fit(row.trim_end(), usize::from(width));
         let style = if i == cx.ex.selected {
             Style::default()
                 .fg(cx.theme.background)
@@ -243,7 +231,8 @@ fn unsearched_line<'a, V: crate::engine::Variant>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::tree::{DEFAULT_NODE_CAP, record};
+    use crate::engine::Bound;
+    use crate::engine::tree::{DEFAULT_NODE_CAP, NodeId, record};
     use crate::engine::{Board, EngineOptions, Features, GamePosition};
 
     #[test]

@@ -685,3 +685,40 @@ fn own_moves_at_the_end_are_not_the_game() {
         .unwrap();
     assert_eq!(moves.len(), 3);
 }
+
+/// The games list at 80x24 keeps each game's opening on its row (the year
+/// for the date, surnames for long names) and says the chosen game whole
+/// under the rows; at 160x50 the full columns (issue 50: at 80 columns the
+/// opening column was gone and a long name could not be read anywhere).
+#[test]
+fn the_games_list_shows_the_opening_at_80_columns_and_the_chosen_game_whole() {
+    let now = Instant::now();
+    let text = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games/classics.pgn"),
+    )
+    .expect("the sample");
+    let a = replaying(&text, None, now);
+    assert!(matches!(a.ui.overlay, Overlay::Games { selected: 0 }));
+    let screen = render(&a, 80, 24);
+    let row = screen
+        .lines()
+        .find(|l| l.contains("   1 "))
+        .unwrap_or_else(|| panic!("no row for game 1\n{screen}"));
+    assert!(
+        row.contains("Anderssen")
+            && row.contains("Kieseritzky")
+            && row.contains("1851  C33 King's Gambit"),
+        "{row}"
+    );
+    assert!(
+        screen.contains(
+            "│Adolf Anderssen – Lionel Kieseritzky 1-0 · London, London ENG, 1851.06.21 │"
+        ) && screen.contains("│· 23 moves · C33 King's Gambit Accepted, Bishop's Gambit "),
+        "{screen}"
+    );
+    let screen = render(&a, 160, 50);
+    assert!(
+        screen.contains("Adolf Anderssen          Lionel Kieseritzky       1-0     1851.06.21    23  London · C33"),
+        "{screen}"
+    );
+}

@@ -23,6 +23,23 @@ pub(crate) fn block<'a>(title: &'a str, theme: &Theme) -> Block<'a> {
         ))
 }
 
+/// [`block`] with a second title in its bottom border (dim, after the
+/// top one: the rest of a long name).
+pub(crate) fn block_with_bottom<'a>(
+    title: &'a str,
+    bottom: Option<String>,
+    theme: &Theme,
+) -> Block<'a> {
+    let b = block(title, theme);
+    match bottom {
+        Some(rest) => b.title_bottom(Span::styled(
+            format!(" {rest} "),
+            Style::default().fg(theme.accent),
+        )),
+        None => b,
+    }
+}
+
 /// A footer of keys, `spans` in pairs (the key, then " label  "), fitted to
 /// `width`: the keys every screen keeps (help, quit, back) stay, and the
 /// others go from the end until it fits (the help lists them all).
@@ -68,18 +85,61 @@ pub(crate) fn fit(s: &str, w: usize) -> String {
     }
 }
 
-/// The title of a move list `width` cells wide: the opening when one is
-/// named ("C65 Ruy Lopez: Berlin Defense", cut to fit, `note` kept after
-/// it), as lichess names it above its moves; else "Moves" and `note`.
-pub(crate) fn moves_title(opening: Option<String>, note: &str, width: u16) -> String {
+/// The titles of a move list `width` cells wide: the opening when one is
+/// named ("C65 Ruy Lopez: Berlin Defense", `note` kept after it), as
+/// lichess names it above its moves; else "Moves" and `note`. A name too
+/// long for the top border goes on in the bottom one, split where lichess
+/// splits it (after the family's colon, or else between words), so the
+/// whole name is read; only what is too long for both is cut.
+pub(crate) fn moves_titles(
+    opening: Option<String>,
+    note: &str,
+    width: u16,
+) -> (String, Option<String>) {
     let room = width.saturating_sub(4) as usize;
-    let (name, note_len) = match opening {
-        Some(name) if note.is_empty() => return fit(&name, room),
-        Some(name) => (name, note.chars().count() + 1),
-        None if note.is_empty() => return "Moves".to_string(),
-        None => ("Moves".to_string(), note.chars().count() + 1),
+    let note_len = if note.is_empty() {
+        0
+    } else {
+        note.chars().count() + 1
     };
-    format!("{} {note}", fit(&name, room.saturating_sub(note_len)))
+    let with_note = |s: &str| {
+        if note.is_empty() {
+            s.to_string()
+        } else {
+            format!("{s} {note}")
+        }
+    };
+    let Some(name) = opening else {
+        return (with_note("Moves"), None);
+    };
+    let top_room = room.saturating_sub(note_len);
+    if name.chars().count() <= top_room {
+        return (with_note(&name), None);
+    }
+    // Where the top part may end: after the family (`: `), else after a
+    // comma or a word; the longest that fits.
+    let cut = name
+        .match_indices(": ")
+        .map(|(i, _)| i + 1)
+        .filter(|&i| name[..i].chars().count() <= top_room)
+        .last()
+        .or_else(|| {
+            name.match_indices(' ')
+                .map(|(i, _)| i)
+                .filter(|&i| i > 0 && name[..i].chars().count() <= top_room)
+                .last()
+        });
+    match cut {
+        Some(i) => {
+            let (top, rest) = name.split_at(i);
+            let top = top.trim_end_matches(':');
+            (
+                with_note(top),
+                Some(fit(rest.trim_start_matches([':', ' ']), room)),
+            )
+        }
+        None => (with_note(&fit(&name, top_room)), None),
+    }
 }
 
 /// The first key bound to `a`, or "-".
@@ -110,5 +170,38 @@ pub(crate) fn cursor_mark(buf: &mut Buffer, r: Rect, theme: &Theme, m: Style) {
         buf.set_string(r.x + r.width - 1, r.y + r.height / 2, "]", m);
     } else {
         buf.set_style(r, Style::default().bg(theme.cursor));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::moves_titles;
+
+    #[test]
+    fn a_long_opening_name_goes_on_in_the_bottom_border_whole() {
+        let name = "B36 Sicilian Defense: Accelerated Dragon, Maróczy Bind";
+        // Wide enough: all of it on top, the note after it.
+        assert_eq!(
+            moves_titles(Some(name.into()), "(↑2)", 80),
+            (format!("{name} (↑2)"), None)
+        );
+        // At 36 columns: the family on top, the variation below, both
+        // whole.
+        assert_eq!(
+            moves_titles(Some(name.into()), "", 36),
+            (
+                "B36 Sicilian Defense".into(),
+                Some("Accelerated Dragon, Maróczy Bind".into())
+            )
+        );
+        // No colon that fits: split between words.
+        let (top, rest) = moves_titles(Some(name.into()), "", 16);
+        assert_eq!(top, "B36 Sicilian");
+        assert_eq!(rest.as_deref(), Some("Defense: Ac…"));
+        // No opening: "Moves" and the note.
+        assert_eq!(
+            moves_titles(None, "(↑↓ variations)", 40).0,
+            "Moves (↑↓ variations)"
+        );
     }
 }

@@ -129,9 +129,9 @@ pub(crate) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
     } else {
         String::new()
     };
-    let title = moves_title(app.s.opening.text(), &note, moves_area.width);
+    let (title, rest) = moves_titles(app.s.opening.text(), &note, moves_area.width);
     Paragraph::new(lines)
-        .block(block(&title, theme))
+        .block(block_with_bottom(&title, rest, theme))
         .render_ref(moves_area, buf);
 }
 

@@ -234,8 +234,8 @@ fn draw_replay_moves(buf: &mut Buffer, app: &ChessView<'_>, r: &Replay, moves: R
         (true, Some(_)) => "(↑↓)",
         (true, None) => "(↑↓ variations)",
     };
-    let title = moves_title(opening, note, moves.width);
-    block(&title, theme).render_ref(moves, buf);
+    let (title, rest) = moves_titles(opening, note, moves.width);
+    block_with_bottom(&title, rest, theme).render_ref(moves, buf);
     for (i, row) in rows
         .iter()
         .skip(first)
@@ -390,7 +390,10 @@ fn move_note(theme: &Theme, r: &Replay) -> Vec<Span<'static>> {
     note
 }
 
-/// The games of the open file.
+/// The games of the open file: a row per game (narrower than 100
+/// columns, the year for the date and no move count, so the opening keeps
+/// its room), and under them the chosen game whole: players, event, date,
+/// length and the opening's full name, or why the game cannot be read.
 pub(crate) fn draw_games(
     buf: &mut Buffer,
     app: &ChessView<'_>,
@@ -408,18 +411,55 @@ pub(crate) fn draw_games(
         return;
     }
     let iw = inner.width as usize;
-    // Columns: # White Black Result Date Moves | Event / opening | status.
-    let name_w = ((iw.saturating_sub(40)) / 4).clamp(8, 24);
+    let wide = iw >= 100;
+    let name_w = if wide {
+        ((iw.saturating_sub(40)) / 4).clamp(8, 24)
+    } else {
+        ((iw.saturating_sub(45)) / 2).clamp(8, 12)
+    };
+    // A name too long for its column: the surname, as a crosstable says it.
+    let name = |n: &str| {
+        if n.chars().count() <= name_w {
+            return fit(n, name_w);
+        }
+        fit(surname(n), name_w)
+    };
+    let columns = |num: &str, white: &str, black: &str, result: &str, date: &str, moves: &str| {
+        if wide {
+            format!(
+                "{num:>5} {:<nw$} {:<nw$} {:<7} {:<10} {moves:>5}  ",
+                name(white),
+                name(black),
+                fit(result, 7),
+                fit(date, 10),
+                nw = name_w
+            )
+        } else {
+            format!(
+                "{num:>4} {:<nw$} {:<nw$} {:<7} {:<4}  ",
+                name(white),
+                name(black),
+                fit(result, 7),
+                date.get(..4).unwrap_or(date),
+                nw = name_w
+            )
+        }
+    };
     let header = format!(
-        "{:>5} {:<nw$} {:<nw$} {:<7} {:<10} {:>5}  {}",
-        "#",
-        "White",
-        "Black",
-        "Result",
-        "Date",
-        "Moves",
-        "Event · opening / problem",
-        nw = name_w
+        "{}{}",
+        columns(
+            "#",
+            "White",
+            "Black",
+            "Result",
+            if wide { "Date" } else { "Year" },
+            "Moves"
+        ),
+        if wide {
+            "Event · opening / problem"
+        } else {
+            "Opening / problem · event"
+        }
     );
     buf.set_stringn(
         inner.x,
@@ -430,7 +470,9 @@ pub(crate) fn draw_games(
             .fg(theme.accent)
             .add_modifier(Modifier::BOLD),
     );
-    let visible = inner.height.saturating_sub(2) as usize;
+    // The chosen game in full under the rows, when there is room.
+    let whole_h: u16 = if inner.height >= 8 { 3 } else { 0 };
+    let visible = inner.height.saturating_sub(2 + whole_h) as usize;
     let n = r.library.entries.len();
     let first = if selected >= visible {
         (selected + 1 - visible).min(n.saturating_sub(visible))
@@ -452,42 +494,35 @@ pub(crate) fn draw_games(
         } else {
             String::new()
         };
-        let (extra, bad) = match &e.status {
-            GameStatus::Bad { line, reason } => (format!("✗ line {line}: {reason}"), true),
-            _ => {
-                let mut parts = Vec::new();
-                let ev = tag("Event");
-                if !ev.is_empty() && ev != "?" {
-                    parts.push(ev);
-                }
-                // The file's own names first; else the table's, once the
-                // game was read.
-                let op = match (e.tag("ECO"), e.tag("Opening")) {
-                    (Some(a), Some(b)) => format!("{a} {b}"),
-                    (Some(a), None) => a.to_string(),
-                    (None, Some(b)) => b.to_string(),
-                    _ => e.opening.map(|o| o.to_string()).unwrap_or_default(),
-                };
-                if !op.is_empty() {
-                    parts.push(op);
-                }
-                (parts.join(" · "), false)
-            }
+        let (event, opening, bad) = game_words(e);
+        let extra = match bad {
+            Some(why) => why,
+            // Narrow, the opening first: the event is in the line below.
+            None if wide => [event, opening]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" · "),
+            None => [opening, event]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" · "),
         };
         let row = format!(
-            "{:>5} {:<nw$} {:<nw$} {:<7} {:<10} {:>5}  {}",
-            e.number,
-            fit(&tag("White"), name_w),
-            fit(&tag("Black"), name_w),
-            fit(&tag("Result"), 7),
-            fit(&tag("Date"), 10),
-            moves,
-            extra,
-            nw = name_w
+            "{}{extra}",
+            columns(
+                &e.number.to_string(),
+                &tag("White"),
+                &tag("Black"),
+                &tag("Result"),
+                &tag("Date"),
+                &moves
+            )
         );
         let style = if i == selected {
             Style::default().fg(theme.background).bg(theme.accent)
-        } else if bad {
+        } else if matches!(e.status, GameStatus::Bad { .. }) {
             Style::default().fg(theme.error)
         } else if i == r.index {
             Style::default().fg(theme.text).add_modifier(Modifier::BOLD)
@@ -497,6 +532,17 @@ pub(crate) fn draw_games(
         let padded = format!("{row:<iw$}");
         buf.set_stringn(inner.x, y, &padded, iw, style);
     }
+    if whole_h > 0
+        && let Some(e) = r.library.entries.get(selected)
+    {
+        let y = inner.y + inner.height - 1 - whole_h;
+        let rule = "─".repeat(iw);
+        buf.set_string(inner.x, y, &rule, Style::default().fg(theme.border));
+        Paragraph::new(game_whole(e))
+            .wrap(Wrap { trim: true })
+            .style(Style::default().fg(theme.text))
+            .render_ref(Rect::new(inner.x, y + 1, inner.width, whole_h - 1), buf);
+    }
     let help = "↑↓ PgUp PgDn Home End choose · Enter open · o another file · Esc close";
     buf.set_stringn(
         inner.x,
@@ -505,6 +551,77 @@ pub(crate) fn draw_games(
         iw,
         Style::default().fg(theme.dim),
     );
+}
+
+/// A player's surname: before the comma of "Anderssen, Adolf", else the
+/// last word of "Adolf Anderssen" (a "(Computer)" after it left out).
+fn surname(name: &str) -> &str {
+    if let Some((last, _)) = name.split_once(',') {
+        return last.trim();
+    }
+    let plain = name.split('(').next().unwrap_or(name).trim();
+    plain.rsplit(' ').next().unwrap_or(plain)
+}
+
+/// A game's event and opening as its row says them, and why it cannot be
+/// read if it cannot.
+fn game_words(e: &crate::game::library::Entry) -> (String, String, Option<String>) {
+    if let GameStatus::Bad { line, reason } = &e.status {
+        return (
+            String::new(),
+            String::new(),
+            Some(format!("✗ line {line}: {reason}")),
+        );
+    }
+    let event = e
+        .tag("Event")
+        .filter(|ev| !ev.is_empty() && *ev != "?")
+        .unwrap_or("")
+        .to_string();
+    // The file's own names first; else the table's, once the game was read.
+    let opening = match (e.tag("ECO"), e.tag("Opening")) {
+        (Some(a), Some(b)) => format!("{a} {b}"),
+        (Some(a), None) => a.to_string(),
+        (None, Some(b)) => b.to_string(),
+        _ => e.opening.map(|o| o.to_string()).unwrap_or_default(),
+    };
+    (event, opening, None)
+}
+
+/// The chosen game in a sentence: "Adolf Anderssen – Lionel Kieseritzky
+/// 1-0 · London, 1851.06.21 · 23 moves · C33 King's Gambit Accepted:
+/// Bishop's Gambit, Bryan Countergambit".
+fn game_whole(e: &crate::game::library::Entry) -> String {
+    let tag = |k: &str| {
+        e.tag(k)
+            .filter(|v| !v.is_empty() && *v != "?" && !v.starts_with("????"))
+            .map(str::to_string)
+    };
+    let (_, opening, bad) = game_words(e);
+    let mut parts = vec![format!(
+        "{} – {}{}",
+        tag("White").unwrap_or_else(|| "?".into()),
+        tag("Black").unwrap_or_else(|| "?".into()),
+        tag("Result")
+            .filter(|r| r != "*")
+            .map(|r| format!(" {r}"))
+            .unwrap_or_default()
+    )];
+    let place: Vec<String> = ["Event", "Site", "Date"]
+        .iter()
+        .filter_map(|k| tag(k))
+        .collect();
+    if !place.is_empty() {
+        parts.push(place.join(", "));
+    }
+    if e.plies > 0 {
+        parts.push(format!("{} moves", e.plies.div_ceil(2)));
+    }
+    parts.extend(bad);
+    if !opening.is_empty() {
+        parts.push(opening);
+    }
+    parts.join(" · ")
 }
 
 /// A move's swing in the review: "(+0.25 → -1.40, −30% winning chance)";

@@ -119,15 +119,13 @@ pub(crate) fn moves_titles(
     // Where the top part may end: after the family (`: `), else after a
     // comma or a word; the longest that fits.
     let cut = name
-        .match_indices(": ")
+        .rmatch_indices(": ")
         .map(|(i, _)| i + 1)
-        .filter(|&i| name[..i].chars().count() <= top_room)
-        .last()
+        .find(|&i| name[..i].chars().count() <= top_room)
         .or_else(|| {
             name.match_indices(' ')
                 .map(|(i, _)| i)
-                .filter(|&i| i > 0 && name[..i].chars().count() <= top_room)
-                .last()
+                .rfind(|&i| i > 0 && name[..i].chars().count() <= top_room)
         });
     match cut {
         Some(i) => {

@@ -226,6 +226,9 @@ pub struct HouseLayout {
 pub const HOUSE_MIN_W: u16 = 2 * (2 + 8 * 3) + 2;
 pub const HOUSE_MIN_H: u16 = 8 + 3 + STATUS_H;
 const HOUSE_PANEL_MIN_W: u16 = 22;
+/// A panel beside the boards this wide holds a partner's message on a
+/// line or two; the partner's board shrinks a size more for it.
+const HOUSE_PANEL_GOOD_W: u16 = 32;
 /// The smallest panel under the partner's board: the moves and a line of
 /// messages.
 const HOUSE_COLUMN_MIN_H: u16 = 7;
@@ -268,10 +271,10 @@ fn house_layout_with(area: Rect, boards: usize, bar: bool) -> Option<HouseLayout
     // Main board (and bar) to the partner's board.
     let (bar_w, gap) = if bar { (HOUSE_BAR_W, 1) } else { (0, 2) };
     let main_w = |s: (u16, u16)| block_w(s) + bar_w;
-    // The partner's board is the main board's size or one smaller.
-    let partners = |i: usize| -> Vec<Option<(u16, u16)>> {
+    // The partner's board is the main board's size or `smaller` smaller.
+    let partners_upto = |i: usize, smaller: usize| -> Vec<Option<(u16, u16)>> {
         if boards >= 2 {
-            SIZES[i..(i + 2).min(SIZES.len())]
+            SIZES[i..(i + 1 + smaller).min(SIZES.len())]
                 .iter()
                 .copied()
                 .map(Some)
@@ -280,20 +283,25 @@ fn house_layout_with(area: Rect, boards: usize, bar: bool) -> Option<HouseLayout
             vec![None]
         }
     };
+    let partners = |i: usize| partners_upto(i, 1);
     let row_w =
         |main, partner: Option<(u16, u16)>| main_w(main) + partner.map_or(0, |p| gap + block_w(p));
     // Candidates in order of preference: (main size, partner size, panel).
     let mut choice = None;
     // The panel beside the boards; two boards keep 7x3 squares or more
-    // beside a panel, below that the boards come first.
+    // beside a panel, below that the boards come first. The largest main
+    // board; beside it a panel of a good width first (the partner's board
+    // up to two sizes smaller), else of the least.
     'beside: for (i, &main) in SIZES.iter().enumerate() {
         if !fits_h(main) || (boards >= 2 && i > 2) {
             continue;
         }
-        for partner in partners(i) {
-            if row_w(main, partner) + 1 + HOUSE_PANEL_MIN_W <= area.width {
-                choice = Some((main, partner, PanelAt::Beside));
-                break 'beside;
+        for (panel_w, smaller) in [(HOUSE_PANEL_GOOD_W, 2), (HOUSE_PANEL_MIN_W, 1)] {
+            for partner in partners_upto(i, smaller) {
+                if row_w(main, partner) + 1 + panel_w <= area.width {
+                    choice = Some((main, partner, PanelAt::Beside));
+                    break 'beside;
+                }
             }
         }
     }

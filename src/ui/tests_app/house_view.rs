@@ -338,3 +338,62 @@ fn the_house_layout_keeps_its_parts_apart_and_inside() {
     );
     assert!(l.eval_bar.is_some());
 }
+
+/// Beside the boards the panel is wide enough for a partner's message on
+/// a line or two: at 160x50 the partner's board is a size smaller for it
+/// (issue 50: a 20-column Partners box cut "Opponent asks: -trad"), the
+/// main board as large as before; and a standing request too long for a
+/// line wraps on words.
+#[test]
+fn the_bughouse_panel_beside_the_boards_has_room_for_words() {
+    use crate::ui::layout::house_layout;
+    let l = house_layout(Rect::new(0, 0, 160, 50), 2, true).unwrap();
+    let panel = l.panel.expect("a panel");
+    assert!(panel.width >= 32, "{panel:?}");
+    assert_eq!(
+        (l.boards[0].board.sq_w, l.boards[0].board.sq_h),
+        (9, 4),
+        "the main board keeps its pixel-art squares"
+    );
+    // The partner's engine asks for many things at once: each word whole.
+    let t0 = Instant::now();
+    let mut a = super::house_live::bughouse(t0);
+    let bb = crate::ui::seats::seat_index(1, Color::Black);
+    for ask in ["++n", "++b", "--q", "--r", "sit"] {
+        a.update(
+            super::house_live::news(&a, bb, Report::Ptell(ask.into())),
+            t0,
+        );
+    }
+    for (w, h) in [(160, 50), (100, 30)] {
+        let screen = render(&a, w, h);
+        let lines: Vec<&str> = screen.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.contains("│Partner asks:"))
+            .unwrap_or_else(|| panic!("{w}x{h}: no request\n{screen}"));
+        // The request's rows: inside the box, up to the next line that is
+        // not a continuation (the messages, or the border).
+        let x = lines[at].find("│Partner asks:").unwrap_or(0);
+        let rows: Vec<String> = lines[at..]
+            .iter()
+            .map(|l| l.get(x..).unwrap_or("").to_string())
+            .take_while(|l| l.starts_with('│') && !l.contains("no messages"))
+            .map(|l| {
+                l.trim_start_matches('│')
+                    .split('│')
+                    .next()
+                    .unwrap_or("")
+                    .trim_end()
+                    .to_string()
+            })
+            .collect();
+        let text = rows.join(" ");
+        for word in ["++n", "++b", "--q", "--r", "sit"] {
+            assert!(
+                text.split(' ').any(|w| w == word),
+                "{w}x{h}: {word} not whole in {rows:?}\n{screen}"
+            );
+        }
+    }
+}

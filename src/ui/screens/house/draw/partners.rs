@@ -18,22 +18,25 @@ pub(super) fn draw_chat(
     let blk = block("Partners", theme);
     let mut inner = blk.inner(area);
     blk.render_ref(area, buf);
-    // The requests that stand, one line per player who asked, on top (as
-    // the bughouse clients show them); the messages below.
-    for (who, what) in standing
-        .iter()
-        .take(inner.height.saturating_sub(1) as usize)
-    {
-        // In words when they fit, else the shorthand ("++n sit").
+    // The requests that stand, one per player who asked, on top (as the
+    // bughouse clients show them), wrapped on words; the messages below.
+    let (who_st, text_st) = (
+        Style::default()
+            .fg(theme.accent)
+            .add_modifier(Modifier::BOLD),
+        Style::default().fg(theme.text),
+    );
+    for (who, what) in standing {
+        // In words when they fit on a line, else the shorthand ("++n sit").
         let words: Vec<&str> = what.iter().map(|w| w.1.as_str()).collect();
         let words = words.join(" · ");
         let who = who.split(" (").next().unwrap_or(who);
         let who = if who == "You" {
-            "You ask".to_string()
+            "You ask: ".to_string()
         } else {
-            format!("{who} asks")
+            format!("{who} asks: ")
         };
-        let text = if who.chars().count() + 2 + words.chars().count() <= inner.width as usize {
+        let text = if who.chars().count() + words.chars().count() <= inner.width as usize {
             words
         } else {
             what.iter()
@@ -41,18 +44,23 @@ pub(super) fn draw_chat(
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        let line = Line::from(vec![
-            Span::styled(
-                format!("{who}: "),
-                Style::default()
-                    .fg(theme.accent)
-                    .add_modifier(Modifier::BOLD),
-            ),
-            Span::styled(text, Style::default().fg(theme.text)),
-        ]);
-        buf.set_line(inner.x, inner.y, &line, inner.width);
-        inner.y += 1;
-        inner.height -= 1;
+        let who_len = who.chars().count();
+        let chars: Vec<char> = who.chars().chain(text.chars()).collect();
+        let rows = crate::ui::text::wrap_ranges(&chars, usize::from(inner.width));
+        // Leave a row for the messages.
+        if rows.len() >= usize::from(inner.height) {
+            break;
+        }
+        for row in rows {
+            for (k, i) in row.take(usize::from(inner.width)).enumerate() {
+                if let Some(cell) = buf.cell_mut((inner.x + k as u16, inner.y)) {
+                    cell.set_char(chars[i])
+                        .set_style(if i < who_len { who_st } else { text_st });
+                }
+            }
+            inner.y += 1;
+            inner.height -= 1;
+        }
     }
     if chat.is_empty() {
         buf.set_stringn(

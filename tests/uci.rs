@@ -1150,6 +1150,46 @@ fn bughouse_partner_commands_and_sitting() {
     s.quit();
 }
 
+/// Any piece would mate White after its move (its king has no square):
+/// Kibitz asks its partner to sit, unless the partner is behind on its
+/// clock (issue 50: asked to sit with 19 s against 86 s), when it asks for
+/// no trades instead.
+#[test]
+fn bughouse_never_asks_a_partner_behind_on_time_to_sit() {
+    let exposed = "position fen 7k/8/8/8/b6P/7b/r7/4K3[] w - - 0 1";
+    let partner = "bughouse partner fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] b KQkq - 0 1";
+    // The partner plays Black on the other board: its clock is btime.
+    for (clock, sit) in [
+        ("bughouse partner clock wtime 19000 btime 86000", true),
+        ("bughouse partner clock wtime 86000 btime 19000", false),
+    ] {
+        let mut s = Session::start();
+        s.send("uci");
+        s.until_prefix("uciok");
+        s.send("setoption name UCI_Variant value bughouse");
+        s.send("setoption name BughousePartner value true");
+        s.send(partner);
+        s.send(clock);
+        s.send(exposed);
+        s.send("go wtime 60000 btime 60000 depth 4");
+        let (info, _) = s.bestmove(TIMEOUT);
+        let ptells: Vec<&str> = info
+            .iter()
+            .filter_map(|l| l.strip_prefix("info string ptell "))
+            .collect();
+        if sit {
+            assert_eq!(ptells, ["sit"], "{}", s.transcript());
+        } else {
+            assert_eq!(ptells, ["-trades"], "{}", s.transcript());
+        }
+        s.quit();
+    }
+    let mut s = Session::start();
+    let e = s.expect_error("bughouse partner clock wtime 1 btime soon");
+    assert!(e.contains("not milliseconds"), "{e}");
+    s.quit();
+}
+
 #[test]
 fn bughouse_human_pace_is_not_instant() {
     let mut s = Session::start();

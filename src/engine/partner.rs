@@ -55,6 +55,15 @@ fn role_from_word(w: &str) -> Option<Role> {
     }
 }
 
+/// Whether a Bughouse player may sit (keep its move back, waiting for a
+/// piece) with `left` on its clock against its opponent's `opponent`: only
+/// with time to spare over the opponent and not short itself. Sitting
+/// while behind on time loses on time, so nobody asks it then either.
+pub fn may_sit(left: std::time::Duration, opponent: std::time::Duration) -> bool {
+    use std::time::Duration;
+    left > Duration::from_secs(10) && left > opponent + Duration::from_secs(3)
+}
+
 /// "knight", "queen"...
 pub fn role_word(role: Role) -> &'static str {
     match role {

@@ -180,6 +180,8 @@ struct Turn {
     /// Its board and its partner's.
     fen: String,
     partner_fen: String,
+    /// The partner's board's clocks (White's, Black's) now.
+    partner_clock: [Duration; 2],
     /// Its partner's messages not passed on yet.
     inbox: Vec<String>,
     wtime: Duration,
@@ -246,6 +248,19 @@ fn next_turn(table: &Table, board: BoardId, max_plies: usize) -> Next {
     let fen = write_fen(st.game.board(board));
     let partner = seat.partner();
     let partner_fen = write_fen(st.game.board(partner.board));
+    let partner_clock = {
+        let pb = partner.board.index();
+        let running = st.game.to_move(partner.board).color;
+        let spent = st.turn_start[pb].elapsed();
+        [Color::White, Color::Black].map(|c| {
+            let t = st.clocks[pb][c as usize];
+            if c == running {
+                t.saturating_sub(spent)
+            } else {
+                t
+            }
+        })
+    };
     let inbox = std::mem::take(&mut st.inbox[seat_index(seat)]);
     let (wtime, btime) = (
         st.clocks[b][Color::White as usize].saturating_sub(if seat.color == Color::White {
@@ -264,6 +279,7 @@ fn next_turn(table: &Table, board: BoardId, max_plies: usize) -> Next {
         left,
         fen,
         partner_fen,
+        partner_clock,
         inbox,
         wtime,
         btime,
@@ -309,6 +325,14 @@ fn think(
     if ext && sent_ok.is_ok() {
         if !xboard {
             sent_ok = client.send(&format!("bughouse partner fen {}", turn.partner_fen));
+            if sent_ok.is_ok() {
+                let [w, b] = turn.partner_clock;
+                sent_ok = client.send(&format!(
+                    "bughouse partner clock wtime {} btime {}",
+                    w.as_millis(),
+                    b.as_millis()
+                ));
+            }
         }
         for m in &turn.inbox {
             if sent_ok.is_ok() {

@@ -6,6 +6,8 @@
 //!
 //! - `bughouse partner fen <FEN>`: the partner's board as it stands now
 //!   (pockets included);
+//! - `bughouse partner clock wtime <ms> btime <ms>`: the partner's board's
+//!   clocks as they stand now (sent with the partner's board);
 //! - `bughouse ptell <text>`: a message from the partner (`need N`, `sit`,
 //!   `go`, `don't give Q`, `trade`, `no trades`...);
 //! - `bughouse update fen <FEN>`: this board has changed while Kibitz is
@@ -25,7 +27,10 @@
 //!   no capture of that piece coming;
 //! - which piece would give the opponent a mate after its move: it asks the
 //!   partner not to give it (`don't give Q`), or to `sit` when any piece
-//!   would do; `go` once the danger is gone.
+//!   would do; `go` once the danger is gone. It never asks a partner who
+//!   is behind on time to sit (that loses on time): then it asks for no
+//!   trades (`-trades`), and a sit it asked for ends (`go`) once the
+//!   partner falls behind.
 //!
 //! The partner's wishes change the evaluation (see
 //! [`crate::engine::partner::PartnerState`]), and a partner asking it to sit
@@ -77,6 +82,9 @@ pub struct BughouseSide {
     pub partner: PartnerState,
     /// The partner's board (its side to move and pockets).
     pub partner_board: Option<Board<Bug>>,
+    /// The partner's board's clocks (White's, Black's) when the arbiter
+    /// sent them with it.
+    pub partner_clock: Option<[Duration; 2]>,
     /// What we last asked the partner for (to say `go` when it is over,
     /// and not to repeat ourselves).
     pub asked: Vec<PartnerMsg>,
@@ -324,6 +332,31 @@ pub fn run(
     (engine, side)
 }
 
+/// Whether our partner (on the other board, playing the colour opposite to
+/// `us`) can afford to sit by its clocks (`[White, Black]`); with no
+/// clocks known, yes.
+fn partner_may_sit(clock: Option<[Duration; 2]>, us: Color) -> bool {
+    let Some([white, black]) = clock else {
+        return true;
+    };
+    let (partner, opponent) = match us {
+        Color::White => (black, white),
+        Color::Black => (white, black),
+    };
+    crate::engine::partner::may_sit(partner, opponent)
+}
+
+/// What to ask the partner, given the pieces that would mate us: not to
+/// give each (`--q`); when three or more would, to sit, or where the
+/// partner cannot afford to sit, to trade nothing (`-trades`).
+fn warnings(threats: &[Role], partner_may_sit: bool) -> Vec<PartnerMsg> {
+    match threats.len() {
+        0..=2 => threats.iter().map(|&r| PartnerMsg::DontGive(r)).collect(),
+        _ if partner_may_sit => vec![PartnerMsg::Sit],
+        _ => vec![PartnerMsg::NoTrades],
+    }
+}
+
 /// What one Bughouse `go` works with from start to end.
 struct Turn<'a> {
     /// The side we play.
@@ -389,11 +422,13 @@ impl Turn<'_> {
     /// A request stands until the danger has stayed away for a while: then
     /// `go` ends a sit, and `x` the warnings. Nothing is said twice.
     fn warn_partner(&self, side: &mut BughouseSide, threats: &[Role]) {
-        let warnings: Vec<PartnerMsg> = if threats.len() >= 3 {
-            vec![PartnerMsg::Sit]
-        } else {
-            threats.iter().map(|&r| PartnerMsg::DontGive(r)).collect()
-        };
+        let may_sit = partner_may_sit(side.partner_clock, self.us);
+        let warnings = warnings(threats, may_sit);
+        // A sit we asked for ends once the partner cannot afford it.
+        if !may_sit && side.asked.contains(&PartnerMsg::Sit) {
+            self.ptell(&PartnerMsg::Go);
+            side.asked.retain(|a| *a != PartnerMsg::Sit);
+        }
         if warnings.is_empty() {
             side.calm = side.calm.saturating_add(1);
         } else {
@@ -412,14 +447,15 @@ impl Turn<'_> {
         let warned = side
             .asked
             .iter()
-            .any(|a| matches!(a, PartnerMsg::DontGive(_)));
+            .any(|a| matches!(a, PartnerMsg::DontGive(_) | PartnerMsg::NoTrades));
         if sat && side.calm >= CALM_BEFORE_GO {
             self.ptell(&PartnerMsg::Go);
             side.asked.retain(|a| *a != PartnerMsg::Sit);
         }
         if warned && side.calm >= CALM_BEFORE_CANCEL {
             self.ptell(&PartnerMsg::Cancel);
-            side.asked.retain(|a| !matches!(a, PartnerMsg::DontGive(_)));
+            side.asked
+                .retain(|a| !matches!(a, PartnerMsg::DontGive(_) | PartnerMsg::NoTrades));
         }
     }
 
@@ -523,5 +559,36 @@ fn board_after_san(board: &Board<Bug>, role: Role, m: Move) -> String {
     match with_piece(board, board.turn(), role) {
         Some(b) => b.san(m),
         None => Board::uci(m),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_partner_behind_on_time_is_never_asked_to_sit() {
+        let s = Duration::from_secs;
+        // We play White on our board; the partner Black on the other. Its
+        // 19 s against its opponent's 86 s (issue 50): no sitting.
+        assert!(!partner_may_sit(Some([s(86), s(19)]), Color::White));
+        assert!(partner_may_sit(Some([s(19), s(86)]), Color::White));
+        // We play Black: the partner is White there.
+        assert!(partner_may_sit(Some([s(86), s(19)]), Color::Black));
+        // Ahead but short itself: no.
+        assert!(!partner_may_sit(Some([s(5), s(1)]), Color::Black));
+        // No clocks known (an arbiter that does not send them): as before.
+        assert!(partner_may_sit(None, Color::White));
+        let many = [Role::Queen, Role::Rook, Role::Knight];
+        assert_eq!(warnings(&many, true), [PartnerMsg::Sit]);
+        assert_eq!(warnings(&many, false), [PartnerMsg::NoTrades]);
+        assert_eq!(
+            warnings(&many[..2], false),
+            [
+                PartnerMsg::DontGive(Role::Queen),
+                PartnerMsg::DontGive(Role::Rook)
+            ]
+        );
+        assert!(warnings(&[], true).is_empty());
     }
 }

@@ -637,8 +637,9 @@ fn check_value(name: &str, value: &str) -> Result<bool, String> {
 }
 
 impl UciEngine {
-    /// `bughouse partner fen <FEN>`, `bughouse ptell <text>`,
-    /// `bughouse update fen <FEN>` (see `bughouse.rs`).
+    /// `bughouse partner fen <FEN>`, `bughouse partner clock wtime <ms>
+    /// btime <ms>`, `bughouse ptell <text>`, `bughouse update fen <FEN>`
+    /// (see `bughouse.rs`).
     fn bughouse(&mut self, args: &[&str]) {
         let parse_board = |args: &[&str]| -> Result<Board<Bug>, String> {
             match args {
@@ -649,6 +650,20 @@ impl UciEngine {
             }
         };
         match args {
+            ["partner", "clock", "wtime", w, "btime", b] => {
+                match (w.parse::<u64>(), b.parse::<u64>()) {
+                    (Ok(w), Ok(b)) => {
+                        self.bug.partner_clock =
+                            Some([Duration::from_millis(w), Duration::from_millis(b)])
+                    }
+                    _ => self.error(&format!(
+                        "bughouse partner clock ignored: '{w}' and '{b}' are not milliseconds"
+                    )),
+                }
+            }
+            ["partner", "clock", ..] => {
+                self.error("bughouse partner clock ignored: expected 'wtime <ms> btime <ms>'")
+            }
             ["partner", rest @ ..] => match parse_board(rest) {
                 Ok(b) => self.bug.partner_board = Some(b),
                 Err(e) => self.error(&format!("bughouse partner ignored: {e}")),
@@ -694,8 +709,8 @@ impl UciEngine {
                 }
             }
             _ => self.error(
-                "expected 'bughouse partner fen <FEN>', 'bughouse ptell <text>' or \
-                 'bughouse update fen <FEN>'",
+                "expected 'bughouse partner fen <FEN>', 'bughouse partner clock wtime <ms> \
+                 btime <ms>', 'bughouse ptell <text>' or 'bughouse update fen <FEN>'",
             ),
         }
     }

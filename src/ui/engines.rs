@@ -102,8 +102,9 @@ pub struct Go {
     pub fen: String,
     pub moves: Vec<Move>,
     pub limits: Limits,
-    /// Bughouse: the partner's board.
+    /// Bughouse: the partner's board, and its clocks (White's, Black's).
     pub partner_fen: Option<String>,
+    pub partner_clock: Option<[Duration; 2]>,
     /// How long to wait for an external engine's answer (by default from
     /// the limits).
     pub timeout: Option<Duration>,
@@ -120,6 +121,7 @@ impl Go {
             moves: req.moves,
             limits: req.limits,
             partner_fen: None,
+            partner_clock: None,
             timeout: None,
         }
     }
@@ -233,6 +235,7 @@ impl<V: Variant> SeatEngine for Seat<V> {
                 let req = go.request::<V>()?;
                 let opts = GoOptions {
                     partner: go.partner_fen.as_deref().and_then(|f| board(f).ok()),
+                    partner_clock: go.partner_clock,
                     timeout: go.timeout,
                 };
                 self.wanted.store(go.id, Ordering::SeqCst);
@@ -443,6 +446,7 @@ mod tests {
                 moves: Vec::new(),
                 limits,
                 partner_fen,
+                partner_clock: None,
                 timeout: None,
             }),
         }

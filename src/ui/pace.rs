@@ -116,11 +116,7 @@ pub fn think_time(turn: &Turn, rng: &mut Rng) -> Duration {
     Duration::from_secs_f64(t)
 }
 
-/// Whether a Bughouse player asked to sit may keep its move back: only while
-/// it has time to spare over its opponent and is not short itself.
-pub fn may_sit(left: Duration, opponent: Duration) -> bool {
-    left > Duration::from_secs(10) && left > opponent + Duration::from_secs(3)
-}
+pub use crate::engine::partner::may_sit;
 
 #[cfg(test)]
 mod tests {

@@ -214,7 +214,7 @@ impl<V: Variant> Session<V> {
     ) -> Result<(), UciError> {
         let Job { req, opts, stop } = job;
         let board = position_of(&req).current().clone();
-        self.position(&req, opts.partner.as_ref())?;
+        self.position(&req, opts.partner.as_ref(), opts.partner_clock)?;
         let timeout = opts
             .timeout
             .unwrap_or_else(|| go_timeout(&req.limits, board.turn()));
@@ -236,8 +236,13 @@ impl<V: Variant> Session<V> {
         Ok(())
     }
 
-    /// `position` (and the partner's board) for `req`.
-    fn position(&mut self, req: &Request<V>, partner: Option<&Board<V>>) -> Result<(), UciError> {
+    /// `position` (and the partner's board and clocks) for `req`.
+    fn position(
+        &mut self,
+        req: &Request<V>,
+        partner: Option<&Board<V>>,
+        clock: Option<[Duration; 2]>,
+    ) -> Result<(), UciError> {
         if req.multipv != self.multipv {
             // Engines without the option ignore it.
             let _ = self
@@ -255,6 +260,13 @@ impl<V: Variant> Session<V> {
         {
             self.client
                 .send(&format!("bughouse partner fen {}", p.fen()))?;
+            if let Some([w, b]) = clock {
+                self.client.send(&format!(
+                    "bughouse partner clock wtime {} btime {}",
+                    w.as_millis(),
+                    b.as_millis()
+                ))?;
+            }
         }
         Ok(())
     }

@@ -184,6 +184,9 @@ pub struct GoOptions<V: Variant = Std> {
     /// Bughouse: the partner's board, for an engine that speaks Kibitz's
     /// Bughouse extension (see `uci::bughouse`).
     pub partner: Option<Board<V>>,
+    /// Bughouse: the partner's board's clocks (White's, Black's), sent
+    /// with it: an engine asks a partner behind on time for no sitting.
+    pub partner_clock: Option<[Duration; 2]>,
     /// How long to wait for an external engine's `bestmove` (by default
     /// from the limits: the clock, the move time).
     pub timeout: Option<Duration>,

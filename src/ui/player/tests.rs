@@ -297,6 +297,7 @@ fn external_bughouse_engine_hears_the_news() {
         },
         GoOptions {
             partner: Some(partner.clone()),
+            partner_clock: Some([Duration::from_secs(19), Duration::from_secs(86)]),
             timeout: None,
         },
     );
@@ -333,6 +334,7 @@ fn external_bughouse_engine_hears_the_news() {
             "isready".into(),
             "position startpos".into(),
             format!("bughouse partner fen {partner_fen}"),
+            "bughouse partner clock wtime 19000 btime 86000".into(),
             "go infinite".into(),
             format!("bughouse update fen {partner_fen}"),
             "bughouse ptell sit".into(),

@@ -397,3 +397,25 @@ fn the_bughouse_panel_beside_the_boards_has_room_for_words() {
         }
     }
 }
+
+/// An engine's move search in Bughouse carries the partner's board's
+/// clocks, so a Kibitz engine never asks a partner behind on time to sit
+/// (issue 50); the game's own clocks at 1+0: a minute each.
+#[test]
+fn a_bughouse_engine_hears_its_partners_clocks() {
+    let t0 = Instant::now();
+    let mut a = super::house_live::bughouse(t0);
+    let jobs = super::house_live::jobs(&mut a);
+    // B's White engine moves first; its partner is you, White on A.
+    let bw = crate::ui::seats::seat_index(1, Color::White);
+    let go = jobs
+        .iter()
+        .find_map(|j| match j {
+            EngineJob::Go { seat, go } if *seat == bw => Some(go.clone()),
+            _ => None,
+        })
+        .expect("B's White engine is asked for a move");
+    let [w, b] = go.partner_clock.expect("the partner's clocks");
+    assert_eq!((w.as_secs(), b.as_secs()), (60, 60), "{go:?}");
+    assert!(go.partner_fen.is_some());
+}

@@ -137,6 +137,7 @@ impl Live {
             moves: Vec::new(),
             limits,
             partner_fen: (self.boards() == 2).then(|| write_fen(self.board(1 - b))),
+            partner_clock: None,
             timeout,
         })
     }
@@ -153,7 +154,17 @@ impl Live {
             Player::Engine(spec) => crate::ui::seats::move_limits(spec, clock, self.kind),
             Player::Human => Limits::default(),
         };
-        self.go(id, b, limits, timeout)
+        let mut go = self.go(id, b, limits, timeout);
+        // The partner's board's clocks: an engine asks a partner behind on
+        // time for no sitting.
+        if self.boards() == 2 && self.time.is_some() {
+            let other = &self.clocks[1 - b];
+            go.partner_clock = Some([
+                other.remaining(Color::White, now),
+                other.remaining(Color::Black, now),
+            ]);
+        }
+        go
     }
 
     /// What the engine at `seat` said.

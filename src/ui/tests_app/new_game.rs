@@ -339,6 +339,9 @@ fn chess_new_game_gets_replies(engine: EngineSpec, name: Option<&str>) {
     assert_eq!(uci_moves(&a)[0], "d2d4");
     if let Some(name) = name {
         assert_eq!(a.chess().opponent.name, name);
+        // The record names it so too, not by its program ("sh").
+        assert_eq!(a.chess().game.header("Black"), Some(name));
+        assert_eq!(a.chess().game.header("White"), Some("You"));
     }
 }
 

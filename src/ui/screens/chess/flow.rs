@@ -388,6 +388,16 @@ impl<T: Task> Chess<'_, T> {
         match e {
             EngineEvent::Ready { name } => {
                 if !assistant {
+                    // An engine of your own is named in the record as it
+                    // names itself ("XShuffler", not its program "sh").
+                    if matches!(self.s.opponent.spec, EngineSpec::External { .. }) {
+                        let program = self.s.opponent.spec.describe();
+                        for tag in ["White", "Black"] {
+                            if self.s.game.header(tag) == Some(program.as_str()) {
+                                self.s.game.set_header(tag, name.clone());
+                            }
+                        }
+                    }
                     self.s.opponent.name = name.clone();
                     if !self.s.pending.iter().any(|p| p.2 == Purpose::Hint) {
                         self.s.search.engine = name;

@@ -356,6 +356,14 @@ fn every_footer_keeps_help_and_quit() {
         ("bughouse", &house, false),
         ("bughouse file", &house_replay, true),
     ];
+    // A game being played keeps its new-game key too.
+    for a in [&game, &house] {
+        for (w, h) in [(80, 24), (160, 50)] {
+            let screen = render(a, w, h);
+            let footer = screen.lines().last().unwrap_or_default();
+            assert!(footer.contains("n new"), "{w}x{h}: {footer}");
+        }
+    }
     for (name, a, back) in screens {
         for (w, h) in [(80, 24), (100, 30), (120, 40), (160, 50)] {
             let screen = render(a, w, h);

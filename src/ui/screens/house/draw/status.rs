@@ -180,22 +180,24 @@ fn draw_live_status(
     if l.boards() == 2 && people {
         push("m".into(), "message");
     }
-    // A finished game: no hint, takeback or resigning.
+    // A finished game: no hint, takeback or resigning. The game's own
+    // keys first: a narrow footer leaves out the tools (the help lists
+    // them).
     let playing = people && !l.is_over();
     if playing {
         push(key_label(app, Action::Hint), "hint");
     }
-    push(key_label(app, Action::Analyse), "analyse");
-    push(key_label(app, Action::EvalBreakdown), "eval");
-    push(key_label(app, Action::Explore), "explore");
-    if l.boards() == 1 && playing {
-        push(key_label(app, Action::Takeback), "takeback");
-    }
+    push(key_label(app, Action::NewGame), "new");
     if playing {
         push(key_label(app, Action::Resign), "resign");
     }
+    if l.boards() == 1 && playing {
+        push(key_label(app, Action::Takeback), "takeback");
+    }
+    push(key_label(app, Action::Analyse), "analyse");
+    push(key_label(app, Action::EvalBreakdown), "eval");
+    push(key_label(app, Action::Explore), "explore");
     push(key_label(app, Action::Flip), "flip");
-    push(key_label(app, Action::NewGame), "new");
     if app.below > 0 {
         push(key_label(app, Action::Cancel), "back");
     }

@@ -129,8 +129,16 @@ pub fn replay_panel(area: Rect) -> ReplayPanel {
 }
 
 /// Inside the move list's box: (rows of moves, first row shown, where the
-/// rows go).
-pub fn replay_rows(r: &Replay, moves: Rect) -> (Vec<Vec<Placed>>, usize, Rect) {
+/// rows go); `head`: rows at the top of the box kept for the rest of a
+/// long opening name.
+pub fn replay_rows(r: &Replay, moves: Rect, head: u16) -> (Vec<Vec<Placed>>, usize, Rect) {
+    let head = if moves.height >= 8 { head } else { 0 };
+    let moves = Rect::new(
+        moves.x,
+        moves.y + head,
+        moves.width,
+        moves.height.saturating_sub(head),
+    );
     let inner_h = moves.height.saturating_sub(2);
     let note_h = if inner_h >= 8 {
         note_rows(r, moves.width.saturating_sub(2), inner_h)

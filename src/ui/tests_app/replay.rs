@@ -332,7 +332,7 @@ fn clicking_a_move_goes_there() {
     let parts = view::replay_panel(l.panel);
     let moves = parts.moves.expect("room for moves");
     let r = a.task::<Replay>().unwrap();
-    let (rows, first, inner) = view::replay_rows(r, moves);
+    let (rows, first, inner) = view::replay_rows(r, moves, 0);
     let (row, placed) = rows
         .iter()
         .enumerate()
@@ -721,4 +721,73 @@ fn the_games_list_shows_the_opening_at_80_columns_and_the_chosen_game_whole() {
         screen.contains("Adolf Anderssen          Lionel Kieseritzky       1-0     1851.06.21    23  London · C33"),
         "{screen}"
     );
+}
+
+/// A long opening name is read whole at 80x24: its family on the top
+/// border of the moves, the rest on the box's first row when the bottom
+/// border is too short for it (issue 50: "Maróczy Variat…" could not be
+/// read anywhere); the moves go on below it, and a click on one still
+/// finds it.
+#[test]
+fn a_long_opening_name_is_whole_at_80_columns() {
+    let now = Instant::now();
+    let pgn = "[Event \"t\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n\
+               1. e4 c5 2. Nf3 Nc6 3. d4 cxd4 4. Nxd4 g6 5. c4 Bg7 6. Be3 Nf6 7. Nc3 Ng4 *\n";
+    let mut a = replaying(pgn, None, now);
+    a.update(Msg::Resize(80, 24), now);
+    key(&mut a, KeyCode::End, now);
+    let name = a.chess().opening.text().expect("an opening");
+    assert!(
+        name.chars().count() > 56,
+        "a name too long for two borders: {name}"
+    );
+    let screen = render(&a, 80, 24);
+    let (family, rest) = name.split_once(": ").expect("a family and a variation");
+    let lines: Vec<&str> = screen.lines().collect();
+    let top = lines
+        .iter()
+        .position(|l| l.contains(&format!("┌ {family} ─")))
+        .unwrap_or_else(|| panic!("{family} on the top border\n{screen}"));
+    // The rest on the rows under it, inside the box's left border.
+    let x = lines[top].chars().position(|c| c == '┌').unwrap_or(0);
+    let inside: Vec<String> = lines[top + 1..top + 3]
+        .iter()
+        .map(|l| {
+            l.chars()
+                .skip(x)
+                .collect::<String>()
+                .trim_start_matches('│')
+                .split('│')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(inside.join(" "), rest, "{screen}");
+    assert!(screen.contains("1.e4 c5 2.Nf3"), "{screen}");
+    // Clicking the first move goes there (the rows start under the name).
+    let y = screen
+        .lines()
+        .position(|l| l.contains("1.e4 c5 2.Nf3"))
+        .expect("the first row of moves") as u16;
+    let x = screen
+        .lines()
+        .nth(usize::from(y))
+        .unwrap()
+        .find("1.e4")
+        .unwrap();
+    let x = screen.lines().nth(usize::from(y)).unwrap()[..x]
+        .chars()
+        .count() as u16;
+    a.update(
+        Msg::Mouse(crossterm::event::MouseEvent {
+            kind: crossterm::event::MouseEventKind::Down(crossterm::event::MouseButton::Left),
+            column: x + 2,
+            row: y,
+            modifiers: KeyModifiers::NONE,
+        }),
+        now,
+    );
+    assert_eq!(cursor_san(&a), "e4");
 }

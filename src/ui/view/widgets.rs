@@ -85,17 +85,23 @@ pub(crate) fn fit(s: &str, w: usize) -> String {
     }
 }
 
+/// The titles of a move list's box: the opening's name (or "Moves") on
+/// the top border, the rest of a long name on the bottom border, or where
+/// even that is too short, on the box's first rows (`inside`, at most two).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MovesTitles {
+    pub top: String,
+    pub bottom: Option<String>,
+    pub inside: Vec<String>,
+}
+
 /// The titles of a move list `width` cells wide: the opening when one is
 /// named ("C65 Ruy Lopez: Berlin Defense", `note` kept after it), as
 /// lichess names it above its moves; else "Moves" and `note`. A name too
 /// long for the top border goes on in the bottom one, split where lichess
-/// splits it (after the family's colon, or else between words), so the
-/// whole name is read; only what is too long for both is cut.
-pub(crate) fn moves_titles(
-    opening: Option<String>,
-    note: &str,
-    width: u16,
-) -> (String, Option<String>) {
+/// splits it (after the family's colon, or else between words), or on the
+/// first rows inside when it is longer still: the whole name is read.
+pub(crate) fn moves_titles(opening: Option<String>, note: &str, width: u16) -> MovesTitles {
     let room = width.saturating_sub(4) as usize;
     let note_len = if note.is_empty() {
         0
@@ -109,12 +115,17 @@ pub(crate) fn moves_titles(
             format!("{s} {note}")
         }
     };
+    let only = |top: String| MovesTitles {
+        top,
+        bottom: None,
+        inside: Vec::new(),
+    };
     let Some(name) = opening else {
-        return (with_note("Moves"), None);
+        return only(with_note("Moves"));
     };
     let top_room = room.saturating_sub(note_len);
     if name.chars().count() <= top_room {
-        return (with_note(&name), None);
+        return only(with_note(&name));
     }
     // Where the top part may end: after the family (`: `), else after a
     // comma or a word; the longest that fits.
@@ -127,16 +138,37 @@ pub(crate) fn moves_titles(
                 .map(|(i, _)| i)
                 .rfind(|&i| i > 0 && name[..i].chars().count() <= top_room)
         });
-    match cut {
-        Some(i) => {
-            let (top, rest) = name.split_at(i);
-            let top = top.trim_end_matches(':');
-            (
-                with_note(top),
-                Some(fit(rest.trim_start_matches([':', ' ']), room)),
-            )
-        }
-        None => (with_note(&fit(&name, top_room)), None),
+    let Some(i) = cut else {
+        return only(with_note(&fit(&name, top_room)));
+    };
+    let (top, rest) = name.split_at(i);
+    let top = with_note(top.trim_end_matches(':'));
+    let rest = rest.trim_start_matches([':', ' ']);
+    if rest.chars().count() <= room {
+        return MovesTitles {
+            top,
+            bottom: Some(rest.to_string()),
+            inside: Vec::new(),
+        };
+    }
+    // Inside the box, two rows at most (its borders take two columns).
+    let inner = usize::from(width.saturating_sub(2)).max(1);
+    let chars: Vec<char> = rest.chars().collect();
+    let rows = crate::ui::text::wrap_ranges(&chars, inner);
+    let mut inside: Vec<String> = rows
+        .iter()
+        .take(2)
+        .map(|r| chars[r.clone()].iter().collect())
+        .collect();
+    if rows.len() > 2
+        && let Some(last) = inside.last_mut()
+    {
+        *last = fit(&format!("{last} …"), inner);
+    }
+    MovesTitles {
+        top,
+        bottom: None,
+        inside,
     }
 }
 
@@ -176,29 +208,43 @@ mod tests {
     use super::moves_titles;
 
     #[test]
-    fn a_long_opening_name_goes_on_in_the_bottom_border_whole() {
+    fn a_long_opening_name_goes_on_in_the_bottom_border_or_inside_whole() {
         let name = "B36 Sicilian Defense: Accelerated Dragon, Maróczy Bind";
+        let titles = |w| {
+            let t = moves_titles(Some(name.into()), "", w);
+            (t.top, t.bottom, t.inside)
+        };
         // Wide enough: all of it on top, the note after it.
         assert_eq!(
-            moves_titles(Some(name.into()), "(↑2)", 80),
-            (format!("{name} (↑2)"), None)
+            moves_titles(Some(name.into()), "(↑2)", 80).top,
+            format!("{name} (↑2)")
         );
-        // At 36 columns: the family on top, the variation below, both
-        // whole.
+        // At 36 columns: the family on top, the variation below.
         assert_eq!(
-            moves_titles(Some(name.into()), "", 36),
+            titles(36),
             (
                 "B36 Sicilian Defense".into(),
-                Some("Accelerated Dragon, Maróczy Bind".into())
+                Some("Accelerated Dragon, Maróczy Bind".into()),
+                vec![]
             )
         );
-        // No colon that fits: split between words.
-        let (top, rest) = moves_titles(Some(name.into()), "", 16);
-        assert_eq!(top, "B36 Sicilian");
-        assert_eq!(rest.as_deref(), Some("Defense: Ac…"));
+        // At 33 (the panel at 80x24) the variation is too long for the
+        // bottom border: it goes on the box's first rows.
+        assert_eq!(
+            titles(33),
+            (
+                "B36 Sicilian Defense".into(),
+                None,
+                vec!["Accelerated Dragon, Maróczy".into(), "Bind".into()]
+            )
+        );
+        // No colon that fits: split between words, the rest inside.
+        let (top, bottom, inside) = titles(16);
+        assert_eq!((top.as_str(), bottom), ("B36 Sicilian", None));
+        assert_eq!(inside, ["Defense:", "Accelerated …"]);
         // No opening: "Moves" and the note.
         assert_eq!(
-            moves_titles(None, "(↑↓ variations)", 40).0,
+            moves_titles(None, "(↑↓ variations)", 40).top,
             "Moves (↑↓ variations)"
         );
     }

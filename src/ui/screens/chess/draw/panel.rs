@@ -115,23 +115,39 @@ pub(crate) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
         return;
     }
     let rows = move_rows(app);
-    let visible = moves_area.height.saturating_sub(2) as usize;
+    let scroll_note = |scroll: usize| {
+        if scroll > 0 {
+            format!("(↑{scroll})")
+        } else {
+            String::new()
+        }
+    };
+    // The titles decide how many rows a long opening name takes inside;
+    // the scroll note never changes that (it is on the top border).
+    let head = moves_titles(app.s.opening.text(), &scroll_note(1), moves_area.width)
+        .inside
+        .len();
+    let visible = (moves_area.height.saturating_sub(2) as usize)
+        .saturating_sub(head)
+        .max(1);
     let max_scroll = rows.len().saturating_sub(visible);
     let scroll = app.s.scroll.min(max_scroll);
     let end = rows.len() - scroll;
     let start = end.saturating_sub(visible);
-    let lines: Vec<Line> = rows[start..end]
+    let titles = moves_titles(app.s.opening.text(), &scroll_note(scroll), moves_area.width);
+    let accent = Style::default().fg(theme.accent);
+    let lines: Vec<Line> = titles
+        .inside
         .iter()
-        .map(|r| Line::from(Span::styled(r.clone(), text)))
+        .map(|r| Line::from(Span::styled(r.clone(), accent)))
+        .chain(
+            rows[start..end]
+                .iter()
+                .map(|r| Line::from(Span::styled(r.clone(), text))),
+        )
         .collect();
-    let note = if scroll > 0 {
-        format!("(↑{scroll})")
-    } else {
-        String::new()
-    };
-    let (title, rest) = moves_titles(app.s.opening.text(), &note, moves_area.width);
     Paragraph::new(lines)
-        .block(block_with_bottom(&title, rest, theme))
+        .block(block_with_bottom(&titles.top, titles.bottom, theme))
         .render_ref(moves_area, buf);
 }
 

@@ -223,19 +223,21 @@ fn replay_state(app: &ChessView<'_>, r: &Replay) -> Line<'static> {
 /// current move highlighted, and under them its notes.
 fn draw_replay_moves(buf: &mut Buffer, app: &ChessView<'_>, r: &Replay, moves: Rect) {
     let theme = app.ui.theme();
-    let (rows, first, inner) = replay_rows(r, moves);
-    let variations = r.tree().nodes.iter().skip(1).any(|n| {
-        n.parent
-            .is_some_and(|p| r.tree().node(p).children.len() > 1)
-    });
-    let opening = app.s.opening.text();
-    let note = match (variations, &opening) {
-        (false, _) => "",
-        (true, Some(_)) => "(↑↓)",
-        (true, None) => "(↑↓ variations)",
-    };
-    let (title, rest) = moves_titles(opening, note, moves.width);
-    block_with_bottom(&title, rest, theme).render_ref(moves, buf);
+    let titles = replay_titles(app.s.opening.text(), r, moves.width);
+    let (rows, first, inner) = replay_rows(r, moves, titles.inside.len() as u16);
+    block_with_bottom(&titles.top, titles.bottom, theme).render_ref(moves, buf);
+    // The rest of a long opening name, above the moves.
+    if inner.y > moves.y + 1 {
+        for (i, row) in titles.inside.iter().enumerate() {
+            buf.set_stringn(
+                moves.x + 1,
+                moves.y + 1 + i as u16,
+                row,
+                usize::from(inner.width),
+                Style::default().fg(theme.accent),
+            );
+        }
+    }
     for (i, row) in rows
         .iter()
         .skip(first)
@@ -258,6 +260,21 @@ fn draw_replay_moves(buf: &mut Buffer, app: &ChessView<'_>, r: &Replay, moves: R
         );
     }
     draw_move_note(buf, theme, r, inner, moves);
+}
+
+/// The titles of the replay's move list: the opening, and whether there
+/// are variations to walk with ↑↓.
+pub(crate) fn replay_titles(opening: Option<String>, r: &Replay, width: u16) -> MovesTitles {
+    let variations = r.tree().nodes.iter().skip(1).any(|n| {
+        n.parent
+            .is_some_and(|p| r.tree().node(p).children.len() > 1)
+    });
+    let note = match (variations, &opening) {
+        (false, _) => "",
+        (true, Some(_)) => "(↑↓)",
+        (true, None) => "(↑↓ variations)",
+    };
+    moves_titles(opening, note, width)
 }
 
 /// How a word of the moves list looks: the current move highlighted, moves

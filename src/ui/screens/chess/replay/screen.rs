@@ -639,7 +639,10 @@ impl Chess<'_, Replay> {
         if let Some(moves) = parts.moves
             && inside(moves)
         {
-            let (rows, first, inner) = layout::replay_rows(r, moves);
+            let head = super::draw::replay_titles(self.s.opening.text(), r, moves.width)
+                .inside
+                .len() as u16;
+            let (rows, first, inner) = layout::replay_rows(r, moves, head);
             if row < inner.y || col < inner.x || row >= inner.y + inner.height {
                 return true; // the border or the notes under the list
             }

@@ -109,10 +109,8 @@ impl XboardClient {
             }
             heard_features = true;
             let (pairs, done) = client.features.read(line);
-            for (k, _) in pairs.iter().filter(|(k, _)| k != "done") {
-                // Coordinates are what we send; everything else is fine.
-                let answer = if k == "san" { "rejected" } else { "accepted" };
-                client.send(&format!("{answer} {k}"))?;
+            for (k, v) in pairs.iter().filter(|(k, _)| k != "done") {
+                client.send(&format!("{} {k}", feature_answer(k, v)))?;
             }
             match done {
                 Some(true) => break,
@@ -550,5 +548,42 @@ impl Drop for XboardClient {
         if crate::uci::client::waited(&mut self.child, false).is_none() {
             self.shutdown();
         }
+    }
+}
+
+/// The answer to an engine's `feature k=v`: `accepted` for what this client
+/// honours or can do without (the protocol's meaning), `rejected` for the
+/// rest, which the engine then does without. Moves are sent in coordinates,
+/// so `san=0` is accepted and `san=1` rejected; clocks are always sent and
+/// an engine is kept between games, so `time=0` and `reuse=0` are rejected.
+fn feature_answer(k: &str, v: &str) -> &'static str {
+    let honoured = match k {
+        "san" => v == "0",
+        // Clocks are always sent, and one engine process plays on.
+        "time" | "reuse" => v == "1",
+        "ping" | "setboard" | "usermove" | "colors" | "variants" | "myname" | "sigint"
+        | "sigterm" | "draw" | "analyze" | "name" | "ics" | "playother" | "pause" | "debug"
+        | "nps" | "memory" | "smp" => true,
+        _ => false,
+    };
+    if honoured { "accepted" } else { "rejected" }
+}
+
+#[cfg(test)]
+mod feature_tests {
+    use super::feature_answer;
+
+    #[test]
+    fn features_are_accepted_only_when_honoured() {
+        assert_eq!(feature_answer("san", "0"), "accepted");
+        assert_eq!(feature_answer("san", "1"), "rejected");
+        assert_eq!(feature_answer("usermove", "1"), "accepted");
+        assert_eq!(feature_answer("egt", "syzygy"), "rejected");
+        assert_eq!(
+            feature_answer("option", "\"Hash -spin 64 1 1024\""),
+            "rejected"
+        );
+        assert_eq!(feature_answer("highlight", "1"), "rejected");
+        assert_eq!(feature_answer("time", "0"), "rejected");
     }
 }

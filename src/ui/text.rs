@@ -230,8 +230,9 @@ pub fn wrap_styled<T: Copy + PartialEq>(
 }
 
 /// A player's name in `w` cells, never cut mid-word when a shorter form
-/// fits: as it is; with "level 4" as "L4" ("Kibitz L4"); without its last
-/// words; else its first word cut with `…`.
+/// fits: as it is; with "level 4" as "L4" ("Kibitz L4"); its first and last
+/// words, for a role before a name ("Opponent: L4", "Partner: Carlsen");
+/// without its last words; else its first word cut with `…`.
 pub fn fit_name(name: &str, w: usize) -> std::borrow::Cow<'_, str> {
     use std::borrow::Cow;
     let width = |s: &str| s.chars().count();
@@ -243,6 +244,12 @@ pub fn fit_name(name: &str, w: usize) -> std::borrow::Cow<'_, str> {
         return Cow::Owned(short);
     }
     let words: Vec<&str> = short.split(' ').filter(|s| !s.is_empty()).collect();
+    if words.len() >= 3 && words[0].ends_with(':') {
+        let s = format!("{} {}", words[0], words[words.len() - 1]);
+        if width(&s) <= w {
+            return Cow::Owned(s);
+        }
+    }
     for n in (1..words.len()).rev() {
         let s = words[..n].join(" ");
         if width(&s) <= w {
@@ -296,6 +303,9 @@ mod tests {
     fn fit_name_keeps_whole_words() {
         assert_eq!(fit_name("Kibitz level 2", 20), "Kibitz level 2");
         assert_eq!(fit_name("Kibitz level 2", 11), "Kibitz L2");
+        // A role keeps what tells the players apart: the level, the surname.
+        assert_eq!(fit_name("Opponent: Kibitz level 4", 14), "Opponent: L4");
+        assert_eq!(fit_name("Partner: Magnus Carlsen", 17), "Partner: Carlsen");
         assert_eq!(
             fit_name("Fairy-Stockfish 11.1 LB 64", 22),
             "Fairy-Stockfish 11.1"

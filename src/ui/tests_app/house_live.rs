@@ -769,29 +769,3 @@ fn you_hear_your_team_not_the_opponents() {
     let screen = render(&a, 200, 50);
     assert!(screen.contains("Partner asks: a knight"), "{screen}");
 }
-
-/// Who is who in a Bughouse game you play, when every engine bears the
-/// same name (issue 50): the start says your seat and your partner's in
-/// words, and each board strip names the player's side.
-#[test]
-fn partner_and_opponents_are_named_by_side() {
-    let t0 = Instant::now();
-    let a = bughouse(t0);
-    assert!(
-        status(&a).contains(
-            "Bughouse: you play White on board A; your partner, Kibitz level 3, plays Black on B."
-        ),
-        "{}",
-        status(&a)
-    );
-    for (w, h) in [(80, 24), (160, 50)] {
-        let screen = render(&a, w, h);
-        assert!(screen.contains("Partner: Kibitz"), "{w}x{h}: {screen}");
-        assert_eq!(
-            screen.matches("Opponent: Kibitz").count(),
-            2,
-            "{w}x{h}: {screen}"
-        );
-        assert!(!screen.contains("you play You"), "{screen}");
-    }
-}

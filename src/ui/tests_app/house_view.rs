@@ -419,3 +419,37 @@ fn a_bughouse_engine_hears_its_partners_clocks() {
     assert_eq!((w.as_secs(), b.as_secs()), (60, 60), "{go:?}");
     assert!(go.partner_fen.is_some());
 }
+
+/// Who is who in a Bughouse game you play, when every engine bears the
+/// same name (issue 50): the start says your seat and your partner's in
+/// words, and each board strip names the player's side.
+#[test]
+fn partner_and_opponents_are_named_by_side() {
+    let t0 = Instant::now();
+    let a = super::house_live::bughouse(t0);
+    assert!(
+        super::house_live::status(&a).contains(
+            "Bughouse: you play White on board A; your partner, Kibitz level 3, plays Black on B."
+        ),
+        "{}",
+        super::house_live::status(&a)
+    );
+    for (w, h) in [(80, 24), (160, 50)] {
+        let screen = render(&a, w, h);
+        // The level stays when the name is cut ("Opponent: L3").
+        assert!(
+            screen.contains("Partner: Kibitz level 3")
+                || screen.contains("Partner: Kibitz L3")
+                || screen.contains("Partner: L3"),
+            "{w}x{h}: {screen}"
+        );
+        assert_eq!(
+            screen.matches("Opponent: Kibitz level 3").count()
+                + screen.matches("Opponent: Kibitz L3").count()
+                + screen.matches("Opponent: L3").count(),
+            2,
+            "{w}x{h}: {screen}"
+        );
+        assert!(!screen.contains("you play You"), "{screen}");
+    }
+}

@@ -428,56 +428,8 @@ pub(crate) fn draw_games(
         return;
     }
     let iw = inner.width as usize;
-    let wide = iw >= 100;
-    let name_w = if wide {
-        ((iw.saturating_sub(40)) / 4).clamp(8, 24)
-    } else {
-        ((iw.saturating_sub(45)) / 2).clamp(8, 12)
-    };
-    // A name too long for its column: the surname, as a crosstable says it.
-    let name = |n: &str| {
-        if n.chars().count() <= name_w {
-            return fit(n, name_w);
-        }
-        fit(surname(n), name_w)
-    };
-    let columns = |num: &str, white: &str, black: &str, result: &str, date: &str, moves: &str| {
-        if wide {
-            format!(
-                "{num:>5} {:<nw$} {:<nw$} {:<7} {:<10} {moves:>5}  ",
-                name(white),
-                name(black),
-                fit(result, 7),
-                fit(date, 10),
-                nw = name_w
-            )
-        } else {
-            format!(
-                "{num:>4} {:<nw$} {:<nw$} {:<7} {:<4}  ",
-                name(white),
-                name(black),
-                fit(result, 7),
-                date.get(..4).unwrap_or(date),
-                nw = name_w
-            )
-        }
-    };
-    let header = format!(
-        "{}{}",
-        columns(
-            "#",
-            "White",
-            "Black",
-            "Result",
-            if wide { "Date" } else { "Year" },
-            "Moves"
-        ),
-        if wide {
-            "Event · opening / problem"
-        } else {
-            "Opening / problem · event"
-        }
-    );
+    let cols = GameColumns::new(iw);
+    let header = cols.header();
     buf.set_stringn(
         inner.x,
         inner.y,
@@ -505,38 +457,7 @@ pub(crate) fn draw_games(
         .take(visible)
     {
         let y = inner.y + 1 + (i - first) as u16;
-        let tag = |k: &str| e.tag(k).unwrap_or("").to_string();
-        let moves = if e.plies > 0 {
-            e.plies.div_ceil(2).to_string()
-        } else {
-            String::new()
-        };
-        let (event, opening, bad) = game_words(e);
-        let extra = match bad {
-            Some(why) => why,
-            // Narrow, the opening first: the event is in the line below.
-            None if wide => [event, opening]
-                .into_iter()
-                .filter(|s| !s.is_empty())
-                .collect::<Vec<_>>()
-                .join(" · "),
-            None => [opening, event]
-                .into_iter()
-                .filter(|s| !s.is_empty())
-                .collect::<Vec<_>>()
-                .join(" · "),
-        };
-        let row = format!(
-            "{}{extra}",
-            columns(
-                &e.number.to_string(),
-                &tag("White"),
-                &tag("Black"),
-                &tag("Result"),
-                &tag("Date"),
-                &moves
-            )
-        );
+        let row = cols.row(e);
         let style = if i == selected {
             Style::default().fg(theme.background).bg(theme.accent)
         } else if matches!(e.status, GameStatus::Bad { .. }) {
@@ -568,6 +489,101 @@ pub(crate) fn draw_games(
         iw,
         Style::default().fg(theme.dim),
     );
+}
+
+/// The columns of the games list for a width: narrower than 100 columns,
+/// surnames, the year for the date, no move count, and the opening before
+/// the event (the line under the rows says the game whole).
+struct GameColumns {
+    wide: bool,
+    name_w: usize,
+}
+
+impl GameColumns {
+    fn new(width: usize) -> GameColumns {
+        let wide = width >= 100;
+        let name_w = if wide {
+            ((width.saturating_sub(40)) / 4).clamp(8, 24)
+        } else {
+            ((width.saturating_sub(45)) / 2).clamp(8, 12)
+        };
+        GameColumns { wide, name_w }
+    }
+
+    /// A name in its column: the surname when the whole name is too long,
+    /// as a crosstable says it.
+    fn name(&self, n: &str) -> String {
+        if n.chars().count() <= self.name_w {
+            fit(n, self.name_w)
+        } else {
+            fit(surname(n), self.name_w)
+        }
+    }
+
+    /// The columns before the event and opening.
+    fn line(&self, num: &str, [white, black, result, date, moves]: [&str; 5]) -> String {
+        let nw = self.name_w;
+        let (white, black) = (self.name(white), self.name(black));
+        if self.wide {
+            format!(
+                "{num:>5} {white:<nw$} {black:<nw$} {:<7} {:<10} {moves:>5}  ",
+                fit(result, 7),
+                fit(date, 10),
+            )
+        } else {
+            format!(
+                "{num:>4} {white:<nw$} {black:<nw$} {:<7} {:<4}  ",
+                fit(result, 7),
+                date.get(..4).unwrap_or(date),
+            )
+        }
+    }
+
+    fn header(&self) -> String {
+        let date = if self.wide { "Date" } else { "Year" };
+        let last = if self.wide {
+            "Event · opening / problem"
+        } else {
+            "Opening / problem · event"
+        };
+        let line = self.line("#", ["White", "Black", "Result", date, "Moves"]);
+        format!("{line}{last}")
+    }
+
+    /// A game's row: its columns, then its event and opening (or why it
+    /// cannot be read).
+    fn row(&self, e: &crate::game::library::Entry) -> String {
+        let tag = |k: &str| e.tag(k).unwrap_or("");
+        let moves = if e.plies > 0 {
+            e.plies.div_ceil(2).to_string()
+        } else {
+            String::new()
+        };
+        let (event, opening, bad) = game_words(e);
+        let extra = bad.unwrap_or_else(|| {
+            let parts = if self.wide {
+                [event, opening]
+            } else {
+                [opening, event]
+            };
+            parts
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" · ")
+        });
+        let line = self.line(
+            &e.number.to_string(),
+            [
+                tag("White"),
+                tag("Black"),
+                tag("Result"),
+                tag("Date"),
+                &moves,
+            ],
+        );
+        format!("{line}{extra}")
+    }
 }
 
 /// A player's surname: before the comma of "Anderssen, Adolf", else the

@@ -14,6 +14,8 @@
 //!   probes); knows nothing about terminals or protocols.
 //! - [`game`]: a game as data (moves, headers, result), PGN and other game
 //!   files read and written, move notation, engine game reviews.
+//! - [`db`]: opening statistics over collections of games (an index of
+//!   moves by position, built from PGN, kept up to date).
 //! - [`train`]: puzzles (Lichess CSV, made from PGN, your mistakes),
 //!   their themes and solver, the user's puzzle rating and progress.
 //! - [`bughouse`]: a Bughouse game as data (two boards, four seats) and
@@ -34,6 +36,7 @@
 #![cfg_attr(feature = "strip-observer", allow(unused))]
 
 pub mod bughouse;
+pub mod db;
 pub mod engine;
 pub mod fuzz;
 pub mod game;

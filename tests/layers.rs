@@ -7,13 +7,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Bottom up. A module may use the ones before it in this list.
-const ORDER: [&str; 13] = [
+const ORDER: [&str; 14] = [
     "util",
     "paths",
     "variant",
     "tablebase",
     "engine",
     "game",
+    "db",
     "train",
     "bughouse",
     "uci",

@@ -5,6 +5,7 @@ pub mod annotate;
 pub mod bench;
 pub mod bughouse;
 pub mod commands;
+pub mod db;
 pub mod fake_engine;
 pub mod fuzz;
 pub mod matches;

@@ -15,6 +15,12 @@ pub enum BatchCmd {
         #[command(subcommand)]
         cmd: kibitz::tablebase::cli::TbCmd,
     },
+    /// The opening explorer's collections: add, list and remove PGN
+    /// files, the moves played from a position, a test corpus.
+    Db {
+        #[command(subcommand)]
+        cmd: cli::db::DbCmd,
+    },
     /// Play engine-vs-engine games over UCI or XBoard and estimate the Elo
     /// difference.
     ///
@@ -205,6 +211,7 @@ impl BatchCmd {
         match self {
             BatchCmd::Match { .. } | BatchCmd::Bughouse { .. } | BatchCmd::Headless { .. } => false,
             BatchCmd::Tb { .. }
+            | BatchCmd::Db { .. }
             | BatchCmd::Datagen { .. }
             | BatchCmd::Fuzz(_)
             | BatchCmd::TuneNnue(_)
@@ -217,6 +224,7 @@ impl BatchCmd {
     pub fn run(self, matches: &clap::ArgMatches) -> anyhow::Result<()> {
         match self {
             BatchCmd::Tb { cmd } => kibitz::tablebase::cli::run(cmd),
+            BatchCmd::Db { cmd } => cli::db::run(cmd),
             BatchCmd::Match { .. } => match matches.subcommand_matches("match") {
                 Some(m) => cli::matches::run(m),
                 None => Ok(()),

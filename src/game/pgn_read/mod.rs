@@ -23,6 +23,7 @@ mod visitor;
 pub use scan::main_line_move_offset;
 use scan::unreadable_token;
 use visitor::GameVisitor;
+pub use visitor::resolve_san;
 
 /// Why a game could not be read. `game` counts from 1 in the text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -358,7 +358,7 @@ pub(super) fn push_header(headers: &mut Vec<(String, String)>, name: String, val
 /// A SAN from the file as a legal move, or why not. Strict SAN first; then
 /// the lenient reading of typed moves (a capture without `x`, a promotion
 /// without the piece), which also explains an illegal move.
-pub(super) fn resolve_san(pos: &Chess, san: San) -> Result<Move, String> {
+pub fn resolve_san(pos: &Chess, san: San) -> Result<Move, String> {
     match san {
         San::Null => return Err("null moves are not supported".to_string()),
         San::Put { .. } => return Err("piece drops are not supported".to_string()),

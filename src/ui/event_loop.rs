@@ -206,6 +206,8 @@ struct Runtime {
     /// The stop flags of the file being opened (and checked) and of the review.
     open_stops: Vec<(u64, std::sync::Arc<std::sync::atomic::AtomicBool>)>,
     review_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The opening explorer's thread (started when first asked).
+    openings: Option<Sender<crate::ui::openings::OpeningsRequest>>,
     /// Every game's engines, and the app's assistant.
     engines: Engines,
     save_reports: SaveReports,
@@ -220,6 +222,7 @@ impl Runtime {
             job_stop: None,
             open_stops: Vec::new(),
             review_stop: None,
+            openings: None,
             engines: Engines::default(),
             save_reports: SaveReports::default(),
         };
@@ -344,6 +347,20 @@ impl Runtime {
                     flag.store(true, std::sync::atomic::Ordering::Relaxed);
                 }
                 self.review_stop = spawn_review(*req, &self.tx);
+            }
+            Effect::Openings(req) => {
+                if self.openings.is_none() {
+                    let tx = self.tx.clone();
+                    self.openings =
+                        crate::ui::openings::service::spawn(app.ui.dirs.data.clone(), move |r| {
+                            let _ = tx.send(Msg::Openings(r));
+                        });
+                }
+                if let Some(tx) = &self.openings
+                    && tx.send(req).is_err()
+                {
+                    self.openings = None;
+                }
             }
             Effect::CancelReview => {
                 if let Some(flag) = self.review_stop.take() {

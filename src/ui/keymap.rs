@@ -33,6 +33,8 @@ pub enum Action {
     SaveAs,
     WhiteView,
     EvalBreakdown,
+    /// The opening explorer beside the board.
+    Openings,
     Explore,
     Analyse,
     MoreLines,
@@ -80,6 +82,7 @@ impl Action {
         Action::SaveAs,
         Action::WhiteView,
         Action::EvalBreakdown,
+        Action::Openings,
         Action::Explore,
         Action::Analyse,
         Action::MoreLines,
@@ -125,6 +128,7 @@ impl Action {
             Action::SaveAs => "save_as",
             Action::WhiteView => "white_view",
             Action::EvalBreakdown => "eval",
+            Action::Openings => "openings",
             Action::Explore => "explore",
             Action::Analyse => "analyse",
             Action::MoreLines => "more_lines",
@@ -161,6 +165,9 @@ impl Action {
             Action::SaveAs => "Save the game to a file you name (later moves go there too)",
             Action::WhiteView => "Scores from White's view / the side to move's",
             Action::EvalBreakdown => "The evaluation term by term: full and simple side by side",
+            Action::Openings => {
+                "Opening explorer: the moves played here in your games and PGN collections"
+            }
             Action::Explore => {
                 "Search-tree explorer: walk a real alpha-beta search of this position"
             }
@@ -199,6 +206,7 @@ impl Action {
             Action::SaveAs => &["S"],
             Action::WhiteView => &["w"],
             Action::EvalBreakdown => &["i"],
+            Action::Openings => &["s"],
             Action::Explore => &["x"],
             Action::Analyse => &["A"],
             Action::MoreLines => &["+", "="],

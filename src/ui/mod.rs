@@ -19,6 +19,7 @@ pub mod help;
 pub mod input;
 pub mod keymap;
 pub mod layout;
+pub mod openings;
 mod output;
 pub mod pace;
 pub mod player;

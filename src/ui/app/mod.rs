@@ -203,6 +203,7 @@ impl App {
                 Ok(FileRead::House(games)) => self.on_house_opened(id, path, Ok(games), now),
                 Err(e) => self.on_opened(id, path, Err(e), now),
             },
+            Msg::Openings(report) => self.ui.openings.on_report(report),
             Msg::TablesProgress { id, text, share } => self.ui.on_tables_progress(id, text, share),
             Msg::TablesReady { id, result } => self.ui.on_tables_ready(id, result, now),
             other => self.offer(other, now),

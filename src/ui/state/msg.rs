@@ -42,6 +42,8 @@ pub enum Effect {
     /// Review a line of moves in the background (answered by `Reviewed`).
     Review(Box<ReviewRequest>),
     CancelReview,
+    /// Work for the opening explorer's thread (answered by `Openings`).
+    Openings(crate::ui::openings::OpeningsRequest),
     /// Stop reading or checking the file of this id.
     StopFile {
         id: u64,
@@ -79,6 +81,8 @@ pub enum Msg {
         seat: usize,
         report: crate::ui::player::Report,
     },
+    /// What the opening explorer's thread found.
+    Openings(crate::ui::openings::OpeningsReport),
     /// The runtime failed to do something (save, copy).
     Error(String),
     /// The runtime finished something worth telling the user.

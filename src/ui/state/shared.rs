@@ -88,6 +88,8 @@ pub struct Shared {
     /// A game file being opened.
     pub opening: Option<Opening>,
     pub trainer: TrainerState,
+    /// The opening explorer beside the board (every chess screen's).
+    pub openings: crate::ui::openings::OpeningsPanel,
     /// The user's puzzles, rating and history (opened on first use).
     pub puzzles: Option<crate::train::store::Store>,
     /// What opening the puzzle store had to say (a damaged file), shown
@@ -134,6 +136,7 @@ impl Shared {
             last_action: None,
             last_replay_action: None,
             opening: None,
+            openings: Default::default(),
             trainer: TrainerState {
                 tables: None,
                 preparing: None,

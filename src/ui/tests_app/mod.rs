@@ -14,6 +14,7 @@ mod input;
 mod keymap;
 mod new_game;
 mod new_user;
+mod opening_explorer;
 mod openings;
 mod render;
 mod replay;

@@ -8,7 +8,7 @@ impl<T: Task> Chess<'_, T> {
     // Keys.
 
     pub(super) fn on_key(&mut self, k: KeyEvent, now: Instant) {
-        if T::key(self, k, now) || self.overlay_key(k, now) {
+        if self.openings_key(k, now) || T::key(self, k, now) || self.overlay_key(k, now) {
             return;
         }
         if self.move_box_shown() && self.move_box_key(k, now) {
@@ -145,6 +145,21 @@ impl<T: Task> Chess<'_, T> {
         }
     }
 
+    /// Plays a legal move chosen other than on the board (the opening
+    /// explorer), or says why it cannot be now.
+    pub(super) fn play_typed_move(&mut self, m: Move, now: Instant) {
+        if !self.human_to_move() {
+            if self.is_over() {
+                self.ui.error(self.game_over_text());
+            } else {
+                self.ui.error("Not your move yet.");
+            }
+            return;
+        }
+        self.ui.status = None;
+        self.play(m, now);
+    }
+
     /// Plays the move typed as `text`, or says why it cannot be.
     pub(super) fn submit(&mut self, text: String, now: Instant) {
         if !self.human_to_move() {
@@ -222,6 +237,7 @@ impl<T: Task> Chess<'_, T> {
             }
             Action::SaveAs => self.open_save_as(),
             Action::EvalBreakdown => self.ui.overlay = Overlay::Eval { simple: false },
+            Action::Openings => self.toggle_openings(),
             Action::Explore => {
                 self.open_explorer(crate::ui::screens::explorer::DEFAULT_DEPTH);
             }

@@ -21,6 +21,7 @@ pub mod drill;
 mod flow;
 pub mod game;
 mod keys;
+mod openings;
 pub mod replay;
 mod start;
 mod task;
@@ -236,6 +237,7 @@ impl<T: Task> Screen for ChessScreen<T> {
 
     fn sync(&mut self, ui: &mut Shared, now: Instant) {
         self.at(ui).sync_analysis(now);
+        self.at(ui).sync_openings();
         self.game.opening.follow(&self.game.game);
     }
 

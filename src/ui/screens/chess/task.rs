@@ -16,6 +16,9 @@ pub trait Task: Sized + 'static {
     /// Its game is one of yours, kept in a file: the frame marks it while
     /// it is not being saved.
     const KEPT: bool = true;
+    /// The opening explorer may be shown (not where it would give the
+    /// answer away: a puzzle, the endgame trainer).
+    const OPENINGS: bool = true;
 
     /// What the drawing shows for this task.
     fn view(&self) -> TaskView<'_>;
@@ -31,6 +34,11 @@ pub trait Task: Sized + 'static {
     fn action(c: &mut Chess<'_, Self>, a: Action, now: Instant) -> bool {
         let _ = (c, a, now);
         false
+    }
+
+    /// A move chosen in the opening explorer (Enter): played as if typed.
+    fn explorer_move(c: &mut Chess<'_, Self>, m: Move, now: Instant) {
+        c.play_typed_move(m, now);
     }
 
     /// The position is done with (a drill solved or shown): nobody moves.

@@ -99,6 +99,7 @@ pub(crate) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
         (None, Some(d)) => {
             crate::ui::screens::chess::drill::draw::draw_drill_panel(buf, app, d, search_area)
         }
+        (None, None) if app.ui.openings.shown => draw_openings_here(buf, app, search_area),
         (None, None) => super::search::draw_search(buf, app, search_area),
     }
     if graph_h > 0 {
@@ -149,6 +150,18 @@ pub(crate) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
     Paragraph::new(lines)
         .block(block_with_bottom(&titles.top, titles.bottom, theme))
         .render_ref(moves_area, buf);
+}
+
+/// The opening explorer for the position on the board, in `area`.
+pub(crate) fn draw_openings_here(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
+    crate::ui::openings::draw::draw_openings(
+        buf,
+        &app.ui.openings,
+        app.s.board().chess(),
+        app.s.game.moves().len(),
+        area,
+        app.ui.theme(),
+    );
 }
 
 /// "1. e4 e5" rows of the move list.

@@ -77,6 +77,7 @@ pub(crate) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
         (Action::NewGame, "new"),
         (Action::Takeback, "takeback"),
         (Action::Hint, "hint"),
+        (Action::Openings, "openings"),
         (Action::Flip, "flip"),
         (Action::OfferDraw, "draw"),
         (Action::Resign, "resign"),
@@ -206,7 +207,11 @@ fn draw_replay_status(buf: &mut Buffer, app: &ChessView<'_>, line1: Line, area: 
         spans.push(Span::styled(label(a), key));
         spans.push(Span::styled(format!(" {what}  "), dim));
     }
-    for (a, what) in [(Action::Help, "help"), (Action::Quit, "quit")] {
+    for (a, what) in [
+        (Action::Openings, "openings"),
+        (Action::Help, "help"),
+        (Action::Quit, "quit"),
+    ] {
         spans.push(Span::styled(key_label(app.ui, a), key));
         spans.push(Span::styled(format!(" {what}  "), dim));
     }

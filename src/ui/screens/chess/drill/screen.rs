@@ -13,6 +13,7 @@ use crate::train::session::{Check, Hint as RunHint, Run};
 pub const CHECK_MOVETIME: Duration = Duration::from_millis(700);
 
 impl Task for Drill {
+    const OPENINGS: bool = false;
     const KEPT: bool = false;
 
     fn view(&self) -> TaskView<'_> {

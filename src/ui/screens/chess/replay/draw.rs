@@ -70,7 +70,11 @@ pub(crate) fn draw_replay_panel(
         .block(block(&title, theme))
         .render_ref(parts.game, buf);
 
-    draw_search(buf, app, parts.search);
+    if app.ui.openings.shown {
+        crate::ui::screens::chess::draw::draw_openings_here(buf, app, parts.search);
+    } else {
+        draw_search(buf, app, parts.search);
+    }
     if let Some(gr) = parts.graph {
         draw_eval_graph(buf, app, gr);
     }

@@ -40,6 +40,12 @@ impl Task for Replay {
         c.replay_tick(now);
     }
 
+    /// A move from the explorer is tried like a typed one: followed when
+    /// the game has it, a variation when not.
+    fn explorer_move(c: &mut Chess<'_, Self>, m: Move, _now: Instant) {
+        c.replay_add_move(m);
+    }
+
     fn message(c: &mut Chess<'_, Self>, msg: Msg, now: Instant) -> Option<Msg> {
         match msg {
             Msg::Checked { id, statuses, done } if c.task.file_id == id => {

@@ -7,6 +7,7 @@ use crate::tablebase::{Material, Probe, Wdl};
 use crate::ui::screens::chess::trainer::{self as tr, SideChoice, Tables, Verdict};
 
 impl Task for TrainerGame {
+    const OPENINGS: bool = false;
     fn view(&self) -> TaskView<'_> {
         TaskView::Trainer(self)
     }

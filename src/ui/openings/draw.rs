@@ -1,0 +1,236 @@
+//! Drawing the opening explorer: a row a move (games, a White / draws /
+//! Black bar with its shares, the average rating), the opening the chosen
+//! move leads to underneath.
+
+use super::{LoadState, OpeningsPanel, Row};
+use crate::db::Stats;
+use crate::ui::theme::Theme;
+use crate::ui::view::widgets::{block_with_bottom, fit};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+use shakmaty::Chess;
+
+/// Games as they fit in six columns: 987, 12,345, 123k, 1.2M.
+pub fn games_text(n: u64) -> String {
+    match n {
+        0..=99_999 => {
+            let s = n.to_string();
+            let mut out = String::new();
+            for (i, c) in s.chars().enumerate() {
+                if i > 0 && (s.len() - i).is_multiple_of(3) {
+                    out.push(',');
+                }
+                out.push(c);
+            }
+            out
+        }
+        100_000..=999_999 => format!("{}k", n / 1000),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
+/// White / draw / Black shares in per cent, summing to 100 (over the
+/// games with a result).
+pub fn shares(s: &Stats) -> Option<[u64; 3]> {
+    let n = s.white + s.draws + s.black;
+    if n == 0 {
+        return None;
+    }
+    let w = (s.white * 100 + n / 2) / n;
+    let b = (s.black * 100 + n / 2) / n;
+    let w = w.min(100);
+    let b = b.min(100 - w);
+    Some([w, 100 - w - b, b])
+}
+
+/// The bar of `width` cells: White's share `█`, draws `▒`, Black's `░`.
+fn bar(s: &Stats, width: usize, theme: &Theme) -> Vec<Span<'static>> {
+    let Some([w, d, _]) = shares(s) else {
+        return vec![Span::raw(" ".repeat(width))];
+    };
+    let cw = (w as usize * width + 50) / 100;
+    let cd = ((w + d) as usize * width + 50) / 100 - cw;
+    let cb = width - cw - cd;
+    vec![
+        Span::styled("█".repeat(cw), Style::default().fg(theme.white_piece)),
+        Span::styled("▒".repeat(cd), Style::default().fg(theme.dim)),
+        Span::styled("░".repeat(cb), Style::default().fg(theme.black_piece)),
+    ]
+}
+
+/// What fits in a row of `inner` columns: (bar width, shares, rating).
+fn columns(inner: usize) -> (usize, bool, bool) {
+    // Marker, SAN and games take 15; shares 10; rating 5.
+    let left = inner.saturating_sub(15);
+    if left >= 10 + 5 + 6 {
+        (left - 15, true, true)
+    } else if left >= 10 + 4 {
+        (left - 10, true, false)
+    } else {
+        (left, false, false)
+    }
+}
+
+fn row_line(r: &Row, selected: bool, inner: usize, theme: &Theme) -> Line<'static> {
+    let (bar_w, show_shares, show_elo) = columns(inner);
+    let text = Style::default().fg(theme.text);
+    let mark = if selected { "▶" } else { " " };
+    let mut spans = vec![
+        Span::styled(
+            format!("{mark}{:<7}", fit(&r.san, 7)),
+            if selected {
+                text.add_modifier(Modifier::BOLD | Modifier::REVERSED)
+            } else {
+                text.add_modifier(Modifier::BOLD)
+            },
+        ),
+        Span::styled(format!("{:>6} ", games_text(r.stats.games())), text),
+    ];
+    if bar_w > 0 {
+        spans.extend(bar(&r.stats, bar_w, theme));
+    }
+    if show_shares {
+        // 8 columns, 9 when one share is 100.
+        let pct =
+            shares(&r.stats).map_or("-".to_string(), |[w, d, b]| format!("{w:>2}/{d:>2}/{b:>2}"));
+        spans.push(Span::styled(
+            format!(" {pct:>9}"),
+            Style::default().fg(theme.dim),
+        ));
+    }
+    if show_elo {
+        let elo = r
+            .stats
+            .average_rating()
+            .map_or("   -".to_string(), |e| format!("{e:>4}"));
+        spans.push(Span::styled(
+            format!(" {elo}"),
+            Style::default().fg(theme.dim),
+        ));
+    }
+    Line::from(spans)
+}
+
+/// The explorer in `area`, for the position `pos` reached at `ply`.
+pub fn draw_openings(
+    buf: &mut Buffer,
+    panel: &OpeningsPanel,
+    pos: &Chess,
+    ply: usize,
+    area: Rect,
+    theme: &Theme,
+) {
+    if area.height < 3 || area.width < 12 {
+        return;
+    }
+    let inner = area.width.saturating_sub(2) as usize;
+    let rows_h = area.height.saturating_sub(2) as usize;
+    let dim = Style::default().fg(theme.dim);
+    let rows = panel.rows_for(pos);
+    let total = rows.map(|r| r.iter().map(|m| m.stats.games()).sum::<u64>());
+    let title = match (&panel.load, total) {
+        (LoadState::Loading { share, .. }, _) => {
+            format!("Openings · indexing {:.0}%", share * 100.0)
+        }
+        (_, Some(n)) if n > 0 => format!("Openings · {} games", games_text(n)),
+        _ => "Openings".to_string(),
+    };
+    let mut lines: Vec<Line> = Vec::new();
+    match rows {
+        Some(rows) if !rows.is_empty() => {
+            let (bar_w, show_shares, show_elo) = columns(inner);
+            let mut head = format!(" {:<7}{:>6} ", "Move", "Games");
+            head.push_str(&format!(
+                "{:<w$}",
+                if bar_w >= 5 { "Score" } else { "" },
+                w = bar_w
+            ));
+            if show_shares {
+                head.push_str("  W/ D/ B ");
+            }
+            if show_elo {
+                head.push_str("  Elo");
+            }
+            lines.push(Line::from(Span::styled(fit(&head, inner), dim)));
+            // Rows that fit, scrolled to keep the selected one in view;
+            // the selected move's opening is on the bottom border.
+            let room = rows_h.saturating_sub(1).max(1);
+            let first = panel
+                .selected
+                .saturating_sub(room - 1)
+                .min(rows.len().saturating_sub(room));
+            for (i, r) in rows.iter().enumerate().skip(first).take(room) {
+                lines.push(row_line(r, i == panel.selected, inner, theme));
+            }
+        }
+        Some(_) => {
+            lines.push(Line::from(Span::styled(
+                fit("No game in your collections reached this position.", inner),
+                dim,
+            )));
+            if ply >= crate::db::DEFAULT_MAX_PLIES {
+                lines.push(Line::from(Span::styled(
+                    fit(
+                        &format!(
+                            "Games are indexed for their first {} plies.",
+                            crate::db::DEFAULT_MAX_PLIES
+                        ),
+                        inner,
+                    ),
+                    dim,
+                )));
+            }
+        }
+        None => {
+            let what = match &panel.load {
+                LoadState::Loading { what, share } => {
+                    format!(
+                        "{} {:.0}%…",
+                        crate::ui::text::capitalise(what),
+                        share * 100.0
+                    )
+                }
+                _ => "Looking up the position…".to_string(),
+            };
+            lines.push(Line::from(Span::styled(fit(&what, inner), dim)));
+        }
+    }
+    if let LoadState::Loaded {
+        collections,
+        errors,
+    } = &panel.load
+    {
+        let empty = collections.iter().all(|(_, n)| *n == 0);
+        if empty && lines.len() + 2 <= rows_h {
+            lines.push(Line::from(""));
+            lines.push(Line::from(Span::styled(
+                fit(
+                    "Your saved games show here; `kibitz db add FILE.pgn` adds more.",
+                    inner,
+                ),
+                dim,
+            )));
+        }
+        if let Some(e) = errors.first()
+            && lines.len() < rows_h
+        {
+            lines.push(Line::from(Span::styled(
+                fit(e, inner),
+                Style::default().fg(theme.error),
+            )));
+        }
+    }
+    let opening = panel
+        .selected_move(pos)
+        .and_then(|r| r.opening.clone())
+        .map(|o| fit(&o, inner.saturating_sub(2)));
+    while lines.len() + 1 < rows_h {
+        lines.push(Line::from(""));
+    }
+    Paragraph::new(lines)
+        .block(block_with_bottom(&title, opening, theme))
+        .render(area, buf);
+}

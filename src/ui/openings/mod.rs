@@ -1,0 +1,176 @@
+//! The opening explorer beside the board: for the position shown, every
+//! move played from it in "My games" and the added PGN collections, with
+//! its games, results, average rating and the opening it leads to.
+//!
+//! The index lives on a thread of its own ([`service`]): the screen asks
+//! for a position ([`OpeningsRequest`]) and draws the answer when it comes
+//! ([`OpeningsReport`]), so a key press never waits on the disk or on a
+//! collection being indexed. The state here is shared by every chess
+//! screen (play, replay, trainer): opened on one, it is open on all.
+
+pub mod draw;
+pub mod service;
+
+use crate::db::Stats;
+use shakmaty::{Chess, Move};
+
+/// Work for the explorer's thread.
+#[derive(Clone, Debug)]
+pub enum OpeningsRequest {
+    /// Bring the collections up to date (new games indexed) and open them.
+    Load,
+    /// The moves from a position (`key`: its index key, to match the
+    /// answer to the position still shown).
+    Moves { key: u64, pos: Box<Chess> },
+}
+
+/// What the explorer's thread says.
+#[derive(Clone, Debug)]
+pub enum OpeningsReport {
+    Progress {
+        what: String,
+        share: f64,
+    },
+    Loaded {
+        /// Each collection's name and games.
+        collections: Vec<(String, u64)>,
+        /// Collections that could not be opened, and why.
+        errors: Vec<String>,
+    },
+    Moves {
+        key: u64,
+        rows: Vec<Row>,
+        total: Stats,
+    },
+}
+
+/// One move of the explorer's list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub mv: Move,
+    pub san: String,
+    pub stats: Stats,
+    /// The opening the move leads to, if the table names it.
+    pub opening: Option<String>,
+}
+
+/// Where the collections stand.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum LoadState {
+    #[default]
+    NotLoaded,
+    Loading {
+        what: String,
+        share: f64,
+    },
+    Loaded {
+        collections: Vec<(String, u64)>,
+        errors: Vec<String>,
+    },
+}
+
+/// The explorer panel's state, shared by the chess screens.
+#[derive(Clone, Debug, Default)]
+pub struct OpeningsPanel {
+    pub shown: bool,
+    pub selected: usize,
+    pub load: LoadState,
+    /// The last answer, and the position it is for.
+    pub answer: Option<(u64, Vec<Row>, Stats)>,
+    /// The position asked for last.
+    pub asked: Option<u64>,
+}
+
+impl OpeningsPanel {
+    /// Shows or hides the panel; the first showing (and each after that,
+    /// to pick up games saved since) asks for the collections.
+    pub fn toggle(&mut self) -> Option<OpeningsRequest> {
+        self.shown = !self.shown;
+        if !self.shown {
+            return None;
+        }
+        self.asked = None;
+        if self.load == LoadState::NotLoaded {
+            self.load = LoadState::Loading {
+                what: "opening your collections".into(),
+                share: 0.0,
+            };
+        }
+        Some(OpeningsRequest::Load)
+    }
+
+    /// The request that keeps the panel on `pos` (none when it is hidden
+    /// or already asked).
+    pub fn want(&mut self, pos: &Chess) -> Option<OpeningsRequest> {
+        if !self.shown {
+            return None;
+        }
+        let key = crate::db::index_key(pos);
+        if self.asked == Some(key) {
+            return None;
+        }
+        self.asked = Some(key);
+        if self.answer.as_ref().is_some_and(|a| a.0 != key) {
+            self.selected = 0;
+        }
+        Some(OpeningsRequest::Moves {
+            key,
+            pos: Box::new(pos.clone()),
+        })
+    }
+
+    pub fn on_report(&mut self, report: OpeningsReport) {
+        match report {
+            OpeningsReport::Progress { what, share } => {
+                if !matches!(self.load, LoadState::Loaded { .. }) {
+                    self.load = LoadState::Loading { what, share };
+                }
+            }
+            OpeningsReport::Loaded {
+                collections,
+                errors,
+            } => {
+                self.load = LoadState::Loaded {
+                    collections,
+                    errors,
+                };
+            }
+            OpeningsReport::Moves { key, rows, total } => {
+                if self.asked == Some(key) {
+                    if self.answer.as_ref().is_none_or(|a| a.0 != key) {
+                        self.selected = 0;
+                    }
+                    self.selected = self.selected.min(rows.len().saturating_sub(1));
+                    self.answer = Some((key, rows, total));
+                }
+            }
+        }
+    }
+
+    /// The rows for `pos`, once they came.
+    pub fn rows_for(&self, pos: &Chess) -> Option<&[Row]> {
+        let key = crate::db::index_key(pos);
+        self.answer
+            .as_ref()
+            .filter(|a| a.0 == key)
+            .map(|a| a.1.as_slice())
+    }
+
+    /// The selected move from `pos`, if the answer for it is in.
+    pub fn selected_move(&self, pos: &Chess) -> Option<&Row> {
+        self.rows_for(pos)?.get(self.selected)
+    }
+
+    /// Moves the selection by `delta` rows.
+    pub fn step(&mut self, pos: &Chess, delta: isize) {
+        let n = self.rows_for(pos).map_or(0, <[Row]>::len);
+        if n == 0 {
+            self.selected = 0;
+            return;
+        }
+        self.selected = (self.selected as isize + delta).rem_euclid(n as isize) as usize;
+    }
+}
+
+#[cfg(test)]
+mod tests;

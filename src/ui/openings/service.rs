@@ -1,0 +1,128 @@
+//! The explorer's thread: it owns the open collections, brings them up to
+//! date when asked, and answers positions, the newest first (a position
+//! stepped past before its answer came is not looked up).
+
+use super::{OpeningsReport, OpeningsRequest, Row};
+use crate::db::collection::{self, Collection, Store};
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+/// The collections and their store.
+pub struct Service {
+    store: Option<Store>,
+    collections: Option<Vec<Collection>>,
+}
+
+impl Service {
+    /// Over the data folder (`None`: no data folder, nothing to show).
+    pub fn new(data: Option<PathBuf>) -> Service {
+        Service {
+            store: data.map(|d| Store::new(&d)),
+            collections: None,
+        }
+    }
+
+    /// Carries out one request; `report` gets what it has to say.
+    pub fn handle(&mut self, req: OpeningsRequest, report: &mut dyn FnMut(OpeningsReport)) {
+        match req {
+            OpeningsRequest::Load => self.load(report),
+            OpeningsRequest::Moves { key, pos } => {
+                if self.collections.is_none() {
+                    self.load(report);
+                }
+                let collections = self.collections.get_or_insert_with(Vec::new);
+                let answer = collection::moves_in(collections, &pos).unwrap_or_default();
+                let rows = answer
+                    .moves
+                    .into_iter()
+                    .map(|m| {
+                        let mut after = (*pos).clone();
+                        shakmaty::Position::play_unchecked(&mut after, m.mv);
+                        Row {
+                            mv: m.mv,
+                            san: m.san,
+                            stats: m.stats,
+                            opening: crate::game::openings::name_position(&after)
+                                .map(|o| o.to_string()),
+                        }
+                    })
+                    .collect();
+                report(OpeningsReport::Moves {
+                    key,
+                    rows,
+                    total: answer.total,
+                });
+            }
+        }
+    }
+
+    fn load(&mut self, report: &mut dyn FnMut(OpeningsReport)) {
+        let Some(store) = &self.store else {
+            self.collections = Some(Vec::new());
+            report(OpeningsReport::Loaded {
+                collections: Vec::new(),
+                errors: vec!["no data folder: no games to show".into()],
+            });
+            return;
+        };
+        // The runs are reopened: a collection indexed again since is read
+        // from its new run.
+        self.collections = None;
+        let mut last = -1.0;
+        let (open, errors) = store.everything(&mut |done, total| {
+            let share = done as f64 / total.max(1) as f64;
+            if share - last >= 0.02 {
+                last = share;
+                report(OpeningsReport::Progress {
+                    what: "indexing your collections".into(),
+                    share,
+                });
+            }
+        });
+        report(OpeningsReport::Loaded {
+            collections: open.iter().map(|c| (c.name.clone(), c.indexed())).collect(),
+            errors: errors.iter().map(ToString::to_string).collect(),
+        });
+        self.collections = Some(open);
+    }
+
+    /// Serves requests until the sender is dropped. Waiting requests are
+    /// gathered first: a load is done once, and only the newest position
+    /// is looked up.
+    pub fn serve(mut self, rx: Receiver<OpeningsRequest>, mut report: impl FnMut(OpeningsReport)) {
+        while let Ok(first) = rx.recv() {
+            let mut load = false;
+            let mut moves = None;
+            for req in std::iter::once(first).chain(rx.try_iter()) {
+                match req {
+                    OpeningsRequest::Load => load = true,
+                    m @ OpeningsRequest::Moves { .. } => moves = Some(m),
+                }
+            }
+            if load {
+                self.handle(OpeningsRequest::Load, &mut report);
+            }
+            if let Some(m) = moves {
+                self.handle(m, &mut report);
+            }
+        }
+    }
+}
+
+/// Starts the explorer's thread; its reports go to `send`.
+pub fn spawn(
+    data: Option<PathBuf>,
+    send: impl FnMut(OpeningsReport) + Send + 'static,
+) -> Option<Sender<OpeningsRequest>> {
+    let (tx, rx) = channel();
+    std::thread::Builder::new()
+        .name("kibitz-openings".into())
+        .spawn(move || {
+            let service = Service::new(data);
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+                service.serve(rx, send)
+            }));
+        })
+        .ok()?;
+    Some(tx)
+}

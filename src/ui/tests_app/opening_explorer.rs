@@ -1,0 +1,186 @@
+//! The opening explorer beside the board: shown on a key, answered by its
+//! thread (run here in step), its keys, Enter playing a move on the play
+//! and replay screens, drawing at 80x24 and larger.
+
+use super::replay::{OPERA, replaying};
+use super::*;
+use crate::ui::openings::service::Service;
+use crate::ui::openings::{LoadState, OpeningsRequest};
+
+const COLLECTION: &str = "\
+[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n[WhiteElo \"2100\"]\n[BlackElo \"2300\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n\
+[White \"C\"]\n[Black \"A\"]\n[Result \"0-1\"]\n\n1. e4 c5 2. Nf3 d6 0-1\n\n\
+[White \"A\"]\n[Black \"D\"]\n[Result \"1/2-1/2\"]\n\n1. d4 d5 2. c4 e6 1/2-1/2\n\n";
+
+/// A data folder whose collections hold [`COLLECTION`] (added) and one
+/// saved game of ours.
+fn data_with_games(name: &str) -> PathBuf {
+    let d = temp_dir(name);
+    std::fs::create_dir_all(d.join("games")).unwrap();
+    std::fs::write(
+        d.join("games").join("mine.pgn"),
+        "[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nf6 1-0\n",
+    )
+    .unwrap();
+    let pgn = d.join("collection.pgn");
+    std::fs::write(&pgn, COLLECTION).unwrap();
+    crate::db::collection::Store::new(&d)
+        .add(&pgn, &mut |_, _| {})
+        .unwrap();
+    d
+}
+
+/// Carries out the explorer's requests as its thread would; returns how
+/// many there were (other effects are dropped).
+fn serve(a: &mut App, service: &mut Service, now: Instant) -> usize {
+    let mut n = 0;
+    for _ in 0..4 {
+        let reqs: Vec<OpeningsRequest> = a
+            .take_effects()
+            .into_iter()
+            .filter_map(|e| match e {
+                Effect::Openings(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        if reqs.is_empty() {
+            break;
+        }
+        for r in reqs {
+            n += 1;
+            let mut reports = Vec::new();
+            service.handle(r, &mut |rep| reports.push(rep));
+            for rep in reports {
+                a.update(Msg::Openings(rep), now);
+            }
+        }
+    }
+    n
+}
+
+fn rows(a: &App) -> Vec<(String, u64)> {
+    a.ui.openings
+        .rows_for(a.board().chess())
+        .unwrap_or_default()
+        .iter()
+        .map(|r| (r.san.clone(), r.stats.games()))
+        .collect()
+}
+
+#[test]
+fn the_explorer_follows_the_game_and_enter_plays_its_move() {
+    let t = Instant::now();
+    let data = data_with_games("explorer-play");
+    let mut service = Service::new(Some(data.clone()));
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, None), t);
+    a.take_effects();
+    key(&mut a, KeyCode::Char('s'), t);
+    assert!(a.ui.openings.shown);
+    assert!(serve(&mut a, &mut service, t) >= 2, "a load and a lookup");
+    assert!(matches!(a.ui.openings.load, LoadState::Loaded { .. }));
+    // My games and the added file together, most played first.
+    assert_eq!(rows(&a), [("e4".to_string(), 3), ("d4".to_string(), 1)]);
+    let screen = render(&a, 120, 40);
+    assert!(screen.contains("Openings · 4 games"), "{screen}");
+    assert!(screen.contains("B00 King's Pawn Game"), "{screen}");
+    // Down, Enter: 1.d4 is played; the explorer asks for the new position.
+    key(&mut a, KeyCode::Down, t);
+    key(&mut a, KeyCode::Enter, t);
+    assert_eq!(uci_moves(&a), ["d2d4"]);
+    assert_eq!(serve(&mut a, &mut service, t), 1);
+    assert_eq!(rows(&a), [("d5".to_string(), 1)]);
+    // Letters still type moves with the explorer open.
+    type_str(&mut a, "d5", t);
+    key(&mut a, KeyCode::Enter, t);
+    assert_eq!(uci_moves(&a), ["d2d4", "d7d5"]);
+    serve(&mut a, &mut service, t);
+    assert_eq!(rows(&a), [("c4".to_string(), 1)]);
+    // A position no game reached says so.
+    type_str(&mut a, "h4", t);
+    key(&mut a, KeyCode::Enter, t);
+    serve(&mut a, &mut service, t);
+    assert!(rows(&a).is_empty());
+    assert!(render(&a, 120, 40).contains("No game in your collections"));
+    // Esc hides it; the search panel is back.
+    key(&mut a, KeyCode::Esc, t);
+    assert!(!a.ui.openings.shown);
+    assert!(!render(&a, 120, 40).contains("Openings"));
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn an_old_answer_is_not_shown_for_a_new_position() {
+    let t = Instant::now();
+    let data = data_with_games("explorer-stale");
+    let mut service = Service::new(Some(data.clone()));
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, None), t);
+    key(&mut a, KeyCode::Char('s'), t);
+    let asked: Vec<_> = a
+        .take_effects()
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::Openings(r) => Some(r),
+            _ => None,
+        })
+        .collect();
+    // The user moves before the answer comes: it is for the old position.
+    type_str(&mut a, "e4", t);
+    key(&mut a, KeyCode::Enter, t);
+    for r in asked {
+        let mut reports = Vec::new();
+        service.handle(r, &mut |rep| reports.push(rep));
+        for rep in reports {
+            a.update(Msg::Openings(rep), t);
+        }
+    }
+    assert!(a.ui.openings.rows_for(a.board().chess()).is_none());
+    // Enter with no answer yet plays nothing.
+    key(&mut a, KeyCode::Enter, t);
+    assert_eq!(uci_moves(&a), ["e2e4"]);
+    serve(&mut a, &mut service, t);
+    assert_eq!(rows(&a), [("e5".to_string(), 2), ("c5".to_string(), 1)]);
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn in_a_replay_enter_tries_the_move_and_the_arrows_choose() {
+    let t = Instant::now();
+    let data = data_with_games("explorer-replay");
+    let mut service = Service::new(Some(data.clone()));
+    let mut a = replaying(OPERA, None, t);
+    a.take_effects();
+    key(&mut a, KeyCode::Char('s'), t);
+    serve(&mut a, &mut service, t);
+    assert_eq!(rows(&a)[0], ("e4".to_string(), 3));
+    // → still steps the game.
+    key(&mut a, KeyCode::Right, t);
+    serve(&mut a, &mut service, t);
+    assert_eq!(rows(&a), [("e5".to_string(), 2), ("c5".to_string(), 1)]);
+    // ↓ chooses c5 (not the game's next variation), Enter tries it.
+    key(&mut a, KeyCode::Down, t);
+    key(&mut a, KeyCode::Enter, t);
+    assert_eq!(uci_moves(&a), ["e2e4", "c7c5"]);
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
+fn the_explorer_fits_80x24_and_larger() {
+    let t = Instant::now();
+    let data = data_with_games("explorer-small");
+    let mut service = Service::new(Some(data.clone()));
+    let mut a = app();
+    a.update(Msg::Resize(80, 24), t);
+    a.start_game(setup(Mode::HumanVsHuman, None, None), t);
+    key(&mut a, KeyCode::Char('s'), t);
+    serve(&mut a, &mut service, t);
+    let screen = render(&a, 80, 24);
+    assert!(screen.contains("Openings · 4 games"), "{screen}");
+    assert!(screen.contains("e4"), "{screen}");
+    assert!(screen.contains("s openings"), "{screen}");
+    for (w, h) in [(60, 20), (100, 30), (160, 50)] {
+        render(&a, w, h);
+    }
+    std::fs::remove_dir_all(data).unwrap();
+}

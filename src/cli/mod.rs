@@ -16,5 +16,6 @@ pub mod puzzle_make;
 pub mod puzzle_solve;
 pub mod puzzle_store;
 pub mod puzzles;
+pub mod repertoire;
 pub mod search;
 pub mod tune;

@@ -13,6 +13,7 @@
 pub mod build;
 pub mod collection;
 pub mod corpus;
+pub mod repertoire;
 pub mod run;
 pub mod stats;
 

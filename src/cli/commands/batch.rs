@@ -21,6 +21,12 @@ pub enum BatchCmd {
         #[command(subcommand)]
         cmd: cli::db::DbCmd,
     },
+    /// Your opening repertoire (White and Black, as PGN): import, export,
+    /// and where games leave a repertoire.
+    Repertoire {
+        #[command(subcommand)]
+        cmd: cli::repertoire::RepertoireCmd,
+    },
     /// Play engine-vs-engine games over UCI or XBoard and estimate the Elo
     /// difference.
     ///
@@ -212,6 +218,7 @@ impl BatchCmd {
             BatchCmd::Match { .. } | BatchCmd::Bughouse { .. } | BatchCmd::Headless { .. } => false,
             BatchCmd::Tb { .. }
             | BatchCmd::Db { .. }
+            | BatchCmd::Repertoire { .. }
             | BatchCmd::Datagen { .. }
             | BatchCmd::Fuzz(_)
             | BatchCmd::TuneNnue(_)
@@ -225,6 +232,7 @@ impl BatchCmd {
         match self {
             BatchCmd::Tb { cmd } => kibitz::tablebase::cli::run(cmd),
             BatchCmd::Db { cmd } => cli::db::run(cmd),
+            BatchCmd::Repertoire { cmd } => cli::repertoire::run(cmd),
             BatchCmd::Match { .. } => match matches.subcommand_matches("match") {
                 Some(m) => cli::matches::run(m),
                 None => Ok(()),

@@ -348,6 +348,21 @@ impl Runtime {
                 }
                 self.review_stop = spawn_review(*req, &self.tx);
             }
+            Effect::WriteFile {
+                what,
+                path,
+                contents,
+            } => {
+                let written = path
+                    .parent()
+                    .map_or(Ok(()), std::fs::create_dir_all)
+                    .and_then(|()| crate::util::write_atomic(&path, contents.as_bytes()));
+                if let Err(e) = written {
+                    let msg =
+                        Msg::Error(format!("Could not save {what} to {}: {e}", path.display()));
+                    app.update(msg, Instant::now());
+                }
+            }
             Effect::Openings(req) => {
                 if self.openings.is_none() {
                     let tx = self.tx.clone();

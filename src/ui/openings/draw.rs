@@ -74,13 +74,18 @@ fn columns(inner: usize) -> (usize, bool, bool) {
     }
 }
 
-fn row_line(r: &Row, selected: bool, inner: usize, theme: &Theme) -> Line<'static> {
+fn row_line(r: &Row, selected: bool, mine: bool, inner: usize, theme: &Theme) -> Line<'static> {
     let (bar_w, show_shares, show_elo) = columns(inner);
     let text = Style::default().fg(theme.text);
     let mark = if selected { "▶" } else { " " };
+    let san = if mine {
+        format!("{}★", fit(&r.san, 6))
+    } else {
+        fit(&r.san, 7)
+    };
     let mut spans = vec![
         Span::styled(
-            format!("{mark}{:<7}", fit(&r.san, 7)),
+            format!("{mark}{san:<7}"),
             if selected {
                 text.add_modifier(Modifier::BOLD | Modifier::REVERSED)
             } else {
@@ -163,7 +168,11 @@ pub fn draw_openings(
                 .saturating_sub(room - 1)
                 .min(rows.len().saturating_sub(room));
             for (i, r) in rows.iter().enumerate().skip(first).take(room) {
-                lines.push(row_line(r, i == panel.selected, inner, theme));
+                let mine = panel
+                    .repertoires
+                    .as_ref()
+                    .is_some_and(|reps| reps.has(pos, r.mv));
+                lines.push(row_line(r, i == panel.selected, mine, inner, theme));
             }
         }
         Some(_) => {

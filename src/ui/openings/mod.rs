@@ -12,7 +12,9 @@ pub mod draw;
 pub mod service;
 
 use crate::db::Stats;
-use shakmaty::{Chess, Move};
+use crate::db::repertoire::{self, Repertoire};
+use shakmaty::{Chess, Color, Move, Position};
+use std::path::Path;
 
 /// Work for the explorer's thread.
 #[derive(Clone, Debug)]
@@ -79,6 +81,98 @@ pub struct OpeningsPanel {
     pub answer: Option<(u64, Vec<Row>, Stats)>,
     /// The position asked for last.
     pub asked: Option<u64>,
+    /// Your repertoires (White's, Black's), read when the panel is first
+    /// shown.
+    pub repertoires: Option<Repertoires>,
+}
+
+/// The user's repertoires as the explorer marks them.
+#[derive(Clone, Debug)]
+pub struct Repertoires {
+    pub white: Repertoire,
+    pub black: Repertoire,
+    /// A repertoire file that could not be read: it is not written over
+    /// (the reason is shown).
+    pub broken: Vec<(Color, String)>,
+}
+
+impl Repertoires {
+    /// Both of the user's repertoires from the data folder.
+    pub fn load(data: Option<&Path>) -> Repertoires {
+        let mut broken = Vec::new();
+        let mut side = |c: Color| match data.map(|d| repertoire::load(d, c)) {
+            Some(Ok(r)) => r,
+            Some(Err(e)) => {
+                broken.push((c, e.to_string()));
+                Repertoire::new(c)
+            }
+            None => Repertoire::new(c),
+        };
+        let white = side(Color::White);
+        let black = side(Color::Black);
+        Repertoires {
+            white,
+            black,
+            broken,
+        }
+    }
+
+    pub fn side(&self, c: Color) -> &Repertoire {
+        match c {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    fn side_mut(&mut self, c: Color) -> &mut Repertoire {
+        match c {
+            Color::White => &mut self.white,
+            Color::Black => &mut self.black,
+        }
+    }
+
+    /// Whose repertoire a move from `pos` goes in: the one whose lines
+    /// pass through `pos` (the side to move's first), else the side to
+    /// move's (your own move, a new line).
+    pub fn owner(&self, pos: &Chess) -> Color {
+        let us = pos.turn();
+        if self.side(us).contains(pos) || !self.side(!us).contains(pos) {
+            us
+        } else {
+            !us
+        }
+    }
+
+    /// Whether `m` from `pos` is in either repertoire.
+    pub fn has(&self, pos: &Chess, m: Move) -> bool {
+        self.white.moves(pos).contains(&m) || self.black.moves(pos).contains(&m)
+    }
+
+    /// Adds (or with `add` false, takes out) `m` from `pos`; the side whose
+    /// repertoire changed, or why nothing did.
+    pub fn mark(&mut self, pos: &Chess, m: Move, add: bool) -> Result<Color, String> {
+        let side = if add {
+            self.owner(pos)
+        } else if self.white.moves(pos).contains(&m) {
+            Color::White
+        } else if self.black.moves(pos).contains(&m) {
+            Color::Black
+        } else {
+            return Err("That move is not in your repertoire.".into());
+        };
+        if let Some((_, why)) = self.broken.iter().find(|(c, _)| *c == side) {
+            return Err(format!(
+                "Your repertoire file cannot be read, so it is left alone: {why}"
+            ));
+        }
+        let r = self.side_mut(side);
+        let changed = if add { r.add(pos, m) } else { r.remove(pos, m) };
+        if changed {
+            Ok(side)
+        } else {
+            Err("That move is in your repertoire already.".into())
+        }
+    }
 }
 
 impl OpeningsPanel {

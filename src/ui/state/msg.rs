@@ -23,6 +23,13 @@ pub enum Effect {
         path: PathBuf,
         contents: String,
     },
+    /// Write a file of the user's (a repertoire) atomically; a failure is
+    /// reported with `what`.
+    WriteFile {
+        what: &'static str,
+        path: PathBuf,
+        contents: String,
+    },
     /// Put text on the system clipboard (OSC 52) and save a copy to `path`.
     Copy {
         what: &'static str,

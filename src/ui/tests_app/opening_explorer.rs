@@ -184,3 +184,55 @@ fn the_explorer_fits_80x24_and_larger() {
     }
     std::fs::remove_dir_all(data).unwrap();
 }
+
+#[test]
+fn plus_and_minus_mark_the_chosen_move_in_your_repertoire() {
+    let t = Instant::now();
+    let data = data_with_games("explorer-mark");
+    let mut service = Service::new(Some(data.clone()));
+    let mut a = app();
+    a.ui.dirs.data = Some(data.clone());
+    a.start_game(setup(Mode::HumanVsHuman, None, None), t);
+    key(&mut a, KeyCode::Char('s'), t);
+    serve(&mut a, &mut service, t);
+    let written = |a: &mut App| -> Vec<(PathBuf, String)> {
+        a.take_effects()
+            .into_iter()
+            .filter_map(|e| match e {
+                Effect::WriteFile { path, contents, .. } => Some((path, contents)),
+                _ => None,
+            })
+            .collect()
+    };
+    // 1.e4 into White's repertoire: saved as PGN, starred in the list.
+    key(&mut a, KeyCode::Char('+'), t);
+    let w = written(&mut a);
+    assert_eq!(w.len(), 1);
+    assert!(w[0].0.ends_with("repertoire/white.pgn"), "{:?}", w[0].0);
+    assert!(w[0].1.contains("1. e4 *"), "{}", w[0].1);
+    assert!(render(&a, 120, 40).contains("e4★"));
+    // Black's reply after 1.e4 goes in White's repertoire too (the line
+    // passes there): the reply you expect.
+    type_str(&mut a, "e4", t);
+    key(&mut a, KeyCode::Enter, t);
+    serve(&mut a, &mut service, t);
+    key(&mut a, KeyCode::Char('+'), t);
+    let w = written(&mut a);
+    assert!(
+        w[0].0.ends_with("white.pgn") && w[0].1.contains("1. e4 e5"),
+        "{w:?}"
+    );
+    // Twice: said, nothing written.
+    key(&mut a, KeyCode::Char('+'), t);
+    assert!(written(&mut a).is_empty());
+    assert!(
+        a.ui.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("already"))
+    );
+    // Taken out again.
+    key(&mut a, KeyCode::Char('-'), t);
+    let w = written(&mut a);
+    assert!(!w[0].1.contains("e5"), "{}", w[0].1);
+    std::fs::remove_dir_all(data).unwrap();
+}

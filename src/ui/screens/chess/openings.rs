@@ -12,10 +12,17 @@ impl<T: Task> Chess<'_, T> {
                 .error("The opening explorer is for games and replays, not here.");
             return;
         }
+        if self.ui.openings.repertoires.is_none() {
+            let reps = crate::ui::openings::Repertoires::load(self.ui.dirs.data.as_deref());
+            if let Some((_, why)) = reps.broken.first() {
+                self.ui.error(why.clone());
+            }
+            self.ui.openings.repertoires = Some(reps);
+        }
         if let Some(req) = self.ui.openings.toggle() {
             self.ui.effects.push(Effect::Openings(req));
             self.ui.info(format!(
-                "Opening explorer: ↑↓ choose a move, Enter plays it; {} or Esc hides it.",
+                "Opening explorer: ↑↓ choose a move, Enter plays it, + / - mark it in your repertoire; {} or Esc hides it.",
                 self.ui.keys_hint(Action::Openings)
             ));
         } else {
@@ -57,6 +64,7 @@ impl<T: Task> Chess<'_, T> {
                 }
                 None => self.ui.error("No move to play from the explorer here."),
             },
+            KeyCode::Char(c @ ('+' | '-')) => self.mark_repertoire(&pos, c == '+'),
             KeyCode::Esc => {
                 self.ui.openings.shown = false;
                 self.ui.info("Opening explorer hidden.");
@@ -64,5 +72,43 @@ impl<T: Task> Chess<'_, T> {
             _ => return false,
         }
         true
+    }
+
+    /// Adds the explorer's move to your repertoire, or takes it out, and
+    /// saves the repertoire.
+    fn mark_repertoire(&mut self, pos: &shakmaty::Chess, add: bool) {
+        use crate::db::repertoire;
+        let Some(row) = self.ui.openings.selected_move(pos) else {
+            self.ui.error("No move chosen in the explorer.");
+            return;
+        };
+        let (m, san) = (row.mv, row.san.clone());
+        let Some(reps) = &mut self.ui.openings.repertoires else {
+            return;
+        };
+        match reps.mark(pos, m, add) {
+            Ok(side) => {
+                let r = reps.side(side);
+                let contents = r.to_pgn();
+                let name = color_name(side);
+                match self.ui.dirs.data.clone() {
+                    Some(d) => {
+                        let path = repertoire::path(&d, side);
+                        self.ui.effects.push(Effect::WriteFile {
+                            what: "your repertoire",
+                            path,
+                            contents,
+                        });
+                        let done = if add { "added to" } else { "taken out of" };
+                        self.ui
+                            .info(format!("{san} {done} your repertoire for {name}."));
+                    }
+                    None => self
+                        .ui
+                        .error("No data folder: the repertoire cannot be saved."),
+                }
+            }
+            Err(why) => self.ui.error(why),
+        }
     }
 }

@@ -326,8 +326,12 @@ impl Runtime {
                     }),
                 };
             }
-            Effect::OpenFile { id, path } => {
-                if let Some(flag) = spawn_open(id, path, &self.tx) {
+            Effect::OpenFile {
+                id,
+                path,
+                repertoires,
+            } => {
+                if let Some(flag) = spawn_open(id, path, repertoires, &self.tx) {
                     self.open_stops.push((id, flag));
                 }
             }
@@ -515,6 +519,7 @@ pub(super) fn spawn_job<V: crate::engine::Variant>(
 pub(super) fn spawn_open(
     id: u64,
     path: PathBuf,
+    repertoires: Option<std::sync::Arc<crate::ui::openings::Repertoires>>,
     tx: &Sender<Msg>,
 ) -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
     use std::sync::Arc;
@@ -561,12 +566,23 @@ pub(super) fn spawn_open(
             return;
         }
         let mut batch = Vec::new();
+        let mut left = Vec::new();
         let mut sent = Instant::now();
         for i in 0..library.entries.len() {
             if stop.load(Ordering::Relaxed) {
                 return;
             }
-            let _ = library.load(i);
+            let parsed = library.load(i);
+            if let (Some(reps), Ok(p)) = (&repertoires, &parsed) {
+                let g = &p.game;
+                let yours = crate::ui::openings::Repertoires::your_side(
+                    g.header("White"),
+                    g.header("Black"),
+                );
+                if let Some((_, d)) = reps.check(yours, g.start().chess(), g.moves()) {
+                    left.push((i, d.words()));
+                }
+            }
             let e = &library.entries[i];
             batch.push((i, e.status.clone(), e.opening));
             if sent.elapsed() > Duration::from_millis(100) {
@@ -576,6 +592,7 @@ pub(super) fn spawn_open(
                     .send(Msg::Checked {
                         id,
                         statuses,
+                        left_repertoire: std::mem::take(&mut left),
                         done: false,
                     })
                     .is_err()
@@ -587,6 +604,7 @@ pub(super) fn spawn_open(
         let _ = tx.send(Msg::Checked {
             id,
             statuses: batch,
+            left_repertoire: left,
             done: true,
         });
     };

@@ -37,7 +37,15 @@ impl Shared {
             share: 0.0,
             game,
         });
-        self.effects.push(Effect::OpenFile { id, path });
+        let data = self.dirs.data.clone();
+        let reps = self.openings.repertoires(data.as_deref());
+        let repertoires = (!reps.white.is_empty() || !reps.black.is_empty())
+            .then(|| std::sync::Arc::new(reps.clone()));
+        self.effects.push(Effect::OpenFile {
+            id,
+            path,
+            repertoires,
+        });
     }
 }
 

@@ -143,6 +143,43 @@ impl Repertoires {
         }
     }
 
+    /// Where a game (`moves` from `start`) left your repertoire: for your
+    /// side in it when it is known (the player named "You"), else for the
+    /// repertoire the game stayed in longest, if it was in it for a move
+    /// of each side at least (a collection's game that never entered your
+    /// lines says nothing).
+    pub fn check(
+        &self,
+        yours: Option<Color>,
+        start: &Chess,
+        moves: &[Move],
+    ) -> Option<(Color, repertoire::Deviation)> {
+        let dev = |c: Color| {
+            let r = self.side(c);
+            (!r.is_empty())
+                .then(|| r.deviation(start, moves))
+                .flatten()
+                .map(|d| (c, d))
+        };
+        match yours {
+            Some(c) => dev(c),
+            None => [dev(Color::White), dev(Color::Black)]
+                .into_iter()
+                .flatten()
+                .filter(|(_, d)| d.ply > 2)
+                .max_by_key(|(_, d)| d.ply),
+        }
+    }
+
+    /// Your side in a game with these tags (the player named "You").
+    pub fn your_side(white: Option<&str>, black: Option<&str>) -> Option<Color> {
+        match (white, black) {
+            (Some("You"), _) => Some(Color::White),
+            (_, Some("You")) => Some(Color::Black),
+            _ => None,
+        }
+    }
+
     /// Whether `m` from `pos` is in either repertoire.
     pub fn has(&self, pos: &Chess, m: Move) -> bool {
         self.white.moves(pos).contains(&m) || self.black.moves(pos).contains(&m)
@@ -176,6 +213,12 @@ impl Repertoires {
 }
 
 impl OpeningsPanel {
+    /// Your repertoires, read from the data folder the first time.
+    pub fn repertoires(&mut self, data: Option<&Path>) -> &Repertoires {
+        self.repertoires
+            .get_or_insert_with(|| Repertoires::load(data))
+    }
+
     /// Shows or hides the panel; the first showing (and each after that,
     /// to pick up games saved since) asks for the collections.
     pub fn toggle(&mut self) -> Option<OpeningsRequest> {

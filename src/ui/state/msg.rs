@@ -45,6 +45,9 @@ pub enum Effect {
     OpenFile {
         id: u64,
         path: PathBuf,
+        /// Your repertoires, when you have one: the check marks the games
+        /// that leave it.
+        repertoires: Option<std::sync::Arc<crate::ui::openings::Repertoires>>,
     },
     /// Review a line of moves in the background (answered by `Reviewed`).
     Review(Box<ReviewRequest>),
@@ -131,6 +134,9 @@ pub enum Msg {
             GameStatus,
             Option<&'static crate::game::openings::Opening>,
         )>,
+        /// Games that left your repertoire: index and where ("7.Bc4 leaves
+        /// your repertoire: ...").
+        left_repertoire: Vec<(usize, String)>,
         done: bool,
     },
     /// Tables being prepared: what happens now, share of the current table.

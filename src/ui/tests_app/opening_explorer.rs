@@ -236,3 +236,43 @@ fn plus_and_minus_mark_the_chosen_move_in_your_repertoire() {
     assert!(!w[0].1.contains("e5"), "{}", w[0].1);
     std::fs::remove_dir_all(data).unwrap();
 }
+
+#[test]
+fn a_replayed_game_of_yours_says_where_it_left_your_repertoire() {
+    let t = Instant::now();
+    let data = temp_dir("explorer-left");
+    std::fs::create_dir_all(data.join("repertoire")).unwrap();
+    std::fs::write(
+        data.join("repertoire").join("white.pgn"),
+        "1. d4 d5 (1... Nf6 2. c4) 2. c4 e6 3. Nc3 *\n",
+    )
+    .unwrap();
+    let mut a = app();
+    a.ui.dirs.data = Some(data.clone());
+    a.update(Msg::Resize(160, 50), t);
+    let game = "[White \"You\"]\n[Black \"Kibitz level 4\"]\n[Result \"*\"]\n\n1. d4 d5 2. Nf3 Nf6 3. e3 *\n";
+    super::replay::open_text(&mut a, game, None, t);
+    let exit = a
+        .chess_at::<Replay>()
+        .map(|c| c.task.repertoire_exit.clone())
+        .unwrap();
+    assert_eq!(
+        exit.as_ref().map(|e| e.1.as_str()),
+        Some("2.Nf3 leaves your repertoire: you prepared 2.c4")
+    );
+    // Its note shows on that move.
+    for _ in 0..3 {
+        key(&mut a, KeyCode::Right, t);
+    }
+    let screen = render(&a, 160, 50);
+    assert!(screen.contains("2.Nf3 leaves your repertoire"), "{screen}");
+    // A game of someone else's that never entered the lines: nothing.
+    let other = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 *\n";
+    super::replay::open_text(&mut a, other, None, t);
+    let exit = a
+        .chess_at::<Replay>()
+        .map(|c| c.task.repertoire_exit.clone())
+        .unwrap();
+    assert_eq!(exit, None);
+    std::fs::remove_dir_all(data).unwrap();
+}

@@ -124,6 +124,7 @@ fn the_game_list_names_each_games_opening() {
         Msg::Checked {
             id,
             statuses,
+            left_repertoire: Vec::new(),
             done: true,
         },
         now,

@@ -213,6 +213,7 @@ fn leaving_restores_analysis_and_old_messages_are_ignored() {
                 },
                 None,
             )],
+            left_repertoire: Vec::new(),
             done: true,
         },
         now,
@@ -235,16 +236,25 @@ fn leaving_restores_analysis_and_old_messages_are_ignored() {
                 },
                 None,
             )],
+            left_repertoire: vec![(0, "1.e4 leaves your repertoire: you prepared 1.d4".into())],
             done: true,
         },
         now,
     );
     let r = a.task::<Replay>().unwrap();
     assert!(!r.checking);
+    assert!(r.left_repertoire.contains_key(&0));
     assert!(matches!(
         r.library.entries[1].status,
         crate::game::library::Status::Bad { line: 11, .. }
     ));
+    // The game list marks the game that left your repertoire, and says
+    // where under the rows.
+    shift(&mut a, 'L', now);
+    let list = render(&a, 160, 50);
+    assert!(list.contains("≠"), "{list}");
+    assert!(list.contains("1.e4 leaves your repertoire"), "{list}");
+    key(&mut a, KeyCode::Esc, now);
     // Playing from here: the analysis setting comes back (off).
     type_str(&mut a, "9", now);
     shift(&mut a, 'P', now);

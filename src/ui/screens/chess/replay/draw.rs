@@ -382,6 +382,15 @@ fn move_note(theme: &Theme, r: &Replay) -> Vec<Span<'static>> {
     {
         note.push(Span::styled(format!("{}. ", capitalise(book)), dim));
     }
+    // The move that left your repertoire.
+    if let Some((node, words)) = &r.repertoire_exit
+        && *node == r.cursor
+    {
+        note.push(Span::styled(
+            format!("{words}. "),
+            Style::default().fg(theme.accent),
+        ));
+    }
     // An evaluation the file records ([%eval]), when there is no review.
     if note.is_empty()
         && let Some(e) = tree
@@ -461,7 +470,12 @@ pub(crate) fn draw_games(
         .take(visible)
     {
         let y = inner.y + 1 + (i - first) as u16;
-        let row = cols.row(e);
+        let mut row = cols.row(e);
+        // ≠: the game leaves your repertoire (the number's first column
+        // is blank below 1,000 games).
+        if r.left_repertoire.contains_key(&i) && row.starts_with(' ') {
+            row.replace_range(..1, "≠");
+        }
         let style = if i == selected {
             Style::default().fg(theme.background).bg(theme.accent)
         } else if matches!(e.status, GameStatus::Bad { .. }) {
@@ -480,7 +494,11 @@ pub(crate) fn draw_games(
         let y = inner.y + inner.height - 1 - whole_h;
         let rule = "─".repeat(iw);
         buf.set_string(inner.x, y, &rule, Style::default().fg(theme.border));
-        Paragraph::new(game_whole(e))
+        let mut whole = game_whole(e);
+        if let Some(words) = r.left_repertoire.get(&selected) {
+            whole = format!("≠ {words}. {whole}");
+        }
+        Paragraph::new(whole)
             .wrap(Wrap { trim: true })
             .style(Style::default().fg(theme.text))
             .render_ref(Rect::new(inner.x, y + 1, inner.width, whole_h - 1), buf);

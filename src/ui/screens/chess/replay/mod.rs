@@ -73,6 +73,13 @@ pub struct Replay {
     /// move that left it, and "last book move: 6.Re1; 6...b5 leaves the
     /// book" (for the review's summary and that move's notes).
     pub book_exit: Option<(NodeId, String)>,
+    /// Where the file's main line left your repertoire: the node of the
+    /// move that left it, and "7.Bc4 leaves your repertoire: you prepared
+    /// 7.d4" (the review's summary and that move's notes).
+    pub repertoire_exit: Option<(NodeId, String)>,
+    /// The file's games that leave your repertoire (found by the
+    /// background check), for the game list's mark.
+    pub left_repertoire: std::collections::HashMap<usize, String>,
     /// The move-number box (a digit or the go-to key opens it).
     pub goto: Option<String>,
 }
@@ -102,6 +109,8 @@ impl Replay {
             file_id: 0,
             file_nodes: 0,
             book_exit: None,
+            repertoire_exit: None,
+            left_repertoire: Default::default(),
             goto: None,
         };
         r.reset_game_state();
@@ -133,6 +142,19 @@ impl Replay {
             let node = *main.get(exit.first_out_ply - 1)?;
             Some((node, exit.describe(start, &moves)))
         });
+    }
+
+    /// Finds where the main line leaves your repertoire (`reps`).
+    pub fn note_repertoire(&mut self, reps: &crate::ui::openings::Repertoires) {
+        let tree = &self.parsed.tree;
+        let main = tree.main_line();
+        let moves: Vec<shakmaty::Move> = main.iter().filter_map(|&id| tree.node(id).mv).collect();
+        let g = &self.parsed.game;
+        let yours =
+            crate::ui::openings::Repertoires::your_side(g.header("White"), g.header("Black"));
+        self.repertoire_exit = reps
+            .check(yours, tree.start.chess(), &moves)
+            .and_then(|(_, d)| Some((*main.get(d.ply - 1)?, d.words())));
     }
 
     pub fn tree(&self) -> &MoveTree {

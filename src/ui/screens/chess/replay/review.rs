@@ -104,6 +104,10 @@ impl Chess<'_, Replay> {
                 .as_ref()
                 .map(|(_, text)| format!(" {}.", capitalise(text)))
                 .unwrap_or_default();
+            let book = match &r.repertoire_exit {
+                Some((_, words)) => format!("{book} {words}."),
+                None => book,
+            };
             let text = format!(
                 "Review done. White: {}. Black: {}.{book} {} saves it annotated; {}/{} retry White's/Black's mistakes.",
                 side(w),

@@ -48,7 +48,13 @@ impl Task for Replay {
 
     fn message(c: &mut Chess<'_, Self>, msg: Msg, now: Instant) -> Option<Msg> {
         match msg {
-            Msg::Checked { id, statuses, done } if c.task.file_id == id => {
+            Msg::Checked {
+                id,
+                statuses,
+                left_repertoire,
+                done,
+            } if c.task.file_id == id => {
+                c.task.left_repertoire.extend(left_repertoire);
                 c.on_checked(id, statuses, done)
             }
             Msg::Reviewed {
@@ -98,6 +104,7 @@ impl ChessScreen<Replay> {
         s.game.started_at = Some(now);
         s.game.analysis.mode = Some(AnalysisMode { lines: 1 });
         ui.overlay = Overlay::None;
+        s.at(ui).note_repertoire();
         s.at(ui).sync_replay();
         s
     }
@@ -202,6 +209,7 @@ impl Chess<'_, Replay> {
             }
         };
         r.reset_game_state();
+        self.note_repertoire();
         self.sync_replay();
         match problem {
             Some(e) => self
@@ -209,6 +217,13 @@ impl Chess<'_, Replay> {
                 .error(format!("Game {} cannot be read: {e}", index + 1)),
             None => self.announce_game(),
         }
+    }
+
+    /// Finds where the game shown leaves your repertoire.
+    pub(super) fn note_repertoire(&mut self) {
+        let data = self.ui.dirs.data.clone();
+        let reps = self.ui.openings.repertoires(data.as_deref());
+        self.task.note_repertoire(reps);
     }
 
     pub(crate) fn announce_game(&mut self) {

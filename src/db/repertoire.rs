@@ -264,6 +264,31 @@ impl Repertoire {
         out
     }
 
+    /// The shortest line of the repertoire to `target`: its start and
+    /// the moves from there.
+    pub fn line_to(&self, target: &Chess) -> Option<(Chess, Vec<Move>)> {
+        let goal = position_key(target);
+        for start in &self.starts {
+            let mut seen = HashSet::from([position_key(start)]);
+            let mut queue = std::collections::VecDeque::from([(start.clone(), Vec::new())]);
+            while let Some((pos, path)) = queue.pop_front() {
+                if position_key(&pos) == goal {
+                    return Some((start.clone(), path));
+                }
+                for &m in self.moves(&pos) {
+                    let mut after = pos.clone();
+                    after.play_unchecked(m);
+                    if seen.insert(position_key(&after)) {
+                        let mut p: Vec<Move> = path.clone();
+                        p.push(m);
+                        queue.push_back((after, p));
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// Where the game `moves` from `start` first leaves the repertoire:
     /// a move not prepared from a position of the repertoire that does
     /// not transpose into another. None when the game stays inside until

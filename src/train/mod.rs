@@ -8,6 +8,7 @@
 pub mod glicko;
 pub mod make;
 pub mod puzzle;
+pub mod repertoire;
 pub mod session;
 pub mod solve;
 pub mod store;

@@ -35,6 +35,8 @@ pub enum Action {
     EvalBreakdown,
     /// The opening explorer beside the board.
     Openings,
+    /// Drill your repertoire's due positions.
+    Repertoire,
     Explore,
     Analyse,
     MoreLines,
@@ -83,6 +85,7 @@ impl Action {
         Action::WhiteView,
         Action::EvalBreakdown,
         Action::Openings,
+        Action::Repertoire,
         Action::Explore,
         Action::Analyse,
         Action::MoreLines,
@@ -129,6 +132,7 @@ impl Action {
             Action::WhiteView => "white_view",
             Action::EvalBreakdown => "eval",
             Action::Openings => "openings",
+            Action::Repertoire => "repertoire",
             Action::Explore => "explore",
             Action::Analyse => "analyse",
             Action::MoreLines => "more_lines",
@@ -167,6 +171,9 @@ impl Action {
             Action::EvalBreakdown => "The evaluation term by term: full and simple side by side",
             Action::Openings => {
                 "Opening explorer: the moves played here in your games and PGN collections"
+            }
+            Action::Repertoire => {
+                "Drill your repertoire: play your prepared moves where they are due"
             }
             Action::Explore => {
                 "Search-tree explorer: walk a real alpha-beta search of this position"
@@ -207,6 +214,7 @@ impl Action {
             Action::WhiteView => &["w"],
             Action::EvalBreakdown => &["i"],
             Action::Openings => &["s"],
+            Action::Repertoire => &["v"],
             Action::Explore => &["x"],
             Action::Analyse => &["A"],
             Action::MoreLines => &["+", "="],

@@ -84,6 +84,9 @@ pub struct OpeningsPanel {
     /// Your repertoires (White's, Black's), read when the panel is first
     /// shown.
     pub repertoires: Option<Repertoires>,
+    /// Your repertoire positions due for drilling (counted once, again
+    /// after a drill or a change).
+    pub due: Option<usize>,
 }
 
 /// The user's repertoires as the explorer marks them.

@@ -276,3 +276,72 @@ fn a_replayed_game_of_yours_says_where_it_left_your_repertoire() {
     assert_eq!(exit, None);
     std::fs::remove_dir_all(data).unwrap();
 }
+
+#[test]
+fn the_repertoire_drill_asks_due_positions_and_refuses_other_moves() {
+    let t = Instant::now();
+    let data = temp_dir("repertoire-drill");
+    std::fs::create_dir_all(data.join("repertoire")).unwrap();
+    std::fs::write(
+        data.join("repertoire").join("white.pgn"),
+        "1. d4 d5 2. c4 e6 3. Nc3 *\n",
+    )
+    .unwrap();
+    let mut a = app();
+    a.ui.dirs.data = Some(data.clone());
+    a.ui.openings.due = None;
+    a.start_game(setup(WHITE, None, None), t);
+    // The play screen counts what is due: 3 positions never drilled.
+    let screen = render(&a, 120, 40);
+    assert!(screen.contains("3 repertoire moves due (v)"), "{screen}");
+    key(&mut a, KeyCode::Char('v'), t);
+    assert!(
+        a.chess_at::<crate::ui::screens::chess::repdrill::RepertoireDrill>()
+            .is_some()
+    );
+    assert!(render(&a, 120, 40).contains("Your White repertoire: your move."));
+    // A move not prepared is refused, the prepared one named.
+    type_str(&mut a, "e4", t);
+    assert!(uci_moves(&a).is_empty());
+    let said = a.ui.status.clone().map(|s| s.text).unwrap_or_default();
+    assert!(said.contains("you prepared d4"), "{said:?}");
+    // The prepared one: played; the opponent answers from the repertoire.
+    type_str(&mut a, "d4", t);
+    let later = t + Duration::from_secs(2);
+    a.update(Msg::Tick, later);
+    assert_eq!(uci_moves(&a), ["d2d4", "d7d5"]);
+    type_str(&mut a, "c4", later);
+    a.update(Msg::Tick, later + Duration::from_secs(2));
+    type_str(&mut a, "Nc3", later + Duration::from_secs(2));
+    // The line is done; the failed first move is due again: back to it.
+    assert!(uci_moves(&a).is_empty(), "{:?}", uci_moves(&a));
+    let progress: Vec<String> = a
+        .take_effects()
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::WriteFile { path, contents, .. } if path.ends_with("progress.json") => {
+                Some(contents)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(progress.len(), 3, "the wrong answer, then two right ones");
+    let last: crate::train::repertoire::Progress = serde_json::from_str(&progress[2]).unwrap();
+    let drill = a
+        .chess_at::<crate::ui::screens::chess::repdrill::RepertoireDrill>()
+        .unwrap();
+    assert_eq!((drill.task.right, drill.task.wrong), (2, 1));
+    assert_eq!(
+        last.card(Color::White, &shakmaty::Chess::default())
+            .unwrap()
+            .streak,
+        0
+    );
+    // q leaves, and the play screen counts again.
+    key(&mut a, KeyCode::Char('q'), t);
+    assert!(
+        a.chess_at::<crate::ui::screens::chess::repdrill::RepertoireDrill>()
+            .is_none()
+    );
+    std::fs::remove_dir_all(data).unwrap();
+}

@@ -176,7 +176,7 @@ fn play_keys_are_refused_and_change_nothing() {
     );
     shift(&mut a, 'R', now);
     assert!(matches!(a.ui.overlay, Overlay::None), "no resign dialog");
-    key(&mut a, KeyCode::Char('v'), now);
+    shift(&mut a, 'V', now);
     assert!(
         a.ui.status
             .as_ref()

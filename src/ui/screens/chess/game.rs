@@ -267,6 +267,7 @@ pub enum TaskView<'a> {
     Replay(&'a crate::ui::screens::chess::replay::Replay),
     Trainer(&'a TrainerGame),
     Drill(&'a Drill),
+    Repertoire(&'a crate::ui::screens::chess::repdrill::RepertoireDrill),
 }
 
 /// A trainer game in progress (or just finished).

@@ -238,6 +238,15 @@ impl<T: Task> Chess<'_, T> {
             Action::SaveAs => self.open_save_as(),
             Action::EvalBreakdown => self.ui.overlay = Overlay::Eval { simple: false },
             Action::Openings => self.toggle_openings(),
+            Action::Repertoire => {
+                if let Some(s) = ChessScreen::repertoire_drill(self.ui, now) {
+                    self.ui.open_instead(Box::new(s), |top| {
+                        top.as_any()
+                            .downcast_ref::<ChessScreen<repdrill::RepertoireDrill>>()
+                            .is_some()
+                    });
+                }
+            }
             Action::Explore => {
                 self.open_explorer(crate::ui::screens::explorer::DEFAULT_DEPTH);
             }

@@ -22,6 +22,7 @@ mod flow;
 pub mod game;
 mod keys;
 mod openings;
+pub mod repdrill;
 pub mod replay;
 mod start;
 mod task;
@@ -295,6 +296,10 @@ pub fn game_of(s: &dyn Screen) -> Option<&ChessGame> {
                 .map(|c| &c.game)
         })
         .or_else(|| a.downcast_ref::<ChessScreen<Drill>>().map(|c| &c.game))
+        .or_else(|| {
+            a.downcast_ref::<ChessScreen<repdrill::RepertoireDrill>>()
+                .map(|c| &c.game)
+        })
 }
 
 /// [`game_of`], to change.
@@ -311,5 +316,9 @@ pub fn game_of_mut(s: &mut dyn Screen) -> Option<&mut ChessGame> {
             .downcast_mut::<ChessScreen<TrainerGame>>()
             .map(|c| &mut c.game);
     }
-    a.downcast_mut::<ChessScreen<Drill>>().map(|c| &mut c.game)
+    if a.is::<ChessScreen<Drill>>() {
+        return a.downcast_mut::<ChessScreen<Drill>>().map(|c| &mut c.game);
+    }
+    a.downcast_mut::<ChessScreen<repdrill::RepertoireDrill>>()
+        .map(|c| &mut c.game)
 }

@@ -30,10 +30,24 @@ impl<T: Task> Chess<'_, T> {
         }
     }
 
-    /// Asks for the moves of the position shown, when it changed.
+    /// Asks for the moves of the position shown, when it changed; on the
+    /// play screen, counts the repertoire positions due (once).
     pub(super) fn sync_openings(&mut self) {
         if !T::OPENINGS {
             return;
+        }
+        if T::KEPT && self.ui.openings.due.is_none() {
+            let data = self.ui.dirs.data.clone();
+            // Read afresh (the drill may have changed the files).
+            let reps = crate::ui::openings::Repertoires::load(data.as_deref());
+            let due = match data.as_deref() {
+                Some(d) if !reps.white.is_empty() || !reps.black.is_empty() => {
+                    let (progress, _) = crate::train::repertoire::Progress::load(d);
+                    super::repdrill::due_count(&reps, &progress, crate::util::unix_now())
+                }
+                _ => 0,
+            };
+            self.ui.openings.due = Some(due);
         }
         let pos = self.board().chess().clone();
         if let Some(req) = self.ui.openings.want(&pos) {
@@ -88,6 +102,10 @@ impl<T: Task> Chess<'_, T> {
         };
         match reps.mark(pos, m, add) {
             Ok(side) => {
+                self.ui.openings.due = None;
+                let Some(reps) = &self.ui.openings.repertoires else {
+                    return;
+                };
                 let r = reps.side(side);
                 let contents = r.to_pgn();
                 let name = color_name(side);

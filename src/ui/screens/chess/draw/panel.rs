@@ -63,10 +63,22 @@ pub(crate) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
             Style::default().fg(theme.error),
         )
     } else {
-        let tc = app
+        let mut tc = app
             .s
             .time
             .map_or("no clock".to_string(), |t| format!("{t} clock"));
+        // The play screen says when repertoire positions wait.
+        if app.trainer().is_none()
+            && app.drill().is_none()
+            && app.repertoire().is_none()
+            && let Some(n) = app.ui.openings.due.filter(|&n| n > 0)
+        {
+            tc = format!(
+                "{tc} · {n} repertoire move{} due ({})",
+                if n == 1 { "" } else { "s" },
+                key_label(app.ui, Action::Repertoire)
+            );
+        }
         Span::styled(tc, dim)
     };
     lines.push(Line::from(state));
@@ -98,6 +110,11 @@ pub(crate) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
         }
         (None, Some(d)) => {
             crate::ui::screens::chess::drill::draw::draw_drill_panel(buf, app, d, search_area)
+        }
+        (None, None) if app.repertoire().is_some() => {
+            if let Some(d) = app.repertoire() {
+                crate::ui::screens::chess::repdrill::draw_repertoire_panel(buf, app, d, search_area)
+            }
         }
         (None, None) if app.ui.openings.shown => draw_openings_here(buf, app, search_area),
         (None, None) => super::search::draw_search(buf, app, search_area),

@@ -40,6 +40,14 @@ impl<'a> ChessView<'a> {
         }
     }
 
+    /// The repertoire drill, on its screen.
+    pub fn repertoire(&self) -> Option<&'a crate::ui::screens::chess::repdrill::RepertoireDrill> {
+        match self.task {
+            TaskView::Repertoire(d) => Some(d),
+            _ => None,
+        }
+    }
+
     /// The human may move now (never on a replay).
     pub fn human_to_move(&self) -> bool {
         self.replay().is_none() && self.s.human_to_move(self.ui)

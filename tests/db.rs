@@ -86,6 +86,23 @@ fn moves_by_position_with_results_as_json() {
     ));
     assert_eq!(v["moves"][0]["san"], "Qh5");
     assert_eq!(v["moves"][0]["black"], 1);
+    // One player's tree: A played 1.d4 as White, and met 1.c4 twice as
+    // Black.
+    let v = json(&kibitz(
+        &h,
+        &[
+            "db", "moves", "--db", db, "--json", "--player", "a", "--as", "white",
+        ],
+    ));
+    assert_eq!(v["games"], 1);
+    assert_eq!(v["moves"][0]["san"], "d4");
+    let v = json(&kibitz(
+        &h,
+        &["db", "moves", "--db", db, "--json", "--player", "A"],
+    ));
+    assert_eq!(v["games"], 3);
+    assert_eq!(v["moves"][0]["san"], "c4");
+    assert_eq!(v["moves"][0]["games"], 2);
     // Human-readable, with the opening after each move.
     let out = kibitz(&h, &["db", "moves", "--db", db]);
     let text = String::from_utf8_lossy(&out.stdout);

@@ -38,6 +38,13 @@ pub enum DbCmd {
         /// Start from this position instead of the initial one.
         #[arg(long)]
         fen: Option<String>,
+        /// Only this player's games (any part of the White or Black tag,
+        /// any case: "morphy").
+        #[arg(long)]
+        player: Option<String>,
+        /// With --player: only the games they played as white or black.
+        #[arg(long = "as", requires = "player")]
+        color: Option<String>,
         /// `{"games", "moves": [{"san", "uci", "games", "white", "draws",
         /// "black", "rating", "opening"}]}`.
         #[arg(long)]
@@ -104,7 +111,44 @@ pub fn run(cmd: DbCmd) -> Result<()> {
             db,
             moves,
             fen,
+            player: Some(name),
+            color,
             json,
+        } => {
+            let pos = position(fen.as_deref(), &moves)?;
+            let color = match color.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                None => None,
+                Some("white" | "w") => Some(shakmaty::Color::White),
+                Some("black" | "b") => Some(shakmaty::Color::Black),
+                Some(other) => {
+                    return Err(
+                        BadInput(format!("--as must be white or black, not '{other}'")).into(),
+                    );
+                }
+            };
+            let store = Store::user()?;
+            let files = db.map(|d| vec![d]);
+            let mut tree = store.player(
+                files.as_deref(),
+                kibitz::db::build::PlayerFilter { name, color },
+                &mut progress_bar(Path::new("a player's games")),
+            )?;
+            let answer = tree.moves(&pos)?;
+            if json {
+                println!("{}", answer_json(&answer, &pos));
+            } else {
+                println!("{} games of the player", tree.games);
+                print_answer(&answer, &pos);
+            }
+            Ok(())
+        }
+        DbCmd::Moves {
+            db,
+            moves,
+            fen,
+            player: None,
+            json,
+            ..
         } => {
             let pos = position(fen.as_deref(), &moves)?;
             let store = Store::user()?;

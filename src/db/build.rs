@@ -30,6 +30,28 @@ pub struct BuildOptions {
     pub threads: usize,
     /// Records a worker holds before it writes them out as a run.
     pub spill_records: usize,
+    /// Only the games of this player (see [`PlayerFilter`]).
+    pub player: Option<PlayerFilter>,
+}
+
+/// One player's games: a name (any part of the White or Black tag, in
+/// any case: "morphy" finds "Morphy, Paul"), and the colour if one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerFilter {
+    pub name: String,
+    pub color: Option<Color>,
+}
+
+impl PlayerFilter {
+    fn matches(&self, white: Option<&str>, black: Option<&str>) -> bool {
+        let name = self.name.to_lowercase();
+        let has = |tag: Option<&str>| tag.is_some_and(|t| t.to_lowercase().contains(&name));
+        match self.color {
+            Some(Color::White) => has(white),
+            Some(Color::Black) => has(black),
+            None => has(white) || has(black),
+        }
+    }
 }
 
 impl Default for BuildOptions {
@@ -38,6 +60,7 @@ impl Default for BuildOptions {
             max_plies: super::DEFAULT_MAX_PLIES,
             threads: std::thread::available_parallelism().map_or(2, |n| n.get().min(8)),
             spill_records: 8 << 20,
+            player: None,
         }
     }
 }
@@ -59,7 +82,8 @@ pub struct Indexed {
     pub games: u64,
     /// Games counted in the index.
     pub indexed: u64,
-    /// Games of another variant (Crazyhouse...), left out.
+    /// Games of another variant (Crazyhouse...), or of other players
+    /// under a [`PlayerFilter`], left out.
     pub other_variants: u64,
     pub bad: Vec<BadGame>,
     /// Bytes read and their hash (see [`hash_block`]).
@@ -349,7 +373,7 @@ fn work(
                     Err(_) => break,
                 }
             };
-            reports.push(parse_chunk(&chunk, &mut recs, opts.max_plies));
+            reports.push(parse_chunk(&chunk, &mut recs, opts.max_plies, &opts.player));
             if recs.len() >= opts.spill_records {
                 spills.push(spill(&mut recs, dir, stem, worker, spills.len())?);
             }
@@ -408,12 +432,21 @@ fn spill(
     Ok(path)
 }
 
-fn parse_chunk(chunk: &Chunk, recs: &mut Vec<Rec>, max_plies: usize) -> ChunkReport {
+fn parse_chunk(
+    chunk: &Chunk,
+    recs: &mut Vec<Rec>,
+    max_plies: usize,
+    player: &Option<PlayerFilter>,
+) -> ChunkReport {
     let bytes = &chunk.bytes;
     let mut reader = Reader::build(Cursor::new(&bytes[..]))
         .set_supported_tag_line_length(4096)
         .finish();
-    let mut visitor = Indexer { recs, max_plies };
+    let mut visitor = Indexer {
+        recs,
+        max_plies,
+        player: player.as_ref(),
+    };
     let mut report = ChunkReport {
         seq: chunk.seq,
         games: 0,
@@ -478,6 +511,7 @@ fn parse_chunk(chunk: &Chunk, recs: &mut Vec<Rec>, max_plies: usize) -> ChunkRep
 struct Indexer<'a> {
     recs: &'a mut Vec<Rec>,
     max_plies: usize,
+    player: Option<&'a PlayerFilter>,
 }
 
 #[derive(Default)]
@@ -488,6 +522,8 @@ struct Tags {
     result: Option<Outcome>,
     white_elo: Option<u16>,
     black_elo: Option<u16>,
+    white: Option<String>,
+    black: Option<String>,
 }
 
 struct Movetext {
@@ -527,6 +563,8 @@ impl Visitor for Indexer<'_> {
             b"SetUp" => tags.setup = text() == "1",
             b"Variant" => tags.variant = Some(text()),
             b"Result" => tags.result = Some(Outcome::from_pgn(&text())),
+            b"White" if self.player.is_some() => tags.white = Some(text()),
+            b"Black" if self.player.is_some() => tags.black = Some(text()),
             b"WhiteElo" => tags.white_elo = text().parse().ok().filter(|&r| r > 0),
             b"BlackElo" => tags.black_elo = text().parse().ok().filter(|&r| r > 0),
             _ => {}
@@ -535,6 +573,11 @@ impl Visitor for Indexer<'_> {
     }
 
     fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
+        if let Some(f) = self.player
+            && !f.matches(tags.white.as_deref(), tags.black.as_deref())
+        {
+            return ControlFlow::Break(Err(None));
+        }
         let mode = match tags
             .variant
             .as_deref()

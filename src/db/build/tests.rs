@@ -130,6 +130,7 @@ fn a_large_file_in_chunks_and_spills_counts_as_the_game_reader_does() {
         max_plies: 12,
         threads: 2,
         spill_records: 20_000,
+        player: None,
     };
     let text = String::from_utf8(text).unwrap();
     let (built, mut run, d) = index(&text, &opts, "large");

@@ -73,11 +73,19 @@ pub(crate) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
             && app.repertoire().is_none()
             && let Some(n) = app.ui.openings.due.filter(|&n| n > 0)
         {
-            tc = format!(
-                "{tc} · {n} repertoire move{} due ({})",
+            let due = format!(
+                "{n} repertoire move{} due ({})",
                 if n == 1 { "" } else { "s" },
                 key_label(app.ui, Action::Repertoire)
             );
+            let both = format!("{tc} · {due}");
+            // Narrow: the count matters more than "no clock" (the clocks
+            // are beside the names).
+            tc = if both.chars().count() + 4 <= area.width as usize {
+                both
+            } else {
+                due
+            };
         }
         Span::styled(tc, dim)
     };

@@ -84,7 +84,15 @@ pub(crate) fn draw_status(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
         (Action::Quit, quit),
     ];
     let retry = app.drill().is_some_and(|d| d.is_retry());
+    let repertoire = [
+        (Action::Help, "help"),
+        (Action::Hint, "show move"),
+        (Action::NewGame, "next"),
+        (Action::Flip, "flip"),
+        (Action::Quit, "back"),
+    ];
     let hints: Vec<(Action, &str)> = match app.drill() {
+        None if app.repertoire().is_some() => repertoire.to_vec(),
         Some(_) => drill
             .into_iter()
             .filter(|(a, _)| match a {

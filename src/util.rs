@@ -173,6 +173,19 @@ pub fn remove_stale_temp_files(dir: &Path) {
     }
 }
 
+/// 1234567 -> "1,234,567".
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Where the shared reference data lives (tests and measurements), if present:
 /// `$KIBITZ_DATA` or `../shared/data` next to the crate.
 pub fn shared_data_dir() -> Option<std::path::PathBuf> {

@@ -2,15 +2,14 @@
 //! add, list and remove PGN files, the moves from a position, a test
 //! corpus, and the index's speed and size.
 
-use super::opening::{BadInput, is_move_number};
+use super::opening::BadInput;
 use anyhow::{Context, Result};
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kibitz::db::collection::{self, Answer, Collection, Store};
 use kibitz::db::corpus::{CorpusOptions, write_corpus};
 use kibitz::engine::Board;
-use kibitz::game::notation::parse_move;
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Position};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -216,7 +215,7 @@ pub fn run(cmd: DbCmd) -> Result<()> {
 
 /// The position after `moves` from `fen` (or the initial position).
 fn position(fen: Option<&str>, moves: &[String]) -> Result<Chess, BadInput> {
-    let mut pos: Chess = match fen {
+    let pos: Chess = match fen {
         // A Chess960 position's castling rights only parse as such.
         Some(f) => Board::from_fen(f.trim())
             .or_else(|e| Board::from_fen_960(f.trim()).map_err(|_| e))
@@ -224,26 +223,11 @@ fn position(fen: Option<&str>, moves: &[String]) -> Result<Chess, BadInput> {
             .into_chess(),
         None => Chess::default(),
     };
-    for tok in moves.iter().flat_map(|m| m.split_ascii_whitespace()) {
-        if is_move_number(tok) {
-            continue;
-        }
-        let tok = tok
-            .find('.')
-            .filter(|&i| tok[..i].bytes().all(|b| b.is_ascii_digit()))
-            .map_or(tok, |i| tok[i..].trim_start_matches('.'));
-        let m = parse_move(&pos, tok).map_err(|e| {
-            let number = pos.fullmoves().get();
-            let dots = if pos.turn() == Color::White {
-                "."
-            } else {
-                "..."
-            };
-            BadInput(format!("move {number}{dots} {tok}: {e}"))
-        })?;
-        pos.play_unchecked(m);
-    }
-    Ok(pos)
+    let tokens: Vec<&str> = moves
+        .iter()
+        .flat_map(|m| m.split_ascii_whitespace())
+        .collect();
+    Ok(super::opening::play_tokens(&pos, &tokens)?.0)
 }
 
 fn summary(c: &Collection) -> String {

@@ -5,7 +5,7 @@ use anyhow::Result;
 use kibitz::engine::Board;
 use kibitz::game::notation::parse_move;
 use kibitz::game::openings::name_line;
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 /// Input the command cannot use (a bad FEN, an illegal or ambiguous
 /// move): `main` ends with exit status 2 for it, as for a bad option.
@@ -37,12 +37,25 @@ pub fn name(fen: Option<&str>, moves: &str) -> Result<String, BadInput> {
             .into_chess(),
         None => Chess::default(),
     };
+    let tokens: Vec<&str> = moves.split_ascii_whitespace().collect();
+    let (_, played) = play_tokens(&start, &tokens)?;
+    Ok(name_line(&start, &played).map_or_else(|| "unknown".to_string(), |(_, o)| o.to_string()))
+}
+
+/// Plays `tokens` (SAN or UCI; move numbers, `12.e4` and a result at the
+/// end are passed over) from `start`: the position reached and the moves,
+/// or which move is bad and why.
+pub(crate) fn play_tokens(start: &Chess, tokens: &[&str]) -> Result<(Chess, Vec<Move>), BadInput> {
     let mut pos = start.clone();
     let mut played = Vec::new();
-    for tok in moves.split_ascii_whitespace() {
+    for &tok in tokens {
         if is_move_number(tok) || ["1-0", "0-1", "1/2-1/2", "½-½", "*"].contains(&tok) {
             continue;
         }
+        let tok = tok
+            .find('.')
+            .filter(|&i| tok[..i].bytes().all(|b| b.is_ascii_digit()))
+            .map_or(tok, |i| tok[i..].trim_start_matches('.'));
         let m = parse_move(&pos, tok).map_err(|e| {
             let number = pos.fullmoves().get();
             let dots = if pos.turn() == Color::White {
@@ -55,7 +68,7 @@ pub fn name(fen: Option<&str>, moves: &str) -> Result<String, BadInput> {
         pos.play_unchecked(m);
         played.push(m);
     }
-    Ok(name_line(&start, &played).map_or_else(|| "unknown".to_string(), |(_, o)| o.to_string()))
+    Ok((pos, played))
 }
 
 /// `12.` or `12...` on its own.

@@ -75,6 +75,28 @@ struct Manifest {
     files: Vec<Stamp>,
 }
 
+impl Manifest {
+    /// A manifest of nothing indexed yet from `source` into `run`.
+    fn new(source: PathBuf, max_plies: usize, run: String) -> Manifest {
+        Manifest {
+            version: MANIFEST_VERSION,
+            source,
+            max_plies,
+            run,
+            games: 0,
+            indexed: 0,
+            other_variants: 0,
+            bad_count: 0,
+            bad: Vec::new(),
+            lines: 1,
+            size: 0,
+            modified: 0,
+            segments: Vec::new(),
+            files: Vec::new(),
+        }
+    }
+}
+
 /// How indexing is going, for a progress bar: bytes done of bytes to do.
 pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
 
@@ -388,16 +410,6 @@ impl Store {
         let run_name = next_run_name(dir);
         let built = self.build(&mut f, dir, &run_name, size, progress)?;
         let manifest = Manifest {
-            version: MANIFEST_VERSION,
-            source: path.to_path_buf(),
-            max_plies: self.options.max_plies,
-            run: run_name,
-            games: 0,
-            indexed: 0,
-            other_variants: 0,
-            bad_count: 0,
-            bad: Vec::new(),
-            lines: 1,
             size,
             modified,
             segments: vec![Segment {
@@ -405,7 +417,7 @@ impl Store {
                 end: built.bytes,
                 hash: built.hash,
             }],
-            files: Vec::new(),
+            ..Manifest::new(path.to_path_buf(), self.options.max_plies, run_name)
         };
         self.commit(dir, manifest, built)
     }
@@ -544,20 +556,8 @@ impl Store {
                 let mut src = Concat::new(&self.games_dir, &files);
                 let built = self.build(&mut src, &dir, &run_name, size, progress)?;
                 let m = Manifest {
-                    version: MANIFEST_VERSION,
-                    source: self.games_dir.clone(),
-                    max_plies: self.options.max_plies,
-                    run: run_name,
-                    games: 0,
-                    indexed: 0,
-                    other_variants: 0,
-                    bad_count: 0,
-                    bad: Vec::new(),
-                    lines: 1,
-                    size: 0,
-                    modified: 0,
-                    segments: Vec::new(),
                     files,
+                    ..Manifest::new(self.games_dir.clone(), self.options.max_plies, run_name)
                 };
                 self.commit(&dir, m, built)?
             }

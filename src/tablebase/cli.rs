@@ -90,18 +90,7 @@ fn parse_names(names: &[String]) -> Result<Vec<Material>> {
         .collect()
 }
 
-/// 1234567 -> "1,234,567".
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+use crate::util::thousands;
 
 fn open(dir: Option<PathBuf>) -> Result<Tablebases> {
     Ok(Tablebases::open(dir)?)

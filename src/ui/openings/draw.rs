@@ -16,17 +16,7 @@ use shakmaty::Chess;
 /// Games as they fit in six columns: 987, 12,345, 123k, 1.2M.
 pub fn games_text(n: u64) -> String {
     match n {
-        0..=99_999 => {
-            let s = n.to_string();
-            let mut out = String::new();
-            for (i, c) in s.chars().enumerate() {
-                if i > 0 && (s.len() - i).is_multiple_of(3) {
-                    out.push(',');
-                }
-                out.push(c);
-            }
-            out
-        }
+        0..=99_999 => crate::util::thousands(n),
         100_000..=999_999 => format!("{}k", n / 1000),
         _ => format!("{:.1}M", n as f64 / 1e6),
     }

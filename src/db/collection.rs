@@ -375,7 +375,7 @@ impl Store {
         let old = read_manifest(&dir).filter(|m| m.max_plies == self.options.max_plies);
         let manifest = match old {
             Some(m) if m.size == size && m.modified == modified => m,
-            Some(m) if size > m.size && self.still_holds(&path, &m) => {
+            Some(m) if size > m.size && self.still_holds(&path, &m) && ends_a_game(&path, &m) => {
                 self.append(&dir, &path, m, size, modified, progress)?
             }
             _ => self.rebuild_file(&dir, &path, size, modified, progress)?,
@@ -661,6 +661,26 @@ pub fn moves_in(collections: &mut [Collection], pos: &Chess) -> Result<Answer, D
         answer.merge(c.moves(pos)?);
     }
     Ok(answer)
+}
+
+/// Whether what was indexed ended with a game's result: a file read while
+/// it was being written may have ended inside a game, and then its new
+/// part does not begin a game of its own (it is indexed again whole).
+fn ends_a_game(path: &Path, m: &Manifest) -> bool {
+    let end = m.segments.last().map_or(0, |s| s.end);
+    let check = || -> io::Result<bool> {
+        let mut f = std::fs::File::open(path)?;
+        let from = end.saturating_sub(64);
+        f.seek(SeekFrom::Start(from))?;
+        let mut tail = vec![0u8; (end - from) as usize];
+        f.read_exact(&mut tail)?;
+        let text = String::from_utf8_lossy(&tail);
+        let last = text.trim_end();
+        Ok(["1-0", "0-1", "1/2-1/2", "*"]
+            .iter()
+            .any(|r| last.ends_with(r)))
+    };
+    end == 0 || check().unwrap_or(false)
 }
 
 /// UCI as python-chess and GUIs write it: castling as the king's two

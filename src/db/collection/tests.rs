@@ -50,6 +50,18 @@ fn a_file_that_grows_has_only_its_new_games_indexed() {
     assert_eq!((c.games(), c.indexed()), (4, 4));
     assert_eq!(shown(&mut c, ""), ["e4 3", "d4 1"]);
     assert_eq!(shown(&mut c, "e4"), ["Nc6 1", "c5 1", "e5 1"]);
+    // A file read while being written, cut inside a game: its next part
+    // is not a game of its own, so the whole file is indexed again.
+    std::fs::write(&pgn, "1. e4 e5 1-0\n\n1. d4 d5 2. c4").unwrap();
+    let c = store.file(&pgn, &mut |_, _| {}).unwrap();
+    assert_eq!(c.games(), 2);
+    std::fs::write(&pgn, "1. e4 e5 1-0\n\n1. d4 d5 2. c4 e6 0-1\n").unwrap();
+    let mut c = store.file(&pgn, &mut |_, _| {}).unwrap();
+    assert_eq!(
+        (manifest(&c).segments.len(), c.games(), c.bad_count()),
+        (1, 2, 0)
+    );
+    assert_eq!(shown(&mut c, "d4 d5 c4"), ["e6 1"]);
     // An edit inside what was indexed: everything again.
     std::fs::write(
         &pgn,

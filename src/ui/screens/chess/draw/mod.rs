@@ -12,8 +12,8 @@ mod status;
 pub mod view;
 
 pub(crate) use board::draw_board;
+pub(crate) use panel::draw_panel;
 pub use panel::move_rows;
-pub(crate) use panel::{draw_openings_here, draw_panel};
 pub(crate) use status::*;
 pub use view::ChessView;
 

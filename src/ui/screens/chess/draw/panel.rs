@@ -121,7 +121,12 @@ pub(crate) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
         }
         (None, None) if app.repertoire().is_some() => {
             if let Some(d) = app.repertoire() {
-                crate::ui::screens::chess::repdrill::draw_repertoire_panel(buf, app, d, search_area)
+                crate::ui::screens::chess::repdrill::draw::draw_repertoire_panel(
+                    buf,
+                    app,
+                    d,
+                    search_area,
+                )
             }
         }
         (None, None) if app.ui.openings.shown => draw_openings_here(buf, app, search_area),
@@ -175,18 +180,6 @@ pub(crate) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
     Paragraph::new(lines)
         .block(block_with_bottom(&titles.top, titles.bottom, theme))
         .render_ref(moves_area, buf);
-}
-
-/// The opening explorer for the position on the board, in `area`.
-pub(crate) fn draw_openings_here(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
-    crate::ui::openings::draw::draw_openings(
-        buf,
-        &app.ui.openings,
-        app.s.board().chess(),
-        app.s.game.moves().len(),
-        area,
-        app.ui.theme(),
-    );
 }
 
 /// "1. e4 e5" rows of the move list.

@@ -72,3 +72,15 @@ pub(crate) fn player_name(app: &ChessView<'_>, c: Color) -> String {
     };
     app.s.game.header(key).unwrap_or(key).to_string()
 }
+
+/// The opening explorer for the position on the board, in `area`.
+pub(crate) fn draw_openings_here(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
+    crate::ui::openings::draw::draw_openings(
+        buf,
+        &app.ui.openings,
+        app.s.board().chess(),
+        app.s.game.moves().len(),
+        area,
+        app.ui.theme(),
+    );
+}

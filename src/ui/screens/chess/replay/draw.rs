@@ -71,7 +71,7 @@ pub(crate) fn draw_replay_panel(
         .render_ref(parts.game, buf);
 
     if app.ui.openings.shown {
-        crate::ui::screens::chess::draw::draw_openings_here(buf, app, parts.search);
+        draw_openings_here(buf, app, parts.search);
     } else {
         draw_search(buf, app, parts.search);
     }

@@ -1,48 +1,11 @@
-//! Drilling your repertoire (`v`): the board shows a due position of your
-//! White or Black repertoire, reached by its shortest line; you play your
-//! prepared move. The opponent then answers from your repertoire, its
-//! replies weighted by how often your collections play them, and a due
-//! position after it is asked at once; otherwise the drill goes straight
-//! on to the next due position. A wrong move is refused, the prepared one
-//! is named, and the position is due again. Spaced repetition as the
-//! puzzles' (see [`crate::train::repertoire`]).
+//! The repertoire drill's screen: the Task hooks, the next due position,
+//! your move judged, the opponent's weighted reply.
 
-use super::*;
-use crate::db::collection::{Collection, Store, moves_in};
+use super::super::*;
+use super::RepertoireDrill;
+use crate::db::collection::{Store, moves_in};
 use crate::train::repertoire::Progress;
 use crate::ui::openings::Repertoires;
-
-/// A repertoire drill in progress.
-pub struct RepertoireDrill {
-    pub reps: Repertoires,
-    pub progress: Progress,
-    collections: Vec<Collection>,
-    /// The position asked: its repertoire's side and the position.
-    pub asking: Option<(Color, shakmaty::Chess)>,
-    /// A wrong move was tried here (the position is counted once).
-    pub failed_here: bool,
-    pub right: u32,
-    pub wrong: u32,
-    /// The last verdict (right?, words).
-    pub verdict: Option<(bool, String)>,
-    data: Option<PathBuf>,
-    rng: crate::util::Rng,
-}
-
-impl RepertoireDrill {
-    /// Positions due now in both repertoires.
-    pub fn due_now(&self) -> usize {
-        due_count(&self.reps, &self.progress, crate::util::unix_now())
-    }
-}
-
-/// Your positions due at `at` in both repertoires.
-pub fn due_count(reps: &Repertoires, progress: &Progress, at: u64) -> usize {
-    [Color::White, Color::Black]
-        .into_iter()
-        .map(|c| progress.due_positions(reps.side(c), at).len())
-        .sum()
-}
 
 impl Task for RepertoireDrill {
     const OPENINGS: bool = false;
@@ -158,7 +121,7 @@ impl Chess<'_, RepertoireDrill> {
 
     /// Sets up the next due position (the longest waiting), or says that
     /// nothing is due.
-    pub(super) fn next_due(&mut self, now: Instant) {
+    pub(crate) fn next_due(&mut self, now: Instant) {
         let at = crate::util::unix_now();
         let d = &*self.task;
         let next = [Color::White, Color::Black]
@@ -347,66 +310,4 @@ impl Chess<'_, RepertoireDrill> {
             });
         }
     }
-}
-
-/// The drill's panel: whose repertoire, the verdict, the score so far.
-pub(crate) fn draw_repertoire_panel(
-    buf: &mut Buffer,
-    app: &crate::ui::screens::chess::draw::ChessView<'_>,
-    d: &RepertoireDrill,
-    area: Rect,
-) {
-    use ratatui::style::{Modifier, Style};
-    use ratatui::text::{Line, Span};
-    use ratatui::widgets::{Paragraph, Widget};
-    let theme = app.ui.theme();
-    let text = Style::default().fg(theme.text);
-    let dim = Style::default().fg(theme.dim);
-    let mut lines = Vec::new();
-    let title = match &d.asking {
-        Some((side, _)) => {
-            lines.push(Line::from(Span::styled(
-                format!("Your {} repertoire: your move.", color_name(*side)),
-                text,
-            )));
-            format!("Repertoire drill · {}", color_name(*side))
-        }
-        None => {
-            lines.push(Line::from(Span::styled("Nothing due now.", text)));
-            "Repertoire drill".to_string()
-        }
-    };
-    if let Some((right, words)) = &d.verdict {
-        let style = if *right {
-            Style::default()
-                .fg(theme.accent)
-                .add_modifier(Modifier::BOLD)
-        } else {
-            Style::default().fg(theme.error)
-        };
-        lines.push(Line::from(Span::styled(words.clone(), style)));
-    }
-    lines.push(Line::from(Span::styled(
-        format!(
-            "This time: {} right, {} wrong · due now: {}",
-            d.right,
-            d.wrong,
-            d.due_now()
-        ),
-        dim,
-    )));
-    lines.push(Line::from(""));
-    lines.push(Line::from(Span::styled(
-        format!(
-            "{} shows your move (counts as wrong) · {} next position · {} leaves",
-            app.ui.keys_hint(Action::Hint),
-            app.ui.keys_hint(Action::NewGame),
-            app.ui.keys_hint(Action::Quit)
-        ),
-        dim,
-    )));
-    Paragraph::new(lines)
-        .wrap(ratatui::widgets::Wrap { trim: true })
-        .block(crate::ui::view::widgets::block(&title, theme))
-        .render(area, buf);
 }

@@ -6,7 +6,6 @@ use crate::ui::screens::chess::draw::view::*;
 pub(crate) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now: Instant) {
     let theme = app.ui.theme();
     let text = Style::default().fg(theme.text);
-    let dim = Style::default().fg(theme.dim);
     // Players and clocks.
     let mut lines = Vec::new();
     let turn = app.s.board().turn();
@@ -48,47 +47,7 @@ pub(crate) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
             ),
         ]));
     }
-    let state = if let Some(e) = app.s.game.ending {
-        Span::styled(
-            format!("{}  {}", e.result.pgn(), describe_ending(e)),
-            Style::default()
-                .fg(theme.accent)
-                .add_modifier(Modifier::BOLD),
-        )
-    } else if app.s.paused {
-        Span::styled("Paused", Style::default().fg(theme.accent))
-    } else if app.s.board().in_check() {
-        Span::styled(
-            format!("{} is in check", color_name(turn)),
-            Style::default().fg(theme.error),
-        )
-    } else {
-        let mut tc = app
-            .s
-            .time
-            .map_or("no clock".to_string(), |t| format!("{t} clock"));
-        // The play screen says when repertoire positions wait.
-        if app.trainer().is_none()
-            && app.drill().is_none()
-            && app.repertoire().is_none()
-            && let Some(n) = app.ui.openings.due.filter(|&n| n > 0)
-        {
-            let due = format!(
-                "{n} repertoire move{} due ({})",
-                if n == 1 { "" } else { "s" },
-                key_label(app.ui, Action::Repertoire)
-            );
-            let both = format!("{tc} · {due}");
-            // Narrow: the count matters more than "no clock" (the clocks
-            // are beside the names).
-            tc = if both.chars().count() + 4 <= area.width as usize {
-                both
-            } else {
-                due
-            };
-        }
-        Span::styled(tc, dim)
-    };
+    let state = state_line(app, turn, area);
     lines.push(Line::from(state));
     let game_h = 5u16.min(area.height);
     let game_area = Rect::new(area.x, area.y, area.width, game_h);
@@ -180,6 +139,54 @@ pub(crate) fn draw_panel(buf: &mut Buffer, app: &ChessView<'_>, area: Rect, now:
     Paragraph::new(lines)
         .block(block_with_bottom(&titles.top, titles.bottom, theme))
         .render_ref(moves_area, buf);
+}
+
+/// The game box's third line: the result, pause or check, else the clock
+/// and (on the play screen) the repertoire positions due.
+fn state_line(app: &ChessView<'_>, turn: Color, area: Rect) -> Span<'static> {
+    let theme = app.ui.theme();
+    let dim = Style::default().fg(theme.dim);
+    if let Some(e) = app.s.game.ending {
+        Span::styled(
+            format!("{}  {}", e.result.pgn(), describe_ending(e)),
+            Style::default()
+                .fg(theme.accent)
+                .add_modifier(Modifier::BOLD),
+        )
+    } else if app.s.paused {
+        Span::styled("Paused", Style::default().fg(theme.accent))
+    } else if app.s.board().in_check() {
+        Span::styled(
+            format!("{} is in check", color_name(turn)),
+            Style::default().fg(theme.error),
+        )
+    } else {
+        let mut tc = app
+            .s
+            .time
+            .map_or("no clock".to_string(), |t| format!("{t} clock"));
+        // The play screen says when repertoire positions wait.
+        if app.trainer().is_none()
+            && app.drill().is_none()
+            && app.repertoire().is_none()
+            && let Some(n) = app.ui.openings.due.filter(|&n| n > 0)
+        {
+            let due = format!(
+                "{n} repertoire move{} due ({})",
+                if n == 1 { "" } else { "s" },
+                key_label(app.ui, Action::Repertoire)
+            );
+            let both = format!("{tc} · {due}");
+            // Narrow: the count matters more than "no clock" (the clocks
+            // are beside the names).
+            tc = if both.chars().count() + 4 <= area.width as usize {
+                both
+            } else {
+                due
+            };
+        }
+        Span::styled(tc, dim)
+    }
 }
 
 /// "1. e4 e5" rows of the move list.

@@ -170,7 +170,7 @@ impl Action {
             Action::WhiteView => "Scores from White's view / the side to move's",
             Action::EvalBreakdown => "The evaluation term by term: full and simple side by side",
             Action::Openings => {
-                "Opening explorer: the moves played here in your games and PGN collections"
+                "Opening explorer (↑↓ Enter play, +/- repertoire, / one player's games)"
             }
             Action::Repertoire => {
                 "Drill your repertoire: play your prepared moves where they are due"

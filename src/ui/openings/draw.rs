@@ -2,7 +2,8 @@
 //! Black bar with its shares, the average rating), the opening the chosen
 //! move leads to underneath.
 
-use super::{LoadState, OpeningsPanel, Row};
+use super::player::describe;
+use super::{LoadState, OpeningsPanel, PlayerStatus, Row};
 use crate::db::Stats;
 use crate::ui::theme::Theme;
 use crate::ui::view::widgets::{block_with_bottom, fit};
@@ -126,14 +127,61 @@ pub fn draw_openings(
     let dim = Style::default().fg(theme.dim);
     let rows = panel.rows_for(pos);
     let total = rows.map(|r| r.iter().map(|m| m.stats.games()).sum::<u64>());
-    let title = match (&panel.load, total) {
-        (LoadState::Loading { share, .. }, _) => {
+    let who = panel.player.as_ref().map(|p| describe(&p.filter));
+    let title = match (&panel.load, total, &who) {
+        (LoadState::Loading { share, .. }, _, _) => {
             format!("Openings · indexing {:.0}%", share * 100.0)
         }
-        (_, Some(n)) if n > 0 => format!("Openings · {} games", games_text(n)),
+        (_, Some(n), Some(who)) if n > 0 => {
+            // Whose games and how many matter more than the panel's name.
+            let full = format!("Openings · {who} · {} games", games_text(n));
+            if full.chars().count() + 2 <= inner {
+                full
+            } else {
+                format!("{who} · {} games", games_text(n))
+            }
+        }
+        (_, _, Some(who)) => format!("Openings · {who}"),
+        (_, Some(n), None) if n > 0 => format!("Openings · {} games", games_text(n)),
         _ => "Openings".to_string(),
     };
+    let title = fit(&title, inner.saturating_sub(2));
     let mut lines: Vec<Line> = Vec::new();
+    if let Some(b) = &panel.player_box {
+        let text = Style::default().fg(theme.text);
+        lines.push(Line::from(vec![
+            Span::styled("Player: ", dim),
+            Span::styled(
+                fit(&format!("{}\u{2588}", b.name), inner.saturating_sub(8)),
+                text.add_modifier(Modifier::BOLD),
+            ),
+        ]));
+        lines.push(Line::from(Span::styled(
+            fit(&format!("Tab {} · Enter · Esc", b.color_text()), inner),
+            dim,
+        )));
+    }
+    if let Some(p) = &panel.player {
+        let line = match &p.status {
+            PlayerStatus::Reading(share) => Some((
+                format!(
+                    "Reading the games of {} {:.0}%…",
+                    describe(&p.filter),
+                    share * 100.0
+                ),
+                dim,
+            )),
+            PlayerStatus::Failed(why) => Some((why.clone(), Style::default().fg(theme.error))),
+            PlayerStatus::Ready(0) => Some((
+                format!("No game of {} in your collections.", describe(&p.filter)),
+                Style::default().fg(theme.error),
+            )),
+            PlayerStatus::Ready(_) => None,
+        };
+        if let Some((t, style)) = line {
+            lines.push(Line::from(Span::styled(fit(&t, inner), style)));
+        }
+    }
     match rows {
         Some(rows) if !rows.is_empty() => {
             let (bar_w, show_shares, show_elo) = columns(inner);
@@ -152,7 +200,7 @@ pub fn draw_openings(
             lines.push(Line::from(Span::styled(fit(&head, inner), dim)));
             // Rows that fit, scrolled to keep the selected one in view;
             // the selected move's opening is on the bottom border.
-            let room = rows_h.saturating_sub(1).max(1);
+            let room = rows_h.saturating_sub(lines.len()).max(1);
             let first = panel
                 .selected
                 .saturating_sub(room - 1)
@@ -166,10 +214,18 @@ pub fn draw_openings(
             }
         }
         Some(_) => {
-            lines.push(Line::from(Span::styled(
-                fit("No game in your collections reached this position.", inner),
-                dim,
-            )));
+            let none = match &who {
+                Some(who) => format!("No game of {who} reached this position."),
+                None => "No game in your collections reached this position.".to_string(),
+            };
+            // (A player with no game at all is said above.)
+            let no_player_games = panel
+                .player
+                .as_ref()
+                .is_some_and(|p| p.status == PlayerStatus::Ready(0));
+            if !no_player_games {
+                lines.push(Line::from(Span::styled(fit(&none, inner), dim)));
+            }
             if ply >= crate::db::DEFAULT_MAX_PLIES {
                 lines.push(Line::from(Span::styled(
                     fit(

@@ -9,9 +9,13 @@
 //! screen (play, replay, trainer): opened on one, it is open on all.
 
 pub mod draw;
+pub mod player;
 pub mod service;
 
+pub use player::{PlayerBox, PlayerStatus, PlayerView};
+
 use crate::db::Stats;
+use crate::db::build::PlayerFilter;
 use crate::db::repertoire::{self, Repertoire};
 use shakmaty::{Chess, Color, Move, Position};
 use std::path::Path;
@@ -21,9 +25,17 @@ use std::path::Path;
 pub enum OpeningsRequest {
     /// Bring the collections up to date (new games indexed) and open them.
     Load,
-    /// The moves from a position (`key`: its index key, to match the
-    /// answer to the position still shown).
-    Moves { key: u64, pos: Box<Chess> },
+    /// The moves from a position, in every game or one player's.
+    Moves { query: Query, pos: Box<Chess> },
+}
+
+/// What a lookup is for: the position (its index key) and the player
+/// whose games are searched, if one. An answer is shown only while both
+/// still hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Query {
+    pub key: u64,
+    pub player: Option<PlayerFilter>,
 }
 
 /// What the explorer's thread says.
@@ -40,9 +52,14 @@ pub enum OpeningsReport {
         errors: Vec<String>,
     },
     Moves {
-        key: u64,
+        query: Query,
         rows: Vec<Row>,
         total: Stats,
+    },
+    /// One player's games being read, read, or not.
+    Player {
+        filter: PlayerFilter,
+        status: PlayerStatus,
     },
 }
 
@@ -77,10 +94,14 @@ pub struct OpeningsPanel {
     pub shown: bool,
     pub selected: usize,
     pub load: LoadState,
-    /// The last answer, and the position it is for.
-    pub answer: Option<(u64, Vec<Row>, Stats)>,
-    /// The position asked for last.
-    pub asked: Option<u64>,
+    /// The last answer, and what it is for.
+    pub answer: Option<(Query, Vec<Row>, Stats)>,
+    /// What was asked last.
+    pub asked: Option<Query>,
+    /// The player whose games the explorer shows (none: every game).
+    pub player: Option<PlayerView>,
+    /// The player's name being typed (`/`).
+    pub player_box: Option<PlayerBox>,
     /// Your repertoires (White's, Black's), read when the panel is first
     /// shown.
     pub repertoires: Option<Repertoires>,
@@ -245,18 +266,26 @@ impl OpeningsPanel {
         if !self.shown {
             return None;
         }
-        let key = crate::db::index_key(pos);
-        if self.asked == Some(key) {
+        let query = self.query(pos);
+        if self.asked.as_ref() == Some(&query) {
             return None;
         }
-        self.asked = Some(key);
-        if self.answer.as_ref().is_some_and(|a| a.0 != key) {
+        self.asked = Some(query.clone());
+        if self.answer.as_ref().is_some_and(|a| a.0 != query) {
             self.selected = 0;
         }
         Some(OpeningsRequest::Moves {
-            key,
+            query,
             pos: Box::new(pos.clone()),
         })
+    }
+
+    /// The lookup that answers `pos` as the panel stands.
+    fn query(&self, pos: &Chess) -> Query {
+        Query {
+            key: crate::db::index_key(pos),
+            player: self.player.as_ref().map(|p| p.filter.clone()),
+        }
     }
 
     pub fn on_report(&mut self, report: OpeningsReport) {
@@ -275,13 +304,20 @@ impl OpeningsPanel {
                     errors,
                 };
             }
-            OpeningsReport::Moves { key, rows, total } => {
-                if self.asked == Some(key) {
-                    if self.answer.as_ref().is_none_or(|a| a.0 != key) {
+            OpeningsReport::Moves { query, rows, total } => {
+                if self.asked.as_ref() == Some(&query) {
+                    if self.answer.as_ref().is_none_or(|a| a.0 != query) {
                         self.selected = 0;
                     }
                     self.selected = self.selected.min(rows.len().saturating_sub(1));
-                    self.answer = Some((key, rows, total));
+                    self.answer = Some((query, rows, total));
+                }
+            }
+            OpeningsReport::Player { filter, status } => {
+                if let Some(p) = &mut self.player
+                    && p.filter == filter
+                {
+                    p.status = status;
                 }
             }
         }
@@ -289,10 +325,10 @@ impl OpeningsPanel {
 
     /// The rows for `pos`, once they came.
     pub fn rows_for(&self, pos: &Chess) -> Option<&[Row]> {
-        let key = crate::db::index_key(pos);
+        let query = self.query(pos);
         self.answer
             .as_ref()
-            .filter(|a| a.0 == key)
+            .filter(|a| a.0 == query)
             .map(|a| a.1.as_slice())
     }
 

@@ -2,8 +2,10 @@
 //! date when asked, and answers positions, the newest first (a position
 //! stepped past before its answer came is not looked up).
 
-use super::{OpeningsReport, OpeningsRequest, Row};
-use crate::db::collection::{self, Collection, Store};
+use super::{OpeningsReport, OpeningsRequest, PlayerStatus, Row};
+use crate::db::build::PlayerFilter;
+use crate::db::collection::{self, Answer, Collection, PlayerTree, Store};
+use shakmaty::Chess;
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
@@ -11,6 +13,9 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 pub struct Service {
     store: Option<Store>,
     collections: Option<Vec<Collection>>,
+    /// The last player's games read, kept while the same player is asked
+    /// for (read again after a load: games may have been saved since).
+    player: Option<(PlayerFilter, Result<PlayerTree, String>)>,
 }
 
 impl Service {
@@ -19,6 +24,7 @@ impl Service {
         Service {
             store: data.map(|d| Store::new(&d)),
             collections: None,
+            player: None,
         }
     }
 
@@ -26,12 +32,17 @@ impl Service {
     pub fn handle(&mut self, req: OpeningsRequest, report: &mut dyn FnMut(OpeningsReport)) {
         match req {
             OpeningsRequest::Load => self.load(report),
-            OpeningsRequest::Moves { key, pos } => {
+            OpeningsRequest::Moves { query, pos } => {
                 if self.collections.is_none() {
                     self.load(report);
                 }
-                let collections = self.collections.get_or_insert_with(Vec::new);
-                let answer = collection::moves_in(collections, &pos).unwrap_or_default();
+                let answer = match &query.player {
+                    None => {
+                        let collections = self.collections.get_or_insert_with(Vec::new);
+                        collection::moves_in(collections, &pos).unwrap_or_default()
+                    }
+                    Some(filter) => self.player_moves(filter, &pos, report),
+                };
                 let rows = answer
                     .moves
                     .into_iter()
@@ -48,7 +59,7 @@ impl Service {
                     })
                     .collect();
                 report(OpeningsReport::Moves {
-                    key,
+                    query,
                     rows,
                     total: answer.total,
                 });
@@ -68,6 +79,7 @@ impl Service {
         // The runs are reopened: a collection indexed again since is read
         // from its new run.
         self.collections = None;
+        self.player = None;
         let mut last = -1.0;
         let (open, errors) = store.everything(&mut |done, total| {
             let share = done as f64 / total.max(1) as f64;
@@ -84,6 +96,49 @@ impl Service {
             errors: errors.iter().map(ToString::to_string).collect(),
         });
         self.collections = Some(open);
+    }
+
+    /// The moves from `pos` in one player's games, read first if another
+    /// player's were kept.
+    fn player_moves(
+        &mut self,
+        filter: &PlayerFilter,
+        pos: &Chess,
+        report: &mut dyn FnMut(OpeningsReport),
+    ) -> Answer {
+        if self.player.as_ref().is_none_or(|(f, _)| f != filter) {
+            self.player = None;
+            let tree = match &self.store {
+                None => Err("no data folder: no games to show".to_string()),
+                Some(store) => {
+                    let mut last = -1.0;
+                    store
+                        .player(None, filter.clone(), &mut |done, total| {
+                            let share = done as f64 / total.max(1) as f64;
+                            if share - last >= 0.02 {
+                                last = share;
+                                report(OpeningsReport::Player {
+                                    filter: filter.clone(),
+                                    status: PlayerStatus::Reading(share),
+                                });
+                            }
+                        })
+                        .map_err(|e| e.to_string())
+                }
+            };
+            report(OpeningsReport::Player {
+                filter: filter.clone(),
+                status: match &tree {
+                    Ok(t) => PlayerStatus::Ready(t.games),
+                    Err(e) => PlayerStatus::Failed(e.clone()),
+                },
+            });
+            self.player = Some((filter.clone(), tree));
+        }
+        match &mut self.player {
+            Some((_, Ok(tree))) => tree.moves(pos).unwrap_or_default(),
+            _ => Answer::default(),
+        }
     }
 
     /// Serves requests until the sender is dropped. Waiting requests are

@@ -110,6 +110,55 @@ fn the_explorer_follows_the_game_and_enter_plays_its_move() {
 }
 
 #[test]
+fn slash_shows_one_players_games_with_the_colour_chosen_by_tab() {
+    let t = Instant::now();
+    let data = data_with_games("explorer-player");
+    let mut service = Service::new(Some(data.clone()));
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, None), t);
+    key(&mut a, KeyCode::Char('s'), t);
+    serve(&mut a, &mut service, t);
+    assert_eq!(rows(&a), [("e4".to_string(), 3), ("d4".to_string(), 1)]);
+    // "/a", Tab (as White), Enter: A's two games as White (A is Black in
+    // the third).
+    key(&mut a, KeyCode::Char('/'), t);
+    key(&mut a, KeyCode::Char('a'), t);
+    key(&mut a, KeyCode::Tab, t);
+    assert!(render(&a, 120, 40).contains("Tab as White"));
+    key(&mut a, KeyCode::Enter, t);
+    assert!(uci_moves(&a).is_empty(), "the box took the keys");
+    assert_eq!(serve(&mut a, &mut service, t), 1);
+    // (A tie is in SAN order.)
+    assert_eq!(rows(&a), [("d4".to_string(), 1), ("e4".to_string(), 1)]);
+    let screen = render(&a, 120, 40);
+    assert!(
+        screen.contains("Openings · a as White · 2 games"),
+        "{screen}"
+    );
+    // Moves played follow the player's tree.
+    type_str(&mut a, "e4", t);
+    serve(&mut a, &mut service, t);
+    assert_eq!(rows(&a), [("e5".to_string(), 1)]);
+    // Nobody by that name: said so.
+    key(&mut a, KeyCode::Char('/'), t);
+    type_str(&mut a, "zz", t);
+    serve(&mut a, &mut service, t);
+    assert!(rows(&a).is_empty());
+    assert!(render(&a, 120, 40).contains("No game of azz as White"));
+    // An empty name: every game again.
+    key(&mut a, KeyCode::Char('/'), t);
+    a.update(
+        Msg::Key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)),
+        t,
+    );
+    key(&mut a, KeyCode::Enter, t);
+    serve(&mut a, &mut service, t);
+    assert_eq!(rows(&a), [("e5".to_string(), 2), ("c5".to_string(), 1)]);
+    assert!(!render(&a, 120, 40).contains("as White"));
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
 fn an_old_answer_is_not_shown_for_a_new_position() {
     let t = Instant::now();
     let data = data_with_games("explorer-stale");

@@ -1,7 +1,7 @@
 //! The opening explorer on a chess screen: shown and hidden, kept on the
-//! position shown, its keys (↑↓ choose a move, Enter plays it, Esc hides
-//! it; every other key goes to the screen, so moves can still be typed
-//! and a replay stepped).
+//! position shown, its keys (↑↓ choose a move, Enter plays it, `/` one
+//! player's games, Esc hides it; every other key goes to the screen, so
+//! moves can still be typed and a replay stepped).
 
 use super::*;
 
@@ -22,7 +22,7 @@ impl<T: Task> Chess<'_, T> {
         if let Some(req) = self.ui.openings.toggle() {
             self.ui.effects.push(Effect::Openings(req));
             self.ui.info(format!(
-                "Opening explorer: ↑↓ choose a move, Enter plays it, + / - mark it in your repertoire; {} or Esc hides it.",
+                "Opening explorer: ↑↓ choose a move, Enter plays it, + / - mark it in your repertoire, / one player's games; {} or Esc hides it.",
                 self.ui.keys_hint(Action::Openings)
             ));
         } else {
@@ -58,10 +58,14 @@ impl<T: Task> Chess<'_, T> {
     /// The explorer's keys while it is shown and nothing covers it; true
     /// if the key was one.
     pub(super) fn openings_key(&mut self, k: KeyEvent, now: Instant) -> bool {
-        if !T::OPENINGS
-            || !self.ui.openings.shown
-            || !matches!(self.ui.overlay, Overlay::None)
-            || self.move_box_shown()
+        if !T::OPENINGS || !self.ui.openings.shown || !matches!(self.ui.overlay, Overlay::None) {
+            return false;
+        }
+        if self.ui.openings.player_box.is_some() {
+            self.player_box_key(k);
+            return true;
+        }
+        if self.move_box_shown()
             || k.modifiers
                 .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
         {
@@ -69,6 +73,7 @@ impl<T: Task> Chess<'_, T> {
         }
         let pos = self.board().chess().clone();
         match k.code {
+            KeyCode::Char('/') => self.ui.openings.open_player_box(),
             KeyCode::Up => self.ui.openings.step(&pos, -1),
             KeyCode::Down => self.ui.openings.step(&pos, 1),
             KeyCode::Enter => match self.ui.openings.selected_move(&pos) {
@@ -86,6 +91,21 @@ impl<T: Task> Chess<'_, T> {
             _ => return false,
         }
         true
+    }
+
+    /// A key of the player box; the explorer asks again when it closes
+    /// on another player.
+    fn player_box_key(&mut self, k: KeyEvent) {
+        use crate::ui::openings::player::{BoxKey, describe};
+        match self.ui.openings.player_box_key(k) {
+            BoxKey::Typing | BoxKey::Cancelled => {}
+            BoxKey::Chosen(Some(f)) => self.ui.info(format!(
+                "The explorer shows the games of {}; / and an empty name shows every game.",
+                describe(&f)
+            )),
+            BoxKey::Chosen(None) => self.ui.info("The explorer shows every game."),
+        }
+        self.sync_openings();
     }
 
     /// Adds the explorer's move to your repertoire, or takes it out, and

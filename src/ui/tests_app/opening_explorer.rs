@@ -159,6 +159,36 @@ fn slash_shows_one_players_games_with_the_colour_chosen_by_tab() {
 }
 
 #[test]
+fn a_game_that_ends_with_the_explorer_open_joins_my_games() {
+    let t = Instant::now();
+    let data = data_with_games("explorer-refresh");
+    let mut service = Service::new(Some(data.clone()));
+    let mut a = app();
+    a.start_game(setup(Mode::HumanVsHuman, None, None), t);
+    key(&mut a, KeyCode::Char('s'), t);
+    serve(&mut a, &mut service, t);
+    let my_games = |a: &App| match &a.ui.openings.load {
+        LoadState::Loaded { collections, .. } => collections.first().cloned(),
+        _ => None,
+    };
+    assert_eq!(my_games(&a), Some(("My games".to_string(), 1)));
+    for m in ["f3", "e5", "g4", "Qh4"] {
+        type_str(&mut a, m, t);
+    }
+    assert!(a.chess().is_over());
+    // The game is saved (as the event loop does), then the explorer loads
+    // My games again.
+    std::fs::write(
+        data.join("games").join("zz-fool.pgn"),
+        crate::game::write_pgn(&a.chess().game),
+    )
+    .unwrap();
+    serve(&mut a, &mut service, t);
+    assert_eq!(my_games(&a), Some(("My games".to_string(), 2)));
+    std::fs::remove_dir_all(data).unwrap();
+}
+
+#[test]
 fn an_old_answer_is_not_shown_for_a_new_position() {
     let t = Instant::now();
     let data = data_with_games("explorer-stale");

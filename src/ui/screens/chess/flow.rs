@@ -329,6 +329,13 @@ impl<T: Task> Chess<'_, T> {
         self.ui
             .info(format!("Game over: {}.{note}", describe_ending(ending)));
         self.save();
+        if T::KEPT && self.ui.openings.shown {
+            // The game just saved joins My games in the explorer.
+            self.ui.openings.asked = None;
+            self.ui
+                .effects
+                .push(Effect::Openings(crate::ui::openings::OpeningsRequest::Load));
+        }
     }
 
     pub(super) fn save(&mut self) {

@@ -281,8 +281,8 @@ fn corrupt_and_wrong_version_files_are_regenerated() {
     }
     // Another format version.
     let mut other = good.clone();
-    other[8..12].copy_from_slice(&2u32.to_le_bytes());
-    assert_eq!(reopen(&other).0, ["version 2", "generated"]);
+    other[8..12].copy_from_slice(&1u32.to_le_bytes());
+    assert_eq!(reopen(&other).0, ["version 1", "generated"]);
     // Cut short, empty, or not ours at all.
     assert_eq!(reopen(&good[..good.len() - 1]).0, ["corrupt", "generated"]);
     assert_eq!(reopen(b"").0, ["not a table", "generated"]);

@@ -33,6 +33,7 @@ mod index;
 pub mod material;
 pub mod syzygy;
 mod table;
+mod values;
 pub mod verify;
 
 pub use file::{FORMAT_VERSION, FileError, file_name};
@@ -347,6 +348,36 @@ impl Tablebases {
         if todo.is_empty() {
             return Ok(());
         }
+        // The tables the ones to make will read, if kept in their files,
+        // are checked whole now; a bad one is made again.
+        let mut k = 0;
+        let mut checked = Vec::new();
+        while k < todo.len() {
+            for c in todo[k].children() {
+                let Some(t) = self.set.get(&c) else {
+                    continue;
+                };
+                if checked.contains(&c) {
+                    continue;
+                }
+                checked.push(c);
+                if let Err(reason) = t.values.verify() {
+                    let path = self.path_of(&c);
+                    progress(&Event::Invalid {
+                        material: c,
+                        error: &FileError::Corrupt {
+                            path: path.clone(),
+                            reason,
+                        },
+                    });
+                    if let Some(key) = c.key() {
+                        self.set.tables[key as usize] = None;
+                    }
+                    todo.push(c);
+                }
+            }
+            k += 1;
+        }
         std::fs::create_dir_all(&self.dir).map_err(|source| TbError::Write {
             path: self.dir.clone(),
             source,
@@ -410,9 +441,27 @@ impl Tablebases {
                                 generate_table(&m, &set, threads, &mut |ply, resolved| {
                                     let _ = tx.send(Msg::Level(m, ply, resolved));
                                 })?;
-                            let bytes = file::encode(&t);
-                            crate::util::write_atomic(&path, &bytes)
-                                .map_err(|source| TbError::Write { path, source })?;
+                            let values::Values::Memory(values) = &t.values else {
+                                unreachable!("a table is made in memory")
+                            };
+                            let bytes = file::encode(&t, values, threads.max(2));
+                            crate::util::write_atomic(&path, &bytes).map_err(|source| {
+                                TbError::Write {
+                                    path: path.clone(),
+                                    source,
+                                }
+                            })?;
+                            // A large table is probed from its file: its
+                            // values leave memory.
+                            let t = if t.values.len() > file::MEMORY_VALUES {
+                                drop(t);
+                                file::read(&path, &m).map_err(|e| TbError::Generate {
+                                    material: m,
+                                    reason: e.to_string(),
+                                })?
+                            } else {
+                                t
+                            };
                             Ok((t, seconds, bytes.len() as u64))
                         };
                         // A panic must still answer, or the loop would wait.
@@ -674,7 +723,7 @@ fn generate_table(
     let stats = generate::stats(&layout, &values, threads);
     let table = Table {
         layout,
-        values: values.into_boxed_slice(),
+        values: values::Values::Memory(values.into_boxed_slice()),
         stats,
     };
     Ok((table, start.elapsed().as_secs_f64()))

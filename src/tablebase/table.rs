@@ -118,7 +118,7 @@ impl TableStats {
 pub struct Table {
     pub(crate) layout: Layout,
     /// `[side to move][index]`, White to move first.
-    pub(crate) values: Box<[u8]>,
+    pub(crate) values: super::values::Values,
     pub(crate) stats: TableStats,
 }
 
@@ -136,9 +136,19 @@ impl Table {
         self.layout.size
     }
 
+    /// The value of a position (`None` only if its block of the file
+    /// cannot be read).
     #[inline]
-    pub(crate) fn get(&self, r: &Raw, stm: Color) -> u8 {
-        self.values[side(stm) * self.layout.size + self.layout.index(r)]
+    pub(crate) fn get(&self, r: &Raw, stm: Color) -> Option<u8> {
+        self.values
+            .get(side(stm) * self.layout.size + self.layout.index(r))
+    }
+
+    #[cfg(test)]
+    /// The value at index `idx` for `stm` (`None` as for [`Table::get`]).
+    #[inline]
+    pub(crate) fn at(&self, stm: Color, idx: usize) -> Option<u8> {
+        self.values.get(side(stm) * self.layout.size + idx)
     }
 }
 
@@ -176,10 +186,10 @@ impl TableSet {
             return Some(UNKNOWN);
         }
         let t = self.tables[norm as usize].as_ref()?;
-        Some(if flip {
+        if flip {
             t.get(&r.color_flipped(), !stm)
         } else {
             t.get(r, stm)
-        })
+        }
     }
 }

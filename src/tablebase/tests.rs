@@ -38,7 +38,7 @@ fn self_consistent_where(
             if !filter(&pos) {
                 continue;
             }
-            let stored = t.values[table::side(stm) * layout.size + idx];
+            let stored = t.at(stm, idx).expect("a readable table");
             let moves = pos.legal_moves();
             let expect = if moves.is_empty() {
                 if pos.is_check() { 2 } else { UNKNOWN }
@@ -201,7 +201,7 @@ fn five_piece_tables_are_consistent_and_match_references() {
         let mut want = Vec::new();
         'sample: for stm in [Color::White, Color::Black] {
             for idx in (0..layout.size).step_by(7919) {
-                let v = t.values[table::side(stm) * layout.size + idx];
+                let v = t.at(stm, idx).expect("a readable table");
                 let r = layout.decode(idx);
                 if !table::is_win(v)
                     || table::dist_of(v) > 15

@@ -6,7 +6,7 @@
 use super::generate::is_legal;
 use super::index::Raw;
 use super::material::{code_color, code_role};
-use super::table::{is_loss, is_win, side};
+use super::table::{is_loss, is_win};
 use super::{Material, Tablebases};
 use shakmaty::{Bitboard, CastlingMode, Chess, Color, FromSetup, Piece, Setup, Square};
 use shakmaty_syzygy::Tablebase as Syzygy;
@@ -119,7 +119,13 @@ impl Tablebases {
                         continue;
                     };
                     checked += 1;
-                    let ours = wdl_of(table.values[side(stm) * size + idx]);
+                    let Some(code) = table.values.get(i) else {
+                        // A block of the file that cannot be read.
+                        bad += 1;
+                        errors += 1;
+                        continue;
+                    };
+                    let ours = wdl_of(code);
                     let theirs = syzygy
                         .probe_wdl_after_zeroing(&pos)
                         .ok()

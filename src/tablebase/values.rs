@@ -1,0 +1,192 @@
+//! A table's values: in memory (small tables, and tables being made), or
+//! read from their file a block at a time when a probe needs one (large
+//! tables: a probe reads and decompresses one block of
+//! [`BLOCK_VALUES`], never the whole file).
+//!
+//! Blocks read are kept in one cache per process ([`CACHE_BYTES`] of
+//! decompressed values, shared by every table, the least used evicted),
+//! so the memory a five-piece table costs is what its probes touch.
+
+use std::fs::File;
+use std::io;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+
+/// Values per block of a file (both sides to move run on: a block may
+/// hold the end of White's half and the start of Black's).
+pub(crate) const BLOCK_VALUES: usize = 1 << 15;
+
+/// Decompressed blocks kept at most, in bytes.
+pub(crate) const CACHE_BYTES: u64 = 256 << 20;
+
+/// A table's value codes, `[White to move | Black to move]`.
+pub(crate) enum Values {
+    Memory(Box<[u8]>),
+    Blocks(Box<Blocks>),
+}
+
+impl Values {
+    /// The value at `i`; `None` only when its block cannot be read (the
+    /// file changed or broke since it was opened).
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> Option<u8> {
+        match self {
+            Values::Memory(v) => v.get(i).copied(),
+            Values::Blocks(b) => b.get(i),
+        }
+    }
+
+    /// How many values (both sides to move).
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Values::Memory(v) => v.len(),
+            Values::Blocks(b) => b.len,
+        }
+    }
+
+    #[cfg(test)]
+    /// Whether the values are read from their file on demand.
+    pub(crate) fn is_lazy(&self) -> bool {
+        matches!(self, Values::Blocks(_))
+    }
+
+    /// Reads every block of a table kept in its file and checks it
+    /// against its checksum (a table a generation relies on is checked
+    /// whole first: a probe of a bad block would otherwise count as a
+    /// draw there).
+    pub(crate) fn verify(&self) -> Result<(), String> {
+        match self {
+            Values::Memory(_) => Ok(()),
+            Values::Blocks(b) => (0..b.index.len()).try_for_each(|k| b.read_raw(k).map(|_| ())),
+        }
+    }
+}
+
+/// Where one compressed block lies in the file, and its checksum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BlockRef {
+    pub offset: u64,
+    pub len: u32,
+    pub sum: u64,
+}
+
+/// A table file's blocks, read on demand.
+pub(crate) struct Blocks {
+    pub(crate) file: File,
+    pub(crate) path: PathBuf,
+    /// Values (both sides).
+    pub(crate) len: usize,
+    pub(crate) index: Box<[BlockRef]>,
+    /// This table's key in the cache.
+    id: u64,
+}
+
+type Cache = quick_cache::sync::Cache<(u64, u32), Arc<[u8]>, ByLength>;
+
+#[derive(Clone)]
+struct ByLength;
+
+impl quick_cache::Weighter<(u64, u32), Arc<[u8]>> for ByLength {
+    fn weight(&self, _key: &(u64, u32), val: &Arc<[u8]>) -> u64 {
+        val.len() as u64
+    }
+}
+
+fn cache() -> &'static Cache {
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    CACHE.get_or_init(|| {
+        let blocks = (CACHE_BYTES / BLOCK_VALUES as u64) as usize;
+        Cache::with_weighter(blocks, CACHE_BYTES, ByLength)
+    })
+}
+
+impl Blocks {
+    pub(crate) fn new(file: File, path: PathBuf, len: usize, index: Box<[BlockRef]>) -> Blocks {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        Blocks {
+            file,
+            path,
+            len,
+            index,
+            id: NEXT.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> Option<u8> {
+        if i >= self.len {
+            return None;
+        }
+        let k = i / BLOCK_VALUES;
+        let block = cache()
+            .get_or_insert_with(&(self.id, k as u32), || {
+                self.read_block(k).map(Arc::<[u8]>::from)
+            })
+            .ok()?;
+        block.get(i % BLOCK_VALUES).copied()
+    }
+
+    /// The compressed bytes of block `k`, checked against its checksum.
+    pub(crate) fn read_raw(&self, k: usize) -> Result<Vec<u8>, String> {
+        let r = self.index.get(k).ok_or_else(|| format!("no block {k}"))?;
+        let mut buf = vec![0; r.len as usize];
+        read_exact_at(&self.file, &mut buf, r.offset)
+            .map_err(|e| format!("{}: {e}", self.path.display()))?;
+        if super::file::checksum(&[&buf]) != r.sum {
+            return Err(format!(
+                "{} is corrupt: block {k} does not match its checksum",
+                self.path.display()
+            ));
+        }
+        Ok(buf)
+    }
+
+    /// Block `k`'s values.
+    pub(crate) fn read_block(&self, k: usize) -> Result<Vec<u8>, String> {
+        let raw = self.read_raw(k)?;
+        let want = BLOCK_VALUES.min(self.len - k * BLOCK_VALUES);
+        let out = zstd::bulk::decompress(&raw, want)
+            .map_err(|e| format!("{} is corrupt: block {k}: {e}", self.path.display()))?;
+        if out.len() != want {
+            return Err(format!(
+                "{} is corrupt: block {k} holds {} values, not {want}",
+                self.path.display(),
+                out.len()
+            ));
+        }
+        Ok(out)
+    }
+}
+
+/// Reads `buf.len()` bytes at `offset` (threads may read one file at once).
+pub(crate) fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+    }
+    #[cfg(windows)]
+    {
+        let mut done = 0;
+        while done < buf.len() {
+            let n = std::os::windows::fs::FileExt::seek_read(
+                file,
+                &mut buf[done..],
+                offset + done as u64,
+            )?;
+            if n == 0 {
+                return Err(io::ErrorKind::UnexpectedEof.into());
+            }
+            done += n;
+        }
+        Ok(())
+    }
+    #[cfg(not(any(unix, windows)))]
+    {
+        let _ = (file, buf, offset);
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "positioned reads are not supported here",
+        ))
+    }
+}

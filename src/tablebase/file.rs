@@ -113,11 +113,45 @@ fn compress_block(values: &[u8], level: i32) -> Vec<u8> {
         .unwrap_or_else(|_| zstd::bulk::compress(&filled, 1).unwrap_or_default())
 }
 
-/// The file's bytes for a table made in memory, its blocks compressed on
-/// `threads` threads.
-pub(crate) fn encode(table: &Table, values: &[u8], threads: usize) -> Vec<u8> {
-    let chunks: Vec<&[u8]> = values.chunks(BLOCK_VALUES).collect();
-    let level = if values.len() <= MEMORY_VALUES {
+/// A table's file: the header (with the block index) and the blocks.
+pub(crate) struct Encoded {
+    pub head: Vec<u8>,
+    pub blocks: Vec<Vec<u8>>,
+}
+
+impl Encoded {
+    /// The file's length.
+    pub(crate) fn len(&self) -> u64 {
+        (self.head.len() + self.blocks.iter().map(Vec::len).sum::<usize>()) as u64
+    }
+
+    /// The whole file in one vector (tests).
+    #[cfg(test)]
+    pub(crate) fn bytes(&self) -> Vec<u8> {
+        let mut out = self.head.clone();
+        for b in &self.blocks {
+            out.extend_from_slice(b);
+        }
+        out
+    }
+
+    /// Writes the file atomically (a temp file renamed), part by part.
+    pub(crate) fn write(&self, path: &Path) -> std::io::Result<()> {
+        let parts: Vec<&[u8]> = std::iter::once(self.head.as_slice())
+            .chain(self.blocks.iter().map(Vec::as_slice))
+            .collect();
+        crate::util::write_atomic_parts(path, &parts)
+    }
+}
+
+/// The file of a table, its blocks compressed on `threads` threads.
+pub(crate) fn encode(table: &Table, threads: usize) -> Result<Encoded, String> {
+    let len = table.values.len();
+    let chunks: Vec<(usize, usize)> = (0..len)
+        .step_by(BLOCK_VALUES)
+        .map(|s| (s, BLOCK_VALUES.min(len - s)))
+        .collect();
+    let level = if len <= MEMORY_VALUES {
         SMALL_LEVEL
     } else {
         LEVEL
@@ -129,21 +163,25 @@ pub(crate) fn encode(table: &Table, values: &[u8], threads: usize) -> Vec<u8> {
             let mut done = Vec::new();
             loop {
                 let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(chunk) = chunks.get(k) else {
+                let Some(&(start, n)) = chunks.get(k) else {
                     break;
                 };
-                done.push((k, compress_block(chunk, level)));
+                let mut block = vec![0; n];
+                table.values.copy_to(start, &mut block)?;
+                done.push((k, compress_block(&block, level)));
             }
-            done
+            Ok(done)
         };
         let handles: Vec<_> = (0..threads.clamp(1, 16)).map(|_| s.spawn(work)).collect();
         handles
             .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect::<Vec<_>>()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect::<Vec<Result<Vec<_>, String>>>()
     });
-    for (k, b) in parts {
-        blocks[k] = Some(b);
+    for part in parts {
+        for (k, b) in part? {
+            blocks[k] = Some(b);
+        }
     }
     let blocks: Vec<Vec<u8>> = blocks.into_iter().map(Option::unwrap_or_default).collect();
 
@@ -170,10 +208,7 @@ pub(crate) fn encode(table: &Table, values: &[u8], threads: usize) -> Vec<u8> {
     }
     let sum = checksum(&[&h]);
     h.extend_from_slice(&sum.to_le_bytes());
-    for b in &blocks {
-        h.extend_from_slice(b);
-    }
-    h
+    Ok(Encoded { head: h, blocks })
 }
 
 struct Reader<'a> {
@@ -449,7 +484,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("kibitz-tbfile-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(file_name(&m));
-        std::fs::write(&path, encode(&table, &values, 2)).unwrap();
+        std::fs::write(&path, encode(&table, 2).unwrap().bytes()).unwrap();
         (values, table, path)
     }
 

@@ -418,9 +418,14 @@ impl Tablebases {
                     else {
                         break;
                     };
+                    // A large table (five pieces) is made alone, on every
+                    // thread: two at once would double the memory.
+                    let large = |m: &Material| 2 * Layout::new(*m).size > file::MEMORY_VALUES;
+                    if running.iter().any(large) || (large(&todo[k]) && !running.is_empty()) {
+                        break;
+                    }
                     let m = todo.remove(k);
-                    // Alone: all threads for the initialisation.
-                    let threads = if running.is_empty() && ready.len() == 1 {
+                    let threads = if large(&m) || (running.is_empty() && ready.len() == 1) {
                         workers
                     } else {
                         1
@@ -441,16 +446,18 @@ impl Tablebases {
                                 generate_table(&m, &set, threads, &mut |ply, resolved| {
                                     let _ = tx.send(Msg::Level(m, ply, resolved));
                                 })?;
-                            let values::Values::Memory(values) = &t.values else {
-                                unreachable!("a table is made in memory")
-                            };
-                            let bytes = file::encode(&t, values, threads.max(2));
-                            crate::util::write_atomic(&path, &bytes).map_err(|source| {
-                                TbError::Write {
-                                    path: path.clone(),
-                                    source,
+                            let file = file::encode(&t, threads.max(2)).map_err(|reason| {
+                                TbError::Generate {
+                                    material: m,
+                                    reason,
                                 }
                             })?;
+                            file.write(&path).map_err(|source| TbError::Write {
+                                path: path.clone(),
+                                source,
+                            })?;
+                            let bytes = file.len();
+                            drop(file);
                             // A large table is probed from its file: its
                             // values leave memory.
                             let t = if t.values.len() > file::MEMORY_VALUES {
@@ -460,9 +467,11 @@ impl Tablebases {
                                     reason: e.to_string(),
                                 })?
                             } else {
-                                t
+                                let values =
+                                    values::Values::Memory(t.values_vec().into_boxed_slice());
+                                Table { values, ..t }
                             };
-                            Ok((t, seconds, bytes.len() as u64))
+                            Ok((t, seconds, bytes))
                         };
                         // A panic must still answer, or the loop would wait.
                         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
@@ -723,7 +732,7 @@ fn generate_table(
     let stats = generate::stats(&layout, &values, threads);
     let table = Table {
         layout,
-        values: values::Values::Memory(values.into_boxed_slice()),
+        values: values::Values::Made(values),
         stats,
     };
     Ok((table, start.elapsed().as_secs_f64()))

@@ -136,6 +136,14 @@ impl Table {
         self.layout.size
     }
 
+    /// Every value in a vector (a table just made).
+    pub(crate) fn values_vec(&self) -> Vec<u8> {
+        let mut out = vec![0; self.values.len()];
+        // Memory or made: always readable.
+        let _ = self.values.copy_to(0, &mut out);
+        out
+    }
+
     /// The value of a position (`None` only if its block of the file
     /// cannot be read).
     #[inline]

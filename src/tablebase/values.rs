@@ -23,6 +23,8 @@ pub(crate) const CACHE_BYTES: u64 = 256 << 20;
 /// A table's value codes, `[White to move | Black to move]`.
 pub(crate) enum Values {
     Memory(Box<[u8]>),
+    /// Just made (until written and, if large, opened from its file).
+    Made(super::generate::Cells),
     Blocks(Box<Blocks>),
 }
 
@@ -33,6 +35,7 @@ impl Values {
     pub(crate) fn get(&self, i: usize) -> Option<u8> {
         match self {
             Values::Memory(v) => v.get(i).copied(),
+            Values::Made(c) => (i < c.len()).then(|| c.get(i)),
             Values::Blocks(b) => b.get(i),
         }
     }
@@ -41,6 +44,7 @@ impl Values {
     pub(crate) fn len(&self) -> usize {
         match self {
             Values::Memory(v) => v.len(),
+            Values::Made(c) => c.len(),
             Values::Blocks(b) => b.len,
         }
     }
@@ -51,13 +55,30 @@ impl Values {
         matches!(self, Values::Blocks(_))
     }
 
+    /// Copies values `start..start + out.len()` into `out` (the file's
+    /// blocks read through the cache).
+    pub(crate) fn copy_to(&self, start: usize, out: &mut [u8]) -> Result<(), String> {
+        match self {
+            Values::Memory(v) => out.copy_from_slice(&v[start..start + out.len()]),
+            Values::Made(c) => c.copy_to(start, out),
+            Values::Blocks(b) => {
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o = b
+                        .get(start + k)
+                        .ok_or_else(|| format!("{}: a block cannot be read", b.path.display()))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Reads every block of a table kept in its file and checks it
     /// against its checksum (a table a generation relies on is checked
     /// whole first: a probe of a bad block would otherwise count as a
     /// draw there).
     pub(crate) fn verify(&self) -> Result<(), String> {
         match self {
-            Values::Memory(_) => Ok(()),
+            Values::Memory(_) | Values::Made(_) => Ok(()),
             Values::Blocks(b) => (0..b.index.len()).try_for_each(|k| b.read_raw(k).map(|_| ())),
         }
     }

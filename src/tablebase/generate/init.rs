@@ -8,14 +8,6 @@ use shakmaty::{Bitboard, Color, Role, attacks};
 
 use super::*;
 
-/// What initialisation finds in one range of indices.
-#[derive(Default)]
-pub(super) struct InitOut {
-    pub(super) frontier: Lists,
-    pub(super) pending: Lists,
-    pub(super) specials: Vec<u32>,
-}
-
 /// The result of initialising one position.
 pub(super) enum Init {
     Illegal,
@@ -72,10 +64,13 @@ pub(super) fn init_position(
     };
     if in_check || pinned {
         // Careful path: test every move.
-        for_each_move(&r, stm, |mv| match mv {
-            Mv::Internal(_) => internal += 1,
-            Mv::DoublePush(..) => special = true,
-            Mv::External(c) => add_ext(&c),
+        for_each_move(&r, stm, |mv| {
+            match mv {
+                Mv::Internal(_) => internal += 1,
+                Mv::DoublePush(..) => special = true,
+                Mv::External(c) => add_ext(&c),
+            }
+            true
         });
     } else {
         // Every pseudo-legal move but the king's is legal.

@@ -1,45 +1,44 @@
 //! Retrograde generation of one table.
 //!
+//! Every position has one byte ([`Cells`]): its value code once known,
+//! or what is known of it so far.
+//!
 //! 1. **Initialisation** (parallel over index ranges): every index is
 //!    decoded; unused ones (overlapping or non-canonical) and illegal ones
-//!    (the side not to move in check) get [`ILLEGAL`]. For a legal position
-//!    the legal moves are generated: moves that change the material
-//!    (captures, promotions) are looked up in the smaller tables and the
-//!    best of them kept (`ext`); the others ("internal") are only counted.
-//!    Checkmates get "mated in 0"; positions whose moves all leave the
-//!    table are final at once.
-//! 2. **Levels** `d = 1, 2, ...`: the positions that got their value at
-//!    distance `d - 1` are un-moved (pieces of the side that just moved go
-//!    back to empty squares; no uncaptures, no unpromotions). If such a
-//!    position is lost, every predecessor wins in `d`. If it is won, every
-//!    predecessor's counter of unresolved moves drops; at zero the
-//!    predecessor is lost in `max(d, its best external loss)` unless a
-//!    capture or promotion wins for it. Wins through an external move are
-//!    set at their level if nothing quicker was found.
+//!    (the side not to move in check) get [`ILLEGAL`]. For a legal
+//!    position the legal moves are generated; moves that change the
+//!    material (captures, promotions) are looked up in the smaller tables.
+//!    Checkmates get "mated in 0"; a position whose moves all leave the
+//!    table gets its value at once. Otherwise the best external move
+//!    decides the byte: a win in `e` is written as a win in `e` (a
+//!    quicker one may replace it), a draw as [`NOT_LOST`] (it can still
+//!    be won), a loss or nothing leaves it [`UNKNOWN`].
+//! 2. **Levels** `d = 1, 2, ...` scan the table for the positions whose
+//!    value is `d - 1` plies and un-move them (pieces of the side that
+//!    just moved go back to empty squares; no uncaptures, no
+//!    unpromotions). If such a position is lost, every predecessor not
+//!    yet won as quickly wins in `d`. If it is won, every predecessor still
+//!    [`UNKNOWN`] is checked forward: if all its moves in the table lead to
+//!    positions won by now and all its captures and promotions lose, it is
+//!    lost in `max(d, its longest external loss)`.
 //!
-//! **Symmetry.** Indices hold one position per symmetry class. A move from
-//! `p` into the class of `q` matches `|Stab q| / |Stab p|` un-moves from `q`
-//! into the class of `p` (orbit counting), so counters start at twice the
-//! number of moves and each un-move subtracts `2 |Stab p| / |Stab q|`
-//! (1, 2 or 4). Symmetric positions exist only without pawns (all pieces
-//! fixed by a diagonal reflection).
+//! No counters: a byte per position is all the memory a table needs
+//! (format 1's generator kept a counter, the best external value and
+//! lists of positions per level: 2.5 bytes a position and more). A loss
+//! costs a forward check of the moves when one of its successors is won,
+//! which usually stops at the first move not won yet.
 //!
 //! **En passant.** Tables store positions without en-passant rights. A
 //! double pawn push next to an enemy pawn leads to a position that *has*
 //! them, whose value is the better of the table value and the en-passant
-//! captures. Positions with such a push (only in KPvKP) are evaluated
-//! forward at the start of each level instead of by counting.
+//! captures. Positions with such a push (only in KPvKP) are [`SPECIAL`]:
+//! evaluated forward at the start of each level instead.
 //!
-//! **Threads.** Initialisation splits the indices into chunks. A level
-//! splits by the White king's digit of the index (its square in the
-//! symmetry region): every un-move except the White king's keeps that
-//! digit, so each thread owns the cells of its digits and needs no
-//! locks; the White king's un-moves follow on one thread. The updates of
-//! one level commute, so the result does not depend on the order.
-//!
-//! **Memory.** One byte per position (counter or [`DONE`]), one for the
-//! best external move and then the final value, and the lists of positions
-//! found per level (four bytes each).
+//! **Threads.** The words of [`Cells`] are atomic: a level splits the
+//! scan into ranges, and any thread writes any predecessor. Writes within
+//! a level never conflict: a level writes only wins (odd `d`) or only
+//! losses (even `d`), each position's the same value whoever writes it,
+//! and a check reads only values that this level does not change.
 
 use super::index::{Layout, Raw};
 use super::material::{code_color, code_is_pawn};
@@ -48,30 +47,32 @@ use super::table::{
     via_move,
 };
 use shakmaty::Color;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
 
+mod cells;
 mod init;
 mod moves;
 mod propagate;
 
+pub(crate) use cells::Cells;
+use cells::{Done, bytes_equal};
 use init::*;
 pub(crate) use moves::is_legal;
 use moves::*;
 use propagate::*;
 
-/// A generation cell is one byte: [`DONE`] once the value is known (the
-/// value is then in the position's `ext` byte), else the counter of
-/// unresolved moves (below [`SPECIAL`]), or [`SPECIAL`] for a position
-/// evaluated forward (en passant, or more than 62 moves: only with three
-/// pieces on one side, e.g. KQQNvK).
-const DONE: u8 = 0x80;
-const SPECIAL: u8 = 0x7F;
-/// Longest distance a table may hold: its code (254) still leaves room
-/// for [`via_move`] (255).
+/// Bytes of a position not done (see [`Done`]) that are not counters:
+/// it can no longer be lost (a capture or promotion draws, or it is a
+/// draw already), though it may still be won; a draw at the end.
+const NOT_LOST: u8 = 0xFF;
+/// Not done either: evaluated forward at each level (en passant, or too
+/// many moves for a counter); a draw if still unknown at the end.
+const SPECIAL: u8 = 0xFE;
+/// Longest distance a table may hold: its code (254) and the code one
+/// move further (255) fit in a byte.
 const GEN_MAX_DIST: u32 = 252;
-/// Levels with fewer positions run on one thread (small in unit tests, so
-/// that they exercise the threaded path on small tables).
-const PARALLEL_MIN: usize = if cfg!(test) { 64 } else { 1 << 14 };
+/// Words of [`Cells`] scanned per job (32,768 positions).
+const SCAN_WORDS: usize = 1 << 12;
 
 /// The value of the position after a double push that an enemy pawn may
 /// capture en passant, for its side to move (`!mover`), if known yet.
@@ -129,57 +130,6 @@ pub(crate) struct LevelInfo {
     pub resolved: u64,
 }
 
-/// The value code of a position from its cell and `ext` byte (0 while
-/// unknown).
-#[inline(always)]
-fn known(cell: u8, ext: u8) -> u8 {
-    if cell & DONE != 0 { ext } else { UNKNOWN }
-}
-
-/// Lists of positions by distance.
-#[derive(Default)]
-struct Lists(Vec<Vec<u32>>);
-
-impl Lists {
-    #[inline]
-    fn push(&mut self, d: u32, i: u32) {
-        let d = d as usize;
-        if self.0.len() <= d {
-            self.0.resize_with(d + 1, Vec::new);
-        }
-        self.0[d].push(i);
-    }
-
-    fn merge(&mut self, from: Lists) {
-        if self.0.len() < from.0.len() {
-            self.0.resize_with(from.0.len(), Vec::new);
-        }
-        for (d, v) in from.0.into_iter().enumerate() {
-            if self.0[d].is_empty() {
-                self.0[d] = v;
-            } else {
-                self.0[d].extend_from_slice(&v);
-            }
-        }
-    }
-
-    fn take(&mut self, d: u32) -> Vec<u32> {
-        self.0
-            .get_mut(d as usize)
-            .map(std::mem::take)
-            .unwrap_or_default()
-    }
-
-    /// Anything at distance `from` or more?
-    fn busy(&self, from: u32) -> bool {
-        self.0.iter().skip(from as usize).any(|v| !v.is_empty())
-    }
-
-    fn len(&self) -> u64 {
-        self.0.iter().map(|v| v.len() as u64).sum()
-    }
-}
-
 /// Runs `work` on `threads` scoped threads.
 fn parallel<T: Send>(threads: usize, work: impl Fn() -> T + Sync) -> Vec<T> {
     if threads <= 1 {
@@ -194,13 +144,32 @@ fn parallel<T: Send>(threads: usize, work: impl Fn() -> T + Sync) -> Vec<T> {
     })
 }
 
-/// The arrays of a table being generated.
+/// A table being generated: a byte per position (a value once done, a
+/// counter of unresolved moves before) and a bit saying which.
 struct Gen<'a> {
     layout: &'a Layout,
     set: &'a TableSet,
-    /// One byte per position: see [`DONE`].
-    cells: Vec<u8>,
-    ext: Vec<u8>,
+    cells: Cells,
+    done: Done,
+}
+
+/// The largest code written (a level may write losses beyond itself).
+#[derive(Default)]
+struct Top(AtomicU8);
+
+impl Top {
+    #[inline]
+    fn see(&self, code: u8) {
+        if code >= 2 {
+            self.0.fetch_max(code, Relaxed);
+        }
+    }
+
+    /// The largest distance present, if any.
+    fn dist(&self) -> Option<u32> {
+        let c = self.0.load(Relaxed);
+        (c >= 2).then(|| dist_of(c))
+    }
 }
 
 impl Gen<'_> {
@@ -214,38 +183,43 @@ impl Gen<'_> {
         }
     }
 
-    /// Initialises every position (`threads` at once).
-    fn init(&mut self, threads: usize) -> InitOut {
+    /// The value of position `i` if it is final at level `d` (0 if not):
+    /// losses are written only when final; a win is final once the levels
+    /// reached it (a quicker one may replace it until then).
+    #[inline(always)]
+    fn final_at(&self, i: usize, d: u32) -> u8 {
+        let v = self.cells.get(i);
+        if self.done.get(i) && v >= 2 && (is_loss(v) || dist_of(v) < d) {
+            v
+        } else {
+            UNKNOWN
+        }
+    }
+
+    /// Initialises every position (`threads` at once); returns the
+    /// special positions.
+    fn init(&self, threads: usize, top: &Top) -> Vec<u32> {
+        // Whole words of both halves per job (the size is a multiple of 64).
         const CHUNK: usize = 1 << 13;
         let (layout, set, size) = (self.layout, self.set, self.layout.size);
-        // Both sides to move of an index together (one decoding).
-        let (cw, cb) = self.cells.split_at_mut(size);
-        let (ew, eb) = self.ext.split_at_mut(size);
-        let jobs: Vec<_> = cw
-            .chunks_mut(CHUNK)
-            .zip(cb.chunks_mut(CHUNK))
-            .zip(ew.chunks_mut(CHUNK).zip(eb.chunks_mut(CHUNK)))
-            .enumerate()
-            .map(|(k, ((c0, c1), (e0, e1)))| (k * CHUNK, [c0, c1], [e0, e1]))
-            .collect();
-        let jobs = std::sync::Mutex::new(jobs.into_iter());
+        let next = AtomicUsize::new(0);
         let parts = parallel(threads, || {
-            let mut out = InitOut::default();
+            let mut specials = Vec::new();
             loop {
-                let job = match jobs.lock() {
-                    Ok(mut it) => it.next(),
-                    Err(_) => None,
-                };
-                let Some((start, cells, ext)) = job else {
+                let start = next.fetch_add(CHUNK, Relaxed);
+                if start >= size {
                     break;
-                };
-                for k in 0..cells[0].len() {
-                    let idx = start + k;
+                }
+                let end = (start + CHUNK).min(size);
+                let mut words = [[0u64; CHUNK / 8]; 2];
+                let mut done = [[0u64; CHUNK / 64]; 2];
+                for idx in start..end {
                     let r = layout.decode(idx);
+                    let (w, shift, bit) = ((idx - start) >> 3, (idx & 7) * 8, idx - start);
                     if !layout.is_canonical(idx, &r) {
                         for s in 0..2 {
-                            cells[s][k] = DONE;
-                            ext[s][k] = ILLEGAL;
+                            words[s][w] |= u64::from(ILLEGAL) << shift;
+                            done[s][bit >> 6] |= 1 << (bit & 63);
                         }
                         continue;
                     }
@@ -256,62 +230,53 @@ impl Gen<'_> {
                         attacked(&r, r.bk, Color::White, occ, usize::MAX),
                     ];
                     for (s, stm) in [Color::White, Color::Black].into_iter().enumerate() {
-                        let i = (s * size + idx) as u32;
-                        let cell = &mut cells[s][k];
                         // Legal: the side not to move is not in check.
                         let result = if checked[1 - s] {
                             Init::Illegal
                         } else {
                             init_position(set, &r, occ, stm, checked[s])
                         };
-                        // Two per move, one more if an external move
-                        // draws (the position can then never be lost).
-                        let count = |internal: u32, e: Option<u8>| {
-                            2 * internal + u32::from(e == Some(UNKNOWN))
-                        };
-                        match result {
-                            Init::Illegal => {
-                                *cell = DONE;
-                                ext[s][k] = ILLEGAL;
+                        // (byte, done)
+                        let (code, is_done) = match result {
+                            Init::Illegal => (ILLEGAL, true),
+                            Init::Final(UNKNOWN) => (NOT_LOST, false),
+                            Init::Final(v) => (v, true),
+                            Init::Open {
+                                ext: Some(UNKNOWN), ..
+                            } => (NOT_LOST, false),
+                            // A win by a capture or promotion, unless a
+                            // quicker one is found.
+                            Init::Open { ext: Some(e), .. } if is_win(e) => (e, true),
+                            // Two per move (symmetric positions count by
+                            // orbits: see `predecessors_of`).
+                            Init::Open { internal, .. } if 2 * internal < u32::from(SPECIAL) => {
+                                ((2 * internal) as u8, false)
                             }
-                            Init::Final(UNKNOWN) => {}
-                            Init::Final(v) => {
-                                *cell = DONE;
-                                ext[s][k] = v;
-                                out.frontier.push(dist_of(v), i);
-                            }
-                            Init::Open { internal, ext: e }
-                                if count(internal, e) < u32::from(SPECIAL) =>
-                            {
-                                *cell = count(internal, e) as u8;
-                                if let Some(e) = e
-                                    && e != UNKNOWN
-                                {
-                                    ext[s][k] = e;
-                                    if is_win(e) {
-                                        out.pending.push(dist_of(e), i);
-                                    }
-                                }
-                            }
-                            // Too many moves for a counter (three pieces
-                            // on one side): evaluated forward.
                             Init::Special | Init::Open { .. } => {
-                                *cell = SPECIAL;
-                                out.specials.push(i);
+                                specials.push((s * size + idx) as u32);
+                                (SPECIAL, false)
                             }
+                        };
+                        if is_done {
+                            top.see(code);
+                            done[s][bit >> 6] |= 1 << (bit & 63);
                         }
+                        words[s][w] |= u64::from(code) << shift;
+                    }
+                }
+                for s in 0..2 {
+                    let first = s * size + start;
+                    for (k, &word) in words[s][..(end - start).div_ceil(8)].iter().enumerate() {
+                        self.cells.store_word(first / 8 + k, word);
+                    }
+                    for (k, &bits) in done[s][..(end - start).div_ceil(64)].iter().enumerate() {
+                        self.done.store_word(first / 64 + k, bits);
                     }
                 }
             }
-            out
+            specials
         });
-        let mut out = InitOut::default();
-        for p in parts {
-            out.frontier.merge(p.frontier);
-            out.pending.merge(p.pending);
-            out.specials.extend(p.specials);
-        }
-        out
+        parts.into_iter().flatten().collect()
     }
 
     /// Forward evaluation of a special position at the start of level `d`:
@@ -328,14 +293,12 @@ impl Gen<'_> {
         for_each_move(&r, stm, |mv| {
             let v = match mv {
                 Mv::Internal(c) => {
-                    let j = child_base + self.layout.index(&c);
-                    let v = known(self.cells[j], self.ext[j]);
+                    let v = self.final_at(child_base + self.layout.index(&c), d);
                     (v != UNKNOWN).then(|| via_move(v))
                 }
                 Mv::External(c) => Some(via_move(self.set.probe_raw(&c, !stm).unwrap_or(UNKNOWN))),
                 Mv::DoublePush(q, passed) => {
-                    let j = child_base + self.layout.index(&q);
-                    let qv = known(self.cells[j], self.ext[j]);
+                    let qv = self.final_at(child_base + self.layout.index(&q), d);
                     ep_child_value(self.set, &q, stm, passed, qv, d, horizon).map(via_move)
                 }
             };
@@ -348,6 +311,7 @@ impl Gen<'_> {
                 }
                 None => all_known = false,
             }
+            true
         });
         match best {
             Some(b) if is_win(b) && dist_of(b) <= d + 1 => Some(b),
@@ -355,73 +319,11 @@ impl Gen<'_> {
             _ => None,
         }
     }
-}
 
-/// Generates a table from the smaller tables in `set` (which must hold
-/// every table a capture or promotion leads to). Initialisation uses
-/// `threads` threads, the levels one. Returns the value codes,
-/// `[White to move | Black to move]`, with [`ILLEGAL`] at unused indices.
-pub(crate) fn generate(
-    layout: &Layout,
-    set: &TableSet,
-    threads: usize,
-    mut level: impl FnMut(LevelInfo),
-) -> Result<Vec<u8>, String> {
-    let total = 2 * layout.size;
-    let mut g = Gen {
-        layout,
-        set,
-        cells: vec![0; total],
-        ext: vec![UNKNOWN; total],
-    };
-    let InitOut {
-        mut frontier,
-        mut pending,
-        mut specials,
-    } = g.init(threads.max(1));
-    let threads = threads.max(1);
-    let mut resolved = frontier.len();
-
-    let mut scratch = Vec::new();
-    let mut d: u32 = 1;
-    // Specials may wait for the level to pass a distance they depend on.
-    let mut horizon = if specials.is_empty() { 0 } else { GEN_MAX_DIST };
-    loop {
-        if !frontier.busy(d - 1) && !pending.busy(d) && (specials.is_empty() || d > horizon + 2) {
-            break;
-        }
-        if d > GEN_MAX_DIST {
-            return Err(format!(
-                "{}: mates longer than {GEN_MAX_DIST} plies",
-                layout.material
-            ));
-        }
-        let before = frontier.len();
-        horizon = g.forward_specials(&mut specials, d, &mut frontier);
-        g.settle_pending(&mut pending, d, &mut frontier);
-        // Predecessors of the positions found at d - 1, in index order
-        // (neighbours in memory).
-        let mut work = frontier.take(d - 1);
-        radix_sort(&mut work, &mut scratch);
-        let after_take = frontier.len();
-        g.unmove(&work, d, threads, &mut frontier);
-        resolved += frontier.len() - after_take + (after_take + work.len() as u64 - before);
-        level(LevelInfo { ply: d, resolved });
-        d += 1;
-    }
-    // The values: the `ext` bytes of known positions, draws elsewhere.
-    let mut values = g.ext;
-    for (v, &c) in values.iter_mut().zip(&g.cells) {
-        *v = known(c, *v);
-    }
-    Ok(values)
-}
-
-impl Gen<'_> {
     /// Level `d`, first step: the special positions (with en passant)
-    /// evaluated forward; those known now leave `specials` for the
-    /// `frontier`. Returns the largest distance the ones left wait for.
-    fn forward_specials(&mut self, specials: &mut Vec<u32>, d: u32, frontier: &mut Lists) -> u32 {
+    /// evaluated forward; those known now leave `specials`. Returns the
+    /// largest distance the ones left wait for.
+    fn forward_specials(&self, specials: &mut Vec<u32>, d: u32, top: &Top) -> u32 {
         let mut horizon = 0;
         let mut found = Vec::new();
         specials.retain(|&i| match self.forward(i as usize, d, &mut horizon) {
@@ -433,145 +335,193 @@ impl Gen<'_> {
             }
         });
         for (i, v) in found {
-            self.cells[i as usize] = DONE;
-            self.ext[i as usize] = v;
-            frontier.push(dist_of(v), i);
+            self.cells.set(i as usize, v);
+            self.done.set(i as usize);
+            top.see(v);
         }
         horizon
     }
 
-    /// Level `d`: wins by a capture or promotion in `d`, if nothing
-    /// quicker was found.
-    fn settle_pending(&mut self, pending: &mut Lists, d: u32, frontier: &mut Lists) {
-        for i in pending.take(d) {
-            if self.cells[i as usize] < DONE {
-                self.cells[i as usize] = DONE;
-                self.ext[i as usize] = code_of(d);
-                frontier.push(d, i);
+    /// The longest loss among the captures and promotions of position
+    /// `i`, whose moves in the table are all won for the opponent (its
+    /// other moves all lose, or it would not have been counted): 0 if it
+    /// has none.
+    fn ext_loss(&self, i: usize) -> u32 {
+        let (stm, idx) = self.stm_of(i);
+        let r = self.layout.decode(idx);
+        let mut longest = 0;
+        for_each_move(&r, stm, |mv| {
+            if let Mv::External(c) = mv {
+                let v = via_move(self.set.probe_raw(&c, !stm).unwrap_or(UNKNOWN));
+                debug_assert!(is_loss(v), "a counted position's capture does not lose");
+                if is_loss(v) {
+                    longest = longest.max(dist_of(v));
+                }
             }
-        }
+            true
+        });
+        longest
     }
 
-    /// Level `d`: un-moves the positions of `work` (found at `d - 1`,
-    /// sorted), on `threads` threads when there are enough of them.
-    fn unmove(&mut self, work: &[u32], d: u32, threads: usize, frontier: &mut Lists) {
-        let layout = self.layout;
-        let (white, black) = self.cells.split_at_mut(layout.size);
-        let (ext_white, ext_black) = self.ext.split_at_mut(layout.size);
-        if threads > 1 && work.len() >= PARALLEL_MIN {
-            // Threads own White king digits: every un-move but the White
-            // king's stays in its digit. The White king's follow alone.
-            let stride = layout.stride_kk();
-            type Group<'a> = (usize, [&'a mut [u8]; 2], [&'a mut [u8]; 2]);
-            let groups: Vec<Group> = white
-                .chunks_mut(stride)
-                .zip(black.chunks_mut(stride))
-                .zip(
-                    ext_white
-                        .chunks_mut(stride)
-                        .zip(ext_black.chunks_mut(stride)),
-                )
-                .enumerate()
-                .map(|(kk, ((w, b), (ew, eb)))| (kk, [w, b], [ew, eb]))
-                .collect();
-            let groups = std::sync::Mutex::new(groups);
-            let parts = parallel(threads, || {
-                let mut out = Lists::default();
-                loop {
-                    let job = groups.lock().ok().and_then(|mut v| v.pop());
-                    let Some((kk, halves, ext)) = job else {
-                        break;
-                    };
-                    let mut view = CellView {
-                        halves,
-                        ext,
-                        lo: kk * stride,
-                    };
-                    for s in 0..2 {
-                        let from = (s * layout.size + kk * stride) as u32;
-                        let to = from + stride as u32;
-                        let a = work.partition_point(|&i| i < from);
-                        let b = work.partition_point(|&i| i < to);
-                        for &i in &work[a..b] {
-                            propagate(
-                                layout,
-                                &mut view,
-                                i as usize,
-                                d,
-                                &mut out,
-                                Part::NoWhiteKing,
-                            );
+    /// Level `d`: the positions found at `d - 1` give their predecessors
+    /// a value. Returns how many positions it looked at.
+    fn level(&self, d: u32, threads: usize, top: &Top) -> u64 {
+        let target = code_of(d - 1);
+        let words = self.cells.words();
+        let next = AtomicUsize::new(0);
+        let counts = parallel(threads, || {
+            let mut found = 0u64;
+            loop {
+                let start = next.fetch_add(SCAN_WORDS, Relaxed);
+                if start >= words {
+                    break;
+                }
+                for w in start..(start + SCAN_WORDS).min(words) {
+                    let mut m = bytes_equal(self.cells.word(w), target);
+                    if m != 0 {
+                        m &= self.done.byte_mask(w);
+                    }
+                    while m != 0 {
+                        let i = 8 * w + (m.trailing_zeros() / 8) as usize;
+                        m &= m - 1;
+                        if i < self.cells.len() {
+                            found += 1;
+                            self.predecessors_of(i, d, top);
                         }
                     }
                 }
-                out
-            });
-            for p in parts {
-                frontier.merge(p);
             }
-            let mut view = CellView {
-                halves: [white, black],
-                ext: [ext_white, ext_black],
-                lo: 0,
-            };
-            let first_black = work.partition_point(|&i| (i as usize) < layout.size);
-            for &i in &work[first_black..] {
-                propagate(layout, &mut view, i as usize, d, frontier, Part::WhiteKing);
+            found
+        });
+        counts.into_iter().sum()
+    }
+
+    /// The predecessors of position `i`, valued `d - 1`.
+    #[inline]
+    fn predecessors_of(&self, i: usize, d: u32, top: &Top) {
+        let (stm, idx) = self.stm_of(i);
+        let r = self.layout.decode(idx);
+        let mover = !stm;
+        let base = side(mover) * self.layout.size;
+        let (cells, done) = (&self.cells, &self.done);
+        if d % 2 == 1 {
+            // `i` is lost: its predecessors win in `d`, unless quicker.
+            let win = code_of(d);
+            let mut any = false;
+            for_each_predecessor(self.layout, &r, idx, mover, false, |p, _| {
+                let p = base + p;
+                if done.get(p) {
+                    // A win by a capture or promotion, slower?
+                    let quicker = |v: u8| (v >= 2 && is_win(v) && dist_of(v) > d).then_some(win);
+                    any |= cells.update(p, quicker).is_some();
+                } else if cells.update(p, |v| (v != SPECIAL).then_some(win)).is_some() {
+                    done.set(p);
+                    any = true;
+                }
+            });
+            if any {
+                top.see(win);
             }
         } else {
-            let mut view = CellView {
-                halves: [white, black],
-                ext: [ext_white, ext_black],
-                lo: 0,
+            // `i` is won: one move fewer to refute for each predecessor. A
+            // move from `p` into the class of `i` matches
+            // `|Stab i| / |Stab p|` un-moves from `i` into the class of
+            // `p` (orbit counting), so counters start at twice the moves
+            // and each un-move takes `2 |Stab p| / |Stab i|`.
+            let q_stab = if !self.layout.pawns && r.is_symmetric() {
+                2
+            } else {
+                1
             };
-            for &i in work {
-                propagate(layout, &mut view, i as usize, d, frontier, Part::All);
-            }
+            for_each_predecessor(self.layout, &r, idx, mover, true, |p, p_stab| {
+                let p = base + p;
+                if done.get(p) {
+                    return;
+                }
+                let w = 2 * p_stab / q_stab;
+                let left = cells.update(p, |v| {
+                    debug_assert!(v == 0 || v >= SPECIAL || v >= w, "counter below zero");
+                    (v > 0 && v < SPECIAL).then(|| v.saturating_sub(w))
+                });
+                if left == Some(0) {
+                    // Every move lost: mated in `d`, or later if a capture
+                    // or promotion resists longer.
+                    let code = code_of(d.max(self.ext_loss(p)));
+                    cells.set(p, code);
+                    done.set(p);
+                    top.see(code);
+                }
+            });
         }
     }
 }
 
-/// Sorts indices (LSD radix sort, 11 bits a pass).
-fn radix_sort(v: &mut Vec<u32>, scratch: &mut Vec<u32>) {
-    if v.len() < 256 {
-        v.sort_unstable();
-        return;
+/// Generates a table from the smaller tables in `set` (which must hold
+/// every table a capture or promotion leads to) on `threads` threads.
+/// Returns the value codes, `[White to move | Black to move]`, with
+/// [`ILLEGAL`] at unused indices.
+pub(crate) fn generate(
+    layout: &Layout,
+    set: &TableSet,
+    threads: usize,
+    mut level: impl FnMut(LevelInfo),
+) -> Result<Cells, String> {
+    let threads = threads.max(1);
+    let g = Gen {
+        layout,
+        set,
+        cells: Cells::new(2 * layout.size, UNKNOWN),
+        done: Done::new(2 * layout.size),
+    };
+    let top = Top::default();
+    let mut specials = g.init(threads, &top);
+    let too_long = || {
+        format!(
+            "{}: mates longer than {GEN_MAX_DIST} plies",
+            layout.material
+        )
+    };
+    let mut resolved = 0;
+    let mut d: u32 = 1;
+    // Specials may wait for the level to pass a distance they depend on.
+    let mut horizon = if specials.is_empty() { 0 } else { GEN_MAX_DIST };
+    loop {
+        if top.dist().is_some_and(|t| t > GEN_MAX_DIST) {
+            return Err(too_long());
+        }
+        let busy = top.dist().is_some_and(|t| t + 1 >= d);
+        if !busy && (specials.is_empty() || d > horizon + 2) {
+            break;
+        }
+        if d > GEN_MAX_DIST + 1 {
+            return Err(too_long());
+        }
+        horizon = g.forward_specials(&mut specials, d, &top);
+        resolved += g.level(d, threads, &top);
+        level(LevelInfo { ply: d, resolved });
+        d += 1;
     }
-    let max = v.iter().copied().max().unwrap_or(0);
-    scratch.clear();
-    scratch.resize(v.len(), 0);
-    let mut shift = 0;
-    while shift < 32 && (max >> shift) != 0 {
-        let mut counts = [0usize; 2048];
-        for &x in v.iter() {
-            counts[((x >> shift) & 2047) as usize] += 1;
-        }
-        let mut sum = 0;
-        for c in counts.iter_mut() {
-            let n = *c;
-            *c = sum;
-            sum += n;
-        }
-        for &x in v.iter() {
-            let b = ((x >> shift) & 2047) as usize;
-            scratch[counts[b]] = x;
-            counts[b] += 1;
-        }
-        std::mem::swap(v, scratch);
-        shift += 11;
+    // What is not won or lost is drawn.
+    for w in 0..g.cells.words() {
+        let (word, mask) = (g.cells.word(w), g.done.byte_mask(w));
+        // Keep the bytes of done positions: spread each byte's high bit.
+        let keep = (mask >> 7) * 0xFF;
+        g.cells.store_word(w, word & keep);
     }
+    Ok(g.cells)
 }
 
 /// Counts wins, draws and losses over all positions of the board (each
 /// canonical position weighted by the size of its symmetry class), from
 /// freshly generated values ([`ILLEGAL`] marks what is not a position).
-pub(crate) fn stats(layout: &Layout, values: &[u8], threads: usize) -> TableStats {
+pub(crate) fn stats(layout: &Layout, values: &Cells, threads: usize) -> TableStats {
     let size = layout.size;
     let next = AtomicUsize::new(0);
     let per_side = |k: usize| {
         let mut s = super::table::SideStats::default();
         let order = layout.group_order();
-        for (idx, &v) in values[k * size..(k + 1) * size].iter().enumerate() {
+        for idx in 0..size {
+            let v = values.get(k * size + idx);
             if v == ILLEGAL {
                 continue;
             }

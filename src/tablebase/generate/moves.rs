@@ -100,9 +100,10 @@ pub(super) fn sides(r: &Raw, stm: Color, own_k: u8) -> (Bitboard, Bitboard) {
     (own, theirs)
 }
 
-/// Calls `f` for every legal move of `stm`.
+/// Calls `f` for every legal move of `stm` until it says `false` (then
+/// returns `false`).
 #[inline(always)]
-pub(super) fn for_each_move(r: &Raw, stm: Color, mut f: impl FnMut(Mv)) {
+pub(super) fn for_each_move(r: &Raw, stm: Color, mut f: impl FnMut(Mv) -> bool) -> bool {
     let occ = occupancy(r);
     let own_k = king_of(r, stm);
     let opp_k = king_of(r, !stm);
@@ -129,10 +130,13 @@ pub(super) fn for_each_move(r: &Raw, stm: Color, mut f: impl FnMut(Mv)) {
             Color::White => c.wk = to,
             Color::Black => c.bk = to,
         }
-        if j == usize::MAX {
-            f(Mv::Internal(c));
+        let go = if j == usize::MAX {
+            f(Mv::Internal(c))
         } else {
-            f(Mv::External(without(c, j)));
+            f(Mv::External(without(c, j)))
+        };
+        if !go {
+            return false;
         }
     }
 
@@ -151,26 +155,31 @@ pub(super) fn for_each_move(r: &Raw, stm: Color, mut f: impl FnMut(Mv)) {
                 Color::White => (8, 7, 1),
                 Color::Black => (-8, 0, 6),
             };
-            let promos = |to: u8, j: usize, f: &mut dyn FnMut(Mv)| {
-                for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
-                    let mut c = *r;
-                    c.pc[i] = (code(stm, role), to);
-                    f(Mv::External(if j == usize::MAX {
-                        c
-                    } else {
-                        without(c, j)
-                    }));
-                }
+            let promos = |to: u8, j: usize, f: &mut dyn FnMut(Mv) -> bool| {
+                [Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
+                    .into_iter()
+                    .all(|role| {
+                        let mut c = *r;
+                        c.pc[i] = (code(stm, role), to);
+                        f(Mv::External(if j == usize::MAX {
+                            c
+                        } else {
+                            without(c, j)
+                        }))
+                    })
             };
             let to = (from as i8 + step) as u8;
             if !occ.contains(sq(to)) {
                 if legal(to, usize::MAX) {
-                    if to >> 3 == last {
-                        promos(to, usize::MAX, &mut f);
+                    let go = if to >> 3 == last {
+                        promos(to, usize::MAX, &mut f)
                     } else {
                         let mut c = *r;
                         c.pc[i].1 = to;
-                        f(Mv::Internal(c));
+                        f(Mv::Internal(c))
+                    };
+                    if !go {
+                        return false;
                     }
                 }
                 let to2 = (to as i8 + step) as u8;
@@ -184,11 +193,14 @@ pub(super) fn for_each_move(r: &Raw, stm: Color, mut f: impl FnMut(Mv)) {
                             && p.1 >> 3 == to2 >> 3
                             && (p.1 & 7).abs_diff(to2 & 7) == 1
                     });
-                    f(if beside {
+                    let go = f(if beside {
                         Mv::DoublePush(c, to)
                     } else {
                         Mv::Internal(c)
                     });
+                    if !go {
+                        return false;
+                    }
                 }
             }
             for to in attacks::pawn_attacks(stm, sq(from)) & theirs {
@@ -197,12 +209,15 @@ pub(super) fn for_each_move(r: &Raw, stm: Color, mut f: impl FnMut(Mv)) {
                 if !legal(to, j) {
                     continue;
                 }
-                if to >> 3 == last {
-                    promos(to, j, &mut f);
+                let go = if to >> 3 == last {
+                    promos(to, j, &mut f)
                 } else {
                     let mut c = *r;
                     c.pc[i].1 = to;
-                    f(Mv::External(without(c, j)));
+                    f(Mv::External(without(c, j)))
+                };
+                if !go {
+                    return false;
                 }
             }
         } else {
@@ -215,14 +230,18 @@ pub(super) fn for_each_move(r: &Raw, stm: Color, mut f: impl FnMut(Mv)) {
                 }
                 let mut c = *r;
                 c.pc[i].1 = to;
-                if j == usize::MAX {
-                    f(Mv::Internal(c));
+                let go = if j == usize::MAX {
+                    f(Mv::Internal(c))
                 } else {
-                    f(Mv::External(without(c, j)));
+                    f(Mv::External(without(c, j)))
+                };
+                if !go {
+                    return false;
                 }
             }
         }
     }
+    true
 }
 
 /// Which piece an un-move moved: the king of the mover or piece slot

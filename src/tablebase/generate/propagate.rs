@@ -1,62 +1,30 @@
-//! Phase 2 of generation: the predecessors of a position resolved at one
-//! level, found by un-moves, get their counters lowered or their value.
+//! Phase 2 of generation: the predecessors of a position, found by
+//! un-moves, with their indices followed digit by digit where the
+//! symmetry allows (the White king's un-moves and identical pieces that
+//! swap order need the general index).
 
-use crate::tablebase::index::{Layout, TRANSPOSE, on_diagonal};
-use crate::tablebase::table::{code_of, dist_of, is_loss, is_win, side};
+use crate::tablebase::index::{Layout, Raw, TRANSPOSE, on_diagonal};
 use shakmaty::Color;
 
 use super::*;
 
-/// Which un-moves [`propagate`] handles: all, or the White king's apart
-/// (the others keep the White king's digit, so threads can own digits).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Part {
-    All,
-    NoWhiteKing,
-    WhiteKing,
-}
-
-/// Mutable cells and `ext` bytes of both sides to move, for the indices
-/// `lo..lo + halves[0].len()`.
-pub(super) struct CellView<'a> {
-    pub(super) halves: [&'a mut [u8]; 2],
-    pub(super) ext: [&'a mut [u8]; 2],
-    pub(super) lo: usize,
-}
-
-impl CellView<'_> {
-    /// The cells and `ext` bytes of one side to move, and the index of the
-    /// first.
-    #[inline(always)]
-    fn half(&mut self, side: usize) -> (&mut [u8], &mut [u8], usize) {
-        (&mut *self.halves[side], &mut *self.ext[side], self.lo)
-    }
-}
-
-/// Processes the predecessors of position `i` (found at distance `d - 1`)
-/// that `part` selects.
+/// Calls `f(index, stab)` with the index (of `mover`'s half) of every
+/// position from which `mover` reaches `r` (index `idx` of the other
+/// half) by a move that keeps the material, and, if `stab` is asked
+/// for, the order of its stabiliser (2 for a position symmetric on the
+/// diagonal, else 1; always 1 if not asked). The positions may be illegal
+/// or unused (the caller sees [`ILLEGAL`] there).
 #[inline]
-pub(super) fn propagate(
+pub(super) fn for_each_predecessor(
     layout: &Layout,
-    cells: &mut CellView,
-    i: usize,
-    d: u32,
-    frontier: &mut Lists,
-    part: Part,
+    r: &Raw,
+    idx: usize,
+    mover: Color,
+    stab: bool,
+    mut f: impl FnMut(usize, u8),
 ) {
-    let size = layout.size;
-    let (stm, idx) = if i < size {
-        (Color::White, i)
-    } else {
-        (Color::Black, i - size)
-    };
-    let r = layout.decode(idx);
-    let mover = !stm;
-    let ms = side(mover);
-    let base = ms * size;
-    let lost = d % 2 == 1; // r was lost (even distance d - 1)
-    let sym = !layout.pawns;
-    let q_stab: u8 = if sym && r.is_symmetric() { 2 } else { 1 };
+    let sym = stab && !layout.pawns;
+    let r = *r;
     // The index of a predecessor mostly follows from the moved piece's
     // digit: the White king stays put (or moves where no symmetry is
     // needed). With the White king on the diagonal the canonical index
@@ -70,18 +38,11 @@ pub(super) fn propagate(
     let transpose = &transforms[TRANSPOSE as usize];
     let mut rest = [usize::MAX; 8];
     let black_moves = mover == Color::Black;
-    // (king, pieces)
-    let which = match part {
-        Part::All => (true, true),
-        Part::NoWhiteKing => (black_moves, true),
-        Part::WhiteKing => (!black_moves, false),
-    };
-    let (half, ext, lo) = cells.half(ms);
-    for_each_unmove(&r, mover, which, |moved, from, delta| {
+    for_each_unmove(&r, mover, (true, true), |moved, from, delta| {
         let mut p_stab = 1;
         let general = |p_stab: &mut u8| {
             let p = unmoved(&r, mover, moved, from);
-            if sym && !lost && p.is_symmetric() {
+            if sym && p.is_symmetric() {
                 *p_stab = 2;
             }
             layout.index(&p)
@@ -106,7 +67,7 @@ pub(super) fn propagate(
                     // forms, equal when the position is symmetric.
                     let k = layout.tri_digit(kf) * stride_kk;
                     let (a, b) = (rest_of(t) + k, rest_of(t ^ TRANSPOSE) + k);
-                    if a == b {
+                    if sym && a == b {
                         p_stab = 2;
                     }
                     a.min(b)
@@ -129,7 +90,7 @@ pub(super) fn propagate(
             } else if let Some(ti) = t_idx {
                 let dt = transpose[from as usize] as isize - transpose[at as usize] as isize;
                 let other = ti.wrapping_add_signed(dt * stride as isize);
-                if other == direct {
+                if sym && other == direct {
                     p_stab = 2;
                 }
                 direct.min(other)
@@ -139,30 +100,8 @@ pub(super) fn propagate(
         };
         debug_assert_eq!(p_idx, layout.index(&unmoved(&r, mover, moved, from)));
         debug_assert!(
-            lost || !sym || p_stab == 1 + u8::from(unmoved(&r, mover, moved, from).is_symmetric())
+            !sym || p_stab == 1 + u8::from(unmoved(&r, mover, moved, from).is_symmetric())
         );
-        let pi = base + p_idx;
-        let cell = &mut half[p_idx - lo];
-        if *cell >= SPECIAL {
-            return; // known, or evaluated forward
-        }
-        let e = &mut ext[p_idx - lo];
-        if lost {
-            *cell = DONE;
-            *e = code_of(d);
-            frontier.push(d, pi as u32);
-        } else {
-            let w = 2 * p_stab / q_stab;
-            *cell -= w;
-            if *cell == 0 {
-                if is_win(*e) {
-                    return; // its winning capture is pending
-                }
-                let dist = if is_loss(*e) { d.max(dist_of(*e)) } else { d };
-                *cell = DONE;
-                *e = code_of(dist);
-                frontier.push(dist, pi as u32);
-            }
-        }
+        f(p_idx, p_stab);
     });
 }

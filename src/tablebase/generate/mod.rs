@@ -1,7 +1,8 @@
 //! Retrograde generation of one table.
 //!
-//! Every position has one byte ([`Cells`]): its value code once known,
-//! or what is known of it so far.
+//! Every position has one byte ([`Cells`]) and one bit ([`Done`]): with
+//! the bit set the byte is the position's value code, without it a
+//! counter of the moves not yet refuted (or [`NOT_LOST`], [`SPECIAL`]).
 //!
 //! 1. **Initialisation** (parallel over index ranges): every index is
 //!    decoded; unused ones (overlapping or non-canonical) and illegal ones
@@ -10,35 +11,42 @@
 //!    material (captures, promotions) are looked up in the smaller tables.
 //!    Checkmates get "mated in 0"; a position whose moves all leave the
 //!    table gets its value at once. Otherwise the best external move
-//!    decides the byte: a win in `e` is written as a win in `e` (a
-//!    quicker one may replace it), a draw as [`NOT_LOST`] (it can still
-//!    be won), a loss or nothing leaves it [`UNKNOWN`].
-//! 2. **Levels** `d = 1, 2, ...` scan the table for the positions whose
-//!    value is `d - 1` plies and un-move them (pieces of the side that
-//!    just moved go back to empty squares; no uncaptures, no
-//!    unpromotions). If such a position is lost, every predecessor not
-//!    yet won as quickly wins in `d`. If it is won, every predecessor still
-//!    [`UNKNOWN`] is checked forward: if all its moves in the table lead to
-//!    positions won by now and all its captures and promotions lose, it is
-//!    lost in `max(d, its longest external loss)`.
+//!    decides: a win in `e` is written as a win in `e` (a quicker one may
+//!    replace it), a draw makes the position [`NOT_LOST`] (it can still be
+//!    won), else it counts its moves in the table.
+//! 2. **Levels** `d = 1, 2, ...` scan the table for the positions valued
+//!    `d - 1` plies (eight bytes a load) and un-move them (pieces of the
+//!    side that just moved go back to empty squares; no uncaptures, no
+//!    unpromotions). If such a position is lost, every predecessor not yet
+//!    won as quickly wins in `d`. If it is won, every counting
+//!    predecessor's counter drops; at zero it is lost in `max(d, its
+//!    longest capture or promotion)` (those are looked up again then).
+//!    A loss later than `d` is written at once and found by the scan of
+//!    its own level.
 //!
-//! No counters: a byte per position is all the memory a table needs
-//! (format 1's generator kept a counter, the best external value and
-//! lists of positions per level: 2.5 bytes a position and more). A loss
-//! costs a forward check of the moves when one of its successors is won,
-//! which usually stops at the first move not won yet.
+//! **Memory.** 1.125 bytes a position and nothing per level: format 1's
+//! generator kept a counter, the best external value and lists of the
+//! positions found per level (2.5 bytes a position and more; KRPvKR 3.7
+//! GB). The scan costs little next to the un-moves.
+//!
+//! **Symmetry.** Indices hold one position per symmetry class. A move from
+//! `p` into the class of `q` matches `|Stab q| / |Stab p|` un-moves from `q`
+//! into the class of `p` (orbit counting), so counters start at twice the
+//! number of moves and each un-move subtracts `2 |Stab p| / |Stab q|`
+//! (1, 2 or 4). Symmetric positions exist only without pawns.
 //!
 //! **En passant.** Tables store positions without en-passant rights. A
 //! double pawn push next to an enemy pawn leads to a position that *has*
 //! them, whose value is the better of the table value and the en-passant
 //! captures. Positions with such a push (only in KPvKP) are [`SPECIAL`]:
-//! evaluated forward at the start of each level instead.
+//! evaluated forward at the start of each level instead of counted.
 //!
-//! **Threads.** The words of [`Cells`] are atomic: a level splits the
-//! scan into ranges, and any thread writes any predecessor. Writes within
-//! a level never conflict: a level writes only wins (odd `d`) or only
-//! losses (even `d`), each position's the same value whoever writes it,
-//! and a check reads only values that this level does not change.
+//! **Threads.** The words of [`Cells`] and [`Done`] are atomic: a level
+//! splits the scan into ranges and any thread updates any predecessor
+//! (a byte changes by compare-and-swap of its word). Updates within a
+//! level do not conflict: a level writes only wins (odd `d`) or only
+//! counters and losses (even `d`), a win is the same value whoever writes
+//! it, and only the thread that brings a counter to zero values it.
 
 use super::index::{Layout, Raw};
 use super::material::{code_color, code_is_pawn};

@@ -88,20 +88,23 @@ pub fn timestamp() -> String {
 }
 
 pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    write_atomic_with(path, &[contents], true)
+    write_atomic_with(path, true, |f| f.write_all(contents))
 }
 
-/// [`write_atomic`] of the parts one after the other (never joined in
-/// memory).
-pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
-    write_atomic_with(path, parts, true)
+/// [`write_atomic`] of what `fill` writes into the (temporary) file: it
+/// may write it in parts and seek back.
+pub fn write_atomic_by(
+    path: &Path,
+    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    write_atomic_with(path, true, fill)
 }
 
 /// [`write_atomic`] without waiting for the disk: the new contents survive
 /// the process being killed at any moment (the kernel has them), but not a
 /// power cut until [`sync_file`] has run.
 pub fn write_atomic_unsynced(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    write_atomic_with(path, &[contents], false)
+    write_atomic_with(path, false, |f| f.write_all(contents))
 }
 
 /// Waits until a file's contents are on disk.
@@ -109,7 +112,11 @@ pub fn sync_file(path: &Path) -> std::io::Result<()> {
     std::fs::File::open(path)?.sync_all()
 }
 
-fn write_atomic_with(path: &Path, parts: &[&[u8]], sync: bool) -> std::io::Result<()> {
+fn write_atomic_with(
+    path: &Path,
+    sync: bool,
+    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
     let name = path
         .file_name()
@@ -126,9 +133,7 @@ fn write_atomic_with(path: &Path, parts: &[&[u8]], sync: bool) -> std::io::Resul
     };
     let written = (|| {
         let mut f = std::fs::File::create(&tmp)?;
-        for part in parts {
-            f.write_all(part)?;
-        }
+        fill(&mut f)?;
         if sync {
             f.sync_all()?;
         }

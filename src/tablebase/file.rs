@@ -109,64 +109,116 @@ fn compress_block(values: &[u8], level: i32) -> Vec<u8> {
         })
         .collect();
     // A level in range and a buffer in memory: zstd cannot fail here.
-    zstd::bulk::compress(&filled, level)
-        .unwrap_or_else(|_| zstd::bulk::compress(&filled, 1).unwrap_or_default())
+    let mut out = zstd::bulk::compress(&filled, level)
+        .unwrap_or_else(|_| zstd::bulk::compress(&filled, 1).unwrap_or_default());
+    // Its buffer had room for the worst case, about as many bytes as
+    // values: kept for every block of a large table, that is its size
+    // again in memory.
+    out.shrink_to_fit();
+    out
 }
 
-/// A table's file: the header (with the block index) and the blocks.
-pub(crate) struct Encoded {
-    pub head: Vec<u8>,
-    pub blocks: Vec<Vec<u8>>,
-}
+/// Blocks compressed at once while a file is written (then written and
+/// dropped: memory stays small whatever the table's size).
+const BATCH: usize = 256;
 
-impl Encoded {
-    /// The file's length.
-    pub(crate) fn len(&self) -> u64 {
-        (self.head.len() + self.blocks.iter().map(Vec::len).sum::<usize>()) as u64
-    }
-
-    /// The whole file in one vector (tests).
-    #[cfg(test)]
-    pub(crate) fn bytes(&self) -> Vec<u8> {
-        let mut out = self.head.clone();
-        for b in &self.blocks {
-            out.extend_from_slice(b);
-        }
-        out
-    }
-
-    /// Writes the file atomically (a temp file renamed), part by part.
-    pub(crate) fn write(&self, path: &Path) -> std::io::Result<()> {
-        let parts: Vec<&[u8]> = std::iter::once(self.head.as_slice())
-            .chain(self.blocks.iter().map(Vec::as_slice))
-            .collect();
-        crate::util::write_atomic_parts(path, &parts)
-    }
-}
-
-/// The file of a table, its blocks compressed on `threads` threads.
-pub(crate) fn encode(table: &Table, threads: usize) -> Result<Encoded, String> {
+/// Writes the file of `table` atomically (a temp file renamed), its
+/// blocks compressed on `threads` threads; returns its length. The header
+/// is written last, over room left for it: its index holds the blocks'
+/// lengths.
+pub(crate) fn write(table: &Table, path: &Path, threads: usize) -> Result<u64, WriteError> {
+    use std::io::{Seek, SeekFrom, Write};
     let len = table.values.len();
-    let chunks: Vec<(usize, usize)> = (0..len)
-        .step_by(BLOCK_VALUES)
-        .map(|s| (s, BLOCK_VALUES.min(len - s)))
-        .collect();
+    let blocks = len.div_ceil(BLOCK_VALUES);
     let level = if len <= MEMORY_VALUES {
         SMALL_LEVEL
     } else {
         LEVEL
     };
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut blocks: Vec<Option<Vec<u8>>> = vec![None; chunks.len()];
+    let name = table.layout.material.to_string();
+    let head_len = 8 + 4 + 1 + 1 + name.len() + 8 + 80 + 4 + 4 + 12 * blocks + 8;
+    let mut index: Vec<(u32, u64)> = Vec::with_capacity(blocks);
+    let mut failure: Option<String> = None;
+    let mut total = head_len as u64;
+    let written = crate::util::write_atomic_by(path, |f| {
+        let mut out = std::io::BufWriter::new(f);
+        out.write_all(&vec![0; head_len])?;
+        for first in (0..blocks).step_by(BATCH) {
+            let batch =
+                match compress_batch(table, first..(first + BATCH).min(blocks), level, threads) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        failure = Some(e);
+                        return Err(std::io::Error::other("a block could not be read"));
+                    }
+                };
+            for b in &batch {
+                out.write_all(b)?;
+                index.push((b.len() as u32, checksum(&[b])));
+                total += b.len() as u64;
+            }
+        }
+        let mut h = Vec::with_capacity(head_len);
+        h.extend_from_slice(MAGIC);
+        h.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        h.push(METRIC_DTM);
+        h.push(name.len() as u8);
+        h.extend_from_slice(name.as_bytes());
+        h.extend_from_slice(&(table.layout.size as u64).to_le_bytes());
+        for s in &table.stats.sides {
+            for n in [s.positions, s.wins, s.draws, s.losses] {
+                h.extend_from_slice(&n.to_le_bytes());
+            }
+            h.extend_from_slice(&s.longest_win.to_le_bytes());
+            h.extend_from_slice(&s.longest_loss.to_le_bytes());
+        }
+        h.extend_from_slice(&(BLOCK_VALUES as u32).to_le_bytes());
+        h.extend_from_slice(&(blocks as u32).to_le_bytes());
+        for (n, sum) in &index {
+            h.extend_from_slice(&n.to_le_bytes());
+            h.extend_from_slice(&sum.to_le_bytes());
+        }
+        let sum = checksum(&[&h]);
+        h.extend_from_slice(&sum.to_le_bytes());
+        debug_assert_eq!(h.len(), head_len);
+        let f = out.into_inner().map_err(|e| e.into_error())?;
+        f.seek(SeekFrom::Start(0))?;
+        f.write_all(&h)
+    });
+    match (written, failure) {
+        (_, Some(e)) => Err(WriteError::Values(e)),
+        (Err(e), None) => Err(WriteError::Io(e)),
+        (Ok(()), None) => Ok(total),
+    }
+}
+
+/// Why a table file was not written.
+#[derive(Debug)]
+pub(crate) enum WriteError {
+    Io(std::io::Error),
+    /// A value could not be read (a block of the table's own file).
+    Values(String),
+}
+
+/// Blocks `range` of `table`, compressed on `threads` threads, in order.
+fn compress_batch(
+    table: &Table,
+    range: std::ops::Range<usize>,
+    level: i32,
+    threads: usize,
+) -> Result<Vec<Vec<u8>>, String> {
+    let len = table.values.len();
+    let next = std::sync::atomic::AtomicUsize::new(range.start);
     let parts = std::thread::scope(|s| {
         let work = || {
             let mut done = Vec::new();
             loop {
                 let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(&(start, n)) = chunks.get(k) else {
+                if k >= range.end {
                     break;
-                };
-                let mut block = vec![0; n];
+                }
+                let start = k * BLOCK_VALUES;
+                let mut block = vec![0; BLOCK_VALUES.min(len - start)];
                 table.values.copy_to(start, &mut block)?;
                 done.push((k, compress_block(&block, level)));
             }
@@ -178,37 +230,13 @@ pub(crate) fn encode(table: &Table, threads: usize) -> Result<Encoded, String> {
             .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect::<Vec<Result<Vec<_>, String>>>()
     });
+    let mut blocks: Vec<Vec<u8>> = vec![Vec::new(); range.len()];
     for part in parts {
         for (k, b) in part? {
-            blocks[k] = Some(b);
+            blocks[k - range.start] = b;
         }
     }
-    let blocks: Vec<Vec<u8>> = blocks.into_iter().map(Option::unwrap_or_default).collect();
-
-    let name = table.layout.material.to_string();
-    let mut h = Vec::with_capacity(128 + 12 * blocks.len());
-    h.extend_from_slice(MAGIC);
-    h.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    h.push(METRIC_DTM);
-    h.push(name.len() as u8);
-    h.extend_from_slice(name.as_bytes());
-    h.extend_from_slice(&(table.layout.size as u64).to_le_bytes());
-    for s in &table.stats.sides {
-        for n in [s.positions, s.wins, s.draws, s.losses] {
-            h.extend_from_slice(&n.to_le_bytes());
-        }
-        h.extend_from_slice(&s.longest_win.to_le_bytes());
-        h.extend_from_slice(&s.longest_loss.to_le_bytes());
-    }
-    h.extend_from_slice(&(BLOCK_VALUES as u32).to_le_bytes());
-    h.extend_from_slice(&(blocks.len() as u32).to_le_bytes());
-    for b in &blocks {
-        h.extend_from_slice(&(b.len() as u32).to_le_bytes());
-        h.extend_from_slice(&checksum(&[b]).to_le_bytes());
-    }
-    let sum = checksum(&[&h]);
-    h.extend_from_slice(&sum.to_le_bytes());
-    Ok(Encoded { head: h, blocks })
+    Ok(blocks)
 }
 
 struct Reader<'a> {
@@ -484,7 +512,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("kibitz-tbfile-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(file_name(&m));
-        std::fs::write(&path, encode(&table, 2).unwrap().bytes()).unwrap();
+        write(&table, &path, 2).unwrap();
         (values, table, path)
     }
 

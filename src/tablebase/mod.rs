@@ -446,18 +446,17 @@ impl Tablebases {
                                 generate_table(&m, &set, threads, &mut |ply, resolved| {
                                     let _ = tx.send(Msg::Level(m, ply, resolved));
                                 })?;
-                            let file = file::encode(&t, threads.max(2)).map_err(|reason| {
-                                TbError::Generate {
-                                    material: m,
-                                    reason,
-                                }
-                            })?;
-                            file.write(&path).map_err(|source| TbError::Write {
-                                path: path.clone(),
-                                source,
-                            })?;
-                            let bytes = file.len();
-                            drop(file);
+                            let bytes =
+                                file::write(&t, &path, threads.max(2)).map_err(|e| match e {
+                                    file::WriteError::Io(source) => TbError::Write {
+                                        path: path.clone(),
+                                        source,
+                                    },
+                                    file::WriteError::Values(reason) => TbError::Generate {
+                                        material: m,
+                                        reason,
+                                    },
+                                })?;
                             // A large table is probed from its file: its
                             // values leave memory.
                             let t = if t.values.len() > file::MEMORY_VALUES {

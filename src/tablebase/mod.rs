@@ -384,6 +384,25 @@ impl Tablebases {
         })?;
         // A run killed mid-write left only a temp file (never read): freed.
         crate::util::remove_stale_temp_files(&self.dir);
+        // Tables only needed to make others, already made, leave memory:
+        // kept are the ones asked for, the ones to make, and what their
+        // moves lead to.
+        let mut keep: Vec<Material> = Vec::new();
+        for m in materials
+            .iter()
+            .map(|m| m.normalized().0)
+            .chain(todo.iter().copied())
+        {
+            keep.push(m);
+            keep.extend(m.children());
+        }
+        for m in Material::all(MAX_PIECES) {
+            if !keep.contains(&m)
+                && let Some(key) = m.key()
+            {
+                self.set.tables[key as usize] = None;
+            }
+        }
         self.generate_all(todo, progress)
     }
 

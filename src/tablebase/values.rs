@@ -18,7 +18,7 @@ use std::sync::{Arc, OnceLock};
 pub(crate) const BLOCK_VALUES: usize = 1 << 15;
 
 /// Decompressed blocks kept at most, in bytes.
-pub(crate) const CACHE_BYTES: u64 = 128 << 20;
+pub(crate) const CACHE_BYTES: u64 = 64 << 20;
 
 /// A table's value codes, `[White to move | Black to move]`.
 pub(crate) enum Values {

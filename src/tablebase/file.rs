@@ -30,6 +30,7 @@
 use super::index::Layout;
 use super::material::Material;
 use super::table::{ILLEGAL, SideStats, Table, TableStats};
+pub(crate) use super::values::checksum;
 use super::values::{BLOCK_VALUES, BlockRef, Blocks, Values, read_exact_at};
 use std::path::{Path, PathBuf};
 
@@ -73,26 +74,6 @@ impl FileError {
 /// The file name of a table.
 pub fn file_name(m: &Material) -> String {
     format!("{m}.kbtb")
-}
-
-/// A 64-bit checksum: every step is a bijection of the state, so any
-/// single changed byte changes the result.
-pub(crate) fn checksum(parts: &[&[u8]]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        let mut chunks = part.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            h = (h ^ u64::from_le_bytes(w)).wrapping_mul(0x0000_0100_0000_01b3);
-            h = h.rotate_left(29);
-        }
-        for &b in chunks.remainder() {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        h ^= part.len() as u64;
-    }
-    h
 }
 
 /// Block `k` of `values` as stored: unused entries filled with the value

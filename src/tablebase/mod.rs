@@ -26,6 +26,7 @@
 //! (comparison with Syzygy tables), [`syzygy`] (Syzygy tables for the
 //! engine), [`cli`] (`kibitz tb`).
 
+mod cells;
 pub mod cli;
 pub(crate) mod file;
 mod generate;

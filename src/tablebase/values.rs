@@ -24,7 +24,7 @@ pub(crate) const CACHE_BYTES: u64 = 64 << 20;
 pub(crate) enum Values {
     Memory(Box<[u8]>),
     /// Just made (until written and, if large, opened from its file).
-    Made(super::generate::Cells),
+    Made(super::cells::Cells),
     Blocks(Box<Blocks>),
 }
 
@@ -154,7 +154,7 @@ impl Blocks {
         let mut buf = vec![0; r.len as usize];
         read_exact_at(&self.file, &mut buf, r.offset)
             .map_err(|e| format!("{}: {e}", self.path.display()))?;
-        if super::file::checksum(&[&buf]) != r.sum {
+        if checksum(&[&buf]) != r.sum {
             return Err(format!(
                 "{} is corrupt: block {k} does not match its checksum",
                 self.path.display()
@@ -210,4 +210,24 @@ pub(crate) fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Res
             "positioned reads are not supported here",
         ))
     }
+}
+
+/// A 64-bit checksum: every step is a bijection of the state, so any
+/// single changed byte changes the result.
+pub(crate) fn checksum(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        let mut chunks = part.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            h = (h ^ u64::from_le_bytes(w)).wrapping_mul(0x0000_0100_0000_01b3);
+            h = h.rotate_left(29);
+        }
+        for &b in chunks.remainder() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        h ^= part.len() as u64;
+    }
+    h
 }

@@ -193,19 +193,31 @@ fn tablebase_target(data: &[u8]) -> bool {
     ok
 }
 
-/// `data` with its payload length and checksum set to match (`None` if
-/// the header is too short to hold them).
+/// `data` with the checksums of its blocks and of its header set to
+/// match (`None` if the header is too short to hold them), so that
+/// mutations reach the block decoder.
 fn with_checksum(data: &[u8]) -> Option<Vec<u8>> {
+    use crate::tablebase::file::checksum;
     let name_len = *data.get(13)? as usize;
-    let header_end = 14 + name_len + 8 + 80 + 8;
-    if data.len() < header_end + 8 {
+    let fixed = 14 + name_len + 8 + 80 + 4;
+    let blocks = u32::from_le_bytes(data.get(fixed..fixed + 4)?.try_into().ok()?) as usize;
+    let index = fixed + 4;
+    let head_end = index.checked_add(blocks.checked_mul(12)?)?;
+    if blocks > 1 << 16 || data.len() < head_end + 8 {
         return None;
     }
     let mut d = data.to_vec();
-    let payload_len = (d.len() - header_end - 8) as u64;
-    d[header_end - 8..header_end].copy_from_slice(&payload_len.to_le_bytes());
-    let sum = crate::tablebase::file::checksum(&[&d[..header_end], &d[header_end + 8..]]);
-    d[header_end..header_end + 8].copy_from_slice(&sum.to_le_bytes());
+    let mut at = head_end + 8;
+    for k in 0..blocks {
+        let e = index + 12 * k;
+        let len = u32::from_le_bytes(d[e..e + 4].try_into().ok()?) as usize;
+        let end = at.saturating_add(len).min(d.len());
+        let sum = checksum(&[&d[at..end]]);
+        d[e + 4..e + 12].copy_from_slice(&sum.to_le_bytes());
+        at = end;
+    }
+    let sum = checksum(&[&d[..head_end]]);
+    d[head_end..head_end + 8].copy_from_slice(&sum.to_le_bytes());
     Some(d)
 }
 

@@ -57,13 +57,12 @@ use super::table::{
 use shakmaty::Color;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
 
-mod cells;
 mod init;
 mod moves;
 mod propagate;
 
-pub(crate) use cells::Cells;
-use cells::{Done, bytes_equal};
+pub(crate) use super::cells::Cells;
+use super::cells::{Done, bytes_equal};
 use init::*;
 pub(crate) use moves::is_legal;
 use moves::*;

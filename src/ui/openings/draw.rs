@@ -124,11 +124,35 @@ pub fn draw_openings(
     }
     let inner = area.width.saturating_sub(2) as usize;
     let rows_h = area.height.saturating_sub(2) as usize;
-    let dim = Style::default().fg(theme.dim);
     let rows = panel.rows_for(pos);
     let total = rows.map(|r| r.iter().map(|m| m.stats.games()).sum::<u64>());
+    let title = fit(&title(panel, total, inner), inner.saturating_sub(2));
+    let mut lines: Vec<Line> = Vec::new();
+    player_lines(&mut lines, panel, inner, theme);
+    match rows {
+        Some(rows) if !rows.is_empty() => {
+            move_rows(&mut lines, panel, pos, rows, rows_h, inner, theme)
+        }
+        Some(_) => no_game_lines(&mut lines, panel, ply, inner, theme),
+        None => waiting_line(&mut lines, panel, inner, theme),
+    }
+    collection_notes(&mut lines, panel, rows_h, inner, theme);
+    let opening = panel
+        .selected_move(pos)
+        .and_then(|r| r.opening.clone())
+        .map(|o| fit(&o, inner.saturating_sub(2)));
+    while lines.len() + 1 < rows_h {
+        lines.push(Line::from(""));
+    }
+    Paragraph::new(lines)
+        .block(block_with_bottom(&title, opening, theme))
+        .render(area, buf);
+}
+
+/// The panel's title: whose games and how many, or how far indexing is.
+fn title(panel: &OpeningsPanel, total: Option<u64>, inner: usize) -> String {
     let who = panel.player.as_ref().map(|p| describe(&p.filter));
-    let title = match (&panel.load, total, &who) {
+    match (&panel.load, total, &who) {
         (LoadState::Loading { share, .. }, _, _) => {
             format!("Openings · indexing {:.0}%", share * 100.0)
         }
@@ -144,9 +168,17 @@ pub fn draw_openings(
         (_, _, Some(who)) => format!("Openings · {who}"),
         (_, Some(n), None) if n > 0 => format!("Openings · {} games", games_text(n)),
         _ => "Openings".to_string(),
-    };
-    let title = fit(&title, inner.saturating_sub(2));
-    let mut lines: Vec<Line> = Vec::new();
+    }
+}
+
+/// The player box being typed, and where the player's games stand.
+fn player_lines(
+    lines: &mut Vec<Line<'static>>,
+    panel: &OpeningsPanel,
+    inner: usize,
+    theme: &Theme,
+) {
+    let dim = Style::default().fg(theme.dim);
     if let Some(b) = &panel.player_box {
         let text = Style::default().fg(theme.text);
         lines.push(Line::from(vec![
@@ -182,77 +214,118 @@ pub fn draw_openings(
             lines.push(Line::from(Span::styled(fit(&t, inner), style)));
         }
     }
-    match rows {
-        Some(rows) if !rows.is_empty() => {
-            let (bar_w, show_shares, show_elo) = columns(inner);
-            let mut head = format!(" {:<7}{:>6} ", "Move", "Games");
-            head.push_str(&format!(
-                "{:<w$}",
-                if bar_w >= 5 { "Score" } else { "" },
-                w = bar_w
-            ));
-            if show_shares {
-                head.push_str("  W/ D/ B ");
-            }
-            if show_elo {
-                head.push_str("  Elo");
-            }
-            lines.push(Line::from(Span::styled(fit(&head, inner), dim)));
-            // Rows that fit, scrolled to keep the selected one in view;
-            // the selected move's opening is on the bottom border.
-            let room = rows_h.saturating_sub(lines.len()).max(1);
-            let first = panel
-                .selected
-                .saturating_sub(room - 1)
-                .min(rows.len().saturating_sub(room));
-            for (i, r) in rows.iter().enumerate().skip(first).take(room) {
-                let mine = panel
-                    .repertoires
-                    .as_ref()
-                    .is_some_and(|reps| reps.has(pos, r.mv));
-                lines.push(row_line(r, i == panel.selected, mine, inner, theme));
-            }
-        }
-        Some(_) => {
-            let none = match &who {
-                Some(who) => format!("No game of {who} reached this position."),
-                None => "No game in your collections reached this position.".to_string(),
-            };
-            // (A player with no game at all is said above.)
-            let no_player_games = panel
-                .player
-                .as_ref()
-                .is_some_and(|p| p.status == PlayerStatus::Ready(0));
-            if !no_player_games {
-                lines.push(Line::from(Span::styled(fit(&none, inner), dim)));
-            }
-            if ply >= crate::db::DEFAULT_MAX_PLIES {
-                lines.push(Line::from(Span::styled(
-                    fit(
-                        &format!(
-                            "Games are indexed for their first {} plies.",
-                            crate::db::DEFAULT_MAX_PLIES
-                        ),
-                        inner,
-                    ),
-                    dim,
-                )));
-            }
-        }
-        None => {
-            let what = match &panel.load {
-                LoadState::Loading { what, share } => {
-                    format!(
-                        "{} {:.0}%…",
-                        crate::ui::text::capitalise(what),
-                        share * 100.0
-                    )
-                }
-                _ => "Looking up the position…".to_string(),
-            };
-            lines.push(Line::from(Span::styled(fit(&what, inner), dim)));
-        }
+}
+
+/// The header and the moves that fit, scrolled to keep the selected one
+/// in view (the selected move's opening is on the bottom border).
+fn move_rows(
+    lines: &mut Vec<Line<'static>>,
+    panel: &OpeningsPanel,
+    pos: &Chess,
+    rows: &[Row],
+    rows_h: usize,
+    inner: usize,
+    theme: &Theme,
+) {
+    let dim = Style::default().fg(theme.dim);
+    let (bar_w, show_shares, show_elo) = columns(inner);
+    let mut head = format!(" {:<7}{:>6} ", "Move", "Games");
+    head.push_str(&format!(
+        "{:<w$}",
+        if bar_w >= 5 { "Score" } else { "" },
+        w = bar_w
+    ));
+    if show_shares {
+        head.push_str("  W/ D/ B ");
     }
+    if show_elo {
+        head.push_str("  Elo");
+    }
+    lines.push(Line::from(Span::styled(fit(&head, inner), dim)));
+    // Rows that fit, scrolled to keep the selected one in view;
+    // the selected move's opening is on the bottom border.
+    let room = rows_h.saturating_sub(lines.len()).max(1);
+    let first = panel
+        .selected
+        .saturating_sub(room - 1)
+        .min(rows.len().saturating_sub(room));
+    for (i, r) in rows.iter().enumerate().skip(first).take(room) {
+        let mine = panel
+            .repertoires
+            .as_ref()
+            .is_some_and(|reps| reps.has(pos, r.mv));
+        lines.push(row_line(r, i == panel.selected, mine, inner, theme));
+    }
+}
+
+/// No game reached the position: said, with why when it is past the
+/// indexed plies.
+fn no_game_lines(
+    lines: &mut Vec<Line<'static>>,
+    panel: &OpeningsPanel,
+    ply: usize,
+    inner: usize,
+    theme: &Theme,
+) {
+    let dim = Style::default().fg(theme.dim);
+    let who = panel.player.as_ref().map(|p| describe(&p.filter));
+    let none = match &who {
+        Some(who) => format!("No game of {who} reached this position."),
+        None => "No game in your collections reached this position.".to_string(),
+    };
+    // (A player with no game at all is said above.)
+    let no_player_games = panel
+        .player
+        .as_ref()
+        .is_some_and(|p| p.status == PlayerStatus::Ready(0));
+    if !no_player_games {
+        lines.push(Line::from(Span::styled(fit(&none, inner), dim)));
+    }
+    if ply >= crate::db::DEFAULT_MAX_PLIES {
+        lines.push(Line::from(Span::styled(
+            fit(
+                &format!(
+                    "Games are indexed for their first {} plies.",
+                    crate::db::DEFAULT_MAX_PLIES
+                ),
+                inner,
+            ),
+            dim,
+        )));
+    }
+}
+
+/// The answer is not in yet: what the explorer is doing.
+fn waiting_line(
+    lines: &mut Vec<Line<'static>>,
+    panel: &OpeningsPanel,
+    inner: usize,
+    theme: &Theme,
+) {
+    let dim = Style::default().fg(theme.dim);
+    let what = match &panel.load {
+        LoadState::Loading { what, share } => {
+            format!(
+                "{} {:.0}%…",
+                crate::ui::text::capitalise(what),
+                share * 100.0
+            )
+        }
+        _ => "Looking up the position…".to_string(),
+    };
+    lines.push(Line::from(Span::styled(fit(&what, inner), dim)));
+}
+
+/// Under the moves: how to add games when there are none, and the first
+/// collection that could not be opened.
+fn collection_notes(
+    lines: &mut Vec<Line<'static>>,
+    panel: &OpeningsPanel,
+    rows_h: usize,
+    inner: usize,
+    theme: &Theme,
+) {
+    let dim = Style::default().fg(theme.dim);
     if let LoadState::Loaded {
         collections,
         errors,
@@ -278,14 +351,4 @@ pub fn draw_openings(
             )));
         }
     }
-    let opening = panel
-        .selected_move(pos)
-        .and_then(|r| r.opening.clone())
-        .map(|o| fit(&o, inner.saturating_sub(2)));
-    while lines.len() + 1 < rows_h {
-        lines.push(Line::from(""));
-    }
-    Paragraph::new(lines)
-        .block(block_with_bottom(&title, opening, theme))
-        .render(area, buf);
 }

@@ -6,6 +6,7 @@
 //! [`crate::engine`]; below [`crate::ui`].
 
 pub mod glicko;
+pub mod lessons;
 pub mod make;
 pub mod puzzle;
 pub mod repertoire;

@@ -106,6 +106,16 @@ fn reporter() -> impl FnMut(&Event) {
             Event::Invalid { material, error } => {
                 let _ = writeln!(err, "{material}: {error}; regenerating");
             }
+            Event::Planned { tables } if tables.len() > 1 => {
+                let entries: u64 = tables.iter().map(|t| t.1).sum();
+                let _ = writeln!(
+                    err,
+                    "{} tables to generate ({} index entries), about {}",
+                    tables.len(),
+                    thousands(entries),
+                    super::expected_time(entries, None)
+                );
+            }
             Event::Generating {
                 material,
                 positions,

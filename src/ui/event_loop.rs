@@ -335,6 +335,16 @@ impl Runtime {
                     self.open_stops.push((id, flag));
                 }
             }
+            Effect::RecordLesson { path, lesson, step } => {
+                if let Err(e) =
+                    crate::train::lessons::progress::Progress::record(&path, lesson, step)
+                {
+                    app.update(
+                        Msg::Error(format!("Lesson progress not saved: {e}")),
+                        Instant::now(),
+                    );
+                }
+            }
             Effect::PrepareTables { id, dir, materials } => {
                 spawn_tables(id, dir, materials, &self.tx);
             }

@@ -159,6 +159,17 @@ impl TrainOptions {
         let Some(what) = self.what.as_deref() else {
             return Ok(None);
         };
+        if let Some(lesson) = crate::train::lessons::Lesson::find(what) {
+            let step = match crate::paths::data_dir() {
+                Some(d) => crate::train::lessons::progress::Progress::load_or_set_aside(
+                    &crate::train::lessons::progress::path(&d),
+                )
+                .0
+                .next_step(lesson),
+                None => 0,
+            };
+            return Ok(Some(app::TrainerStart::Lesson { lesson, step }));
+        }
         if let Some(ending) = Ending::find(what) {
             return Ok(Some(app::TrainerStart::Random {
                 ending,
@@ -168,8 +179,13 @@ impl TrainOptions {
         }
         if !what.contains('/') {
             let names: Vec<&str> = ENDINGS.iter().map(|e| e.name).collect();
+            let lessons: Vec<&str> = crate::train::lessons::LESSONS
+                .iter()
+                .map(|l| l.id)
+                .collect();
             bail!(
-                "'{what}' is neither an ending nor a FEN; endings: {}",
+                "'{what}' is neither a lesson, an ending nor a FEN; lessons: {}; endings: {}",
+                lessons.join(", "),
                 names.join(", ")
             );
         }

@@ -103,13 +103,17 @@ pub enum ScreenCmd {
         #[arg(long)]
         theme: Option<String>,
     },
-    /// Endgame trainer in the terminal: a random won position of an ending
-    /// (KQvK, KRvK, KBBvK, KBNvK, KPvK, KQvKR, ...) or your own position
-    /// (FEN, up to 4 pieces) against perfect tablebase defence. Without
-    /// an argument: the menu. Missing tables are generated first.
+    /// Endgame trainer in the terminal: a lesson (lucena, philidor, kpk,
+    /// ...: see --list), a random won position of an ending (KQvK, KRvK,
+    /// KBNvK, KPvK, KQvKR, KRPvKR, ...) or your own position (FEN, up to 5
+    /// pieces) against perfect tablebase defence. Without an argument: the
+    /// menu. Missing tables are generated first (five pieces: minutes).
     Train {
-        /// An ending (KBNvK, kbnk) or a FEN.
+        /// A lesson (lucena), an ending (KBNvK, kbnk) or a FEN.
         what: Option<String>,
+        /// List the lessons, with the positions you passed, and exit.
+        #[arg(long)]
+        list: bool,
         /// easy, medium or hard (how long the mate is).
         #[arg(long)]
         difficulty: Option<String>,
@@ -177,12 +181,14 @@ impl ScreenCmd {
                     })
                 }
             }
+            ScreenCmd::Train { list: true, .. } => list_lessons(),
             ScreenCmd::Train {
                 what,
                 difficulty,
                 side,
                 ascii,
                 theme,
+                ..
             } => kibitz::ui::run(kibitz::ui::Options {
                 ascii,
                 theme,
@@ -195,4 +201,40 @@ impl ScreenCmd {
             }),
         }
     }
+}
+
+/// `kibitz train --list`: the lessons, a line each, with the positions
+/// passed (from the progress file in the data folder).
+fn list_lessons() -> anyhow::Result<()> {
+    use kibitz::train::lessons::LESSONS;
+    use kibitz::train::lessons::progress::{self, Progress};
+    let progress = match kibitz::paths::data_dir() {
+        Some(d) => Progress::load(&progress::path(&d))?,
+        None => Progress::default(),
+    };
+    let mut out = String::new();
+    for l in LESSONS {
+        let passed = progress.passed(l);
+        let mark = if passed == l.steps.len() {
+            "passed"
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "{:<9} {:<7} {}/{} {:<6} {}: {}\n",
+            l.id,
+            l.material,
+            passed,
+            l.steps.len(),
+            mark,
+            l.title,
+            l.line
+        ));
+    }
+    if let Some(next) = progress.next_lesson() {
+        out.push_str(&format!("\nNext: kibitz train {}\n", next.id));
+    }
+    use std::io::Write;
+    std::io::stdout().write_all(out.as_bytes())?;
+    Ok(())
 }

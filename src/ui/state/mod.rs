@@ -309,6 +309,10 @@ pub struct TrainerMenu {
     pub selected: usize,
     pub difficulty: usize,
     pub side: usize,
+    /// The lessons shown instead of the endings.
+    pub lessons: bool,
+    /// Index into [`crate::train::lessons::LESSONS`].
+    pub lesson: usize,
 }
 
 /// What to do once the tables are ready.
@@ -325,6 +329,11 @@ pub enum TrainerStart {
     Position(Board),
     /// An unfinished trainer game found on start.
     Resume(Box<Game>, PathBuf),
+    /// Position `step` of a lesson.
+    Lesson {
+        lesson: &'static crate::train::lessons::Lesson,
+        step: usize,
+    },
 }
 
 /// Tables being loaded or generated for the trainer.

@@ -23,6 +23,13 @@ pub enum Effect {
         path: PathBuf,
         contents: String,
     },
+    /// Record a lesson's position as passed in the progress file (merged
+    /// into what it holds, written atomically).
+    RecordLesson {
+        path: PathBuf,
+        lesson: &'static str,
+        step: usize,
+    },
     /// Write a file of the user's (a repertoire) atomically; a failure is
     /// reported with `what`.
     WriteFile {

@@ -28,6 +28,8 @@ pub struct TrainerState {
     pub last_menu: Option<TrainerMenu>,
     /// Tables being made in the background: request id and material.
     pub job: Option<(u64, crate::tablebase::Material)>,
+    /// The lessons passed (read from the data folder on first use).
+    pub lessons: Option<crate::train::lessons::progress::Progress>,
 }
 
 /// The part of the app every screen sees.
@@ -143,6 +145,7 @@ impl Shared {
                 rng: crate::util::Rng::from_entropy(),
                 last_menu: None,
                 job: None,
+                lessons: None,
             },
             puzzles: None,
             puzzle_notice: None,

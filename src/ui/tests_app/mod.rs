@@ -12,6 +12,7 @@ mod house_tools;
 mod house_view;
 mod input;
 mod keymap;
+mod lessons;
 mod new_game;
 mod new_user;
 mod opening_explorer;

@@ -7,19 +7,20 @@ use crate::ui::screens::chess::trainer::{Difficulty, ENDINGS, SideChoice};
 use crate::ui::state::{Preparing, TrainerMenu};
 
 pub(crate) fn draw_trainer_menu(buf: &mut Buffer, app: &Shared, menu: &TrainerMenu, area: Rect) {
+    if menu.lessons {
+        draw_lessons_menu(buf, app, menu, area);
+        return;
+    }
     let theme = app.theme();
     let text = Style::default().fg(theme.text);
     let dim = Style::default().fg(theme.dim);
     let accent = Style::default()
         .fg(theme.accent)
         .add_modifier(Modifier::BOLD);
-    let mut lines = vec![
-        Line::from(Span::styled(
-            "Play an ending against perfect defence from the tablebases.",
-            text,
-        )),
-        Line::from(""),
-    ];
+    let mut lines = vec![Line::from(Span::styled(
+        "Play an ending against perfect defence from the tablebases.",
+        text,
+    ))];
     for (i, e) in ENDINGS.iter().enumerate() {
         let chosen = i == menu.selected;
         let row = format!(
@@ -69,11 +70,11 @@ pub(crate) fn draw_trainer_menu(buf: &mut Buffer, app: &Shared, menu: &TrainerMe
         dim,
     )));
     lines.push(Line::from(Span::styled(
-        "e enter a position (board editor)  Esc close",
+        "e enter a position (board editor)  L lessons  Esc close",
         dim,
     )));
     lines.push(Line::from(Span::styled(
-        "Missing tables are made on first use (seconds; pawns up to ~20 s).",
+        "Missing tables are made on first use (seconds; five pieces: minutes).",
         dim,
     )));
     let h = (lines.len() as u16 + 2).min(area.height);
@@ -83,6 +84,71 @@ pub(crate) fn draw_trainer_menu(buf: &mut Buffer, app: &Shared, menu: &TrainerMe
     Paragraph::new(lines)
         .style(Style::default().bg(theme.background))
         .block(block("Endgame trainer", theme))
+        .render_ref(r, buf);
+}
+
+/// The lessons page of the trainer menu: each lesson with the positions
+/// passed, the chosen one's line.
+fn draw_lessons_menu(buf: &mut Buffer, app: &Shared, menu: &TrainerMenu, area: Rect) {
+    use crate::train::lessons::LESSONS;
+    let theme = app.theme();
+    let text = Style::default().fg(theme.text);
+    let dim = Style::default().fg(theme.dim);
+    let good = Style::default().fg(theme.accent);
+    let mut lines = vec![
+        Line::from(Span::styled(
+            "The endings every player must know, against perfect defence.",
+            text,
+        )),
+        Line::from(""),
+    ];
+    let chosen = menu.lesson.min(LESSONS.len() - 1);
+    for (i, l) in LESSONS.iter().enumerate() {
+        let passed = app.trainer.lessons.as_ref().map_or(0, |p| p.passed(l));
+        let done = passed == l.steps.len();
+        let row = format!(
+            "{} {} {:<34} {:<7} {}/{}",
+            if i == chosen { "▶" } else { " " },
+            if done { "✓" } else { " " },
+            l.title,
+            l.material,
+            passed,
+            l.steps.len()
+        );
+        let style = if i == chosen {
+            Style::default()
+                .fg(theme.background)
+                .bg(theme.accent)
+                .add_modifier(Modifier::BOLD)
+        } else if done {
+            good
+        } else {
+            text
+        };
+        lines.push(Line::from(Span::styled(row, style)));
+    }
+    lines.push(Line::from(""));
+    let l = &LESSONS[chosen];
+    lines.push(Line::from(Span::styled(l.line, text)));
+    if l.five_pieces() {
+        lines.push(Line::from(Span::styled(
+            "Five pieces: its tables take minutes to make the first time.",
+            dim,
+        )));
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::from(Span::styled(
+        "↑↓ lesson  Enter start  E endings  Esc close",
+        dim,
+    )));
+    let h = (lines.len() as u16 + 2).min(area.height);
+    let w = 62.min(area.width);
+    let r = centered(area, w, h);
+    Clear.render_ref(r, buf);
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .style(Style::default().bg(theme.background))
+        .block(block("Lessons", theme))
         .render_ref(r, buf);
 }
 

@@ -282,6 +282,26 @@ pub struct TrainerGame {
     pub feedback: Vec<Feedback>,
     /// Where the move-history copy of the game goes.
     pub history_path: Option<PathBuf>,
+    /// The lesson this game is a position of.
+    pub lesson: Option<LessonRun>,
+    /// The plan the last hint said, in words (until the next move).
+    pub plan: Option<String>,
+}
+
+/// A lesson's position being played.
+#[derive(Clone, Copy, Debug)]
+pub struct LessonRun {
+    pub lesson: &'static crate::train::lessons::Lesson,
+    /// Index of the position in the lesson.
+    pub step: usize,
+    /// Its goal reached.
+    pub passed: bool,
+}
+
+impl LessonRun {
+    pub fn position(&self) -> &'static crate::train::lessons::Step {
+        &self.lesson.steps[self.step.min(self.lesson.steps.len() - 1)]
+    }
 }
 
 impl TrainerGame {

@@ -114,10 +114,10 @@ pub fn validate(board: &shakmaty::Board, turn: Color) -> Result<Board, Vec<Strin
         }
     }
     let n = board.occupied().count();
-    if n > crate::tablebase::DEFAULT_MAX_PIECES {
+    if n > crate::tablebase::MAX_PIECES {
         problems.push(format!(
             "{n} pieces: the tables cover at most {} (kings included).",
-            crate::tablebase::DEFAULT_MAX_PIECES
+            crate::tablebase::MAX_PIECES
         ));
     }
     for sq in board.pawns() & (Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth))
@@ -229,10 +229,11 @@ mod tests {
                 ("a1", 'Q'),
                 ("b1", 'Q'),
                 ("c1", 'Q'),
+                ("d1", 'Q'),
             ],
             Color::White,
         ));
-        assert!(e.contains("5 pieces"), "{e}");
+        assert!(e.contains("6 pieces"), "{e}");
         let e = err(placed(&[("e1", 'K'), ("e8", 'k')], Color::White));
         assert!(e.contains("Only the kings"), "{e}");
     }

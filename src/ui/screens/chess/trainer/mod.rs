@@ -87,6 +87,11 @@ pub const ENDINGS: &[Ending] = &[
         title: "Rook against bishop",
         longest: 29,
     },
+    Ending {
+        name: "KRPvKR",
+        title: "Rook and pawn against rook",
+        longest: 74,
+    },
 ];
 
 impl Ending {
@@ -478,63 +483,135 @@ impl std::fmt::Debug for Tables {
 }
 
 /// Loads or generates what playing `materials` needs (tables of captures
-/// and promotions included), reporting `(text, share done)` as it goes.
+/// and promotions included), reporting `(text, share done)` as it goes:
+/// the share of all index entries to generate, and the time expected
+/// (from the measured rate before the first table, then from the pace so
+/// far).
 pub fn prepare_tables(
     dir: Option<std::path::PathBuf>,
     materials: &[Material],
     progress: &mut dyn FnMut(String, f64),
 ) -> Result<Tablebases, String> {
-    use crate::tablebase::Event;
+    use crate::tablebase::{Event, duration_words, expected_time};
     let mut tb = Tablebases::open(dir).map_err(|e| e.to_string())?;
-    // The share shown is that of the table being generated.
-    let mut current = 0u64;
-    let mut last_share: f64 = -1.0;
+    let mut pace = Pace::default();
     let result = tb.ensure_many(materials, &mut |e| match e {
         Event::Loaded { material, .. } => {
-            progress(format!("Loaded {material}"), last_share.max(0.0));
+            progress(format!("Loaded {material}"), pace.share());
         }
         Event::Invalid { material, error } => {
             progress(
                 format!("{material}: {error}; generating it again"),
-                last_share.max(0.0),
+                pace.share(),
             );
+        }
+        Event::Planned { tables } => {
+            pace.total = tables.iter().map(|t| t.1).sum();
+            pace.tables = tables.len();
+            pace.started = Some(std::time::Instant::now());
+            let names: Vec<String> = tables.iter().map(|t| t.0.to_string()).collect();
+            let what = if tables.len() == 1 {
+                format!("Generating {}", names[0])
+            } else {
+                format!("Generating {} tables ({})", tables.len(), names.join(", "))
+            };
+            progress(format!("{what}: {}", expected_time(pace.total, None)), 0.0);
         }
         Event::Generating {
             material,
             positions,
         } => {
-            current = *positions;
-            last_share = 0.0;
-            progress(format!("Generating {material}"), last_share.max(0.0));
+            pace.running.push((*material, *positions, 0));
+            pace.started_tables += 1;
+            pace.last = -1.0;
+            progress(pace.text(*material, 0), pace.share());
         }
         Event::Level {
             material,
             ply,
             resolved,
         } => {
-            let share = if current == 0 {
-                0.0
-            } else {
-                (*resolved as f64 / current as f64).min(1.0)
-            };
-            if (share - last_share).abs() > 0.01 {
-                last_share = share;
-                progress(format!("Generating {material}: depth {ply}"), share);
+            if let Some(r) = pace.running.iter_mut().find(|r| r.0 == *material) {
+                r.2 = (*resolved).min(r.1);
+            }
+            let share = pace.share();
+            if (share - pace.last).abs() > 0.005 {
+                pace.last = share;
+                let left = pace
+                    .left()
+                    .map(|s| format!(", {} left", duration_words(s)))
+                    .unwrap_or_default();
+                progress(format!("{}{left}", pace.text(*material, *ply)), share);
             }
         }
         Event::Generated {
             material, seconds, ..
         } => {
-            progress(format!("Generated {material} in {seconds:.1} s"), 1.0);
-            last_share = -1.0;
+            if let Some(i) = pace.running.iter().position(|r| r.0 == *material) {
+                pace.done += pace.running.remove(i).1;
+            }
+            progress(
+                format!("Generated {material} in {seconds:.1} s"),
+                pace.share(),
+            );
         }
     });
     result.map_err(|e| e.to_string())?;
     Ok(tb)
 }
 
+/// How far generation has come, for [`prepare_tables`].
+#[derive(Default)]
+struct Pace {
+    /// Index entries of every table to generate.
+    total: u64,
+    /// Entries of the tables finished.
+    done: u64,
+    /// Tables being generated: material, entries, positions decided.
+    running: Vec<(Material, u64, u64)>,
+    tables: usize,
+    started_tables: usize,
+    started: Option<std::time::Instant>,
+    last: f64,
+}
+
+impl Pace {
+    fn share(&self) -> f64 {
+        if self.total == 0 {
+            return 0.0;
+        }
+        let running: u64 = self.running.iter().map(|r| r.2).sum();
+        ((self.done + running) as f64 / self.total as f64).clamp(0.0, 1.0)
+    }
+
+    /// Seconds left at the pace so far (once there is a pace to go by).
+    fn left(&self) -> Option<f64> {
+        let share = self.share();
+        let elapsed = self.started?.elapsed().as_secs_f64();
+        (share > 0.02 && elapsed > 1.0).then(|| elapsed * (1.0 - share) / share)
+    }
+
+    fn text(&self, material: Material, ply: u32) -> String {
+        let of = if self.tables > 1 {
+            format!(
+                " (table {} of {})",
+                self.started_tables.min(self.tables),
+                self.tables
+            )
+        } else {
+            String::new()
+        };
+        if ply == 0 {
+            format!("Generating {material}{of}")
+        } else {
+            format!("Generating {material}{of}: depth {ply}")
+        }
+    }
+}
+
 pub use crate::ui::screens::editor::{Editor, validate};
 pub(crate) mod draw;
+mod lessons;
 mod screen;
 pub mod tables;
 

@@ -12,10 +12,12 @@ impl Task for TrainerGame {
         TaskView::Trainer(self)
     }
 
-    fn action(c: &mut Chess<'_, Self>, a: Action, _: Instant) -> bool {
+    fn action(c: &mut Chess<'_, Self>, a: Action, now: Instant) -> bool {
         // The trainer's game sits over the game in progress: q and Esc go
         // back to it (the trainer game is saved).
         match a {
+            // In a lesson: the next position, or this one again.
+            Action::NewGame => return c.lesson_next(now),
             Action::Quit => c.leave_trainer(),
             Action::Cancel if c.s.pick.selected.is_none() => c.leave_trainer(),
             _ => return false,
@@ -28,7 +30,9 @@ impl Task for TrainerGame {
     }
 
     fn after_move(c: &mut Chess<'_, Self>, before: &Board, m: Move) {
+        c.task.plan = None;
         c.trainer_after_move(before, m);
+        c.check_lesson();
     }
 
     fn hint(c: &mut Chess<'_, Self>, _: Instant) {
@@ -53,6 +57,7 @@ impl Task for TrainerGame {
     fn took_back(c: &mut Chess<'_, Self>) {
         let len = c.s.game.moves().len();
         c.task.feedback.retain(|f| f.ply < len);
+        c.task.plan = None;
     }
 }
 
@@ -65,6 +70,7 @@ impl ChessScreen<TrainerGame> {
         tables: &Tables,
         now: Instant,
     ) -> Option<Self> {
+        let lesson = super::lessons::lesson_run(&start);
         let (board, name, resumed) = trainer_position(ui, start, tables)?;
         let Some(probe) = tr::probe(tables, &board) else {
             ui.error("The tables do not cover this position.");
@@ -91,6 +97,8 @@ impl ChessScreen<TrainerGame> {
                 start: start_probe,
                 feedback: Vec::new(),
                 history_path: None,
+                lesson,
+                plan: None,
             },
         };
         s.at(ui).begin(board, resumed, probe, now);
@@ -134,6 +142,16 @@ fn trainer_position(
         TrainerStart::Position(b) => {
             let name = Material::of_board(b.board()).to_string();
             (b, name, None)
+        }
+        TrainerStart::Lesson { lesson, step } => {
+            let fen = lesson.steps[step.min(lesson.steps.len() - 1)].fen;
+            match Board::from_fen(fen) {
+                Ok(b) => (b, lesson.title.to_string(), None),
+                Err(e) => {
+                    ui.error(format!("{}: a bad position ({e})", lesson.title));
+                    return None;
+                }
+            }
         }
         TrainerStart::Resume(game, path) => {
             let name = game
@@ -194,11 +212,24 @@ impl Chess<'_, TrainerGame> {
             Wdl::Draw => "hold the draw".to_string(),
             Wdl::Loss => format!("resist as long as you can ({})", tr::describe(start_probe)),
         };
-        self.ui.info(format!(
-            "Endgame trainer, {name}: you play {you}; {goal}. The tables defend perfectly. {} = hint, {} = take back.",
-            self.ui.keys_hint(Action::Hint),
-            self.ui.keys_hint(Action::Takeback)
-        ));
+        let hint = self.ui.keys_hint(Action::Hint);
+        let back = self.ui.keys_hint(Action::Takeback);
+        match self.task.lesson {
+            Some(run) => {
+                let step = run.position();
+                self.ui.info(format!(
+                    "Lesson {name}, position {} of {}: {} Goal: {}. {hint} = hint and plan, {back} = take back, {} = start again.",
+                    run.step + 1,
+                    run.lesson.steps.len(),
+                    step.note,
+                    step.goal.words(),
+                    self.ui.keys_hint(Action::NewGame),
+                ));
+            }
+            None => self.ui.info(format!(
+                "Endgame trainer, {name}: you play {you}; {goal}. The tables defend perfectly. {hint} = hint, {back} = take back."
+            )),
+        }
         self.s.started_at = Some(now);
         self.save();
         self.next_turn(now);
@@ -225,6 +256,12 @@ impl Chess<'_, TrainerGame> {
             format!("trainer-{}", color_name(human).to_lowercase()),
         );
         g.set_header("KibitzTrainer", name);
+        if let Some(run) = self.task.lesson {
+            g.set_header(
+                "KibitzLesson",
+                format!("{} {}", run.lesson.id, run.step + 1),
+            );
+        }
     }
 
     /// The verdicts on every move of the trainee in the game so far (a
@@ -325,8 +362,13 @@ impl Chess<'_, TrainerGame> {
             wdl: value.wdl,
             dtm: value.dtm,
         });
+        self.task.plan = self.lesson_plan();
+        let plan = match &self.task.plan {
+            Some(p) => format!("{p}  "),
+            None => String::new(),
+        };
         self.ui.info(format!(
-            "Hint: {} ({after}){also}   line: {}",
+            "{plan}Hint: {} ({after}){also}   line: {}",
             board.san(mv),
             san_line(&board, &line, 8)
         ));
@@ -348,8 +390,9 @@ impl Chess<'_, TrainerGame> {
             Wdl::Loss => format!("best defence: {}", tr::describe(t.start)),
         };
         format!(
-            " {moves} move{} of yours, {best} of them best ({target}).",
-            if moves == 1 { "" } else { "s" }
+            " {moves} move{} of yours, {best} of them best ({target}).{}",
+            if moves == 1 { "" } else { "s" },
+            self.lesson_note()
         )
     }
 

@@ -11,22 +11,34 @@ use crate::ui::screens::editor::EditorScreen;
 impl Shared {
     pub fn open_trainer_menu(&mut self) {
         self.cover();
-        let (difficulty, side) = match &self.trainer.last_menu {
-            Some(m) => (m.difficulty, m.side),
-            None => (1, 0),
-        };
-        let selected = self.trainer.last_menu.as_ref().map_or(0, |m| m.selected);
-        self.overlay = Overlay::Trainer(TrainerMenu {
-            selected,
-            difficulty,
-            side,
+        let menu = self.trainer.last_menu.clone().unwrap_or(TrainerMenu {
+            selected: 0,
+            difficulty: 1,
+            side: 0,
+            lessons: false,
+            lesson: 0,
         });
+        if menu.lessons {
+            self.lesson_progress();
+        }
+        self.overlay = Overlay::Trainer(menu);
     }
 
     pub(crate) fn trainer_menu_key(&mut self, k: KeyEvent, now: Instant) {
         let Overlay::Trainer(menu) = &mut self.overlay else {
             return;
         };
+        if k.code == KeyCode::Char('L') || (menu.lessons && k.code == KeyCode::Char('E')) {
+            menu.lessons = !menu.lessons;
+            if menu.lessons {
+                self.lesson_progress();
+            }
+            return;
+        }
+        if menu.lessons {
+            self.lesson_menu_key(k, now);
+            return;
+        }
         let n = ENDINGS.len();
         match k.code {
             KeyCode::Up | KeyCode::Char('k') => menu.selected = (menu.selected + n - 1) % n,
@@ -74,6 +86,7 @@ impl Shared {
     pub fn begin_trainer(&mut self, start: TrainerStart, now: Instant) {
         let material = match &start {
             TrainerStart::Random { ending, .. } => ending.material(),
+            TrainerStart::Lesson { lesson, .. } => lesson.material(),
             TrainerStart::Position(b) => Material::of_board(b.board()),
             // The start's tables cover every later position of the game.
             TrainerStart::Resume(g, _) => Material::of_board(g.start().board()),

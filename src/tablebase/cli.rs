@@ -40,13 +40,38 @@ pub enum TbCmd {
         #[arg(long)]
         dir: Option<PathBuf>,
     },
-    /// Compare every position's win/draw/loss with Syzygy tables.
+    /// Check tables: against Syzygy's win/draw/loss (--syzygy DIR),
+    /// against themselves (--self: every position holds exactly its best
+    /// move's value), or against Stockfish's mate search on random short
+    /// mates (--stockfish PATH). Missing tables up to 4 pieces are made
+    /// first; 5-piece tables must have been generated.
     Verify {
         /// Directory of Syzygy .rtbw files.
         #[arg(long)]
-        syzygy: PathBuf,
-        /// Only these tables (default: every table up to 4 pieces that has
-        /// a Syzygy file; 5-piece tables when named).
+        syzygy: Option<PathBuf>,
+        /// The retrograde invariant: each position's value is its best
+        /// move's (mate and stalemate where there is no move).
+        #[arg(long = "self")]
+        self_check: bool,
+        /// With --self: check every N-th index entry (default: all up to
+        /// four pieces, every 101st for five).
+        #[arg(long)]
+        sample: Option<usize>,
+        /// A UCI engine (Stockfish) whose `go mate` must find each random
+        /// short mate in exactly the table's number of moves.
+        #[arg(long)]
+        stockfish: Option<PathBuf>,
+        /// With --stockfish: positions per table.
+        #[arg(long, default_value_t = 25)]
+        positions: usize,
+        /// With --stockfish: mates of at most this many moves.
+        #[arg(long, default_value_t = 6)]
+        max_mate: u32,
+        /// With --stockfish: the seed of the random positions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Only these tables (default: every table up to 4 pieces, with a
+        /// Syzygy file for --syzygy; 5-piece tables when named).
         names: Vec<String>,
         #[arg(long)]
         dir: Option<PathBuf>,
@@ -69,12 +94,36 @@ pub fn run(cmd: TbCmd) -> Result<()> {
             threads,
         } => generate(&names, max_pieces, dir, threads),
         TbCmd::Probe { fen, dir } => probe(&fen, dir),
-        TbCmd::Verify { syzygy, names, dir } => verify(syzygy, &names, dir),
+        TbCmd::Verify {
+            syzygy,
+            self_check,
+            sample,
+            stockfish,
+            positions,
+            max_mate,
+            seed,
+            names,
+            dir,
+        } => match (syzygy, self_check, stockfish) {
+            (Some(sz), false, None) => verify(sz, &names, dir),
+            (None, true, None) => super::verify_cli::verify_self(&names, sample, dir),
+            (None, false, Some(sf)) => super::verify_cli::verify_stockfish(
+                &sf,
+                &names,
+                super::verify_cli::MateCheck {
+                    positions,
+                    max_mate,
+                    seed,
+                },
+                dir,
+            ),
+            _ => bail!("say one of --syzygy DIR, --self or --stockfish PATH"),
+        },
         TbCmd::Stats { name, dir } => stats(&name, dir),
     }
 }
 
-fn parse_names(names: &[String]) -> Result<Vec<Material>> {
+pub(super) fn parse_names(names: &[String]) -> Result<Vec<Material>> {
     names
         .iter()
         .map(|n| {
@@ -92,13 +141,13 @@ fn parse_names(names: &[String]) -> Result<Vec<Material>> {
 
 use crate::util::thousands;
 
-fn open(dir: Option<PathBuf>) -> Result<Tablebases> {
+pub(super) fn open(dir: Option<PathBuf>) -> Result<Tablebases> {
     Ok(Tablebases::open(dir)?)
 }
 
 /// Progress on standard error: a line per table, and a live ply counter
 /// when standard error is a terminal.
-fn reporter() -> impl FnMut(&Event) {
+pub(super) fn reporter() -> impl FnMut(&Event) {
     let live = std::io::stderr().is_terminal();
     move |e: &Event| {
         let mut err = std::io::stderr().lock();

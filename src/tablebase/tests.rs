@@ -335,3 +335,41 @@ fn positions_with_too_many_moves_for_a_counter_are_right() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+#[test]
+fn the_self_check_passes_a_made_table_and_finds_one_wrong_value() {
+    let dir = temp_dir("self-check");
+    let mut tb = Tablebases::new(&dir);
+    let m: Material = "KRvKB".parse().unwrap();
+    tb.ensure(&m, &mut |_| {}).unwrap();
+    let rep = tb.verify_self(&m, 1).unwrap();
+    assert_eq!(rep.material, m);
+    assert!(rep.checked > 1_000_000, "{}", rep.checked);
+    assert_eq!(rep.mismatches, 0, "{:?}", rep.examples);
+    // One value made a ply longer is caught, and only it.
+    let t = tb.table(&m).unwrap();
+    let size = t.layout.size;
+    let wrong = (0..2 * size)
+        .find(|&i| {
+            let (stm, idx) = if i < size {
+                (Color::White, i)
+            } else {
+                (Color::Black, i - size)
+            };
+            let r = t.layout.decode(idx);
+            t.layout.is_canonical(idx, &r)
+                && generate::is_legal(&r, stm)
+                && t.values.get(i).is_some_and(table::is_win)
+        })
+        .unwrap();
+    let rep = tb.check_self(&m, 1, |i| {
+        let v = t.values.get(i)?;
+        Some(if i == wrong { v + 2 } else { v })
+    });
+    assert_eq!(rep.mismatches, 1, "{:?}", rep.examples);
+    assert!(rep.examples[0].fen.contains(" w ") || rep.examples[0].fen.contains(" b "));
+    // A table whose children are missing cannot be checked.
+    let lone = Tablebases::new(&dir);
+    assert!(lone.verify_self(&m, 1).is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}

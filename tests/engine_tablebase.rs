@@ -497,3 +497,49 @@ fn shared_loader_loads_once_in_the_background() {
     assert_eq!(r.result.score, Score::mate_in(19));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The engine with five-piece tables (read block by block from their
+/// files): from the Lucena position it mates in exactly the table's
+/// distance against the table's longest defence, reporting the right mate
+/// score at every move. Needs KRPvKR and its four five-piece sub-tables
+/// (minutes to make): `KIBITZ_TB_DIR=<dir> cargo test --release --test
+/// engine_tablebase -- --ignored five` (made there if missing, and kept).
+#[test]
+#[ignore = "needs KRPvKR and its sub-tables (minutes to generate)"]
+fn five_piece_tables_in_the_search_mate_from_the_lucena_position() {
+    let dir = std::env::var_os("KIBITZ_TB_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("target/lesson-tables"));
+    let mut tb = Tablebases::new(&dir);
+    let m: Material = "KRPvKR".parse().unwrap();
+    tb.ensure_many(&[m], &mut |_| {}).unwrap();
+    let tb = Arc::new(tb);
+    let mut engine = Engine::default();
+    engine.set_tablebases(Some(tb.clone()));
+    let start = board("3K4/3P1k2/8/8/8/8/2r5/4R3 w - - 0 1");
+    let probe = tb.probe(&start).unwrap();
+    assert_eq!((probe.wdl, probe.dtm), (Wdl::Win, 37));
+    let mut game = GamePosition::new(start.clone());
+    let mut plies = 0;
+    while !game.current().chess().legal_moves().is_empty() {
+        assert!(plies < probe.dtm, "no mate after {plies} plies");
+        let b = game.current().clone();
+        let left = tb.probe(&b).unwrap();
+        let m = if b.turn() == Color::White {
+            let r = search(&mut engine, &game, &Limits::depth(2));
+            assert_eq!(
+                r.result.score,
+                Score::mate_in(left.dtm as usize),
+                "{}",
+                b.fen()
+            );
+            r.best_move.unwrap()
+        } else {
+            tb.best_moves(&b).unwrap()[0].0
+        };
+        game.push(m);
+        plies += 1;
+    }
+    assert!(game.current().in_check(), "mate, not stalemate");
+    assert_eq!(plies, probe.dtm);
+}

@@ -14,7 +14,7 @@ pub enum TbCmd {
     /// named), smaller ones first, with every table they need. Valid files
     /// are kept; an interrupted run continues where it stopped. The 35
     /// tables of up to 4 pieces take seconds; a 5-piece table takes
-    /// minutes and up to 2 GB of memory (KRPvKR first needs KQRvKR,
+    /// one to two minutes and about 1 GB of memory (KRPvKR first needs KQRvKR,
     /// KRRvKR, KRBvKR and KRNvKR), and all 110 of them take hours.
     Generate {
         /// Material signatures of up to 5 pieces, e.g. KQvK KRvKP KRPvKR.
@@ -159,7 +159,7 @@ pub(super) fn reporter() -> impl FnMut(&Event) {
                 let entries: u64 = tables.iter().map(|t| t.1).sum();
                 let _ = writeln!(
                     err,
-                    "{} tables to generate ({} index entries), about {}",
+                    "{} tables to generate ({} index entries): {}",
                     tables.len(),
                     thousands(entries),
                     super::expected_time(entries, None)
@@ -186,8 +186,11 @@ pub(super) fn reporter() -> impl FnMut(&Event) {
                     thousands(*resolved)
                 );
             }
-            Event::Generated { .. } if live => {
-                let _ = write!(err, "\r\x1b[K");
+            Event::Generated {
+                material, seconds, ..
+            } => {
+                let clear = if live { "\r\x1b[K" } else { "" };
+                let _ = writeln!(err, "{clear}{material}: made in {seconds:.1} s");
             }
             _ => {}
         }

@@ -37,7 +37,6 @@ pub mod syzygy;
 mod table;
 mod values;
 pub mod verify;
-mod verify_cli;
 pub mod verify_self;
 
 pub use file::{FORMAT_VERSION, FileError, file_name};

@@ -1,9 +1,13 @@
 //! `kibitz tb ...`: generate, probe, verify and describe tables.
 
-use super::{DEFAULT_MAX_PIECES, Event, MAX_PIECES, Material, TableStats, Tablebases, verify};
+mod common;
+mod verify;
+
+use super::{DEFAULT_MAX_PIECES, Event, MAX_PIECES, Material, TableStats};
+use crate::util::thousands;
 use anyhow::{Context, Result, bail};
+use common::{open, parse_names, reporter};
 use shakmaty::Position;
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -105,12 +109,12 @@ pub fn run(cmd: TbCmd) -> Result<()> {
             names,
             dir,
         } => match (syzygy, self_check, stockfish) {
-            (Some(sz), false, None) => verify(sz, &names, dir),
-            (None, true, None) => super::verify_cli::verify_self(&names, sample, dir),
-            (None, false, Some(sf)) => super::verify_cli::verify_stockfish(
+            (Some(sz), false, None) => verify::syzygy(sz, &names, dir),
+            (None, true, None) => verify::verify_self(&names, sample, dir),
+            (None, false, Some(sf)) => verify::verify_stockfish(
                 &sf,
                 &names,
-                super::verify_cli::MateCheck {
+                verify::MateCheck {
                     positions,
                     max_mate,
                     seed,
@@ -120,80 +124,6 @@ pub fn run(cmd: TbCmd) -> Result<()> {
             _ => bail!("say one of --syzygy DIR, --self or --stockfish PATH"),
         },
         TbCmd::Stats { name, dir } => stats(&name, dir),
-    }
-}
-
-pub(super) fn parse_names(names: &[String]) -> Result<Vec<Material>> {
-    names
-        .iter()
-        .map(|n| {
-            let m: Material = n.parse()?;
-            if m.pieces() > MAX_PIECES {
-                bail!("{m}: tables cover at most {MAX_PIECES} pieces");
-            }
-            if m.pieces() < 3 {
-                bail!("{m}: bare kings need no table (always a draw)");
-            }
-            Ok(m.normalized().0)
-        })
-        .collect()
-}
-
-use crate::util::thousands;
-
-pub(super) fn open(dir: Option<PathBuf>) -> Result<Tablebases> {
-    Ok(Tablebases::open(dir)?)
-}
-
-/// Progress on standard error: a line per table, and a live ply counter
-/// when standard error is a terminal.
-pub(super) fn reporter() -> impl FnMut(&Event) {
-    let live = std::io::stderr().is_terminal();
-    move |e: &Event| {
-        let mut err = std::io::stderr().lock();
-        match e {
-            Event::Invalid { material, error } => {
-                let _ = writeln!(err, "{material}: {error}; regenerating");
-            }
-            Event::Planned { tables } if tables.len() > 1 => {
-                let entries: u64 = tables.iter().map(|t| t.1).sum();
-                let _ = writeln!(
-                    err,
-                    "{} tables to generate ({} index entries): {}",
-                    tables.len(),
-                    thousands(entries),
-                    super::expected_time(entries, None)
-                );
-            }
-            Event::Generating {
-                material,
-                positions,
-            } => {
-                let _ = writeln!(
-                    err,
-                    "{material}: generating ({} index entries)",
-                    thousands(*positions)
-                );
-            }
-            Event::Level {
-                material,
-                ply,
-                resolved,
-            } if live => {
-                let _ = write!(
-                    err,
-                    "\r\x1b[K  {material}: ply {ply}, {} positions decided",
-                    thousands(*resolved)
-                );
-            }
-            Event::Generated {
-                material, seconds, ..
-            } => {
-                let clear = if live { "\r\x1b[K" } else { "" };
-                let _ = writeln!(err, "{clear}{material}: made in {seconds:.1} s");
-            }
-            _ => {}
-        }
     }
 }
 
@@ -327,56 +257,6 @@ fn probe(fen: &str, dir: Option<PathBuf>) -> Result<()> {
     };
     let json = serde_json::to_string(&out)?;
     println!("{json}");
-    Ok(())
-}
-
-fn verify(syzygy: PathBuf, names: &[String], dir: Option<PathBuf>) -> Result<()> {
-    let list = if names.is_empty() {
-        Material::all(DEFAULT_MAX_PIECES)
-    } else {
-        parse_names(names)?
-    };
-    let list: Vec<Material> = list
-        .into_iter()
-        .filter(|m| verify::syzygy_has(&syzygy, m))
-        .collect();
-    if list.is_empty() {
-        bail!(
-            "no Syzygy WDL files (.rtbw) for these tables in {}",
-            syzygy.display()
-        );
-    }
-    let sz = verify::open_syzygy(&syzygy)
-        .with_context(|| format!("reading Syzygy tables in {}", syzygy.display()))?;
-    let mut tb = open(dir)?;
-    let mut report = reporter();
-    tb.ensure_many(&list, &mut report)?;
-    let (mut total, mut bad) = (0u64, 0u64);
-    for m in &list {
-        let rep = tb
-            .verify_syzygy(m, &sz)
-            .with_context(|| format!("{m} is not loaded"))?;
-        println!(
-            "{m}: {} positions checked, {} mismatches",
-            thousands(rep.checked),
-            thousands(rep.mismatches)
-        );
-        for ex in &rep.examples {
-            let theirs = ex.syzygy.map_or("error".to_string(), |w| w.to_string());
-            println!("  {}: ours {}, Syzygy {theirs}", ex.fen, ex.ours);
-        }
-        total += rep.checked;
-        bad += rep.mismatches;
-    }
-    println!(
-        "{} tables, {} positions checked, {} mismatches",
-        list.len(),
-        thousands(total),
-        thousands(bad)
-    );
-    if bad > 0 {
-        bail!("{bad} positions disagree with Syzygy");
-    }
     Ok(())
 }
 

@@ -1,11 +1,11 @@
-//! `kibitz tb verify --self` and `--stockfish`: the tables checked against
-//! themselves, and against an independent engine's mate search on random
-//! positions nobody chose.
+//! `kibitz tb verify`: the tables checked against Syzygy's win/draw/loss,
+//! against themselves (`--self`), and against an independent engine's
+//! mate search on random positions nobody chose (`--stockfish`).
 
-use super::cli::{open, parse_names, reporter};
-use super::generate::is_legal;
-use super::verify::chess_of;
-use super::{DEFAULT_MAX_PIECES, Material, Probe, Tablebases, Wdl};
+use super::common::{open, parse_names, reporter};
+use crate::tablebase::generate::is_legal;
+use crate::tablebase::verify::{self, chess_of};
+use crate::tablebase::{DEFAULT_MAX_PIECES, Material, Probe, Tablebases, Wdl};
 use crate::util::thousands;
 use anyhow::{Context, Result, bail};
 use std::io::{BufRead, BufReader, Write};
@@ -37,7 +37,7 @@ pub fn verify_self(names: &[String], sample: Option<usize>, dir: Option<PathBuf>
             "{m}: {} positions checked{}, {} mismatches ({:.1} s)",
             thousands(rep.checked),
             if every > 1 {
-                format!(" (every {every}th index entry)")
+                format!(" (one index entry in {every})")
             } else {
                 String::new()
             },
@@ -242,6 +242,56 @@ pub fn verify_stockfish(
     );
     if shorter > 0 {
         bail!("{shorter} positions have a faster mate than the table says");
+    }
+    Ok(())
+}
+
+pub fn syzygy(syzygy: PathBuf, names: &[String], dir: Option<PathBuf>) -> Result<()> {
+    let list = if names.is_empty() {
+        Material::all(DEFAULT_MAX_PIECES)
+    } else {
+        parse_names(names)?
+    };
+    let list: Vec<Material> = list
+        .into_iter()
+        .filter(|m| verify::syzygy_has(&syzygy, m))
+        .collect();
+    if list.is_empty() {
+        bail!(
+            "no Syzygy WDL files (.rtbw) for these tables in {}",
+            syzygy.display()
+        );
+    }
+    let sz = verify::open_syzygy(&syzygy)
+        .with_context(|| format!("reading Syzygy tables in {}", syzygy.display()))?;
+    let mut tb = open(dir)?;
+    let mut report = reporter();
+    tb.ensure_many(&list, &mut report)?;
+    let (mut total, mut bad) = (0u64, 0u64);
+    for m in &list {
+        let rep = tb
+            .verify_syzygy(m, &sz)
+            .with_context(|| format!("{m} is not loaded"))?;
+        println!(
+            "{m}: {} positions checked, {} mismatches",
+            thousands(rep.checked),
+            thousands(rep.mismatches)
+        );
+        for ex in &rep.examples {
+            let theirs = ex.syzygy.map_or("error".to_string(), |w| w.to_string());
+            println!("  {}: ours {}, Syzygy {theirs}", ex.fen, ex.ours);
+        }
+        total += rep.checked;
+        bad += rep.mismatches;
+    }
+    println!(
+        "{} tables, {} positions checked, {} mismatches",
+        list.len(),
+        thousands(total),
+        thousands(bad)
+    );
+    if bad > 0 {
+        bail!("{bad} positions disagree with Syzygy");
     }
     Ok(())
 }

@@ -131,6 +131,7 @@ pub static LESSONS: &[Lesson] = &[
             P::FrontOfPawn,
             P::Promote,
             P::OnlyMove,
+            P::Pitfalls,
         ],
     },
     Lesson {
@@ -168,6 +169,7 @@ pub static LESSONS: &[Lesson] = &[
             P::QueenCheck,
             P::Capture,
             P::OnlyMove,
+            P::Pitfalls,
         ],
     },
     Lesson {
@@ -199,7 +201,7 @@ pub static LESSONS: &[Lesson] = &[
                 note: "The king sits near the wrong corner: the W manoeuvre brings it over.",
             },
         ],
-        plans: &[P::KnightRoute, P::RightCorner, P::OnlyMove],
+        plans: &[P::KnightRoute, P::RightCorner, P::OnlyMove, P::Pitfalls],
     },
     Lesson {
         id: "kqkr",
@@ -236,6 +238,7 @@ pub static LESSONS: &[Lesson] = &[
             P::Squares,
             P::BringKing,
             P::OnlyMove,
+            P::Pitfalls,
         ],
     },
     Lesson {
@@ -266,7 +269,7 @@ pub static LESSONS: &[Lesson] = &[
                 note: "The king is cut off: only the bishop's moves keep the draw.",
             },
         ],
-        plans: &[P::SafeCorner, P::OnlyMove],
+        plans: &[P::SafeCorner, P::OnlyMove, P::Pitfalls],
     },
     Lesson {
         id: "krkn",
@@ -296,7 +299,7 @@ pub static LESSONS: &[Lesson] = &[
                 note: "On the edge: few moves hold.",
             },
         ],
-        plans: &[P::KnightNear, P::OnlyMove],
+        plans: &[P::KnightNear, P::OnlyMove, P::Pitfalls],
     },
     Lesson {
         id: "lucena",
@@ -333,6 +336,7 @@ pub static LESSONS: &[Lesson] = &[
             P::KingOut,
             P::Promote,
             P::OnlyMove,
+            P::Pitfalls,
         ],
     },
     Lesson {
@@ -364,6 +368,12 @@ pub static LESSONS: &[Lesson] = &[
                 note: "Set up the defence yourself.",
             },
         ],
-        plans: &[P::ThirdRank, P::FromBehind, P::FrontOfPawn, P::OnlyMove],
+        plans: &[
+            P::ThirdRank,
+            P::FromBehind,
+            P::FrontOfPawn,
+            P::OnlyMove,
+            P::Pitfalls,
+        ],
     },
 ];

@@ -25,6 +25,8 @@ pub enum Plan {
     // Any ending.
     /// One to three moves keep the result.
     OnlyMove,
+    /// Most moves keep the result: the few that throw it away.
+    Pitfalls,
     /// The best move captures.
     Capture,
     /// The best move checks and attacks another piece.
@@ -93,6 +95,7 @@ impl Plan {
     fn words(self, s: &Situation<'_>) -> Option<String> {
         match self {
             Plan::OnlyMove => only_move(s),
+            Plan::Pitfalls => pitfalls(s),
             Plan::Capture => capture(s),
             Plan::Fork => fork(s),
             Plan::Zugzwang => zugzwang(s),
@@ -118,6 +121,21 @@ impl Plan {
             Plan::FromBehind => from_behind(s),
         }
     }
+}
+
+fn pitfalls(s: &Situation<'_>) -> Option<String> {
+    let throw: Vec<String> = s.throwing().map(|m| s.san(m)).collect();
+    let keep = s.moves.len() - throw.len();
+    if throw.is_empty() || throw.len() > 3 || keep < 4 {
+        return None;
+    }
+    let list = or_list(&throw).replacen(" or ", " and ", 1);
+    Some(format!(
+        "Most moves keep the {} here ({keep} of {}); avoid {list}, which throw{} it away.",
+        s.result(),
+        s.moves.len(),
+        if throw.len() == 1 { "s" } else { "" }
+    ))
 }
 
 fn only_move(s: &Situation<'_>) -> Option<String> {

@@ -74,7 +74,7 @@ pub(crate) fn draw_trainer_menu(buf: &mut Buffer, app: &Shared, menu: &TrainerMe
         dim,
     )));
     lines.push(Line::from(Span::styled(
-        "Missing tables are made on first use (seconds; five pieces: minutes).",
+        "Missing tables are made on first use (5 pieces: minutes).",
         dim,
     )));
     let h = (lines.len() as u16 + 2).min(area.height);

@@ -89,7 +89,7 @@ pub const ENDINGS: &[Ending] = &[
     },
     Ending {
         name: "KRPvKR",
-        title: "Rook and pawn against rook",
+        title: "Rook, pawn against rook",
         longest: 74,
     },
 ];

@@ -516,6 +516,11 @@ fn trainer_screens_render_at_every_size() {
         "{menu}"
     );
     assert!(menu.contains("[medium]"));
+    // Every ending and every line of the menu fit 80x24.
+    let small = render(&a, 80, 24);
+    for words in ["KRPvKR", "L lessons", "(5 pieces: minutes)"] {
+        assert!(small.contains(words), "{words}: {small}");
+    }
     key(&mut a, KeyCode::Down, t);
     key(&mut a, KeyCode::Enter, t);
     play_hint(&mut a, t);

@@ -39,19 +39,7 @@ fn self_consistent_where(
                 continue;
             }
             let stored = t.at(stm, idx).expect("a readable table");
-            let moves = pos.legal_moves();
-            let expect = if moves.is_empty() {
-                if pos.is_check() { 2 } else { UNKNOWN }
-            } else {
-                let mut best = None;
-                for mv in moves {
-                    let mut c = pos.clone();
-                    c.play_unchecked(mv);
-                    let v = via_move(tb.probe_code(&c).expect("child table"));
-                    best = Some(best.map_or(v, |b| table::better(b, v)));
-                }
-                best.unwrap_or(UNKNOWN)
-            };
+            let expect = tb.search_code(&pos);
             assert_eq!(
                 stored,
                 expect,

@@ -4,7 +4,7 @@
 //! blessed loss as a loss (a pure DTM table ignores the rule).
 
 use super::generate::is_legal;
-use super::index::Raw;
+use super::index::{Layout, Raw};
 use super::material::{code_color, code_role};
 use super::table::{is_loss, is_win};
 use super::{Material, Tablebases};
@@ -87,79 +87,89 @@ fn wdl_of(code: u8) -> i32 {
     }
 }
 
+/// Calls `visit(tally, i, pos)` for every `sample`-th index entry `i` of
+/// `layout` (both sides to move, White first) that is a canonical legal
+/// position, on `threads` threads; each thread keeps its own `tally`.
+pub(crate) fn for_each_position<T: Default + Send>(
+    layout: &Layout,
+    threads: usize,
+    sample: usize,
+    visit: impl Fn(&mut T, usize, &Chess) + Sync,
+) -> Vec<T> {
+    let size = layout.size;
+    let total = 2 * size;
+    let sample = sample.max(1);
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut tally = T::default();
+        const CHUNK: usize = 1 << 14;
+        loop {
+            let start = next.fetch_add(CHUNK, Relaxed);
+            if start >= total {
+                break;
+            }
+            // The sampled entries of this chunk: multiples of `sample`.
+            let first = start.div_ceil(sample) * sample;
+            for i in (first..(start + CHUNK).min(total)).step_by(sample) {
+                let (stm, idx) = if i < size {
+                    (Color::White, i)
+                } else {
+                    (Color::Black, i - size)
+                };
+                let r = layout.decode(idx);
+                if !layout.is_canonical(idx, &r) || !is_legal(&r, stm) {
+                    continue;
+                }
+                if let Some(pos) = chess_of(&r, stm) {
+                    visit(&mut tally, i, &pos);
+                }
+            }
+        }
+        tally
+    };
+    std::thread::scope(|s| {
+        let hs: Vec<_> = (0..threads.max(1)).map(|_| s.spawn(work)).collect();
+        hs.into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
 impl Tablebases {
     /// Compares every position of the loaded table of `m` with Syzygy's
     /// WDL. `None` if the table is not loaded.
     pub fn verify_syzygy(&self, m: &Material, syzygy: &Syzygy<Chess>) -> Option<VerifyReport> {
         let table = self.table(m)?;
-        let layout = &table.layout;
-        let size = layout.size;
-        let total = 2 * size;
-        let next = AtomicUsize::new(0);
         let examples = Mutex::new(Vec::new());
-        let work = || {
-            let (mut checked, mut bad, mut errors) = (0u64, 0u64, 0u64);
-            const CHUNK: usize = 1 << 12;
-            loop {
-                let start = next.fetch_add(CHUNK, Relaxed);
-                if start >= total {
-                    break;
+        // (checked, mismatches, errors) per thread.
+        let visit = |t: &mut (u64, u64, u64), i: usize, pos: &Chess| {
+            t.0 += 1;
+            let Some(code) = table.values.get(i) else {
+                // A block of the file that cannot be read.
+                t.1 += 1;
+                t.2 += 1;
+                return;
+            };
+            let ours = wdl_of(code);
+            let theirs = syzygy.probe_wdl_after_zeroing(pos).ok().map(|w| w.signum());
+            if theirs != Some(ours) {
+                t.1 += 1;
+                if theirs.is_none() {
+                    t.2 += 1;
                 }
-                for i in start..(start + CHUNK).min(total) {
-                    let (stm, idx) = if i < size {
-                        (Color::White, i)
-                    } else {
-                        (Color::Black, i - size)
-                    };
-                    let r = layout.decode(idx);
-                    if !layout.is_canonical(idx, &r) || !is_legal(&r, stm) {
-                        continue;
-                    }
-                    let Some(pos) = chess_of(&r, stm) else {
-                        continue;
-                    };
-                    checked += 1;
-                    let Some(code) = table.values.get(i) else {
-                        // A block of the file that cannot be read.
-                        bad += 1;
-                        errors += 1;
-                        continue;
-                    };
-                    let ours = wdl_of(code);
-                    let theirs = syzygy
-                        .probe_wdl_after_zeroing(&pos)
-                        .ok()
-                        .map(|w| w.signum());
-                    if theirs != Some(ours) {
-                        bad += 1;
-                        if theirs.is_none() {
-                            errors += 1;
-                        }
-                        if let Ok(mut ex) = examples.lock()
-                            && ex.len() < 5
-                        {
-                            ex.push(Mismatch {
-                                fen: shakmaty::fen::Fen::from_position(
-                                    &pos,
-                                    shakmaty::EnPassantMode::Legal,
-                                )
-                                .to_string(),
-                                ours,
-                                syzygy: theirs,
-                            });
-                        }
-                    }
+                if let Ok(mut ex) = examples.lock()
+                    && ex.len() < 5
+                {
+                    ex.push(Mismatch {
+                        fen: shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+                            .to_string(),
+                        ours,
+                        syzygy: theirs,
+                    });
                 }
             }
-            (checked, bad, errors)
         };
-        let threads = self.threads.max(1);
-        let results: Vec<(u64, u64, u64)> = std::thread::scope(|s| {
-            let hs: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
-            hs.into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        });
+        let results = for_each_position(&table.layout, self.threads, 1, visit);
         let mut rep = VerifyReport {
             material: table.material(),
             checked: 0,

@@ -151,7 +151,7 @@ pub(super) fn side_name(side: &CastlingSide) -> &'static str {
 }
 
 /// "a", "a or b", "a, b or c".
-pub(super) fn or_list(items: &[String]) -> String {
+pub fn or_list(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),

@@ -13,7 +13,7 @@ mod explain;
 mod numbered;
 
 pub use drops::{drop_text, parse_variant_move};
-pub use errors::{CastlingBlock, MoveInputError, color_name, role_name};
+pub use errors::{CastlingBlock, MoveInputError, color_name, or_list, role_name};
 use explain::*;
 pub use numbered::{numbered_line, numbered_san};
 

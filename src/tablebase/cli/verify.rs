@@ -53,16 +53,12 @@ pub fn verify_self(names: &[String], sample: Option<usize>, dir: Option<PathBuf>
         total += rep.checked;
         bad += rep.mismatches;
     }
-    println!(
-        "{} tables, {} positions checked, {} mismatches",
+    totals(
         list.len(),
-        thousands(total),
-        thousands(bad)
-    );
-    if bad > 0 {
-        bail!("{bad} positions do not hold their best move's value");
-    }
-    Ok(())
+        total,
+        bad,
+        "do not hold their best move's value",
+    )
 }
 
 /// How the Stockfish check picks its positions.
@@ -284,14 +280,19 @@ pub fn syzygy(syzygy: PathBuf, names: &[String], dir: Option<PathBuf>) -> Result
         total += rep.checked;
         bad += rep.mismatches;
     }
+    totals(list.len(), total, bad, "disagree with Syzygy")
+}
+
+/// The last line of a check over several tables; an error when any
+/// position failed (`why` says how).
+fn totals(tables: usize, checked: u64, bad: u64, why: &str) -> Result<()> {
     println!(
-        "{} tables, {} positions checked, {} mismatches",
-        list.len(),
-        thousands(total),
+        "{tables} tables, {} positions checked, {} mismatches",
+        thousands(checked),
         thousands(bad)
     );
     if bad > 0 {
-        bail!("{bad} positions disagree with Syzygy");
+        bail!("{bad} positions {why}");
     }
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! A position seen through the table, and the words the plans share.
 
+pub(super) use crate::game::notation::{color_name, or_list, role_name};
 use crate::tablebase::{Probe, Tablebases, Wdl};
 use shakmaty::san::SanPlus;
 use shakmaty::{Bitboard, Color, Move, Position, Role, Square};
@@ -138,33 +139,6 @@ pub(super) fn ordinal(n: u32) -> &'static str {
     .get(n.saturating_sub(1) as usize)
     .copied()
     .unwrap_or("last")
-}
-
-pub(super) fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
-    }
-}
-
-pub(super) fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
-
-/// "a", "a or b", "a, b or c".
-pub(super) fn or_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
-    }
 }
 
 pub(super) const CORNERS: [Square; 4] = [Square::A1, Square::H1, Square::A8, Square::H8];

@@ -96,6 +96,49 @@ fn random_position(rng: &mut Rng, pieces: &[Role]) -> Option<Chess> {
     Chess::from_setup(setup, CastlingMode::Standard).ok()
 }
 
+/// Plays the engine (White, depth 2, with `tb`) against the tables'
+/// longest defence from the won `start` until mate: every engine move
+/// must come from the tables with the right mate score, and no game may
+/// outlast the tables' distance or end in stalemate. Returns the plies.
+fn mate_against_tables(engine: &mut Engine, tb: &Tablebases, start: &Board) -> i32 {
+    let probe = tb.probe(start).unwrap();
+    let mut game = GamePosition::new(start.clone());
+    let mut plies = 0;
+    loop {
+        let b = game.current().clone();
+        if b.chess().legal_moves().is_empty() {
+            assert!(
+                b.in_check(),
+                "{}: stalemate after {plies} plies",
+                start.fen()
+            );
+            return plies;
+        }
+        assert!(
+            plies < probe.dtm,
+            "{}: no mate after {plies} plies (table: {})",
+            start.fen(),
+            probe.dtm
+        );
+        let left = tb.probe(&b).unwrap();
+        let m = if b.turn() == Color::White {
+            let r = search(engine, &game, &Limits::depth(2));
+            assert_eq!(
+                r.result.score,
+                Score::mate_in(left.dtm as usize),
+                "{}: score after {plies} plies",
+                start.fen()
+            );
+            assert_eq!(r.source, MoveSource::Tablebase);
+            r.best_move.unwrap()
+        } else {
+            tb.best_moves(&b).unwrap()[0].0
+        };
+        game.push(m);
+        plies += 1;
+    }
+}
+
 /// Plays the engine (White, `go depth 2`) against a defender that always
 /// plays the tables' longest resistance, from `count` random won
 /// positions of the material; every game must end in mate after exactly
@@ -118,41 +161,7 @@ fn mates_in_exactly_the_table_distance(roles: &[Role], count: usize, seed: u64) 
         }
         done += 1;
         engine.new_game();
-        let mut game = GamePosition::new(start.clone());
-        let mut plies = 0;
-        loop {
-            let b = game.current().clone();
-            if b.chess().legal_moves().is_empty() {
-                assert!(
-                    b.in_check(),
-                    "{}: stalemate after {plies} plies",
-                    start.fen()
-                );
-                break;
-            }
-            assert!(
-                plies < probe.dtm,
-                "{}: no mate after {plies} plies (table: {})",
-                start.fen(),
-                probe.dtm
-            );
-            let left = tb.probe(&b).unwrap();
-            let m = if b.turn() == Color::White {
-                let r = search(&mut engine, &game, &Limits::depth(2));
-                assert_eq!(
-                    r.result.score,
-                    Score::mate_in(left.dtm as usize),
-                    "{}: score after {plies} plies",
-                    start.fen()
-                );
-                assert_eq!(r.source, MoveSource::Tablebase);
-                r.best_move.unwrap()
-            } else {
-                tb.best_moves(&b).unwrap()[0].0
-            };
-            game.push(m);
-            plies += 1;
-        }
+        let plies = mate_against_tables(&mut engine, &tb, &start);
         assert_eq!(plies, probe.dtm, "{}", start.fen());
         total_plies += plies;
     }
@@ -519,27 +528,6 @@ fn five_piece_tables_in_the_search_mate_from_the_lucena_position() {
     let start = board("3K4/3P1k2/8/8/8/8/2r5/4R3 w - - 0 1");
     let probe = tb.probe(&start).unwrap();
     assert_eq!((probe.wdl, probe.dtm), (Wdl::Win, 37));
-    let mut game = GamePosition::new(start.clone());
-    let mut plies = 0;
-    while !game.current().chess().legal_moves().is_empty() {
-        assert!(plies < probe.dtm, "no mate after {plies} plies");
-        let b = game.current().clone();
-        let left = tb.probe(&b).unwrap();
-        let m = if b.turn() == Color::White {
-            let r = search(&mut engine, &game, &Limits::depth(2));
-            assert_eq!(
-                r.result.score,
-                Score::mate_in(left.dtm as usize),
-                "{}",
-                b.fen()
-            );
-            r.best_move.unwrap()
-        } else {
-            tb.best_moves(&b).unwrap()[0].0
-        };
-        game.push(m);
-        plies += 1;
-    }
-    assert!(game.current().in_check(), "mate, not stalemate");
+    let plies = mate_against_tables(&mut engine, &tb, &start);
     assert_eq!(plies, probe.dtm);
 }

@@ -77,13 +77,19 @@ pub(crate) fn draw_trainer_menu(buf: &mut Buffer, app: &Shared, menu: &TrainerMe
         "Missing tables are made on first use (5 pieces: minutes).",
         dim,
     )));
+    draw_trainer_box(buf, app, "Endgame trainer", lines, area);
+}
+
+/// A page of the trainer menu: `lines` in a box 62 wide, centred.
+fn draw_trainer_box(buf: &mut Buffer, app: &Shared, title: &str, lines: Vec<Line<'_>>, area: Rect) {
+    let theme = app.theme();
     let h = (lines.len() as u16 + 2).min(area.height);
-    let w = 62.min(area.width);
-    let r = centered(area, w, h);
+    let r = centered(area, 62.min(area.width), h);
     Clear.render_ref(r, buf);
     Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
         .style(Style::default().bg(theme.background))
-        .block(block("Endgame trainer", theme))
+        .block(block(title, theme))
         .render_ref(r, buf);
 }
 
@@ -141,15 +147,7 @@ fn draw_lessons_menu(buf: &mut Buffer, app: &Shared, menu: &TrainerMenu, area: R
         "↑↓ lesson  Enter start  E endings  Esc close",
         dim,
     )));
-    let h = (lines.len() as u16 + 2).min(area.height);
-    let w = 62.min(area.width);
-    let r = centered(area, w, h);
-    Clear.render_ref(r, buf);
-    Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .style(Style::default().bg(theme.background))
-        .block(block("Lessons", theme))
-        .render_ref(r, buf);
+    draw_trainer_box(buf, app, "Lessons", lines, area);
 }
 
 pub(crate) fn draw_preparing(buf: &mut Buffer, app: &Shared, p: &Preparing, area: Rect) {

@@ -160,14 +160,15 @@ impl TrainOptions {
             return Ok(None);
         };
         if let Some(lesson) = crate::train::lessons::Lesson::find(what) {
-            let step = match crate::paths::data_dir() {
-                Some(d) => crate::train::lessons::progress::Progress::load_or_set_aside(
-                    &crate::train::lessons::progress::path(&d),
-                )
-                .0
-                .next_step(lesson),
-                None => 0,
-            };
+            // A damaged progress file is set aside, and said, in the app.
+            let step = crate::paths::data_dir()
+                .and_then(|d| {
+                    crate::train::lessons::progress::Progress::load(
+                        &crate::train::lessons::progress::path(&d),
+                    )
+                    .ok()
+                })
+                .map_or(0, |p| p.next_step(lesson));
             return Ok(Some(app::TrainerStart::Lesson { lesson, step }));
         }
         if let Some(ending) = Ending::find(what) {

@@ -102,6 +102,10 @@ impl ChessScreen<TrainerGame> {
             },
         };
         s.at(ui).begin(board, resumed, probe, now);
+        if s.task.lesson.is_some() {
+            // The progress a pass is added to (a damaged file is said now).
+            ui.lesson_progress();
+        }
         Some(s)
     }
 }

@@ -47,6 +47,21 @@ impl Cells {
         }
     }
 
+    /// [`Cells::update`] for a caller alone with these cells now (one
+    /// thread): a plain load and store, no compare-and-swap.
+    #[inline(always)]
+    pub(crate) fn update_alone(&self, i: usize, f: impl Fn(u8) -> Option<u8>) -> Option<u8> {
+        let shift = (i & 7) * 8;
+        let word = &self.words[i >> 3];
+        let old = word.load(Relaxed);
+        let new = f((old >> shift) as u8)?;
+        word.store(
+            (old & !(0xFF << shift)) | (u64::from(new) << shift),
+            Relaxed,
+        );
+        Some(new)
+    }
+
     #[inline(always)]
     pub(crate) fn set(&self, i: usize, v: u8) {
         self.update(i, |_| Some(v));
@@ -105,6 +120,13 @@ impl Done {
     #[inline(always)]
     pub(crate) fn set(&self, i: usize) {
         self.words[i >> 6].fetch_or(1 << (i & 63), Relaxed);
+    }
+
+    /// [`Done::set`] for a caller alone with these bits now.
+    #[inline(always)]
+    pub(crate) fn set_alone(&self, i: usize) {
+        let w = &self.words[i >> 6];
+        w.store(w.load(Relaxed) | 1 << (i & 63), Relaxed);
     }
 
     /// Stores the bits of positions `64w..64w + 64` (no one else writes

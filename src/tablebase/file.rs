@@ -35,7 +35,10 @@ use super::values::{BLOCK_VALUES, BlockRef, Blocks, Values, read_exact_at};
 use std::path::{Path, PathBuf};
 
 pub(crate) const MAGIC: &[u8; 8] = b"KIBITZTB";
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
+/// Version 2 indexed tables with pawns by the White king; its tables
+/// without pawns are the same as version 3's and still read.
+const PAWNLESS_SINCE: u32 = 2;
 /// zstd's level for the blocks of large tables (slower to write, 10%
 /// smaller than [`SMALL_LEVEL`]) and of the tables kept in memory (every
 /// table of up to four pieces: 30 MB together either way, and they are
@@ -76,9 +79,18 @@ pub fn file_name(m: &Material) -> String {
     format!("{m}.kbtb")
 }
 
-/// Block `k` of `values` as stored: unused entries filled with the value
+/// zstd's level for a table of `len` values (both halves).
+pub(crate) fn level_for(len: usize) -> i32 {
+    if len <= MEMORY_VALUES {
+        SMALL_LEVEL
+    } else {
+        LEVEL
+    }
+}
+
+/// A block of values as stored: unused entries filled with the value
 /// before them in the block, then compressed.
-fn compress_block(values: &[u8], level: i32) -> Vec<u8> {
+pub(crate) fn compress_block(values: &[u8], level: i32) -> Vec<u8> {
     let mut prev = 0u8;
     let filled: Vec<u8> = values
         .iter()
@@ -111,11 +123,7 @@ pub(crate) fn write(table: &Table, path: &Path, threads: usize) -> Result<u64, W
     use std::io::{Seek, SeekFrom, Write};
     let len = table.values.len();
     let blocks = len.div_ceil(BLOCK_VALUES);
-    let level = if len <= MEMORY_VALUES {
-        SMALL_LEVEL
-    } else {
-        LEVEL
-    };
+    let level = level_for(len);
     let name = table.layout.material.to_string();
     let head_len = 8 + 4 + 1 + 1 + name.len() + 8 + 80 + 4 + 4 + 12 * blocks + 8;
     let mut index: Vec<(u32, u64)> = Vec::with_capacity(blocks);
@@ -188,6 +196,10 @@ fn compress_batch(
     level: i32,
     threads: usize,
 ) -> Result<Vec<Vec<u8>>, String> {
+    if let super::values::Values::Packed(p) = &table.values {
+        // Compressed as they are stored already.
+        return Ok(p.blocks[range].to_vec());
+    }
     let len = table.values.len();
     let next = std::sync::atomic::AtomicUsize::new(range.start);
     let parts = std::thread::scope(|s| {
@@ -280,7 +292,7 @@ pub(crate) fn open(path: &Path, material: &Material, keep: Keep) -> Result<Table
     // The header: fixed fields, then the index (its length is in them).
     let mut head = vec![0; file_len.min(256) as usize];
     read_exact_at(&file, &mut head, 0).map_err(io)?;
-    let blocks = fixed_fields(&head, path)?.1;
+    let blocks = fixed_fields(&head, path, material.has_pawns())?.1;
     let head_len = header_len(&head, blocks, path)?;
     if head_len as u64 > file_len {
         return Err(corrupt(path, "the header is cut short"));
@@ -315,7 +327,7 @@ pub(crate) fn open(path: &Path, material: &Material, keep: Keep) -> Result<Table
 
 /// Decodes a whole file held in memory (tests, corrupt-file checks).
 pub(crate) fn decode(data: &[u8], path: &Path, material: &Material) -> Result<Table, FileError> {
-    let blocks = fixed_fields(data, path)?.1;
+    let blocks = fixed_fields(data, path, material.has_pawns())?.1;
     let head_len = header_len(data, blocks, path)?;
     let head = data
         .get(..head_len)
@@ -339,7 +351,7 @@ fn corrupt(path: &Path, reason: &str) -> FileError {
 
 /// Checks the magic and version; returns the name's length and the number
 /// of blocks.
-fn fixed_fields(data: &[u8], path: &Path) -> Result<(usize, u32), FileError> {
+fn fixed_fields(data: &[u8], path: &Path, pawns: bool) -> Result<(usize, u32), FileError> {
     let mut r = Reader { data, pos: 0 };
     if r.take(8) != Some(&MAGIC[..]) {
         return Err(FileError::NotATable {
@@ -348,7 +360,7 @@ fn fixed_fields(data: &[u8], path: &Path) -> Result<(usize, u32), FileError> {
     }
     let short = || corrupt(path, "the header is cut short");
     let version = r.u32().ok_or_else(short)?;
-    if version != FORMAT_VERSION {
+    if version != FORMAT_VERSION && (pawns || version != PAWNLESS_SINCE) {
         return Err(FileError::Version {
             path: path.to_path_buf(),
             found: version,
@@ -363,7 +375,7 @@ fn fixed_fields(data: &[u8], path: &Path) -> Result<(usize, u32), FileError> {
 
 /// The header's length with `blocks` blocks: fixed fields, index, checksum.
 fn header_len(data: &[u8], blocks: u32, path: &Path) -> Result<usize, FileError> {
-    let name_len = fixed_fields(data, path)?.0;
+    let name_len = fixed_fields(data, path, false)?.0;
     Ok(8 + 4 + 1 + 1 + name_len + 8 + 80 + 4 + 4 + 12 * blocks as usize + 8)
 }
 

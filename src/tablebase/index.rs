@@ -16,6 +16,9 @@
 //! overlap) are never used.
 
 use super::material::{Material, NONE, code_is_pawn};
+use super::slices::Slices;
+use super::values::BLOCK_VALUES;
+use std::sync::Arc;
 
 /// `t` bit 0: mirror files; bit 1: mirror ranks; bit 2: then transpose.
 pub(crate) const TRANSPOSE: u8 = 4;
@@ -189,15 +192,21 @@ pub(crate) struct Layout {
     pub slots: [u8; SLOTS],
     pub n: u8,
     pub pawns: bool,
-    /// Squares per slot: 64, or 48 for a pawn (1 past `n`).
+    /// Squares per slot's digit: 64, or 1 for a pawn (its square is the
+    /// slice's) and past `n`.
     mult: [usize; SLOTS],
     /// Positions per side to move.
     pub size: usize,
     /// Index steps per square of the black king and of each slot.
     pub stride_bk: usize,
     pub stride: [usize; SLOTS],
-    /// Two (or more) pieces of the same kind (sorted by square)?
+    /// Two (or more) pieces of the same kind, not pawns (sorted by
+    /// square)?
     pub identical: bool,
+    /// With pawns: the pawn configurations, one slice of the index each
+    /// (see [`Slices`]), and the positions per slice.
+    pub slices: Option<Arc<Slices>>,
+    pub slice_size: usize,
 }
 
 impl Layout {
@@ -209,21 +218,35 @@ impl Layout {
         let mut mult = [1; SLOTS];
         for (i, &c) in codes.iter().enumerate().take(SLOTS) {
             slots[i] = c;
-            mult[i] = if code_is_pawn(c) { 48 } else { 64 };
+            mult[i] = if code_is_pawn(c) { 1 } else { 64 };
         }
         let pawns = material.has_pawns();
-        let kings = if pawns { 32 * 64 } else { 10 * 64 };
         let n = codes.len().min(SLOTS);
+        let digits = mult[0] * mult[1] * mult[2];
+        let (slices, slice_size, size) = if pawns {
+            let pawn_slots: Vec<usize> = (0..n).filter(|&i| code_is_pawn(slots[i])).collect();
+            let pawn_codes: Vec<u8> = pawn_slots.iter().map(|&i| slots[i]).collect();
+            let slices = Slices::new(&pawn_codes, &pawn_slots);
+            let slice_size = 64 * 64 * digits;
+            // Whole blocks of the file per side to move: each half of a
+            // table made slice by slice is compressed on its own.
+            let size = (slices.len() * slice_size).next_multiple_of(BLOCK_VALUES);
+            (Some(Arc::new(slices)), slice_size, size)
+        } else {
+            (None, 0, 10 * 64 * digits)
+        };
         Layout {
             material,
             slots,
             n: n as u8,
             pawns,
             mult,
-            size: kings * mult[0] * mult[1] * mult[2],
-            stride_bk: mult[0] * mult[1] * mult[2],
+            size,
+            stride_bk: digits,
             stride: [mult[1] * mult[2], mult[2], 1],
-            identical: (1..n).any(|i| slots[i] == slots[i - 1]),
+            identical: (1..n).any(|i| slots[i] == slots[i - 1] && !code_is_pawn(slots[i])),
+            slices,
+            slice_size,
         }
     }
 
@@ -243,16 +266,11 @@ impl Layout {
     }
 
     /// The White king's digit for a square that needs no symmetry to be
-    /// canonical (files a-d with pawns; the triangle off the diagonal
-    /// without).
+    /// canonical (no pawns: the triangle off the diagonal).
     #[inline(always)]
     pub fn king_digit(&self, sq: u8) -> Option<usize> {
-        if self.pawns {
-            (sq & 7 <= 3).then(|| ((sq >> 3) * 4 + (sq & 7)) as usize)
-        } else {
-            let t = TRI[sq as usize];
-            (t < 10 && !on_diagonal(sq)).then_some(t as usize)
-        }
+        let t = TRI[sq as usize];
+        (t < 10 && !on_diagonal(sq)).then_some(t as usize)
     }
 
     /// Is the White king of index `idx` on the a1-h8 diagonal (no pawns)?
@@ -267,14 +285,11 @@ impl Layout {
         TRI[sq as usize] as usize
     }
 
-    /// The symmetry that brings a White king on `sq` into its region.
+    /// The symmetry that brings a White king on `sq` into its region (no
+    /// pawns).
     #[inline(always)]
     pub fn king_transform(&self, sq: u8) -> u8 {
-        if self.pawns {
-            u8::from(sq & 7 > 3)
-        } else {
-            KING_T[sq as usize]
-        }
+        KING_T[sq as usize]
     }
 
     /// The index of `r` transformed by `t` (pieces sorted), without the
@@ -293,19 +308,26 @@ impl Layout {
         self.raw_index(TRI[c.wk as usize] as usize, &c)
     }
 
-    /// The symmetry group's order (positions per canonical one, unless
-    /// the position is symmetric).
-    pub fn group_order(&self) -> u64 {
-        if self.pawns { 2 } else { 8 }
+    /// How many positions of the board the one at `idx` stands for (its
+    /// images under the symmetries the index uses).
+    pub fn weight(&self, idx: usize) -> u64 {
+        match &self.slices {
+            Some(s) if s.is_symmetric(idx / self.slice_size) => 1,
+            Some(_) => 2,
+            None if self.king_on_diagonal(idx) && self.decode(idx).is_symmetric() => 4,
+            None => 8,
+        }
     }
 
-    /// Index of a position already in canonical form, pieces in slot order.
+    /// Index of a position already in canonical form, pieces in slot
+    /// order (with pawns: within its slice).
     #[inline(always)]
     fn raw_index(&self, kk: usize, r: &Raw) -> usize {
         let mut i = kk * 64 + r.bk as usize;
         for s in 0..self.n as usize {
-            let sq = r.pc[s].1 as usize;
-            i = i * self.mult[s] + if self.mult[s] == 48 { sq - 8 } else { sq };
+            if self.mult[s] == 64 {
+                i = i * 64 + r.pc[s].1 as usize;
+            }
         }
         i
     }
@@ -326,13 +348,21 @@ impl Layout {
     }
 
     /// The index of a position of this table's material (White = the
-    /// table's White). Pieces in any order.
+    /// table's White). Pieces in any order. With pawns off the board's
+    /// ranks 2-7 (never a table position) the index is past the table.
     #[inline]
     pub fn index(&self, r: &Raw) -> usize {
-        if self.pawns {
-            let c = Self::sorted(if r.wk & 7 > 3 { r.transformed(1) } else { *r });
-            let kk = ((c.wk >> 3) * 4 + (c.wk & 7)) as usize;
-            self.raw_index(kk, &c)
+        if let Some(slices) = &self.slices {
+            let c = Self::sorted(*r);
+            let Some((s, mirror)) = slices.find(slices.slots.iter().map(|&i| c.pc[i].1)) else {
+                return usize::MAX / 4;
+            };
+            let c = if mirror {
+                Self::sorted(c.transformed(1))
+            } else {
+                c
+            };
+            s * self.slice_size + self.raw_index(c.wk as usize, &c)
         } else {
             let t = KING_T[r.wk as usize];
             let c = Self::sorted(if t == 0 { *r } else { r.transformed(t) });
@@ -347,33 +377,41 @@ impl Layout {
     }
 
     /// The position stored at `index` (which may be unused: pieces may
-    /// overlap or the form may not be canonical).
+    /// overlap, the form may not be canonical, the index may lie past the
+    /// last slice).
     #[inline]
     pub fn decode(&self, index: usize) -> Raw {
-        // One digit: (square, rest); divisors are constants per branch.
-        #[inline(always)]
-        fn digit(index: usize, m: usize) -> (u8, usize) {
-            if m == 48 {
-                ((index % 48) as u8 + 8, index / 48)
-            } else {
-                ((index & 63) as u8, index >> 6)
+        let mut pc = [
+            (self.slots[0], 0u8),
+            (self.slots[1], 0u8),
+            (self.slots[2], 0u8),
+        ];
+        let mut rest = index;
+        let mut slice = 0;
+        if let Some(slices) = &self.slices {
+            slice = index / self.slice_size;
+            rest = index % self.slice_size;
+            if slice < slices.len() {
+                for (&i, &sq) in slices.slots.iter().zip(slices.squares(slice)) {
+                    pc[i].1 = sq;
+                }
             }
         }
-        let (mut s0, mut s1, mut s2) = (0u8, 0u8, 0u8);
-        let mut rest = index;
-        if self.n == 3 {
-            (s2, rest) = digit(rest, self.mult[2]);
-        }
-        if self.n >= 2 {
-            (s1, rest) = digit(rest, self.mult[1]);
-        }
-        if self.n >= 1 {
-            (s0, rest) = digit(rest, self.mult[0]);
+        for s in (0..self.n as usize).rev() {
+            if self.mult[s] == 64 {
+                pc[s].1 = (rest & 63) as u8;
+                rest >>= 6;
+            }
         }
         let bk = (rest & 63) as u8;
         let kk = rest >> 6;
         let wk = if self.pawns {
-            ((kk >> 2) * 8 + (kk & 3)) as u8
+            // Past the last slice: both kings on one square (unused).
+            if self.slices.as_ref().is_some_and(|s| slice >= s.len()) {
+                bk
+            } else {
+                kk as u8
+            }
         } else {
             TRI_SQ[kk]
         };
@@ -381,11 +419,7 @@ impl Layout {
             wk,
             bk,
             n: self.n,
-            pc: [
-                (self.slots[0], s0),
-                (self.slots[1], s1),
-                (self.slots[2], s2),
-            ],
+            pc,
         }
     }
 
@@ -402,8 +436,9 @@ impl Layout {
             }
             occ |= 1 << p.1;
         }
-        // Decoding puts the White king in its region; only the order of
-        // identical pieces and the diagonal can make the form non-canonical.
+        // Decoding puts the White king in its region (the pawns in their
+        // form, with pawns); only the order of identical pieces and the
+        // diagonal can make the form non-canonical.
         if self.identical
             && (1..self.n as usize).any(|i| r.pc[i].0 == r.pc[i - 1].0 && r.pc[i].1 < r.pc[i - 1].1)
         {
@@ -441,17 +476,47 @@ mod tests {
                 let r = l.decode(i);
                 if l.is_canonical(i, &r) {
                     canonical += 1;
-                    // Every symmetric image has the same index.
+                    // Every symmetric image has the same index (a pawn
+                    // slice that is its own mirror image keeps both).
                     for t in 0..8u8 {
                         if l.pawns && t != 1 {
                             continue;
                         }
-                        assert_eq!(l.index(&r.transformed(t)), i, "{name} {r:?} t={t}");
+                        let image = r.transformed(t);
+                        let j = l.index(&image);
+                        if l.weight(i) == 1 {
+                            assert_eq!(Layout::sorted(l.decode(j)), Layout::sorted(image));
+                        } else {
+                            assert_eq!(j, i, "{name} {r:?} t={t}");
+                        }
                     }
                 }
             }
             assert!(canonical > 0);
         }
+    }
+
+    #[test]
+    fn pawn_slices_cover_the_table_in_order() {
+        // KPPvK: 576 pawn pairs (24 their own mirror image), the two kings
+        // on every square; the index ends on a whole block.
+        let l = Layout::new("KPPvK".parse().unwrap());
+        assert_eq!(l.slice_size, 64 * 64);
+        assert_eq!(l.size, (576 * 4096usize).next_multiple_of(BLOCK_VALUES));
+        assert!(!l.is_canonical(l.size - 1, &l.decode(l.size - 1)));
+        let l = Layout::new("KRPvKR".parse().unwrap());
+        assert_eq!(l.size, 24 << 24);
+        // A pawn on the a-file's seventh rank is the first slice; White's
+        // king on h1 mirrors to a1 with the pawn from h7.
+        let r = Raw {
+            wk: 7,
+            bk: 63,
+            n: 3,
+            pc: [(1, 20), (4, 55), (6, 30)],
+        };
+        let i = l.index(&r);
+        assert_eq!(i / l.slice_size, 0);
+        assert_eq!(l.decode(i), Layout::sorted(r.transformed(1)));
     }
 
     #[test]

@@ -135,7 +135,7 @@ impl Tablebases {
     ) -> Result<(), TbError> {
         enum Msg {
             Level(Material, u32, u64),
-            Done(Material, Result<(Table, f64, u64), TbError>),
+            Done(Material, Box<Result<(Table, f64, u64), TbError>>),
         }
         let workers = self.threads;
         let (tx, rx) = std::sync::mpsc::channel::<Msg>();
@@ -219,7 +219,7 @@ impl Tablebases {
                                     reason: "the generator panicked".into(),
                                 })
                             });
-                        let _ = tx.send(Msg::Done(m, result));
+                        let _ = tx.send(Msg::Done(m, Box::new(result)));
                     });
                 }
                 if running.is_empty() {
@@ -236,7 +236,7 @@ impl Tablebases {
                     }),
                     Msg::Done(m, result) => {
                         running.retain(|r| *r != m);
-                        match result {
+                        match *result {
                             Ok((t, seconds, bytes)) => {
                                 let (stats, path) = (t.stats, self.path_of(&m));
                                 self.insert(t);

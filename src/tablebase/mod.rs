@@ -33,6 +33,7 @@ mod generate;
 mod index;
 mod make;
 pub mod material;
+mod slices;
 pub mod syzygy;
 mod table;
 mod values;
@@ -513,20 +514,18 @@ fn generate_table(
     m: &Material,
     set: &TableSet,
     threads: usize,
-    level: &mut dyn FnMut(u32, u64),
+    level: &mut (dyn FnMut(u32, u64) + Send),
 ) -> Result<(Table, f64), TbError> {
     let start = Instant::now();
     let layout = Layout::new(*m);
-    let values = generate::generate(&layout, set, threads, |l| level(l.ply, l.resolved)).map_err(
-        |reason| TbError::Generate {
-            material: *m,
-            reason,
-        },
-    )?;
-    let stats = generate::stats(&layout, &values, threads);
+    let (values, stats) = generate::generate(&layout, set, threads, |l| level(l.ply, l.resolved))
+        .map_err(|reason| TbError::Generate {
+        material: *m,
+        reason,
+    })?;
     let table = Table {
         layout,
-        values: values::Values::Made(values),
+        values,
         stats,
     };
     Ok((table, start.elapsed().as_secs_f64()))

@@ -361,3 +361,34 @@ fn the_self_check_passes_a_made_table_and_finds_one_wrong_value() {
     assert!(lone.verify_self(&m, 1).is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn version_two_files_are_read_without_pawns_only() {
+    // Version 2 indexed tables with pawns differently; its other tables
+    // are version 3's.
+    let dir = temp_dir("v2");
+    let mut tb = Tablebases::new(&dir);
+    for name in ["KQvK", "KPvK"] {
+        let m: Material = name.parse().unwrap();
+        tb.ensure(&m, &mut |_| {}).unwrap();
+        let path = tb.path_of(&m);
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
+        // The header's checksum follows its index (12 bytes a block).
+        let name_len = bytes[13] as usize;
+        let blocks_at = 14 + name_len + 8 + 80 + 4;
+        let blocks = u32::from_le_bytes(bytes[blocks_at..blocks_at + 4].try_into().unwrap());
+        let end = blocks_at + 4 + 12 * blocks as usize;
+        let sum = file::checksum(&[&bytes[..end]]);
+        bytes[end..end + 8].copy_from_slice(&sum.to_le_bytes());
+        let read = file::decode(&bytes, &path, &m);
+        match name {
+            "KQvK" => assert!(read.is_ok(), "{name}: {:?}", read.err()),
+            _ => assert!(
+                matches!(read, Err(FileError::Version { found: 2, .. })),
+                "{name}"
+            ),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

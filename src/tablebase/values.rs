@@ -25,6 +25,9 @@ pub(crate) enum Values {
     Memory(Box<[u8]>),
     /// Just made (until written and, if large, opened from its file).
     Made(super::cells::Cells),
+    /// Just made, compressed as the file will hold them (tables with
+    /// pawns are made slice by slice and never held whole).
+    Packed(Box<Packed>),
     Blocks(Box<Blocks>),
 }
 
@@ -36,6 +39,7 @@ impl Values {
         match self {
             Values::Memory(v) => v.get(i).copied(),
             Values::Made(c) => (i < c.len()).then(|| c.get(i)),
+            Values::Packed(p) => p.get(i),
             Values::Blocks(b) => b.get(i),
         }
     }
@@ -45,6 +49,7 @@ impl Values {
         match self {
             Values::Memory(v) => v.len(),
             Values::Made(c) => c.len(),
+            Values::Packed(p) => p.len,
             Values::Blocks(b) => b.len,
         }
     }
@@ -61,6 +66,7 @@ impl Values {
         match self {
             Values::Memory(v) => out.copy_from_slice(&v[start..start + out.len()]),
             Values::Made(c) => c.copy_to(start, out),
+            Values::Packed(p) => p.copy_to(start, out)?,
             Values::Blocks(b) => {
                 for (k, o) in out.iter_mut().enumerate() {
                     *o = b
@@ -78,7 +84,7 @@ impl Values {
     /// draw there).
     pub(crate) fn verify(&self) -> Result<(), String> {
         match self {
-            Values::Memory(_) | Values::Made(_) => Ok(()),
+            Values::Memory(_) | Values::Made(_) | Values::Packed(_) => Ok(()),
             Values::Blocks(b) => (0..b.index.len()).try_for_each(|k| b.read_raw(k).map(|_| ())),
         }
     }
@@ -122,15 +128,77 @@ fn cache() -> &'static Cache {
     })
 }
 
+/// A fresh key for a table's blocks in the cache.
+fn cache_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A table's values compressed in memory, block by block as in its file.
+pub(crate) struct Packed {
+    pub(crate) blocks: Vec<Vec<u8>>,
+    len: usize,
+    id: u64,
+}
+
+impl Packed {
+    /// Block `k`'s values.
+    fn block(&self, k: usize) -> Result<Vec<u8>, String> {
+        let want = BLOCK_VALUES.min(self.len - k * BLOCK_VALUES);
+        match zstd::bulk::decompress(&self.blocks[k], want) {
+            Ok(v) if v.len() == want => Ok(v),
+            _ => Err(format!("block {k} of a table just made cannot be read")),
+        }
+    }
+
+    /// Copies values `start..start + out.len()` into `out`, a block at a
+    /// time (not through the cache).
+    fn copy_to(&self, start: usize, out: &mut [u8]) -> Result<(), String> {
+        let mut at = start;
+        let end = start + out.len();
+        while at < end {
+            let k = at / BLOCK_VALUES;
+            let block = self.block(k)?;
+            let upto = end.min((k + 1) * BLOCK_VALUES);
+            let from = at - k * BLOCK_VALUES;
+            out[at - start..upto - start].copy_from_slice(&block[from..from + upto - at]);
+            at = upto;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn new(blocks: Vec<Vec<u8>>, len: usize) -> Packed {
+        debug_assert_eq!(blocks.len(), len.div_ceil(BLOCK_VALUES));
+        Packed {
+            blocks,
+            len,
+            id: cache_id(),
+        }
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> Option<u8> {
+        if i >= self.len {
+            return None;
+        }
+        let k = i / BLOCK_VALUES;
+        let block = cache()
+            .get_or_insert_with(&(self.id, k as u32), || {
+                self.block(k).map(Arc::<[u8]>::from)
+            })
+            .ok()?;
+        block.get(i % BLOCK_VALUES).copied()
+    }
+}
+
 impl Blocks {
     pub(crate) fn new(file: File, path: PathBuf, len: usize, index: Box<[BlockRef]>) -> Blocks {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
         Blocks {
             file,
             path,
             len,
             index,
-            id: NEXT.fetch_add(1, Ordering::Relaxed),
+            id: cache_id(),
         }
     }
 

@@ -1,5 +1,6 @@
 //! Phase 1 of generation: one legal position's moves counted, and the
-//! best value among those that leave the table.
+//! best value among those that leave the window (captures, promotions,
+//! pawn pushes).
 
 use crate::tablebase::index::Raw;
 use crate::tablebase::material::{code, code_color, code_is_pawn};
@@ -11,12 +12,11 @@ use super::*;
 /// The result of initialising one position.
 pub(super) enum Init {
     Illegal,
-    /// En passant possible after a double push: evaluated forward.
-    Special,
     /// Final at once (all moves leave the table, or none exists):
     /// a code (0 = draw).
     Final(u8),
-    /// `internal` moves stay in the table; `ext` is the best of the others.
+    /// `internal` moves stay in the window; `ext` is the best of the
+    /// others.
     Open {
         internal: u32,
         ext: Option<u8>,
@@ -24,7 +24,9 @@ pub(super) enum Init {
 }
 
 /// Looks at one legal position (decoded, canonical) for one side to move:
-/// moves and external values.
+/// moves and external values. `pushed(c, passed)` is the value, for its
+/// side to move, of the position `c` a pawn push leads to (`passed`: the
+/// square a double push passed when an enemy pawn may take en passant).
 #[inline]
 pub(super) fn init_position(
     set: &TableSet,
@@ -32,6 +34,7 @@ pub(super) fn init_position(
     occ: Bitboard,
     stm: Color,
     in_check: bool,
+    pushed: impl Fn(&Raw, Option<u8>) -> u8,
 ) -> Init {
     let r = *r;
     let own_k = king_of(&r, stm);
@@ -56,19 +59,20 @@ pub(super) fn init_position(
         }
     }
     let mut internal: u32 = 0;
+    // The best move leaving the window, from the child's value.
     let mut ext: Option<u8> = None;
-    let mut special = false;
-    let mut add_ext = |c: &Raw| {
-        let v = via_move(set.probe_raw(c, !stm).unwrap_or(UNKNOWN));
-        ext = Some(ext.map_or(v, |e| better(e, v)));
+    let add = |ext: &mut Option<u8>, child: u8| {
+        let v = via_move(child);
+        *ext = Some(ext.map_or(v, |e| better(e, v)));
     };
+    let probe = |c: &Raw| set.probe_raw(c, !stm).unwrap_or(UNKNOWN);
     if in_check || pinned {
         // Careful path: test every move.
         for_each_move(&r, stm, |mv| {
             match mv {
-                Mv::Internal(_) => internal += 1,
-                Mv::DoublePush(..) => special = true,
-                Mv::External(c) => add_ext(&c),
+                Mv::Internal => internal += 1,
+                Mv::Push(c, passed) => add(&mut ext, pushed(&c, passed)),
+                Mv::External(c) => add(&mut ext, probe(&c)),
             }
             true
         });
@@ -89,7 +93,7 @@ pub(super) fn init_position(
                 Color::White => c.wk = to,
                 Color::Black => c.bk = to,
             }
-            add_ext(&without(c, victim(to)));
+            add(&mut ext, probe(&without(c, victim(to))));
         }
         for i in 0..r.n as usize {
             let (pc, from) = r.pc[i];
@@ -101,32 +105,25 @@ pub(super) fn init_position(
                     Color::White => (8, 7, 1),
                     Color::Black => (-8, 0, 6),
                 };
-                let promote = |to: u8, j: usize, add: &mut dyn FnMut(&Raw)| {
+                let promote = |to: u8, j: usize, ext: &mut Option<u8>| {
                     for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
                         let mut c = r;
                         c.pc[i] = (code(stm, role), to);
-                        add(&if j == usize::MAX { c } else { without(c, j) });
+                        add(ext, probe(&if j == usize::MAX { c } else { without(c, j) }));
                     }
                 };
                 let to = (from as i8 + step) as u8;
                 if !occ.contains(sq(to)) {
                     if to >> 3 == last {
-                        promote(to, usize::MAX, &mut add_ext);
+                        promote(to, usize::MAX, &mut ext);
                     } else {
-                        internal += 1;
+                        let mut c = r;
+                        c.pc[i].1 = to;
+                        add(&mut ext, pushed(&c, None));
                         let to2 = (to as i8 + step) as u8;
                         if from >> 3 == second && !occ.contains(sq(to2)) {
-                            let beside = r.pieces().iter().any(|p| {
-                                code_color(p.0) != stm
-                                    && code_is_pawn(p.0)
-                                    && p.1 >> 3 == to2 >> 3
-                                    && (p.1 & 7).abs_diff(to2 & 7) == 1
-                            });
-                            if beside {
-                                special = true;
-                            } else {
-                                internal += 1;
-                            }
+                            c.pc[i].1 = to2;
+                            add(&mut ext, pushed(&c, ep_target(&r, stm, to2).then_some(to)));
                         }
                     }
                 }
@@ -134,11 +131,11 @@ pub(super) fn init_position(
                     let to = to as u8;
                     let j = victim(to);
                     if to >> 3 == last {
-                        promote(to, j, &mut add_ext);
+                        promote(to, j, &mut ext);
                     } else {
                         let mut c = r;
                         c.pc[i].1 = to;
-                        add_ext(&without(c, j));
+                        add(&mut ext, probe(&without(c, j)));
                     }
                 }
             } else {
@@ -148,13 +145,10 @@ pub(super) fn init_position(
                     let to = to as u8;
                     let mut c = r;
                     c.pc[i].1 = to;
-                    add_ext(&without(c, victim(to)));
+                    add(&mut ext, probe(&without(c, victim(to))));
                 }
             }
         }
-    }
-    if special {
-        return Init::Special;
     }
     if internal == 0 {
         return Init::Final(match ext {

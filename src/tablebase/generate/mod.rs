@@ -1,45 +1,46 @@
 //! Retrograde generation of one table.
 //!
-//! Every position has one byte ([`Cells`]) and one bit ([`Done`]): with
-//! the bit set the byte is the position's value code, without it a
-//! counter of the moves not yet refuted (or [`NOT_LOST`], [`SPECIAL`]).
+//! A table without pawns is made whole; a table with pawns one pawn
+//! configuration (a *slice* of its index, see [`super::slices`]) at a
+//! time, the most advanced first ([`sliced`]). Either way a *window* of
+//! positions is worked on: every position has one byte ([`Cells`]) and one
+//! bit ([`Done`]): with the bit set the byte is the position's value code,
+//! without it a counter of the moves not yet refuted (or [`NOT_LOST`]).
 //!
 //! 1. **Initialisation** (parallel over index ranges): every index is
 //!    decoded; unused ones (overlapping or non-canonical) and illegal ones
 //!    (the side not to move in check) get [`ILLEGAL`]. For a legal
-//!    position the legal moves are generated; moves that change the
-//!    material (captures, promotions) are looked up in the smaller tables.
-//!    Checkmates get "mated in 0"; a position whose moves all leave the
-//!    table gets its value at once. Otherwise the best external move
-//!    decides: a win in `e` is written as a win in `e` (a quicker one may
-//!    replace it), a draw makes the position [`NOT_LOST`] (it can still be
-//!    won), else it counts its moves in the table.
-//! 2. **Levels** `d = 1, 2, ...` scan the table for the positions valued
-//!    `d - 1` plies (eight bytes a load) and un-move them (pieces of the
-//!    side that just moved go back to empty squares; no uncaptures, no
-//!    unpromotions). If such a position is lost, every predecessor not yet
-//!    won as quickly wins in `d`. If it is won, every counting
-//!    predecessor's counter drops; at zero it is lost in `max(d, its
-//!    longest capture or promotion)` (those are looked up again then).
-//!    A loss later than `d` is written at once and found by the scan of
-//!    its own level.
+//!    position the legal moves are generated; moves that leave the window
+//!    (captures and promotions to the smaller tables, pawn pushes to the
+//!    finished slices) are looked up. Checkmates get "mated in 0"; a
+//!    position whose moves all leave the window gets its value at once.
+//!    Otherwise the best move leaving it decides: a win in `e` is written
+//!    as a win in `e` (a quicker one may replace it), a draw makes the
+//!    position [`NOT_LOST`] (it can still be won), else it counts its moves
+//!    in the window.
+//! 2. **Levels** `d = 1, 2, ...` scan the window for the positions valued
+//!    `d - 1` plies (eight bytes a load; a level with none is skipped)
+//!    and un-move them (a king or piece of the side that just moved goes
+//!    back to an empty square; pawns never move back: that would leave the
+//!    slice). If such a position is lost, every predecessor not yet won as
+//!    quickly wins in `d`. If it is won, every counting predecessor's
+//!    counter drops; at zero it is lost in `max(d, its longest move
+//!    leaving the window)` (those are looked up again then). A loss later
+//!    than `d` is written at once and found by the scan of its own level.
 //!
-//! **Memory.** 1.125 bytes a position and nothing per level: format 1's
-//! generator kept a counter, the best external value and lists of the
-//! positions found per level (2.5 bytes a position and more; KRPvKR 3.7
-//! GB). The scan costs little next to the un-moves.
+//! **Memory.** 1.125 bytes a position of the window and nothing per level.
 //!
-//! **Symmetry.** Indices hold one position per symmetry class. A move from
-//! `p` into the class of `q` matches `|Stab q| / |Stab p|` un-moves from `q`
-//! into the class of `p` (orbit counting), so counters start at twice the
-//! number of moves and each un-move subtracts `2 |Stab p| / |Stab q|`
-//! (1, 2 or 4). Symmetric positions exist only without pawns.
+//! **Symmetry.** Without pawns, indices hold one position per symmetry
+//! class. A move from `p` into the class of `q` matches
+//! `|Stab q| / |Stab p|` un-moves from `q` into the class of `p` (orbit
+//! counting), so counters start at twice the number of moves and each
+//! un-move subtracts `2 |Stab p| / |Stab q|` (1, 2 or 4). With pawns the
+//! mirror is taken by the slice, and inside a slice there is none.
 //!
 //! **En passant.** Tables store positions without en-passant rights. A
 //! double pawn push next to an enemy pawn leads to a position that *has*
-//! them, whose value is the better of the table value and the en-passant
-//! captures. Positions with such a push (only in KPvKP) are [`SPECIAL`]:
-//! evaluated forward at the start of each level instead of counted.
+//! them, whose value is the better of the table value (its slice is
+//! finished) and the en-passant captures (smaller tables).
 //!
 //! **Threads.** The words of [`Cells`] and [`Done`] are atomic: a level
 //! splits the scan into ranges and any thread updates any predecessor
@@ -51,15 +52,16 @@
 use super::index::{Layout, Raw};
 use super::material::{code_color, code_is_pawn};
 use super::table::{
-    ILLEGAL, TableSet, TableStats, UNKNOWN, better, code_of, dist_of, is_loss, is_win, side,
-    via_move,
+    ILLEGAL, SideStats, TableSet, TableStats, UNKNOWN, better, code_of, dist_of, is_loss, is_win,
+    side, via_move,
 };
 use shakmaty::Color;
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 mod init;
 mod moves;
 mod propagate;
+mod sliced;
 
 pub(crate) use super::cells::Cells;
 use super::cells::{Done, bytes_equal};
@@ -67,39 +69,33 @@ use init::*;
 pub(crate) use moves::is_legal;
 use moves::*;
 use propagate::*;
+use sliced::Finished;
 
 /// Bytes of a position not done (see [`Done`]) that are not counters:
-/// it can no longer be lost (a capture or promotion draws, or it is a
+/// it can no longer be lost (a move leaving the window draws, or it is a
 /// draw already), though it may still be won; a draw at the end.
 const NOT_LOST: u8 = 0xFF;
-/// Not done either: evaluated forward at each level (en passant, or too
-/// many moves for a counter); a draw if still unknown at the end.
-const SPECIAL: u8 = 0xFE;
 /// Longest distance a table may hold: its code (254) and the code one
 /// move further (255) fit in a byte.
 const GEN_MAX_DIST: u32 = 252;
 /// Words of [`Cells`] scanned per job (32,768 positions).
 const SCAN_WORDS: usize = 1 << 12;
+/// Counters start at twice the moves: at most this many moves are
+/// counted in a byte (below [`NOT_LOST`]).
+const MAX_COUNTED: u32 = 126;
 
-/// The value of the position after a double push that an enemy pawn may
-/// capture en passant, for its side to move (`!mover`), if known yet.
-/// `q` is the position without en-passant rights, `q_code` its table value
-/// (0 = not known yet); at level `d` unknown positions are at least `d`
-/// plies from mate.
-fn ep_child_value(
-    set: &TableSet,
-    q: &Raw,
-    mover: Color,
-    passed: u8,
-    q_code: u8,
-    d: u32,
-    horizon: &mut u32,
-) -> Option<u8> {
+/// The value, for its side to move, of the position after `mover`'s
+/// double push that an enemy pawn may capture en passant: the better of
+/// `q_code` (its value without en-passant rights) and the captures. `q`
+/// is the position, `passed` the square the pawn passed.
+fn ep_value(set: &TableSet, q: &Raw, mover: Color, passed: u8, q_code: u8) -> u8 {
     let taker = !mover;
     let pushed = (passed as i8 + if mover == Color::White { 8 } else { -8 }) as u8;
     let occ = occupancy(q);
-    let mut best: Option<u8> = None;
-    let j = q.pieces().iter().position(|p| p.1 == pushed)?;
+    let mut best = q_code;
+    let Some(j) = q.pieces().iter().position(|p| p.1 == pushed) else {
+        return best;
+    };
     for (i, p) in q.pieces().iter().enumerate() {
         if code_color(p.0) != taker
             || !code_is_pawn(p.0)
@@ -116,19 +112,12 @@ fn ep_child_value(
             continue;
         }
         let child = without(c, j);
-        let v = via_move(set.probe_raw(&child, mover).unwrap_or(UNKNOWN));
-        if v >= 2 {
-            *horizon = (*horizon).max(dist_of(v));
-        }
-        best = Some(best.map_or(v, |b| better(b, v)));
+        best = better(
+            best,
+            via_move(set.probe_raw(&child, mover).unwrap_or(UNKNOWN)),
+        );
     }
-    match (q_code, best) {
-        (ILLEGAL, _) => None,
-        (UNKNOWN, Some(e)) if is_win(e) && dist_of(e) <= d => Some(e),
-        (UNKNOWN, _) => None,
-        (q, Some(e)) => Some(better(q, e)),
-        (q, None) => Some(q),
-    }
+    best
 }
 
 /// Progress of one table's generation.
@@ -151,78 +140,145 @@ fn parallel<T: Send>(threads: usize, work: impl Fn() -> T + Sync) -> Vec<T> {
     })
 }
 
-/// A table being generated: a byte per position (a value once done, a
-/// counter of unresolved moves before) and a bit saying which.
-struct Gen<'a> {
-    layout: &'a Layout,
-    set: &'a TableSet,
-    cells: Cells,
-    done: Done,
-}
-
-/// The largest code written (a level may write losses beyond itself).
+/// The codes written so far (a level may write losses beyond itself).
 #[derive(Default)]
-struct Top(AtomicU8);
+struct Top {
+    max: AtomicU8,
+    seen: [AtomicU64; 4],
+}
 
 impl Top {
     #[inline]
     fn see(&self, code: u8) {
-        if code >= 2 {
-            self.0.fetch_max(code, Relaxed);
+        if code < 2 {
+            return;
         }
+        // Read first: the words are shared by every thread.
+        if code > self.max.load(Relaxed) {
+            self.max.fetch_max(code, Relaxed);
+        }
+        let (w, bit) = ((code >> 6) as usize, 1u64 << (code & 63));
+        if self.seen[w].load(Relaxed) & bit == 0 {
+            self.seen[w].fetch_or(bit, Relaxed);
+        }
+    }
+
+    /// Was `code` ever written?
+    fn has(&self, code: u8) -> bool {
+        self.seen[(code >> 6) as usize].load(Relaxed) >> (code & 63) & 1 == 1
     }
 
     /// The largest distance present, if any.
     fn dist(&self) -> Option<u32> {
-        let c = self.0.load(Relaxed);
+        let c = self.max.load(Relaxed);
         (c >= 2).then(|| dist_of(c))
     }
 }
 
-impl Gen<'_> {
+/// A window of a table being generated: indices `base..base + len` of
+/// each side to move, a byte per position (a value once done, a counter
+/// of unresolved moves before) and a bit saying which.
+struct Gen<'a> {
+    layout: &'a Layout,
+    set: &'a TableSet,
+    base: usize,
+    len: usize,
+    cells: Cells,
+    done: Done,
+    /// The finished slices pawn pushes lead to (tables with pawns).
+    pushed: Option<&'a Finished>,
+    /// Does one thread work on the window (plain loads and stores)?
+    alone: bool,
+}
+
+impl<'a> Gen<'a> {
+    fn new(
+        layout: &'a Layout,
+        set: &'a TableSet,
+        base: usize,
+        len: usize,
+        pushed: Option<&'a Finished>,
+        threads: usize,
+    ) -> Gen<'a> {
+        Gen {
+            layout,
+            set,
+            base,
+            len,
+            cells: Cells::new(2 * len, UNKNOWN),
+            done: Done::new(2 * len),
+            pushed,
+            alone: threads <= 1,
+        }
+    }
+
+    /// Sets position `p` to what `f` makes of its value (see
+    /// [`Cells::update`]).
+    #[inline(always)]
+    fn update(&self, p: usize, f: impl Fn(u8) -> Option<u8>) -> Option<u8> {
+        if self.alone {
+            self.cells.update_alone(p, f)
+        } else {
+            self.cells.update(p, f)
+        }
+    }
+
+    /// Marks position `p` done with value `v`.
+    #[inline(always)]
+    fn finish(&self, p: usize, v: u8) {
+        if self.alone {
+            self.cells.update_alone(p, |_| Some(v));
+            self.done.set_alone(p);
+        } else {
+            self.cells.set(p, v);
+            self.done.set(p);
+        }
+    }
+
+    /// Side to move and table index of window position `i`.
     #[inline(always)]
     fn stm_of(&self, i: usize) -> (Color, usize) {
-        let size = self.layout.size;
-        if i < size {
-            (Color::White, i)
+        if i < self.len {
+            (Color::White, self.base + i)
         } else {
-            (Color::Black, i - size)
+            (Color::Black, self.base + i - self.len)
         }
     }
 
-    /// The value of position `i` if it is final at level `d` (0 if not):
-    /// losses are written only when final; a win is final once the levels
-    /// reached it (a quicker one may replace it until then).
-    #[inline(always)]
-    fn final_at(&self, i: usize, d: u32) -> u8 {
-        let v = self.cells.get(i);
-        if self.done.get(i) && v >= 2 && (is_loss(v) || dist_of(v) < d) {
-            v
-        } else {
-            UNKNOWN
+    /// The value code, for `!mover` to move, of the position `mover`'s pawn
+    /// push leads to (`passed`: the square a double push passed, if an
+    /// enemy pawn may take en passant).
+    #[inline]
+    fn pushed_value(&self, c: &Raw, mover: Color, passed: Option<u8>) -> u8 {
+        let q = self
+            .pushed
+            .map_or(UNKNOWN, |f| f.value(self.layout, c, !mover));
+        match passed {
+            None => q,
+            Some(p) => ep_value(self.set, c, mover, p, q),
         }
     }
 
-    /// Initialises every position (`threads` at once); returns the
-    /// special positions.
-    fn init(&self, threads: usize, top: &Top) -> Vec<u32> {
-        // Whole words of both halves per job (the size is a multiple of 64).
+    /// Initialises every position (`threads` at once).
+    fn init(&self, threads: usize, top: &Top) {
+        // Whole words of both halves per job (the length is a multiple
+        // of 64).
         const CHUNK: usize = 1 << 13;
-        let (layout, set, size) = (self.layout, self.set, self.layout.size);
+        let (layout, set, len) = (self.layout, self.set, self.len);
         let next = AtomicUsize::new(0);
-        let parts = parallel(threads, || {
-            let mut specials = Vec::new();
+        parallel(threads, || {
             loop {
                 let start = next.fetch_add(CHUNK, Relaxed);
-                if start >= size {
+                if start >= len {
                     break;
                 }
-                let end = (start + CHUNK).min(size);
+                let end = (start + CHUNK).min(len);
                 let mut words = [[0u64; CHUNK / 8]; 2];
                 let mut done = [[0u64; CHUNK / 64]; 2];
-                for idx in start..end {
+                for local in start..end {
+                    let idx = self.base + local;
                     let r = layout.decode(idx);
-                    let (w, shift, bit) = ((idx - start) >> 3, (idx & 7) * 8, idx - start);
+                    let (w, shift, bit) = ((local - start) >> 3, (local & 7) * 8, local - start);
                     if !layout.is_canonical(idx, &r) {
                         for s in 0..2 {
                             words[s][w] |= u64::from(ILLEGAL) << shift;
@@ -241,7 +297,9 @@ impl Gen<'_> {
                         let result = if checked[1 - s] {
                             Init::Illegal
                         } else {
-                            init_position(set, &r, occ, stm, checked[s])
+                            init_position(set, &r, occ, stm, checked[s], |c, passed| {
+                                self.pushed_value(c, stm, passed)
+                            })
                         };
                         // (byte, done)
                         let (code, is_done) = match result {
@@ -251,17 +309,14 @@ impl Gen<'_> {
                             Init::Open {
                                 ext: Some(UNKNOWN), ..
                             } => (NOT_LOST, false),
-                            // A win by a capture or promotion, unless a
+                            // A win by a move leaving the window, unless a
                             // quicker one is found.
                             Init::Open { ext: Some(e), .. } if is_win(e) => (e, true),
                             // Two per move (symmetric positions count by
                             // orbits: see `predecessors_of`).
-                            Init::Open { internal, .. } if 2 * internal < u32::from(SPECIAL) => {
+                            Init::Open { internal, .. } => {
+                                debug_assert!(internal <= MAX_COUNTED);
                                 ((2 * internal) as u8, false)
-                            }
-                            Init::Special | Init::Open { .. } => {
-                                specials.push((s * size + idx) as u32);
-                                (SPECIAL, false)
                             }
                         };
                         if is_done {
@@ -272,7 +327,7 @@ impl Gen<'_> {
                     }
                 }
                 for s in 0..2 {
-                    let first = s * size + start;
+                    let first = s * len + start;
                     for (k, &word) in words[s][..(end - start).div_ceil(8)].iter().enumerate() {
                         self.cells.store_word(first / 8 + k, word);
                     }
@@ -281,76 +336,11 @@ impl Gen<'_> {
                     }
                 }
             }
-            specials
         });
-        parts.into_iter().flatten().collect()
     }
 
-    /// Forward evaluation of a special position at the start of level `d`:
-    /// its final code if it is known now (0 = draw). `horizon` grows to the
-    /// largest distance the answer depends on (past it, waiting for more
-    /// levels changes nothing).
-    fn forward(&self, i: usize, d: u32, horizon: &mut u32) -> Option<u8> {
-        let size = self.layout.size;
-        let (stm, idx) = self.stm_of(i);
-        let r = self.layout.decode(idx);
-        let child_base = side(!stm) * size;
-        let mut best: Option<u8> = None;
-        let mut all_known = true;
-        for_each_move(&r, stm, |mv| {
-            let v = match mv {
-                Mv::Internal(c) => {
-                    let v = self.final_at(child_base + self.layout.index(&c), d);
-                    (v != UNKNOWN).then(|| via_move(v))
-                }
-                Mv::External(c) => Some(via_move(self.set.probe_raw(&c, !stm).unwrap_or(UNKNOWN))),
-                Mv::DoublePush(q, passed) => {
-                    let qv = self.final_at(child_base + self.layout.index(&q), d);
-                    ep_child_value(self.set, &q, stm, passed, qv, d, horizon).map(via_move)
-                }
-            };
-            match v {
-                Some(v) => {
-                    if v >= 2 {
-                        *horizon = (*horizon).max(dist_of(v));
-                    }
-                    best = Some(best.map_or(v, |b| better(b, v)));
-                }
-                None => all_known = false,
-            }
-            true
-        });
-        match best {
-            Some(b) if is_win(b) && dist_of(b) <= d + 1 => Some(b),
-            _ if all_known => Some(best.unwrap_or(UNKNOWN)),
-            _ => None,
-        }
-    }
-
-    /// Level `d`, first step: the special positions (with en passant)
-    /// evaluated forward; those known now leave `specials`. Returns the
-    /// largest distance the ones left wait for.
-    fn forward_specials(&self, specials: &mut Vec<u32>, d: u32, top: &Top) -> u32 {
-        let mut horizon = 0;
-        let mut found = Vec::new();
-        specials.retain(|&i| match self.forward(i as usize, d, &mut horizon) {
-            None => true,
-            Some(UNKNOWN) => false,
-            Some(v) => {
-                found.push((i, v));
-                false
-            }
-        });
-        for (i, v) in found {
-            self.cells.set(i as usize, v);
-            self.done.set(i as usize);
-            top.see(v);
-        }
-        horizon
-    }
-
-    /// The longest loss among the captures and promotions of position
-    /// `i`, whose moves in the table are all won for the opponent (its
+    /// The longest loss among the moves leaving the window of position
+    /// `i`, whose moves in the window are all won for the opponent (its
     /// other moves all lose, or it would not have been counted): 0 if it
     /// has none.
     fn ext_loss(&self, i: usize) -> u32 {
@@ -358,12 +348,15 @@ impl Gen<'_> {
         let r = self.layout.decode(idx);
         let mut longest = 0;
         for_each_move(&r, stm, |mv| {
-            if let Mv::External(c) = mv {
-                let v = via_move(self.set.probe_raw(&c, !stm).unwrap_or(UNKNOWN));
-                debug_assert!(is_loss(v), "a counted position's capture does not lose");
-                if is_loss(v) {
-                    longest = longest.max(dist_of(v));
-                }
+            let v = match mv {
+                Mv::Internal => return true,
+                Mv::External(c) => self.set.probe_raw(&c, !stm).unwrap_or(UNKNOWN),
+                Mv::Push(c, passed) => self.pushed_value(&c, stm, passed),
+            };
+            let v = via_move(v);
+            debug_assert!(is_loss(v), "a counted position's move out does not lose");
+            if is_loss(v) {
+                longest = longest.max(dist_of(v));
             }
             true
         });
@@ -403,26 +396,38 @@ impl Gen<'_> {
         counts.into_iter().sum()
     }
 
-    /// The predecessors of position `i`, valued `d - 1`.
+    /// The predecessors of window position `i`, valued `d - 1`.
     #[inline]
     fn predecessors_of(&self, i: usize, d: u32, top: &Top) {
         let (stm, idx) = self.stm_of(i);
         let r = self.layout.decode(idx);
         let mover = !stm;
-        let base = side(mover) * self.layout.size;
-        let (cells, done) = (&self.cells, &self.done);
+        // Window position of the predecessor with table index `p`.
+        let base = side(mover) * self.len;
+        let first = self.base;
+        let done = &self.done;
+        let each = |f: &mut dyn FnMut(usize, u8)| {
+            if self.layout.pawns {
+                for_each_predecessor_in_slice(self.layout, &r, idx, mover, |p| {
+                    f(base + p - first, 1)
+                });
+            } else {
+                for_each_predecessor(self.layout, &r, idx, mover, d.is_multiple_of(2), |p, s| {
+                    f(base + p, s)
+                });
+            }
+        };
         if d % 2 == 1 {
             // `i` is lost: its predecessors win in `d`, unless quicker.
             let win = code_of(d);
             let mut any = false;
-            for_each_predecessor(self.layout, &r, idx, mover, false, |p, _| {
-                let p = base + p;
+            each(&mut |p, _| {
                 if done.get(p) {
-                    // A win by a capture or promotion, slower?
+                    // A win by a move leaving the window, slower?
                     let quicker = |v: u8| (v >= 2 && is_win(v) && dist_of(v) > d).then_some(win);
-                    any |= cells.update(p, quicker).is_some();
-                } else if cells.update(p, |v| (v != SPECIAL).then_some(win)).is_some() {
-                    done.set(p);
+                    any |= self.update(p, quicker).is_some();
+                } else {
+                    self.finish(p, win);
                     any = true;
                 }
             });
@@ -440,133 +445,136 @@ impl Gen<'_> {
             } else {
                 1
             };
-            for_each_predecessor(self.layout, &r, idx, mover, true, |p, p_stab| {
-                let p = base + p;
+            each(&mut |p, p_stab| {
                 if done.get(p) {
                     return;
                 }
                 let w = 2 * p_stab / q_stab;
-                let left = cells.update(p, |v| {
-                    debug_assert!(v == 0 || v >= SPECIAL || v >= w, "counter below zero");
-                    (v > 0 && v < SPECIAL).then(|| v.saturating_sub(w))
+                let left = self.update(p, |v| {
+                    debug_assert!(v == 0 || v == NOT_LOST || v >= w, "counter below zero");
+                    (v > 0 && v != NOT_LOST).then(|| v.saturating_sub(w))
                 });
                 if left == Some(0) {
-                    // Every move lost: mated in `d`, or later if a capture
-                    // or promotion resists longer.
+                    // Every move lost: mated in `d`, or later if a move
+                    // leaving the window resists longer.
                     let code = code_of(d.max(self.ext_loss(p)));
-                    cells.set(p, code);
-                    done.set(p);
+                    self.finish(p, code);
                     top.see(code);
                 }
             });
         }
     }
+
+    /// Runs the levels until no value changes; then what is not won or
+    /// lost is drawn. `level` hears of each level's end (the positions it
+    /// looked at).
+    fn run(
+        &self,
+        threads: usize,
+        top: &Top,
+        level: &mut dyn FnMut(u32, u64),
+    ) -> Result<(), String> {
+        let too_long = || {
+            format!(
+                "{}: mates longer than {GEN_MAX_DIST} plies",
+                self.layout.material
+            )
+        };
+        let mut d: u32 = 1;
+        loop {
+            if top.dist().is_some_and(|t| t > GEN_MAX_DIST) {
+                return Err(too_long());
+            }
+            if top.dist().is_none_or(|t| t + 1 < d) {
+                break;
+            }
+            if d > GEN_MAX_DIST + 1 {
+                return Err(too_long());
+            }
+            let found = if top.has(code_of(d - 1)) {
+                self.level(d, threads, top)
+            } else {
+                0
+            };
+            level(d, found);
+            d += 1;
+        }
+        for w in 0..self.cells.words() {
+            let (word, mask) = (self.cells.word(w), self.done.byte_mask(w));
+            // Keep the bytes of done positions: spread each byte's high bit.
+            let keep = (mask >> 7) * 0xFF;
+            self.cells.store_word(w, word & keep);
+        }
+        Ok(())
+    }
+
+    /// Counts wins, draws and losses of the window's positions, each
+    /// weighted by the positions of the board it stands for.
+    fn stats(&self, threads: usize) -> TableStats {
+        let next = AtomicUsize::new(0);
+        let per_side = |k: usize| {
+            let mut s = SideStats::default();
+            for local in 0..self.len {
+                let v = self.cells.get(k * self.len + local);
+                if v == ILLEGAL {
+                    continue;
+                }
+                let w = self.layout.weight(self.base + local);
+                s.positions += w;
+                if is_win(v) {
+                    s.wins += w;
+                    s.longest_win = s.longest_win.max(dist_of(v));
+                } else if is_loss(v) {
+                    s.losses += w;
+                    s.longest_loss = s.longest_loss.max(dist_of(v));
+                } else {
+                    s.draws += w;
+                }
+            }
+            s
+        };
+        let parts = parallel(threads.clamp(1, 2), || {
+            let mut out = Vec::new();
+            loop {
+                let k = next.fetch_add(1, Relaxed);
+                if k >= 2 {
+                    break;
+                }
+                out.push((k, per_side(k)));
+            }
+            out
+        });
+        let mut st = TableStats::default();
+        for (k, s) in parts.into_iter().flatten() {
+            st.sides[k] = s;
+        }
+        st
+    }
 }
 
 /// Generates a table from the smaller tables in `set` (which must hold
 /// every table a capture or promotion leads to) on `threads` threads.
-/// Returns the value codes, `[White to move | Black to move]`, with
-/// [`ILLEGAL`] at unused indices.
+/// Returns its values, `[White to move | Black to move]` ([`ILLEGAL`] at
+/// unused indices; a table with pawns compressed as its file stores
+/// them), and its statistics.
 pub(crate) fn generate(
     layout: &Layout,
     set: &TableSet,
     threads: usize,
-    mut level: impl FnMut(LevelInfo),
-) -> Result<Cells, String> {
+    mut level: impl FnMut(LevelInfo) + Send,
+) -> Result<(super::values::Values, TableStats), String> {
     let threads = threads.max(1);
-    let g = Gen {
-        layout,
-        set,
-        cells: Cells::new(2 * layout.size, UNKNOWN),
-        done: Done::new(2 * layout.size),
-    };
+    if layout.pawns {
+        return sliced::generate(layout, set, threads, &mut level);
+    }
+    let g = Gen::new(layout, set, 0, layout.size, None, threads);
     let top = Top::default();
-    let mut specials = g.init(threads, &top);
-    let too_long = || {
-        format!(
-            "{}: mates longer than {GEN_MAX_DIST} plies",
-            layout.material
-        )
-    };
+    g.init(threads, &top);
     let mut resolved = 0;
-    let mut d: u32 = 1;
-    // Specials may wait for the level to pass a distance they depend on.
-    let mut horizon = if specials.is_empty() { 0 } else { GEN_MAX_DIST };
-    loop {
-        if top.dist().is_some_and(|t| t > GEN_MAX_DIST) {
-            return Err(too_long());
-        }
-        let busy = top.dist().is_some_and(|t| t + 1 >= d);
-        if !busy && (specials.is_empty() || d > horizon + 2) {
-            break;
-        }
-        if d > GEN_MAX_DIST + 1 {
-            return Err(too_long());
-        }
-        horizon = g.forward_specials(&mut specials, d, &top);
-        resolved += g.level(d, threads, &top);
-        level(LevelInfo { ply: d, resolved });
-        d += 1;
-    }
-    // What is not won or lost is drawn.
-    for w in 0..g.cells.words() {
-        let (word, mask) = (g.cells.word(w), g.done.byte_mask(w));
-        // Keep the bytes of done positions: spread each byte's high bit.
-        let keep = (mask >> 7) * 0xFF;
-        g.cells.store_word(w, word & keep);
-    }
-    Ok(g.cells)
-}
-
-/// Counts wins, draws and losses over all positions of the board (each
-/// canonical position weighted by the size of its symmetry class), from
-/// freshly generated values ([`ILLEGAL`] marks what is not a position).
-pub(crate) fn stats(layout: &Layout, values: &Cells, threads: usize) -> TableStats {
-    let size = layout.size;
-    let next = AtomicUsize::new(0);
-    let per_side = |k: usize| {
-        let mut s = super::table::SideStats::default();
-        let order = layout.group_order();
-        for idx in 0..size {
-            let v = values.get(k * size + idx);
-            if v == ILLEGAL {
-                continue;
-            }
-            let w = if !layout.pawns
-                && layout.king_on_diagonal(idx)
-                && layout.decode(idx).is_symmetric()
-            {
-                order / 2
-            } else {
-                order
-            };
-            s.positions += w;
-            if is_win(v) {
-                s.wins += w;
-                s.longest_win = s.longest_win.max(dist_of(v));
-            } else if is_loss(v) {
-                s.losses += w;
-                s.longest_loss = s.longest_loss.max(dist_of(v));
-            } else {
-                s.draws += w;
-            }
-        }
-        s
-    };
-    let parts = parallel(threads.clamp(1, 2), || {
-        let mut out = Vec::new();
-        loop {
-            let k = next.fetch_add(1, Relaxed);
-            if k >= 2 {
-                break;
-            }
-            out.push((k, per_side(k)));
-        }
-        out
-    });
-    let mut st = TableStats::default();
-    for (k, s) in parts.into_iter().flatten() {
-        st.sides[k] = s;
-    }
-    st
+    g.run(threads, &top, &mut |ply, found| {
+        resolved += found;
+        level(LevelInfo { ply, resolved });
+    })?;
+    let stats = g.stats(threads);
+    Ok((super::values::Values::Made(g.cells), stats))
 }

@@ -63,13 +63,27 @@ pub(super) fn attacked(r: &Raw, target: u8, by: Color, occ: Bitboard, skip: usiz
 
 /// A legal move's result.
 pub(crate) enum Mv {
-    /// Same material, no en passant possible: a position of this table.
-    Internal(Raw),
+    /// A king or piece move keeping the material: a position of the same
+    /// table and slice.
+    Internal,
+    /// A pawn push (not a promotion): a position of a finished slice
+    /// (without en-passant rights), and the square a double push passed
+    /// if an enemy pawn may take en passant.
+    Push(Raw, Option<u8>),
     /// A capture or promotion: a position of a smaller table.
     External(Raw),
-    /// A double push next to an enemy pawn: the resulting position (without
-    /// en-passant rights) and the square the pawn passed.
-    DoublePush(Raw, u8),
+}
+
+/// Does an enemy pawn stand beside `to2`, the square `stm`'s pawn reaches
+/// by a double push (so that it may take en passant)?
+#[inline(always)]
+pub(super) fn ep_target(r: &Raw, stm: Color, to2: u8) -> bool {
+    r.pieces().iter().any(|p| {
+        code_color(p.0) != stm
+            && code_is_pawn(p.0)
+            && p.1 >> 3 == to2 >> 3
+            && (p.1 & 7).abs_diff(to2 & 7) == 1
+    })
 }
 
 /// Removes piece slot `j` (a capture).
@@ -131,7 +145,7 @@ pub(super) fn for_each_move(r: &Raw, stm: Color, mut f: impl FnMut(Mv) -> bool) 
             Color::Black => c.bk = to,
         }
         let go = if j == usize::MAX {
-            f(Mv::Internal(c))
+            f(Mv::Internal)
         } else {
             f(Mv::External(without(c, j)))
         };
@@ -176,7 +190,7 @@ pub(super) fn for_each_move(r: &Raw, stm: Color, mut f: impl FnMut(Mv) -> bool) 
                     } else {
                         let mut c = *r;
                         c.pc[i].1 = to;
-                        f(Mv::Internal(c))
+                        f(Mv::Push(c, None))
                     };
                     if !go {
                         return false;
@@ -186,18 +200,7 @@ pub(super) fn for_each_move(r: &Raw, stm: Color, mut f: impl FnMut(Mv) -> bool) 
                 if from >> 3 == second && !occ.contains(sq(to2)) && legal(to2, usize::MAX) {
                     let mut c = *r;
                     c.pc[i].1 = to2;
-                    // An enemy pawn beside the square reached?
-                    let beside = r.pieces().iter().any(|p| {
-                        code_color(p.0) != stm
-                            && code_is_pawn(p.0)
-                            && p.1 >> 3 == to2 >> 3
-                            && (p.1 & 7).abs_diff(to2 & 7) == 1
-                    });
-                    let go = f(if beside {
-                        Mv::DoublePush(c, to)
-                    } else {
-                        Mv::Internal(c)
-                    });
+                    let go = f(Mv::Push(c, ep_target(r, stm, to2).then_some(to)));
                     if !go {
                         return false;
                     }
@@ -231,7 +234,7 @@ pub(super) fn for_each_move(r: &Raw, stm: Color, mut f: impl FnMut(Mv) -> bool) 
                 let mut c = *r;
                 c.pc[i].1 = to;
                 let go = if j == usize::MAX {
-                    f(Mv::Internal(c))
+                    f(Mv::Internal)
                 } else {
                     f(Mv::External(without(c, j)))
                 };
@@ -265,49 +268,25 @@ pub(super) fn unmoved(r: &Raw, mover: Color, moved: usize, from: u8) -> Raw {
     c
 }
 
-/// Calls `f(piece, from, from - to)` for every un-move of `mover` in `r`:
-/// the positions from which `mover` reaches `r` by a move that keeps the
-/// material (see [`unmoved`]; they may be illegal: callers check).
+/// Calls `f(piece, from, from - to)` for every un-move of `mover`'s king
+/// and pieces in `r` (pawns never move back: their pushes leave the
+/// slice): the positions from which `mover` reaches `r` by a move that
+/// keeps the material (see [`unmoved`]; they may be illegal: callers
+/// check).
 #[inline(always)]
-pub(super) fn for_each_unmove(
-    r: &Raw,
-    mover: Color,
-    (king, pieces): (bool, bool),
-    mut f: impl FnMut(usize, u8, isize),
-) {
+pub(super) fn for_each_unmove(r: &Raw, mover: Color, mut f: impl FnMut(usize, u8, isize)) {
     let occ = occupancy(r);
     let k = king_of(r, mover);
-    if king {
-        for from in attacks::king_attacks(sq(k)) & !occ {
-            f(UN_KING, from as u8, from as isize - k as isize);
-        }
-    }
-    if !pieces {
-        return;
+    for from in attacks::king_attacks(sq(k)) & !occ {
+        f(UN_KING, from as u8, from as isize - k as isize);
     }
     for i in 0..r.n as usize {
         let (pc, at) = r.pc[i];
-        if code_color(pc) != mover {
+        if code_color(pc) != mover || code_is_pawn(pc) {
             continue;
         }
-        if code_is_pawn(pc) {
-            let rank = at >> 3;
-            let (back, single_ok, double_rank): (i8, bool, u8) = match mover {
-                Color::White => (-8, rank >= 2, 3),
-                Color::Black => (8, rank <= 5, 4),
-            };
-            let from = (at as i8 + back) as u8;
-            if single_ok && !occ.contains(sq(from)) {
-                f(UN_SLOT + i, from, isize::from(back));
-                let from2 = (from as i8 + back) as u8;
-                if rank == double_rank && !occ.contains(sq(from2)) {
-                    f(UN_SLOT + i, from2, 2 * isize::from(back));
-                }
-            }
-        } else {
-            for from in piece_attacks(pc, at, occ) & !occ {
-                f(UN_SLOT + i, from as u8, from as isize - at as isize);
-            }
+        for from in piece_attacks(pc, at, occ) & !occ {
+            f(UN_SLOT + i, from as u8, from as isize - at as isize);
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Phase 2 of generation: the predecessors of a position, found by
 //! un-moves, with their indices followed digit by digit where the
-//! symmetry allows (the White king's un-moves and identical pieces that
-//! swap order need the general index).
+//! symmetry allows (without pawns, the White king's un-moves and identical
+//! pieces that swap order need the general index; with pawns only the
+//! latter).
 
 use crate::tablebase::index::{Layout, Raw, TRANSPOSE, on_diagonal};
 use shakmaty::Color;
@@ -10,10 +11,10 @@ use super::*;
 
 /// Calls `f(index, stab)` with the index (of `mover`'s half) of every
 /// position from which `mover` reaches `r` (index `idx` of the other
-/// half) by a move that keeps the material, and, if `stab` is asked
-/// for, the order of its stabiliser (2 for a position symmetric on the
-/// diagonal, else 1; always 1 if not asked). The positions may be illegal
-/// or unused (the caller sees [`ILLEGAL`] there).
+/// half, a table without pawns) by a move that keeps the material, and,
+/// if `stab` is asked for, the order of its stabiliser (2 for a position
+/// symmetric on the diagonal, else 1; always 1 if not asked). The
+/// positions may be illegal or unused (the caller sees [`ILLEGAL`] there).
 #[inline]
 pub(super) fn for_each_predecessor(
     layout: &Layout,
@@ -23,14 +24,15 @@ pub(super) fn for_each_predecessor(
     stab: bool,
     mut f: impl FnMut(usize, u8),
 ) {
-    let sym = stab && !layout.pawns;
+    debug_assert!(!layout.pawns);
+    let sym = stab;
     let r = *r;
     // The index of a predecessor mostly follows from the moved piece's
     // digit: the White king stays put (or moves where no symmetry is
     // needed). With the White king on the diagonal the canonical index
     // is the smaller of the position's and its transposition's (also
     // followed digit by digit unless two identical pieces swap order).
-    let diag = !layout.pawns && on_diagonal(r.wk);
+    let diag = on_diagonal(r.wk);
     let t_idx = (diag && !layout.identical).then(|| layout.transposed_raw_index(&r));
     let stride_kk = layout.stride_kk();
     let q_kk = idx / stride_kk;
@@ -38,7 +40,7 @@ pub(super) fn for_each_predecessor(
     let transpose = &transforms[TRANSPOSE as usize];
     let mut rest = [usize::MAX; 8];
     let black_moves = mover == Color::Black;
-    for_each_unmove(&r, mover, (true, true), |moved, from, delta| {
+    for_each_unmove(&r, mover, |moved, from, delta| {
         let mut p_stab = 1;
         let general = |p_stab: &mut u8| {
             let p = unmoved(&r, mover, moved, from);
@@ -103,5 +105,36 @@ pub(super) fn for_each_predecessor(
             !sym || p_stab == 1 + u8::from(unmoved(&r, mover, moved, from).is_symmetric())
         );
         f(p_idx, p_stab);
+    });
+}
+
+/// Calls `f(index)` with the index (of `mover`'s half) of every position
+/// from which `mover` reaches `r` (index `idx` of the other half, a table
+/// with pawns) by a king or piece move: in the same slice, each un-move
+/// changes one digit (identical pieces that swap order need the general
+/// index). The positions may be illegal or unused.
+#[inline]
+pub(super) fn for_each_predecessor_in_slice(
+    layout: &Layout,
+    r: &Raw,
+    idx: usize,
+    mover: Color,
+    mut f: impl FnMut(usize),
+) {
+    let stride_k = match mover {
+        Color::White => layout.stride_kk(),
+        Color::Black => layout.stride_bk,
+    };
+    for_each_unmove(r, mover, |moved, from, delta| {
+        let p = if moved == UN_KING {
+            idx.wrapping_add_signed(delta * stride_k as isize)
+        } else if !layout.identical || layout.order_kept(r, moved - UN_SLOT, from) {
+            let stride = layout.stride[moved - UN_SLOT];
+            idx.wrapping_add_signed(delta * stride as isize)
+        } else {
+            layout.index(&unmoved(r, mover, moved, from))
+        };
+        debug_assert_eq!(p, layout.index(&unmoved(r, mover, moved, from)));
+        f(p);
     });
 }

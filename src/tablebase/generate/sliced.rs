@@ -1,0 +1,226 @@
+//! Tables with pawns, made one slice (pawn configuration) at a time: see
+//! [`crate::tablebase::slices`]. Groups of slices (the pawns' files) are
+//! independent, so each worker takes a whole group and makes its slices
+//! in order, keeping only the finished slices that later pushes of the
+//! group still read. Each slice's values are compressed as soon as it is
+//! done, into the blocks the file will hold.
+
+use super::*;
+use crate::tablebase::values::{BLOCK_VALUES, Packed};
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// Finished slices a group's pushes still lead to: their values, White to
+/// move then Black.
+#[derive(Default)]
+pub(super) struct Finished {
+    slices: HashMap<usize, Box<[u8]>>,
+}
+
+impl Finished {
+    /// The value code of `c` (a position of a finished slice) for `stm`.
+    #[inline]
+    pub(super) fn value(&self, layout: &Layout, c: &Raw, stm: Color) -> u8 {
+        let idx = layout.index(c);
+        let (s, at) = (idx / layout.slice_size, idx % layout.slice_size);
+        // Slices are made in an order that finishes every slice a push
+        // leads to first, and kept until their last reader is done.
+        let values = &self.slices[&s];
+        values[side(stm) * layout.slice_size + at]
+    }
+}
+
+/// Compressed blocks of a table's two halves, filled in any order: a
+/// whole block is compressed by the thread that brings it, pieces of
+/// blocks (slices smaller than a block) wait until their block is full.
+struct Packer {
+    level: i32,
+    /// Values per half (a whole number of blocks).
+    half: usize,
+    state: Mutex<PackState>,
+}
+
+#[derive(Default)]
+struct PackState {
+    /// Compressed blocks, White's half first.
+    blocks: Vec<Option<Vec<u8>>>,
+    /// Blocks being assembled: values, and how many are in.
+    partial: HashMap<usize, (Vec<u8>, usize)>,
+}
+
+impl Packer {
+    fn new(half: usize, level: i32) -> Packer {
+        debug_assert!(half.is_multiple_of(BLOCK_VALUES));
+        Packer {
+            level,
+            half,
+            state: Mutex::new(PackState {
+                blocks: vec![None; 2 * half / BLOCK_VALUES],
+                partial: HashMap::new(),
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, PackState> {
+        // A worker that panicked holding the lock left whole blocks only.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Values `values` of half `h` (0 = White to move) from index `start`.
+    fn put(&self, h: usize, start: usize, values: &[u8]) {
+        let first = h * self.half + start;
+        let mut pos = first;
+        let end = first + values.len();
+        while pos < end {
+            let k = pos / BLOCK_VALUES;
+            let block_start = k * BLOCK_VALUES;
+            let upto = end.min(block_start + BLOCK_VALUES);
+            let piece = &values[pos - first..upto - first];
+            if piece.len() == BLOCK_VALUES {
+                let b = crate::tablebase::file::compress_block(piece, self.level);
+                self.lock().blocks[k] = Some(b);
+            } else {
+                let full = {
+                    let mut st = self.lock();
+                    let (buf, filled) = st
+                        .partial
+                        .entry(k)
+                        .or_insert_with(|| (vec![ILLEGAL; BLOCK_VALUES], 0));
+                    buf[pos - block_start..upto - block_start].copy_from_slice(piece);
+                    *filled += piece.len();
+                    if *filled == BLOCK_VALUES {
+                        st.partial.remove(&k).map(|p| p.0)
+                    } else {
+                        None
+                    }
+                };
+                if let Some(buf) = full {
+                    let b = crate::tablebase::file::compress_block(&buf, self.level);
+                    self.lock().blocks[k] = Some(b);
+                }
+            }
+            pos = upto;
+        }
+    }
+
+    /// Every block, once every value was put (the ends of the halves past
+    /// the last slice are unused).
+    fn finish(self, used: usize) -> Result<Vec<Vec<u8>>, String> {
+        let pad = vec![ILLEGAL; self.half - used];
+        for h in 0..2 {
+            self.put(h, used, &pad);
+        }
+        let st = self.state.into_inner().unwrap_or_else(|e| e.into_inner());
+        st.blocks
+            .into_iter()
+            .enumerate()
+            .map(|(k, b)| b.ok_or_else(|| format!("block {k} was never made")))
+            .collect()
+    }
+}
+
+/// Sums the counts of two parts of a table.
+fn add_stats(a: &mut TableStats, b: &TableStats) {
+    for (x, y) in a.sides.iter_mut().zip(&b.sides) {
+        x.positions += y.positions;
+        x.wins += y.wins;
+        x.draws += y.draws;
+        x.losses += y.losses;
+        x.longest_win = x.longest_win.max(y.longest_win);
+        x.longest_loss = x.longest_loss.max(y.longest_loss);
+    }
+}
+
+/// Generates a table with pawns: see [`generate`](super::generate).
+pub(super) fn generate(
+    layout: &Layout,
+    set: &TableSet,
+    threads: usize,
+    level: &mut (dyn FnMut(LevelInfo) + Send),
+) -> Result<(crate::tablebase::values::Values, TableStats), String> {
+    let Some(slices) = layout.slices.as_deref() else {
+        return Err(format!("{}: no pawns to slice by", layout.material));
+    };
+    let size = layout.slice_size;
+    // Groups: ranges of slices.
+    let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
+    for s in 0..slices.len() {
+        match groups.last_mut() {
+            Some(g) if slices.group(g.start) == slices.group(s) => g.end = s + 1,
+            _ => groups.push(s..s + 1),
+        }
+    }
+    // Workers take groups; what is left of the threads works inside a
+    // slice (when slices are large enough to share).
+    let workers = threads.min(groups.len()).max(1);
+    let inner = if size >= 1 << 20 {
+        (threads / workers).max(1)
+    } else {
+        1
+    };
+    let packer = Packer::new(
+        layout.size,
+        crate::tablebase::file::level_for(2 * layout.size),
+    );
+    let next = AtomicUsize::new(0);
+    let stats = Mutex::new(TableStats::default());
+    let progress = Mutex::new((level, 0u32, 0u64));
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    parallel(workers, || {
+        loop {
+            let g = next.fetch_add(1, Relaxed);
+            if g >= groups.len() || failure.lock().map_or(true, |f| f.is_some()) {
+                break;
+            }
+            let mut finished = Finished::default();
+            for s in groups[g].clone() {
+                let window = Gen::new(layout, set, s * size, size, Some(&finished), inner);
+                let top = Top::default();
+                window.init(inner, &top);
+                let mut found = 0;
+                let mut plies = 0;
+                if let Err(e) = window.run(inner, &top, &mut |d, n| {
+                    found += n;
+                    plies = d;
+                }) {
+                    if let Ok(mut f) = failure.lock() {
+                        f.get_or_insert(e);
+                    }
+                    return;
+                }
+                let part = window.stats(inner);
+                if let Ok(mut st) = stats.lock() {
+                    add_stats(&mut st, &part);
+                }
+                let mut values = vec![0u8; 2 * size];
+                window.cells.copy_to(0, &mut values);
+                drop(window);
+                packer.put(0, s * size, &values[..size]);
+                packer.put(1, s * size, &values[size..]);
+                finished
+                    .slices
+                    .retain(|&t, _| slices.last_use(t).is_some_and(|u| u > s));
+                if slices.last_use(s).is_some() {
+                    finished.slices.insert(s, values.into_boxed_slice());
+                }
+                if let Ok(mut p) = progress.lock() {
+                    let (report, ply, resolved) = &mut *p;
+                    *ply = (*ply).max(plies);
+                    *resolved += found;
+                    report(LevelInfo {
+                        ply: *ply,
+                        resolved: *resolved,
+                    });
+                }
+            }
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let blocks = packer.finish(slices.len() * size)?;
+    let stats = stats.into_inner().unwrap_or_else(|e| e.into_inner());
+    let values =
+        crate::tablebase::values::Values::Packed(Box::new(Packed::new(blocks, 2 * layout.size)));
+    Ok((values, stats))
+}

@@ -78,8 +78,11 @@ const NOT_LOST: u8 = 0xFF;
 /// Longest distance a table may hold: its code (254) and the code one
 /// move further (255) fit in a byte.
 const GEN_MAX_DIST: u32 = 252;
-/// Words of [`Cells`] scanned per job (32,768 positions).
-const SCAN_WORDS: usize = 1 << 12;
+/// Positions per chunk of [`Gen::marks`] (a power of two; windows are
+/// whole chunks).
+const MARK_SHIFT: usize = 12;
+/// Chunks scanned per job (32,768 positions).
+const SCAN_CHUNKS: usize = 8;
 /// Counters start at twice the moves: at most this many moves are
 /// counted in a byte (below [`NOT_LOST`]).
 const MAX_COUNTED: u32 = 126;
@@ -189,6 +192,10 @@ struct Gen<'a> {
     pushed: Option<&'a Finished>,
     /// Does one thread work on the window (plain loads and stores)?
     alone: bool,
+    /// The codes written in each chunk of `1 << MARK_SHIFT` positions (a
+    /// code replaced since keeps its mark): a level scans only the chunks
+    /// that may hold its positions, and the last levels find few.
+    marks: Vec<[AtomicU64; 4]>,
 }
 
 impl<'a> Gen<'a> {
@@ -209,10 +216,31 @@ impl<'a> Gen<'a> {
             done: Done::new(2 * len),
             pushed,
             alone: threads <= 1,
+            marks: (0..(2 * len).div_ceil(1 << MARK_SHIFT))
+                .map(|_| Default::default())
+                .collect(),
         }
     }
 
-    /// Sets position `p` to what `f` makes of its value (see
+    /// Notes that position `p` holds `code` now.
+    #[inline(always)]
+    fn mark(&self, p: usize, code: u8) {
+        let m = &self.marks[p >> MARK_SHIFT][(code >> 6) as usize];
+        let bit = 1u64 << (code & 63);
+        if self.alone {
+            m.store(m.load(Relaxed) | bit, Relaxed);
+        } else if m.load(Relaxed) & bit == 0 {
+            m.fetch_or(bit, Relaxed);
+        }
+    }
+
+    /// May chunk `c` hold positions valued `code`?
+    #[inline(always)]
+    fn marked(&self, c: usize, code: u8) -> bool {
+        self.marks[c][(code >> 6) as usize].load(Relaxed) >> (code & 63) & 1 == 1
+    }
+
+    /// Sets done position `p` to what `f` makes of its value (see
     /// [`Cells::update`]).
     #[inline(always)]
     fn update(&self, p: usize, f: impl Fn(u8) -> Option<u8>) -> Option<u8> {
@@ -223,9 +251,10 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// Marks position `p` done with value `v`.
+    /// Makes position `p` done with value `v`.
     #[inline(always)]
     fn finish(&self, p: usize, v: u8) {
+        self.mark(p, v);
         if self.alone {
             self.cells.update_alone(p, |_| Some(v));
             self.done.set_alone(p);
@@ -275,6 +304,7 @@ impl<'a> Gen<'a> {
                 let end = (start + CHUNK).min(len);
                 let mut words = [[0u64; CHUNK / 8]; 2];
                 let mut done = [[0u64; CHUNK / 64]; 2];
+                let mut marks = [[[0u64; 4]; CHUNK >> MARK_SHIFT]; 2];
                 for local in start..end {
                     let idx = self.base + local;
                     let r = layout.decode(idx);
@@ -322,6 +352,7 @@ impl<'a> Gen<'a> {
                         if is_done {
                             top.see(code);
                             done[s][bit >> 6] |= 1 << (bit & 63);
+                            marks[s][bit >> MARK_SHIFT][(code >> 6) as usize] |= 1 << (code & 63);
                         }
                         words[s][w] |= u64::from(code) << shift;
                     }
@@ -333,6 +364,12 @@ impl<'a> Gen<'a> {
                     }
                     for (k, &bits) in done[s][..(end - start).div_ceil(64)].iter().enumerate() {
                         self.done.store_word(first / 64 + k, bits);
+                    }
+                    let chunks = (end - start).div_ceil(1 << MARK_SHIFT);
+                    for (k, m) in marks[s][..chunks].iter().enumerate() {
+                        for (w, &bits) in m.iter().enumerate() {
+                            self.marks[(first >> MARK_SHIFT) + k][w].fetch_or(bits, Relaxed);
+                        }
                     }
                 }
             }
@@ -368,15 +405,19 @@ impl<'a> Gen<'a> {
     fn level(&self, d: u32, threads: usize, top: &Top) -> u64 {
         let target = code_of(d - 1);
         let words = self.cells.words();
+        let chunks = self.marks.len();
         let next = AtomicUsize::new(0);
         let counts = parallel(threads, || {
             let mut found = 0u64;
             loop {
-                let start = next.fetch_add(SCAN_WORDS, Relaxed);
-                if start >= words {
+                let start = next.fetch_add(SCAN_CHUNKS, Relaxed);
+                if start >= chunks {
                     break;
                 }
-                for w in start..(start + SCAN_WORDS).min(words) {
+                let scan = (start..(start + SCAN_CHUNKS).min(chunks))
+                    .filter(|&c| self.marked(c, target))
+                    .flat_map(|c| c << (MARK_SHIFT - 3)..((c + 1) << (MARK_SHIFT - 3)).min(words));
+                for w in scan {
                     let mut m = bytes_equal(self.cells.word(w), target);
                     if m != 0 {
                         m &= self.done.byte_mask(w);
@@ -425,7 +466,10 @@ impl<'a> Gen<'a> {
                 if done.get(p) {
                     // A win by a move leaving the window, slower?
                     let quicker = |v: u8| (v >= 2 && is_win(v) && dist_of(v) > d).then_some(win);
-                    any |= self.update(p, quicker).is_some();
+                    if self.update(p, quicker).is_some() {
+                        self.mark(p, win);
+                        any = true;
+                    }
                 } else {
                     self.finish(p, win);
                     any = true;

@@ -518,8 +518,17 @@ fn generate_table(
 ) -> Result<(Table, f64), TbError> {
     let start = Instant::now();
     let layout = Layout::new(*m);
-    let (values, stats) = generate::generate(&layout, set, threads, |l| level(l.ply, l.resolved))
-        .map_err(|reason| TbError::Generate {
+    // A large table is made alone, from tables its probes read through the
+    // block cache: more of them stay decompressed meanwhile.
+    let large = 2 * layout.size > file::MEMORY_VALUES;
+    if large {
+        values::set_cache_bytes(values::GENERATION_CACHE_BYTES);
+    }
+    let made = generate::generate(&layout, set, threads, |l| level(l.ply, l.resolved));
+    if large {
+        values::set_cache_bytes(values::CACHE_BYTES);
+    }
+    let (values, stats) = made.map_err(|reason| TbError::Generate {
         material: *m,
         reason,
     })?;

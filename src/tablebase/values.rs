@@ -19,6 +19,52 @@ pub(crate) const BLOCK_VALUES: usize = 1 << 15;
 
 /// Decompressed blocks kept at most, in bytes.
 pub(crate) const CACHE_BYTES: u64 = 64 << 20;
+/// The cache while a table is made from five-piece tables read from their
+/// files: a pawn's promotions probe four of them at once, all over their
+/// indices (KQRvKP: 172 s with 64 MB, 128 s with 512 MB).
+pub(crate) const GENERATION_CACHE_BYTES: u64 = 256 << 20;
+
+/// Sets the block cache's size (bytes): [`GENERATION_CACHE_BYTES`] while
+/// a table is made, [`CACHE_BYTES`] after.
+pub(crate) fn set_cache_bytes(bytes: u64) {
+    cache().set_capacity(bytes);
+}
+
+/// The last blocks this thread read, one per table slot: most probes of
+/// a generation fall in the block the one before read, and are answered
+/// without the shared cache's lock, hash and reference count.
+type Memo = [Option<(u64, u32, Arc<[u8]>)>; MEMO_SLOTS];
+const MEMO_SLOTS: usize = 16;
+
+thread_local! {
+    static MEMO: std::cell::RefCell<Memo> = const { std::cell::RefCell::new([const { None }; MEMO_SLOTS]) };
+}
+
+/// Value `at` of block `k` of the table whose cache key is `id`, the
+/// block loaded by `load` if neither this thread's memo nor the cache
+/// has it.
+#[inline]
+fn block_value(
+    id: u64,
+    k: usize,
+    at: usize,
+    load: impl FnOnce() -> Result<Vec<u8>, String>,
+) -> Option<u8> {
+    let slot = (id as usize) % MEMO_SLOTS;
+    let hit = MEMO.with(|m| match &m.borrow()[slot] {
+        Some((i, kk, b)) if *i == id && *kk == k as u32 => Some(b.get(at).copied()),
+        _ => None,
+    });
+    if let Some(v) = hit {
+        return v;
+    }
+    let block = cache()
+        .get_or_insert_with(&(id, k as u32), || load().map(Arc::<[u8]>::from))
+        .ok()?;
+    let v = block.get(at).copied();
+    MEMO.with(|m| m.borrow_mut()[slot] = Some((id, k as u32, block)));
+    v
+}
 
 /// A table's value codes, `[White to move | Black to move]`.
 pub(crate) enum Values {
@@ -123,7 +169,7 @@ impl quick_cache::Weighter<(u64, u32), Arc<[u8]>> for ByLength {
 fn cache() -> &'static Cache {
     static CACHE: OnceLock<Cache> = OnceLock::new();
     CACHE.get_or_init(|| {
-        let blocks = (CACHE_BYTES / BLOCK_VALUES as u64) as usize;
+        let blocks = (GENERATION_CACHE_BYTES / BLOCK_VALUES as u64) as usize;
         Cache::with_weighter(blocks, CACHE_BYTES, ByLength)
     })
 }
@@ -182,12 +228,7 @@ impl Packed {
             return None;
         }
         let k = i / BLOCK_VALUES;
-        let block = cache()
-            .get_or_insert_with(&(self.id, k as u32), || {
-                self.block(k).map(Arc::<[u8]>::from)
-            })
-            .ok()?;
-        block.get(i % BLOCK_VALUES).copied()
+        block_value(self.id, k, i % BLOCK_VALUES, || self.block(k))
     }
 }
 
@@ -208,12 +249,7 @@ impl Blocks {
             return None;
         }
         let k = i / BLOCK_VALUES;
-        let block = cache()
-            .get_or_insert_with(&(self.id, k as u32), || {
-                self.read_block(k).map(Arc::<[u8]>::from)
-            })
-            .ok()?;
-        block.get(i % BLOCK_VALUES).copied()
+        block_value(self.id, k, i % BLOCK_VALUES, || self.read_block(k))
     }
 
     /// The compressed bytes of block `k`, checked against its checksum.

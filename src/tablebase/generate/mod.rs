@@ -188,6 +188,10 @@ struct Gen<'a> {
     len: usize,
     cells: Cells,
     done: Done,
+    /// Done positions won by a move leaving the window, which a quicker
+    /// win in the window may still replace (no other done value changes:
+    /// a level skips their bytes).
+    provisional: Done,
     /// The finished slices pawn pushes lead to (tables with pawns).
     pushed: Option<&'a Finished>,
     /// Does one thread work on the window (plain loads and stores)?
@@ -214,6 +218,7 @@ impl<'a> Gen<'a> {
             len,
             cells: Cells::new(2 * len, UNKNOWN),
             done: Done::new(2 * len),
+            provisional: Done::new(2 * len),
             pushed,
             alone: threads <= 1,
             marks: (0..(2 * len).div_ceil(1 << MARK_SHIFT))
@@ -304,6 +309,7 @@ impl<'a> Gen<'a> {
                 let end = (start + CHUNK).min(len);
                 let mut words = [[0u64; CHUNK / 8]; 2];
                 let mut done = [[0u64; CHUNK / 64]; 2];
+                let mut provisional = [[0u64; CHUNK / 64]; 2];
                 let mut marks = [[[0u64; 4]; CHUNK >> MARK_SHIFT]; 2];
                 for local in start..end {
                     let idx = self.base + local;
@@ -331,6 +337,11 @@ impl<'a> Gen<'a> {
                                 self.pushed_value(c, stm, passed)
                             })
                         };
+                        if let Init::Open { ext: Some(e), .. } = result
+                            && is_win(e)
+                        {
+                            provisional[s][bit >> 6] |= 1 << (bit & 63);
+                        }
                         // (byte, done)
                         let (code, is_done) = match result {
                             Init::Illegal => (ILLEGAL, true),
@@ -364,6 +375,12 @@ impl<'a> Gen<'a> {
                     }
                     for (k, &bits) in done[s][..(end - start).div_ceil(64)].iter().enumerate() {
                         self.done.store_word(first / 64 + k, bits);
+                    }
+                    for (k, &bits) in provisional[s][..(end - start).div_ceil(64)]
+                        .iter()
+                        .enumerate()
+                    {
+                        self.provisional.store_word(first / 64 + k, bits);
                     }
                     let chunks = (end - start).div_ceil(1 << MARK_SHIFT);
                     for (k, m) in marks[s][..chunks].iter().enumerate() {
@@ -464,6 +481,10 @@ impl<'a> Gen<'a> {
             let mut any = false;
             each(&mut |p, _| {
                 if done.get(p) {
+                    if !self.provisional.get(p) {
+                        // Final: a win found by a level, or illegal.
+                        return;
+                    }
                     // A win by a move leaving the window, slower?
                     let quicker = |v: u8| (v >= 2 && is_win(v) && dist_of(v) > d).then_some(win);
                     if self.update(p, quicker).is_some() {

@@ -3,10 +3,12 @@
 //!
 //! ```text
 //! magic      8  "KIBITZTB"
-//! version    4  u32 LE (FORMAT_VERSION)
+//! version    4  u32 LE (FORMAT_VERSION; 2 is read for tables without
+//!               pawns, whose index did not change)
 //! metric     1  1 = DTM in plies (Gaviota signs), one byte per position
 //! name_len   1  then the material name, e.g. "KQvKR"
-//! size       8  u64 positions per side to move (the index size)
+//! size       8  u64 positions per side to move (the index size: whole
+//!               blocks with pawns, so that each half starts a block)
 //! stats     80  per side to move: positions, wins, draws, losses (u64),
 //!               longest win, longest loss (u32)
 //! block      4  u32 values per block (BLOCK_VALUES)

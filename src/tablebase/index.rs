@@ -6,14 +6,21 @@
 //!
 //! Without pawns the board has 8 symmetries: the White king is brought into
 //! the triangle a1-d1-d4 (10 squares). With the king on the a1-h8 diagonal
-//! two symmetries qualify; the smaller index wins. With pawns only the
-//! left-right mirror applies: the White king goes to files a-d (32 squares).
+//! two symmetries qualify; the smaller index wins.
+//! `index = (((king * 64 + black_king) * 64 + s0) * 64 + s1) * 64 + s2`
+//! over the slots there are.
 //!
-//! `index = (((king * 64 + black_king) * m0 + s0) * m1 + s1) * m2 + s2`,
-//! `m` = 64 per piece or 48 per pawn (ranks 2-7), 1 past the last slot (so
-//! tables of up to four pieces keep the index they always had). Indices
-//! that are not the canonical form of their position (or whose pieces
-//! overlap) are never used.
+//! With pawns only the left-right mirror applies, and the pawns take it:
+//! the index is `slice * slice_size + offset`, the slice the pawns'
+//! configuration in its mirror form ([`Slices`], in the order tables with
+//! pawns are made), the offset the kings and the other pieces on all 64
+//! squares (`(white_king * 64 + black_king) * 64 + s...`). A slice that is
+//! its own mirror image keeps both images. The size is rounded up to whole
+//! file blocks; the indices past the last slice are unused (format 2 put
+//! the White king on files a-d and the pawns in the last digits).
+//!
+//! Indices that are not the canonical form of their position (or whose
+//! pieces overlap) are never used.
 
 use super::material::{Material, NONE, code_is_pawn};
 use super::slices::Slices;

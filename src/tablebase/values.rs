@@ -21,8 +21,9 @@ pub(crate) const BLOCK_VALUES: usize = 1 << 15;
 pub(crate) const CACHE_BYTES: u64 = 64 << 20;
 /// The cache while a table is made from five-piece tables read from their
 /// files: a pawn's promotions probe four of them at once, all over their
-/// indices (KQRvKP: 172 s with 64 MB, 128 s with 512 MB).
-pub(crate) const GENERATION_CACHE_BYTES: u64 = 256 << 20;
+/// indices (KQRvKP: 172 s with 64 MB, 137 s with 256 MB, 128 s with
+/// 512 MB, which the memory a table may take cannot afford).
+pub(crate) const GENERATION_CACHE_BYTES: u64 = 192 << 20;
 
 /// Sets the block cache's size (bytes): [`GENERATION_CACHE_BYTES`] while
 /// a table is made, [`CACHE_BYTES`] after.

@@ -245,6 +245,11 @@ impl<'a> Gen<'a> {
         self.marks[c][(code >> 6) as usize].load(Relaxed) >> (code & 63) & 1 == 1
     }
 
+    /// The values, once [`Gen::run`] is done.
+    fn into_cells(self) -> Cells {
+        self.cells
+    }
+
     /// Sets done position `p` to what `f` makes of its value (see
     /// [`Cells::update`]).
     #[inline(always)]

@@ -14,7 +14,7 @@ use std::sync::Mutex;
 /// move then Black.
 #[derive(Default)]
 pub(super) struct Finished {
-    slices: HashMap<usize, Box<[u8]>>,
+    slices: HashMap<usize, Cells>,
 }
 
 impl Finished {
@@ -25,8 +25,7 @@ impl Finished {
         let (s, at) = (idx / layout.slice_size, idx % layout.slice_size);
         // Slices are made in an order that finishes every slice a push
         // leads to first, and kept until their last reader is done.
-        let values = &self.slices[&s];
-        values[side(stm) * layout.slice_size + at]
+        self.slices[&s].get(side(stm) * layout.slice_size + at)
     }
 }
 
@@ -192,16 +191,21 @@ pub(super) fn generate(
                 if let Ok(mut st) = stats.lock() {
                     add_stats(&mut st, &part);
                 }
-                let mut values = vec![0u8; 2 * size];
-                window.cells.copy_to(0, &mut values);
-                drop(window);
-                packer.put(0, s * size, &values[..size]);
-                packer.put(1, s * size, &values[size..]);
+                let cells = window.into_cells();
+                // A block at a time into the file's blocks (no copy of
+                // the slice: its cells are kept if a push leads here).
+                let mut block = vec![0u8; size.min(BLOCK_VALUES)];
+                for h in 0..2 {
+                    for at in (0..size).step_by(block.len()) {
+                        cells.copy_to(h * size + at, &mut block);
+                        packer.put(h, s * size + at, &block);
+                    }
+                }
                 finished
                     .slices
                     .retain(|&t, _| slices.last_use(t).is_some_and(|u| u > s));
                 if slices.last_use(s).is_some() {
-                    finished.slices.insert(s, values.into_boxed_slice());
+                    finished.slices.insert(s, cells);
                 }
                 if let Ok(mut p) = progress.lock() {
                     let (report, ply, resolved) = &mut *p;

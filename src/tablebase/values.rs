@@ -41,16 +41,20 @@ thread_local! {
     static MEMO: std::cell::RefCell<Memo> = const { std::cell::RefCell::new([const { None }; MEMO_SLOTS]) };
 }
 
-/// Value `at` of block `k` of the table whose cache key is `id`, the
-/// block loaded by `load` if neither this thread's memo nor the cache
-/// has it.
+/// Value `i` of the `len` values of the table whose cache key is `id`,
+/// its block `k` loaded by `load(k)` if neither this thread's memo nor the
+/// cache has it.
 #[inline]
 fn block_value(
     id: u64,
-    k: usize,
-    at: usize,
-    load: impl FnOnce() -> Result<Vec<u8>, String>,
+    len: usize,
+    i: usize,
+    load: impl FnOnce(usize) -> Result<Vec<u8>, String>,
 ) -> Option<u8> {
+    if i >= len {
+        return None;
+    }
+    let (k, at) = (i / BLOCK_VALUES, i % BLOCK_VALUES);
     let slot = (id as usize) % MEMO_SLOTS;
     let hit = MEMO.with(|m| match &m.borrow()[slot] {
         Some((i, kk, b)) if *i == id && *kk == k as u32 => Some(b.get(at).copied()),
@@ -60,7 +64,7 @@ fn block_value(
         return v;
     }
     let block = cache()
-        .get_or_insert_with(&(id, k as u32), || load().map(Arc::<[u8]>::from))
+        .get_or_insert_with(&(id, k as u32), || load(k).map(Arc::<[u8]>::from))
         .ok()?;
     let v = block.get(at).copied();
     MEMO.with(|m| m.borrow_mut()[slot] = Some((id, k as u32, block)));
@@ -225,11 +229,7 @@ impl Packed {
 
     #[inline]
     fn get(&self, i: usize) -> Option<u8> {
-        if i >= self.len {
-            return None;
-        }
-        let k = i / BLOCK_VALUES;
-        block_value(self.id, k, i % BLOCK_VALUES, || self.block(k))
+        block_value(self.id, self.len, i, |k| self.block(k))
     }
 }
 
@@ -246,11 +246,7 @@ impl Blocks {
 
     #[inline]
     fn get(&self, i: usize) -> Option<u8> {
-        if i >= self.len {
-            return None;
-        }
-        let k = i / BLOCK_VALUES;
-        block_value(self.id, k, i % BLOCK_VALUES, || self.read_block(k))
+        block_value(self.id, self.len, i, |k| self.read_block(k))
     }
 
     /// The compressed bytes of block `k`, checked against its checksum.

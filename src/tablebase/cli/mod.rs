@@ -17,9 +17,10 @@ pub enum TbCmd {
     /// Generate tables (all with up to --max-pieces pieces when none are
     /// named), smaller ones first, with every table they need. Valid files
     /// are kept; an interrupted run continues where it stopped. The 35
-    /// tables of up to 4 pieces take seconds; a 5-piece table takes
-    /// one to two minutes and about 1 GB of memory (KRPvKR first needs KQRvKR,
-    /// KRRvKR, KRBvKR and KRNvKR), and all 110 of them take hours.
+    /// tables of up to 4 pieces take about 20 s on two cores; a 5-piece
+    /// table one to three minutes and up to 0.8 GB of memory (KRPvKR first
+    /// needs KQRvKR, KRRvKR, KRBvKR and KRNvKR), and all 110 of them take
+    /// hours.
     Generate {
         /// Material signatures of up to 5 pieces, e.g. KQvK KRvKP KRPvKR.
         names: Vec<String>,

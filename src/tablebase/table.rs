@@ -104,6 +104,18 @@ pub struct TableStats {
 }
 
 impl TableStats {
+    /// Adds the counts of another part of the same table.
+    pub(crate) fn add(&mut self, other: &TableStats) {
+        for (x, y) in self.sides.iter_mut().zip(&other.sides) {
+            x.positions += y.positions;
+            x.wins += y.wins;
+            x.draws += y.draws;
+            x.losses += y.losses;
+            x.longest_win = x.longest_win.max(y.longest_win);
+            x.longest_loss = x.longest_loss.max(y.longest_loss);
+        }
+    }
+
     /// The longest mate in the table, in plies.
     pub fn longest_mate(&self) -> u32 {
         self.sides

@@ -118,18 +118,6 @@ impl Packer {
     }
 }
 
-/// Sums the counts of two parts of a table.
-fn add_stats(a: &mut TableStats, b: &TableStats) {
-    for (x, y) in a.sides.iter_mut().zip(&b.sides) {
-        x.positions += y.positions;
-        x.wins += y.wins;
-        x.draws += y.draws;
-        x.losses += y.losses;
-        x.longest_win = x.longest_win.max(y.longest_win);
-        x.longest_loss = x.longest_loss.max(y.longest_loss);
-    }
-}
-
 /// Generates a table with pawns: see [`generate`](super::generate).
 pub(super) fn generate(
     layout: &Layout,
@@ -189,7 +177,7 @@ pub(super) fn generate(
                 }
                 let part = window.stats(inner);
                 if let Ok(mut st) = stats.lock() {
-                    add_stats(&mut st, &part);
+                    st.add(&part);
                 }
                 let cells = window.into_cells();
                 // A block at a time into the file's blocks (no copy of

@@ -1,7 +1,7 @@
 //! The values of a table being made: one byte per position, eight to an
-//! atomic word, so that every thread may read and write any position (no
-//! locks, no ownership of index ranges) and a level scans eight positions
-//! a load.
+//! atomic word (threads share the window; each writes only the words of
+//! the positions it owns in a pass), and bit sets of positions, 64 to a
+//! word. A level scans eight bytes a load.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -29,44 +29,6 @@ impl Cells {
         (self.words[i >> 3].load(Relaxed) >> ((i & 7) * 8)) as u8
     }
 
-    /// Sets position `i` to what `f` makes of its value, unless `f` says
-    /// `None`; returns the value written. Other positions of the word may
-    /// change meanwhile (then `f` is asked again).
-    #[inline(always)]
-    pub(crate) fn update(&self, i: usize, f: impl Fn(u8) -> Option<u8>) -> Option<u8> {
-        let shift = (i & 7) * 8;
-        let word = &self.words[i >> 3];
-        let mut old = word.load(Relaxed);
-        loop {
-            let new = f((old >> shift) as u8)?;
-            let next = (old & !(0xFF << shift)) | (u64::from(new) << shift);
-            match word.compare_exchange_weak(old, next, Relaxed, Relaxed) {
-                Ok(_) => return Some(new),
-                Err(now) => old = now,
-            }
-        }
-    }
-
-    /// [`Cells::update`] for a caller alone with these cells now (one
-    /// thread): a plain load and store, no compare-and-swap.
-    #[inline(always)]
-    pub(crate) fn update_alone(&self, i: usize, f: impl Fn(u8) -> Option<u8>) -> Option<u8> {
-        let shift = (i & 7) * 8;
-        let word = &self.words[i >> 3];
-        let old = word.load(Relaxed);
-        let new = f((old >> shift) as u8)?;
-        word.store(
-            (old & !(0xFF << shift)) | (u64::from(new) << shift),
-            Relaxed,
-        );
-        Some(new)
-    }
-
-    #[inline(always)]
-    pub(crate) fn set(&self, i: usize, v: u8) {
-        self.update(i, |_| Some(v));
-    }
-
     /// Word `w` (positions `8w..8w + 8`, the first in the low byte).
     #[inline(always)]
     pub(crate) fn word(&self, w: usize) -> u64 {
@@ -77,10 +39,6 @@ impl Cells {
     #[inline(always)]
     pub(crate) fn store_word(&self, w: usize, v: u64) {
         self.words[w].store(v, Relaxed);
-    }
-
-    pub(crate) fn words(&self) -> usize {
-        self.words.len()
     }
 
     /// Copies positions `start..start + out.len()` into `out`.
@@ -99,8 +57,7 @@ impl Cells {
     }
 }
 
-/// One bit per position: whether its byte in [`Cells`] is a value (set)
-/// or a counter of moves not yet resolved (clear).
+/// One bit per position (which positions are done, good, reached...).
 pub(crate) struct Done {
     words: Vec<AtomicU64>,
 }
@@ -112,23 +69,6 @@ impl Done {
         }
     }
 
-    #[inline(always)]
-    pub(crate) fn get(&self, i: usize) -> bool {
-        self.words[i >> 6].load(Relaxed) >> (i & 63) & 1 == 1
-    }
-
-    #[inline(always)]
-    pub(crate) fn set(&self, i: usize) {
-        self.words[i >> 6].fetch_or(1 << (i & 63), Relaxed);
-    }
-
-    /// [`Done::set`] for a caller alone with these bits now.
-    #[inline(always)]
-    pub(crate) fn set_alone(&self, i: usize) {
-        let w = &self.words[i >> 6];
-        w.store(w.load(Relaxed) | 1 << (i & 63), Relaxed);
-    }
-
     /// Stores the bits of positions `64w..64w + 64` (no one else writes
     /// them now).
     #[inline(always)]
@@ -136,12 +76,33 @@ impl Done {
         self.words[w].store(bits, Relaxed);
     }
 
-    /// The bits of [`Cells`] word `w` (positions `8w..8w + 8`) spread to
-    /// the high bit of each byte, as [`bytes_equal`] marks them.
+    /// The bits of positions `64w..64w + 64`.
     #[inline(always)]
-    pub(crate) fn byte_mask(&self, w: usize) -> u64 {
-        let bits = (self.words[w >> 3].load(Relaxed) >> ((w & 7) * 8)) & 0xFF;
-        SPREAD[bits as usize]
+    pub(crate) fn word(&self, w: usize) -> u64 {
+        self.words[w].load(Relaxed)
+    }
+
+    /// Sets `bits` of positions `64w..64w + 64` (`alone`: no other thread
+    /// writes these bits now).
+    #[inline(always)]
+    pub(crate) fn or_word(&self, w: usize, bits: u64, alone: bool) {
+        let word = &self.words[w];
+        if alone {
+            word.store(word.load(Relaxed) | bits, Relaxed);
+        } else {
+            word.fetch_or(bits, Relaxed);
+        }
+    }
+
+    /// The bits of positions `64w..64w + 64`, cleared.
+    #[inline(always)]
+    pub(crate) fn take_word(&self, w: usize) -> u64 {
+        let word = &self.words[w];
+        if word.load(Relaxed) == 0 {
+            0
+        } else {
+            word.swap(0, Relaxed)
+        }
     }
 }
 
@@ -161,6 +122,19 @@ static SPREAD: [u64; 256] = {
     }
     t
 };
+
+/// The high bits of the eight bytes of `m` (as [`bytes_equal`] sets
+/// them), gathered into the low eight bits.
+#[inline(always)]
+pub(crate) fn gather_high_bits(m: u64) -> u64 {
+    ((m >> 7) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// A byte of `0xFF` for each of the low eight bits of `bits`.
+#[inline(always)]
+pub(crate) fn spread_bytes(bits: u64) -> u64 {
+    (SPREAD[(bits & 0xFF) as usize] >> 7) * 0xFF
+}
 
 /// The positions of `word` whose byte is `b`: bit `8k + 7` set for each
 /// (the SWAR zero-byte test on `word ^ b * 0x0101..`).
@@ -188,24 +162,36 @@ mod tests {
     }
 
     #[test]
-    fn done_bits_line_up_with_the_bytes_of_a_word() {
-        let d = Done::new(200);
-        d.set(8 * 5 + 2);
-        d.set(8 * 5 + 7);
-        d.set(130);
-        assert!(d.get(130) && !d.get(129));
-        assert_eq!(d.byte_mask(5), (0x80 << 16) | (0x80 << 56));
-        assert_eq!(d.byte_mask(16), 0x80 << 16);
-        assert_eq!(d.byte_mask(4), 0);
+    fn high_bits_gather_and_spread_back() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..1000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let m = seed & 0x8080_8080_8080_8080;
+            let want = (0..8).fold(0, |a, k| a | (m >> (8 * k + 7) & 1) << k);
+            assert_eq!(gather_high_bits(m), want);
+            assert_eq!(spread_bytes(want), (m >> 7) * 0xFF);
+        }
     }
 
     #[test]
-    fn updates_keep_the_other_bytes_of_a_word() {
+    fn done_words_set_take_and_clear() {
+        let d = Done::new(200);
+        d.or_word(2, 0b101, false);
+        d.or_word(2, 0b1000, true);
+        assert_eq!(d.word(2), 0b1101);
+        assert_eq!(d.take_word(2), 0b1101);
+        assert_eq!(d.word(2), 0);
+        assert_eq!(d.take_word(3), 0);
+    }
+
+    #[test]
+    fn stored_words_hold_eight_positions_low_byte_first() {
         let c = Cells::new(20, 3);
-        c.set(9, 7);
-        assert_eq!(c.update(9, |v| (v == 7).then_some(8)), Some(8));
-        assert_eq!(c.update(9, |v| (v == 7).then_some(9)), None);
-        assert_eq!(c.to_vec()[8..11], [3, 8, 3]);
+        c.store_word(1, u64::from_le_bytes([9, 8, 7, 6, 5, 4, 3, 2]));
+        assert_eq!(c.to_vec()[7..11], [3, 9, 8, 7]);
+        assert_eq!(c.get(15), 2);
         assert_eq!(c.len(), 20);
     }
 }

@@ -257,39 +257,16 @@ impl Layout {
         }
     }
 
-    /// Does slot `s` of the canonical position `r` stay in slot order when
-    /// its piece moves to `from` (identical neighbours sorted by square)?
-    #[inline(always)]
-    pub fn order_kept(&self, r: &Raw, s: usize, from: u8) -> bool {
-        let c = r.pc[s].0;
-        (s == 0 || r.pc[s - 1].0 != c || r.pc[s - 1].1 < from)
-            && (s + 1 >= self.n as usize || r.pc[s + 1].0 != c || from < r.pc[s + 1].1)
-    }
-
     /// Index steps per White king square.
     #[inline(always)]
     pub fn stride_kk(&self) -> usize {
         64 * self.stride_bk
     }
 
-    /// The White king's digit for a square that needs no symmetry to be
-    /// canonical (no pawns: the triangle off the diagonal).
-    #[inline(always)]
-    pub fn king_digit(&self, sq: u8) -> Option<usize> {
-        let t = TRI[sq as usize];
-        (t < 10 && !on_diagonal(sq)).then_some(t as usize)
-    }
-
     /// Is the White king of index `idx` on the a1-h8 diagonal (no pawns)?
     #[inline(always)]
     pub fn king_on_diagonal(&self, idx: usize) -> bool {
         !self.pawns && on_diagonal(TRI_SQ[idx / self.stride_kk()])
-    }
-
-    /// The White king's digit of a triangle square (no pawns).
-    #[inline(always)]
-    pub fn tri_digit(&self, sq: u8) -> usize {
-        TRI[sq as usize] as usize
     }
 
     /// The symmetry that brings a White king on `sq` into its region (no
@@ -299,20 +276,38 @@ impl Layout {
         KING_T[sq as usize]
     }
 
-    /// The index of `r` transformed by `t` (pieces sorted), without the
-    /// White king's digit: add `king digit * stride_kk()`.
-    #[inline]
-    pub fn rest_index(&self, r: &Raw, t: u8) -> usize {
-        let c = Self::sorted(r.transformed(t));
-        self.raw_index(0, &c)
-    }
-
     /// The raw (not minimised) index of the position transposed on the
     /// a1-h8 diagonal (White king on that diagonal, no pawns).
     #[inline]
     pub fn transposed_raw_index(&self, r: &Raw) -> usize {
         let c = Self::sorted(r.transformed(TRANSPOSE));
         self.raw_index(TRI[c.wk as usize] as usize, &c)
+    }
+
+    /// The word (`index / 64`) of a table without pawns' position whose
+    /// White king is in the triangle, pieces in any order (the last digit
+    /// dropped).
+    #[inline]
+    pub fn word_of(&self, r: &Raw) -> usize {
+        debug_assert!(!self.pawns && TRI[r.wk as usize] < 10);
+        self.raw_index(TRI[r.wk as usize] as usize, r) >> 6
+    }
+
+    /// Do two men of `r` stand on one square?
+    #[inline]
+    pub fn overlaps(r: &Raw) -> bool {
+        let mut occ: u64 = 1 << r.wk;
+        if r.wk == r.bk {
+            return true;
+        }
+        occ |= 1 << r.bk;
+        for p in r.pieces() {
+            if occ & (1 << p.1) != 0 {
+                return true;
+            }
+            occ |= 1 << p.1;
+        }
+        false
     }
 
     /// How many positions of the board the one at `idx` stands for (its

@@ -15,10 +15,8 @@ pub(super) enum Init {
     /// Final at once (all moves leave the table, or none exists):
     /// a code (0 = draw).
     Final(u8),
-    /// `internal` moves stay in the window; `ext` is the best of the
-    /// others.
+    /// Some moves stay in the window; `ext` is the best of the others.
     Open {
-        internal: u32,
         ext: Option<u8>,
     },
 }
@@ -157,5 +155,5 @@ pub(super) fn init_position(
             Some(v) => v,
         });
     }
-    Init::Open { internal, ext }
+    Init::Open { ext }
 }

@@ -3,73 +3,75 @@
 //! A table without pawns is made whole; a table with pawns one pawn
 //! configuration (a *slice* of its index, see [`super::slices`]) at a
 //! time, the most advanced first ([`sliced`]). Either way a *window* of
-//! positions is worked on: every position has one byte ([`Cells`]) and one
-//! bit ([`Done`]): with the bit set the byte is the position's value code,
-//! without it a counter of the moves not yet refuted (or [`NOT_LOST`]).
+//! positions is worked on: every position has one byte ([`Cells`]) and a
+//! few bits ([`Done`]): with the done bit set the byte is the position's
+//! value code; without it, what the moves leaving the window allow.
+//!
+//! Positions go 64 to a *word*, the 64 squares of one man (see
+//! [`words`]): levels step whole words along moves and un-moves.
 //!
 //! 1. **Initialisation** (parallel over index ranges): every index is
-//!    decoded; unused ones (overlapping or non-canonical) and illegal ones
-//!    (the side not to move in check) get [`ILLEGAL`]. For a legal
-//!    position the legal moves are generated; moves that leave the window
-//!    (captures and promotions to the smaller tables, pawn pushes to the
-//!    finished slices) are looked up. Checkmates get "mated in 0"; a
-//!    position whose moves all leave the window gets its value at once.
-//!    Otherwise the best move leaving it decides: a win in `e` is written
-//!    as a win in `e` (a quicker one may replace it), a draw makes the
-//!    position [`NOT_LOST`] (it can still be won), else it counts its moves
-//!    in the window.
-//! 2. **Levels** `d = 1, 2, ...` scan the window for the positions valued
-//!    `d - 1` plies (eight bytes a load; a level with none is skipped)
-//!    and un-move them (a king or piece of the side that just moved goes
-//!    back to an empty square; pawns never move back: that would leave the
-//!    slice). If such a position is lost, every predecessor not yet won as
-//!    quickly wins in `d`. If it is won, every counting predecessor's
-//!    counter drops; at zero it is lost in `max(d, its longest move
-//!    leaving the window)` (those are looked up again then). A loss later
-//!    than `d` is written at once and found by the scan of its own level.
+//!    decoded; unused ones (overlapping men) and illegal ones (the side not
+//!    to move in check) get [`ILLEGAL`]. For a legal position the legal
+//!    moves are generated; moves that leave the window (captures and
+//!    promotions to the smaller tables, pawn pushes to the finished
+//!    slices) are looked up. Checkmates get "mated in 0"; a position whose
+//!    moves all leave the window gets its value at once. Otherwise the
+//!    best move leaving it decides: a win in `e` is written as a win in `e`
+//!    (a quicker one may replace it), a draw makes the position
+//!    [`NOT_LOST`] (it can still be won), else its byte keeps the longest
+//!    loss among them.
+//! 2. **Levels** `d = 1, 2, ...` find the positions valued `d - 1` plies
+//!    (eight bytes a load; a level with none is skipped) and un-move them,
+//!    a word at a time, into a bit set of predecessors (pawns never move
+//!    back: that would leave the slice). If they are lost, the
+//!    predecessors not yet won as quickly win in `d`. If they are won,
+//!    they become *good* (no move escapes to them), and each predecessor
+//!    whose every move now leads to a good position (checked a word at a
+//!    time along its moves) is lost in `max(d, its longest loss leaving
+//!    the window)`. A loss later than `d` is written at once and found by
+//!    its own level.
 //!
-//! **Memory.** 1.125 bytes a position of the window and nothing per level.
+//! **Memory.** 1.5 bytes a position of the window and nothing per level.
 //!
-//! **Symmetry.** Without pawns, indices hold one position per symmetry
-//! class. A move from `p` into the class of `q` matches
-//! `|Stab q| / |Stab p|` un-moves from `q` into the class of `p` (orbit
-//! counting), so counters start at twice the number of moves and each
-//! un-move subtracts `2 |Stab p| / |Stab q|` (1, 2 or 4). With pawns the
-//! mirror is taken by the slice, and inside a slice there is none.
+//! **Symmetry.** Without pawns the White king stays in the triangle
+//! a1-d1-d4; positions with it on the diagonal are kept in both forms, and
+//! identical pieces in both orders, while the levels run (so that a step
+//! never has to choose a form); at the end the forms the file does not use
+//! become [`ILLEGAL`]. With pawns the mirror is taken by the slice.
 //!
 //! **En passant.** Tables store positions without en-passant rights. A
 //! double pawn push next to an enemy pawn leads to a position that *has*
 //! them, whose value is the better of the table value (its slice is
 //! finished) and the en-passant captures (smaller tables).
 //!
-//! **Threads.** The words of [`Cells`] and [`Done`] are atomic: a level
-//! splits the scan into ranges and any thread updates any predecessor
-//! (a byte changes by compare-and-swap of its word). Updates within a
-//! level do not conflict: a level writes only wins (odd `d`) or only
-//! counters and losses (even `d`), a win is the same value whoever writes
-//! it, and only the thread that brings a counter to zero values it.
+//! **Threads.** A level's first pass splits the positions it starts from
+//! among the threads, which set bits of predecessors anywhere (atomic
+//! or); its second pass splits the words reached, and each thread writes
+//! only its own words' bytes and bits, reading the good set that the
+//! first pass finished.
 
-use super::index::{Layout, Raw};
+use super::index::{Layout, Raw, on_diagonal};
 use super::material::{code_color, code_is_pawn};
 use super::table::{
     ILLEGAL, SideStats, TableSet, TableStats, UNKNOWN, better, code_of, dist_of, is_loss, is_win,
     side, via_move,
 };
 use shakmaty::Color;
-use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 mod init;
 mod moves;
-mod propagate;
 mod sliced;
+mod words;
 
 pub(crate) use super::cells::Cells;
-use super::cells::{Done, bytes_equal};
+use super::cells::{Done, bytes_equal, gather_high_bits, spread_bytes};
 use init::*;
 pub(crate) use moves::is_legal;
 use moves::*;
-use propagate::*;
 use sliced::Finished;
+use words::{Geometry, Outer, inverse, transform};
 
 /// Bytes of a position not done (see [`Done`]) that are not counters:
 /// it can no longer be lost (a move leaving the window draws, or it is a
@@ -83,9 +85,6 @@ const GEN_MAX_DIST: u32 = 252;
 const MARK_SHIFT: usize = 12;
 /// Chunks scanned per job (32,768 positions).
 const SCAN_CHUNKS: usize = 8;
-/// Counters start at twice the moves: at most this many moves are
-/// counted in a byte (below [`NOT_LOST`]).
-const MAX_COUNTED: u32 = 126;
 
 /// The value, for its side to move, of the position after `mover`'s
 /// double push that an enemy pawn may capture en passant: the better of
@@ -179,19 +178,31 @@ impl Top {
 }
 
 /// A window of a table being generated: indices `base..base + len` of
-/// each side to move, a byte per position (a value once done, a counter
-/// of unresolved moves before) and a bit saying which.
+/// each side to move (window position `i < len` is White to move at
+/// `base + i`, else Black to move at `base + i - len`). Window word `w`
+/// holds positions `64w..64w + 64`.
 struct Gen<'a> {
     layout: &'a Layout,
     set: &'a TableSet,
+    geo: Geometry<'a>,
     base: usize,
     len: usize,
+    /// A byte per position: its value code once done; before, what its
+    /// moves leaving the window allow: [`NOT_LOST`], else the longest loss
+    /// among them (0 if it has none).
     cells: Cells,
     done: Done,
     /// Done positions won by a move leaving the window, which a quicker
-    /// win in the window may still replace (no other done value changes:
-    /// a level skips their bytes).
+    /// win in the window may still replace (no other done value changes).
     provisional: Done,
+    /// Positions no move escapes to: illegal ones and those won for their
+    /// side to move in fewer plies than the level being made.
+    good: Done,
+    /// What a level's first pass reaches, for its second pass (which
+    /// clears it), and per chunk of [`MARK_SHIFT`] positions whether
+    /// anything there was reached.
+    hits: Done,
+    hit_chunks: Vec<AtomicBool>,
     /// The finished slices pawn pushes lead to (tables with pawns).
     pushed: Option<&'a Finished>,
     /// Does one thread work on the window (plain loads and stores)?
@@ -202,6 +213,11 @@ struct Gen<'a> {
     marks: Vec<[AtomicU64; 4]>,
 }
 
+/// Positions of a window word (64).
+const WORD: usize = 64;
+/// Window words per chunk of [`Gen::marks`].
+const CHUNK_WORDS: usize = 1 << (MARK_SHIFT - 6);
+
 impl<'a> Gen<'a> {
     fn new(
         layout: &'a Layout,
@@ -211,30 +227,32 @@ impl<'a> Gen<'a> {
         pushed: Option<&'a Finished>,
         threads: usize,
     ) -> Gen<'a> {
+        debug_assert!(base.is_multiple_of(WORD) && len.is_multiple_of(WORD));
+        let chunks = (2 * len).div_ceil(1 << MARK_SHIFT);
         Gen {
             layout,
             set,
+            geo: Geometry::new(layout, base),
             base,
             len,
             cells: Cells::new(2 * len, UNKNOWN),
             done: Done::new(2 * len),
             provisional: Done::new(2 * len),
+            good: Done::new(2 * len),
+            hits: Done::new(2 * len),
+            hit_chunks: (0..chunks).map(|_| AtomicBool::new(false)).collect(),
             pushed,
             alone: threads <= 1,
-            marks: (0..(2 * len).div_ceil(1 << MARK_SHIFT))
-                .map(|_| Default::default())
-                .collect(),
+            marks: (0..chunks).map(|_| Default::default()).collect(),
         }
     }
 
-    /// Notes that position `p` holds `code` now.
+    /// Notes that chunk `c` holds `code` now.
     #[inline(always)]
-    fn mark(&self, p: usize, code: u8) {
-        let m = &self.marks[p >> MARK_SHIFT][(code >> 6) as usize];
+    fn mark(&self, c: usize, code: u8) {
+        let m = &self.marks[c][(code >> 6) as usize];
         let bit = 1u64 << (code & 63);
-        if self.alone {
-            m.store(m.load(Relaxed) | bit, Relaxed);
-        } else if m.load(Relaxed) & bit == 0 {
+        if m.load(Relaxed) & bit == 0 {
             m.fetch_or(bit, Relaxed);
         }
     }
@@ -250,37 +268,44 @@ impl<'a> Gen<'a> {
         self.cells
     }
 
-    /// Sets done position `p` to what `f` makes of its value (see
-    /// [`Cells::update`]).
+    /// Window words per side to move.
     #[inline(always)]
-    fn update(&self, p: usize, f: impl Fn(u8) -> Option<u8>) -> Option<u8> {
-        if self.alone {
-            self.cells.update_alone(p, f)
+    fn half(&self) -> usize {
+        self.len / WORD
+    }
+
+    /// The side to move of window word `w` and its word within its half.
+    #[inline(always)]
+    fn word_side(&self, w: usize) -> (Color, usize) {
+        let half = self.half();
+        if w < half {
+            (Color::White, w)
         } else {
-            self.cells.update(p, f)
+            (Color::Black, w - half)
         }
     }
 
-    /// Makes position `p` done with value `v`.
+    /// The positions of window word `w` whose byte is `b`.
     #[inline(always)]
-    fn finish(&self, p: usize, v: u8) {
-        self.mark(p, v);
-        if self.alone {
-            self.cells.update_alone(p, |_| Some(v));
-            self.done.set_alone(p);
-        } else {
-            self.cells.set(p, v);
-            self.done.set(p);
-        }
+    fn byte_bits(&self, w: usize, b: u8) -> u64 {
+        (0..8).fold(0, |bits, k| {
+            let m = bytes_equal(self.cells.word(8 * w + k), b);
+            bits | gather_high_bits(m) << (8 * k)
+        })
     }
 
-    /// Side to move and table index of window position `i`.
+    /// Writes `code` to positions `bits` of window word `w` (a word only
+    /// this thread writes now).
     #[inline(always)]
-    fn stm_of(&self, i: usize) -> (Color, usize) {
-        if i < self.len {
-            (Color::White, self.base + i)
-        } else {
-            (Color::Black, self.base + i - self.len)
+    fn write(&self, w: usize, bits: u64, code: u8) {
+        let fill = u64::from_ne_bytes([code; 8]);
+        for k in 0..8 {
+            let mask = spread_bytes(bits >> (8 * k));
+            if mask != 0 {
+                let old = self.cells.word(8 * w + k);
+                self.cells
+                    .store_word(8 * w + k, (old & !mask) | (fill & mask));
+            }
         }
     }
 
@@ -320,7 +345,7 @@ impl<'a> Gen<'a> {
                     let idx = self.base + local;
                     let r = layout.decode(idx);
                     let (w, shift, bit) = ((local - start) >> 3, (local & 7) * 8, local - start);
-                    if !layout.is_canonical(idx, &r) {
+                    if Layout::overlaps(&r) {
                         for s in 0..2 {
                             words[s][w] |= u64::from(ILLEGAL) << shift;
                             done[s][bit >> 6] |= 1 << (bit & 63);
@@ -342,7 +367,7 @@ impl<'a> Gen<'a> {
                                 self.pushed_value(c, stm, passed)
                             })
                         };
-                        if let Init::Open { ext: Some(e), .. } = result
+                        if let Init::Open { ext: Some(e) } = result
                             && is_win(e)
                         {
                             provisional[s][bit >> 6] |= 1 << (bit & 63);
@@ -357,13 +382,11 @@ impl<'a> Gen<'a> {
                             } => (NOT_LOST, false),
                             // A win by a move leaving the window, unless a
                             // quicker one is found.
-                            Init::Open { ext: Some(e), .. } if is_win(e) => (e, true),
-                            // Two per move (symmetric positions count by
-                            // orbits: see `predecessors_of`).
-                            Init::Open { internal, .. } => {
-                                debug_assert!(internal <= MAX_COUNTED);
-                                ((2 * internal) as u8, false)
-                            }
+                            Init::Open { ext: Some(e) } if is_win(e) => (e, true),
+                            // Every move leaving the window loses: the
+                            // longest loss among them.
+                            Init::Open { ext: Some(e) } => (e, false),
+                            Init::Open { ext: None } => (UNKNOWN, false),
                         };
                         if is_done {
                             top.see(code);
@@ -380,6 +403,10 @@ impl<'a> Gen<'a> {
                     }
                     for (k, &bits) in done[s][..(end - start).div_ceil(64)].iter().enumerate() {
                         self.done.store_word(first / 64 + k, bits);
+                        // Illegal positions are the only done ones not
+                        // yet good.
+                        let illegal = self.byte_bits(first / 64 + k, ILLEGAL) & bits;
+                        self.good.store_word(first / 64 + k, illegal);
                     }
                     for (k, &bits) in provisional[s][..(end - start).div_ceil(64)]
                         .iter()
@@ -398,35 +425,16 @@ impl<'a> Gen<'a> {
         });
     }
 
-    /// The longest loss among the moves leaving the window of position
-    /// `i`, whose moves in the window are all won for the opponent (its
-    /// other moves all lose, or it would not have been counted): 0 if it
-    /// has none.
-    fn ext_loss(&self, i: usize) -> u32 {
-        let (stm, idx) = self.stm_of(i);
-        let r = self.layout.decode(idx);
-        let mut longest = 0;
-        for_each_move(&r, stm, |mv| {
-            let v = match mv {
-                Mv::Internal => return true,
-                Mv::External(c) => self.set.probe_raw(&c, !stm).unwrap_or(UNKNOWN),
-                Mv::Push(c, passed) => self.pushed_value(&c, stm, passed),
-            };
-            let v = via_move(v);
-            debug_assert!(is_loss(v), "a counted position's move out does not lose");
-            if is_loss(v) {
-                longest = longest.max(dist_of(v));
-            }
-            true
-        });
-        longest
-    }
-
-    /// Level `d`: the positions found at `d - 1` give their predecessors
-    /// a value. Returns how many positions it looked at.
+    /// Level `d`: the positions valued `d - 1` plies give their
+    /// predecessors a value. First pass: they un-move, 64 positions a
+    /// step, into [`Gen::hits`]. Second pass: the positions reached are
+    /// won in `d` (odd `d`), or (even `d`) lost in `d` if no move
+    /// escapes to a position not yet won ([`Gen::good`]). Returns how
+    /// many positions the level started from.
     fn level(&self, d: u32, threads: usize, top: &Top) -> u64 {
         let target = code_of(d - 1);
-        let words = self.cells.words();
+        let wins = d % 2 == 1;
+        let words = 2 * self.half();
         let chunks = self.marks.len();
         let next = AtomicUsize::new(0);
         let counts = parallel(threads, || {
@@ -436,108 +444,165 @@ impl<'a> Gen<'a> {
                 if start >= chunks {
                     break;
                 }
-                let scan = (start..(start + SCAN_CHUNKS).min(chunks))
-                    .filter(|&c| self.marked(c, target))
-                    .flat_map(|c| c << (MARK_SHIFT - 3)..((c + 1) << (MARK_SHIFT - 3)).min(words));
-                for w in scan {
-                    let mut m = bytes_equal(self.cells.word(w), target);
-                    if m != 0 {
-                        m &= self.done.byte_mask(w);
-                    }
-                    while m != 0 {
-                        let i = 8 * w + (m.trailing_zeros() / 8) as usize;
-                        m &= m - 1;
-                        if i < self.cells.len() {
-                            found += 1;
-                            self.predecessors_of(i, d, top);
+                for c in
+                    (start..(start + SCAN_CHUNKS).min(chunks)).filter(|&c| self.marked(c, target))
+                {
+                    for w in c * CHUNK_WORDS..((c + 1) * CHUNK_WORDS).min(words) {
+                        let f = self.byte_bits(w, target) & self.done.word(w);
+                        if f == 0 {
+                            continue;
                         }
+                        found += u64::from(f.count_ones());
+                        if !wins {
+                            // Won in `d - 1`: good from now on.
+                            self.good.or_word(w, f, self.alone);
+                        }
+                        self.push(w, f);
                     }
                 }
             }
             found
         });
+        let next = AtomicUsize::new(0);
+        parallel(threads, || {
+            loop {
+                let c = next.fetch_add(1, Relaxed);
+                if c >= chunks {
+                    break;
+                }
+                if !self.hit_chunks[c].swap(false, Relaxed) {
+                    continue;
+                }
+                for w in c * CHUNK_WORDS..((c + 1) * CHUNK_WORDS).min(words) {
+                    let h = self.hits.take_word(w);
+                    if h == 0 {
+                    } else if wins {
+                        self.win(w, h, d, top);
+                    } else {
+                        self.lose(w, h, d, top);
+                    }
+                }
+            }
+        });
         counts.into_iter().sum()
     }
 
-    /// The predecessors of window position `i`, valued `d - 1`.
-    #[inline]
-    fn predecessors_of(&self, i: usize, d: u32, top: &Top) {
-        let (stm, idx) = self.stm_of(i);
-        let r = self.layout.decode(idx);
-        let mover = !stm;
-        // Window position of the predecessor with table index `p`.
-        let base = side(mover) * self.len;
-        let first = self.base;
-        let done = &self.done;
-        let each = |f: &mut dyn FnMut(usize, u8)| {
-            if self.layout.pawns {
-                for_each_predecessor_in_slice(self.layout, &r, idx, mover, |p| {
-                    f(base + p - first, 1)
-                });
-            } else {
-                for_each_predecessor(self.layout, &r, idx, mover, d.is_multiple_of(2), |p, s| {
-                    f(base + p, s)
-                });
-            }
-        };
-        if d % 2 == 1 {
-            // `i` is lost: its predecessors win in `d`, unless quicker.
-            let win = code_of(d);
-            let mut any = false;
-            each(&mut |p, _| {
-                if done.get(p) {
-                    if !self.provisional.get(p) {
-                        // Final: a win found by a level, or illegal.
-                        return;
-                    }
-                    // A win by a move leaving the window, slower?
-                    let quicker = |v: u8| (v >= 2 && is_win(v) && dist_of(v) > d).then_some(win);
-                    if self.update(p, quicker).is_some() {
-                        self.mark(p, win);
-                        any = true;
-                    }
-                } else {
-                    self.finish(p, win);
-                    any = true;
-                }
-            });
-            if any {
-                top.see(win);
-            }
-        } else {
-            // `i` is won: one move fewer to refute for each predecessor. A
-            // move from `p` into the class of `i` matches
-            // `|Stab i| / |Stab p|` un-moves from `i` into the class of
-            // `p` (orbit counting), so counters start at twice the moves
-            // and each un-move takes `2 |Stab p| / |Stab i|`.
-            let q_stab = if !self.layout.pawns && r.is_symmetric() {
-                2
-            } else {
-                1
-            };
-            each(&mut |p, p_stab| {
-                if done.get(p) {
-                    return;
-                }
-                let w = 2 * p_stab / q_stab;
-                let left = self.update(p, |v| {
-                    debug_assert!(v == 0 || v == NOT_LOST || v >= w, "counter below zero");
-                    (v > 0 && v != NOT_LOST).then(|| v.saturating_sub(w))
-                });
-                if left == Some(0) {
-                    // Every move lost: mated in `d`, or later if a move
-                    // leaving the window resists longer.
-                    let code = code_of(d.max(self.ext_loss(p)));
-                    self.finish(p, code);
-                    top.see(code);
-                }
-            });
+    /// Notes that positions `bits` of window word `w` were reached.
+    #[inline(always)]
+    fn hit(&self, w: usize, bits: u64) {
+        self.hits.or_word(w, bits, self.alone);
+        let c = &self.hit_chunks[w / CHUNK_WORDS];
+        if !c.load(Relaxed) {
+            c.store(true, Relaxed);
         }
+    }
+
+    /// The predecessors of positions `f` of window word `w` (un-moves of
+    /// the side not to move there) into [`Gen::hits`].
+    #[inline]
+    fn push(&self, w: usize, f: u64) {
+        let (stm, local) = self.word_side(w);
+        let mover = !stm;
+        let tw = self.geo.base_word + local;
+        let o = self.geo.outer(tw);
+        let pred = side(mover) * self.half();
+        if self.geo.inner_is(mover, &o.r) {
+            self.hit(pred + local, self.geo.inner_fill(&o, f));
+        }
+        let base = self.geo.base_word;
+        self.geo.steps(tw, &o, mover, |w2, keep, t| {
+            let b = transform(f & keep, t);
+            if b != 0 {
+                self.hit(pred + w2 - base, b);
+            }
+        });
+    }
+
+    /// Positions `h` of window word `w` precede a position lost in
+    /// `d - 1`: those not done are won in `d`, those won provisionally
+    /// later are won in `d`.
+    #[inline]
+    fn win(&self, w: usize, h: u64, d: u32, top: &Top) {
+        let done = self.done.word(w);
+        let code = code_of(d);
+        let mut new = h & !done;
+        let mut later = h & done & self.provisional.word(w);
+        while later != 0 {
+            let b = later.trailing_zeros() as usize;
+            later &= later - 1;
+            let v = self.cells.get(WORD * w + b);
+            if is_win(v) && dist_of(v) > d {
+                new |= 1 << b;
+            }
+        }
+        if new == 0 {
+            return;
+        }
+        self.write(w, new, code);
+        self.done.store_word(w, done | new);
+        self.mark(w / CHUNK_WORDS, code);
+        top.see(code);
+    }
+
+    /// Positions `h` of window word `w` precede a position won in `d - 1`:
+    /// those whose every move now leads to a good position are lost, in
+    /// `d` or in their longest loss leaving the window.
+    #[inline]
+    fn lose(&self, w: usize, h: u64, d: u32, top: &Top) {
+        let done = self.done.word(w);
+        let open = h & !done;
+        if open == 0 {
+            return;
+        }
+        let candidates = open & !self.byte_bits(w, NOT_LOST);
+        if candidates == 0 {
+            return;
+        }
+        let lost = candidates & !self.escapes(w, candidates);
+        let mut rest = lost;
+        while rest != 0 {
+            let b = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let i = WORD * w + b;
+            let ext = self.cells.get(i);
+            let code = code_of(if ext >= 2 { d.max(dist_of(ext)) } else { d });
+            self.write(w, 1 << b, code);
+            self.mark(w / CHUNK_WORDS, code);
+            top.see(code);
+        }
+        self.done.store_word(w, done | lost);
+    }
+
+    /// The positions among `candidates` (window word `w`) with a move to
+    /// a position not good for the opponent (a subset may be returned
+    /// once every candidate has one).
+    #[inline]
+    fn escapes(&self, w: usize, candidates: u64) -> u64 {
+        let (stm, local) = self.word_side(w);
+        let tw = self.geo.base_word + local;
+        let o = self.geo.outer(tw);
+        let other = side(!stm) * self.half();
+        let mut esc = 0;
+        if self.geo.inner_is(stm, &o.r) {
+            let open = !self.good.word(other + local) & !o.occ;
+            esc |= self.geo.inner_fill(&o, open);
+            if candidates & !esc == 0 {
+                return esc;
+            }
+        }
+        let base = self.geo.base_word;
+        self.geo.steps(tw, &o, stm, |w2, keep, t| {
+            if candidates & !esc != 0 {
+                let open = !self.good.word(other + w2 - base);
+                esc |= transform(open, inverse(t)) & keep;
+            }
+        });
+        esc
     }
 
     /// Runs the levels until no value changes; then what is not won or
     /// lost is drawn. `level` hears of each level's end (the positions it
-    /// looked at).
+    /// started from).
     fn run(
         &self,
         threads: usize,
@@ -569,13 +634,51 @@ impl<'a> Gen<'a> {
             level(d, found);
             d += 1;
         }
-        for w in 0..self.cells.words() {
-            let (word, mask) = (self.cells.word(w), self.done.byte_mask(w));
-            // Keep the bytes of done positions: spread each byte's high bit.
-            let keep = (mask >> 7) * 0xFF;
-            self.cells.store_word(w, word & keep);
-        }
+        self.finish(threads);
         Ok(())
+    }
+
+    /// Draws what is not done; the second forms of positions (White king
+    /// on the diagonal, identical pieces out of order) become unused, as
+    /// the file has them.
+    fn finish(&self, threads: usize) {
+        let words = 2 * self.half();
+        let suspect =
+            |o: &Outer| self.layout.identical || (!self.layout.pawns && on_diagonal(o.r.wk));
+        let next = AtomicUsize::new(0);
+        parallel(threads, || {
+            loop {
+                let start = next.fetch_add(CHUNK_WORDS, Relaxed);
+                if start >= words {
+                    break;
+                }
+                for w in start..(start + CHUNK_WORDS).min(words) {
+                    let done = self.done.word(w);
+                    for k in 0..8 {
+                        let keep = spread_bytes(done >> (8 * k));
+                        let cw = 8 * w + k;
+                        self.cells.store_word(cw, self.cells.word(cw) & keep);
+                    }
+                    let (_, local) = self.word_side(w);
+                    let tw = self.geo.base_word + local;
+                    let o = self.geo.outer(tw);
+                    if !o.valid || !suspect(&o) {
+                        continue;
+                    }
+                    let mut unused = 0u64;
+                    for b in 0..WORD {
+                        let idx = tw * WORD + b;
+                        let r = self.layout.decode(idx);
+                        if !Layout::overlaps(&r) && !self.layout.is_canonical(idx, &r) {
+                            unused |= 1 << b;
+                        }
+                    }
+                    if unused != 0 {
+                        self.write(w, unused, ILLEGAL);
+                    }
+                }
+            }
+        });
     }
 
     /// Counts wins, draws and losses of the window's positions, each

@@ -247,50 +247,6 @@ pub(super) fn for_each_move(r: &Raw, stm: Color, mut f: impl FnMut(Mv) -> bool) 
     true
 }
 
-/// Which piece an un-move moved: the king of the mover or piece slot
-/// `UN_SLOT + i`.
-pub(super) const UN_KING: usize = 0;
-pub(super) const UN_SLOT: usize = 1;
-
-/// The position `r` with piece `moved` (see [`for_each_unmove`]) of
-/// `mover` on `from`.
-#[inline(always)]
-pub(super) fn unmoved(r: &Raw, mover: Color, moved: usize, from: u8) -> Raw {
-    let mut c = *r;
-    if moved == UN_KING {
-        match mover {
-            Color::White => c.wk = from,
-            Color::Black => c.bk = from,
-        }
-    } else {
-        c.pc[moved - UN_SLOT].1 = from;
-    }
-    c
-}
-
-/// Calls `f(piece, from, from - to)` for every un-move of `mover`'s king
-/// and pieces in `r` (pawns never move back: their pushes leave the
-/// slice): the positions from which `mover` reaches `r` by a move that
-/// keeps the material (see [`unmoved`]; they may be illegal: callers
-/// check).
-#[inline(always)]
-pub(super) fn for_each_unmove(r: &Raw, mover: Color, mut f: impl FnMut(usize, u8, isize)) {
-    let occ = occupancy(r);
-    let k = king_of(r, mover);
-    for from in attacks::king_attacks(sq(k)) & !occ {
-        f(UN_KING, from as u8, from as isize - k as isize);
-    }
-    for i in 0..r.n as usize {
-        let (pc, at) = r.pc[i];
-        if code_color(pc) != mover || code_is_pawn(pc) {
-            continue;
-        }
-        for from in piece_attacks(pc, at, occ) & !occ {
-            f(UN_SLOT + i, from as u8, from as isize - at as isize);
-        }
-    }
-}
-
 /// Is the table position `(r, stm)` legal (the side not to move is not in
 /// check)? `r` must be decoded from a canonical index.
 pub(crate) fn is_legal(r: &Raw, stm: Color) -> bool {

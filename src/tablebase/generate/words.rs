@@ -1,0 +1,315 @@
+//! The moves of a window's positions, 64 at a time.
+//!
+//! The last digit of a table's index is one man's square (the last piece
+//! that is not a pawn, else the Black king): the *inner* man. So the 64
+//! positions of a *word* (`index / 64`) share everything but the inner
+//! man's square, and a set of them is a bitboard of its squares. A step of
+//! another (*outer*) man from `x` to `y` takes a word to one other word,
+//! all 64 positions at once, except those whose inner man stands on `y`
+//! or in between (`keep`). A step of the inner man stays in the word: a
+//! fill of the bitboard. Without pawns a White king stepping out of the
+//! triangle a1-d1-d4 turns the board (`t`, see [`SQ_T`]); the bitboard
+//! turns with it.
+//!
+//! Generation keeps every position of the index (also the second form of
+//! a position with the White king on the diagonal, and identical pieces
+//! in either order): steps then need no sorting and no choice of form.
+//! Both forms of a position are worked alike and end with one value. A
+//! step onto the diagonal reaches both forms (see [`Geometry::steps`]).
+//!
+//! Moves of kings and pieces are reversible, so the same steps serve
+//! un-moves (a set of positions to its predecessors) and moves (from a
+//! position to what its moves reach).
+
+#[cfg(test)]
+use crate::tablebase::index::SQ_T;
+use crate::tablebase::index::{Layout, Raw, TRANSPOSE, on_diagonal};
+use crate::tablebase::material::{code_color, code_is_pawn};
+use shakmaty::{Bitboard, Color, Square, attacks};
+
+/// The man a step moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Man {
+    King(Color),
+    /// Piece slot `i` of the layout.
+    Slot(usize),
+}
+
+/// Turns a bitboard by the board symmetry `t` (as [`SQ_T`] turns squares).
+#[inline(always)]
+pub(super) fn transform(b: u64, t: u8) -> u64 {
+    let mut b = Bitboard(b);
+    if t & 1 != 0 {
+        b = b.flip_horizontal();
+    }
+    if t & 2 != 0 {
+        b = b.flip_vertical();
+    }
+    if t & TRANSPOSE != 0 {
+        b = b.flip_diagonal();
+    }
+    b.0
+}
+
+/// The symmetry undoing `t` (flips first, then the transposition: undone
+/// by transposing first, which swaps the roles of the two flips).
+#[inline(always)]
+pub(super) const fn inverse(t: u8) -> u8 {
+    if t & TRANSPOSE == 0 {
+        t
+    } else {
+        TRANSPOSE | (t & 1) << 1 | (t & 2) >> 1
+    }
+}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+const FILE_AB: u64 = FILE_A | FILE_A << 1;
+const FILE_GH: u64 = FILE_H | FILE_H >> 1;
+
+/// Every square a king on one of `b` attacks.
+#[inline(always)]
+pub(super) fn king_fill(b: u64) -> u64 {
+    let side = ((b << 1) & !FILE_A) | ((b >> 1) & !FILE_H);
+    let row = b | side;
+    side | row << 8 | row >> 8
+}
+
+/// Every square a knight on one of `b` attacks.
+#[inline(always)]
+pub(super) fn knight_fill(b: u64) -> u64 {
+    let one = ((b << 1) & !FILE_A) | ((b >> 1) & !FILE_H);
+    let two = ((b << 2) & !FILE_AB) | ((b >> 2) & !FILE_GH);
+    one << 16 | one >> 16 | two << 8 | two >> 8
+}
+
+/// Squares a slider on one of `b` attacks along one direction (`shift`,
+/// with `wrap` the squares a step may not land on), stopped by `occ`.
+#[inline(always)]
+fn ray_fill(b: u64, empty: u64, shift: i32, wrap: u64) -> u64 {
+    let step = |x: u64| {
+        if shift > 0 { x << shift } else { x >> -shift }
+    };
+    // Kogge-Stone occluded fill.
+    let mut pro = empty & !wrap;
+    let mut g = b;
+    g |= pro & step(g);
+    pro &= step(pro);
+    g |= pro & step(step(g));
+    pro &= step(step(pro));
+    g |= pro & step(step(step(step(g))));
+    step(g) & !wrap
+}
+
+const ROOK_DIRS: [(i32, u64); 4] = [(8, 0), (-8, 0), (1, FILE_A), (-1, FILE_H)];
+const BISHOP_DIRS: [(i32, u64); 4] = [(9, FILE_A), (7, FILE_H), (-7, FILE_A), (-9, FILE_H)];
+
+/// Every square the piece with code `c` (not a pawn) attacks from one of
+/// `b`, `occ` blocking sliders.
+#[inline(always)]
+pub(super) fn piece_fill(c: u8, b: u64, occ: u64) -> u64 {
+    let kind = c % 5;
+    if kind == 3 {
+        return knight_fill(b);
+    }
+    if b.count_ones() <= 6 {
+        let mut out = Bitboard::EMPTY;
+        for s in Bitboard(b) {
+            out |= super::moves::piece_attacks(c, s as u8, Bitboard(occ));
+        }
+        return out.0;
+    }
+    let empty = !occ;
+    let mut out = 0;
+    if kind <= 1 {
+        for (shift, wrap) in ROOK_DIRS {
+            out |= ray_fill(b, empty, shift, wrap);
+        }
+    }
+    if kind == 0 || kind == 2 {
+        for (shift, wrap) in BISHOP_DIRS {
+            out |= ray_fill(b, empty, shift, wrap);
+        }
+    }
+    out
+}
+
+/// The steps of one window: which man is inner, and where words are.
+pub(super) struct Geometry<'a> {
+    layout: &'a Layout,
+    pub inner: Man,
+    /// The table word of the window's first position.
+    pub base_word: usize,
+}
+
+/// One word's men apart from the inner one.
+pub(super) struct Outer {
+    /// Decoded with the inner man on a1.
+    pub r: Raw,
+    /// Squares of the outer men.
+    pub occ: u64,
+    /// Is this word in use (no two outer men on one square)?
+    pub valid: bool,
+}
+
+impl<'a> Geometry<'a> {
+    pub fn new(layout: &'a Layout, base: usize) -> Geometry<'a> {
+        let inner = (0..layout.n as usize)
+            .rev()
+            .find(|&s| layout.stride[s] == 1 && !code_is_pawn(layout.slots[s]))
+            .map_or(Man::King(Color::Black), Man::Slot);
+        debug_assert!(inner != Man::King(Color::Black) || layout.stride_bk == 1);
+        Geometry {
+            layout,
+            inner,
+            base_word: base / 64,
+        }
+    }
+
+    /// The outer men of table word `w`.
+    #[inline(always)]
+    pub fn outer(&self, w: usize) -> Outer {
+        let r = self.layout.decode(w * 64);
+        let mut occ = 0u64;
+        let mut valid = true;
+        let mut put = |s: u8| {
+            valid &= occ >> s & 1 == 0;
+            occ |= 1 << s;
+        };
+        put(r.wk);
+        if self.inner != Man::King(Color::Black) {
+            put(r.bk);
+        }
+        for (i, p) in r.pieces().iter().enumerate() {
+            if self.inner != Man::Slot(i) {
+                put(p.1);
+            }
+        }
+        Outer { r, occ, valid }
+    }
+
+    /// The squares the inner man attacks from one of `b` (its steps inside
+    /// the word), with the outer men of `o` in place.
+    #[inline(always)]
+    pub fn inner_fill(&self, o: &Outer, b: u64) -> u64 {
+        let reach = match self.inner {
+            Man::King(_) => king_fill(b),
+            Man::Slot(i) => piece_fill(o.r.pc[i].0, b, o.occ),
+        };
+        reach & !o.occ
+    }
+
+    /// Is the inner man `mover`'s?
+    #[inline(always)]
+    pub fn inner_is(&self, mover: Color, r: &Raw) -> bool {
+        match self.inner {
+            Man::King(c) => c == mover,
+            Man::Slot(i) => code_color(r.pc[i].0) == mover,
+        }
+    }
+
+    /// Calls `f(word, keep, t)` for every step of `mover`'s outer men
+    /// (kings and pieces, not pawns) from table word `w` (outer men `o`):
+    /// position `b` of `w` (inner man on square `b`, if `keep` has it)
+    /// reaches position `t(b)` of table word `word`. A step that puts the
+    /// White king on the diagonal (no pawns) is given in both forms.
+    #[inline(always)]
+    pub fn steps(&self, w: usize, o: &Outer, mover: Color, mut f: impl FnMut(usize, u64, u8)) {
+        let r = &o.r;
+        let layout = self.layout;
+        // King.
+        let (k, kstride) = match mover {
+            Color::White => (r.wk, layout.stride_kk()),
+            Color::Black => (r.bk, layout.stride_bk),
+        };
+        if self.inner != Man::King(mover) {
+            let dests = attacks::king_attacks(Square::new(u32::from(k))).0 & !o.occ;
+            if mover == Color::White && !layout.pawns {
+                for to in Bitboard(dests) {
+                    self.white_king_step(r, to as u8, &mut f);
+                }
+            } else {
+                let ws = (kstride / 64) as isize;
+                for to in Bitboard(dests) {
+                    let tw = w.wrapping_add_signed((to as isize - k as isize) * ws);
+                    f(tw, !(1u64 << to as u8), 0);
+                }
+            }
+        }
+        // Pieces.
+        for (i, &(c, at)) in r.pieces().iter().enumerate() {
+            if code_color(c) != mover || code_is_pawn(c) || self.inner == Man::Slot(i) {
+                continue;
+            }
+            let ws = (layout.stride[i] / 64) as isize;
+            let dests = super::moves::piece_attacks(c, at, Bitboard(o.occ)).0 & !o.occ;
+            let from = Square::new(u32::from(at));
+            for to in Bitboard(dests) {
+                let keep = !(attacks::between(from, to).0 | 1u64 << to as u8);
+                let tw = w.wrapping_add_signed((to as isize - at as isize) * ws);
+                f(tw, keep, 0);
+            }
+        }
+    }
+
+    /// The White king (no pawns) steps to `to`: the board turns to bring it
+    /// back into the triangle.
+    #[inline]
+    fn white_king_step(&self, r: &Raw, to: u8, f: &mut impl FnMut(usize, u64, u8)) {
+        let keep = !(1u64 << to);
+        let mut c = *r;
+        c.wk = to;
+        let t = self.layout.king_transform(to);
+        let c = if t == 0 { c } else { c.transformed(t) };
+        f(self.layout.word_of(&c), keep, t);
+        if on_diagonal(c.wk) {
+            let c2 = c.transformed(TRANSPOSE);
+            f(self.layout.word_of(&c2), keep, t ^ TRANSPOSE);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bitboard_transforms_turn_squares_like_the_index() {
+        for t in 0..8u8 {
+            for s in 0..64u8 {
+                let turned = transform(1 << s, t);
+                assert_eq!(turned, 1 << SQ_T[t as usize][s as usize], "t {t} sq {s}");
+                assert_eq!(transform(turned, inverse(t)), 1 << s, "t {t} sq {s}");
+            }
+        }
+    }
+
+    #[test]
+    fn fills_match_the_attacks_of_each_square() {
+        let occ = 0x0000_1024_0081_4200u64;
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Sparse and dense sets.
+            let b = if seed & 1 == 0 {
+                seed & seed >> 7 & seed >> 19
+            } else {
+                seed
+            };
+            for c in [0u8, 1, 2, 3] {
+                let mut want = 0;
+                for s in Bitboard(b) {
+                    want |= super::super::moves::piece_attacks(c, s as u8, Bitboard(occ)).0;
+                }
+                assert_eq!(piece_fill(c, b, occ), want, "piece {c} from {b:#x}");
+            }
+            let mut kings = 0;
+            for s in Bitboard(b) {
+                kings |= attacks::king_attacks(s).0;
+            }
+            assert_eq!(king_fill(b), kings);
+        }
+    }
+}

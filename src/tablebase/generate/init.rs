@@ -1,39 +1,26 @@
-//! Phase 1 of generation: one legal position's moves counted, and the
-//! best value among those that leave the window (captures, promotions,
-//! pawn pushes).
+//! Phase 1 of generation: the best value among one legal position's
+//! moves that leave the window (captures, promotions, pawn pushes).
 
 use crate::tablebase::index::Raw;
 use crate::tablebase::material::{code, code_color, code_is_pawn};
-use crate::tablebase::table::{TableSet, UNKNOWN, better, code_of, via_move};
+use crate::tablebase::table::{TableSet, UNKNOWN, better, via_move};
 use shakmaty::{Bitboard, Color, Role, attacks};
 
 use super::*;
 
-/// The result of initialising one position.
-pub(super) enum Init {
-    Illegal,
-    /// Final at once (all moves leave the table, or none exists):
-    /// a code (0 = draw).
-    Final(u8),
-    /// Some moves stay in the window; `ext` is the best of the others.
-    Open {
-        ext: Option<u8>,
-    },
-}
-
-/// Looks at one legal position (decoded, canonical) for one side to move:
-/// moves and external values. `pushed(c, passed)` is the value, for its
+/// The best value among the moves of one legal position that leave the
+/// window (captures, promotions, pawn pushes), if it has any. `pushed(c, passed)` is the value, for its
 /// side to move, of the position `c` a pawn push leads to (`passed`: the
 /// square a double push passed when an enemy pawn may take en passant).
 #[inline]
-pub(super) fn init_position(
+pub(super) fn externals(
     set: &TableSet,
     r: &Raw,
     occ: Bitboard,
     stm: Color,
     in_check: bool,
     pushed: impl Fn(&Raw, Option<u8>) -> u8,
-) -> Init {
+) -> Option<u8> {
     let r = *r;
     let own_k = king_of(&r, stm);
     let opp_k = king_of(&r, !stm);
@@ -56,7 +43,6 @@ pub(super) fn init_position(
             }
         }
     }
-    let mut internal: u32 = 0;
     // The best move leaving the window, from the child's value.
     let mut ext: Option<u8> = None;
     let add = |ext: &mut Option<u8>, child: u8| {
@@ -68,7 +54,7 @@ pub(super) fn init_position(
         // Careful path: test every move.
         for_each_move(&r, stm, |mv| {
             match mv {
-                Mv::Internal => internal += 1,
+                Mv::Internal => {}
                 Mv::Push(c, passed) => add(&mut ext, pushed(&c, passed)),
                 Mv::External(c) => add(&mut ext, probe(&c)),
             }
@@ -83,7 +69,6 @@ pub(super) fn init_position(
                 .unwrap_or(usize::MAX)
         };
         let kt = attacks::king_attacks(sq(own_k)) & !own & !enemy;
-        internal += (kt & !theirs).count() as u32;
         for to in kt & theirs {
             let to = to as u8;
             let mut c = r;
@@ -138,7 +123,6 @@ pub(super) fn init_position(
                 }
             } else {
                 let t = piece_attacks(pc, from, occ) & !own & !bb(opp_k);
-                internal += (t & !occ).count() as u32;
                 for to in t & theirs {
                     let to = to as u8;
                     let mut c = r;
@@ -148,12 +132,5 @@ pub(super) fn init_position(
             }
         }
     }
-    if internal == 0 {
-        return Init::Final(match ext {
-            None if in_check => code_of(0),
-            None => UNKNOWN,
-            Some(v) => v,
-        });
-    }
-    Init::Open { ext }
+    ext
 }

@@ -57,7 +57,7 @@ use super::table::{
     ILLEGAL, SideStats, TableSet, TableStats, UNKNOWN, better, code_of, dist_of, is_loss, is_win,
     side, via_move,
 };
-use shakmaty::Color;
+use shakmaty::{Bitboard, Color};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 mod init;
@@ -140,6 +140,23 @@ fn parallel<T: Send>(threads: usize, work: impl Fn() -> T + Sync) -> Vec<T> {
             .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     })
+}
+
+/// Runs `f(w)` for every `w < words` on `threads` threads (a chunk of
+/// [`CHUNK_WORDS`] at a time).
+fn for_words(threads: usize, words: usize, f: impl Fn(usize) + Sync) {
+    let next = AtomicUsize::new(0);
+    parallel(threads, || {
+        loop {
+            let start = next.fetch_add(CHUNK_WORDS, Relaxed);
+            if start >= words {
+                break;
+            }
+            for w in start..(start + CHUNK_WORDS).min(words) {
+                f(w);
+            }
+        }
+    });
 }
 
 /// The codes written so far (a level may write losses beyond itself).
@@ -323,106 +340,108 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// Initialises every position (`threads` at once).
+    /// Initialises every position (`threads` at once), a word of each
+    /// half at a time: first the unused and illegal positions (bit sets),
+    /// then the others from their moves (which have a move in the window:
+    /// a step to a legal position; the moves leaving it one by one, where
+    /// there may be some).
     fn init(&self, threads: usize, top: &Top) {
-        // Whole words of both halves per job (the length is a multiple
-        // of 64).
-        const CHUNK: usize = 1 << 13;
-        let (layout, set, len) = (self.layout, self.set, self.len);
-        let next = AtomicUsize::new(0);
-        parallel(threads, || {
-            loop {
-                let start = next.fetch_add(CHUNK, Relaxed);
-                if start >= len {
-                    break;
-                }
-                let end = (start + CHUNK).min(len);
-                let mut words = [[0u64; CHUNK / 8]; 2];
-                let mut done = [[0u64; CHUNK / 64]; 2];
-                let mut provisional = [[0u64; CHUNK / 64]; 2];
-                let mut marks = [[[0u64; 4]; CHUNK >> MARK_SHIFT]; 2];
-                for local in start..end {
-                    let idx = self.base + local;
-                    let r = layout.decode(idx);
-                    let (w, shift, bit) = ((local - start) >> 3, (local & 7) * 8, local - start);
-                    if Layout::overlaps(&r) {
-                        for s in 0..2 {
-                            words[s][w] |= u64::from(ILLEGAL) << shift;
-                            done[s][bit >> 6] |= 1 << (bit & 63);
-                        }
-                        continue;
-                    }
-                    let occ = occupancy(&r);
-                    // Is White's / Black's king attacked?
-                    let checked = [
-                        attacked(&r, r.wk, Color::Black, occ, usize::MAX),
-                        attacked(&r, r.bk, Color::White, occ, usize::MAX),
-                    ];
-                    for (s, stm) in [Color::White, Color::Black].into_iter().enumerate() {
-                        // Legal: the side not to move is not in check.
-                        let result = if checked[1 - s] {
-                            Init::Illegal
-                        } else {
-                            init_position(set, &r, occ, stm, checked[s], |c, passed| {
-                                self.pushed_value(c, stm, passed)
-                            })
-                        };
-                        if let Init::Open { ext: Some(e) } = result
-                            && is_win(e)
-                        {
-                            provisional[s][bit >> 6] |= 1 << (bit & 63);
-                        }
-                        // (byte, done)
-                        let (code, is_done) = match result {
-                            Init::Illegal => (ILLEGAL, true),
-                            Init::Final(UNKNOWN) => (NOT_LOST, false),
-                            Init::Final(v) => (v, true),
-                            Init::Open {
-                                ext: Some(UNKNOWN), ..
-                            } => (NOT_LOST, false),
-                            // A win by a move leaving the window, unless a
-                            // quicker one is found.
-                            Init::Open { ext: Some(e) } if is_win(e) => (e, true),
-                            // Every move leaving the window loses: the
-                            // longest loss among them.
-                            Init::Open { ext: Some(e) } => (e, false),
-                            Init::Open { ext: None } => (UNKNOWN, false),
-                        };
-                        if is_done {
-                            top.see(code);
-                            done[s][bit >> 6] |= 1 << (bit & 63);
-                            marks[s][bit >> MARK_SHIFT][(code >> 6) as usize] |= 1 << (code & 63);
-                        }
-                        words[s][w] |= u64::from(code) << shift;
-                    }
-                }
-                for s in 0..2 {
-                    let first = s * len + start;
-                    for (k, &word) in words[s][..(end - start).div_ceil(8)].iter().enumerate() {
-                        self.cells.store_word(first / 8 + k, word);
-                    }
-                    for (k, &bits) in done[s][..(end - start).div_ceil(64)].iter().enumerate() {
-                        self.done.store_word(first / 64 + k, bits);
-                        // Illegal positions are the only done ones not
-                        // yet good.
-                        let illegal = self.byte_bits(first / 64 + k, ILLEGAL) & bits;
-                        self.good.store_word(first / 64 + k, illegal);
-                    }
-                    for (k, &bits) in provisional[s][..(end - start).div_ceil(64)]
-                        .iter()
-                        .enumerate()
-                    {
-                        self.provisional.store_word(first / 64 + k, bits);
-                    }
-                    let chunks = (end - start).div_ceil(1 << MARK_SHIFT);
-                    for (k, m) in marks[s][..chunks].iter().enumerate() {
-                        for (w, &bits) in m.iter().enumerate() {
-                            self.marks[(first >> MARK_SHIFT) + k][w].fetch_or(bits, Relaxed);
-                        }
-                    }
-                }
+        let half = self.half();
+        for_words(threads, half, |lw| {
+            let o = self.geo.outer(self.geo.base_word + lw);
+            for (s, illegal) in self.geo.illegal(&o).into_iter().enumerate() {
+                let w = s * half + lw;
+                self.write(w, illegal, ILLEGAL);
+                self.done.store_word(w, illegal);
+                self.good.store_word(w, illegal);
             }
         });
+        for_words(threads, half, |lw| {
+            let o = self.geo.outer(self.geo.base_word + lw);
+            if !o.valid {
+                return;
+            }
+            for (s, stm) in [Color::White, Color::Black].into_iter().enumerate() {
+                self.init_word(s * half + lw, &o, stm, (1 - s) * half + lw, top);
+            }
+        });
+    }
+
+    /// Initialises the legal positions of window word `w` (outer men `o`,
+    /// `stm` to move; `other`: the word of the same positions with the
+    /// other side to move).
+    #[inline]
+    fn init_word(&self, w: usize, o: &Outer, stm: Color, other: usize, top: &Top) {
+        let illegal = self.done.word(w);
+        let legal = !illegal;
+        if legal == 0 {
+            return;
+        }
+        // The side to move's king attacked: illegal with the other side to
+        // move (no overlaps among legal positions). Until the levels, the
+        // good positions are the illegal ones (done ones are being added).
+        let checked = self.good.word(other);
+        let internal = self.escapes(w, legal);
+        let leave = self.geo.may_leave(o, stm) & legal;
+        let mut bytes = [0u8; WORD];
+        for (k, b) in bytes.chunks_exact_mut(8).enumerate() {
+            b.copy_from_slice(&self.cells.word(8 * w + k).to_le_bytes());
+        }
+        let (mut done, mut provisional) = (illegal, 0u64);
+        let mut seen = [0u64; 4];
+        for b in Bitboard(legal) {
+            let bit = 1u64 << b as u8;
+            let ext = if leave & bit != 0 {
+                let mut r = o.r;
+                self.geo.place_inner(&mut r, b as u8);
+                let occ = Bitboard(o.occ) | Bitboard(bit);
+                externals(self.set, &r, occ, stm, checked & bit != 0, |c, passed| {
+                    self.pushed_value(c, stm, passed)
+                })
+            } else {
+                None
+            };
+            let (code, is_done) = match (internal & bit != 0, ext) {
+                // No move: mate or stalemate.
+                (false, None) if checked & bit != 0 => (code_of(0), true),
+                (false, None) => (NOT_LOST, false),
+                // Drawn by a move leaving the window (or stalemate-like):
+                // it can still be won.
+                (_, Some(UNKNOWN)) => (NOT_LOST, false),
+                // Every move leaves the window.
+                (false, Some(v)) => (v, true),
+                // A win by a move leaving the window, unless a quicker one
+                // is found.
+                (true, Some(e)) if is_win(e) => {
+                    provisional |= bit;
+                    (e, true)
+                }
+                // Every move leaving the window loses: the longest loss
+                // among them (0: none).
+                (true, Some(e)) => (e, false),
+                (true, None) => (UNKNOWN, false),
+            };
+            bytes[b as usize] = code;
+            if is_done {
+                done |= bit;
+                if code >= 2 {
+                    seen[(code >> 6) as usize] |= 1 << (code & 63);
+                }
+            }
+        }
+        for (k, b) in bytes.chunks_exact(8).enumerate() {
+            let word = u64::from_le_bytes(b.try_into().unwrap_or_default());
+            self.cells.store_word(8 * w + k, word);
+        }
+        self.done.store_word(w, done);
+        self.provisional.store_word(w, provisional);
+        for (i, &bits) in seen.iter().enumerate() {
+            for c in Bitboard(bits) {
+                let code = (64 * i + c as usize) as u8;
+                self.mark(w / CHUNK_WORDS, code);
+                top.see(code);
+            }
+        }
     }
 
     /// Level `d`: the positions valued `d - 1` plies give their

@@ -27,6 +27,9 @@ use crate::tablebase::index::{Layout, Raw, TRANSPOSE, on_diagonal};
 use crate::tablebase::material::{code_color, code_is_pawn};
 use shakmaty::{Bitboard, Color, Square, attacks};
 
+/// The code [`Geometry`] gives a king among piece codes.
+const KING: u8 = 255;
+
 /// The man a step moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Man {
@@ -188,6 +191,15 @@ impl<'a> Geometry<'a> {
         Outer { r, occ, valid }
     }
 
+    /// Puts the inner man of `r` (decoded from a word) on `sq`.
+    #[inline(always)]
+    pub fn place_inner(&self, r: &mut Raw, sq: u8) {
+        match self.inner {
+            Man::King(_) => r.bk = sq,
+            Man::Slot(i) => r.pc[i].1 = sq,
+        }
+    }
+
     /// The squares the inner man attacks from one of `b` (its steps inside
     /// the word), with the outer men of `o` in place.
     #[inline(always)]
@@ -250,6 +262,131 @@ impl<'a> Geometry<'a> {
                 f(tw, keep, 0);
             }
         }
+    }
+
+    /// The men of `o` by colour and kind: `(code or king, square)` of
+    /// each outer man of `c` (the king as code 255).
+    #[inline(always)]
+    fn outer_men(&self, o: &Outer, c: Color) -> impl Iterator<Item = (u8, u8)> {
+        let king = match c {
+            Color::White => Some(o.r.wk),
+            Color::Black => (self.inner != Man::King(Color::Black)).then_some(o.r.bk),
+        };
+        let inner = self.inner;
+        king.map(|k| (KING, k)).into_iter().chain(
+            o.r.pieces()
+                .iter()
+                .enumerate()
+                .filter(move |&(i, p)| code_color(p.0) == c && inner != Man::Slot(i))
+                .map(|(_, &p)| p),
+        )
+    }
+
+    /// The inner man's code ([`KING`] for the Black king) and colour.
+    #[inline(always)]
+    fn inner_man(&self, o: &Outer) -> (u8, Color) {
+        match self.inner {
+            Man::King(c) => (KING, c),
+            Man::Slot(i) => (o.r.pc[i].0, code_color(o.r.pc[i].0)),
+        }
+    }
+
+    /// The positions of word `o` whose `c` king is attacked.
+    #[inline]
+    fn king_attacked(&self, o: &Outer, c: Color) -> u64 {
+        let attacks_of = |code: u8, s: u8| -> u64 {
+            if code == KING {
+                attacks::king_attacks(Square::new(u32::from(s))).0
+            } else {
+                super::moves::piece_attacks(code, s, Bitboard(o.occ)).0
+            }
+        };
+        let (inner_code, inner_color) = self.inner_man(o);
+        if self.inner == Man::King(c) {
+            // Every square an enemy man attacks.
+            return self
+                .outer_men(o, !c)
+                .fold(0, |bits, (code, s)| bits | attacks_of(code, s));
+        }
+        let k = match c {
+            Color::White => o.r.wk,
+            Color::Black => o.r.bk,
+        };
+        let mut bits = 0;
+        if inner_color != c {
+            // The inner man attacks the king from where the king would
+            // attack it (no pawn is inner).
+            bits |= attacks_of(inner_code, k);
+        }
+        for (code, s) in self.outer_men(o, !c) {
+            if attacks_of(code, s) >> k & 1 == 1 {
+                // Unless the inner man stands in between.
+                let between =
+                    attacks::between(Square::new(u32::from(s)), Square::new(u32::from(k))).0;
+                bits |= !between;
+            }
+        }
+        bits
+    }
+
+    /// The unused or illegal positions of word `o` for each side to move
+    /// (White, Black): men on one square, or the side not to move in
+    /// check.
+    #[inline]
+    pub fn illegal(&self, o: &Outer) -> [u64; 2] {
+        if !o.valid {
+            return [!0, !0];
+        }
+        [
+            o.occ | self.king_attacked(o, Color::Black),
+            o.occ | self.king_attacked(o, Color::White),
+        ]
+    }
+
+    /// A superset of the positions of word `o` where `stm` may capture
+    /// (not the king), promote or push a pawn.
+    #[inline]
+    pub fn may_leave(&self, o: &Outer, stm: Color) -> u64 {
+        if o.r
+            .pieces()
+            .iter()
+            .any(|p| code_is_pawn(p.0) && code_color(p.0) == stm)
+        {
+            return !0;
+        }
+        let attacks_of = |code: u8, s: u8| -> u64 {
+            if code == KING {
+                attacks::king_attacks(Square::new(u32::from(s))).0
+            } else {
+                super::moves::piece_attacks(code, s, Bitboard(o.occ)).0
+            }
+        };
+        let (inner_code, inner_color) = self.inner_man(o);
+        // Enemy men that may be taken (not the king), outer.
+        let victims = self
+            .outer_men(o, !stm)
+            .filter(|&(code, _)| code != KING)
+            .fold(0u64, |b, (_, s)| b | 1 << s);
+        let mut bits = 0;
+        if inner_color == stm {
+            // The inner man takes an outer one.
+            for v in Bitboard(victims) {
+                bits |= attacks_of(inner_code, v as u8);
+            }
+        } else if inner_code != KING {
+            // An outer man takes the inner one.
+            for (code, s) in self.outer_men(o, stm) {
+                bits |= attacks_of(code, s);
+            }
+        }
+        for (code, s) in self.outer_men(o, stm) {
+            let reach = attacks_of(code, s) & victims;
+            for v in Bitboard(reach) {
+                let between = attacks::between(Square::new(u32::from(s)), v).0;
+                bits |= !between;
+            }
+        }
+        bits
     }
 
     /// The White king (no pawns) steps to `to`: the board turns to bring it

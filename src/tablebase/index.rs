@@ -293,6 +293,14 @@ impl Layout {
         self.raw_index(TRI[r.wk as usize] as usize, r) >> 6
     }
 
+    /// The word (`offset / 64`) within its slice of a position with pawns
+    /// in its slice's form.
+    #[inline]
+    pub fn slice_word(&self, r: &Raw) -> usize {
+        debug_assert!(self.pawns);
+        self.raw_index(r.wk as usize, r) >> 6
+    }
+
     /// Do two men of `r` stand on one square?
     #[inline]
     pub fn overlaps(r: &Raw) -> bool {
@@ -336,7 +344,7 @@ impl Layout {
 
     /// Pieces into slot order (codes ascending, then squares).
     #[inline(always)]
-    fn sorted(mut r: Raw) -> Raw {
+    pub(crate) fn sorted(mut r: Raw) -> Raw {
         if r.n >= 2 && r.pc[1] < r.pc[0] {
             r.pc.swap(0, 1);
         }

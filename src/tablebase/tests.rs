@@ -392,4 +392,3 @@ fn version_two_files_are_read_without_pawns_only() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
-

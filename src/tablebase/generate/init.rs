@@ -9,9 +9,10 @@ use shakmaty::{Bitboard, Color, Role, attacks};
 use super::*;
 
 /// The best value among the moves of one legal position that leave the
-/// window (captures, promotions, pawn pushes), if it has any. `pushed(c, passed)` is the value, for its
-/// side to move, of the position `c` a pawn push leads to (`passed`: the
-/// square a double push passed when an enemy pawn may take en passant).
+/// window (captures, promotions, pawn pushes), if it has any.
+/// `pushed(c, passed)` is the value, for its side to move, of the position
+/// `c` a pawn push leads to (`passed`: the square a double push passed
+/// when an enemy pawn may take en passant); `None` leaves pushes out.
 #[inline]
 pub(super) fn externals(
     set: &TableSet,
@@ -19,7 +20,7 @@ pub(super) fn externals(
     occ: Bitboard,
     stm: Color,
     in_check: bool,
-    pushed: impl Fn(&Raw, Option<u8>) -> u8,
+    pushed: impl Fn(&Raw, Option<u8>) -> Option<u8>,
 ) -> Option<u8> {
     let r = *r;
     let own_k = king_of(&r, stm);
@@ -55,7 +56,11 @@ pub(super) fn externals(
         for_each_move(&r, stm, |mv| {
             match mv {
                 Mv::Internal => {}
-                Mv::Push(c, passed) => add(&mut ext, pushed(&c, passed)),
+                Mv::Push(c, passed) => {
+                    if let Some(v) = pushed(&c, passed) {
+                        add(&mut ext, v);
+                    }
+                }
                 Mv::External(c) => add(&mut ext, probe(&c)),
             }
             true
@@ -102,11 +107,15 @@ pub(super) fn externals(
                     } else {
                         let mut c = r;
                         c.pc[i].1 = to;
-                        add(&mut ext, pushed(&c, None));
+                        if let Some(v) = pushed(&c, None) {
+                            add(&mut ext, v);
+                        }
                         let to2 = (to as i8 + step) as u8;
                         if from >> 3 == second && !occ.contains(sq(to2)) {
                             c.pc[i].1 = to2;
-                            add(&mut ext, pushed(&c, ep_target(&r, stm, to2).then_some(to)));
+                            if let Some(v) = pushed(&c, ep_target(&r, stm, to2).then_some(to)) {
+                                add(&mut ext, v);
+                            }
                         }
                     }
                 }

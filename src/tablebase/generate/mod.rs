@@ -51,7 +51,7 @@
 //! only its own words' bytes and bits, reading the good set that the
 //! first pass finished.
 
-use super::index::{Layout, Raw, on_diagonal};
+use super::index::{Layout, Raw};
 use super::material::{code_color, code_is_pawn};
 use super::table::{
     ILLEGAL, SideStats, TableSet, TableStats, UNKNOWN, better, code_of, dist_of, is_loss, is_win,
@@ -202,7 +202,6 @@ struct Gen<'a> {
     layout: &'a Layout,
     set: &'a TableSet,
     geo: Geometry<'a>,
-    base: usize,
     len: usize,
     /// A byte per position: its value code once done; before, what its
     /// moves leaving the window allow: [`NOT_LOST`], else the longest loss
@@ -250,7 +249,6 @@ impl<'a> Gen<'a> {
             layout,
             set,
             geo: Geometry::new(layout, base),
-            base,
             len,
             cells: Cells::new(2 * len, UNKNOWN),
             done: Done::new(2 * len),
@@ -382,7 +380,16 @@ impl<'a> Gen<'a> {
         // good positions are the illegal ones (done ones are being added).
         let checked = self.good.word(other);
         let internal = self.escapes(w, legal);
-        let leave = self.geo.may_leave(o, stm) & legal;
+        // Pawn pushes a word at a time where the pushed slice holds the
+        // same word (pieces in any order need sorting: one at a time).
+        let word_pushes = self.pushed.is_some() && !self.layout.identical;
+        let mut pushes = [UNKNOWN; WORD];
+        let pushed_any = if word_pushes {
+            self.push_values(o, w % self.half(), stm, legal, &mut pushes)
+        } else {
+            0
+        };
+        let leave = self.geo.may_leave(o, stm, !word_pushes) & legal;
         let mut bytes = [0u8; WORD];
         for (k, b) in bytes.chunks_exact_mut(8).enumerate() {
             b.copy_from_slice(&self.cells.word(8 * w + k).to_le_bytes());
@@ -391,16 +398,20 @@ impl<'a> Gen<'a> {
         let mut seen = [0u64; 4];
         for b in Bitboard(legal) {
             let bit = 1u64 << b as u8;
-            let ext = if leave & bit != 0 {
+            let mut ext = if leave & bit != 0 {
                 let mut r = o.r;
                 self.geo.place_inner(&mut r, b as u8);
                 let occ = Bitboard(o.occ) | Bitboard(bit);
                 externals(self.set, &r, occ, stm, checked & bit != 0, |c, passed| {
-                    self.pushed_value(c, stm, passed)
+                    (!word_pushes).then(|| self.pushed_value(c, stm, passed))
                 })
             } else {
                 None
             };
+            if pushed_any & bit != 0 {
+                let v = pushes[b as usize];
+                ext = Some(ext.map_or(v, |e| better(e, v)));
+            }
             let (code, is_done) = match (internal & bit != 0, ext) {
                 // No move: mate or stalemate.
                 (false, None) if checked & bit != 0 => (code_of(0), true),
@@ -442,6 +453,85 @@ impl<'a> Gen<'a> {
                 top.see(code);
             }
         }
+    }
+
+    /// The best value of `stm`'s pawn pushes (not promotions) from the
+    /// positions `legal` of window word `lw` of its half (outer men `o`)
+    /// into `best`: a push leads to the same word of the pushed slice (or
+    /// of its mirror image), where illegal positions say the push was. Returns
+    /// the positions with a push.
+    fn push_values(
+        &self,
+        o: &Outer,
+        lw: usize,
+        stm: Color,
+        legal: u64,
+        best: &mut [u8; WORD],
+    ) -> u64 {
+        let (Some(fin), Some(slices)) = (self.pushed, self.layout.slices.as_deref()) else {
+            return 0;
+        };
+        let (step, second, last): (i8, u8, u8) = match stm {
+            Color::White => (8, 1, 7),
+            Color::Black => (-8, 6, 0),
+        };
+        let mut any = 0u64;
+        for (i, &(c, from)) in o.r.pieces().iter().enumerate() {
+            if !code_is_pawn(c) || code_color(c) != stm {
+                continue;
+            }
+            let to = (from as i8 + step) as u8;
+            if to >> 3 == last || o.occ >> to & 1 == 1 {
+                continue;
+            }
+            let mut targets = vec![(to, None)];
+            let to2 = (to as i8 + step) as u8;
+            if from >> 3 == second && o.occ >> to2 & 1 == 0 {
+                targets.push((to2, ep_target(&o.r, stm, to2).then_some(to)));
+            }
+            for (dest, passed) in targets {
+                let mut q = o.r;
+                q.pc[i].1 = dest;
+                let sorted = Layout::sorted(q);
+                let Some((s, mirror)) = slices.find(slices.slots.iter().map(|&j| sorted.pc[j].1))
+                else {
+                    continue;
+                };
+                let (word, t) = if mirror {
+                    (self.layout.slice_word(&sorted.transformed(1)), 1)
+                } else {
+                    (lw, 0)
+                };
+                let values = fin.word(self.layout, s, !stm, word);
+                // The pawn's path must be free of the inner man.
+                let mut bits = legal & !(1u64 << to) & !(1u64 << dest);
+                while bits != 0 {
+                    let b = bits.trailing_zeros() as u8;
+                    bits &= bits - 1;
+                    let v = values[(b ^ if t == 1 { 7 } else { 0 }) as usize];
+                    if v == ILLEGAL {
+                        continue;
+                    }
+                    let v = match passed {
+                        None => v,
+                        Some(p) => {
+                            let mut r = q;
+                            self.geo.place_inner(&mut r, b);
+                            ep_value(self.set, &r, stm, p, v)
+                        }
+                    };
+                    let v = via_move(v);
+                    let bit = 1u64 << b;
+                    best[b as usize] = if any & bit != 0 {
+                        better(best[b as usize], v)
+                    } else {
+                        v
+                    };
+                    any |= bit;
+                }
+            }
+        }
+        any
     }
 
     /// Level `d`: the positions valued `d - 1` plies give their
@@ -661,41 +751,29 @@ impl<'a> Gen<'a> {
     /// on the diagonal, identical pieces out of order) become unused, as
     /// the file has them.
     fn finish(&self, threads: usize) {
-        let words = 2 * self.half();
-        let suspect =
-            |o: &Outer| self.layout.identical || (!self.layout.pawns && on_diagonal(o.r.wk));
-        let next = AtomicUsize::new(0);
-        parallel(threads, || {
-            loop {
-                let start = next.fetch_add(CHUNK_WORDS, Relaxed);
-                if start >= words {
-                    break;
-                }
-                for w in start..(start + CHUNK_WORDS).min(words) {
-                    let done = self.done.word(w);
-                    for k in 0..8 {
-                        let keep = spread_bytes(done >> (8 * k));
-                        let cw = 8 * w + k;
-                        self.cells.store_word(cw, self.cells.word(cw) & keep);
-                    }
-                    let (_, local) = self.word_side(w);
-                    let tw = self.geo.base_word + local;
-                    let o = self.geo.outer(tw);
-                    if !o.valid || !suspect(&o) {
-                        continue;
-                    }
-                    let mut unused = 0u64;
-                    for b in 0..WORD {
-                        let idx = tw * WORD + b;
-                        let r = self.layout.decode(idx);
-                        if !Layout::overlaps(&r) && !self.layout.is_canonical(idx, &r) {
-                            unused |= 1 << b;
-                        }
-                    }
-                    if unused != 0 {
-                        self.write(w, unused, ILLEGAL);
-                    }
-                }
+        let half = self.half();
+        for_words(threads, 2 * half, |w| {
+            let done = self.done.word(w);
+            for k in 0..8 {
+                let keep = spread_bytes(done >> (8 * k));
+                let cw = 8 * w + k;
+                self.cells.store_word(cw, self.cells.word(cw) & keep);
+            }
+            let tw = self.geo.base_word + w % half;
+            let o = self.geo.outer(tw);
+            if !o.valid {
+                return;
+            }
+            let unused = self.geo.second_forms(tw, &o).unwrap_or_else(|| {
+                (0..WORD).fold(0, |bits, b| {
+                    let idx = tw * WORD + b;
+                    let r = self.layout.decode(idx);
+                    let second = !Layout::overlaps(&r) && !self.layout.is_canonical(idx, &r);
+                    bits | u64::from(second) << b
+                })
+            });
+            if unused != 0 {
+                self.write(w, unused, ILLEGAL);
             }
         });
     }
@@ -703,44 +781,72 @@ impl<'a> Gen<'a> {
     /// Counts wins, draws and losses of the window's positions, each
     /// weighted by the positions of the board it stands for.
     fn stats(&self, threads: usize) -> TableStats {
+        let half = self.half();
+        let words = 2 * half;
         let next = AtomicUsize::new(0);
-        let per_side = |k: usize| {
-            let mut s = SideStats::default();
-            for local in 0..self.len {
-                let v = self.cells.get(k * self.len + local);
-                if v == ILLEGAL {
-                    continue;
-                }
-                let w = self.layout.weight(self.base + local);
-                s.positions += w;
-                if is_win(v) {
-                    s.wins += w;
-                    s.longest_win = s.longest_win.max(dist_of(v));
-                } else if is_loss(v) {
-                    s.losses += w;
-                    s.longest_loss = s.longest_loss.max(dist_of(v));
-                } else {
-                    s.draws += w;
-                }
-            }
-            s
-        };
-        let parts = parallel(threads.clamp(1, 2), || {
-            let mut out = Vec::new();
+        let parts = parallel(threads, || {
+            let mut st = TableStats::default();
             loop {
-                let k = next.fetch_add(1, Relaxed);
-                if k >= 2 {
+                let start = next.fetch_add(CHUNK_WORDS, Relaxed);
+                if start >= words {
                     break;
                 }
-                out.push((k, per_side(k)));
+                for w in start..(start + CHUNK_WORDS).min(words) {
+                    self.word_stats(w, &mut st.sides[w / half]);
+                }
             }
-            out
+            st
         });
         let mut st = TableStats::default();
-        for (k, s) in parts.into_iter().flatten() {
-            st.sides[k] = s;
+        for p in &parts {
+            st.add(p);
         }
         st
+    }
+
+    /// Adds window word `w`'s positions to `s`.
+    #[inline]
+    fn word_stats(&self, w: usize, s: &mut SideStats) {
+        let tw = self.geo.base_word + w % self.half();
+        let mut bytes = [0u8; WORD];
+        for (k, b) in bytes.chunks_exact_mut(8).enumerate() {
+            b.copy_from_slice(&self.cells.word(8 * w + k).to_le_bytes());
+        }
+        if bytes.iter().all(|&v| v == ILLEGAL) {
+            return;
+        }
+        let o = self.geo.outer(tw);
+        // Each position's weight: the board positions it stands for.
+        let weight: Box<dyn Fn(usize) -> u64> = match &self.layout.slices {
+            Some(sl) => {
+                let wt = if sl.is_symmetric(tw * WORD / self.layout.slice_size) {
+                    1
+                } else {
+                    2
+                };
+                Box::new(move |_| wt)
+            }
+            None => match self.geo.symmetric(tw, &o) {
+                Some(sym) => Box::new(move |b| if sym >> b & 1 == 1 { 4 } else { 8 }),
+                None => Box::new(move |b| self.layout.weight(tw * WORD + b)),
+            },
+        };
+        for (b, &v) in bytes.iter().enumerate() {
+            if v == ILLEGAL {
+                continue;
+            }
+            let wt = weight(b);
+            s.positions += wt;
+            if is_win(v) {
+                s.wins += wt;
+                s.longest_win = s.longest_win.max(dist_of(v));
+            } else if is_loss(v) {
+                s.losses += wt;
+                s.longest_loss = s.longest_loss.max(dist_of(v));
+            } else {
+                s.draws += wt;
+            }
+        }
     }
 }
 

@@ -27,6 +27,19 @@ impl Finished {
         // leads to first, and kept until their last reader is done.
         self.slices[&s].get(side(stm) * layout.slice_size + at)
     }
+
+    /// The 64 values of word `w` (positions `64w..64w + 64` of the slice)
+    /// of finished slice `s` for `stm` to move.
+    #[inline]
+    pub(super) fn word(&self, layout: &Layout, s: usize, stm: Color, w: usize) -> [u8; 64] {
+        let cells = &self.slices[&s];
+        let first = (side(stm) * layout.slice_size) / 8 + 8 * w;
+        let mut out = [0u8; 64];
+        for (k, b) in out.chunks_exact_mut(8).enumerate() {
+            b.copy_from_slice(&cells.word(first + k).to_le_bytes());
+        }
+        out
+    }
 }
 
 /// Compressed blocks of a table's two halves, filled in any order: a

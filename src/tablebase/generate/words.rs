@@ -66,6 +66,19 @@ pub(super) const fn inverse(t: u8) -> u8 {
 }
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
+/// The a1-h8 diagonal, and the squares above it (rank past file).
+const DIAGONAL: u64 = 0x8040_2010_0804_0201;
+const ABOVE_DIAGONAL: u64 = {
+    let mut b = 0u64;
+    let mut sq = 0;
+    while sq < 64 {
+        if sq >> 3 > sq & 7 {
+            b |= 1 << sq;
+        }
+        sq += 1;
+    }
+    b
+};
 const FILE_H: u64 = FILE_A << 7;
 const FILE_AB: u64 = FILE_A | FILE_A << 1;
 const FILE_GH: u64 = FILE_H | FILE_H >> 1;
@@ -344,13 +357,17 @@ impl<'a> Geometry<'a> {
     }
 
     /// A superset of the positions of word `o` where `stm` may capture
-    /// (not the king), promote or push a pawn.
+    /// (not the king) or promote, or (`pushes`) push a pawn.
     #[inline]
-    pub fn may_leave(&self, o: &Outer, stm: Color) -> u64 {
+    pub fn may_leave(&self, o: &Outer, stm: Color, pushes: bool) -> u64 {
+        let seventh = match stm {
+            Color::White => 6,
+            Color::Black => 1,
+        };
         if o.r
             .pieces()
             .iter()
-            .any(|p| code_is_pawn(p.0) && code_color(p.0) == stm)
+            .any(|p| code_is_pawn(p.0) && code_color(p.0) == stm && (pushes || p.1 >> 3 == seventh))
         {
             return !0;
         }
@@ -387,6 +404,60 @@ impl<'a> Geometry<'a> {
             }
         }
         bits
+    }
+
+    /// The word of the transposed position, if the White king of `o` is on
+    /// the diagonal (no pawns).
+    #[inline]
+    fn transposed_word(&self, o: &Outer) -> Option<usize> {
+        (!self.layout.pawns && on_diagonal(o.r.wk))
+            .then(|| self.layout.word_of(&o.r.transformed(TRANSPOSE)))
+    }
+
+    /// The positions of table word `tw` (outer men `o`) that are not in
+    /// the file's form: identical pieces out of order, or (no pawns, White
+    /// king on the diagonal) the larger index of a position's two forms.
+    /// `None`: to be decided one by one (both at once).
+    #[inline]
+    pub fn second_forms(&self, tw: usize, o: &Outer) -> Option<u64> {
+        let layout = self.layout;
+        let mut bits = 0u64;
+        if layout.identical {
+            if self.transposed_word(o).is_some() {
+                return None;
+            }
+            for s in 1..layout.n as usize {
+                if layout.slots[s] != layout.slots[s - 1] || code_is_pawn(layout.slots[s]) {
+                    continue;
+                }
+                let before = o.r.pc[s - 1].1;
+                if self.inner == Man::Slot(s) {
+                    bits |= (1u64 << before) - 1;
+                } else if o.r.pc[s].1 < before {
+                    bits = !0;
+                }
+            }
+            return Some(bits);
+        }
+        Some(match self.transposed_word(o) {
+            None => 0,
+            Some(t) if t > tw => 0,
+            Some(t) if t < tw => !0,
+            // The inner man decides: its square above the diagonal.
+            Some(_) => ABOVE_DIAGONAL,
+        })
+    }
+
+    /// The positions of table word `tw` that are their own transposition
+    /// (no pawns; `None`: to be decided one by one).
+    #[inline]
+    pub fn symmetric(&self, tw: usize, o: &Outer) -> Option<u64> {
+        match self.transposed_word(o) {
+            None => Some(0),
+            Some(_) if self.layout.identical => None,
+            Some(t) if t == tw => Some(DIAGONAL),
+            Some(_) => Some(0),
+        }
     }
 
     /// The White king (no pawns) steps to `to`: the board turns to bring it

@@ -219,6 +219,13 @@ struct Gen<'a> {
     /// anything there was reached.
     hits: Done,
     hit_chunks: Vec<AtomicBool>,
+    /// The positions a level's second pass valued at that level, for the
+    /// next level's first pass (which clears them), and per chunk whether
+    /// it has any. Values written ahead of their level (by the
+    /// initialisation, or losses longer than the level) are found by
+    /// [`Gen::marks`] instead.
+    fresh: Done,
+    fresh_chunks: Vec<AtomicBool>,
     /// The finished slices pawn pushes lead to (tables with pawns).
     pushed: Option<&'a Finished>,
     /// Does one thread work on the window (plain loads and stores)?
@@ -256,6 +263,8 @@ impl<'a> Gen<'a> {
             good: Done::new(2 * len),
             hits: Done::new(2 * len),
             hit_chunks: (0..chunks).map(|_| AtomicBool::new(false)).collect(),
+            fresh: Done::new(2 * len),
+            fresh_chunks: (0..chunks).map(|_| AtomicBool::new(false)).collect(),
             pushed,
             alone: threads <= 1,
             marks: (0..chunks).map(|_| Default::default()).collect(),
@@ -553,11 +562,17 @@ impl<'a> Gen<'a> {
                 if start >= chunks {
                     break;
                 }
-                for c in
-                    (start..(start + SCAN_CHUNKS).min(chunks)).filter(|&c| self.marked(c, target))
-                {
+                for c in start..(start + SCAN_CHUNKS).min(chunks) {
+                    let fresh = self.fresh_chunks[c].swap(false, Relaxed);
+                    let marked = self.marked(c, target);
+                    if !fresh && !marked {
+                        continue;
+                    }
                     for w in c * CHUNK_WORDS..((c + 1) * CHUNK_WORDS).min(words) {
-                        let f = self.byte_bits(w, target) & self.done.word(w);
+                        let mut f = if fresh { self.fresh.take_word(w) } else { 0 };
+                        if marked {
+                            f |= self.byte_bits(w, target) & self.done.word(w);
+                        }
                         if f == 0 {
                             continue;
                         }
@@ -594,6 +609,17 @@ impl<'a> Gen<'a> {
             }
         });
         counts.into_iter().sum()
+    }
+
+    /// Notes that positions `bits` of window word `w` were valued at this
+    /// level (by the thread that owns the word in the second pass).
+    #[inline(always)]
+    fn freshen(&self, w: usize, bits: u64) {
+        self.fresh.or_word(w, bits, true);
+        let c = &self.fresh_chunks[w / CHUNK_WORDS];
+        if !c.load(Relaxed) {
+            c.store(true, Relaxed);
+        }
     }
 
     /// Notes that positions `bits` of window word `w` were reached.
@@ -649,7 +675,7 @@ impl<'a> Gen<'a> {
         }
         self.write(w, new, code);
         self.done.store_word(w, done | new);
-        self.mark(w / CHUNK_WORDS, code);
+        self.freshen(w, new);
         top.see(code);
     }
 
@@ -668,15 +694,26 @@ impl<'a> Gen<'a> {
             return;
         }
         let lost = candidates & !self.escapes(w, candidates);
+        let mut lost_now = lost;
         let mut rest = lost;
         while rest != 0 {
             let b = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             let i = WORD * w + b;
             let ext = self.cells.get(i);
-            let code = code_of(if ext >= 2 { d.max(dist_of(ext)) } else { d });
-            self.write(w, 1 << b, code);
-            self.mark(w / CHUNK_WORDS, code);
+            if ext >= 2 && dist_of(ext) > d {
+                // Found by the scan of its own level.
+                let code = code_of(dist_of(ext));
+                self.write(w, 1 << b, code);
+                self.mark(w / CHUNK_WORDS, code);
+                top.see(code);
+                lost_now &= !(1 << b);
+            }
+        }
+        if lost_now != 0 {
+            let code = code_of(d);
+            self.write(w, lost_now, code);
+            self.freshen(w, lost_now);
             top.see(code);
         }
         self.done.store_word(w, done | lost);

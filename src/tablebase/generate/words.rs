@@ -520,4 +520,91 @@ mod tests {
             assert_eq!(king_fill(b), kings);
         }
     }
+
+    /// Every position a king or piece move of `mover` reaches from `r`
+    /// (not a capture, not a pawn), by its index in the file's form.
+    fn reached_by_moves(layout: &Layout, r: &Raw, mover: Color) -> Vec<usize> {
+        let occ = super::super::moves::occupancy(r);
+        let mut out = Vec::new();
+        let mut add = |c: Raw| out.push(layout.index(&c));
+        let k = match mover {
+            Color::White => r.wk,
+            Color::Black => r.bk,
+        };
+        for to in attacks::king_attacks(Square::new(u32::from(k))) & !occ {
+            let mut c = *r;
+            match mover {
+                Color::White => c.wk = to as u8,
+                Color::Black => c.bk = to as u8,
+            }
+            add(c);
+        }
+        for (i, p) in r.pieces().iter().enumerate() {
+            if code_color(p.0) != mover || code_is_pawn(p.0) {
+                continue;
+            }
+            for to in super::super::moves::piece_attacks(p.0, p.1, occ) & !occ {
+                let mut c = *r;
+                c.pc[i].1 = to as u8;
+                add(c);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The same through [`Geometry`]: the inner man's fill and the outer
+    /// men's steps, each position brought into the file's form.
+    fn reached_by_steps(layout: &Layout, idx: usize, mover: Color) -> Vec<usize> {
+        let geo = Geometry::new(layout, 0);
+        let (tw, b) = (idx / 64, (idx % 64) as u8);
+        let o = geo.outer(tw);
+        let mut out = Vec::new();
+        let mut add = |i: usize| out.push(layout.index(&layout.decode(i)));
+        if geo.inner_is(mover, &o.r) {
+            for to in Bitboard(geo.inner_fill(&o, 1 << b)) {
+                add(tw * 64 + to as usize);
+            }
+        }
+        geo.steps(tw, &o, mover, |w2, keep, t| {
+            if keep >> b & 1 == 1 {
+                add(w2 * 64 + SQ_T[t as usize][b as usize] as usize);
+            }
+        });
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    #[test]
+    fn steps_reach_what_moves_reach() {
+        let mut seed = 0x1234_5678_9ABC_DEF1u64;
+        for name in ["KQvKR", "KRRvKB", "KBNvKN", "KRPvKR", "KPvKP", "KNPvKB"] {
+            let layout = Layout::new(name.parse().unwrap());
+            let slice_end = layout
+                .slices
+                .as_ref()
+                .map_or(layout.size, |s| s.len() * layout.slice_size);
+            let mut checked = 0;
+            while checked < 3000 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let idx = (seed % slice_end as u64) as usize;
+                let r = layout.decode(idx);
+                if Layout::overlaps(&r) {
+                    continue;
+                }
+                for mover in [Color::White, Color::Black] {
+                    assert_eq!(
+                        reached_by_steps(&layout, idx, mover),
+                        reached_by_moves(&layout, &r, mover),
+                        "{name} {r:?} {mover:?}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
 }

@@ -138,13 +138,19 @@ impl Tablebases {
             Done(Material, Box<Result<(Table, f64, u64), TbError>>),
         }
         let workers = self.threads;
+        // Index sizes, once (a layout with pawns builds its slice tables).
+        let sizes: std::collections::HashMap<Material, usize> =
+            todo.iter().map(|&m| (m, Layout::new(m).size)).collect();
+        let size = |m: &Material| sizes.get(m).copied().unwrap_or(0);
         let (tx, rx) = std::sync::mpsc::channel::<Msg>();
         std::thread::scope(|scope| {
             let mut running: Vec<Material> = Vec::new();
             let mut failure: Option<TbError> = None;
+            // Tables start when one ends (not at every progress message).
+            let mut schedule = true;
             loop {
                 // Start every table whose children are ready.
-                while failure.is_none() && running.len() < workers {
+                while schedule && failure.is_none() && running.len() < workers {
                     let ready: Vec<usize> = (0..todo.len())
                         .filter(|&k| todo[k].children().iter().all(|c| self.set.get(c).is_some()))
                         .collect();
@@ -153,13 +159,13 @@ impl Tablebases {
                     let mut memo = std::collections::HashMap::new();
                     let Some(&k) = ready
                         .iter()
-                        .max_by_key(|&&k| chain_cost(&todo, todo[k], &mut memo))
+                        .max_by_key(|&&k| chain_cost(&todo, todo[k], &size, &mut memo))
                     else {
                         break;
                     };
                     // A large table (five pieces) is made alone, on every
                     // thread: two at once would double the memory.
-                    let large = |m: &Material| 2 * Layout::new(*m).size > file::MEMORY_VALUES;
+                    let large = |m: &Material| 2 * size(m) > file::MEMORY_VALUES;
                     if running.iter().any(large) || (large(&todo[k]) && !running.is_empty()) {
                         break;
                     }
@@ -174,7 +180,7 @@ impl Tablebases {
                     running.push(m);
                     progress(&Event::Generating {
                         material: m,
-                        positions: 2 * Layout::new(m).size as u64,
+                        positions: 2 * size(&m) as u64,
                     });
                     let path = self.path_of(&m);
                     scope.spawn(move || {
@@ -222,6 +228,7 @@ impl Tablebases {
                         let _ = tx.send(Msg::Done(m, Box::new(result)));
                     });
                 }
+                schedule = false;
                 if running.is_empty() {
                     break;
                 }
@@ -236,6 +243,7 @@ impl Tablebases {
                     }),
                     Msg::Done(m, result) => {
                         running.retain(|r| *r != m);
+                        schedule = true;
                         match *result {
                             Ok((t, seconds, bytes)) => {
                                 let (stats, path) = (t.stats, self.path_of(&m));

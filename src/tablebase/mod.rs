@@ -488,12 +488,13 @@ impl SharedLoader {
 fn chain_cost(
     todo: &[Material],
     m: Material,
+    size: &dyn Fn(&Material) -> usize,
     memo: &mut std::collections::HashMap<Material, usize>,
 ) -> usize {
     if let Some(&c) = memo.get(&m) {
         return c;
     }
-    let own = Layout::new(m).size;
+    let own = size(&m);
     let parents: Vec<Material> = todo
         .iter()
         .filter(|p| p.children().contains(&m))
@@ -502,7 +503,7 @@ fn chain_cost(
     let cost = own
         + parents
             .into_iter()
-            .map(|p| chain_cost(todo, p, memo))
+            .map(|p| chain_cost(todo, p, size, memo))
             .max()
             .unwrap_or(0);
     memo.insert(m, cost);

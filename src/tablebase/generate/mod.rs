@@ -208,9 +208,6 @@ struct Gen<'a> {
     /// among them (0 if it has none).
     cells: Cells,
     done: Done,
-    /// Done positions won by a move leaving the window, which a quicker
-    /// win in the window may still replace (no other done value changes).
-    provisional: Done,
     /// Positions no move escapes to: illegal ones and those won for their
     /// side to move in fewer plies than the level being made.
     good: Done,
@@ -259,7 +256,6 @@ impl<'a> Gen<'a> {
             len,
             cells: Cells::new(2 * len, UNKNOWN),
             done: Done::new(2 * len),
-            provisional: Done::new(2 * len),
             good: Done::new(2 * len),
             hits: Done::new(2 * len),
             hit_chunks: (0..chunks).map(|_| AtomicBool::new(false)).collect(),
@@ -403,7 +399,7 @@ impl<'a> Gen<'a> {
         for (k, b) in bytes.chunks_exact_mut(8).enumerate() {
             b.copy_from_slice(&self.cells.word(8 * w + k).to_le_bytes());
         }
-        let (mut done, mut provisional) = (illegal, 0u64);
+        let mut done = illegal;
         let mut seen = [0u64; 4];
         for b in Bitboard(legal) {
             let bit = 1u64 << b as u8;
@@ -432,10 +428,7 @@ impl<'a> Gen<'a> {
                 (false, Some(v)) => (v, true),
                 // A win by a move leaving the window, unless a quicker one
                 // is found.
-                (true, Some(e)) if is_win(e) => {
-                    provisional |= bit;
-                    (e, true)
-                }
+                (true, Some(e)) if is_win(e) => (e, true),
                 // Every move leaving the window loses: the longest loss
                 // among them (0: none).
                 (true, Some(e)) => (e, false),
@@ -454,7 +447,6 @@ impl<'a> Gen<'a> {
             self.cells.store_word(8 * w + k, word);
         }
         self.done.store_word(w, done);
-        self.provisional.store_word(w, provisional);
         for (i, &bits) in seen.iter().enumerate() {
             for c in Bitboard(bits) {
                 let code = (64 * i + c as usize) as u8;
@@ -661,7 +653,10 @@ impl<'a> Gen<'a> {
         let done = self.done.word(w);
         let code = code_of(d);
         let mut new = h & !done;
-        let mut later = h & done & self.provisional.word(w);
+        // Done but not yet good: illegal and earlier wins are good, so
+        // these are losses and wins by a move leaving the window, which
+        // a quicker win replaces (no other done value changes).
+        let mut later = h & done & !self.good.word(w);
         while later != 0 {
             let b = later.trailing_zeros() as usize;
             later &= later - 1;

@@ -2,8 +2,8 @@
 //! analysis: distance to mate (DTM, in plies) and so win/draw/loss for
 //! every position of a material signature, both sides to move. Tables of
 //! up to four pieces take seconds in all and are made on demand; a
-//! five-piece table takes minutes (and up to 1.6 GB while it is made) and
-//! is made only when asked for by name or `--max-pieces 5`.
+//! five-piece table takes up to a minute (and up to 0.75 GB while it is
+//! made) and is made only when asked for by name or `--max-pieces 5`.
 //!
 //! - [`Tablebases`] holds the loaded tables of a directory (by default
 //!   `<data dir>/tablebases`). [`Tablebases::ensure`] loads a table or
@@ -142,10 +142,10 @@ pub enum Event<'a> {
 }
 
 /// Index entries one thread generates per second, measured on a 2-core
-/// AMD EPYC (`kibitz tb generate` of all tables of up to four pieces, and
-/// of KRPvKR with its sub-tables): the base of the time said before
-/// generating starts.
-pub const ENTRIES_PER_THREAD_SECOND: f64 = 4.0e6;
+/// AMD EPYC (`kibitz tb generate --max-pieces 5`: 7.7 million for the
+/// slowest tables with pawns, 8.8 million for KQQvKQ): the base of the time
+/// said before generating starts.
+pub const ENTRIES_PER_THREAD_SECOND: f64 = 7.5e6;
 
 /// The expected time to generate `entries` index entries on `threads`
 /// threads (default: every core), in words: "about 40 s", "about 6 min".

@@ -17,10 +17,10 @@ pub enum TbCmd {
     /// Generate tables (all with up to --max-pieces pieces when none are
     /// named), smaller ones first, with every table they need. Valid files
     /// are kept; an interrupted run continues where it stopped. The 35
-    /// tables of up to 4 pieces take about 20 s on two cores; a 5-piece
-    /// table one to three minutes and up to 0.8 GB of memory (KRPvKR first
-    /// needs KQRvKR, KRRvKR, KRBvKR and KRNvKR), and all 110 of them take
-    /// hours.
+    /// tables of up to 4 pieces take about 6 s on two cores; a 5-piece
+    /// table 10-55 s and up to 0.75 GB of memory (KRPvKR first needs
+    /// KQRvKR, KRRvKR, KRBvKR and KRNvKR), and all of them about 55 min
+    /// (KPPvKP cannot be made: its mates pass 126 moves).
     Generate {
         /// Material signatures of up to 5 pieces, e.g. KQvK KRvKP KRPvKR.
         names: Vec<String>,
@@ -155,7 +155,7 @@ fn generate(
         }
         if max_pieces > DEFAULT_MAX_PIECES {
             eprintln!(
-                "{} tables with {max_pieces} pieces: each takes minutes",
+                "{} tables with {max_pieces} pieces: each takes up to a minute",
                 Material::all(max_pieces)
                     .iter()
                     .filter(|m| m.pieces() > DEFAULT_MAX_PIECES)

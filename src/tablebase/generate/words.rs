@@ -150,6 +150,17 @@ pub(super) fn piece_fill(c: u8, b: u64, occ: u64) -> u64 {
     out
 }
 
+/// The squares a man (piece code, or [`KING`]) on `s` attacks, `occ`
+/// blocking sliders.
+#[inline(always)]
+fn man_attacks(code: u8, s: u8, occ: u64) -> u64 {
+    if code == KING {
+        attacks::king_attacks(Square::new(u32::from(s))).0
+    } else {
+        super::moves::piece_attacks(code, s, Bitboard(occ)).0
+    }
+}
+
 /// The steps of one window: which man is inner, and where words are.
 pub(super) struct Geometry<'a> {
     layout: &'a Layout,
@@ -307,13 +318,7 @@ impl<'a> Geometry<'a> {
     /// The positions of word `o` whose `c` king is attacked.
     #[inline]
     fn king_attacked(&self, o: &Outer, c: Color) -> u64 {
-        let attacks_of = |code: u8, s: u8| -> u64 {
-            if code == KING {
-                attacks::king_attacks(Square::new(u32::from(s))).0
-            } else {
-                super::moves::piece_attacks(code, s, Bitboard(o.occ)).0
-            }
-        };
+        let attacks_of = |code: u8, s: u8| man_attacks(code, s, o.occ);
         let (inner_code, inner_color) = self.inner_man(o);
         if self.inner == Man::King(c) {
             // Every square an enemy man attacks.
@@ -371,13 +376,7 @@ impl<'a> Geometry<'a> {
         {
             return !0;
         }
-        let attacks_of = |code: u8, s: u8| -> u64 {
-            if code == KING {
-                attacks::king_attacks(Square::new(u32::from(s))).0
-            } else {
-                super::moves::piece_attacks(code, s, Bitboard(o.occ)).0
-            }
-        };
+        let attacks_of = |code: u8, s: u8| man_attacks(code, s, o.occ);
         let (inner_code, inner_color) = self.inner_man(o);
         // Enemy men that may be taken (not the king), outer.
         let victims = self

@@ -1,5 +1,7 @@
-//! Phase 1 of generation: the best value among one legal position's
-//! moves that leave the window (captures, promotions, pawn pushes).
+//! Phase 1 of generation: every position of a window gets its first
+//! byte and bits, a word (64 positions) at a time; the best value among
+//! a position's moves that leave the window (captures, promotions) is
+//! found one position at a time, pawn pushes a word at a time.
 
 use crate::tablebase::index::Raw;
 use crate::tablebase::material::{code, code_color, code_is_pawn};
@@ -142,4 +144,198 @@ pub(super) fn externals(
         }
     }
     ext
+}
+
+impl Gen<'_> {
+    /// Initialises every position (`threads` at once), a word of each
+    /// half at a time: first the unused and illegal positions (bit sets),
+    /// then the others from their moves (which have a move in the window:
+    /// a step to a legal position; the moves leaving it one by one, where
+    /// there may be some).
+    pub(super) fn init(&self, threads: usize, top: &Top) {
+        let half = self.half();
+        for_words(threads, half, |lw| {
+            let o = self.geo.outer(self.geo.base_word + lw);
+            for (s, illegal) in self.geo.illegal(&o).into_iter().enumerate() {
+                let w = s * half + lw;
+                self.write(w, illegal, ILLEGAL);
+                self.done.store_word(w, illegal);
+                self.good.store_word(w, illegal);
+            }
+        });
+        for_words(threads, half, |lw| {
+            let o = self.geo.outer(self.geo.base_word + lw);
+            if !o.valid {
+                return;
+            }
+            for (s, stm) in [Color::White, Color::Black].into_iter().enumerate() {
+                self.init_word(s * half + lw, &o, stm, (1 - s) * half + lw, top);
+            }
+        });
+    }
+
+    /// Initialises the legal positions of window word `w` (outer men `o`,
+    /// `stm` to move; `other`: the word of the same positions with the
+    /// other side to move).
+    #[inline]
+    fn init_word(&self, w: usize, o: &Outer, stm: Color, other: usize, top: &Top) {
+        let illegal = self.done.word(w);
+        let legal = !illegal;
+        if legal == 0 {
+            return;
+        }
+        // The side to move's king attacked: illegal with the other side to
+        // move (no overlaps among legal positions). Until the levels, the
+        // good positions are the illegal ones (done ones are being added).
+        let checked = self.good.word(other);
+        let internal = self.escapes(w, legal);
+        // Pawn pushes a word at a time where the pushed slice holds the
+        // same word (pieces in any order need sorting: one at a time).
+        let word_pushes = self.pushed.is_some() && !self.layout.identical;
+        let mut pushes = [UNKNOWN; WORD];
+        let pushed_any = if word_pushes {
+            self.push_values(o, w % self.half(), stm, legal, &mut pushes)
+        } else {
+            0
+        };
+        let leave = self.geo.may_leave(o, stm, !word_pushes) & legal;
+        let mut bytes = [0u8; WORD];
+        for (k, b) in bytes.chunks_exact_mut(8).enumerate() {
+            b.copy_from_slice(&self.cells.word(8 * w + k).to_le_bytes());
+        }
+        let mut done = illegal;
+        let mut seen = [0u64; 4];
+        for b in Bitboard(legal) {
+            let bit = 1u64 << b as u8;
+            let mut ext = if leave & bit != 0 {
+                let mut r = o.r;
+                self.geo.place_inner(&mut r, b as u8);
+                let occ = Bitboard(o.occ) | Bitboard(bit);
+                externals(self.set, &r, occ, stm, checked & bit != 0, |c, passed| {
+                    (!word_pushes).then(|| self.pushed_value(c, stm, passed))
+                })
+            } else {
+                None
+            };
+            if pushed_any & bit != 0 {
+                let v = pushes[b as usize];
+                ext = Some(ext.map_or(v, |e| better(e, v)));
+            }
+            let (code, is_done) = match (internal & bit != 0, ext) {
+                // No move: mate or stalemate.
+                (false, None) if checked & bit != 0 => (code_of(0), true),
+                (false, None) => (NOT_LOST, false),
+                // Drawn by a move leaving the window (or stalemate-like):
+                // it can still be won.
+                (_, Some(UNKNOWN)) => (NOT_LOST, false),
+                // Every move leaves the window.
+                (false, Some(v)) => (v, true),
+                // A win by a move leaving the window, unless a quicker one
+                // is found.
+                (true, Some(e)) if is_win(e) => (e, true),
+                // Every move leaving the window loses: the longest loss
+                // among them (0: none).
+                (true, Some(e)) => (e, false),
+                (true, None) => (UNKNOWN, false),
+            };
+            bytes[b as usize] = code;
+            if is_done {
+                done |= bit;
+                if code >= 2 {
+                    seen[(code >> 6) as usize] |= 1 << (code & 63);
+                }
+            }
+        }
+        for (k, b) in bytes.chunks_exact(8).enumerate() {
+            let word = u64::from_le_bytes(b.try_into().unwrap_or_default());
+            self.cells.store_word(8 * w + k, word);
+        }
+        self.done.store_word(w, done);
+        for (i, &bits) in seen.iter().enumerate() {
+            for c in Bitboard(bits) {
+                let code = (64 * i + c as usize) as u8;
+                self.mark(w / CHUNK_WORDS, code);
+                top.see(code);
+            }
+        }
+    }
+
+    /// The best value of `stm`'s pawn pushes (not promotions) from the
+    /// positions `legal` of window word `lw` of its half (outer men `o`)
+    /// into `best`: a push leads to the same word of the pushed slice (or
+    /// of its mirror image), where illegal positions say the push was. Returns
+    /// the positions with a push.
+    fn push_values(
+        &self,
+        o: &Outer,
+        lw: usize,
+        stm: Color,
+        legal: u64,
+        best: &mut [u8; WORD],
+    ) -> u64 {
+        let (Some(fin), Some(slices)) = (self.pushed, self.layout.slices.as_deref()) else {
+            return 0;
+        };
+        let (step, second, last): (i8, u8, u8) = match stm {
+            Color::White => (8, 1, 7),
+            Color::Black => (-8, 6, 0),
+        };
+        let mut any = 0u64;
+        for (i, &(c, from)) in o.r.pieces().iter().enumerate() {
+            if !code_is_pawn(c) || code_color(c) != stm {
+                continue;
+            }
+            let to = (from as i8 + step) as u8;
+            if to >> 3 == last || o.occ >> to & 1 == 1 {
+                continue;
+            }
+            let mut targets = vec![(to, None)];
+            let to2 = (to as i8 + step) as u8;
+            if from >> 3 == second && o.occ >> to2 & 1 == 0 {
+                targets.push((to2, ep_target(&o.r, stm, to2).then_some(to)));
+            }
+            for (dest, passed) in targets {
+                let mut q = o.r;
+                q.pc[i].1 = dest;
+                let sorted = Layout::sorted(q);
+                let Some((s, mirror)) = slices.find(slices.slots.iter().map(|&j| sorted.pc[j].1))
+                else {
+                    continue;
+                };
+                let (word, t) = if mirror {
+                    (self.layout.slice_word(&sorted.transformed(1)), 1)
+                } else {
+                    (lw, 0)
+                };
+                let values = fin.word(self.layout, s, !stm, word);
+                // The pawn's path must be free of the inner man.
+                let mut bits = legal & !(1u64 << to) & !(1u64 << dest);
+                while bits != 0 {
+                    let b = bits.trailing_zeros() as u8;
+                    bits &= bits - 1;
+                    let v = values[(b ^ if t == 1 { 7 } else { 0 }) as usize];
+                    if v == ILLEGAL {
+                        continue;
+                    }
+                    let v = match passed {
+                        None => v,
+                        Some(p) => {
+                            let mut r = q;
+                            self.geo.place_inner(&mut r, b);
+                            ep_value(self.set, &r, stm, p, v)
+                        }
+                    };
+                    let v = via_move(v);
+                    let bit = 1u64 << b;
+                    best[b as usize] = if any & bit != 0 {
+                        better(best[b as usize], v)
+                    } else {
+                        v
+                    };
+                    any |= bit;
+                }
+            }
+        }
+        any
+    }
 }

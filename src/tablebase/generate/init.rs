@@ -289,12 +289,14 @@ impl Gen<'_> {
             if to >> 3 == last || o.occ >> to & 1 == 1 {
                 continue;
             }
-            let mut targets = vec![(to, None)];
+            // The single push, and the double one if the square is free.
             let to2 = (to as i8 + step) as u8;
-            if from >> 3 == second && o.occ >> to2 & 1 == 0 {
-                targets.push((to2, ep_target(&o.r, stm, to2).then_some(to)));
-            }
-            for (dest, passed) in targets {
+            let double = from >> 3 == second && o.occ >> to2 & 1 == 0;
+            let targets = [
+                Some((to, None)),
+                double.then(|| (to2, ep_target(&o.r, stm, to2).then_some(to))),
+            ];
+            for (dest, passed) in targets.into_iter().flatten() {
                 let mut q = o.r;
                 q.pc[i].1 = dest;
                 let sorted = Layout::sorted(q);

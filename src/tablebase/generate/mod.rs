@@ -655,20 +655,17 @@ impl<'a> Gen<'a> {
             return;
         }
         let o = self.geo.outer(tw);
-        // Each position's weight: the board positions it stands for.
-        let weight: Box<dyn Fn(usize) -> u64> = match &self.layout.slices {
-            Some(sl) => {
-                let wt = if sl.is_symmetric(tw * WORD / self.layout.slice_size) {
-                    1
-                } else {
-                    2
-                };
-                Box::new(move |_| wt)
-            }
-            None => match self.geo.symmetric(tw, &o) {
-                Some(sym) => Box::new(move |b| if sym >> b & 1 == 1 { 4 } else { 8 }),
-                None => Box::new(move |b| self.layout.weight(tw * WORD + b)),
-            },
+        // Each position's weight: the board positions it stands for (the
+        // same for the whole word, 4 instead of 8 on `sym`, or asked).
+        let (base, sym) = match &self.layout.slices {
+            Some(sl) if sl.is_symmetric(tw * WORD / self.layout.slice_size) => (1, Some(0)),
+            Some(_) => (2, Some(0)),
+            None => (8, self.geo.symmetric(tw, &o)),
+        };
+        let weight = |b: usize| match sym {
+            Some(bits) if bits >> b & 1 == 1 => 4,
+            Some(_) => base,
+            None => self.layout.weight(tw * WORD + b),
         };
         for (b, &v) in bytes.iter().enumerate() {
             if v == ILLEGAL {

@@ -90,14 +90,16 @@ pub(crate) fn level_for(len: usize) -> i32 {
     }
 }
 
-/// A block of values as stored: unused entries filled with the value
-/// before them in the block, then compressed.
-pub(crate) fn compress_block(values: &[u8], level: i32) -> Vec<u8> {
+/// A block of values as stored: unused entries ([`ILLEGAL`]) filled with
+/// the value before them in the block, unless `exact` (the block holds
+/// positions mated in [`MAX_DIST`](super::table::MAX_DIST), whose code is
+/// ILLEGAL's), then compressed.
+pub(crate) fn compress_block(values: &[u8], level: i32, exact: bool) -> Vec<u8> {
     let mut prev = 0u8;
     let filled: Vec<u8> = values
         .iter()
         .map(|&v| {
-            if v != ILLEGAL {
+            if v != ILLEGAL || exact {
                 prev = v;
             }
             prev
@@ -215,7 +217,7 @@ fn compress_batch(
                 let start = k * BLOCK_VALUES;
                 let mut block = vec![0; BLOCK_VALUES.min(len - start)];
                 table.values.copy_to(start, &mut block)?;
-                done.push((k, compress_block(&block, level)));
+                done.push((k, compress_block(&block, level, false)));
             }
             Ok(done)
         };
@@ -556,11 +558,14 @@ mod tests {
 
     #[test]
     fn blocks_fill_unused_entries_with_the_value_before_them() {
-        let packed = compress_block(&[3, ILLEGAL, 4, ILLEGAL, ILLEGAL], LEVEL);
+        let packed = compress_block(&[3, ILLEGAL, 4, ILLEGAL, ILLEGAL], LEVEL, false);
         assert_eq!(zstd::bulk::decompress(&packed, 5).unwrap(), [3, 3, 4, 4, 4]);
+        // A block with positions mated in 254 plies keeps every code 1.
+        let packed = compress_block(&[3, ILLEGAL, 4], LEVEL, true);
+        assert_eq!(zstd::bulk::decompress(&packed, 3).unwrap(), [3, 1, 4]);
         // Each block starts afresh (files do not depend on the threads).
         assert_eq!(
-            zstd::bulk::decompress(&compress_block(&[ILLEGAL, 7], SMALL_LEVEL), 2).unwrap(),
+            zstd::bulk::decompress(&compress_block(&[ILLEGAL, 7], SMALL_LEVEL, false), 2).unwrap(),
             [0, 7]
         );
     }

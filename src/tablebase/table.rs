@@ -7,21 +7,38 @@ use std::sync::Arc;
 
 /// Value codes, one byte per position:
 /// - [`UNKNOWN`] (0): a draw once generation has finished;
-/// - [`ILLEGAL`] (1): unused index (only while generating; files store
-///   anything there);
-/// - `2 + d`: mate in `d` plies. Odd `d`: the side to move mates; even
-///   `d`: it is mated (0 = already mated). The parity says who wins.
+/// - [`ILLEGAL`] (1): unused index while generating (files store anything
+///   there);
+/// - `2 + d`: mate in `d` plies, `d` up to 253. Odd `d`: the side to move
+///   mates; even `d`: it is mated (0 = already mated). The parity says
+///   who wins.
+/// - [`MAX_DIST`] (mated in 127 moves, the longest five-man mate: KPPvKP)
+///   is the one distance past the byte, and takes code 1 too: an unused
+///   index is never probed, and the generator, which has both, tells them
+///   apart by its bit sets.
 pub(crate) const UNKNOWN: u8 = 0;
 pub(crate) const ILLEGAL: u8 = 1;
+/// The longest distance a code holds, in plies.
+pub(crate) const MAX_DIST: u32 = 254;
+/// The code of [`MAX_DIST`] (see [`UNKNOWN`]).
+pub(crate) const LOSS_MAX: u8 = 1;
 
 #[inline]
 pub(crate) const fn code_of(dist: u32) -> u8 {
-    (dist + 2) as u8
+    if dist == MAX_DIST {
+        LOSS_MAX
+    } else {
+        (dist + 2) as u8
+    }
 }
 
 #[inline]
 pub(crate) const fn dist_of(code: u8) -> u32 {
-    code as u32 - 2
+    if code == LOSS_MAX {
+        MAX_DIST
+    } else {
+        code as u32 - 2
+    }
 }
 
 #[inline]
@@ -31,14 +48,21 @@ pub(crate) const fn is_win(code: u8) -> bool {
 
 #[inline]
 pub(crate) const fn is_loss(code: u8) -> bool {
-    code >= 2 && code & 1 == 0
+    code == LOSS_MAX || (code >= 2 && code & 1 == 0)
 }
 
 /// The value of a move for the mover, from the value of the position it
-/// leads to: negated, one ply further from mate.
+/// leads to: negated, one ply further from mate. A move to a position
+/// mated in [`MAX_DIST`] would win in 255 plies, which no table of up to
+/// five men has: it counts as a draw (and the generator refuses a table
+/// whose levels reach 255).
 #[inline]
 pub(crate) const fn via_move(child: u8) -> u8 {
-    if child >= 2 { child + 1 } else { UNKNOWN }
+    match child {
+        UNKNOWN | LOSS_MAX => UNKNOWN,
+        255 => LOSS_MAX,
+        c => c + 1,
+    }
 }
 
 /// Orders codes from the side to move's view: quick wins, slow wins,
@@ -211,5 +235,38 @@ impl TableSet {
         } else {
             t.get(r, stm)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_distance_up_to_mated_in_127_moves_has_its_own_code() {
+        let mut seen = std::collections::HashSet::new();
+        for d in 0..=MAX_DIST {
+            let c = code_of(d);
+            assert_eq!(dist_of(c), d);
+            assert!(seen.insert(c), "{d}");
+            assert_eq!(is_win(c), d % 2 == 1, "{d}");
+            assert_eq!(is_loss(c), d % 2 == 0, "{d}");
+            assert_ne!(c, UNKNOWN);
+            assert_eq!(rank(c) > 0, is_win(c));
+            if d >= 2 {
+                // Longer is worse for the winner, better for the loser.
+                assert_eq!(rank(c) < rank(code_of(d - 2)), is_win(c), "{d}");
+            }
+            if is_win(c) {
+                // A move into a position lost in `d - 1` wins in `d`.
+                assert_eq!(via_move(code_of(d - 1)), c);
+            }
+        }
+        // Mated in 254 plies is the slowest loss; a win in 253 leads to it.
+        assert_eq!(code_of(MAX_DIST), ILLEGAL);
+        assert_eq!(via_move(code_of(253)), code_of(MAX_DIST));
+        assert_eq!(better(code_of(MAX_DIST), code_of(252)), code_of(MAX_DIST));
+        assert_eq!(dtm_of(code_of(MAX_DIST)), -254);
+        assert_eq!(via_move(UNKNOWN), UNKNOWN);
     }
 }

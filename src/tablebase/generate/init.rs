@@ -241,7 +241,9 @@ impl Gen<'_> {
             bytes[b as usize] = code;
             if is_done {
                 done |= bit;
-                if code >= 2 {
+                // Code 1 here is mated in MAX_DIST (illegal ones are not
+                // in `legal`).
+                if code != UNKNOWN {
                     seen[(code >> 6) as usize] |= 1 << (code & 63);
                 }
             }

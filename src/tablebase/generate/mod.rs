@@ -54,11 +54,11 @@
 use super::index::{Layout, Raw};
 use super::material::{code_color, code_is_pawn};
 use super::table::{
-    ILLEGAL, SideStats, TableSet, TableStats, UNKNOWN, better, code_of, dist_of, is_loss, is_win,
-    side, via_move,
+    ILLEGAL, MAX_DIST, SideStats, TableSet, TableStats, UNKNOWN, better, code_of, dist_of, is_loss,
+    is_win, side, via_move,
 };
 use shakmaty::Color;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 mod init;
 mod moves;
@@ -76,9 +76,6 @@ use words::{Geometry, Outer, inverse, transform};
 /// it can no longer be lost (a move leaving the window draws, or it is a
 /// draw already), though it may still be won; a draw at the end.
 const NOT_LOST: u8 = 0xFF;
-/// Longest distance a table may hold: its code (254) and the code one
-/// move further (255) fit in a byte.
-const GEN_MAX_DIST: u32 = 252;
 /// Positions per chunk of [`Gen::marks`] (a power of two; windows are
 /// whole chunks).
 const MARK_SHIFT: usize = 12;
@@ -161,19 +158,24 @@ fn for_words(threads: usize, words: usize, f: impl Fn(usize) + Sync) {
 /// The codes written so far (a level may write losses beyond itself).
 #[derive(Default)]
 struct Top {
-    max: AtomicU8,
+    max: AtomicU32,
     seen: [AtomicU64; 4],
+    /// A level found a win past [`MAX_DIST`].
+    overflow: AtomicBool,
 }
 
 impl Top {
+    /// Notes a value code written (never [`ILLEGAL`]: code 1 is a loss in
+    /// [`MAX_DIST`] here).
     #[inline]
     fn see(&self, code: u8) {
-        if code < 2 {
+        if code == UNKNOWN {
             return;
         }
         // Read first: the words are shared by every thread.
-        if code > self.max.load(Relaxed) {
-            self.max.fetch_max(code, Relaxed);
+        let d = dist_of(code);
+        if d > self.max.load(Relaxed) {
+            self.max.fetch_max(d, Relaxed);
         }
         let (w, bit) = ((code >> 6) as usize, 1u64 << (code & 63));
         if self.seen[w].load(Relaxed) & bit == 0 {
@@ -188,8 +190,7 @@ impl Top {
 
     /// The largest distance present, if any.
     fn dist(&self) -> Option<u32> {
-        let c = self.max.load(Relaxed);
-        (c >= 2).then(|| dist_of(c))
+        (self.seen.iter().any(|w| w.load(Relaxed) != 0)).then(|| self.max.load(Relaxed))
     }
 }
 
@@ -370,7 +371,13 @@ impl<'a> Gen<'a> {
                     for w in c * CHUNK_WORDS..((c + 1) * CHUNK_WORDS).min(words) {
                         let mut f = if fresh { self.fresh.take_word(w) } else { 0 };
                         if marked {
-                            f |= self.byte_bits(w, target) & self.done.word(w);
+                            let mut bits = self.byte_bits(w, target) & self.done.word(w);
+                            if wins {
+                                // A loss is never good; illegal positions
+                                // are (and share code 1 with MAX_DIST).
+                                bits &= !self.good.word(w);
+                            }
+                            f |= bits;
                         }
                         if f == 0 {
                             continue;
@@ -458,7 +465,6 @@ impl<'a> Gen<'a> {
     #[inline]
     fn win(&self, w: usize, h: u64, d: u32, top: &Top) {
         let done = self.done.word(w);
-        let code = code_of(d);
         let mut new = h & !done;
         // Done but not yet good: illegal and earlier wins are good, so
         // these are losses and wins by a move leaving the window, which
@@ -473,6 +479,11 @@ impl<'a> Gen<'a> {
             }
         }
         if new == 0 {
+            return;
+        }
+        let code = code_of(d);
+        if d > MAX_DIST {
+            top.overflow.store(true, Relaxed);
             return;
         }
         self.write(w, new, code);
@@ -503,7 +514,7 @@ impl<'a> Gen<'a> {
             rest &= rest - 1;
             let i = WORD * w + b;
             let ext = self.cells.get(i);
-            if ext >= 2 && dist_of(ext) > d {
+            if is_loss(ext) && dist_of(ext) > d {
                 // Found by the scan of its own level.
                 let code = code_of(dist_of(ext));
                 self.write(w, 1 << b, code);
@@ -559,26 +570,23 @@ impl<'a> Gen<'a> {
     ) -> Result<(), String> {
         let too_long = || {
             format!(
-                "{}: mates longer than {GEN_MAX_DIST} plies",
+                "{}: mates longer than {MAX_DIST} plies (127 moves) cannot be stored in a byte",
                 self.layout.material
             )
         };
         let mut d: u32 = 1;
         loop {
-            if top.dist().is_some_and(|t| t > GEN_MAX_DIST) {
-                return Err(too_long());
-            }
             if top.dist().is_none_or(|t| t + 1 < d) {
                 break;
-            }
-            if d > GEN_MAX_DIST + 1 {
-                return Err(too_long());
             }
             let found = if top.has(code_of(d - 1)) {
                 self.level(d, threads, top)
             } else {
                 0
             };
+            if top.overflow.load(Relaxed) {
+                return Err(too_long());
+            }
             level(d, found);
             d += 1;
         }
@@ -613,8 +621,17 @@ impl<'a> Gen<'a> {
             });
             if unused != 0 {
                 self.write(w, unused, ILLEGAL);
+                // Good like every unused position: code 1 with the good
+                // bit is unused, without it mated in MAX_DIST.
+                self.good.or_word(w, unused, true);
             }
         });
+    }
+
+    /// The unused positions of window word `w` (once finished).
+    #[inline]
+    fn unused(&self, w: usize) -> u64 {
+        self.byte_bits(w, ILLEGAL) & self.good.word(w)
     }
 
     /// Counts wins, draws and losses of the window's positions, each
@@ -651,7 +668,8 @@ impl<'a> Gen<'a> {
         for (k, b) in bytes.chunks_exact_mut(8).enumerate() {
             b.copy_from_slice(&self.cells.word(8 * w + k).to_le_bytes());
         }
-        if bytes.iter().all(|&v| v == ILLEGAL) {
+        let unused = self.unused(w);
+        if unused == u64::MAX {
             return;
         }
         let o = self.geo.outer(tw);
@@ -668,7 +686,7 @@ impl<'a> Gen<'a> {
             None => self.layout.weight(tw * WORD + b),
         };
         for (b, &v) in bytes.iter().enumerate() {
-            if v == ILLEGAL {
+            if unused >> b & 1 == 1 {
                 continue;
             }
             let wt = weight(b);
@@ -709,6 +727,15 @@ pub(crate) fn generate(
         resolved += found;
         level(LevelInfo { ply, resolved });
     })?;
+    if top.has(code_of(MAX_DIST)) {
+        // Its code is ILLEGAL's, which a whole table's blocks fill in
+        // (only pawn tables, packed slice by slice, keep it; no pawnless
+        // table of up to five men comes near).
+        return Err(format!(
+            "{}: mated in {MAX_DIST} plies needs a table with pawns",
+            layout.material
+        ));
+    }
     let stats = g.stats(threads);
     Ok((super::values::Values::Made(g.cells), stats))
 }

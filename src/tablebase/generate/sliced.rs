@@ -56,8 +56,9 @@ struct Packer {
 struct PackState {
     /// Compressed blocks, White's half first.
     blocks: Vec<Option<Vec<u8>>>,
-    /// Blocks being assembled: values, and how many are in.
-    partial: HashMap<usize, (Vec<u8>, usize)>,
+    /// Blocks being assembled: values, how many are in, and whether any
+    /// piece must be stored exactly (see [`Packer::put`]).
+    partial: HashMap<usize, (Vec<u8>, usize, bool)>,
 }
 
 impl Packer {
@@ -78,8 +79,10 @@ impl Packer {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Values `values` of half `h` (0 = White to move) from index `start`.
-    fn put(&self, h: usize, start: usize, values: &[u8]) {
+    /// Values `values` of half `h` (0 = White to move) from index `start`;
+    /// `exact`: they hold positions mated in [`MAX_DIST`] (code 1, like
+    /// unused ones, which are then stored as they are).
+    fn put(&self, h: usize, start: usize, values: &[u8], exact: bool) {
         let first = h * self.half + start;
         let mut pos = first;
         let end = first + values.len();
@@ -89,25 +92,26 @@ impl Packer {
             let upto = end.min(block_start + BLOCK_VALUES);
             let piece = &values[pos - first..upto - first];
             if piece.len() == BLOCK_VALUES {
-                let b = crate::tablebase::file::compress_block(piece, self.level);
+                let b = crate::tablebase::file::compress_block(piece, self.level, exact);
                 self.lock().blocks[k] = Some(b);
             } else {
                 let full = {
                     let mut st = self.lock();
-                    let (buf, filled) = st
+                    let (buf, filled, any_exact) = st
                         .partial
                         .entry(k)
-                        .or_insert_with(|| (vec![ILLEGAL; BLOCK_VALUES], 0));
+                        .or_insert_with(|| (vec![ILLEGAL; BLOCK_VALUES], 0, false));
                     buf[pos - block_start..upto - block_start].copy_from_slice(piece);
                     *filled += piece.len();
+                    *any_exact |= exact;
                     if *filled == BLOCK_VALUES {
-                        st.partial.remove(&k).map(|p| p.0)
+                        st.partial.remove(&k).map(|p| (p.0, p.2))
                     } else {
                         None
                     }
                 };
-                if let Some(buf) = full {
-                    let b = crate::tablebase::file::compress_block(&buf, self.level);
+                if let Some((buf, exact)) = full {
+                    let b = crate::tablebase::file::compress_block(&buf, self.level, exact);
                     self.lock().blocks[k] = Some(b);
                 }
             }
@@ -120,7 +124,7 @@ impl Packer {
     fn finish(self, used: usize) -> Result<Vec<Vec<u8>>, String> {
         let pad = vec![ILLEGAL; self.half - used];
         for h in 0..2 {
-            self.put(h, used, &pad);
+            self.put(h, used, &pad, false);
         }
         let st = self.state.into_inner().unwrap_or_else(|e| e.into_inner());
         st.blocks
@@ -192,6 +196,7 @@ pub(super) fn generate(
                 if let Ok(mut st) = stats.lock() {
                     st.add(&part);
                 }
+                let exact = top.has(code_of(MAX_DIST));
                 let cells = window.into_cells();
                 // A block at a time into the file's blocks (no copy of
                 // the slice: its cells are kept if a push leads here).
@@ -199,7 +204,7 @@ pub(super) fn generate(
                 for h in 0..2 {
                     for at in (0..size).step_by(block.len()) {
                         cells.copy_to(h * size + at, &mut block);
-                        packer.put(h, s * size + at, &block);
+                        packer.put(h, s * size + at, &block, exact);
                     }
                 }
                 finished

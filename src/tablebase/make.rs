@@ -145,14 +145,24 @@ impl Tablebases {
         let (tx, rx) = std::sync::mpsc::channel::<Msg>();
         std::thread::scope(|scope| {
             let mut running: Vec<Material> = Vec::new();
+            // A table that fails (a write error stops the run; one that
+            // cannot be generated is skipped, with what needs it).
             let mut failure: Option<TbError> = None;
+            let mut failed: Vec<(Material, TbError)> = Vec::new();
+            // Small tables out of memory while a large table that does not
+            // read them is made (back when needed, and at the end).
+            let mut parked: Vec<Material> = Vec::new();
             // Tables start when one ends (not at every progress message).
             let mut schedule = true;
             loop {
                 // Start every table whose children are ready.
                 while schedule && failure.is_none() && running.len() < workers {
                     let ready: Vec<usize> = (0..todo.len())
-                        .filter(|&k| todo[k].children().iter().all(|c| self.set.get(c).is_some()))
+                        .filter(|&k| {
+                            todo[k].children().iter().all(|c| {
+                                self.set.get(c).is_some() || parked.contains(&c.normalized().0)
+                            })
+                        })
                         .collect();
                     // The longest chain of work first, so that the last
                     // tables do not run alone.
@@ -170,6 +180,13 @@ impl Tablebases {
                         break;
                     }
                     let m = todo.remove(k);
+                    if let Err(e) = self.unpark(&mut parked, &m.children()) {
+                        failure.get_or_insert(e);
+                        break;
+                    }
+                    if large(&m) {
+                        self.park(&mut parked, &m.children());
+                    }
                     let threads = if large(&m) || (running.is_empty() && ready.len() == 1) {
                         workers
                     } else {
@@ -256,6 +273,26 @@ impl Tablebases {
                                     bytes,
                                 });
                             }
+                            Err(e @ TbError::Generate { .. }) => {
+                                // What needs it, directly or not, cannot be
+                                // made either.
+                                let skipped = remove_dependents(&mut todo, m);
+                                progress(&Event::Failed {
+                                    material: m,
+                                    error: &e,
+                                    skipped: &skipped,
+                                });
+                                failed.push((m, e));
+                                failed.extend(skipped.into_iter().map(|t| {
+                                    (
+                                        t,
+                                        TbError::Generate {
+                                            material: t,
+                                            reason: format!("it needs {m}"),
+                                        },
+                                    )
+                                }));
+                            }
                             Err(e) => {
                                 failure.get_or_insert(e);
                             }
@@ -263,14 +300,132 @@ impl Tablebases {
                     }
                 }
             }
-            match failure {
-                Some(e) => Err(e),
-                None if !todo.is_empty() => Err(TbError::Generate {
+            let all = parked.clone();
+            let unparked = self.unpark(&mut parked, &all);
+            if let Some(e) = failure {
+                return Err(e);
+            }
+            unparked?;
+            if !todo.is_empty() {
+                return Err(TbError::Generate {
                     material: todo[0],
                     reason: "a table it needs could not be made".into(),
-                }),
+                });
+            }
+            let mut failed = failed.into_iter();
+            match failed.next() {
                 None => Ok(()),
+                Some((m, first)) => Err(TbError::Incomplete {
+                    failed: std::iter::once(m).chain(failed.map(|f| f.0)).collect(),
+                    first: Box::new(first),
+                }),
             }
         })
+    }
+}
+
+impl Tablebases {
+    /// Takes the tables held in memory out of it, but for `needed` (to
+    /// `parked`): a five-piece window takes half a gigabyte, and the
+    /// small tables of a whole run together a quarter.
+    fn park(&mut self, parked: &mut Vec<Material>, needed: &[Material]) {
+        let needed: Vec<Material> = needed.iter().map(|c| c.normalized().0).collect();
+        for slot in self.set.tables.iter_mut() {
+            let Some(t) = slot else { continue };
+            let m = t.layout.material;
+            if !t.values.is_lazy() && !needed.contains(&m) {
+                *slot = None;
+                parked.push(m);
+            }
+        }
+    }
+
+    /// Reads the parked tables among `wanted` back from their files.
+    fn unpark(&mut self, parked: &mut Vec<Material>, wanted: &[Material]) -> Result<(), TbError> {
+        for c in wanted {
+            let c = c.normalized().0;
+            let Some(k) = parked.iter().position(|p| *p == c) else {
+                continue;
+            };
+            parked.swap_remove(k);
+            let t = file::read(&self.path_of(&c), &c).map_err(|e| TbError::Generate {
+                material: c,
+                reason: e.to_string(),
+            })?;
+            self.insert(t);
+        }
+        Ok(())
+    }
+}
+
+/// Removes from `todo` the tables that need `failed`, directly or through
+/// another table, and returns them.
+fn remove_dependents(todo: &mut Vec<Material>, failed: Material) -> Vec<Material> {
+    let mut lost = vec![failed];
+    let mut removed = Vec::new();
+    while let Some(k) = todo.iter().position(|t| {
+        t.children()
+            .iter()
+            .any(|c| lost.contains(&c.normalized().0))
+    }) {
+        let t = todo.remove(k);
+        lost.push(t);
+        removed.push(t);
+    }
+    removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parked_tables_leave_memory_and_come_back_from_their_files() {
+        let m = |s: &str| s.parse::<Material>().unwrap();
+        let dir = std::env::temp_dir().join(format!("kibitz-park-{}", std::process::id()));
+        let mut tb = Tablebases::new(&dir);
+        tb.ensure_many(&[m("KQvK"), m("KRvK"), m("KPvK")], &mut |_| {})
+            .unwrap();
+        let probe = |tb: &Tablebases, fen: &str| {
+            let pos: shakmaty::Chess = fen
+                .parse::<shakmaty::fen::Fen>()
+                .unwrap()
+                .into_position(shakmaty::CastlingMode::Standard)
+                .unwrap();
+            tb.probe_chess(&pos).map(|p| p.dtm)
+        };
+        let krk = "8/8/8/8/8/2k5/8/K6R w - - 0 1";
+        let before = probe(&tb, krk);
+        assert!(before.is_some());
+        let mut parked = Vec::new();
+        tb.park(&mut parked, &[m("KvKQ")]);
+        assert!(parked.contains(&m("KRvK")) && parked.contains(&m("KPvK")));
+        assert!(tb.set.get(&m("KQvK")).is_some(), "needed: kept");
+        assert!(tb.set.get(&m("KRvK")).is_none());
+        tb.unpark(&mut parked, &[m("KvKR")]).unwrap();
+        assert_eq!(probe(&tb, krk), before);
+        assert!(parked.contains(&m("KPvK")) && !parked.contains(&m("KRvK")));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_failed_table_takes_only_what_needs_it_along() {
+        let m = |s: &str| s.parse::<Material>().unwrap();
+        // KPvKP needs KPvK; KPPvKP needs KPvKP (and KPPvK, not listed).
+        let mut todo = vec![m("KQvKR"), m("KPPvKP"), m("KPvKP"), m("KRvKB")];
+        let gone = remove_dependents(&mut todo, m("KPvK"));
+        assert_eq!(gone, [m("KPvKP"), m("KPPvKP")]);
+        assert_eq!(todo, [m("KQvKR"), m("KRvKB")]);
+        let e = TbError::Incomplete {
+            failed: vec![m("KPPvKP"), m("KQPPvKP")],
+            first: Box::new(TbError::Generate {
+                material: m("KPPvKP"),
+                reason: "no".into(),
+            }),
+        };
+        assert_eq!(
+            e.to_string(),
+            "2 tables not made (KPPvKP, KQPPvKP): generating KPPvKP failed: no"
+        );
     }
 }

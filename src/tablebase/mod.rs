@@ -139,6 +139,13 @@ pub enum Event<'a> {
         path: &'a Path,
         bytes: u64,
     },
+    /// A table could not be made; the run goes on without it and the
+    /// tables that need it (`skipped`).
+    Failed {
+        material: Material,
+        error: &'a TbError,
+        skipped: &'a [Material],
+    },
 }
 
 /// Index entries one thread generates per second, measured on a 2-core
@@ -183,6 +190,26 @@ pub enum TbError {
     },
     #[error("generating {material} failed: {reason}")]
     Generate { material: Material, reason: String },
+    #[error("{} not made ({}): {first}", plural(failed.len(), "table"), names(failed))]
+    Incomplete {
+        failed: Vec<Material>,
+        first: Box<TbError>,
+    },
+}
+
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+fn names(ms: &[Material]) -> String {
+    ms.iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The tables of one directory, loaded on demand.

@@ -105,7 +105,6 @@ impl Values {
         }
     }
 
-    #[cfg(test)]
     /// Whether the values are read from their file on demand.
     pub(crate) fn is_lazy(&self) -> bool {
         matches!(self, Values::Blocks(_))

@@ -74,6 +74,15 @@ pub(crate) fn reporter() -> impl FnMut(&Event) {
                 let clear = if live { "\r\x1b[K" } else { "" };
                 let _ = writeln!(err, "{clear}{material}: made in {seconds:.1} s");
             }
+            Event::Failed { error, skipped, .. } => {
+                let clear = if live { "\r\x1b[K" } else { "" };
+                let _ = write!(err, "{clear}{error}");
+                if !skipped.is_empty() {
+                    let names: Vec<String> = skipped.iter().map(|m| m.to_string()).collect();
+                    let _ = write!(err, "; skipped, as they need it: {}", names.join(", "));
+                }
+                let _ = writeln!(err, "; going on with the rest");
+            }
             _ => {}
         }
     }

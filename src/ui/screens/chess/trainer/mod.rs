@@ -555,6 +555,14 @@ pub fn prepare_tables(
                 pace.share(),
             );
         }
+        Event::Failed {
+            material, error, ..
+        } => {
+            if let Some(i) = pace.running.iter().position(|r| r.0 == *material) {
+                pace.done += pace.running.remove(i).1;
+            }
+            progress(format!("{error}"), pace.share());
+        }
     });
     result.map_err(|e| e.to_string())?;
     Ok(tb)

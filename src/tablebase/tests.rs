@@ -297,6 +297,52 @@ fn five_piece_tables_are_consistent_and_match_references() {
     }
 }
 
+/// KPPvKP holds the longest five-man mate: 127 moves, Black to move
+/// mated in 254 plies, one distance past the byte (code 1, which unused
+/// entries hold while generating). `KIBITZ_TB5_DIR=<dir>` reuses tables.
+#[test]
+#[ignore = "generates KPPvKP and the 109 tables it needs: about 30 minutes on two cores"]
+fn the_longest_five_man_mate_is_stored() {
+    let keep = std::env::var_os("KIBITZ_TB5_DIR").map(PathBuf::from);
+    let dir = keep.clone().unwrap_or_else(|| temp_dir("kppkp"));
+    let mut tb = Tablebases::new(&dir);
+    let m: Material = "KPPvKP".parse().unwrap();
+    tb.ensure(&m, &mut |_| {}).unwrap();
+    let pos = |fen: &str| -> Chess {
+        fen.parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap()
+    };
+    // The Gaviota suite's "dm 127", and Black to move a move before it.
+    let win = pos("8/8/8/8/1p2P3/4P3/1k6/3K4 w - - 0 1");
+    let loss = pos("8/8/8/1p6/4P3/4P3/1k6/3K4 b - - 0 1");
+    assert_eq!(tb.probe_chess(&win).map(|p| p.dtm), Some(253));
+    assert_eq!(tb.probe_chess(&loss).map(|p| p.dtm), Some(-254));
+    // Every move of the loss leads to a win for White, the longest in 253.
+    let mut longest = 0;
+    for mv in loss.legal_moves() {
+        let mut after = loss.clone();
+        after.play_unchecked(mv);
+        let dtm = tb.probe_chess(&after).unwrap().dtm;
+        assert!((1..=253).contains(&dtm), "{mv}: {dtm}");
+        longest = longest.max(dtm);
+    }
+    assert_eq!(longest, 253);
+    let st = tb.table(&m).unwrap().stats;
+    assert_eq!(st.sides[0].longest_win, 253);
+    assert_eq!(st.sides[1].longest_loss, 254);
+    // The longest values equal their best move's, like the rest.
+    let long = self_consistent_where(&tb, &m, 1, |p| {
+        tb.probe_chess(p).is_some_and(|v| v.dtm.abs() >= 250)
+    });
+    eprintln!("{long} positions valued 250 plies or more are right");
+    assert!(long >= 2, "{long}");
+    if keep.is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
 /// Three strong pieces on one side: positions with more moves than a
 /// generation counter holds (64 or more) are evaluated forward.
 #[test]

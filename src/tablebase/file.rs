@@ -202,7 +202,7 @@ fn compress_batch(
 ) -> Result<Vec<Vec<u8>>, String> {
     if let super::values::Values::Packed(p) = &table.values {
         // Compressed as they are stored already.
-        return Ok(p.blocks[range].to_vec());
+        return range.map(|k| p.compressed(k)).collect();
     }
     let len = table.values.len();
     let next = std::sync::atomic::AtomicUsize::new(range.start);

@@ -204,10 +204,19 @@ impl Tablebases {
                         // Generate and write here: the main thread only
                         // schedules.
                         let run = || {
-                            let (t, seconds) =
-                                generate_table(&m, &set, threads, &mut |ply, resolved| {
+                            // A temp name: a killed run's is removed by the
+                            // next run.
+                            let spill = path
+                                .with_file_name(format!(".{m}.spill.{}.tmp", std::process::id()));
+                            let (t, seconds) = generate_table(
+                                &m,
+                                &set,
+                                threads,
+                                Some(&spill),
+                                &mut |ply, resolved| {
                                     let _ = tx.send(Msg::Level(m, ply, resolved));
-                                })?;
+                                },
+                            )?;
                             let bytes =
                                 file::write(&t, &path, threads.max(2)).map_err(|e| match e {
                                     file::WriteError::Io(source) => TbError::Write {

@@ -542,6 +542,7 @@ fn generate_table(
     m: &Material,
     set: &TableSet,
     threads: usize,
+    spill: Option<&Path>,
     level: &mut (dyn FnMut(u32, u64) + Send),
 ) -> Result<(Table, f64), TbError> {
     let start = Instant::now();
@@ -552,7 +553,7 @@ fn generate_table(
     if large {
         values::set_cache_bytes(values::GENERATION_CACHE_BYTES);
     }
-    let made = generate::generate(&layout, set, threads, |l| level(l.ply, l.resolved));
+    let made = generate::generate(&layout, set, threads, spill, |l| level(l.ply, l.resolved));
     if large {
         values::set_cache_bytes(values::CACHE_BYTES);
     }

@@ -184,18 +184,109 @@ fn cache_id() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-/// A table's values compressed in memory, block by block as in its file.
+/// A table just made, its blocks compressed as its file will hold them:
+/// in memory, or (a five-piece table) in a spill file beside its file, so
+/// that making it never holds the whole compressed table (up to 239 MB).
 pub(crate) struct Packed {
-    pub(crate) blocks: Vec<Vec<u8>>,
+    store: Store,
     len: usize,
     id: u64,
 }
 
+enum Store {
+    Memory(Vec<Vec<u8>>),
+    Spill(Spill),
+}
+
+/// Compressed blocks written to a file as they come, in any order.
+pub(crate) struct Spill {
+    file: File,
+    path: PathBuf,
+    /// Offset and length of each block written.
+    at: Vec<Option<(u64, u32)>>,
+    end: u64,
+}
+
+impl Spill {
+    /// A spill file for `blocks` blocks at `path` (a temp name: one left
+    /// by a killed run is removed by the next).
+    pub(crate) fn create(path: PathBuf, blocks: usize) -> io::Result<Spill> {
+        let file = File::options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&path)?;
+        Ok(Spill {
+            file,
+            path,
+            at: vec![None; blocks],
+            end: 0,
+        })
+    }
+
+    /// Writes block `k`.
+    pub(crate) fn put(&mut self, k: usize, bytes: &[u8]) -> io::Result<()> {
+        write_all_at(&self.file, bytes, self.end)?;
+        self.at[k] = Some((self.end, bytes.len() as u32));
+        self.end += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// The blocks not written.
+    pub(crate) fn missing(&self) -> Option<usize> {
+        self.at.iter().position(|a| a.is_none())
+    }
+}
+
+impl Drop for Spill {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+#[cfg(unix)]
+fn write_all_at(file: &File, bytes: &[u8], at: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::write_all_at(file, bytes, at)
+}
+
+#[cfg(windows)]
+fn write_all_at(file: &File, mut bytes: &[u8], mut at: u64) -> io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !bytes.is_empty() {
+        let n = file.seek_write(bytes, at)?;
+        if n == 0 {
+            return Err(io::ErrorKind::WriteZero.into());
+        }
+        bytes = &bytes[n..];
+        at += n as u64;
+    }
+    Ok(())
+}
+
 impl Packed {
+    /// Block `k` as stored (compressed).
+    pub(crate) fn compressed(&self, k: usize) -> Result<Vec<u8>, String> {
+        match &self.store {
+            Store::Memory(b) => b.get(k).cloned().ok_or_else(|| format!("no block {k}")),
+            Store::Spill(s) => {
+                let (at, len) =
+                    s.at.get(k)
+                        .copied()
+                        .flatten()
+                        .ok_or_else(|| format!("no block {k}"))?;
+                let mut out = vec![0; len as usize];
+                read_exact_at(&s.file, &mut out, at)
+                    .map_err(|e| format!("block {k} of {}: {e}", s.path.display()))?;
+                Ok(out)
+            }
+        }
+    }
+
     /// Block `k`'s values.
     fn block(&self, k: usize) -> Result<Vec<u8>, String> {
         let want = BLOCK_VALUES.min(self.len - k * BLOCK_VALUES);
-        match zstd::bulk::decompress(&self.blocks[k], want) {
+        match zstd::bulk::decompress(&self.compressed(k)?, want) {
             Ok(v) if v.len() == want => Ok(v),
             _ => Err(format!("block {k} of a table just made cannot be read")),
         }
@@ -220,7 +311,17 @@ impl Packed {
     pub(crate) fn new(blocks: Vec<Vec<u8>>, len: usize) -> Packed {
         debug_assert_eq!(blocks.len(), len.div_ceil(BLOCK_VALUES));
         Packed {
-            blocks,
+            store: Store::Memory(blocks),
+            len,
+            id: cache_id(),
+        }
+    }
+
+    /// The blocks of a spill file (every one written).
+    pub(crate) fn spilled(spill: Spill, len: usize) -> Packed {
+        debug_assert_eq!(spill.at.len(), len.div_ceil(BLOCK_VALUES));
+        Packed {
+            store: Store::Spill(spill),
             len,
             id: cache_id(),
         }

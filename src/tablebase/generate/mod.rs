@@ -708,16 +708,18 @@ impl<'a> Gen<'a> {
 /// every table a capture or promotion leads to) on `threads` threads.
 /// Returns its values, `[White to move | Black to move]` ([`ILLEGAL`] at
 /// unused indices; a table with pawns compressed as its file stores
-/// them), and its statistics.
+/// them, a large one in the file `spill` while it exists), and its
+/// statistics.
 pub(crate) fn generate(
     layout: &Layout,
     set: &TableSet,
     threads: usize,
+    spill: Option<&std::path::Path>,
     mut level: impl FnMut(LevelInfo) + Send,
 ) -> Result<(super::values::Values, TableStats), String> {
     let threads = threads.max(1);
     if layout.pawns {
-        return sliced::generate(layout, set, threads, &mut level);
+        return sliced::generate(layout, set, threads, spill, &mut level);
     }
     let g = Gen::new(layout, set, 0, layout.size, None, threads);
     let top = Top::default();

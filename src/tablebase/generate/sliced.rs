@@ -6,7 +6,7 @@
 //! done, into the blocks the file will hold.
 
 use super::*;
-use crate::tablebase::values::{BLOCK_VALUES, Packed};
+use crate::tablebase::values::{BLOCK_VALUES, Packed, Spill};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -52,23 +52,34 @@ struct Packer {
     state: Mutex<PackState>,
 }
 
-#[derive(Default)]
 struct PackState {
-    /// Compressed blocks, White's half first.
-    blocks: Vec<Option<Vec<u8>>>,
+    /// Compressed blocks, White's half first: in memory, or written to a
+    /// spill file as they come.
+    blocks: Result<Sink, String>,
     /// Blocks being assembled: values, how many are in, and whether any
     /// piece must be stored exactly (see [`Packer::put`]).
     partial: HashMap<usize, (Vec<u8>, usize, bool)>,
 }
 
+enum Sink {
+    Memory(Vec<Option<Vec<u8>>>),
+    Spill(Spill),
+}
+
 impl Packer {
-    fn new(half: usize, level: i32) -> Packer {
+    /// `spill`: the file to write the blocks to (else they stay in
+    /// memory).
+    fn new(half: usize, level: i32, spill: Option<Spill>) -> Packer {
         debug_assert!(half.is_multiple_of(BLOCK_VALUES));
+        let blocks = 2 * half / BLOCK_VALUES;
         Packer {
             level,
             half,
             state: Mutex::new(PackState {
-                blocks: vec![None; 2 * half / BLOCK_VALUES],
+                blocks: Ok(match spill {
+                    Some(s) => Sink::Spill(s),
+                    None => Sink::Memory(vec![None; blocks]),
+                }),
                 partial: HashMap::new(),
             }),
         }
@@ -77,6 +88,22 @@ impl Packer {
     fn lock(&self) -> std::sync::MutexGuard<'_, PackState> {
         // A worker that panicked holding the lock left whole blocks only.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Keeps compressed block `k`.
+    fn keep(&self, k: usize, bytes: Vec<u8>) {
+        let mut st = self.lock();
+        let failed = match &mut st.blocks {
+            Ok(Sink::Memory(b)) => {
+                b[k] = Some(bytes);
+                None
+            }
+            Ok(Sink::Spill(s)) => s.put(k, &bytes).err(),
+            Err(_) => None,
+        };
+        if let Some(e) = failed {
+            st.blocks = Err(format!("cannot write the spill file: {e}"));
+        }
     }
 
     /// Values `values` of half `h` (0 = White to move) from index `start`;
@@ -93,7 +120,7 @@ impl Packer {
             let piece = &values[pos - first..upto - first];
             if piece.len() == BLOCK_VALUES {
                 let b = crate::tablebase::file::compress_block(piece, self.level, exact);
-                self.lock().blocks[k] = Some(b);
+                self.keep(k, b);
             } else {
                 let full = {
                     let mut st = self.lock();
@@ -112,7 +139,7 @@ impl Packer {
                 };
                 if let Some((buf, exact)) = full {
                     let b = crate::tablebase::file::compress_block(&buf, self.level, exact);
-                    self.lock().blocks[k] = Some(b);
+                    self.keep(k, b);
                 }
             }
             pos = upto;
@@ -121,17 +148,27 @@ impl Packer {
 
     /// Every block, once every value was put (the ends of the halves past
     /// the last slice are unused).
-    fn finish(self, used: usize) -> Result<Vec<Vec<u8>>, String> {
+    fn finish(self, used: usize) -> Result<Packed, String> {
         let pad = vec![ILLEGAL; self.half - used];
         for h in 0..2 {
             self.put(h, used, &pad, false);
         }
+        let len = 2 * self.half;
         let st = self.state.into_inner().unwrap_or_else(|e| e.into_inner());
-        st.blocks
-            .into_iter()
-            .enumerate()
-            .map(|(k, b)| b.ok_or_else(|| format!("block {k} was never made")))
-            .collect()
+        match st.blocks? {
+            Sink::Memory(blocks) => {
+                let blocks = blocks
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, b)| b.ok_or_else(|| format!("block {k} was never made")))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(Packed::new(blocks, len))
+            }
+            Sink::Spill(s) => match s.missing() {
+                Some(k) => Err(format!("block {k} was never made")),
+                None => Ok(Packed::spilled(s, len)),
+            },
+        }
     }
 }
 
@@ -140,6 +177,7 @@ pub(super) fn generate(
     layout: &Layout,
     set: &TableSet,
     threads: usize,
+    spill: Option<&std::path::Path>,
     level: &mut (dyn FnMut(LevelInfo) + Send),
 ) -> Result<(crate::tablebase::values::Values, TableStats), String> {
     let Some(slices) = layout.slices.as_deref() else {
@@ -162,9 +200,17 @@ pub(super) fn generate(
     } else {
         1
     };
+    let spill = match spill {
+        Some(path) if 2 * layout.size > crate::tablebase::file::MEMORY_VALUES => Some(
+            Spill::create(path.to_path_buf(), 2 * layout.size / BLOCK_VALUES)
+                .map_err(|e| format!("cannot create {}: {e}", path.display()))?,
+        ),
+        _ => None,
+    };
     let packer = Packer::new(
         layout.size,
         crate::tablebase::file::level_for(2 * layout.size),
+        spill,
     );
     let next = AtomicUsize::new(0);
     let stats = Mutex::new(TableStats::default());
@@ -228,9 +274,40 @@ pub(super) fn generate(
     if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
-    let blocks = packer.finish(slices.len() * size)?;
+    let packed = packer.finish(slices.len() * size)?;
     let stats = stats.into_inner().unwrap_or_else(|e| e.into_inner());
-    let values =
-        crate::tablebase::values::Values::Packed(Box::new(Packed::new(blocks, 2 * layout.size)));
+    let values = crate::tablebase::values::Values::Packed(Box::new(packed));
     Ok((values, stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::values::Values;
+
+    #[test]
+    fn blocks_spilled_to_a_file_in_any_order_read_back_and_the_file_goes() {
+        let half = 2 * BLOCK_VALUES;
+        let path = std::env::temp_dir().join(format!(".packer.spill.{}.tmp", std::process::id()));
+        let values: Vec<u8> = (0..2 * half)
+            .map(|i| (2 + i % 7 + i / 5000) as u8)
+            .collect();
+        for spill in [false, true] {
+            let s = spill.then(|| Spill::create(path.clone(), 2 * half / BLOCK_VALUES).unwrap());
+            let p = Packer::new(half, 3, s);
+            // Black's half first, then White's in two pieces, the second
+            // smaller than a block.
+            p.put(1, 0, &values[half..], false);
+            p.put(0, 0, &values[..half - 100], false);
+            p.put(0, half - 100, &values[half - 100..half], false);
+            let packed = p.finish(half).unwrap();
+            assert_eq!(path.exists(), spill);
+            let v = Values::Packed(Box::new(packed));
+            for i in (0..2 * half).step_by(977) {
+                assert_eq!(v.get(i), Some(values[i]), "{i}");
+            }
+            drop(v);
+            assert!(!path.exists(), "the spill file is removed");
+        }
+    }
 }

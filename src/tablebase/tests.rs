@@ -122,6 +122,36 @@ fn threads_do_not_change_the_tables() {
     let _ = std::fs::remove_dir_all(&two);
 }
 
+/// A folder for five-piece tables: `$KIBITZ_TB5_DIR` (kept, its tables
+/// reused), else a temp folder removed when the value is dropped.
+struct FiveDir {
+    dir: PathBuf,
+    temp: bool,
+}
+
+impl FiveDir {
+    fn new(tag: &str) -> FiveDir {
+        match std::env::var_os("KIBITZ_TB5_DIR") {
+            Some(d) => FiveDir {
+                dir: PathBuf::from(d),
+                temp: false,
+            },
+            None => FiveDir {
+                dir: temp_dir(tag),
+                temp: true,
+            },
+        }
+    }
+}
+
+impl Drop for FiveDir {
+    fn drop(&mut self) {
+        if self.temp {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
 /// The shared data folder (`KIBITZ_SHARED_DATA`, else `../shared/data`).
 fn shared_data() -> Option<PathBuf> {
     let p = std::env::var_os("KIBITZ_SHARED_DATA").map_or_else(
@@ -183,9 +213,8 @@ fn stockfish_mates(engine: &Path, fens: &[String], within: &[i32], ms: u32) -> V
 #[test]
 #[ignore = "generates six 5-piece tables: about 4 minutes on two cores, 2.1 GB of memory"]
 fn five_piece_tables_are_consistent_and_match_references() {
-    let keep = std::env::var_os("KIBITZ_TB5_DIR").map(PathBuf::from);
-    let dir = keep.clone().unwrap_or_else(|| temp_dir("five"));
-    let mut tb = Tablebases::new(&dir);
+    let dir = FiveDir::new("five");
+    let mut tb = Tablebases::new(&dir.dir);
     let krpkr: Material = "KRPvKR".parse().unwrap();
     let kbnkb: Material = "KBNvKB".parse().unwrap();
     tb.ensure_many(&[krpkr, kbnkb], &mut |_| {}).unwrap();
@@ -292,9 +321,6 @@ fn five_piece_tables_are_consistent_and_match_references() {
         eprintln!("{checked} dm values of endgame-dm-5.epd agree");
         assert!(checked >= 2, "{checked}");
     }
-    if keep.is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
-    }
 }
 
 /// KPPvKP holds the longest five-man mate: 127 moves, Black to move
@@ -303,9 +329,8 @@ fn five_piece_tables_are_consistent_and_match_references() {
 #[test]
 #[ignore = "generates KPPvKP and the 109 tables it needs: about 30 minutes on two cores"]
 fn the_longest_five_man_mate_is_stored() {
-    let keep = std::env::var_os("KIBITZ_TB5_DIR").map(PathBuf::from);
-    let dir = keep.clone().unwrap_or_else(|| temp_dir("kppkp"));
-    let mut tb = Tablebases::new(&dir);
+    let dir = FiveDir::new("kppkp");
+    let mut tb = Tablebases::new(&dir.dir);
     let m: Material = "KPPvKP".parse().unwrap();
     tb.ensure(&m, &mut |_| {}).unwrap();
     let pos = |fen: &str| -> Chess {
@@ -338,9 +363,6 @@ fn the_longest_five_man_mate_is_stored() {
     });
     eprintln!("{long} positions valued 250 plies or more are right");
     assert!(long >= 2, "{long}");
-    if keep.is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
-    }
 }
 
 /// Three strong pieces on one side: positions with more moves than a
@@ -348,9 +370,8 @@ fn the_longest_five_man_mate_is_stored() {
 #[test]
 #[ignore = "generates KQQNvK (5 pieces): about 2 minutes, 1 GB of memory"]
 fn positions_with_too_many_moves_for_a_counter_are_right() {
-    let keep = std::env::var_os("KIBITZ_TB5_DIR").map(PathBuf::from);
-    let dir = keep.clone().unwrap_or_else(|| temp_dir("many-moves"));
-    let mut tb = Tablebases::new(&dir);
+    let dir = FiveDir::new("many-moves");
+    let mut tb = Tablebases::new(&dir.dir);
     let m: Material = "KQQNvK".parse().unwrap();
     tb.ensure(&m, &mut |_| {}).unwrap();
     let t = tb.table(&m).unwrap();
@@ -365,9 +386,6 @@ fn positions_with_too_many_moves_for_a_counter_are_right() {
     let st = t.stats();
     eprintln!("{m}: {st:?}");
     assert_eq!(st.sides[0].wins, st.sides[0].positions);
-    if keep.is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
-    }
 }
 
 #[test]

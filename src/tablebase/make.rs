@@ -142,13 +142,15 @@ impl Tablebases {
         let sizes: std::collections::HashMap<Material, usize> =
             todo.iter().map(|&m| (m, Layout::new(m).size)).collect();
         let size = |m: &Material| sizes.get(m).copied().unwrap_or(0);
+        let large = |m: &Material| 2 * size(m) > file::MEMORY_VALUES;
         let (tx, rx) = std::sync::mpsc::channel::<Msg>();
         std::thread::scope(|scope| {
             let mut running: Vec<Material> = Vec::new();
             // A table that fails (a write error stops the run; one that
             // cannot be generated is skipped, with what needs it).
             let mut failure: Option<TbError> = None;
-            let mut failed: Vec<(Material, TbError)> = Vec::new();
+            let mut failed: Vec<Material> = Vec::new();
+            let mut first_failure: Option<TbError> = None;
             // Small tables out of memory while a large table that does not
             // read them is made (back when needed, and at the end).
             let mut parked: Vec<Material> = Vec::new();
@@ -157,28 +159,9 @@ impl Tablebases {
             loop {
                 // Start every table whose children are ready.
                 while schedule && failure.is_none() && running.len() < workers {
-                    let ready: Vec<usize> = (0..todo.len())
-                        .filter(|&k| {
-                            todo[k].children().iter().all(|c| {
-                                self.set.get(c).is_some() || parked.contains(&c.normalized().0)
-                            })
-                        })
-                        .collect();
-                    // The longest chain of work first, so that the last
-                    // tables do not run alone.
-                    let mut memo = std::collections::HashMap::new();
-                    let Some(&k) = ready
-                        .iter()
-                        .max_by_key(|&&k| chain_cost(&todo, todo[k], &size, &mut memo))
-                    else {
+                    let Some((k, threads)) = self.pick(&todo, &parked, &running, &size) else {
                         break;
                     };
-                    // A large table (five pieces) is made alone, on every
-                    // thread: two at once would double the memory.
-                    let large = |m: &Material| 2 * size(m) > file::MEMORY_VALUES;
-                    if running.iter().any(large) || (large(&todo[k]) && !running.is_empty()) {
-                        break;
-                    }
                     let m = todo.remove(k);
                     if let Err(e) = self.unpark(&mut parked, &m.children()) {
                         failure.get_or_insert(e);
@@ -187,11 +170,6 @@ impl Tablebases {
                     if large(&m) {
                         self.park(&mut parked, &m.children());
                     }
-                    let threads = if large(&m) || (running.is_empty() && ready.len() == 1) {
-                        workers
-                    } else {
-                        1
-                    };
                     let set = self.set.clone();
                     let tx = tx.clone();
                     running.push(m);
@@ -204,44 +182,9 @@ impl Tablebases {
                         // Generate and write here: the main thread only
                         // schedules.
                         let run = || {
-                            // A temp name: a killed run's is removed by the
-                            // next run.
-                            let spill = path
-                                .with_file_name(format!(".{m}.spill.{}.tmp", std::process::id()));
-                            let (t, seconds) = generate_table(
-                                &m,
-                                &set,
-                                threads,
-                                Some(&spill),
-                                &mut |ply, resolved| {
-                                    let _ = tx.send(Msg::Level(m, ply, resolved));
-                                },
-                            )?;
-                            let bytes =
-                                file::write(&t, &path, threads.max(2)).map_err(|e| match e {
-                                    file::WriteError::Io(source) => TbError::Write {
-                                        path: path.clone(),
-                                        source,
-                                    },
-                                    file::WriteError::Values(reason) => TbError::Generate {
-                                        material: m,
-                                        reason,
-                                    },
-                                })?;
-                            // A large table is probed from its file: its
-                            // values leave memory.
-                            let t = if t.values.len() > file::MEMORY_VALUES {
-                                drop(t);
-                                file::read(&path, &m).map_err(|e| TbError::Generate {
-                                    material: m,
-                                    reason: e.to_string(),
-                                })?
-                            } else {
-                                let values =
-                                    values::Values::Memory(t.values_vec().into_boxed_slice());
-                                Table { values, ..t }
-                            };
-                            Ok((t, seconds, bytes))
+                            make_table(&m, &set, threads, &path, &mut |ply, resolved| {
+                                let _ = tx.send(Msg::Level(m, ply, resolved));
+                            })
                         };
                         // A panic must still answer, or the loop would wait.
                         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
@@ -291,16 +234,9 @@ impl Tablebases {
                                     error: &e,
                                     skipped: &skipped,
                                 });
-                                failed.push((m, e));
-                                failed.extend(skipped.into_iter().map(|t| {
-                                    (
-                                        t,
-                                        TbError::Generate {
-                                            material: t,
-                                            reason: format!("it needs {m}"),
-                                        },
-                                    )
-                                }));
+                                failed.push(m);
+                                failed.extend(skipped);
+                                first_failure.get_or_insert(e);
                             }
                             Err(e) => {
                                 failure.get_or_insert(e);
@@ -321,11 +257,10 @@ impl Tablebases {
                     reason: "a table it needs could not be made".into(),
                 });
             }
-            let mut failed = failed.into_iter();
-            match failed.next() {
+            match first_failure {
                 None => Ok(()),
-                Some((m, first)) => Err(TbError::Incomplete {
-                    failed: std::iter::once(m).chain(failed.map(|f| f.0)).collect(),
+                Some(first) => Err(TbError::Incomplete {
+                    failed,
                     first: Box::new(first),
                 }),
             }
@@ -333,7 +268,75 @@ impl Tablebases {
     }
 }
 
+/// Generates table `m` from `set` on `threads` threads and writes it to
+/// `path`; returns it (a large one opened from its file, its values out
+/// of memory), the seconds it took and the file's length.
+fn make_table(
+    m: &Material,
+    set: &TableSet,
+    threads: usize,
+    path: &Path,
+    level: &mut (dyn FnMut(u32, u64) + Send),
+) -> Result<(Table, f64, u64), TbError> {
+    // A temp name: a killed run's is removed by the next run.
+    let spill = path.with_file_name(format!(".{m}.spill.{}.tmp", std::process::id()));
+    let (t, seconds) = generate_table(m, set, threads, Some(&spill), level)?;
+    let bytes = file::write(&t, path, threads.max(2)).map_err(|e| match e {
+        file::WriteError::Io(source) => TbError::Write {
+            path: path.to_path_buf(),
+            source,
+        },
+        file::WriteError::Values(reason) => TbError::Generate {
+            material: *m,
+            reason,
+        },
+    })?;
+    let t = if t.values.len() > file::MEMORY_VALUES {
+        drop(t);
+        file::read(path, m).map_err(|e| TbError::Generate {
+            material: *m,
+            reason: e.to_string(),
+        })?
+    } else {
+        let values = values::Values::Memory(t.values_vec().into_boxed_slice());
+        Table { values, ..t }
+    };
+    Ok((t, seconds, bytes))
+}
+
 impl Tablebases {
+    /// The table of `todo` to start now, and its threads: one whose
+    /// children are ready (made, or parked in their files), the longest
+    /// chain of work first so that the last tables do not run alone. A
+    /// large table (five pieces) is made alone, on every thread: two at
+    /// once would double the memory.
+    fn pick(
+        &self,
+        todo: &[Material],
+        parked: &[Material],
+        running: &[Material],
+        size: &dyn Fn(&Material) -> usize,
+    ) -> Option<(usize, usize)> {
+        let ready: Vec<usize> = (0..todo.len())
+            .filter(|&k| {
+                todo[k]
+                    .children()
+                    .iter()
+                    .all(|c| self.set.get(c).is_some() || parked.contains(&c.normalized().0))
+            })
+            .collect();
+        let mut memo = std::collections::HashMap::new();
+        let &k = ready
+            .iter()
+            .max_by_key(|&&k| chain_cost(todo, todo[k], size, &mut memo))?;
+        let large = |m: &Material| 2 * size(m) > file::MEMORY_VALUES;
+        if running.iter().any(large) || (large(&todo[k]) && !running.is_empty()) {
+            return None;
+        }
+        let alone = large(&todo[k]) || (running.is_empty() && ready.len() == 1);
+        Some((k, if alone { self.threads } else { 1 }))
+    }
+
     /// Takes the tables held in memory out of it, but for `needed` (to
     /// `parked`): a five-piece window takes half a gigabyte, and the
     /// small tables of a whole run together a quarter.

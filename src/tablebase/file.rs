@@ -51,6 +51,12 @@ const SMALL_LEVEL: i32 = 3;
 /// opened (every table of up to four pieces); larger ones are read a
 /// block at a time as probes need them.
 pub(crate) const MEMORY_VALUES: usize = 32 << 20;
+
+/// Is a table of `index_size` entries per side to move large (five
+/// pieces): kept in its file, made alone on every thread?
+pub(crate) fn is_large(index_size: usize) -> bool {
+    2 * index_size > MEMORY_VALUES
+}
 const METRIC_DTM: u8 = 1;
 
 /// Why a table file could not be used.

@@ -142,7 +142,7 @@ impl Tablebases {
         let sizes: std::collections::HashMap<Material, usize> =
             todo.iter().map(|&m| (m, Layout::new(m).size)).collect();
         let size = |m: &Material| sizes.get(m).copied().unwrap_or(0);
-        let large = |m: &Material| 2 * size(m) > file::MEMORY_VALUES;
+        let large = |m: &Material| file::is_large(size(m));
         let (tx, rx) = std::sync::mpsc::channel::<Msg>();
         std::thread::scope(|scope| {
             let mut running: Vec<Material> = Vec::new();
@@ -329,7 +329,7 @@ impl Tablebases {
         let &k = ready
             .iter()
             .max_by_key(|&&k| chain_cost(todo, todo[k], size, &mut memo))?;
-        let large = |m: &Material| 2 * size(m) > file::MEMORY_VALUES;
+        let large = |m: &Material| file::is_large(size(m));
         if running.iter().any(large) || (large(&todo[k]) && !running.is_empty()) {
             return None;
         }

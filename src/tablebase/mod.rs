@@ -549,7 +549,7 @@ fn generate_table(
     let layout = Layout::new(*m);
     // A large table is made alone, from tables its probes read through the
     // block cache: more of them stay decompressed meanwhile.
-    let large = 2 * layout.size > file::MEMORY_VALUES;
+    let large = file::is_large(layout.size);
     if large {
         values::set_cache_bytes(values::GENERATION_CACHE_BYTES);
     }

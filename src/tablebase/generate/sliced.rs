@@ -201,7 +201,7 @@ pub(super) fn generate(
         1
     };
     let spill = match spill {
-        Some(path) if 2 * layout.size > crate::tablebase::file::MEMORY_VALUES => Some(
+        Some(path) if crate::tablebase::file::is_large(layout.size) => Some(
             Spill::create(path.to_path_buf(), 2 * layout.size / BLOCK_VALUES)
                 .map_err(|e| format!("cannot create {}: {e}", path.display()))?,
         ),

@@ -5,7 +5,9 @@
 mod common;
 
 use common::board;
-use kibitz::engine::{Board, Engine, GamePosition, Level, Limits, NoObserver, SearchReport};
+use kibitz::engine::{
+    Board, Engine, GamePosition, Level, Limits, NoObserver, SearchReport, Strength,
+};
 use kibitz::util::Rng;
 use shakmaty::Position;
 use std::sync::atomic::AtomicBool;
@@ -194,4 +196,97 @@ fn levels_evaluate_with_the_weights_they_were_calibrated_with() {
     );
     engine.set_eval(kibitz::engine::EvalKind::Full);
     assert_eq!(engine.static_eval(&b), tuned, "back to full strength");
+}
+
+/// The mean depth, capture plies (a dozen for "all"), overlooked share and
+/// noise of `n` moves' settings at `strength`.
+fn mean_settings(strength: Strength, n: usize, rng: &mut Rng) -> [f64; 4] {
+    let b = board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let moves = b.chess().legal_moves().len() as f64;
+    let mut sum = [0.0; 4];
+    for _ in 0..n {
+        let spec = strength.draw(rng).expect("a limited strength");
+        let (l, _) = spec.adjust(&b, &Limits::default(), 1, rng);
+        sum[0] += f64::from(l.depth.unwrap());
+        sum[1] += l.qsearch_plies.map_or(12.0, f64::from);
+        sum[2] += if l.searchmoves.is_empty() {
+            0.0
+        } else {
+            1.0 - l.searchmoves.len() as f64 / moves
+        };
+        sum[3] += f64::from(l.blind_spots.map_or(0, |(pct, _)| pct));
+    }
+    sum.map(|x| x / n as f64)
+}
+
+#[test]
+fn an_elo_plays_between_the_levels_around_it() {
+    let mut rng = Rng::new(7);
+    // At a level's own Elo, every move is that level's.
+    for n in 3..=7 {
+        let level = Level::new(n).unwrap();
+        let elo = Strength::level_elo(level).unwrap();
+        let at_elo = Strength::elo(elo);
+        for _ in 0..20 {
+            assert_eq!(
+                at_elo.draw(&mut rng),
+                Strength::level(level).draw(&mut rng),
+                "level {n} at {elo}"
+            );
+        }
+    }
+    assert_eq!(Strength::level_elo(Level::new(2).unwrap()), None);
+    // The top of the scale is full strength; out-of-range Elos clamp.
+    assert!(Strength::elo(Strength::ELO_MAX).is_full());
+    assert!(Strength::elo(u32::MAX).is_full());
+    assert_eq!(Strength::elo(0), Strength::elo(Strength::ELO_MIN));
+    // Between two levels, every setting moves the right way, step by step:
+    // deeper, more captures followed, fewer moves overlooked.
+    let mut last: Option<[f64; 4]> = None;
+    for elo in (Strength::ELO_MIN..Strength::ELO_MAX).step_by(50) {
+        let m = mean_settings(Strength::elo(elo), 300, &mut rng);
+        if let Some(p) = last {
+            assert!(m[0] >= p[0] - 0.15, "depth at {elo}: {m:?} after {p:?}");
+            assert!(
+                m[1] >= p[1] - 0.3,
+                "capture plies at {elo}: {m:?} after {p:?}"
+            );
+            assert!(
+                m[2] <= p[2] + 0.05,
+                "overlooked at {elo}: {m:?} after {p:?}"
+            );
+            assert!(
+                m[3] <= p[3] + 1.0,
+                "blind spots at {elo}: {m:?} after {p:?}"
+            );
+        }
+        last = Some(m);
+    }
+    // Halfway between levels 5 and 6 (depth 4 and 7) is depth 5.5 on average.
+    let (l5, l6) = (
+        Strength::level_elo(Level::new(5).unwrap()).unwrap(),
+        Strength::level_elo(Level::new(6).unwrap()).unwrap(),
+    );
+    let mid = mean_settings(Strength::elo((l5 + l6) / 2), 2000, &mut rng);
+    assert!((mid[0] - 5.5).abs() < 0.15, "{mid:?}");
+}
+
+#[test]
+fn an_elo_evaluates_as_the_levels_do() {
+    use kibitz::engine::eval::{WeightSet, evaluate_with};
+    let b = board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8");
+    let mut engine = Engine::default();
+    engine.set_eval(kibitz::engine::EvalKind::Full);
+    engine.set_elo(Some(2000));
+    assert!(!engine.strength().is_full());
+    assert_eq!(
+        engine.static_eval(&b),
+        evaluate_with(b.chess(), WeightSet::Levels)
+    );
+    engine.set_elo(None);
+    assert!(engine.strength().is_full());
+    assert_eq!(
+        engine.static_eval(&b),
+        evaluate_with(b.chess(), WeightSet::Tuned)
+    );
 }

@@ -742,6 +742,15 @@ fn analyse_command() {
         .strip_prefix("bestmove ")
         .unwrap_or_else(|| panic!("last line {last:?}"));
     assert!(is_legal_uci(board(fen).chess(), mv.trim()), "{last}");
+    // One search thread per core unless told otherwise, and it says so.
+    let cores = kibitz::engine::every_core();
+    let plural = if cores == 1 { "" } else { "s" };
+    assert!(
+        out.contains(&format!("info string {cores} search thread{plural}\n")),
+        "{out}"
+    );
+    let o = kibitz(&["analyse", "--fen", fen, "--depth", "4", "--threads", "1"]);
+    assert!(stdout_of(&o).contains("info string 1 search thread\n"));
 
     // Moves played first.
     let o = kibitz(&["analyse", "--moves", "e2e4", "e7e5", "--depth", "3"]);

@@ -223,6 +223,8 @@ fn handshake_lists_options() {
         "Eval",
         "EvalFile",
         "Level",
+        "UCI_LimitStrength",
+        "UCI_Elo",
         "OwnTablebases",
         "SyzygyPath",
     ] {
@@ -283,6 +285,68 @@ fn depth_search_reports_info_and_legal_bestmove() {
         last.split(" pv ").nth(1).unwrap().split_whitespace().next(),
         Some(mv.as_str())
     );
+    s.quit();
+}
+
+#[test]
+fn uci_elo_limits_the_strength() {
+    let mut s = Session::start();
+    s.send("uci");
+    let lines = s.until_prefix("uciok");
+    let elo = lines
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Elo "))
+        .cloned()
+        .unwrap_or_default();
+    let (min, max): (u32, u32) = (
+        field(&elo, "min").and_then(|v| v.parse().ok()).unwrap_or(0),
+        field(&elo, "max").and_then(|v| v.parse().ok()).unwrap_or(0),
+    );
+    assert!(min <= 1400 && max >= 2600, "{elo}");
+    let err = s.expect_error(&format!("setoption name UCI_Elo value {}", min - 1));
+    assert!(err.contains("between"), "{err}");
+    // The Elo waits for UCI_LimitStrength.
+    s.send("setoption name UCI_Elo value 1700");
+    assert_eq!(s.sync(), Vec::<String>::new());
+    s.send("setoption name UCI_LimitStrength value true");
+    let said = s.sync();
+    assert!(
+        said.iter()
+            .any(|l| l.starts_with("info string playing at") && l.contains("level 5 to level 6")),
+        "{said:?}"
+    );
+    // Between level 5 (depth 4) and level 6 (depth 7): a capped depth and
+    // the few lines a level chooses among.
+    s.send("position startpos moves e2e4");
+    s.send("go depth 20");
+    let (info, mv) = s.bestmove(TIMEOUT);
+    assert!(is_legal_uci(&position_after(None, &["e2e4"]), &mv));
+    let deepest = info
+        .iter()
+        .filter_map(|l| field(l, "depth")?.parse::<u32>().ok())
+        .max()
+        .unwrap_or(0);
+    assert!(
+        (4..=7).contains(&deepest),
+        "depth {deepest}\n{}",
+        s.transcript()
+    );
+    assert!(
+        info.iter().any(|l| field(l, "multipv") == Some("2")),
+        "{}",
+        s.transcript()
+    );
+    // Off again: full strength, the depth asked for.
+    s.send("setoption name UCI_LimitStrength value false");
+    let said = s.sync();
+    assert!(
+        said.iter()
+            .any(|l| l == "info string playing at full strength"),
+        "{said:?}"
+    );
+    s.send("go depth 9");
+    let (info, _) = s.bestmove(TIMEOUT);
+    assert!(info.iter().any(|l| field(l, "depth") == Some("9")));
     s.quit();
 }
 

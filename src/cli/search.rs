@@ -135,6 +135,11 @@ impl ForVariant for Analyse {
         });
         let stop = AtomicBool::new(false);
         let out = Output::stdout();
+        let threads = engine.options().threads;
+        out.line(&format!(
+            "info string {threads} search thread{}",
+            if threads == 1 { "" } else { "s" }
+        ));
         let mut printer = InfoPrinter::new(out.clone());
         let report = engine.search(&pos, &limits, &stop, &mut printer);
         match report.best_move {

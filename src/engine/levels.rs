@@ -47,8 +47,10 @@ use std::time::Duration;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Level(u8);
 
-#[derive(Clone, Copy, Debug)]
-struct Spec {
+/// The settings of one limited strength (a level, or one move's draw of
+/// an Elo between two levels).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spec {
     /// Full-width plies.
     depth: Depth,
     movetime_ms: u64,
@@ -131,10 +133,8 @@ impl Level {
         parts.join(", ")
     }
 
-    /// Limits and MultiPV count for a search at this level from `board`:
-    /// depth, time and quiescence capped, and the root restricted to the
-    /// moves the level "sees" (a random share of the others is overlooked;
-    /// captures, checks and moves of threatened pieces less often).
+    /// Limits and MultiPV count for a search at this level from `board`
+    /// (see [`Spec::adjust`]).
     pub fn adjust<V: Variant>(
         self,
         board: &Board<V>,
@@ -142,9 +142,172 @@ impl Level {
         multipv: usize,
         rng: &mut Rng,
     ) -> (Limits, usize) {
-        let Some(s) = self.spec() else {
-            return (limits.clone(), multipv);
+        match self.spec() {
+            Some(s) => s.adjust(board, limits, multipv, rng),
+            None => (limits.clone(), multipv),
+        }
+    }
+}
+
+/// Measured strength of levels 3-7 and of full strength (index 5) on
+/// Stockfish 15.1's `UCI_Elo` scale at 10+0.1: each is the Elo of the
+/// Stockfish setting it was matched against plus the difference its score
+/// gives (see the README, "Strength by Elo", for the games). Levels 1 and
+/// 2 lie below Stockfish's lowest setting (1350) and are not on the scale.
+const ANCHOR_ELO: [u32; 6] = [1000, 1350, 1570, 1960, 2700, 2760];
+
+/// The first level on the Elo scale.
+const FIRST_ANCHOR: usize = 2;
+
+/// How strongly the engine plays: at full strength, or limited to a level
+/// (1-7) or to an Elo rating between two of them (`UCI_LimitStrength` and
+/// `UCI_Elo`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Strength {
+    /// Only the given limits apply.
+    Full,
+    /// `t` (0 to 1) of the way from the settings `lo` to `hi`; `hi` is
+    /// `None` above level 7, toward full strength (there its caps on
+    /// depth and time are divided by `1 - t`). Each move draws its own
+    /// whole numbers: depth 6.3 is depth 6 seven moves in ten, depth 7
+    /// the other three.
+    Limited { lo: Spec, hi: Option<Spec>, t: f64 },
+}
+
+impl Strength {
+    /// The lowest and highest Elo [`Strength::elo`] takes (at the highest
+    /// it plays at full strength).
+    pub const ELO_MIN: u32 = ANCHOR_ELO[0];
+    pub const ELO_MAX: u32 = ANCHOR_ELO[ANCHOR_ELO.len() - 1];
+
+    /// The Elo a level plays at on this scale (`None`: levels 1 and 2,
+    /// below it).
+    pub fn level_elo(level: Level) -> Option<u32> {
+        let i = (level.get() as usize).checked_sub(FIRST_ANCHOR + 1)?;
+        ANCHOR_ELO.get(i).copied()
+    }
+
+    pub fn level(level: Level) -> Strength {
+        match level.spec() {
+            Some(s) => Strength::Limited {
+                lo: s,
+                hi: Some(s),
+                t: 0.0,
+            },
+            None => Strength::Full,
+        }
+    }
+
+    /// The strength of a player rated `elo` (clamped to
+    /// [`Strength::ELO_MIN`]..=[`Strength::ELO_MAX`]): the settings of the
+    /// two calibrated levels around it, mixed in proportion.
+    pub fn elo(elo: u32) -> Strength {
+        let elo = elo.clamp(Self::ELO_MIN, Self::ELO_MAX);
+        if elo >= Self::ELO_MAX {
+            return Strength::Full;
+        }
+        let i = (0..ANCHOR_ELO.len() - 1)
+            .rev()
+            .find(|&i| ANCHOR_ELO[i] <= elo)
+            .unwrap_or(0);
+        let (a, b) = (ANCHOR_ELO[i], ANCHOR_ELO[i + 1]);
+        Strength::Limited {
+            lo: SPECS[FIRST_ANCHOR + i],
+            hi: SPECS.get(FIRST_ANCHOR + i + 1).copied(),
+            t: f64::from(elo - a) / f64::from(b - a),
+        }
+    }
+
+    pub fn is_full(&self) -> bool {
+        matches!(self, Strength::Full)
+    }
+
+    /// This move's settings (`None`: full strength).
+    pub fn draw(&self, rng: &mut Rng) -> Option<Spec> {
+        let &Strength::Limited { lo, hi, t } = self else {
+            return None;
         };
+        let mut round = |x: f64| {
+            let f = x.floor();
+            f as i64 + i64::from(rng.unit() < x - f)
+        };
+        let Some(hi) = hi else {
+            // Toward full strength: the caps grow without bound.
+            let k = 1.0 / (1.0 - t).max(1e-3);
+            return Some(Spec {
+                depth: round(f64::from(lo.depth) * k).clamp(1, 99) as Depth,
+                movetime_ms: (lo.movetime_ms as f64 * k) as u64,
+                ..lo
+            });
+        };
+        let mix = |a: f64, b: f64| a + (b - a) * t;
+        // "Every capture" mixes as a dozen capture plies.
+        let plies = |q: Option<u8>| q.map_or(12.0, f64::from);
+        let qsearch_plies = match (lo.qsearch_plies, hi.qsearch_plies) {
+            (None, None) => None,
+            (a, b) => Some(round(mix(plies(a), plies(b))) as u8),
+        };
+        Some(Spec {
+            depth: round(mix(f64::from(lo.depth), f64::from(hi.depth))) as Depth,
+            movetime_ms: mix(lo.movetime_ms as f64, hi.movetime_ms as f64) as u64,
+            qsearch_plies,
+            blind_pct: round(mix(f64::from(lo.blind_pct), f64::from(hi.blind_pct))) as u32,
+            salient_blind_pct: round(mix(
+                f64::from(lo.salient_blind_pct),
+                f64::from(hi.salient_blind_pct),
+            )) as u32,
+            miss_pct: round(mix(f64::from(lo.miss_pct), f64::from(hi.miss_pct))) as u8,
+            lines: round(mix(lo.lines as f64, hi.lines as f64)) as usize,
+            noise_cp: round(mix(f64::from(lo.noise_cp), f64::from(hi.noise_cp))) as i32,
+        })
+    }
+
+    /// A one-line description ("between level 5 and level 6").
+    pub fn describe(&self) -> String {
+        match self {
+            Strength::Full => "full strength".into(),
+            Strength::Limited { lo, hi, t } => {
+                let name = |s: &Spec| {
+                    SPECS
+                        .iter()
+                        .position(|x| x == s)
+                        .map_or("a custom setting".to_string(), |i| {
+                            format!("level {}", i + 1)
+                        })
+                };
+                match hi {
+                    _ if *t == 0.0 => name(lo),
+                    Some(hi) => format!(
+                        "{:.0}% of the way from {} to {}",
+                        t * 100.0,
+                        name(lo),
+                        name(hi)
+                    ),
+                    None => format!(
+                        "{:.0}% of the way from {} to full strength",
+                        t * 100.0,
+                        name(lo)
+                    ),
+                }
+            }
+        }
+    }
+}
+
+impl Spec {
+    /// Limits and MultiPV count for a search with these settings from
+    /// `board`: depth, time and quiescence capped, and the root restricted
+    /// to the moves the level "sees" (a random share of the others is
+    /// overlooked; captures, checks and moves of threatened pieces less
+    /// often).
+    pub fn adjust<V: Variant>(
+        self,
+        board: &Board<V>,
+        limits: &Limits,
+        multipv: usize,
+        rng: &mut Rng,
+    ) -> (Limits, usize) {
+        let s = self;
         let mut l = limits.clone();
         l.depth = Some(l.depth.map_or(s.depth, |d| d.min(s.depth)));
         let cap = Duration::from_millis(s.movetime_ms);
@@ -186,11 +349,10 @@ impl Level {
         (l, multipv.max(s.lines))
     }
 
-    /// The move this level plays, given the search result (`None`: no move).
+    /// The move these settings play, given the search result (`None`: no
+    /// move): the best of the lines searched, each with its random error.
     pub fn choose(self, result: &SearchResult, rng: &mut Rng) -> Option<Move> {
-        let Some(s) = self.spec() else {
-            return result.best_move;
-        };
+        let s = self;
         result
             .lines
             .iter()

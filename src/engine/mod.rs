@@ -54,7 +54,7 @@ pub mod variant;
 pub use board::{Board, BugBoard, CheckInfo, FenError, ZhBoard};
 pub use eval::{EvalKind, EvalTrace};
 pub use iterative::SearchResult;
-pub use levels::Level;
+pub use levels::{Level, Strength};
 pub use observer::{
     CountingObserver, IterationInfo, NoObserver, NodeInfo, NodeKind, Prune, Research,
     SearchObserver, SearchStats,
@@ -198,6 +198,9 @@ pub struct EngineOptions {
     pub own_book: bool,
     pub book_file: Option<PathBuf>,
     pub level: Level,
+    /// A playing strength by Elo (`UCI_LimitStrength` with `UCI_Elo`);
+    /// when set it replaces `level`.
+    pub elo: Option<u32>,
     /// Syzygy directories, separated by `:` (`;` on Windows); empty = none.
     /// [`Engine::new`] opens them and ignores errors; use
     /// [`Engine::set_syzygy_path`] to see them.
@@ -217,6 +220,7 @@ impl Default for EngineOptions {
             own_book: false,
             book_file: None,
             level: Level::MAX,
+            elo: None,
             syzygy_path: String::new(),
             threads: 1,
         }
@@ -316,6 +320,14 @@ struct RootTables<'a> {
 
 /// Most search threads [`Engine::set_threads`] accepts.
 pub const MAX_THREADS: usize = 256;
+
+/// One search thread per core of this machine (at most [`MAX_THREADS`]):
+/// what full-strength play and analysis use unless told otherwise.
+pub fn every_core() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, MAX_THREADS)
+}
 
 /// Stack of a search thread: deep searches recurse ~100 plies with a few
 /// KB a frame, more than a default 2 MB thread stack is sure to hold.
@@ -420,7 +432,27 @@ impl Engine {
 
     pub fn set_level(&mut self, level: Level) {
         self.options.level = level;
-        let weights = Self::weights_for(level);
+        self.strength_changed();
+    }
+
+    /// Plays as a player rated `elo` (see [`Strength::elo`]) instead of
+    /// at the level; `None` goes back to the level.
+    pub fn set_elo(&mut self, elo: Option<u32>) {
+        self.options.elo = elo;
+        self.strength_changed();
+    }
+
+    /// How strongly the engine plays now: the Elo if one is set, else the
+    /// level.
+    pub fn strength(&self) -> Strength {
+        match self.options.elo {
+            Some(elo) => Strength::elo(elo),
+            None => Strength::level(self.options.level),
+        }
+    }
+
+    fn strength_changed(&mut self) {
+        let weights = Self::weights_for(self.strength());
         if weights != self.eval.weights() {
             // The hash table's scores came from the other weights.
             self.eval.set_weights(weights);
@@ -428,10 +460,11 @@ impl Engine {
         }
     }
 
-    /// Levels 1-7 keep the weights they were calibrated with; full
-    /// strength plays with the current tuned ones.
-    pub fn weights_for(level: Level) -> eval::WeightSet {
-        if level == Level::MAX {
+    /// Levels 1-7 (and every Elo below full strength) keep the weights
+    /// they were calibrated with; full strength plays with the current
+    /// tuned ones.
+    pub fn weights_for(strength: Strength) -> eval::WeightSet {
+        if strength.is_full() {
             eval::WeightSet::Tuned
         } else {
             eval::WeightSet::Levels
@@ -554,8 +587,12 @@ impl Engine {
             return self.book_report(root, m);
         }
 
-        let level = self.options.level;
-        let (limits, multipv) = level.adjust(root, limits, self.options.multipv, &mut self.rng);
+        // This move's settings (`None`: full strength).
+        let spec = self.strength().draw(&mut self.rng);
+        let (limits, multipv) = match spec {
+            Some(s) => s.adjust(root, limits, self.options.multipv, &mut self.rng),
+            None => (limits.clone(), self.options.multipv),
+        };
         let started = Instant::now();
 
         // Tablebases at the root: only at full strength, where the engine
@@ -565,7 +602,7 @@ impl Engine {
         let (own, syzygy) = (own.as_deref(), syzygy.as_deref());
         let mut tb = tb::TbAccess::new(own, syzygy);
         let (plan, root_hits) = match std_root {
-            Some(std_root) if level == Level::MAX => {
+            Some(std_root) if spec.is_none() => {
                 tb::plan_root(own, syzygy, std_root, &limits.searchmoves, multipv)
             }
             _ => (tb::RootPlan::Search, 0),
@@ -590,7 +627,11 @@ impl Engine {
             root_hits,
         };
         let result = self.search_threads(pos, &limits, multipv, stop, obs, tables);
-        let (best_move, source) = match level.choose(&result, &mut self.rng) {
+        let chosen = match spec {
+            Some(s) => s.choose(&result, &mut self.rng),
+            None => result.best_move,
+        };
+        let (best_move, source) = match chosen {
             Some(m) if Some(m) != result.best_move => (Some(m), MoveSource::Level),
             _ => (result.best_move, MoveSource::Search),
         };
@@ -641,7 +682,7 @@ impl Engine {
         // Weaker levels search alone: their blind spots and capped
         // quiescence are per search, and they do not need the speed. A
         // node-limited search also stays on one thread, so it is repeatable.
-        let helpers = if self.options.level == Level::MAX && limits.nodes.is_none() {
+        let helpers = if self.strength().is_full() && limits.nodes.is_none() {
             &mut self.helpers[..]
         } else {
             &mut []

@@ -15,7 +15,7 @@ use crate::engine::tt::TranspositionTable;
 use crate::engine::variant::Variant;
 use crate::engine::{
     Board, Bug, Clock, Engine, EngineOptions, EvalKind, GamePosition, Level, Limits, MAX_THREADS,
-    MoveSource, Std, Zh, eval, perft,
+    MoveSource, Std, Strength, Zh, eval, perft,
 };
 use crate::tablebase::shared_loader;
 use crate::variant::VariantKind;
@@ -100,7 +100,14 @@ pub struct UciEngine {
     own_tablebases: bool,
     /// The loaded tables were announced with an `info string`.
     tablebases_announced: bool,
+    /// `UCI_LimitStrength` and `UCI_Elo`: when on, the Elo replaces the
+    /// `Level`.
+    limit_strength: bool,
+    elo: u32,
 }
+
+/// `UCI_Elo`'s default, until a GUI sets it.
+const DEFAULT_ELO: u32 = 1500;
 
 /// Runs a UCI session until `quit` or end of input.
 pub fn run(input: impl BufRead, out: Output) {
@@ -132,6 +139,8 @@ impl UciEngine {
                 ..BughouseSide::default()
             },
             own_tablebases: true,
+            limit_strength: false,
+            elo: DEFAULT_ELO,
             tablebases_announced: false,
         }
     }
@@ -268,6 +277,13 @@ impl UciEngine {
             .line("option name EvalFile type string default <empty>");
         self.out
             .line("option name Level type spin default 8 min 1 max 8");
+        self.out
+            .line("option name UCI_LimitStrength type check default false");
+        self.out.line(&format!(
+            "option name UCI_Elo type spin default {DEFAULT_ELO} min {} max {}",
+            Strength::ELO_MIN,
+            Strength::ELO_MAX
+        ));
         self.out
             .line("option name OwnTablebases type check default true");
         self.out
@@ -577,6 +593,24 @@ impl UciEngine {
             "level" => spin(1, 8).map(|v| {
                 if let Some(l) = Level::new(v as u8) {
                     engine.set_level(l)
+                }
+            }),
+            "uci_limitstrength" => check_value("UCI_LimitStrength", value).map(|b| {
+                self.limit_strength = b;
+                engine.set_elo(b.then_some(self.elo));
+                self.out.line(&format!(
+                    "info string playing at {}",
+                    engine.strength().describe()
+                ));
+            }),
+            "uci_elo" => spin(Strength::ELO_MIN as i64, Strength::ELO_MAX as i64).map(|v| {
+                self.elo = v as u32;
+                if self.limit_strength {
+                    engine.set_elo(Some(self.elo));
+                    self.out.line(&format!(
+                        "info string playing at {}",
+                        engine.strength().describe()
+                    ));
                 }
             }),
             "clear hash" => {

@@ -93,9 +93,10 @@ pub enum EngineCmd {
         eval: String,
         #[arg(long, default_value_t = 16)]
         hash: usize,
-        /// Search threads (helpers share the hash table; 1 = deterministic).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-        threads: u16,
+        /// Search threads (helpers share the hash table; default: one per
+        /// core; 1 = the same result every run).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: Option<u16>,
         /// chess, crazyhouse or bughouse (pockets in the FEN: `...[Nn] w ...`).
         #[arg(long, default_value = "chess")]
         variant: String,
@@ -257,7 +258,7 @@ impl EngineCmd {
                         multipv,
                         eval,
                         hash,
-                        threads: threads as usize,
+                        threads: threads.map_or_else(kibitz::engine::every_core, usize::from),
                     },
                 )
             }),

@@ -40,6 +40,11 @@ fn defaults_and_example() {
     assert_eq!(c.piece_style, PieceStyle::Unicode);
     assert!(c.autosave);
     assert_eq!(c.engine_threads, d.engine_threads);
+    assert_eq!(
+        d.engine_threads,
+        crate::engine::every_core(),
+        "one per core"
+    );
     for bad in ["engine_threads = 0", "engine_threads = 100000"] {
         let e = Config::parse(bad).unwrap_err().0;
         assert!(

@@ -557,3 +557,26 @@ fn engine_moves_take_a_players_time_with_a_clock() {
     reply(&mut a, &req, "e7e5", t);
     assert_eq!(a.chess().game.moves().len(), 2);
 }
+#[test]
+fn full_strength_searches_say_how_many_threads_they_use() {
+    let t = Instant::now();
+    for (threads, name) in [(2, "Kibitz (hint, 2 threads)"), (1, "Kibitz (hint)")] {
+        let mut a = App::new(
+            Config {
+                engine_pace: crate::ui::pace::Pace::Fast,
+                engine_threads: threads,
+                ..Config::default()
+            },
+            theme::builtin(),
+            None,
+        );
+        a.update(Msg::Resize(120, 40), t);
+        a.start_game(setup(WHITE, None, None), t);
+        a.take_effects();
+        shift(&mut a, 'H', t);
+        take_go(&mut a, Slot::Assistant).expect("hint request");
+        assert_eq!(a.chess().search.engine, name);
+        let screen = render(&a, 120, 40);
+        assert_eq!(screen.contains("2 threads"), threads == 2, "{screen}");
+    }
+}

@@ -79,12 +79,15 @@ impl<T: Task> Chess<'_, T> {
         self.ui.next_id += 1;
         let seat = usize::from(self.board().turn() == Color::Black);
         self.s.pending.push((seat, id, Purpose::Move));
-        self.s.search = SearchView::new(
-            self.s.opponent.name.clone(),
-            self.board(),
-            self.s.game.moves().len(),
-            now,
-        );
+        let name = match self.s.opponent.spec {
+            // Full strength searches on every configured thread.
+            EngineSpec::BuiltIn { level: 8 } => match self.threads() {
+                Some(t) => format!("{} ({t})", self.s.opponent.name),
+                None => self.s.opponent.name.clone(),
+            },
+            _ => self.s.opponent.name.clone(),
+        };
+        self.s.search = SearchView::new(name, self.board(), self.s.game.moves().len(), now);
         let go = Go::of(Request {
             id,
             purpose: Purpose::Move,
@@ -104,6 +107,13 @@ impl<T: Task> Chess<'_, T> {
     /// of its level would have moved with this clock (see
     /// [`crate::ui::seats::engine_due`]); `None` without a clock, in fast
     /// mode, or once that time has passed.
+    /// "2 threads" when the built-in engine searches at full strength on
+    /// more than one (said on screen, as it is not the obvious default).
+    fn threads(&self) -> Option<String> {
+        let n = self.ui.config.engine_threads;
+        (n > 1).then(|| format!("{n} threads"))
+    }
+
     fn paced_move(&self, now: Instant) -> Option<Instant> {
         use crate::ui::seats::{Player, engine_due};
         let clocks = self.s.clocks.as_ref()?;
@@ -160,7 +170,10 @@ impl<T: Task> Chess<'_, T> {
         self.ui.next_id += 1;
         self.s.pending.push((ASSISTANT, id, Purpose::Hint));
         self.s.search = SearchView::new(
-            "Kibitz (hint)".to_string(),
+            match self.threads() {
+                Some(t) => format!("Kibitz (hint, {t})"),
+                None => "Kibitz (hint)".to_string(),
+            },
             self.board(),
             self.s.game.moves().len(),
             now,
@@ -224,8 +237,9 @@ impl<T: Task> Chess<'_, T> {
         self.s.analysis.running = Some((ply, lines, hash));
         self.s.search = SearchView::new(
             format!(
-                "Kibitz analysis, {lines} line{}",
-                if lines == 1 { "" } else { "s" }
+                "Kibitz analysis, {lines} line{}{}",
+                if lines == 1 { "" } else { "s" },
+                self.threads().map_or(String::new(), |t| format!(", {t}"))
             ),
             self.board(),
             ply,

@@ -106,7 +106,9 @@ pub(crate) fn draw_eval(buf: &mut Buffer, app: &ChessView<'_>, simple_first: boo
     let level = match (app.s.mode, &app.s.opponent.spec) {
         (Mode::HumanVsHuman, _) => None,
         (_, EngineSpec::BuiltIn { level }) => Some(*level).filter(|&l| {
-            Level::new(l).is_some_and(|l| Engine::weights_for(l) == eval::WeightSet::Levels)
+            Level::new(l).is_some_and(|l| {
+                Engine::weights_for(crate::engine::Strength::level(l)) == eval::WeightSet::Levels
+            })
         }),
         _ => None,
     };

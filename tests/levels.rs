@@ -242,8 +242,9 @@ fn an_elo_plays_between_the_levels_around_it() {
     assert_eq!(Strength::elo(0), Strength::elo(Strength::ELO_MIN));
     // Between two levels, every setting moves the right way, step by step:
     // deeper, more captures followed, fewer moves overlooked.
+    let l7 = Strength::level_elo(Level::new(7).unwrap()).unwrap();
     let mut last: Option<[f64; 4]> = None;
-    for elo in (Strength::ELO_MIN..Strength::ELO_MAX).step_by(50) {
+    for elo in (Strength::ELO_MIN..=l7).step_by(25) {
         let m = mean_settings(Strength::elo(elo), 300, &mut rng);
         if let Some(p) = last {
             assert!(m[0] >= p[0] - 0.15, "depth at {elo}: {m:?} after {p:?}");
@@ -269,19 +270,48 @@ fn an_elo_plays_between_the_levels_around_it() {
     );
     let mid = mean_settings(Strength::elo((l5 + l6) / 2), 2000, &mut rng);
     assert!((mid[0] - 5.5).abs() < 0.15, "{mid:?}");
+    // Above level 7 it evaluates as full strength does, and a higher Elo
+    // searches deeper and longer.
+    let mut last = (0, 0);
+    for elo in (l7 + 1..Strength::ELO_MAX).step_by(5) {
+        let s = Strength::elo(elo);
+        assert!(s.full_eval() && !s.is_full(), "{elo}: {s:?}");
+        let spec = s.draw(&mut rng).unwrap();
+        let (l, _) = spec.adjust(&board(DEFENDED_PAWN), &Limits::default(), 1, &mut rng);
+        let now = (l.depth.unwrap(), l.movetime.unwrap().as_millis());
+        assert!(
+            now.0 + 1 >= last.0 && now.1 >= last.1,
+            "{elo}: {now:?} after {last:?}"
+        );
+        assert!(
+            l.qsearch_plies.is_none() && l.blind_spots.is_none(),
+            "{elo}"
+        );
+        last = now;
+    }
 }
 
 #[test]
-fn an_elo_evaluates_as_the_levels_do() {
+fn an_elo_evaluates_as_the_levels_do_up_to_level_7() {
     use kibitz::engine::eval::{WeightSet, evaluate_with};
     let b = board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8");
     let mut engine = Engine::default();
     engine.set_eval(kibitz::engine::EvalKind::Full);
-    engine.set_elo(Some(2000));
-    assert!(!engine.strength().is_full());
+    let l7 = Strength::level_elo(Level::new(7).unwrap()).unwrap();
+    for elo in [Strength::ELO_MIN, l7 - 1, l7] {
+        engine.set_elo(Some(elo));
+        assert!(!engine.strength().is_full());
+        assert_eq!(
+            engine.static_eval(&b),
+            evaluate_with(b.chess(), WeightSet::Levels),
+            "{elo}"
+        );
+    }
+    // Above level 7 only the depth and time are capped.
+    engine.set_elo(Some(l7 + 1));
     assert_eq!(
         engine.static_eval(&b),
-        evaluate_with(b.chess(), WeightSet::Levels)
+        evaluate_with(b.chess(), WeightSet::Tuned)
     );
     engine.set_elo(None);
     assert!(engine.strength().is_full());

@@ -122,7 +122,11 @@ impl Level {
         let Some(s) = self.spec() else {
             return "full strength".to_string();
         };
-        let mut parts = vec![format!("depth {}", s.depth)];
+        let elo = match Strength::level_elo(self) {
+            Some(e) => format!("about {e} Elo"),
+            None => format!("below {} Elo", Strength::ELO_MIN),
+        };
+        let mut parts = vec![elo, format!("depth {}", s.depth)];
         if s.blind_pct > 0 {
             parts.push(format!("overlooks {}% of moves", s.blind_pct));
         }
@@ -149,15 +153,37 @@ impl Level {
     }
 }
 
-/// Measured strength of levels 3-7 and of full strength (index 5) on
-/// Stockfish 15.1's `UCI_Elo` scale at 10+0.1: each is the Elo of the
-/// Stockfish setting it was matched against plus the difference its score
-/// gives (see the README, "Strength by Elo", for the games). Levels 1 and
-/// 2 lie below Stockfish's lowest setting (1350) and are not on the scale.
-const ANCHOR_ELO: [u32; 6] = [1000, 1350, 1570, 1960, 2700, 2760];
+/// The Elo scale: points (position, Elo) where a position is a level with
+/// a fraction (6.5 is halfway from level 6's settings to level 7's; 8 is
+/// full strength) and the Elo is what games measured there on Stockfish
+/// 15.1's `UCI_Elo` scale at 10+0.1 (the Stockfish setting played plus
+/// the difference the score gives; see the README, "Strength by Elo").
+/// Between points the position is interpolated. Levels 1 and 2 lie below
+/// Stockfish's lowest setting (1350) and are not on the scale.
+const CURVE: [(f64, u32); 8] = [
+    (3.0, 1000),
+    (4.0, 1350),
+    (5.0, 1650),
+    (6.0, 1950),
+    (6.5, 2000),
+    (7.0, 2200),
+    (7.25, 2490),
+    (8.0, 2570),
+];
 
-/// The first level on the Elo scale.
-const FIRST_ANCHOR: usize = 2;
+/// Above level 7, toward full strength: the depth cap goes from the first
+/// number to the second.
+const TOP_DEPTH: (Depth, Depth) = (10, 26);
+
+/// The position on [`CURVE`] of a player rated `elo` (within the curve).
+fn position_of(elo: u32) -> f64 {
+    let i = (0..CURVE.len() - 1)
+        .rev()
+        .find(|&i| CURVE[i].1 <= elo)
+        .unwrap_or(0);
+    let ((p, a), (q, b)) = (CURVE[i], CURVE[i + 1]);
+    p + (q - p) * f64::from(elo.saturating_sub(a)) / f64::from(b - a)
+}
 
 /// How strongly the engine plays: at full strength, or limited to a level
 /// (1-7) or to an Elo rating between two of them (`UCI_LimitStrength` and
@@ -177,14 +203,14 @@ pub enum Strength {
 impl Strength {
     /// The lowest and highest Elo [`Strength::elo`] takes (at the highest
     /// it plays at full strength).
-    pub const ELO_MIN: u32 = ANCHOR_ELO[0];
-    pub const ELO_MAX: u32 = ANCHOR_ELO[ANCHOR_ELO.len() - 1];
+    pub const ELO_MIN: u32 = CURVE[0].1;
+    pub const ELO_MAX: u32 = CURVE[CURVE.len() - 1].1;
 
     /// The Elo a level plays at on this scale (`None`: levels 1 and 2,
     /// below it).
     pub fn level_elo(level: Level) -> Option<u32> {
-        let i = (level.get() as usize).checked_sub(FIRST_ANCHOR + 1)?;
-        ANCHOR_ELO.get(i).copied()
+        let p = f64::from(level.get());
+        CURVE.iter().find(|c| c.0 == p).map(|c| c.1)
     }
 
     pub fn level(level: Level) -> Strength {
@@ -206,20 +232,28 @@ impl Strength {
         if elo >= Self::ELO_MAX {
             return Strength::Full;
         }
-        let i = (0..ANCHOR_ELO.len() - 1)
-            .rev()
-            .find(|&i| ANCHOR_ELO[i] <= elo)
-            .unwrap_or(0);
-        let (a, b) = (ANCHOR_ELO[i], ANCHOR_ELO[i + 1]);
+        let p = position_of(elo);
+        let i = (p.floor() as usize).clamp(1, SPECS.len());
         Strength::Limited {
-            lo: SPECS[FIRST_ANCHOR + i],
-            hi: SPECS.get(FIRST_ANCHOR + i + 1).copied(),
-            t: f64::from(elo - a) / f64::from(b - a),
+            lo: SPECS[i - 1],
+            hi: SPECS.get(i).copied(),
+            t: p - i as f64,
         }
     }
 
     pub fn is_full(&self) -> bool {
         matches!(self, Strength::Full)
+    }
+
+    /// Whether it evaluates as full strength does (the tuned weights and
+    /// the network): above level 7, where the depth cap does the
+    /// weakening. Levels 1-7 and the Elos between them keep the weights
+    /// they were calibrated with.
+    pub fn full_eval(&self) -> bool {
+        match self {
+            Strength::Full => true,
+            Strength::Limited { hi, t, .. } => hi.is_none() && *t > 0.0,
+        }
     }
 
     /// This move's settings (`None`: full strength).
@@ -232,11 +266,16 @@ impl Strength {
             f as i64 + i64::from(rng.unit() < x - f)
         };
         let Some(hi) = hi else {
-            // Toward full strength: the caps grow without bound.
-            let k = 1.0 / (1.0 - t).max(1e-3);
+            if t == 0.0 {
+                return Some(lo);
+            }
+            // Toward full strength: its evaluation (see
+            // [`Strength::full_eval`]), a depth cap from TOP_DEPTH up, and
+            // a time cap that grows without bound.
+            let (d0, d1) = TOP_DEPTH;
             return Some(Spec {
-                depth: round(f64::from(lo.depth) * k).clamp(1, 99) as Depth,
-                movetime_ms: (lo.movetime_ms as f64 * k) as u64,
+                depth: round(f64::from(d0) + f64::from(d1 - d0) * t) as Depth,
+                movetime_ms: (lo.movetime_ms as f64 / (1.0 - t).max(1e-3)) as u64,
                 ..lo
             });
         };

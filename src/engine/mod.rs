@@ -460,11 +460,11 @@ impl Engine {
         }
     }
 
-    /// Levels 1-7 (and every Elo below full strength) keep the weights
-    /// they were calibrated with; full strength plays with the current
-    /// tuned ones.
+    /// Levels 1-7 (and the Elos between them) keep the weights they were
+    /// calibrated with; full strength (and the Elos above level 7) plays
+    /// with the current tuned ones.
     pub fn weights_for(strength: Strength) -> eval::WeightSet {
-        if strength.is_full() {
+        if strength.full_eval() {
             eval::WeightSet::Tuned
         } else {
             eval::WeightSet::Levels

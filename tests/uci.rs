@@ -302,7 +302,7 @@ fn uci_elo_limits_the_strength() {
         field(&elo, "min").and_then(|v| v.parse().ok()).unwrap_or(0),
         field(&elo, "max").and_then(|v| v.parse().ok()).unwrap_or(0),
     );
-    assert!(min <= 1400 && max >= 2600, "{elo}");
+    assert!(min <= 1400 && max >= 2500, "{elo}");
     let err = s.expect_error(&format!("setoption name UCI_Elo value {}", min - 1));
     assert!(err.contains("between"), "{err}");
     // The Elo waits for UCI_LimitStrength.

@@ -31,7 +31,13 @@
 //! | 8 | - | all | - | - | - | full strength: only the given limits apply |
 //!
 //! Time and depth are caps: a faster clock still makes the engine move
-//! faster. At full strength none of this costs anything: the search's
+//! faster.
+//!
+//! **Strength by Elo** ([`Strength::elo`], the UCI options
+//! `UCI_LimitStrength` and `UCI_Elo`): an Elo is a position on a measured
+//! curve (`CURVE`) between the levels' settings, which are mixed in
+//! proportion; above level 7 the evaluation is full strength's and only
+//! the depth is capped. At full strength none of this costs anything: the search's
 //! blind-spot test is one comparison against zero per move.
 
 use super::board::Board;
@@ -117,7 +123,8 @@ impl Level {
         SPECS.get(self.0 as usize - 1).copied()
     }
 
-    /// A one-line description for menus and help.
+    /// A one-line description for menus and help (short enough for the
+    /// new-game dialog at 80 columns; the README's table has the rest).
     pub fn describe(self) -> String {
         let Some(s) = self.spec() else {
             return "full strength".to_string();
@@ -126,15 +133,13 @@ impl Level {
             Some(e) => format!("about {e} Elo"),
             None => format!("below {} Elo", Strength::ELO_MIN),
         };
-        let mut parts = vec![elo, format!("depth {}", s.depth)];
+        let mut parts = vec![format!("depth {}", s.depth)];
         if s.blind_pct > 0 {
             parts.push(format!("overlooks {}% of moves", s.blind_pct));
-        }
-        if s.noise_cp > 0 {
+        } else if s.noise_cp > 0 {
             parts.push(format!("error up to {} cp", s.noise_cp));
         }
-        parts.push(format!("{} ms", s.movetime_ms));
-        parts.join(", ")
+        format!("{elo}; {}", parts.join(", "))
     }
 
     /// Limits and MultiPV count for a search at this level from `board`
@@ -172,7 +177,9 @@ const CURVE: [(f64, u32); 8] = [
 ];
 
 /// Above level 7, toward full strength: the depth cap goes from the first
-/// number to the second.
+/// number to the second. The network searching 10 plies measured about
+/// as strong as level 7 (the calibrated hand-made evaluation, 14 plies),
+/// so the scale has no step where the evaluation changes.
 const TOP_DEPTH: (Depth, Depth) = (10, 26);
 
 /// The position on [`CURVE`] of a player rated `elo` (within the curve).
@@ -193,10 +200,10 @@ pub enum Strength {
     /// Only the given limits apply.
     Full,
     /// `t` (0 to 1) of the way from the settings `lo` to `hi`; `hi` is
-    /// `None` above level 7, toward full strength (there its caps on
-    /// depth and time are divided by `1 - t`). Each move draws its own
-    /// whole numbers: depth 6.3 is depth 6 seven moves in ten, depth 7
-    /// the other three.
+    /// `None` above level 7, toward full strength (there the network
+    /// evaluates, the depth cap runs through `TOP_DEPTH` and the time
+    /// cap is divided by `1 - t`). Each move draws its own whole numbers:
+    /// depth 6.3 is depth 6 seven moves in ten, depth 7 the other three.
     Limited { lo: Spec, hi: Option<Spec>, t: f64 },
 }
 

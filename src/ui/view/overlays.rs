@@ -172,7 +172,11 @@ pub(crate) fn draw_dialog(buf: &mut Buffer, app: &Shared, d: &NewGameDialog, are
     let opponent = match d.opponent {
         0..=7 => {
             let l = d.opponent as u8 + 1;
-            let desc = Level::new(l).map(|x| x.describe()).unwrap_or_default();
+            let mut desc = Level::new(l).map(|x| x.describe()).unwrap_or_default();
+            let threads = app.config.engine_threads;
+            if l == Level::MAX.get() && threads > 1 {
+                desc.push_str(&format!(", {threads} threads"));
+            }
             format!("Level {l} ({desc})")
         }
         8 => "Custom limits".to_string(),

@@ -163,8 +163,13 @@ pub(crate) fn draw_search(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
     } else {
         "side to move's view"
     };
-    let title = format!("Engine: {name}");
     let inner_w = area.width.saturating_sub(2);
+    // A narrow panel keeps the name whole ("Kibitz 0.1.0 (2 threads)").
+    let title = if name.chars().count() + 10 > inner_w as usize {
+        name
+    } else {
+        format!("Engine: {name}")
+    };
     let mut lines: Vec<Line> = Vec::new();
     let turn = s.board.as_ref().map_or(Color::White, |b| b.turn());
 

@@ -10,7 +10,9 @@ use shakmaty::Position;
 
 /// What `kibitz analyse --depth N` reports: (score as in the JSON, bestmove).
 fn analyse(fen: &str, depth: u32) -> (i64, String) {
-    let o = kibitz(&["analyse", "--fen", fen, "--depth", &depth.to_string()]);
+    // One thread: the tree records a single search, and only that repeats.
+    let d = depth.to_string();
+    let o = kibitz(&["analyse", "--fen", fen, "--depth", &d, "--threads", "1"]);
     let out = stdout_of(&o);
     let best = last_line(&out)
         .strip_prefix("bestmove ")

@@ -23,6 +23,14 @@ fn search_fen(fen: &str, limits: &Limits) -> SearchReport {
     )
 }
 
+/// The limits and MultiPV count of a search at `level` (one line asked).
+fn at_level(level: Level, b: &Board, limits: &Limits, rng: &mut Rng) -> (Limits, usize) {
+    match Strength::level(level).draw(rng) {
+        Some(spec) => spec.adjust(b, limits, 1, rng),
+        None => (limits.clone(), 1),
+    }
+}
+
 fn best(r: &SearchReport) -> String {
     r.best_move.map_or("(none)".into(), Board::uci)
 }
@@ -115,7 +123,7 @@ fn levels_overlook_some_of_their_candidate_moves() {
         let level = Level::new(n).unwrap();
         let mut total = 0;
         for _ in 0..200 {
-            let (l, lines) = level.adjust(&b, &base, 1, &mut rng);
+            let (l, lines) = at_level(level, &b, &base, &mut rng);
             // Empty: it happened to overlook everything, and then looks at
             // every move rather than play a random one.
             assert!(l.searchmoves.iter().all(|m| legal.contains(m)));
@@ -137,11 +145,11 @@ fn levels_overlook_some_of_their_candidate_moves() {
     }
     // Levels 6-7 see every move; level 8 changes nothing.
     for n in [6, 7] {
-        let (l, _) = Level::new(n).unwrap().adjust(&b, &base, 1, &mut rng);
+        let (l, _) = at_level(Level::new(n).unwrap(), &b, &base, &mut rng);
         assert!(l.searchmoves.is_empty(), "level {n}");
         assert!(l.blind_spots.is_none());
     }
-    let (l, lines) = Level::MAX.adjust(&b, &base, 1, &mut rng);
+    let (l, lines) = at_level(Level::MAX, &b, &base, &mut rng);
     assert_eq!(l, base);
     assert_eq!(lines, 1);
 }
@@ -153,9 +161,7 @@ fn weaker_levels_calculate_less() {
     let mut rng = Rng::new(1);
     let mut last = 0;
     for n in 1..=7 {
-        let (l, _) = Level::new(n)
-            .unwrap()
-            .adjust(&b, &Limits::default(), 1, &mut rng);
+        let (l, _) = at_level(Level::new(n).unwrap(), &b, &Limits::default(), &mut rng);
         let d = l.depth.unwrap();
         assert!(d >= last, "level {n}: depth {d} < {last}");
         last = d;

@@ -141,21 +141,6 @@ impl Level {
         }
         format!("{elo}; {}", parts.join(", "))
     }
-
-    /// Limits and MultiPV count for a search at this level from `board`
-    /// (see [`Spec::adjust`]).
-    pub fn adjust<V: Variant>(
-        self,
-        board: &Board<V>,
-        limits: &Limits,
-        multipv: usize,
-        rng: &mut Rng,
-    ) -> (Limits, usize) {
-        match self.spec() {
-            Some(s) => s.adjust(board, limits, multipv, rng),
-            None => (limits.clone(), multipv),
-        }
-    }
 }
 
 /// The Elo scale: points (position, Elo) where a position is a level with

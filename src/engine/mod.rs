@@ -23,7 +23,8 @@
 //! 7. Search support: `tt`, `history`, `movepick`, `observer`, `tb`.
 //! 8. The search: `search/` (one node), `qsearch.rs`, `iterative.rs` (the
 //!    root and iterative deepening).
-//! 9. This module (the [`Engine`]), `levels`, `tree`, `bench`.
+//! 9. This module (the [`Engine`]), `position` (the game searched),
+//!    `smp` (the helper threads), `levels`, `tree`, `bench`.
 
 pub mod bench;
 pub mod board;
@@ -39,11 +40,13 @@ pub mod observer;
 pub mod params;
 pub mod partner;
 pub mod perft;
+mod position;
 pub mod psqt;
 mod qsearch;
 pub mod score;
 mod search;
 pub mod see;
+mod smp;
 pub mod tapered;
 mod tb;
 pub mod time;
@@ -59,7 +62,9 @@ pub use observer::{
     CountingObserver, IterationInfo, NoObserver, NodeInfo, NodeKind, Prune, Research,
     SearchObserver, SearchStats,
 };
+pub use position::GamePosition;
 pub use score::{Bound, Depth, Line, Ply, Score};
+pub use smp::{MAX_THREADS, SEARCH_STACK, every_core};
 pub use time::{Clock, Features, Limits};
 pub use variant::{Bug, Std, Variant, Zh};
 
@@ -69,124 +74,13 @@ use crate::util::Rng;
 use book::Book;
 use eval::Evaluator;
 use history::Histories;
-use search::Searcher;
 use shakmaty::{Move, Position};
+use smp::{Helper, RootTables};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-use time::TimeManager;
 use tt::TranspositionTable;
-
-/// A position to search together with the game that led to it (for
-/// repetition detection).
-#[derive(Clone, Debug)]
-pub struct GamePosition<V: Variant = Std> {
-    start: Board<V>,
-    moves: Vec<Move>,
-    current: Board<V>,
-    /// Keys of all positions before `current`, oldest first.
-    history: Vec<u64>,
-}
-
-impl Default for GamePosition<Std> {
-    fn default() -> Self {
-        GamePosition::new(Board::startpos())
-    }
-}
-
-impl GamePosition<Std> {
-    /// From a FEN (or the start position) and UCI moves, as UCI `position`
-    /// sends them. Errors name the offending move.
-    pub fn from_uci(fen: Option<&str>, moves: &[&str]) -> Result<GamePosition, String> {
-        GamePosition::from_uci_moves(fen, moves)
-    }
-}
-
-impl<V: Variant> GamePosition<V> {
-    /// The variant's start position, no moves.
-    pub fn initial() -> GamePosition<V> {
-        GamePosition::new(Board::start_position())
-    }
-
-    pub fn new(start: Board<V>) -> GamePosition<V> {
-        GamePosition {
-            current: start.clone(),
-            start,
-            moves: Vec::new(),
-            history: Vec::new(),
-        }
-    }
-
-    /// From a FEN of this variant (or its start position) and UCI moves.
-    /// Errors name the offending move.
-    pub fn from_uci_moves(fen: Option<&str>, moves: &[&str]) -> Result<GamePosition<V>, String> {
-        let start = match fen {
-            Some(f) => Board::from_variant_fen(f).map_err(|e| e.to_string())?,
-            None => Board::start_position(),
-        };
-        let mut g = GamePosition::new(start);
-        for (i, s) in moves.iter().enumerate() {
-            let m = g
-                .current
-                .parse_uci(s)
-                .map_err(|e| format!("move {} ({s}): {e}", i + 1))?;
-            g.push(m);
-        }
-        Ok(g)
-    }
-
-    /// Plays a legal move.
-    pub fn push(&mut self, m: Move) {
-        self.history.push(self.current.hash());
-        self.current = self.current.play(m);
-        self.moves.push(m);
-    }
-
-    /// Takes back the last move (`None` at the start position).
-    pub fn pop(&mut self) -> Option<Move> {
-        let m = self.moves.pop()?;
-        self.history.pop();
-        let mut b = self.start.clone();
-        for &mv in &self.moves {
-            b = b.play(mv);
-        }
-        self.current = b;
-        Some(m)
-    }
-
-    pub fn current(&self) -> &Board<V> {
-        &self.current
-    }
-
-    pub fn start(&self) -> &Board<V> {
-        &self.start
-    }
-
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
-    }
-
-    /// Keys of the game's positions, the current one last.
-    pub fn keys(&self) -> Vec<u64> {
-        let mut k = self.history.clone();
-        k.push(self.current.hash());
-        k
-    }
-
-    /// How often the current position occurred in the game (1 = first time).
-    pub fn repetitions(&self) -> usize {
-        let key = self.current.hash();
-        let back = self.current.halfmoves() as usize;
-        1 + self
-            .history
-            .iter()
-            .rev()
-            .take(back)
-            .filter(|&&k| k == key)
-            .count()
-    }
-}
 
 /// Engine settings (the UCI options).
 #[derive(Clone, Debug)]
@@ -261,87 +155,6 @@ pub struct Engine {
     helpers: Vec<Helper>,
 }
 
-/// A helper thread's own tables: its histories and evaluation caches.
-struct Helper {
-    hist: Histories,
-    eval: Evaluator,
-}
-
-impl Helper {
-    /// A helper thread's search of `root`: until the main thread is done
-    /// (or its depth limit), without an observer.
-    #[allow(clippy::too_many_arguments)]
-    fn search<V: Variant>(
-        &mut self,
-        tt: &TranspositionTable,
-        root: &Board<V>,
-        keys: Vec<u64>,
-        limits: &Limits,
-        tables: &RootTables<'_>,
-        stop: &AtomicBool,
-        nodes: &AtomicU64,
-    ) {
-        let helper_limits = Limits {
-            depth: limits.depth,
-            mate: limits.mate,
-            infinite: true,
-            searchmoves: limits.searchmoves.clone(),
-            features: limits.features,
-            ..Limits::default()
-        };
-        let time = TimeManager::new(&helper_limits, root.turn(), Duration::ZERO);
-        let mut quiet = NoObserver;
-        let mut searcher = Searcher::new(
-            tt,
-            &mut self.hist,
-            &mut self.eval,
-            &mut quiet,
-            stop,
-            time,
-            u64::MAX,
-            keys,
-            limits.features,
-        );
-        searcher.tb = tables.tb;
-        searcher.root_tb = tables.root_tb.clone();
-        searcher.shared_nodes = Some(nodes);
-        searcher.run(root, &helper_limits, 1);
-    }
-}
-
-/// What the tablebases decided at the root, for every search thread: the
-/// tables to probe inside the search, the root moves they allow (with
-/// their scores; empty: all), and the probes the root took.
-struct RootTables<'a> {
-    tb: tb::TbAccess<'a>,
-    root_tb: Vec<(Move, Score)>,
-    root_hits: u64,
-}
-
-/// Most search threads [`Engine::set_threads`] accepts.
-pub const MAX_THREADS: usize = 256;
-
-/// One search thread per core of this machine (at most [`MAX_THREADS`]):
-/// what full-strength play and analysis use unless told otherwise.
-pub fn every_core() -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, MAX_THREADS)
-}
-
-/// Stack of a search thread: deep searches recurse ~100 plies with a few
-/// KB a frame, more than a default 2 MB thread stack is sure to hold.
-pub const SEARCH_STACK: usize = 16 << 20;
-
-/// Sets the flag when dropped.
-struct SetOnDrop<'a>(&'a AtomicBool);
-
-impl Drop for SetOnDrop<'_> {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
-
 impl Default for Engine {
     fn default() -> Self {
         Engine::new(EngineOptions::default())
@@ -409,10 +222,7 @@ impl Engine {
         self.options.threads = n;
         self.helpers.truncate(n - 1);
         while self.helpers.len() < n - 1 {
-            self.helpers.push(Helper {
-                hist: Histories::new(),
-                eval: Evaluator::new(self.options.eval),
-            });
+            self.helpers.push(Helper::new(self.options.eval));
         }
     }
 
@@ -659,97 +469,6 @@ impl Engine {
                 elapsed: Duration::ZERO,
             },
         }
-    }
-
-    /// Runs the search on this thread and, at full strength without a
-    /// node limit, on the helper threads too (they share the
-    /// transposition table and stop when this thread is done).
-    fn search_threads<V: Variant, O: SearchObserver>(
-        &mut self,
-        pos: &GamePosition<V>,
-        limits: &Limits,
-        multipv: usize,
-        stop: &AtomicBool,
-        obs: &mut O,
-        tables: RootTables<'_>,
-    ) -> SearchResult {
-        let root = pos.current();
-        self.tt.new_search();
-        self.hist.age();
-        let time = TimeManager::new(limits, root.turn(), self.options.move_overhead);
-        let node_limit = limits.nodes.unwrap_or(u64::MAX);
-        let keys = pos.keys();
-        // Weaker levels search alone: their blind spots and capped
-        // quiescence are per search, and they do not need the speed. A
-        // node-limited search also stays on one thread, so it is repeatable.
-        let helpers = if self.strength().is_full() && limits.nodes.is_none() {
-            &mut self.helpers[..]
-        } else {
-            &mut []
-        };
-        let helper_stop = AtomicBool::new(false);
-        let helper_nodes = AtomicU64::new(0);
-        let (tt, hist, eval) = (&self.tt, &mut self.hist, &mut self.eval);
-        let tables = &tables;
-        std::thread::scope(|scope| {
-            // Stops the helpers however this closure ends (a panic in the
-            // main search included), so the scope's join cannot hang.
-            let _stop_helpers = SetOnDrop(&helper_stop);
-            let mut handles = Vec::new();
-            for h in helpers.iter_mut() {
-                h.hist.age();
-                h.eval.set_kind(eval.kind());
-                if let Some(net) = eval.network() {
-                    h.eval.set_network(net.clone());
-                }
-                h.eval.set_weights(eval.weights());
-                h.eval.partner = eval.partner;
-                let keys = keys.clone();
-                let (helper_stop, helper_nodes) = (&helper_stop, &helper_nodes);
-                let spawned = std::thread::Builder::new()
-                    .name("kibitz-helper".into())
-                    .stack_size(SEARCH_STACK)
-                    .spawn_scoped(scope, move || {
-                        h.search(tt, root, keys, limits, tables, helper_stop, helper_nodes);
-                    });
-                match spawned {
-                    Ok(handle) => handles.push(handle),
-                    // The system has no more threads: search with fewer.
-                    Err(_) => break,
-                }
-            }
-            let mut searcher = Searcher::new(
-                tt,
-                hist,
-                eval,
-                obs,
-                stop,
-                time,
-                node_limit,
-                keys,
-                limits.features,
-            );
-            searcher.tb = tables.tb;
-            searcher.root_tb = tables.root_tb.clone();
-            if let Some(q) = limits.qsearch_plies {
-                searcher.qs_cap = q as usize;
-            }
-            if let Some((pct, seed)) = limits.blind_spots {
-                searcher.blind_pct = pct as u64;
-                searcher.blind_seed = seed;
-            }
-            searcher.stats.tb_hits = tables.root_hits;
-            if !handles.is_empty() {
-                searcher.shared_nodes = Some(&helper_nodes);
-            }
-            let result = searcher.run(root, limits, multipv);
-            helper_stop.store(true, Ordering::Relaxed);
-            for h in handles {
-                // A helper that panicked only cost us its help.
-                let _ = h.join();
-            }
-            result
-        })
     }
 
     /// The report of a move our own tables chose: one "iteration" per line.

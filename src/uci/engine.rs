@@ -10,12 +10,12 @@
 
 use super::bughouse::{BughouseSide, Live, Pace};
 use super::info::{InfoPrinter, Output};
+use super::options::{self, DEFAULT_ELO, Id, OPTIONS, Value};
 use crate::engine::partner::PartnerMsg;
-use crate::engine::tt::TranspositionTable;
 use crate::engine::variant::Variant;
 use crate::engine::{
-    Board, Bug, Clock, Engine, EngineOptions, EvalKind, GamePosition, Level, Limits, MAX_THREADS,
-    MoveSource, Std, Strength, Zh, eval, perft,
+    Board, Bug, Clock, Engine, EngineOptions, EvalKind, GamePosition, Level, Limits, MoveSource,
+    Std, Zh, eval, perft,
 };
 use crate::tablebase::shared_loader;
 use crate::variant::VariantKind;
@@ -105,9 +105,6 @@ pub struct UciEngine {
     limit_strength: bool,
     elo: u32,
 }
-
-/// `UCI_Elo`'s default, until a GUI sets it.
-const DEFAULT_ELO: u32 = 1500;
 
 /// Runs a UCI session until `quit` or end of input.
 pub fn run(input: impl BufRead, out: Output) {
@@ -255,49 +252,9 @@ impl UciEngine {
     fn uci(&self) {
         self.out.line(&format!("id name {NAME}"));
         self.out.line("id author the Kibitz developers");
-        self.out.line(&format!(
-            "option name Hash type spin default {} min 1 max {}",
-            TranspositionTable::DEFAULT_MB,
-            TranspositionTable::MAX_MB
-        ));
-        self.out.line(&format!(
-            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
-        ));
-        self.out
-            .line("option name MultiPV type spin default 1 min 1 max 256");
-        self.out
-            .line("option name Move Overhead type spin default 10 min 0 max 5000");
-        self.out
-            .line("option name OwnBook type check default false");
-        self.out
-            .line("option name BookFile type string default <empty>");
-        self.out
-            .line("option name Eval type combo default nnue var full var simple var nnue");
-        self.out
-            .line("option name EvalFile type string default <empty>");
-        self.out
-            .line("option name Level type spin default 8 min 1 max 8");
-        self.out
-            .line("option name UCI_LimitStrength type check default false");
-        self.out.line(&format!(
-            "option name UCI_Elo type spin default {DEFAULT_ELO} min {} max {}",
-            Strength::ELO_MIN,
-            Strength::ELO_MAX
-        ));
-        self.out
-            .line("option name OwnTablebases type check default true");
-        self.out
-            .line("option name SyzygyPath type string default <empty>");
-        self.out.line(
-            "option name UCI_Variant type combo default chess var chess var crazyhouse var bughouse",
-        );
-        self.out
-            .line("option name BughousePartner type check default false");
-        self.out
-            .line("option name BughouseSit type check default true");
-        self.out
-            .line("option name BughousePace type combo default instant var instant var human");
-        self.out.line("option name Clear Hash type button");
+        for spec in OPTIONS {
+            self.out.line(&spec.line());
+        }
         self.out.line("uciok");
     }
 
@@ -536,137 +493,96 @@ impl UciEngine {
         let Some(engine) = self.engine.as_mut() else {
             return Ok(());
         };
-        let spin = |lo: i64, hi: i64| spin_value(name, value, lo, hi);
-        match name.to_ascii_lowercase().as_str() {
-            "hash" => {
-                spin(1, TranspositionTable::MAX_MB as i64).map(|v| engine.set_hash(v as usize))
-            }
-            "threads" => spin(1, MAX_THREADS as i64).map(|v| engine.set_threads(v as usize)),
-            "multipv" => spin(1, 256).map(|v| engine.set_multipv(v as usize)),
-            "move overhead" => {
-                spin(0, 5000).map(|v| engine.set_move_overhead(Duration::from_millis(v as u64)))
-            }
-            "ownbook" => check_value("OwnBook", value).map(|b| engine.set_own_book(b)),
-            "bookfile" => {
-                let v = value.trim();
-                let path = (!v.is_empty() && v != "<empty>").then(|| PathBuf::from(v));
-                engine.set_book_file(path).map_err(|e| e.to_string())
-            }
-            "eval" => match EvalKind::parse(value) {
-                Some(k) => {
-                    engine.set_eval(k);
-                    Ok(())
-                }
-                None => Err(format!(
-                    "option Eval is full, simple or nnue, got '{value}'"
-                )),
-            },
-            "evalfile" => {
-                let v = value.trim();
-                if v.is_empty() || v == "<empty>" {
-                    engine.set_network(eval::nnue::Network::embedded());
+        let (id, value) = options::parse(name, value)?;
+        let n = value.int();
+        match id {
+            Id::Hash => engine.set_hash(n as usize),
+            Id::Threads => engine.set_threads(n as usize),
+            Id::MultiPv => engine.set_multipv(n as usize),
+            Id::MoveOverhead => engine.set_move_overhead(Duration::from_millis(n as u64)),
+            Id::OwnBook => engine.set_own_book(value.flag()),
+            Id::BookFile => {
+                let Value::Text(path) = value else {
                     return Ok(());
-                }
-                let bytes = std::fs::read(v).map_err(|e| format!("cannot read {v}: {e}"))?;
-                let net =
-                    eval::nnue::Network::from_bytes(&bytes).map_err(|e| format!("{v}: {e}"))?;
-                engine.set_network(std::sync::Arc::new(net));
-                Ok(())
+                };
+                engine
+                    .set_book_file(path.map(PathBuf::from))
+                    .map_err(|e| e.to_string())?;
             }
-            "owntablebases" => check_value("OwnTablebases", value).map(|b| self.own_tablebases = b),
-            "syzygypath" => match engine.set_syzygy_path(value) {
-                Ok(_) => {
-                    if let Some(t) = engine.syzygy() {
-                        self.out.line(&format!(
-                            "info string Syzygy: {} WDL and {} DTZ tables (up to {} pieces, {} MB in memory) in {}",
-                            t.wdl_tables(),
-                            t.dtz_tables(),
-                            t.max_pieces(),
-                            t.preloaded_bytes().div_ceil(1 << 20),
-                            value.trim()
-                        ));
-                    }
-                    Ok(())
+            Id::Eval => {
+                if let Some(k) = EvalKind::parse(value.choice()) {
+                    engine.set_eval(k);
                 }
-                Err(e) => Err(format!("{e}; Syzygy tablebases off")),
+            }
+            Id::EvalFile => match value {
+                Value::Text(Some(path)) => {
+                    let bytes =
+                        std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+                    let net = eval::nnue::Network::from_bytes(&bytes)
+                        .map_err(|e| format!("{path}: {e}"))?;
+                    engine.set_network(Arc::new(net));
+                }
+                _ => engine.set_network(eval::nnue::Network::embedded()),
             },
-            "level" => spin(1, 8).map(|v| {
-                if let Some(l) = Level::new(v as u8) {
+            Id::OwnTablebases => self.own_tablebases = value.flag(),
+            Id::SyzygyPath => {
+                let path = match value {
+                    Value::Text(Some(p)) => p,
+                    _ => String::new(),
+                };
+                engine
+                    .set_syzygy_path(&path)
+                    .map_err(|e| format!("{e}; Syzygy tablebases off"))?;
+                if let Some(t) = engine.syzygy() {
+                    self.out.line(&format!(
+                        "info string Syzygy: {} WDL and {} DTZ tables (up to {} pieces, {} MB in memory) in {path}",
+                        t.wdl_tables(),
+                        t.dtz_tables(),
+                        t.max_pieces(),
+                        t.preloaded_bytes().div_ceil(1 << 20),
+                    ));
+                }
+            }
+            Id::Level => {
+                if let Some(l) = Level::new(n as u8) {
                     engine.set_level(l)
                 }
-            }),
-            "uci_limitstrength" => check_value("UCI_LimitStrength", value).map(|b| {
-                self.limit_strength = b;
-                engine.set_elo(b.then_some(self.elo));
-                self.out.line(&format!(
-                    "info string playing at {}",
-                    engine.strength().describe()
-                ));
-            }),
-            "uci_elo" => spin(Strength::ELO_MIN as i64, Strength::ELO_MAX as i64).map(|v| {
-                self.elo = v as u32;
-                if self.limit_strength {
-                    engine.set_elo(Some(self.elo));
+            }
+            Id::LimitStrength | Id::Elo => {
+                if id == Id::Elo {
+                    self.elo = n as u32;
+                } else {
+                    self.limit_strength = value.flag();
+                }
+                // The Elo waits for UCI_LimitStrength; switching that off
+                // goes back to the level.
+                if self.limit_strength || id == Id::LimitStrength {
+                    engine.set_elo(self.limit_strength.then_some(self.elo));
                     self.out.line(&format!(
                         "info string playing at {}",
                         engine.strength().describe()
                     ));
                 }
-            }),
-            "clear hash" => {
-                engine.new_game();
-                Ok(())
             }
-            "bughousepartner" => check_value("BughousePartner", value).map(|b| self.bug.aware = b),
-            "bughousesit" => check_value("BughouseSit", value).map(|b| self.bug.sit = b),
-            "bughousepace" => match Pace::parse(value) {
-                Some(p) => {
+            Id::ClearHash => engine.new_game(),
+            Id::BughousePartner => self.bug.aware = value.flag(),
+            Id::BughouseSit => self.bug.sit = value.flag(),
+            Id::BughousePace => {
+                if let Some(p) = Pace::parse(value.choice()) {
                     self.bug.pace = p;
-                    Ok(())
                 }
-                None => Err(format!(
-                    "option BughousePace is instant or human, got '{value}'"
-                )),
-            },
-            "uci_variant" => match value.parse::<VariantKind>().ok() {
-                Some(kind) => {
+            }
+            Id::Variant => {
+                if let Ok(kind) = value.choice().parse::<VariantKind>() {
                     if kind != self.variant {
                         self.variant = kind;
                         engine.new_game();
                     }
                     self.position = UciPosition::initial(kind);
-                    Ok(())
                 }
-                None => Err(format!(
-                    "option UCI_Variant is chess, crazyhouse or bughouse, got '{value}'"
-                )),
-            },
-            _ => Err(format!("unknown option '{name}'")),
+            }
         }
-    }
-}
-
-/// The value of a spin option `name`: a number from `lo` to `hi`.
-fn spin_value(name: &str, value: &str, lo: i64, hi: i64) -> Result<i64, String> {
-    let v: i64 = value
-        .trim()
-        .parse()
-        .map_err(|_| format!("option '{name}' needs a number, got '{value}'"))?;
-    if (lo..=hi).contains(&v) {
-        Ok(v)
-    } else {
-        Err(format!(
-            "option '{name}' must be between {lo} and {hi}, got {v}"
-        ))
-    }
-}
-
-/// The value of a check option `name`: `true` or `false` (in any case).
-fn check_value(name: &str, value: &str) -> Result<bool, String> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(format!("option {name} is true or false, got '{value}'")),
+        Ok(())
     }
 }
 

@@ -10,5 +10,6 @@ pub mod driver;
 pub mod engine;
 pub mod error;
 pub mod info;
+pub mod options;
 pub mod process;
 pub mod xboard;

@@ -13,7 +13,7 @@ use kibitz::bughouse::{BugTermination, Seat};
 use kibitz::engine::{Board, Limits};
 use kibitz::game::Termination;
 use kibitz::matchplay::bughouse::{BugMatchConfig, BugPlayer, run_bughouse_match};
-use kibitz::matchplay::{MatchConfig, MoveLimits, PlayerConfig, TimeControl, run_match};
+use kibitz::matchplay::{MatchConfig, MoveLimits, Played, PlayerConfig, TimeControl, run_match};
 use kibitz::ui::player::{EngineEvent, EngineHandle, EngineSpec, Purpose, Request};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::channel;
@@ -211,6 +211,7 @@ fn match_case(mode: &str, protocol: &str) -> (f64, Vec<(Termination, usize)>, St
         concurrency: 1,
         event: "broken engines".into(),
         variant: kibitz::variant::VariantKind::Chess,
+        played: Default::default(),
     };
     let mut games = Vec::new();
     let wdl = run_match(&cfg, |rec, _| {
@@ -262,6 +263,66 @@ fn a_match_goes_on_past_a_broken_engine() {
     }
 }
 
+/// `kibitz match --resume`: the rounds the match's file holds are not
+/// played again and count in the totals; the others are played with the
+/// colours their numbers give, and appended.
+#[test]
+fn a_resumed_match_plays_only_the_missing_rounds() {
+    let dir = case_dir("resume");
+    let pids = dir.join("pids");
+    let pgn = dir.join("games.pgn");
+    let player = |name: &str| PlayerConfig {
+        cmd: kibitz::uci::client::split_command(&fake("good", UCI, 1, &pids)),
+        name: Some(name.into()),
+        options: Vec::new(),
+        limits: MoveLimits {
+            tc: Some(TimeControl {
+                base: Duration::from_secs(1),
+                inc: Duration::ZERO,
+            }),
+            ..MoveLimits::default()
+        },
+    };
+    // Rounds 1 and 3 were played: the first engine won one, drew one.
+    let before = "[Event \"resume\"]\n[Round \"1\"]\n[White \"one\"]\n[Black \"two\"]\n\
+                  [Result \"1-0\"]\n\n1-0\n\n\
+                  [Event \"resume\"]\n[Round \"3\"]\n[White \"one\"]\n[Black \"two\"]\n\
+                  [Result \"1/2-1/2\"]\n\n1/2-1/2\n\n";
+    std::fs::write(&pgn, before).unwrap();
+    let mut cfg = MatchConfig {
+        players: [player("one"), player("two")],
+        games: 4,
+        openings: Vec::new(),
+        pgn_out: Some(pgn.clone()),
+        concurrency: 1,
+        event: "resume".into(),
+        variant: kibitz::variant::VariantKind::Chess,
+        played: Default::default(),
+    };
+    cfg.played = Played::from_pgn(before, "resume", ["one", "two"], cfg.games).unwrap();
+    let mut seen = Vec::new();
+    let wdl = run_match(&cfg, |rec, wdl| {
+        seen.push((rec.index, rec.players.clone(), wdl.games()));
+        true
+    })
+    .unwrap();
+    let names = |w: &str, b: &str| vec![w.to_string(), b.to_string()];
+    assert_eq!(
+        seen,
+        [(1, names("two", "one"), 3), (3, names("two", "one"), 4)]
+    );
+    assert_eq!(wdl.games(), 4);
+    assert!(wdl.wins >= 1 && wdl.draws >= 1, "{wdl:?}");
+    // The file now holds the whole match, and resuming again plays nothing.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let all = Played::from_pgn(&text, "resume", ["one", "two"], 4).unwrap();
+    assert_eq!(all.rounds.len(), 4);
+    assert_eq!(all.wdl, wdl);
+    all_gone(&pids_in(&pids), Duration::from_secs(5))
+        .unwrap_or_else(|left| panic!("processes left: {left:?}"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn an_engine_that_exits_slowly_is_killed_after_its_match() {
     let (points, games, pgn) = match_case("slow-exit", UCI);
@@ -297,6 +358,7 @@ fn a_match_with_a_silent_engine_does_not_start_and_leaves_nothing() {
             concurrency: 1,
             event: "silent".into(),
             variant: kibitz::variant::VariantKind::Chess,
+            played: Default::default(),
         };
         let r = run_match(&cfg, |_, _| true);
         match protocol {

@@ -3,7 +3,7 @@
 use anyhow::{Context, Result, bail};
 use clap::ArgMatches;
 use kibitz::matchplay::stats::{Sprt, SprtVerdict, Wdl};
-use kibitz::matchplay::{self, MatchConfig, MoveLimits, PlayerConfig, TimeControl};
+use kibitz::matchplay::{self, MatchConfig, MoveLimits, Played, PlayerConfig, TimeControl};
 use kibitz::uci::client::split_command;
 use kibitz::uci::xboard::EngineCommand;
 use kibitz::variant::VariantKind;
@@ -41,7 +41,10 @@ fn per_engine<T: Clone + Send + Sync + 'static>(
 
 /// Plays the match the `match` arguments describe and prints W/D/L and an Elo estimate.
 pub fn run(m: &ArgMatches) -> Result<()> {
-    let cfg = config(m)?;
+    let mut cfg = config(m)?;
+    if m.get_flag("resume") {
+        resume(&mut cfg)?;
+    }
     let sprt = match m.get_one::<String>("sprt") {
         Some(t) => Some(Sprt::parse(t).map_err(|e| anyhow::anyhow!("--sprt {e}"))?),
         None => None,
@@ -119,7 +122,38 @@ fn config(m: &ArgMatches) -> Result<MatchConfig> {
         concurrency: *m.get_one::<usize>("concurrency").unwrap_or(&1),
         event: "Kibitz match".into(),
         variant,
+        played: Played::default(),
     })
+}
+
+/// `--resume`: the games of this match already in its file.
+fn resume(cfg: &mut MatchConfig) -> Result<()> {
+    let Some(path) = cfg.pgn_out.clone() else {
+        bail!("--resume needs --pgn, the file of the match to continue");
+    };
+    let text = match std::fs::read(&path) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let names = matchplay::player_names(cfg)?;
+    let played = Played::from_pgn(&text, &cfg.event, [&names[0], &names[1]], cfg.games)
+        .map_err(|e| anyhow::anyhow!("cannot resume from {}: {e}", path.display()))?;
+    let w = &played.wdl;
+    println!(
+        "Resuming: {} games of {} - {} already in {} (score {:.1}, W{} D{} L{}), {} to play",
+        w.games(),
+        names[0],
+        names[1],
+        path.display(),
+        w.points(),
+        w.wins,
+        w.draws,
+        w.losses,
+        cfg.games - played.rounds.len()
+    );
+    cfg.played = played;
+    Ok(())
 }
 
 /// The two engines: `--engine` commands and the options that apply to

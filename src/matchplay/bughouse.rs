@@ -590,8 +590,10 @@ pub fn run_bughouse_match(
     mut on_game: impl FnMut(&GameRecord<BugEnding>, &Wdl),
 ) -> Result<Wdl, BugMatchError> {
     let teams = Teams::start(cfg)?;
+    let rounds: Vec<usize> = (0..cfg.games).collect();
     runner::play_games(
-        cfg.games,
+        &rounds,
+        Wdl::default(),
         vec![teams],
         cfg.bpgn_out.as_deref(),
         |rec, wdl| {

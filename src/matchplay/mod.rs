@@ -132,6 +132,114 @@ pub struct MatchConfig {
     pub event: String,
     /// Standard chess or Crazyhouse (the engines get `UCI_Variant`).
     pub variant: VariantKind,
+    /// Games of this match played before (`--resume`): not played again,
+    /// and counted in the totals.
+    pub played: Played,
+}
+
+/// The games of a match that its file already holds: their numbers
+/// (0-based) and the first engine's score in them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Played {
+    pub rounds: std::collections::BTreeSet<usize>,
+    pub wdl: Wdl,
+}
+
+impl Played {
+    /// The games of the match between `names` (engine 1, engine 2) that
+    /// `pgn`, its file, holds: games with the match's `event`, those two
+    /// players and a result, numbered below `games` by their `Round`
+    /// tag. Engine 1 has White in even games (rounds 1, 3, ...); a game
+    /// that says otherwise, or a round found twice, means the file is
+    /// another match's, and that is an error.
+    pub fn from_pgn(
+        pgn: &str,
+        event: &str,
+        names: [&str; 2],
+        games: usize,
+    ) -> Result<Played, String> {
+        let mut played = Played::default();
+        for tags in pgn_tag_sets(pgn) {
+            let tag = |name: &str| {
+                tags.iter()
+                    .find(|(k, _)| k == name)
+                    .map(|(_, v)| v.as_str())
+            };
+            let (Some(white), Some(black)) = (tag("White"), tag("Black")) else {
+                continue;
+            };
+            let points = match tag("Result") {
+                Some("1-0") => 1.0,
+                Some("0-1") => 0.0,
+                Some("1/2-1/2") => 0.5,
+                _ => continue,
+            };
+            if tag("Event") != Some(event) || !([white, black] == names || [black, white] == names)
+            {
+                continue;
+            }
+            let Some(index) = tag("Round")
+                .and_then(|r| r.parse::<usize>().ok())
+                .and_then(|r| r.checked_sub(1))
+            else {
+                continue;
+            };
+            if index >= games {
+                continue;
+            }
+            let first_white = index.is_multiple_of(2);
+            if names[0] != names[1] && (white == names[0]) != first_white {
+                return Err(format!(
+                    "round {} has {white} with White, but in this match {} has White in \
+                     odd rounds: the file holds another match",
+                    index + 1,
+                    names[0]
+                ));
+            }
+            if !played.rounds.insert(index) {
+                return Err(format!(
+                    "round {} is in the file twice: it holds more than one match",
+                    index + 1
+                ));
+            }
+            played
+                .wdl
+                .add(if first_white { points } else { 1.0 - points });
+        }
+        Ok(played)
+    }
+}
+
+/// The tag pairs of each game of a PGN text, in order (a game's tags
+/// start at its `Event` tag, or at the first tag after movetext).
+fn pgn_tag_sets(pgn: &str) -> Vec<Vec<(String, String)>> {
+    let mut games: Vec<Vec<(String, String)>> = Vec::new();
+    let mut in_tags = false;
+    for line in pgn.lines() {
+        let line = line.trim();
+        let tag = line
+            .strip_prefix('[')
+            .and_then(|l| l.strip_suffix(']'))
+            .and_then(|l| l.split_once(' '))
+            .and_then(|(k, v)| {
+                let v = v.trim().strip_prefix('"')?.strip_suffix('"')?;
+                Some((k.to_string(), v.replace("\\\"", "\"").replace("\\\\", "\\")))
+            });
+        match tag {
+            Some(t) => {
+                if !in_tags || t.0 == "Event" {
+                    games.push(Vec::new());
+                }
+                in_tags = true;
+                if let Some(g) = games.last_mut() {
+                    g.push(t);
+                }
+            }
+            None if !line.is_empty() => in_tags = false,
+            None => {}
+        }
+    }
+    games
 }
 
 impl MatchEnding for Ending {
@@ -511,14 +619,38 @@ pub fn run_match(
     for p in &cfg.players {
         EngineClient::spawn(&p.cmd, HANDSHAKE)?.quit();
     }
-    let workers = cfg.concurrency.clamp(1, cfg.games.max(1));
+    let rounds: Vec<usize> = (0..cfg.games)
+        .filter(|i| !cfg.played.rounds.contains(i))
+        .collect();
+    let workers = cfg.concurrency.clamp(1, rounds.len().max(1));
     let workers = (0..workers)
         .map(|_| Worker {
             cfg,
             engines: [None, None],
         })
         .collect();
-    runner::play_games(cfg.games, workers, cfg.pgn_out.as_deref(), on_game)
+    runner::play_games(
+        &rounds,
+        cfg.played.wdl,
+        workers,
+        cfg.pgn_out.as_deref(),
+        on_game,
+    )
+}
+
+/// The players' names as the games will show them: `--name`, else what
+/// the engine calls itself.
+pub fn player_names(cfg: &MatchConfig) -> Result<[String; 2], MatchError> {
+    let name = |p: &PlayerConfig| -> Result<String, MatchError> {
+        if let Some(n) = &p.name {
+            return Ok(n.clone());
+        }
+        let c = EngineClient::spawn(&p.cmd, HANDSHAKE)?;
+        let n = c.name().to_string();
+        c.quit();
+        Ok(n)
+    };
+    Ok([name(&cfg.players[0])?, name(&cfg.players[1])?])
 }
 
 #[cfg(test)]
@@ -551,6 +683,57 @@ mod tests {
             .unwrap();
         assert!(zh.contains("[Nn]"), "{zh}");
         assert!(crazyhouse_opening("not a fen").is_err());
+    }
+
+    /// A match file's games: (event, round, white, black, result).
+    fn pgn_of(games: &[(&str, usize, &str, &str, &str)]) -> String {
+        games
+            .iter()
+            .map(|(event, round, white, black, result)| {
+                format!(
+                    "[Event \"{event}\"]\n[Site \"Kibitz\"]\n[Round \"{round}\"]\n\
+                     [White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n\
+                     1. e4 e5 {result}\n\n"
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_match_file_tells_which_games_were_played_and_the_score() {
+        let text = pgn_of(&[
+            ("m", 1, "A", "B", "1-0"),
+            ("m", 2, "B", "A", "1-0"),
+            ("other", 4, "A", "B", "0-1"),
+            ("m", 4, "B", "A", "1/2-1/2"),
+            ("m", 5, "A", "C", "1-0"),
+            ("m", 3, "A", "B", "*"),
+            ("m", 9, "A", "B", "1-0"),
+        ]);
+        let p = Played::from_pgn(&text, "m", ["A", "B"], 8).unwrap();
+        // Round 1: A won with White; 2: A lost with Black; 4: a draw.
+        // Other events and players, an unfinished game and a round past
+        // the match's games do not count.
+        assert_eq!(p.rounds.iter().copied().collect::<Vec<_>>(), [0, 1, 3]);
+        assert_eq!((p.wdl.wins, p.wdl.draws, p.wdl.losses), (1, 1, 1));
+        // Engine 2's view of the same games.
+        let q = Played::from_pgn(&text, "m", ["B", "A"], 8);
+        assert!(q.unwrap_err().contains("another match"));
+        // The same round twice.
+        let twice = pgn_of(&[("m", 1, "A", "B", "1-0"), ("m", 1, "A", "B", "0-1")]);
+        assert!(
+            Played::from_pgn(&twice, "m", ["A", "B"], 8)
+                .unwrap_err()
+                .contains("twice")
+        );
+        // Engines of one name: the round says who had White.
+        let same = pgn_of(&[("m", 1, "K", "K", "1-0"), ("m", 2, "K", "K", "1-0")]);
+        let p = Played::from_pgn(&same, "m", ["K", "K"], 8).unwrap();
+        assert_eq!((p.wdl.wins, p.wdl.draws, p.wdl.losses), (1, 0, 1));
+        assert_eq!(
+            Played::from_pgn("", "m", ["A", "B"], 8),
+            Ok(Played::default())
+        );
     }
 
     #[test]

@@ -103,15 +103,17 @@ impl<'a> MatchFile<'a> {
     }
 }
 
-/// Plays games `0..games` on `workers` (one thread each, each taking the
-/// next game when it is free). A finished game is appended to the file
-/// `out` and then shown to `on_game` with the running totals for the first
-/// player, in the order the games finish. When `on_game` returns `false`
+/// Plays the games `rounds` (0-based numbers, in order) on `workers` (one
+/// thread each, each taking the next game when it is free). A finished
+/// game is appended to the file `out` and then shown to `on_game` with the
+/// running totals for the first player (counted from `before`: the games
+/// of the match played earlier), in the order the games finish. When `on_game` returns `false`
 /// no new game starts (games already under way are finished and
 /// reported); when a game or the file fails, the match ends with that
 /// error.
 pub(crate) fn play_games<T: Engines>(
-    games: usize,
+    rounds: &[usize],
+    before: Wdl,
     workers: Vec<T>,
     out: Option<&Path>,
     mut on_game: impl FnMut(&GameRecord<T::Ending>, &Wdl) -> bool,
@@ -127,16 +129,13 @@ pub(crate) fn play_games<T: Engines>(
     let file = Mutex::new(file);
     let next = AtomicUsize::new(0);
     let (tx, rx) = channel::<Result<GameRecord<T::Ending>, T::Error>>();
-    let mut wdl = Wdl::default();
+    let games = rounds.len();
+    let mut wdl = before;
     std::thread::scope(|s| {
         for mut engines in workers {
             let (tx, next, file) = (tx.clone(), &next, &file);
             s.spawn(move || {
-                loop {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    if index >= games {
-                        break;
-                    }
+                while let Some(&index) = rounds.get(next.fetch_add(1, Ordering::SeqCst)) {
                     let played = engines.play(Round::new(index));
                     let mut file = file.lock().unwrap_or_else(|p| p.into_inner());
                     let played = match (played, file.as_mut()) {
@@ -156,7 +155,7 @@ pub(crate) fn play_games<T: Engines>(
             let rec = match played {
                 Ok(rec) => rec,
                 Err(e) => {
-                    // No game index below `games` is handed out any more.
+                    // No game is handed out any more.
                     next.fetch_max(games, Ordering::SeqCst);
                     return Err(e);
                 }

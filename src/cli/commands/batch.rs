@@ -65,6 +65,12 @@ pub enum BatchCmd {
         /// Append the games to this PGN file.
         #[arg(long)]
         pgn: Option<PathBuf>,
+        /// Continue the match the --pgn file holds (same engines, names
+        /// and event): its games count in the totals and are not played
+        /// again; the others are played, with the openings and colours
+        /// they would have had.
+        #[arg(long, requires = "pgn")]
+        resume: bool,
         /// Games played at the same time.
         #[arg(long, default_value_t = 1)]
         concurrency: usize,

@@ -352,6 +352,13 @@ fn takeback_clears_the_search_of_the_position_taken_back() {
     let screen = render(&a, 120, 40);
     assert!(!screen.contains("1... e5"), "the line taken back: {screen}");
     assert!(screen.contains("no search yet"), "{screen}");
+    assert!(
+        screen.contains("no search yet  (scores: White's view)"),
+        "{screen}"
+    );
+    // A narrow panel says whose view in fewer words, never cut off.
+    let screen = render(&a, 80, 24);
+    assert!(screen.contains("no search yet  (White's view)"), "{screen}");
 }
 
 // 9. A finished game's keys offer nothing that does nothing.

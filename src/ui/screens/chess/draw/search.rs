@@ -193,9 +193,15 @@ pub(crate) fn draw_search(buf: &mut Buffer, app: &ChessView<'_>, area: Rect) {
         _ if s.iterations.is_empty() => "no search yet".to_string(),
         _ => "done".to_string(),
     };
+    // Whose view the scores take, as much as fits beside the status.
+    let room = (inner_w as usize).saturating_sub(status.chars().count());
+    let note = [format!("  (scores: {view})"), format!("  ({view})")]
+        .into_iter()
+        .find(|n| n.chars().count() <= room)
+        .unwrap_or_default();
     lines.push(Line::from(vec![
         Span::styled(status, accent),
-        Span::styled(format!("  (scores: {view})"), dim),
+        Span::styled(note, dim),
     ]));
 
     let has_stats = s.iterations.iter().any(|l| l.stats.is_some());

@@ -181,16 +181,11 @@ fn the_play_screen_engine_forfeits_and_is_reaped_whatever_it_does() {
     }
 }
 
-/// A chess match of the fake in `mode` (misbehaving at its second move)
-/// against a good fake, two games at 1 s a game: the fake's points, the
-/// games' terminations and plies, the PGN file.
-fn match_case(mode: &str, protocol: &str) -> (f64, Vec<(Termination, usize)>, String) {
-    let dir = case_dir(&format!("match-{mode}-{protocol}"));
-    let pids = dir.join("pids");
-    let pgn = dir.join("games.pgn");
-    let player = |command: String| PlayerConfig {
-        cmd: kibitz::uci::client::split_command(&command),
-        name: None,
+/// A match player running `command` with a clock of one second a game.
+fn one_second_player(command: &str, name: Option<&str>) -> PlayerConfig {
+    PlayerConfig {
+        cmd: kibitz::uci::client::split_command(command),
+        name: name.map(String::from),
         options: Vec::new(),
         limits: MoveLimits {
             tc: Some(TimeControl {
@@ -199,7 +194,17 @@ fn match_case(mode: &str, protocol: &str) -> (f64, Vec<(Termination, usize)>, St
             }),
             ..MoveLimits::default()
         },
-    };
+    }
+}
+
+/// A chess match of the fake in `mode` (misbehaving at its second move)
+/// against a good fake, two games at 1 s a game: the fake's points, the
+/// games' terminations and plies, the PGN file.
+fn match_case(mode: &str, protocol: &str) -> (f64, Vec<(Termination, usize)>, String) {
+    let dir = case_dir(&format!("match-{mode}-{protocol}"));
+    let pids = dir.join("pids");
+    let pgn = dir.join("games.pgn");
+    let player = |command: String| one_second_player(&command, None);
     let cfg = MatchConfig {
         players: [
             player(fake(mode, protocol, 2, &pids)),
@@ -271,18 +276,7 @@ fn a_resumed_match_plays_only_the_missing_rounds() {
     let dir = case_dir("resume");
     let pids = dir.join("pids");
     let pgn = dir.join("games.pgn");
-    let player = |name: &str| PlayerConfig {
-        cmd: kibitz::uci::client::split_command(&fake("good", UCI, 1, &pids)),
-        name: Some(name.into()),
-        options: Vec::new(),
-        limits: MoveLimits {
-            tc: Some(TimeControl {
-                base: Duration::from_secs(1),
-                inc: Duration::ZERO,
-            }),
-            ..MoveLimits::default()
-        },
-    };
+    let player = |name: &str| one_second_player(&fake("good", UCI, 1, &pids), Some(name));
     // Rounds 1 and 3 were played: the first engine won one, drew one.
     let before = "[Event \"resume\"]\n[Round \"1\"]\n[White \"one\"]\n[Black \"two\"]\n\
                   [Result \"1-0\"]\n\n1-0\n\n\

@@ -257,3 +257,86 @@ fn null_moves_and_reductions_are_recorded() {
     let parent = t.node(id as NodeId).parent.unwrap();
     assert_ne!(t.board_at(id as NodeId).turn(), t.board_at(parent).turn());
 }
+
+/// The kind of a pruning decision (a `match` without a wildcard: a new
+/// kind must be named here, and so in the test below).
+fn prune_kind(p: &Prune) -> &'static str {
+    match p {
+        Prune::Draw => "draw",
+        Prune::NoLegalMoves => "no legal moves",
+        Prune::MateDistance => "mate distance",
+        Prune::MateDistanceWindow { .. } => "mate distance window",
+        Prune::ReverseFutility { .. } => "reverse futility",
+        Prune::Lazy { cut: true, .. } => "lazy cut",
+        Prune::Lazy { cut: false, .. } => "lazy below alpha",
+        Prune::LazyReverseFutility { .. } => "lazy reverse futility",
+        Prune::NullMoveTry { .. } => "null move try",
+        Prune::NullMoveCutoff { .. } => "null move cutoff",
+        Prune::NullMoveVerified { .. } => "null move verified",
+        Prune::Iir => "iir",
+        Prune::QuietsPruned { futility: true } => "futility",
+        Prune::QuietsPruned { futility: false } => "late move pruning",
+        Prune::See { .. } => "see",
+        Prune::Delta { .. } => "delta",
+        Prune::Lmr { .. } => "lmr",
+        Prune::Extension { .. } => "extension",
+        Prune::Singular { plies, .. } if *plies > 0 => "singular extension",
+        Prune::Singular { .. } => "singular reduction",
+        Prune::MultiCut { .. } => "multi-cut",
+    }
+}
+
+/// Every kind of decision the search makes to skip, shorten or end
+/// something reaches the recorded tree, so the explorer (and the search
+/// panel's counts) can show it: a pruning added without telling the
+/// observer would be missing here.
+#[test]
+fn every_kind_of_pruning_decision_reaches_the_tree() {
+    let cases: &[(&str, Depth)] = &[
+        // Middlegames: null moves, reductions, futility, SEE, lazy eval.
+        (POSITIONS[5].0, 8),
+        (POSITIONS[1].0, 6),
+        (POSITIONS[4].0, 7),
+        // Few pieces: draws, null-move verification.
+        ("8/8/4k3/8/2R5/8/4K3/8 w - - 0 1", 9),
+        // Multi-cut: at nodes of depth 8 or more.
+        ("6k1/6p1/6Pp/ppp5/3pn2P/1P3K2/1PP2P2/8 b - - 3 54", 11),
+    ];
+    let mut seen = std::collections::BTreeSet::new();
+    for &(fen, depth) in cases {
+        let r = rec(fen, depth);
+        assert!(!r.tree.truncated, "{fen}");
+        for n in &r.tree.nodes {
+            for note in &n.notes {
+                if let Note::Prune(p) = note {
+                    seen.insert(prune_kind(p));
+                }
+            }
+        }
+    }
+    let all = [
+        "draw",
+        "no legal moves",
+        "mate distance",
+        "mate distance window",
+        "reverse futility",
+        "lazy cut",
+        "lazy below alpha",
+        "lazy reverse futility",
+        "null move try",
+        "null move cutoff",
+        "null move verified",
+        "iir",
+        "futility",
+        "late move pruning",
+        "see",
+        "delta",
+        "lmr",
+        "extension",
+        "singular extension",
+        "singular reduction",
+        "multi-cut",
+    ];
+    let missing: Vec<&str> = all.into_iter().filter(|k| !seen.contains(k)).collect();
+    assert!(missing.is_empty(), "never recorded: {missing:?}");
+}

@@ -305,6 +305,53 @@ mod tests {
         );
     }
 
+    /// The README's table of UCI options names every option with its
+    /// default, and nothing else.
+    #[test]
+    fn the_readme_lists_every_option_with_its_default() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+        let readme = std::fs::read_to_string(path).expect("README.md");
+        // The table after the heading: its lines up to the first that is
+        // not a table row.
+        let section = readme
+            .split("### UCI options")
+            .nth(1)
+            .expect("a '### UCI options' section");
+        let rows: Vec<(String, String)> = section
+            .lines()
+            .skip_while(|l| !l.starts_with('|'))
+            .take_while(|l| l.starts_with('|'))
+            .filter_map(|l| {
+                let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+                (cells.len() >= 4).then(|| (cells[1].to_string(), cells[2].to_string()))
+            })
+            .skip(2) // the header and its rule
+            .collect();
+        assert!(rows.len() > 10, "{rows:?}");
+        for spec in OPTIONS {
+            let default = match spec.kind {
+                Kind::Spin { default, .. } => default.to_string(),
+                Kind::Check(b) => b.to_string(),
+                Kind::Combo { default, .. } => default.to_string(),
+                Kind::Text => "empty".to_string(),
+                Kind::Button => String::new(),
+            };
+            let row = rows.iter().find(|(name, _)| name == spec.name);
+            assert_eq!(
+                row.map(|r| r.1.as_str()),
+                Some(default.as_str()),
+                "README row of {}",
+                spec.name
+            );
+        }
+        for (name, _) in &rows {
+            assert!(
+                OPTIONS.iter().any(|s| s.name == name),
+                "the README lists '{name}', which the engine does not offer"
+            );
+        }
+    }
+
     #[test]
     fn lines_read_as_uci_declares_them() {
         let line = |id| {

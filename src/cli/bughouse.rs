@@ -162,7 +162,7 @@ pub fn run(
         let what = format!(": {}", in_words(&e, rec.first_seats, rec.plies));
         println!("{}", game_line(rec.index, games, &what, wdl));
     })?;
-    print_totals("Team 1", &wdl, start);
+    print_totals("Team 1", &wdl, 0, start);
     let ends: Vec<String> = endings.iter().map(|(k, v)| format!("{k} {v}")).collect();
     println!("Endings: {}", ends.join(", "));
     println!(

@@ -73,7 +73,7 @@ pub fn run(m: &ArgMatches) -> Result<()> {
             None => true,
         }
     })?;
-    print_totals("Engine 1", &wdl, start);
+    print_totals("Engine 1", &wdl, cfg.played.wdl.games(), start);
     println!("LOS: {:.1}%", 100.0 * wdl.los());
     if let Some(t) = &sprt {
         let (lo, hi) = t.bounds();
@@ -287,11 +287,17 @@ pub fn game_line(index: usize, total: usize, what: &str, wdl: &Wdl) -> String {
 }
 
 /// The totals at the end of a match (also of `kibitz bughouse`): games and
-/// time, `who`'s W/D/L, score and Elo difference.
-pub fn print_totals(who: &str, wdl: &Wdl, start: Instant) {
+/// time (`earlier` of the games were played before this run), `who`'s
+/// W/D/L, score and Elo difference.
+pub fn print_totals(who: &str, wdl: &Wdl, earlier: u32, start: Instant) {
     println!("--------------------------------------------------");
+    let earlier = if earlier > 0 {
+        format!(" ({earlier} of them in an earlier run)")
+    } else {
+        String::new()
+    };
     println!(
-        "Finished {} games in {:.0} s",
+        "Finished {} games{earlier} in {:.0} s",
         wdl.games(),
         start.elapsed().as_secs_f64()
     );

@@ -61,6 +61,14 @@ pub enum Pace {
 }
 
 impl Pace {
+    /// The name of the option value (`BughousePace`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Pace::Instant => "instant",
+            Pace::Human => "human",
+        }
+    }
+
     pub fn parse(s: &str) -> Option<Pace> {
         match s.trim().to_ascii_lowercase().as_str() {
             "instant" | "fast" => Some(Pace::Instant),

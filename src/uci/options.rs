@@ -3,8 +3,10 @@
 //! range is written once. What an option does lives with the engine
 //! (`engine.rs`), which receives a checked [`Value`].
 
+use super::bughouse::Pace;
 use crate::engine::tt::TranspositionTable;
-use crate::engine::{MAX_THREADS, Strength};
+use crate::engine::{EvalKind, MAX_THREADS, Strength};
+use crate::variant::VariantKind;
 
 /// Each option the engine offers.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -38,9 +40,12 @@ pub enum Kind {
         max: i64,
     },
     Check(bool),
+    /// `canonical` reads a value the way the option's own type does
+    /// (in any case, other names it knows too) and gives its var.
     Combo {
         default: &'static str,
         vars: &'static [&'static str],
+        canonical: fn(&str) -> Option<&'static str>,
     },
     /// A `string` option; empty by default.
     Text,
@@ -78,11 +83,16 @@ const fn combo(
     name: &'static str,
     default: &'static str,
     vars: &'static [&'static str],
+    canonical: fn(&str) -> Option<&'static str>,
 ) -> Spec {
     Spec {
         id,
         name,
-        kind: Kind::Combo { default, vars },
+        kind: Kind::Combo {
+            default,
+            vars,
+            canonical,
+        },
     }
 }
 
@@ -105,7 +115,9 @@ pub const OPTIONS: &[Spec] = &[
     spin(Id::MoveOverhead, "Move Overhead", 10, 0, 5000),
     check(Id::OwnBook, "OwnBook", false),
     other(Id::BookFile, "BookFile", Kind::Text),
-    combo(Id::Eval, "Eval", "nnue", &["full", "simple", "nnue"]),
+    combo(Id::Eval, "Eval", "nnue", &["full", "simple", "nnue"], |v| {
+        EvalKind::parse(v).map(EvalKind::name)
+    }),
     other(Id::EvalFile, "EvalFile", Kind::Text),
     spin(Id::Level, "Level", 8, 1, 8),
     check(Id::LimitStrength, "UCI_LimitStrength", false),
@@ -123,6 +135,7 @@ pub const OPTIONS: &[Spec] = &[
         "UCI_Variant",
         "chess",
         &["chess", "crazyhouse", "bughouse"],
+        |v| v.parse::<VariantKind>().ok().map(VariantKind::name),
     ),
     check(Id::BughousePartner, "BughousePartner", false),
     check(Id::BughouseSit, "BughouseSit", true),
@@ -131,6 +144,7 @@ pub const OPTIONS: &[Spec] = &[
         "BughousePace",
         "instant",
         &["instant", "human"],
+        |v| Pace::parse(v).map(Pace::name),
     ),
     other(Id::ClearHash, "Clear Hash", Kind::Button),
 ];
@@ -179,7 +193,7 @@ impl Spec {
                 format!("option name {name} type spin default {default} min {min} max {max}")
             }
             Kind::Check(default) => format!("option name {name} type check default {default}"),
-            Kind::Combo { default, vars } => {
+            Kind::Combo { default, vars, .. } => {
                 let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
                 format!("option name {name} type combo default {default}{vars}")
             }
@@ -210,10 +224,11 @@ impl Spec {
                 "false" => Ok(Value::Check(false)),
                 _ => Err(format!("option {name} is true or false, got '{value}'")),
             },
-            Kind::Combo { vars, .. } => vars
-                .iter()
-                .find(|c| c.eq_ignore_ascii_case(v))
-                .map(|c| Value::Combo(c))
+            Kind::Combo {
+                vars, canonical, ..
+            } => canonical(v)
+                .filter(|c| vars.contains(c))
+                .map(Value::Combo)
                 .ok_or_else(|| format!("option {name} is {}, got '{value}'", one_of(vars))),
             Kind::Text => Ok(Value::Text(
                 (!v.is_empty() && v != "<empty>").then(|| v.to_string()),
@@ -263,6 +278,11 @@ mod tests {
                 Kind::Text | Kind::Button => String::new(),
             };
             assert!(s.parse(&default).is_ok(), "{}: {default}", s.line());
+            if let Kind::Combo { vars, .. } = s.kind {
+                for var in vars {
+                    assert_eq!(s.parse(var), Ok(Value::Combo(var)), "{}", s.line());
+                }
+            }
         }
     }
 
@@ -284,6 +304,15 @@ mod tests {
         assert_eq!(
             parse("uci_variant", "CrazyHouse"),
             Ok((Id::Variant, Value::Combo("crazyhouse")))
+        );
+        // The names the option's own type knows are understood too.
+        assert_eq!(
+            parse("UCI_Variant", "zh"),
+            Ok((Id::Variant, Value::Combo("crazyhouse")))
+        );
+        assert_eq!(
+            parse("Eval", "Simplified"),
+            Ok((Id::Eval, Value::Combo("simple")))
         );
         let e = parse("UCI_Variant", "atomic").unwrap_err();
         assert_eq!(

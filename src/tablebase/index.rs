@@ -257,6 +257,15 @@ impl Layout {
         }
     }
 
+    /// The slot whose square is the last digit of the index (the last
+    /// piece that is not a pawn); `None`: the Black king's.
+    #[inline]
+    pub fn inner_slot(&self) -> Option<usize> {
+        (0..self.n as usize)
+            .rev()
+            .find(|&s| self.stride[s] == 1 && !code_is_pawn(self.slots[s]))
+    }
+
     /// Index steps per White king square.
     #[inline(always)]
     pub fn stride_kk(&self) -> usize {

@@ -1,6 +1,6 @@
 //! A table in memory, value codes, and lookups across tables.
 
-use super::index::{Layout, Raw};
+use super::index::{Layout, Raw, SQ_T, on_diagonal};
 use super::material::{KEY_KVK, KEYS, Material, NONE, NORMALIZE, key_of};
 use shakmaty::Color;
 use std::sync::Arc;
@@ -235,6 +235,70 @@ impl TableSet {
         } else {
             t.get(r, stm)
         }
+    }
+
+    /// The values of the 64 positions that differ from `r` only in where
+    /// one man stands (`man`: piece slot `i` of `r`, or `None` for the
+    /// Black king), by that man's square, read as one word of their table
+    /// when they are one: the man's square must be the last digit of the
+    /// table's index, and the symmetry that brings `r` into the table's
+    /// form must not depend on it. `None` otherwise (pieces of one kind,
+    /// the White king on the diagonal, the table not loaded): probe one by
+    /// one. A square where the man overlaps another gives any value.
+    pub(crate) fn probe_word(&self, r: &Raw, man: Option<usize>, stm: Color) -> Option<[u8; 64]> {
+        let key = match r.n {
+            0 => KEY_KVK,
+            1 => key_of(r.pc[0].0, NONE, NONE),
+            2 => key_of(r.pc[0].0, r.pc[1].0, NONE),
+            _ => key_of(r.pc[0].0, r.pc[1].0, r.pc[2].0),
+        };
+        let (norm, flip) = NORMALIZE[key as usize];
+        if norm == KEY_KVK {
+            return Some([UNKNOWN; 64]);
+        }
+        let t = self.tables[norm as usize].as_ref()?;
+        let l = &t.layout;
+        if l.identical || (flip && man.is_none()) {
+            // Sorting would depend on the square; a flipped Black king is
+            // the White one, never the last digit.
+            return None;
+        }
+        let (c, stm, mut tr) = if flip {
+            (r.color_flipped(), !stm, 2u8)
+        } else {
+            (*r, stm, 0u8)
+        };
+        let code = man.map(|i| c.pc[i].0);
+        let (c, base) = if let Some(slices) = l.slices.as_deref() {
+            let c = Layout::sorted(c);
+            let (s, mirror) = slices.find(slices.slots.iter().map(|&j| c.pc[j].1))?;
+            let c = if mirror {
+                tr ^= 1;
+                Layout::sorted(c.transformed(1))
+            } else {
+                c
+            };
+            (c, s * l.slice_size + 64 * l.slice_word(&c))
+        } else {
+            let kt = l.king_transform(c.wk);
+            let c = Layout::sorted(if kt == 0 { c } else { c.transformed(kt) });
+            if on_diagonal(c.wk) {
+                return None;
+            }
+            // Flips commute, and the transposition comes last in both.
+            tr ^= kt;
+            (c, 64 * l.word_of(&c))
+        };
+        let last = match code {
+            Some(code) => c.pieces().iter().position(|p| p.0 == code),
+            None => None,
+        };
+        if last != l.inner_slot() {
+            return None;
+        }
+        let w = t.values.word(side(stm) * l.size + base)?;
+        let m = &SQ_T[tr as usize];
+        Some(std::array::from_fn(|b| w[m[b] as usize]))
     }
 }
 

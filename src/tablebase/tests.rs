@@ -456,3 +456,85 @@ fn version_two_files_are_read_without_pawns_only() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_word_of_probes_reads_what_single_probes_read() {
+    // Generation reads the 64 positions that differ only in one man's
+    // square as one word of the smaller table where its index allows:
+    // colours flipped, the board turned, pawns mirrored.
+    let dir = temp_dir("word");
+    let mut tb = Tablebases::new(&dir);
+    for name in ["KQvK", "KPvK", "KRvKN", "KNvKP"] {
+        tb.ensure(&name.parse().unwrap(), &mut |_| {}).unwrap();
+    }
+    const W: Color = Color::White;
+    const B: Color = Color::Black;
+    let (w, b) = (W, B);
+    // The pieces, and the man that moves: a slot, or None for the Black
+    // king.
+    type Case = (&'static [(Color, Role)], Option<usize>);
+    let cases: [Case; 8] = [
+        (&[(W, Role::Queen)], Some(0)),
+        (&[(B, Role::Queen)], Some(0)),
+        (&[(W, Role::Queen)], None),
+        (&[(W, Role::Rook), (B, Role::Knight)], Some(1)),
+        (&[(W, Role::Rook), (B, Role::Knight)], Some(0)),
+        (&[(B, Role::Rook), (W, Role::Knight)], Some(0)),
+        (&[(W, Role::Pawn)], None),
+        (&[(B, Role::Pawn), (W, Role::Knight)], Some(1)),
+    ];
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = |m: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % m) as u8
+    };
+    let (mut words, mut compared) = (0, 0);
+    for (pieces, man) in cases {
+        for _ in 0..400 {
+            let mut pc = [(material::NONE, 0u8); index::SLOTS];
+            for (k, &(c, role)) in pieces.iter().enumerate() {
+                let sq = if role == Role::Pawn {
+                    8 + next(48)
+                } else {
+                    next(64)
+                };
+                pc[k] = (code(c, role), sq);
+            }
+            let r = Raw {
+                wk: next(64),
+                bk: next(64),
+                n: pieces.len() as u8,
+                pc,
+            };
+            for stm in [w, b] {
+                let Some(word) = tb.set.probe_word(&r, man, stm) else {
+                    continue;
+                };
+                words += 1;
+                for sq in 0..64u8 {
+                    let mut c = r;
+                    match man {
+                        Some(i) => c.pc[i].1 = sq,
+                        None => c.bk = sq,
+                    }
+                    if Layout::overlaps(&c) || !generate::is_legal(&c, stm) {
+                        continue;
+                    }
+                    assert_eq!(
+                        Some(word[sq as usize]),
+                        tb.set.probe_raw(&c, stm),
+                        "{c:?} {stm:?}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    // Most words are read whole (not those with the White king on the
+    // diagonal, nor a Black king that the colour flip makes White).
+    assert!(words > 2500, "{words} words");
+    assert!(compared > 60_000, "{compared}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -51,13 +51,26 @@ fn block_value(
     i: usize,
     load: impl FnOnce(usize) -> Result<Vec<u8>, String>,
 ) -> Option<u8> {
+    with_block(id, len, i, load, |b, at| b.get(at).copied())
+}
+
+/// `read(block, at)` on the block holding value `i` (`at` its place
+/// there), loaded as [`block_value`] loads it.
+#[inline]
+fn with_block<T>(
+    id: u64,
+    len: usize,
+    i: usize,
+    load: impl FnOnce(usize) -> Result<Vec<u8>, String>,
+    read: impl Fn(&[u8], usize) -> Option<T>,
+) -> Option<T> {
     if i >= len {
         return None;
     }
     let (k, at) = (i / BLOCK_VALUES, i % BLOCK_VALUES);
     let slot = (id as usize) % MEMO_SLOTS;
     let hit = MEMO.with(|m| match &m.borrow()[slot] {
-        Some((i, kk, b)) if *i == id && *kk == k as u32 => Some(b.get(at).copied()),
+        Some((i, kk, b)) if *i == id && *kk == k as u32 => Some(read(b, at)),
         _ => None,
     });
     if let Some(v) = hit {
@@ -66,9 +79,15 @@ fn block_value(
     let block = cache()
         .get_or_insert_with(&(id, k as u32), || load(k).map(Arc::<[u8]>::from))
         .ok()?;
-    let v = block.get(at).copied();
+    let v = read(&block, at);
     MEMO.with(|m| m.borrow_mut()[slot] = Some((id, k as u32, block)));
     v
+}
+
+/// The 64 values from `at` of `block` (`None` past its end).
+#[inline]
+fn word_at(block: &[u8], at: usize) -> Option<[u8; 64]> {
+    block.get(at..at + 64)?.try_into().ok()
 }
 
 /// A table's value codes, `[White to move | Black to move]`.
@@ -92,6 +111,28 @@ impl Values {
             Values::Made(c) => (i < c.len()).then(|| c.get(i)),
             Values::Packed(p) => p.get(i),
             Values::Blocks(b) => b.get(i),
+        }
+    }
+
+    /// The 64 values from `i` (a multiple of 64: never across a block);
+    /// `None` as for [`Values::get`], or past the end.
+    #[inline]
+    pub(crate) fn word(&self, i: usize) -> Option<[u8; 64]> {
+        debug_assert!(i.is_multiple_of(64));
+        match self {
+            Values::Memory(v) => v.get(i..i + 64)?.try_into().ok(),
+            Values::Made(c) => {
+                if i + 64 > c.len() {
+                    return None;
+                }
+                let mut out = [0u8; 64];
+                for (k, b) in out.chunks_exact_mut(8).enumerate() {
+                    b.copy_from_slice(&c.word(i / 8 + k).to_le_bytes());
+                }
+                Some(out)
+            }
+            Values::Packed(p) => with_block(p.id, p.len, i, |k| p.block(k), word_at),
+            Values::Blocks(b) => with_block(b.id, b.len, i, |k| b.read_block(k), word_at),
         }
     }
 

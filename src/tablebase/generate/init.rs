@@ -8,6 +8,7 @@ use crate::tablebase::material::{code, code_color, code_is_pawn};
 use crate::tablebase::table::{TableSet, UNKNOWN, better, via_move};
 use shakmaty::{Bitboard, Color, Role, attacks};
 
+use super::words::{KING, Man};
 use super::*;
 
 /// The best value among the moves of one legal position that leave the
@@ -146,7 +147,235 @@ pub(super) fn externals(
     ext
 }
 
+/// The best value found so far among moves leaving the window, for each
+/// position of a word.
+struct Best {
+    value: [u8; WORD],
+    /// The positions with such a move.
+    any: u64,
+}
+
+impl Best {
+    /// A move of position `b` leads to a position valued `child`.
+    #[inline(always)]
+    fn put(&mut self, b: usize, child: u8) {
+        let v = via_move(child);
+        let bit = 1u64 << b;
+        self.value[b] = if self.any & bit != 0 {
+            better(self.value[b], v)
+        } else {
+            v
+        };
+        self.any |= bit;
+    }
+
+    /// A move of each position of `bits` leads to one position.
+    #[inline]
+    fn put_all(&mut self, bits: u64, child: u8) {
+        for b in Bitboard(bits) {
+            self.put(b as usize, child);
+        }
+    }
+}
+
+/// A man of `stm` that can take: the king (`None`) or piece slot `i`,
+/// its code ([`KING`] for the king) and square.
+type Taker = (Option<usize>, u8, u8);
+
+/// The squares a man of `stm` (code `c`, [`KING`] for the king) on `s`
+/// can take on, the outer men on `occ`.
+#[inline(always)]
+fn takes(c: u8, s: u8, stm: Color, occ: u64) -> u64 {
+    if code_is_pawn(c) {
+        attacks::pawn_attacks(stm, sq(s)).0
+    } else {
+        words::man_attacks(c, s, occ)
+    }
+}
+
 impl Gen<'_> {
+    /// The best value among the captures and promotions of the positions
+    /// `legal` of word `o` (`stm` to move), a word at a time (pawn pushes
+    /// are [`Gen::push_values`]'). A move of two outer men leads to one
+    /// word of the smaller table for all 64 positions (read at once where
+    /// the index allows), the inner man taking an outer one to a single
+    /// position, an outer man taking the inner one to one position per
+    /// square. Whether the mover's king is safe after the move is a bit set
+    /// too ([`Geometry::king_hit`]). Not for tables with pieces of one kind
+    /// (see [`externals`]).
+    fn externals_word(&self, o: &Outer, stm: Color, legal: u64) -> Best {
+        let geo = &self.geo;
+        let r = &o.r;
+        let mut best = Best {
+            value: [UNKNOWN; WORD],
+            any: 0,
+        };
+        let inner = match geo.inner {
+            Man::Slot(i) => Some(i),
+            Man::King(_) => None,
+        };
+        let (inner_code, inner_color) = geo.inner_man(o);
+        let king = (geo.inner != Man::King(stm)).then(|| king_of(r, stm));
+        let (last, step): (u8, i8) = match stm {
+            Color::White => (7, 8),
+            Color::Black => (0, -8),
+        };
+        // Our outer men that can take, and their outer victims.
+        let mut takers: [Taker; 4] = [(None, 0, 0); 4];
+        let mut n = 0;
+        if let Some(k) = king {
+            takers[0] = (None, KING, k);
+            n = 1;
+        }
+        for (i, p) in r.pieces().iter().enumerate() {
+            if code_color(p.0) == stm && Some(i) != inner {
+                takers[n] = (Some(i), p.0, p.1);
+                n += 1;
+            }
+        }
+        let takers = &takers[..n];
+        let victims = || {
+            r.pieces()
+                .iter()
+                .enumerate()
+                .filter(move |&(j, p)| code_color(p.0) != stm && Some(j) != inner)
+                .map(|(j, p)| (j, p.1))
+        };
+        let promotions = |c: u8| -> &'static [Role] {
+            if code_is_pawn(c) {
+                &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
+            } else {
+                &[Role::Pawn]
+            }
+        };
+        // An outer man takes an outer one, or a pawn promotes.
+        for &(xi, xc, x) in takers {
+            let reach = takes(xc, x, stm, o.occ);
+            let mut moves = [(0u8, usize::MAX); 4];
+            let mut m = 0;
+            for (j, v) in victims() {
+                if reach >> v & 1 == 1 {
+                    moves[m] = (v, j);
+                    m += 1;
+                }
+            }
+            if code_is_pawn(xc) {
+                let to = (x as i8 + step) as u8;
+                if to >> 3 == last && o.occ >> to & 1 == 0 {
+                    moves[m] = (to, usize::MAX);
+                    m += 1;
+                }
+            }
+            for &(to, j) in &moves[..m] {
+                let gone = if j == usize::MAX { 0 } else { 1u64 << to };
+                let path = attacks::between(sq(x), sq(to)).0 | (1u64 << to & !gone);
+                let occ = (o.occ & !(1u64 << x)) | 1u64 << to;
+                let safe = !geo.king_hit(
+                    o,
+                    stm,
+                    if xi.is_none() { Some(to) } else { king },
+                    occ,
+                    gone,
+                );
+                let mask = legal & !path & safe;
+                if mask == 0 {
+                    continue;
+                }
+                let promote = to >> 3 == last;
+                for &role in promotions(xc) {
+                    let mut c = *r;
+                    match xi {
+                        None if stm == Color::White => c.wk = to,
+                        None => c.bk = to,
+                        Some(i) => {
+                            c.pc[i].1 = to;
+                            if promote {
+                                c.pc[i].0 = code(stm, role);
+                            }
+                        }
+                    }
+                    let (c, man) = if j == usize::MAX {
+                        (c, inner)
+                    } else {
+                        (without(c, j), inner.map(|i| i - usize::from(j < i)))
+                    };
+                    self.children(&mut best, &c, man, stm, mask);
+                }
+            }
+        }
+        if inner_color == stm {
+            // The inner man takes an outer one: one position.
+            for (j, v) in victims() {
+                let from = words::man_attacks(inner_code, v, o.occ) & legal;
+                if from == 0 {
+                    continue;
+                }
+                let gone = 1u64 << v;
+                if geo.outer_attack(o, !stm, king.unwrap_or(v), o.occ, gone) {
+                    continue;
+                }
+                let mut c = *r;
+                geo.place_inner(&mut c, v);
+                let child = self.set.probe_raw(&without(c, j), !stm);
+                best.put_all(from, child.unwrap_or(UNKNOWN));
+            }
+        } else if let Some(i) = inner {
+            // An outer man takes the inner one: a position per square.
+            for &(xi, xc, x) in takers {
+                let from = 1u64 << x;
+                for b in Bitboard(takes(xc, x, stm, o.occ) & legal) {
+                    let b = b as u8;
+                    let occ = (o.occ & !from) | 1u64 << b;
+                    let unsafe_ = match (xi, king) {
+                        (None, _) => geo.outer_attack(o, !stm, b, o.occ & !from, 0),
+                        (Some(_), Some(k)) => geo.outer_attack(o, !stm, k, occ, 0),
+                        (Some(_), None) => true,
+                    };
+                    if unsafe_ {
+                        continue;
+                    }
+                    for &role in promotions(xc) {
+                        let mut c = *r;
+                        match xi {
+                            None if stm == Color::White => c.wk = b,
+                            None => c.bk = b,
+                            Some(k) => {
+                                c.pc[k].1 = b;
+                                if b >> 3 == last && code_is_pawn(xc) {
+                                    c.pc[k].0 = code(stm, role);
+                                }
+                            }
+                        }
+                        let child = self.set.probe_raw(&without(c, i), !stm);
+                        best.put(b as usize, child.unwrap_or(UNKNOWN));
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The positions `mask` of a word, each led to by a move to `c` with
+    /// the inner man (`man` of `c`: piece slot `i`, or `None` for the Black
+    /// king) on its square: one word of their table, else one by one.
+    #[inline]
+    fn children(&self, best: &mut Best, c: &Raw, man: Option<usize>, stm: Color, mask: u64) {
+        if let Some(w) = self.set.probe_word(c, man, !stm) {
+            for b in Bitboard(mask) {
+                best.put(b as usize, w[b as usize]);
+            }
+            return;
+        }
+        for b in Bitboard(mask) {
+            let mut c = *c;
+            match man {
+                Some(i) => c.pc[i].1 = b as u8,
+                None => c.bk = b as u8,
+            }
+            best.put(b as usize, self.set.probe_raw(&c, !stm).unwrap_or(UNKNOWN));
+        }
+    }
+
     /// Initialises every position (`threads` at once), a word of each
     /// half at a time: first the unused and illegal positions (bit sets),
     /// then the others from their moves (which have a move in the window:
@@ -198,7 +427,14 @@ impl Gen<'_> {
         } else {
             0
         };
-        let leave = self.geo.may_leave(o, stm, !word_pushes) & legal;
+        // Captures and promotions a word at a time, where pieces of one
+        // kind need no sorting (else one position at a time).
+        let word_ext = (!self.layout.identical).then(|| self.externals_word(o, stm, legal));
+        let leave = if word_ext.is_some() {
+            0
+        } else {
+            self.geo.may_leave(o, stm, !word_pushes) & legal
+        };
         let mut bytes = [0u8; WORD];
         for (k, b) in bytes.chunks_exact_mut(8).enumerate() {
             b.copy_from_slice(&self.cells.word(8 * w + k).to_le_bytes());
@@ -215,7 +451,9 @@ impl Gen<'_> {
                     (!word_pushes).then(|| self.pushed_value(c, stm, passed))
                 })
             } else {
-                None
+                word_ext
+                    .as_ref()
+                    .and_then(|e| (e.any & bit != 0).then(|| e.value[b as usize]))
             };
             if pushed_any & bit != 0 {
                 let v = pushes[b as usize];

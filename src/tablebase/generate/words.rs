@@ -28,7 +28,7 @@ use crate::tablebase::material::{code_color, code_is_pawn};
 use shakmaty::{Bitboard, Color, Square, attacks};
 
 /// The code [`Geometry`] gives a king among piece codes.
-const KING: u8 = 255;
+pub(super) const KING: u8 = 255;
 
 /// The man a step moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,7 +153,7 @@ pub(super) fn piece_fill(c: u8, b: u64, occ: u64) -> u64 {
 /// The squares a man (piece code, or [`KING`]) on `s` attacks, `occ`
 /// blocking sliders.
 #[inline(always)]
-fn man_attacks(code: u8, s: u8, occ: u64) -> u64 {
+pub(super) fn man_attacks(code: u8, s: u8, occ: u64) -> u64 {
     if code == KING {
         attacks::king_attacks(Square::new(u32::from(s))).0
     } else {
@@ -181,9 +181,8 @@ pub(super) struct Outer {
 
 impl<'a> Geometry<'a> {
     pub fn new(layout: &'a Layout, base: usize) -> Geometry<'a> {
-        let inner = (0..layout.n as usize)
-            .rev()
-            .find(|&s| layout.stride[s] == 1 && !code_is_pawn(layout.slots[s]))
+        let inner = layout
+            .inner_slot()
             .map_or(Man::King(Color::Black), Man::Slot);
         debug_assert!(inner != Man::King(Color::Black) || layout.stride_bk == 1);
         Geometry {
@@ -291,7 +290,7 @@ impl<'a> Geometry<'a> {
     /// The men of `o` by colour and kind: `(code or king, square)` of
     /// each outer man of `c` (the king as code 255).
     #[inline(always)]
-    fn outer_men(&self, o: &Outer, c: Color) -> impl Iterator<Item = (u8, u8)> {
+    pub fn outer_men(&self, o: &Outer, c: Color) -> impl Iterator<Item = (u8, u8)> {
         let king = match c {
             Color::White => Some(o.r.wk),
             Color::Black => (self.inner != Man::King(Color::Black)).then_some(o.r.bk),
@@ -306,9 +305,45 @@ impl<'a> Geometry<'a> {
         )
     }
 
+    /// Is `target` attacked by `by`'s outer men of `o` but those on
+    /// `gone` (taken), the outer men standing on `occ` (the inner man
+    /// left out: it moved, or was taken)?
+    #[inline]
+    pub fn outer_attack(&self, o: &Outer, by: Color, target: u8, occ: u64, gone: u64) -> bool {
+        self.outer_men(o, by)
+            .any(|(code, s)| gone >> s & 1 == 0 && man_attacks(code, s, occ) >> target & 1 == 1)
+    }
+
+    /// The positions of word `o` (the inner man on each square, where it
+    /// stays) in which `c`'s king stands attacked after a move that left
+    /// the outer men on `occ` and took the enemy's on `gone`: its king
+    /// on `king` (`None`: the inner man is `c`'s king).
+    #[inline]
+    pub fn king_hit(&self, o: &Outer, c: Color, king: Option<u8>, occ: u64, gone: u64) -> u64 {
+        let enemies = self
+            .outer_men(o, !c)
+            .filter(move |&(_, s)| gone >> s & 1 == 0);
+        let Some(k) = king else {
+            // Every square an enemy attacks.
+            return enemies.fold(0, |bits, (code, s)| bits | man_attacks(code, s, occ));
+        };
+        let mut bits = 0;
+        let (inner_code, inner_color) = self.inner_man(o);
+        if inner_color != c {
+            bits |= man_attacks(inner_code, k, occ);
+        }
+        for (code, s) in enemies {
+            if man_attacks(code, s, occ) >> k & 1 == 1 {
+                // Unless the inner man stands in between.
+                bits |= !attacks::between(Square::new(u32::from(s)), Square::new(u32::from(k))).0;
+            }
+        }
+        bits
+    }
+
     /// The inner man's code ([`KING`] for the Black king) and colour.
     #[inline(always)]
-    fn inner_man(&self, o: &Outer) -> (u8, Color) {
+    pub fn inner_man(&self, o: &Outer) -> (u8, Color) {
         match self.inner {
             Man::King(c) => (KING, c),
             Man::Slot(i) => (o.r.pc[i].0, code_color(o.r.pc[i].0)),

@@ -43,8 +43,22 @@ impl Cells {
 
     /// Copies positions `start..start + out.len()` into `out`.
     pub(crate) fn copy_to(&self, start: usize, out: &mut [u8]) {
-        for (k, o) in out.iter_mut().enumerate() {
+        // Byte by byte up to a whole word, then eight at a time.
+        let len = out.len();
+        let head = ((8 - start % 8) % 8).min(out.len());
+        let (first, rest) = out.split_at_mut(head);
+        for (k, o) in first.iter_mut().enumerate() {
             *o = self.get(start + k);
+        }
+        let from = (start + head) / 8;
+        let mut words = rest.chunks_exact_mut(8);
+        for (k, o) in (&mut words).enumerate() {
+            o.copy_from_slice(&self.word(from + k).to_le_bytes());
+        }
+        let tail = words.into_remainder();
+        let at = start + len - tail.len();
+        for (k, o) in tail.iter_mut().enumerate() {
+            *o = self.get(at + k);
         }
     }
 
@@ -193,5 +207,24 @@ mod tests {
         assert_eq!(c.to_vec()[7..11], [3, 9, 8, 7]);
         assert_eq!(c.get(15), 2);
         assert_eq!(c.len(), 20);
+    }
+
+    #[test]
+    fn copies_from_any_position_of_any_length_read_like_single_values() {
+        let c = Cells::new(61, 0);
+        for w in 0..8 {
+            c.store_word(
+                w,
+                u64::from_le_bytes(std::array::from_fn(|k| (8 * w + k) as u8)),
+            );
+        }
+        for start in 0..20 {
+            for len in 0..=(61 - start).min(30) {
+                let mut out = vec![0u8; len];
+                c.copy_to(start, &mut out);
+                let want: Vec<u8> = (start..start + len).map(|i| c.get(i)).collect();
+                assert_eq!(out, want, "{start} {len}");
+            }
+        }
     }
 }

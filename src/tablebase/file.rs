@@ -112,8 +112,23 @@ pub(crate) fn compress_block(values: &[u8], level: i32, exact: bool) -> Vec<u8> 
         })
         .collect();
     // A level in range and a buffer in memory: zstd cannot fail here.
-    let mut out = zstd::bulk::compress(&filled, level)
-        .unwrap_or_else(|_| zstd::bulk::compress(&filled, 1).unwrap_or_default());
+    // Each thread keeps its compressor: making one costs as much as
+    // compressing a small table's block.
+    thread_local! {
+        static ZSTD: std::cell::RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let reused = ZSTD.with(|z| {
+        let mut z = z.borrow_mut();
+        if z.as_ref().is_none_or(|(l, _)| *l != level) {
+            *z = zstd::bulk::Compressor::new(level).ok().map(|c| (level, c));
+        }
+        z.as_mut().and_then(|(_, c)| c.compress(&filled).ok())
+    });
+    let mut out = reused.unwrap_or_else(|| {
+        zstd::bulk::compress(&filled, level)
+            .unwrap_or_else(|_| zstd::bulk::compress(&filled, 1).unwrap_or_default())
+    });
     // Its buffer had room for the worst case, about as many bytes as
     // values: kept for every block of a large table, that is its size
     // again in memory.

@@ -302,6 +302,17 @@ impl Layout {
         self.raw_index(TRI[r.wk as usize] as usize, r) >> 6
     }
 
+    /// The index of a position in the table's form (pawns: within its
+    /// slice), pieces in slot order.
+    #[inline]
+    pub fn raw_index_of(&self, r: &Raw) -> usize {
+        if self.pawns {
+            self.raw_index(r.wk as usize, r)
+        } else {
+            self.raw_index(TRI[r.wk as usize] as usize, r)
+        }
+    }
+
     /// The word (`offset / 64`) within its slice of a position with pawns
     /// in its slice's form.
     #[inline]

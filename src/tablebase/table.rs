@@ -1,6 +1,6 @@
 //! A table in memory, value codes, and lookups across tables.
 
-use super::index::{Layout, Raw, SQ_T, on_diagonal};
+use super::index::{Layout, Raw, SQ_T, TRANSPOSE, on_diagonal};
 use super::material::{KEY_KVK, KEYS, Material, NONE, NORMALIZE, key_of};
 use shakmaty::Color;
 use std::sync::Arc;
@@ -239,12 +239,15 @@ impl TableSet {
 
     /// The values of the 64 positions that differ from `r` only in where
     /// one man stands (`man`: piece slot `i` of `r`, or `None` for the
-    /// Black king), by that man's square, read as one word of their table
-    /// when they are one: the man's square must be the last digit of the
-    /// table's index, and the symmetry that brings `r` into the table's
-    /// form must not depend on it. `None` otherwise (pieces of one kind,
-    /// the White king on the diagonal, the table not loaded): probe one by
-    /// one. A square where the man overlaps another gives any value.
+    /// Black king), by that man's square. The symmetry that brings `r`
+    /// into its table's form does not depend on that square (but for the
+    /// transposition with the White king on the diagonal, chosen per
+    /// square), and the square is one digit of the table's index: the 64
+    /// values lie at a fixed stride, one word of the table when the man is
+    /// the last digit. `None` where the square would decide more (pieces of
+    /// one kind, the White king of a table without pawns) or the table is
+    /// not loaded: probe one by one. A square where the man overlaps
+    /// another gives any value.
     pub(crate) fn probe_word(&self, r: &Raw, man: Option<usize>, stm: Color) -> Option<[u8; 64]> {
         let key = match r.n {
             0 => KEY_KVK,
@@ -258,18 +261,44 @@ impl TableSet {
         }
         let t = self.tables[norm as usize].as_ref()?;
         let l = &t.layout;
-        if l.identical || (flip && man.is_none()) {
-            // Sorting would depend on the square; a flipped Black king is
-            // the White one, never the last digit.
+        if l.identical {
             return None;
         }
+        // The colour flip turns the board upside down (a vertical flip;
+        // flips commute, and a transposition comes last in every
+        // symmetry, so symmetries compose by exclusive or).
         let (c, stm, mut tr) = if flip {
             (r.color_flipped(), !stm, 2u8)
         } else {
             (*r, stm, 0u8)
         };
+        // The man: a piece (the only one of its code) or a king, which
+        // the flip makes White.
         let code = man.map(|i| c.pc[i].0);
-        let (c, base) = if let Some(slices) = l.slices.as_deref() {
+        let white_king = man.is_none() && flip;
+        let at_a1 = |mut c: Raw| {
+            match code {
+                Some(code) => {
+                    for p in c.pc.iter_mut().filter(|p| p.0 == code) {
+                        p.1 = 0;
+                    }
+                }
+                None if white_king => c.wk = 0,
+                None => c.bk = 0,
+            }
+            c
+        };
+        let stride = |c: &Raw| match code {
+            Some(code) => c
+                .pieces()
+                .iter()
+                .position(|p| p.0 == code)
+                .map(|j| l.stride[j]),
+            None if white_king => Some(l.stride_kk()),
+            None => Some(l.stride_bk),
+        };
+        let side = side(stm) * l.size;
+        if let Some(slices) = l.slices.as_deref() {
             let c = Layout::sorted(c);
             let (s, mirror) = slices.find(slices.slots.iter().map(|&j| c.pc[j].1))?;
             let c = if mirror {
@@ -278,27 +307,55 @@ impl TableSet {
             } else {
                 c
             };
-            (c, s * l.slice_size + 64 * l.slice_word(&c))
-        } else {
-            let kt = l.king_transform(c.wk);
-            let c = Layout::sorted(if kt == 0 { c } else { c.transformed(kt) });
-            if on_diagonal(c.wk) {
-                return None;
-            }
-            // Flips commute, and the transposition comes last in both.
-            tr ^= kt;
-            (c, 64 * l.word_of(&c))
-        };
-        let last = match code {
-            Some(code) => c.pieces().iter().position(|p| p.0 == code),
-            None => None,
-        };
-        if last != l.inner_slot() {
+            let m = &SQ_T[tr as usize];
+            let step = stride(&c)?;
+            let base = side + s * l.slice_size + l.raw_index_of(&at_a1(c));
+            return t.gather(base, step, |b| m[b] as usize);
+        }
+        if white_king {
             return None;
         }
-        let w = t.values.word(side(stm) * l.size + base)?;
-        let m = &SQ_T[tr as usize];
-        Some(std::array::from_fn(|b| w[m[b] as usize]))
+        let kt = l.king_transform(c.wk);
+        let c = Layout::sorted(if kt == 0 { c } else { c.transformed(kt) });
+        tr ^= kt;
+        let m2 = &SQ_T[tr as usize];
+        let step = stride(&c)?;
+        let c = at_a1(c);
+        let base = side + l.raw_index_of(&c);
+        if !on_diagonal(c.wk) {
+            return t.gather(base, step, |b| m2[b] as usize);
+        }
+        // Both forms of each position: the file keeps the one with the
+        // smaller index. The man on a1 stays there.
+        let base2 = side + l.raw_index_of(&Layout::sorted(c.transformed(TRANSPOSE)));
+        let tp = &SQ_T[TRANSPOSE as usize];
+        let mut out = [0u8; 64];
+        for (b, o) in out.iter_mut().enumerate() {
+            let s1 = m2[b] as usize;
+            let i = (base + step * s1).min(base2 + step * tp[s1] as usize);
+            *o = t.values.get(i)?;
+        }
+        Some(out)
+    }
+}
+
+impl Table {
+    /// The 64 values at `base + stride * at(b)` for each square `b`: one
+    /// word read when the stride is 1, else one by one.
+    #[inline]
+    fn gather(&self, base: usize, stride: usize, at: impl Fn(usize) -> usize) -> Option<[u8; 64]> {
+        let mut out = [0u8; 64];
+        if stride == 1 {
+            let w = self.values.word(base)?;
+            for (b, o) in out.iter_mut().enumerate() {
+                *o = w[at(b)];
+            }
+        } else {
+            for (b, o) in out.iter_mut().enumerate() {
+                *o = self.values.get(base + stride * at(b))?;
+            }
+        }
+        Some(out)
     }
 }
 

@@ -57,7 +57,7 @@ use super::table::{
     ILLEGAL, MAX_DIST, SideStats, TableSet, TableStats, UNKNOWN, better, code_of, dist_of, is_loss,
     is_win, side, via_move,
 };
-use shakmaty::Color;
+use shakmaty::{Bitboard, Color};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 mod init;
@@ -680,26 +680,48 @@ impl<'a> Gen<'a> {
             Some(_) => (2, Some(0)),
             None => (8, self.geo.symmetric(tw, &o)),
         };
-        let weight = |b: usize| match sym {
-            Some(bits) if bits >> b & 1 == 1 => 4,
-            Some(_) => base,
-            None => self.layout.weight(tw * WORD + b),
-        };
+        // Wins and losses as bit sets, and the largest codes among them
+        // (a loss's code 1, mated in MAX_DIST, counts as 255: no loss has
+        // that code).
+        let used = !unused;
+        let (mut win, mut loss, mut top_win, mut top_loss) = (0u64, 0u64, 0u8, 0u8);
         for (b, &v) in bytes.iter().enumerate() {
-            if unused >> b & 1 == 1 {
-                continue;
+            let u = used >> b & 1 == 1;
+            let w = u && is_win(v);
+            let l = u && is_loss(v);
+            win |= u64::from(w) << b;
+            loss |= u64::from(l) << b;
+            top_win = top_win.max(if w { v } else { 0 });
+            top_loss = top_loss.max(match (l, v) {
+                (false, _) => 0,
+                (true, ILLEGAL) => 255,
+                (true, v) => v,
+            });
+        }
+        let weighted = |bits: u64| match sym {
+            Some(sym) => {
+                base * u64::from((bits & !sym).count_ones())
+                    + 4 * u64::from((bits & sym).count_ones())
             }
-            let wt = weight(b);
-            s.positions += wt;
-            if is_win(v) {
-                s.wins += wt;
-                s.longest_win = s.longest_win.max(dist_of(v));
-            } else if is_loss(v) {
-                s.losses += wt;
-                s.longest_loss = s.longest_loss.max(dist_of(v));
+            None => Bitboard(bits)
+                .into_iter()
+                .map(|b| self.layout.weight(tw * WORD + b as usize))
+                .sum(),
+        };
+        s.positions += weighted(used);
+        s.wins += weighted(win);
+        s.losses += weighted(loss);
+        s.draws += weighted(used & !win & !loss);
+        if win != 0 {
+            s.longest_win = s.longest_win.max(dist_of(top_win));
+        }
+        if loss != 0 {
+            let d = if top_loss == 255 {
+                MAX_DIST
             } else {
-                s.draws += wt;
-            }
+                dist_of(top_loss)
+            };
+            s.longest_loss = s.longest_loss.max(d);
         }
     }
 }

@@ -25,6 +25,7 @@
 use super::material::{Material, NONE, code_is_pawn};
 use super::slices::Slices;
 use super::values::BLOCK_VALUES;
+use shakmaty::Color;
 use std::sync::Arc;
 
 /// `t` bit 0: mirror files; bit 1: mirror ranks; bit 2: then transpose.
@@ -116,6 +117,13 @@ pub(crate) const fn on_diagonal(sq: u8) -> bool {
 #[inline]
 const fn on_antidiagonal(sq: u8) -> bool {
     (sq & 7) + (sq >> 3) == 7
+}
+
+/// One man of a position: a king, or the piece in slot `i`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Man {
+    King(Color),
+    Slot(usize),
 }
 
 /// Most non-king pieces of a table.

@@ -1,6 +1,6 @@
 //! A table in memory, value codes, and lookups across tables.
 
-use super::index::{Layout, Raw, SQ_T, TRANSPOSE, on_diagonal};
+use super::index::{Layout, Man, Raw, SQ_T, TRANSPOSE, on_diagonal};
 use super::material::{KEY_KVK, KEYS, Material, NONE, NORMALIZE, key_of};
 use shakmaty::Color;
 use std::sync::Arc;
@@ -238,8 +238,7 @@ impl TableSet {
     }
 
     /// The values of the 64 positions that differ from `r` only in where
-    /// one man stands (`man`: piece slot `i` of `r`, or `None` for the
-    /// Black king), by that man's square. The symmetry that brings `r`
+    /// one man stands (`man`), by that man's square. The symmetry that brings `r`
     /// into its table's form does not depend on that square (but for the
     /// transposition with the White king on the diagonal, chosen per
     /// square), and the square is one digit of the table's index: the 64
@@ -248,7 +247,7 @@ impl TableSet {
     /// one kind, the White king of a table without pawns) or the table is
     /// not loaded: probe one by one. A square where the man overlaps
     /// another gives any value.
-    pub(crate) fn probe_word(&self, r: &Raw, man: Option<usize>, stm: Color) -> Option<[u8; 64]> {
+    pub(crate) fn probe_word(&self, r: &Raw, man: Man, stm: Color) -> Option<[u8; 64]> {
         let key = match r.n {
             0 => KEY_KVK,
             1 => key_of(r.pc[0].0, NONE, NONE),
@@ -274,8 +273,10 @@ impl TableSet {
         };
         // The man: a piece (the only one of its code) or a king, which
         // the flip makes White.
-        let code = man.map(|i| c.pc[i].0);
-        let white_king = man.is_none() && flip;
+        let (code, white_king) = match man {
+            Man::Slot(i) => (Some(c.pc[i].0), false),
+            Man::King(k) => (None, (k == Color::White) != flip),
+        };
         let at_a1 = |mut c: Raw| {
             match code {
                 Some(code) => {

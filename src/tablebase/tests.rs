@@ -471,19 +471,20 @@ fn a_word_of_probes_reads_what_single_probes_read() {
     const W: Color = Color::White;
     const B: Color = Color::Black;
     let (w, b) = (W, B);
-    // The pieces, and the man that moves: a slot, or None for the Black
-    // king.
-    type Case = (&'static [(Color, Role)], Option<usize>);
-    let cases: [Case; 9] = [
-        (&[(B, Role::Pawn)], None),
-        (&[(W, Role::Queen)], Some(0)),
-        (&[(B, Role::Queen)], Some(0)),
-        (&[(W, Role::Queen)], None),
-        (&[(W, Role::Rook), (B, Role::Knight)], Some(1)),
-        (&[(W, Role::Rook), (B, Role::Knight)], Some(0)),
-        (&[(B, Role::Rook), (W, Role::Knight)], Some(0)),
-        (&[(W, Role::Pawn)], None),
-        (&[(B, Role::Pawn), (W, Role::Knight)], Some(1)),
+    // The pieces, and the man that moves.
+    type Case = (&'static [(Color, Role)], index::Man);
+    let cases: [Case; 11] = [
+        (&[(W, Role::Pawn)], index::Man::King(W)),
+        (&[(B, Role::Pawn)], index::Man::King(W)),
+        (&[(B, Role::Pawn)], index::Man::King(B)),
+        (&[(W, Role::Queen)], index::Man::Slot(0)),
+        (&[(B, Role::Queen)], index::Man::Slot(0)),
+        (&[(W, Role::Queen)], index::Man::King(B)),
+        (&[(W, Role::Rook), (B, Role::Knight)], index::Man::Slot(1)),
+        (&[(W, Role::Rook), (B, Role::Knight)], index::Man::Slot(0)),
+        (&[(B, Role::Rook), (W, Role::Knight)], index::Man::Slot(0)),
+        (&[(W, Role::Pawn)], index::Man::King(B)),
+        (&[(B, Role::Pawn), (W, Role::Knight)], index::Man::Slot(1)),
     ];
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
     let mut next = |m: u64| {
@@ -518,8 +519,9 @@ fn a_word_of_probes_reads_what_single_probes_read() {
                 for sq in 0..64u8 {
                     let mut c = r;
                     match man {
-                        Some(i) => c.pc[i].1 = sq,
-                        None => c.bk = sq,
+                        index::Man::Slot(i) => c.pc[i].1 = sq,
+                        index::Man::King(Color::White) => c.wk = sq,
+                        index::Man::King(Color::Black) => c.bk = sq,
                     }
                     if Layout::overlaps(&c) || !generate::is_legal(&c, stm) {
                         continue;
@@ -534,8 +536,8 @@ fn a_word_of_probes_reads_what_single_probes_read() {
             }
         }
     }
-    // Every case is read at once (not so the Black king that a colour
-    // flip makes White in a table without pawns, KvKQ, not tried here).
+    // Every case is read at once (not so a White king in a table without
+    // pawns, whose square decides the symmetry: not tried here).
     assert_eq!(words, 2 * 400 * cases.len(), "words read at once");
     assert!(compared > 150_000, "{compared}");
     let _ = std::fs::remove_dir_all(&dir);

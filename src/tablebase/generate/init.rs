@@ -294,10 +294,10 @@ impl Gen<'_> {
                             }
                         }
                     }
-                    let (c, man) = if j == usize::MAX {
-                        (c, inner)
-                    } else {
-                        (without(c, j), inner.map(|i| i - usize::from(j < i)))
+                    let (c, man) = match geo.inner {
+                        _ if j == usize::MAX => (c, geo.inner),
+                        Man::Slot(i) => (without(c, j), Man::Slot(i - usize::from(j < i))),
+                        king => (without(c, j), king),
                     };
                     self.children(&mut best, &c, man, stm, mask);
                 }
@@ -320,31 +320,50 @@ impl Gen<'_> {
                 best.put_all(from, child.unwrap_or(UNKNOWN));
             }
         } else if let Some(i) = inner {
-            // An outer man takes the inner one: a position per square.
+            // An outer man takes the inner one: the positions it reaches
+            // differ only in the taker's square (a pawn's one by one).
             for &(xi, xc, x) in takers {
                 let from = 1u64 << x;
-                for b in Bitboard(takes(xc, x, stm, o.occ) & legal) {
-                    let b = b as u8;
-                    let occ = (o.occ & !from) | 1u64 << b;
-                    let unsafe_ = match (xi, king) {
-                        (None, _) => geo.outer_attack(o, !stm, b, o.occ & !from, 0),
-                        (Some(_), Some(k)) => geo.outer_attack(o, !stm, k, occ, 0),
-                        (Some(_), None) => true,
+                let occ = o.occ & !from;
+                let targets = takes(xc, x, stm, o.occ) & legal;
+                if targets == 0 {
+                    continue;
+                }
+                // Where the mover's king would stand attacked, the inner
+                // man gone: the king on the square it takes on, or its
+                // king in check unless the taker blocks.
+                let enemies = geo.outer_men(o, !stm);
+                let hit = match (xi, king) {
+                    (None, _) => enemies.fold(0, |a, (c, s)| a | words::man_attacks(c, s, occ)),
+                    (Some(_), Some(k)) => enemies.fold(0, |a, (c, s)| {
+                        if words::man_attacks(c, s, occ) >> k & 1 == 1 {
+                            a | !attacks::between(sq(s), sq(k)).0
+                        } else {
+                            a
+                        }
+                    }),
+                    (Some(_), None) => !0,
+                };
+                let mask = targets & !hit;
+                if mask == 0 {
+                    continue;
+                }
+                if !code_is_pawn(xc) {
+                    let man = match xi {
+                        None => Man::King(stm),
+                        Some(k) => Man::Slot(k - usize::from(i < k)),
                     };
-                    if unsafe_ {
-                        continue;
-                    }
+                    self.children(&mut best, &without(*r, i), man, stm, mask);
+                    continue;
+                }
+                let k = xi.unwrap_or(usize::MAX);
+                for b in Bitboard(mask) {
+                    let b = b as u8;
                     for &role in promotions(xc) {
                         let mut c = *r;
-                        match xi {
-                            None if stm == Color::White => c.wk = b,
-                            None => c.bk = b,
-                            Some(k) => {
-                                c.pc[k].1 = b;
-                                if b >> 3 == last && code_is_pawn(xc) {
-                                    c.pc[k].0 = code(stm, role);
-                                }
-                            }
+                        c.pc[k].1 = b;
+                        if b >> 3 == last {
+                            c.pc[k].0 = code(stm, role);
                         }
                         let child = self.set.probe_raw(&without(c, i), !stm);
                         best.put(b as usize, child.unwrap_or(UNKNOWN));
@@ -356,10 +375,10 @@ impl Gen<'_> {
     }
 
     /// The positions `mask` of a word, each led to by a move to `c` with
-    /// the inner man (`man` of `c`: piece slot `i`, or `None` for the Black
-    /// king) on its square: one word of their table, else one by one.
+    /// `man` of `c` on its square: read at once where the table's index
+    /// allows, else one by one.
     #[inline]
-    fn children(&self, best: &mut Best, c: &Raw, man: Option<usize>, stm: Color, mask: u64) {
+    fn children(&self, best: &mut Best, c: &Raw, man: Man, stm: Color, mask: u64) {
         if let Some(w) = self.set.probe_word(c, man, !stm) {
             for b in Bitboard(mask) {
                 best.put(b as usize, w[b as usize]);
@@ -369,8 +388,9 @@ impl Gen<'_> {
         for b in Bitboard(mask) {
             let mut c = *c;
             match man {
-                Some(i) => c.pc[i].1 = b as u8,
-                None => c.bk = b as u8,
+                Man::Slot(i) => c.pc[i].1 = b as u8,
+                Man::King(Color::White) => c.wk = b as u8,
+                Man::King(Color::Black) => c.bk = b as u8,
             }
             best.put(b as usize, self.set.probe_raw(&c, !stm).unwrap_or(UNKNOWN));
         }

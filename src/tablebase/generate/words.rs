@@ -21,6 +21,7 @@
 //! un-moves (a set of positions to its predecessors) and moves (from a
 //! position to what its moves reach).
 
+pub(super) use crate::tablebase::index::Man;
 #[cfg(test)]
 use crate::tablebase::index::SQ_T;
 use crate::tablebase::index::{Layout, Raw, TRANSPOSE, on_diagonal};
@@ -29,14 +30,6 @@ use shakmaty::{Bitboard, Color, Square, attacks};
 
 /// The code [`Geometry`] gives a king among piece codes.
 pub(super) const KING: u8 = 255;
-
-/// The man a step moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Man {
-    King(Color),
-    /// Piece slot `i` of the layout.
-    Slot(usize),
-}
 
 /// Turns a bitboard by the board symmetry `t` (as [`SQ_T`] turns squares).
 #[inline(always)]

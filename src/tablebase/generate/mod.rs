@@ -664,40 +664,46 @@ impl<'a> Gen<'a> {
     #[inline]
     fn word_stats(&self, w: usize, s: &mut SideStats) {
         let tw = self.geo.base_word + w % self.half();
-        let mut bytes = [0u8; WORD];
-        for (k, b) in bytes.chunks_exact_mut(8).enumerate() {
-            b.copy_from_slice(&self.cells.word(8 * w + k).to_le_bytes());
-        }
         let unused = self.unused(w);
         if unused == u64::MAX {
             return;
         }
-        let o = self.geo.outer(tw);
         // Each position's weight: the board positions it stands for (the
         // same for the whole word, 4 instead of 8 on `sym`, or asked).
         let (base, sym) = match &self.layout.slices {
             Some(sl) if sl.is_symmetric(tw * WORD / self.layout.slice_size) => (1, Some(0)),
             Some(_) => (2, Some(0)),
-            None => (8, self.geo.symmetric(tw, &o)),
+            None => (8, self.geo.symmetric(tw, &self.geo.outer(tw))),
         };
-        // Wins and losses as bit sets, and the largest codes among them
-        // (a loss's code 1, mated in MAX_DIST, counts as 255: no loss has
-        // that code).
+        // Wins and losses as bit sets, eight bytes at a time (a win: an
+        // odd code from 3; a loss: an even one from 2, or code 1, mated
+        // in MAX_DIST), and the largest codes among them (a loss's code 1
+        // counted as 255: no loss has that code).
+        const HI: u64 = 0x8080_8080_8080_8080;
+        const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
         let used = !unused;
-        let (mut win, mut loss, mut top_win, mut top_loss) = (0u64, 0u64, 0u8, 0u8);
-        for (b, &v) in bytes.iter().enumerate() {
-            let u = used >> b & 1 == 1;
-            let w = u && is_win(v);
-            let l = u && is_loss(v);
-            win |= u64::from(w) << b;
-            loss |= u64::from(l) << b;
-            top_win = top_win.max(if w { v } else { 0 });
-            top_loss = top_loss.max(match (l, v) {
-                (false, _) => 0,
-                (true, ILLEGAL) => 255,
-                (true, v) => v,
-            });
+        let (mut win, mut loss) = (0u64, 0u64);
+        let (mut top_w, mut top_l) = ([0u8; 8], [0u8; 8]);
+        for k in 0..8 {
+            let x = self.cells.word(8 * w + k);
+            let y = x & !0x0101_0101_0101_0101;
+            let from2 = (((y & LOW7) + LOW7) | y) & HI;
+            let odd = (x << 7) & HI;
+            let in_use = spread_bytes(used >> (8 * k)) & HI;
+            let one = bytes_equal(x, ILLEGAL);
+            let w_hi = from2 & odd & in_use;
+            let l_hi = ((from2 & !odd) | one) & in_use;
+            win |= gather_high_bits(w_hi) << (8 * k);
+            loss |= gather_high_bits(l_hi) << (8 * k);
+            let wx = (x & ((w_hi >> 7) * 0xFF)).to_le_bytes();
+            let lx = ((x | ((one >> 7) * 0xFF)) & ((l_hi >> 7) * 0xFF)).to_le_bytes();
+            for b in 0..8 {
+                top_w[b] = top_w[b].max(wx[b]);
+                top_l[b] = top_l[b].max(lx[b]);
+            }
         }
+        let top_win = top_w.into_iter().max().unwrap_or(0);
+        let top_loss = top_l.into_iter().max().unwrap_or(0);
         let weighted = |bits: u64| match sym {
             Some(sym) => {
                 base * u64::from((bits & !sym).count_ones())

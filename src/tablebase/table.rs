@@ -196,6 +196,19 @@ impl Table {
     }
 }
 
+/// The key of the table of `r`'s material, and whether `r` must be
+/// colour-flipped to fit it.
+#[inline(always)]
+fn normalized_key(r: &Raw) -> (u16, bool) {
+    let key = match r.n {
+        0 => KEY_KVK,
+        1 => key_of(r.pc[0].0, NONE, NONE),
+        2 => key_of(r.pc[0].0, r.pc[1].0, NONE),
+        _ => key_of(r.pc[0].0, r.pc[1].0, r.pc[2].0),
+    };
+    NORMALIZE[key as usize]
+}
+
 /// Tables by material key.
 #[derive(Clone)]
 pub(crate) struct TableSet {
@@ -219,13 +232,7 @@ impl TableSet {
     /// a draw.
     #[inline]
     pub fn probe_raw(&self, r: &Raw, stm: Color) -> Option<u8> {
-        let key = match r.n {
-            0 => KEY_KVK,
-            1 => key_of(r.pc[0].0, NONE, NONE),
-            2 => key_of(r.pc[0].0, r.pc[1].0, NONE),
-            _ => key_of(r.pc[0].0, r.pc[1].0, r.pc[2].0),
-        };
-        let (norm, flip) = NORMALIZE[key as usize];
+        let (norm, flip) = normalized_key(r);
         if norm == KEY_KVK {
             return Some(UNKNOWN);
         }
@@ -248,13 +255,7 @@ impl TableSet {
     /// not loaded: probe one by one. A square where the man overlaps
     /// another gives any value.
     pub(crate) fn probe_word(&self, r: &Raw, man: Man, stm: Color) -> Option<[u8; 64]> {
-        let key = match r.n {
-            0 => KEY_KVK,
-            1 => key_of(r.pc[0].0, NONE, NONE),
-            2 => key_of(r.pc[0].0, r.pc[1].0, NONE),
-            _ => key_of(r.pc[0].0, r.pc[1].0, r.pc[2].0),
-        };
-        let (norm, flip) = NORMALIZE[key as usize];
+        let (norm, flip) = normalized_key(r);
         if norm == KEY_KVK {
             return Some([UNKNOWN; 64]);
         }

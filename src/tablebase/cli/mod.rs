@@ -17,7 +17,7 @@ pub enum TbCmd {
     /// Generate tables (all with up to --max-pieces pieces when none are
     /// named), smaller ones first, with every table they need. Valid files
     /// are kept; an interrupted run continues where it stopped. The 35
-    /// tables of up to 4 pieces take 3.5-6 s on two cores; a 5-piece
+    /// tables of up to 4 pieces take about 4 s on two cores; a 5-piece
     /// table 10-55 s and under 0.75 GB of memory (KRPvKR first needs
     /// KQRvKR, KRRvKR, KRBvKR and KRNvKR), and all of them about 55 min.
     /// A table that cannot be made is skipped with those that need it;

@@ -150,9 +150,11 @@ pub enum Event<'a> {
 
 /// Index entries one thread generates per second, measured on a 2-core
 /// AMD EPYC (`kibitz tb generate --max-pieces 5`: 7.7 million for the
-/// slowest tables with pawns, 8.8 million for KQQvKQ): the base of the time
-/// said before generating starts.
-pub const ENTRIES_PER_THREAD_SECOND: f64 = 7.5e6;
+/// slowest tables with pawns, 8.8 million for KQQvKQ, before captures were
+/// read a word at a time; since, KRPvKR takes 0.70-0.72 of its time and
+/// KRBvKR 0.55, so 7.5 million became 9, still on the slow side): the
+/// base of the time said before generating starts.
+pub const ENTRIES_PER_THREAD_SECOND: f64 = 9e6;
 
 /// The expected time to generate `entries` index entries on `threads`
 /// threads (default: every core), in words: "about 40 s", "about 6 min".

@@ -201,8 +201,8 @@ impl Gen<'_> {
     /// the index allows), the inner man taking an outer one to a single
     /// position, an outer man taking the inner one to one position per
     /// square. Whether the mover's king is safe after the move is a bit set
-    /// too ([`Geometry::king_hit`]). Not for tables with pieces of one kind
-    /// (see [`externals`]).
+    /// too ([`Geometry::king_hit`]). Not for tables with pawns and pieces of
+    /// one kind, whose pushes go one position at a time (see [`externals`]).
     fn externals_word(&self, o: &Outer, stm: Color, legal: u64) -> Best {
         let geo = &self.geo;
         let r = &o.r;
@@ -447,9 +447,11 @@ impl Gen<'_> {
         } else {
             0
         };
-        // Captures and promotions a word at a time, where pieces of one
-        // kind need no sorting (else one position at a time).
-        let word_ext = (!self.layout.identical).then(|| self.externals_word(o, stm, legal));
+        // Captures and promotions a word at a time, unless pawn pushes go
+        // one position at a time (with pieces of one kind, whose pushed
+        // positions need sorting): then with them.
+        let word_ext =
+            (word_pushes || self.pushed.is_none()).then(|| self.externals_word(o, stm, legal));
         let leave = if word_ext.is_some() {
             0
         } else {

@@ -193,67 +193,124 @@ fn takes(c: u8, s: u8, stm: Color, occ: u64) -> u64 {
     }
 }
 
-impl Gen<'_> {
-    /// The best value among the captures and promotions of the positions
-    /// `legal` of word `o` (`stm` to move), a word at a time (pawn pushes
-    /// are [`Gen::push_values`]'). A move of two outer men leads to one
-    /// word of the smaller table for all 64 positions (read at once where
-    /// the index allows), the inner man taking an outer one to a single
-    /// position, an outer man taking the inner one to one position per
-    /// square. Whether the mover's king is safe after the move is a bit set
-    /// too ([`Geometry::king_hit`]). Not for tables with pawns and pieces of
-    /// one kind, whose pushes go one position at a time (see [`externals`]).
-    fn externals_word(&self, o: &Outer, stm: Color, legal: u64) -> Best {
-        let geo = &self.geo;
-        let r = &o.r;
-        let mut best = Best {
-            value: [UNKNOWN; WORD],
-            any: 0,
-        };
+/// One word's captures and promotions, `stm` to move: what every kind of
+/// capture needs to know.
+struct Captures<'a> {
+    o: &'a Outer,
+    stm: Color,
+    /// The legal positions of the word.
+    legal: u64,
+    /// The inner man's slot (`None`: it is the Black king).
+    inner: Option<usize>,
+    /// The mover's king, unless it is the inner man.
+    king: Option<u8>,
+    /// The mover's pawns' last rank and step.
+    last: u8,
+    step: i8,
+    /// The mover's outer men that can take.
+    takers: [Taker; 4],
+    n: usize,
+}
+
+impl<'a> Captures<'a> {
+    fn new(geo: &Geometry, o: &'a Outer, stm: Color, legal: u64) -> Captures<'a> {
         let inner = match geo.inner {
             Man::Slot(i) => Some(i),
             Man::King(_) => None,
         };
-        let (inner_code, inner_color) = geo.inner_man(o);
-        let king = (geo.inner != Man::King(stm)).then(|| king_of(r, stm));
-        let (last, step): (u8, i8) = match stm {
+        let king = (geo.inner != Man::King(stm)).then(|| king_of(&o.r, stm));
+        let (last, step) = match stm {
             Color::White => (7, 8),
             Color::Black => (0, -8),
         };
-        // Our outer men that can take, and their outer victims.
         let mut takers: [Taker; 4] = [(None, 0, 0); 4];
         let mut n = 0;
         if let Some(k) = king {
             takers[0] = (None, KING, k);
             n = 1;
         }
-        for (i, p) in r.pieces().iter().enumerate() {
+        for (i, p) in o.r.pieces().iter().enumerate() {
             if code_color(p.0) == stm && Some(i) != inner {
                 takers[n] = (Some(i), p.0, p.1);
                 n += 1;
             }
         }
-        let takers = &takers[..n];
-        let victims = || {
-            r.pieces()
-                .iter()
-                .enumerate()
-                .filter(move |&(j, p)| code_color(p.0) != stm && Some(j) != inner)
-                .map(|(j, p)| (j, p.1))
+        Captures {
+            o,
+            stm,
+            legal,
+            inner,
+            king,
+            last,
+            step,
+            takers,
+            n,
+        }
+    }
+
+    fn takers(&self) -> &[Taker] {
+        &self.takers[..self.n]
+    }
+
+    /// The enemy's outer men that can be taken: slot and square.
+    fn victims(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
+        self.o
+            .r
+            .pieces()
+            .iter()
+            .enumerate()
+            .filter(move |&(j, p)| code_color(p.0) != self.stm && Some(j) != self.inner)
+            .map(|(j, p)| (j, p.1))
+    }
+}
+
+/// What a man of code `c` becomes on the last rank: a pawn any piece; any
+/// other man itself (one pass, the role unused).
+fn promotions(c: u8) -> &'static [Role] {
+    if code_is_pawn(c) {
+        &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
+    } else {
+        &[Role::Pawn]
+    }
+}
+
+impl Gen<'_> {
+    /// The best value among the captures and promotions of the positions
+    /// `legal` of word `o` (`stm` to move), a word at a time (pawn pushes
+    /// are [`Gen::push_values`]'). A move of two outer men leads to one
+    /// word of the smaller table for all 64 positions (read at once where
+    /// the index allows), the inner man taking an outer one to a single
+    /// position, an outer man taking the inner one to positions that differ
+    /// in the taker's square. Whether the mover's king is safe after the
+    /// move is a bit set too ([`Geometry::king_hit`]). Not for tables with
+    /// pawns and pieces of one kind, whose pushes go one position at a time
+    /// (see [`externals`]).
+    fn externals_word(&self, o: &Outer, stm: Color, legal: u64) -> Best {
+        let mut best = Best {
+            value: [UNKNOWN; WORD],
+            any: 0,
         };
-        let promotions = |c: u8| -> &'static [Role] {
-            if code_is_pawn(c) {
-                &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
-            } else {
-                &[Role::Pawn]
-            }
-        };
-        // An outer man takes an outer one, or a pawn promotes.
-        for &(xi, xc, x) in takers {
+        let w = Captures::new(&self.geo, o, stm, legal);
+        self.outer_takes_outer(&w, &mut best);
+        let (inner_code, inner_color) = self.geo.inner_man(o);
+        if inner_color == stm {
+            self.inner_takes_outer(&w, inner_code, &mut best);
+        } else if let Some(i) = w.inner {
+            self.outer_takes_inner(&w, i, &mut best);
+        }
+        best
+    }
+
+    /// An outer man takes an outer one, or a pawn promotes: one read of
+    /// the smaller table for the word.
+    fn outer_takes_outer(&self, w: &Captures, best: &mut Best) {
+        let (geo, o, r, stm, legal, king) = (&self.geo, w.o, &w.o.r, w.stm, w.legal, w.king);
+        let (last, step) = (w.last, w.step);
+        for &(xi, xc, x) in w.takers() {
             let reach = takes(xc, x, stm, o.occ);
             let mut moves = [(0u8, usize::MAX); 4];
             let mut m = 0;
-            for (j, v) in victims() {
+            for (j, v) in w.victims() {
                 if reach >> v & 1 == 1 {
                     moves[m] = (v, j);
                     m += 1;
@@ -299,79 +356,83 @@ impl Gen<'_> {
                         Man::Slot(i) => (without(c, j), Man::Slot(i - usize::from(j < i))),
                         king => (without(c, j), king),
                     };
-                    self.children(&mut best, &c, man, stm, mask);
+                    self.children(best, &c, man, stm, mask);
                 }
             }
         }
-        if inner_color == stm {
-            // The inner man takes an outer one: one position.
-            for (j, v) in victims() {
-                let from = words::man_attacks(inner_code, v, o.occ) & legal;
-                if from == 0 {
-                    continue;
-                }
-                let gone = 1u64 << v;
-                if geo.outer_attack(o, !stm, king.unwrap_or(v), o.occ, gone) {
-                    continue;
-                }
-                let mut c = *r;
-                geo.place_inner(&mut c, v);
-                let child = self.set.probe_raw(&without(c, j), !stm);
-                best.put_all(from, child.unwrap_or(UNKNOWN));
+    }
+
+    /// The inner man (`code`) takes an outer one: one position.
+    fn inner_takes_outer(&self, w: &Captures, code: u8, best: &mut Best) {
+        let (geo, o, stm) = (&self.geo, w.o, w.stm);
+        for (j, v) in w.victims() {
+            let from = words::man_attacks(code, v, o.occ) & w.legal;
+            if from == 0 {
+                continue;
             }
-        } else if let Some(i) = inner {
-            // An outer man takes the inner one: the positions it reaches
-            // differ only in the taker's square (a pawn's one by one).
-            for &(xi, xc, x) in takers {
-                let from = 1u64 << x;
-                let occ = o.occ & !from;
-                let targets = takes(xc, x, stm, o.occ) & legal;
-                if targets == 0 {
-                    continue;
-                }
-                // Where the mover's king would stand attacked, the inner
-                // man gone: the king on the square it takes on, or its
-                // king in check unless the taker blocks.
-                let enemies = geo.outer_men(o, !stm);
-                let hit = match (xi, king) {
-                    (None, _) => enemies.fold(0, |a, (c, s)| a | words::man_attacks(c, s, occ)),
-                    (Some(_), Some(k)) => enemies.fold(0, |a, (c, s)| {
-                        if words::man_attacks(c, s, occ) >> k & 1 == 1 {
-                            a | !attacks::between(sq(s), sq(k)).0
-                        } else {
-                            a
-                        }
-                    }),
-                    (Some(_), None) => !0,
-                };
-                let mask = targets & !hit;
-                if mask == 0 {
-                    continue;
-                }
-                if !code_is_pawn(xc) {
-                    let man = match xi {
-                        None => Man::King(stm),
-                        Some(k) => Man::Slot(k - usize::from(i < k)),
-                    };
-                    self.children(&mut best, &without(*r, i), man, stm, mask);
-                    continue;
-                }
-                let k = xi.unwrap_or(usize::MAX);
-                for b in Bitboard(mask) {
-                    let b = b as u8;
-                    for &role in promotions(xc) {
-                        let mut c = *r;
-                        c.pc[k].1 = b;
-                        if b >> 3 == last {
-                            c.pc[k].0 = code(stm, role);
-                        }
-                        let child = self.set.probe_raw(&without(c, i), !stm);
-                        best.put(b as usize, child.unwrap_or(UNKNOWN));
+            let gone = 1u64 << v;
+            if geo.outer_attack(o, !stm, w.king.unwrap_or(v), o.occ, gone) {
+                continue;
+            }
+            let mut c = o.r;
+            geo.place_inner(&mut c, v);
+            let child = self.set.probe_raw(&without(c, j), !stm);
+            best.put_all(from, child.unwrap_or(UNKNOWN));
+        }
+    }
+
+    /// An outer man takes the inner one (slot `i`): the positions it
+    /// reaches differ only in the taker's square (a pawn's one by one).
+    fn outer_takes_inner(&self, w: &Captures, i: usize, best: &mut Best) {
+        let (geo, o, r, stm) = (&self.geo, w.o, &w.o.r, w.stm);
+        for &(xi, xc, x) in w.takers() {
+            let from = 1u64 << x;
+            let occ = o.occ & !from;
+            let targets = takes(xc, x, stm, o.occ) & w.legal;
+            if targets == 0 {
+                continue;
+            }
+            // Where the mover's king would stand attacked, the inner
+            // man gone: the king on the square it takes on, or its
+            // king in check unless the taker blocks.
+            let enemies = geo.outer_men(o, !stm);
+            let hit = match (xi, w.king) {
+                (None, _) => enemies.fold(0, |a, (c, s)| a | words::man_attacks(c, s, occ)),
+                (Some(_), Some(k)) => enemies.fold(0, |a, (c, s)| {
+                    if words::man_attacks(c, s, occ) >> k & 1 == 1 {
+                        a | !attacks::between(sq(s), sq(k)).0
+                    } else {
+                        a
                     }
+                }),
+                (Some(_), None) => !0,
+            };
+            let mask = targets & !hit;
+            if mask == 0 {
+                continue;
+            }
+            if !code_is_pawn(xc) {
+                let man = match xi {
+                    None => Man::King(stm),
+                    Some(k) => Man::Slot(k - usize::from(i < k)),
+                };
+                self.children(best, &without(*r, i), man, stm, mask);
+                continue;
+            }
+            let k = xi.unwrap_or(usize::MAX);
+            for b in Bitboard(mask) {
+                let b = b as u8;
+                for &role in promotions(xc) {
+                    let mut c = *r;
+                    c.pc[k].1 = b;
+                    if b >> 3 == w.last {
+                        c.pc[k].0 = code(stm, role);
+                    }
+                    let child = self.set.probe_raw(&without(c, i), !stm);
+                    best.put(b as usize, child.unwrap_or(UNKNOWN));
                 }
             }
         }
-        best
     }
 
     /// The positions `mask` of a word, each led to by a move to `c` with

@@ -44,9 +44,10 @@ const PAWNLESS_SINCE: u32 = 2;
 /// zstd's level for the blocks of large tables (slower to write, 10%
 /// smaller than [`SMALL_LEVEL`]) and of the tables kept in memory (every
 /// table of up to four pieces: 30 MB together either way, and they are
-/// made in seconds, which level 9 would lengthen by 4 s of CPU).
+/// made in seconds, which level 9 would lengthen by 4 s of CPU; level 1
+/// compresses them a quarter faster than 3, 1.6% larger).
 const LEVEL: i32 = 9;
-const SMALL_LEVEL: i32 = 3;
+const SMALL_LEVEL: i32 = 1;
 /// Tables with at most this many values are read whole into memory when
 /// opened (every table of up to four pieces); larger ones are read a
 /// block at a time as probes need them.

@@ -297,9 +297,12 @@ fn make_table(
             material: *m,
             reason: e.to_string(),
         })?
-    } else {
+    } else if let values::Values::Packed(_) = t.values {
         let values = values::Values::Memory(t.values_vec().into_boxed_slice());
         Table { values, ..t }
+    } else {
+        // Made: in memory as they are.
+        t
     };
     Ok((t, seconds, bytes))
 }

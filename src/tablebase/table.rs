@@ -2,6 +2,7 @@
 
 use super::index::{Layout, Man, Raw, SQ_T, TRANSPOSE, on_diagonal};
 use super::material::{KEY_KVK, KEYS, Material, NONE, NORMALIZE, key_of};
+use super::values::Values;
 use shakmaty::Color;
 use std::sync::Arc;
 
@@ -352,10 +353,28 @@ impl Table {
             for (b, o) in out.iter_mut().enumerate() {
                 *o = w[at(b)];
             }
-        } else {
-            for (b, o) in out.iter_mut().enumerate() {
-                *o = self.values.get(base + stride * at(b))?;
+        } else if base + stride * 63 < self.values.len() {
+            // In range: values in memory read without a check each (the
+            // match once, not per value).
+            match &self.values {
+                Values::Memory(v) => {
+                    for (b, o) in out.iter_mut().enumerate() {
+                        *o = v[base + stride * at(b)];
+                    }
+                }
+                Values::Made(c) => {
+                    for (b, o) in out.iter_mut().enumerate() {
+                        *o = c.get(base + stride * at(b));
+                    }
+                }
+                v => {
+                    for (b, o) in out.iter_mut().enumerate() {
+                        *o = v.get(base + stride * at(b))?;
+                    }
+                }
             }
+        } else {
+            return None;
         }
         Some(out)
     }

@@ -93,7 +93,8 @@ fn word_at(block: &[u8], at: usize) -> Option<[u8; 64]> {
 /// A table's value codes, `[White to move | Black to move]`.
 pub(crate) enum Values {
     Memory(Box<[u8]>),
-    /// Just made (until written and, if large, opened from its file).
+    /// Made here (a large table only until written and opened from its
+    /// file; a small one stays).
     Made(super::cells::Cells),
     /// Just made, compressed as the file will hold them (tables with
     /// pawns are made slice by slice and never held whole).
@@ -104,11 +105,21 @@ pub(crate) enum Values {
 impl Values {
     /// The value at `i`; `None` only when its block cannot be read (the
     /// file changed or broke since it was opened).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn get(&self, i: usize) -> Option<u8> {
         match self {
             Values::Memory(v) => v.get(i).copied(),
             Values::Made(c) => (i < c.len()).then(|| c.get(i)),
+            _ => self.get_block(i),
+        }
+    }
+
+    /// [`Values::get`] of values in blocks (out of line: the values in
+    /// memory are read where they are asked for).
+    #[inline(never)]
+    fn get_block(&self, i: usize) -> Option<u8> {
+        match self {
+            Values::Memory(_) | Values::Made(_) => self.get(i),
             Values::Packed(p) => p.get(i),
             Values::Blocks(b) => b.get(i),
         }

@@ -465,7 +465,7 @@ impl Gen<'_> {
     pub(super) fn init(&self, threads: usize, top: &Top) {
         let half = self.half();
         for_words(threads, half, |lw| {
-            let o = self.geo.outer(self.geo.base_word + lw);
+            let o = self.outer(self.geo.base_word + lw);
             for (s, illegal) in self.geo.illegal(&o).into_iter().enumerate() {
                 let w = s * half + lw;
                 self.write(w, illegal, ILLEGAL);
@@ -474,7 +474,7 @@ impl Gen<'_> {
             }
         });
         for_words(threads, half, |lw| {
-            let o = self.geo.outer(self.geo.base_word + lw);
+            let o = self.outer(self.geo.base_word + lw);
             if !o.valid {
                 return;
             }

@@ -66,7 +66,7 @@ mod sliced;
 mod words;
 
 pub(crate) use super::cells::Cells;
-use super::cells::{Done, bytes_equal, gather_high_bits, spread_bytes};
+use super::cells::{Done, bytes_equal, bytes_equal64, gather_high_bits, spread_bytes};
 pub(crate) use moves::is_legal;
 use moves::*;
 use sliced::Finished;
@@ -155,6 +155,17 @@ fn for_words(threads: usize, words: usize, f: impl Fn(usize) + Sync) {
     });
 }
 
+/// A chunk's flag, cleared (by the one thread that owns the chunk in this
+/// pass: a plain load and store).
+#[inline(always)]
+fn take_flag(flag: &AtomicBool) -> bool {
+    let set = flag.load(Relaxed);
+    if set {
+        flag.store(false, Relaxed);
+    }
+    set
+}
+
 /// The codes written so far (a level may write losses beyond itself).
 #[derive(Default)]
 struct Top {
@@ -227,11 +238,19 @@ struct Gen<'a> {
     pushed: Option<&'a Finished>,
     /// Does one thread work on the window (plain loads and stores)?
     alone: bool,
+    /// The outer men of each word of a half (decoded once instead of at
+    /// every step: a tenth of the time went into decoding); empty for a
+    /// window of more than [`OUTER_CACHE_WORDS`] words a half.
+    outers: Vec<Outer>,
     /// The codes written in each chunk of `1 << MARK_SHIFT` positions (a
     /// code replaced since keeps its mark): a level scans only the chunks
     /// that may hold its positions, and the last levels find few.
     marks: Vec<[AtomicU64; 4]>,
 }
+
+/// Words a half of a window may have for [`Gen::outers`] to be kept (32
+/// bytes a word: a quarter of a byte a position, 32 MB at most).
+const OUTER_CACHE_WORDS: usize = 1 << 20;
 
 /// Positions of a window word (64).
 const WORD: usize = 64;
@@ -249,10 +268,18 @@ impl<'a> Gen<'a> {
     ) -> Gen<'a> {
         debug_assert!(base.is_multiple_of(WORD) && len.is_multiple_of(WORD));
         let chunks = (2 * len).div_ceil(1 << MARK_SHIFT);
+        let geo = Geometry::new(layout, base);
+        let words = len / WORD;
+        let outers = if words <= OUTER_CACHE_WORDS {
+            (0..words).map(|w| geo.outer(geo.base_word + w)).collect()
+        } else {
+            Vec::new()
+        };
         Gen {
             layout,
             set,
-            geo: Geometry::new(layout, base),
+            geo,
+            outers,
             len,
             cells: Cells::new(2 * len, UNKNOWN),
             done: Done::new(2 * len),
@@ -264,6 +291,15 @@ impl<'a> Gen<'a> {
             pushed,
             alone: threads <= 1,
             marks: (0..chunks).map(|_| Default::default()).collect(),
+        }
+    }
+
+    /// The outer men of table word `tw` (a word of the window).
+    #[inline(always)]
+    fn outer(&self, tw: usize) -> Outer {
+        match self.outers.get(tw - self.geo.base_word) {
+            Some(o) => *o,
+            None => self.geo.outer(tw),
         }
     }
 
@@ -308,10 +344,7 @@ impl<'a> Gen<'a> {
     /// The positions of window word `w` whose byte is `b`.
     #[inline(always)]
     fn byte_bits(&self, w: usize, b: u8) -> u64 {
-        (0..8).fold(0, |bits, k| {
-            let m = bytes_equal(self.cells.word(8 * w + k), b);
-            bits | gather_high_bits(m) << (8 * k)
-        })
+        bytes_equal64(self.cells.words8(w), b)
     }
 
     /// Writes `code` to positions `bits` of window word `w` (a word only
@@ -363,7 +396,7 @@ impl<'a> Gen<'a> {
                     break;
                 }
                 for c in start..(start + SCAN_CHUNKS).min(chunks) {
-                    let fresh = self.fresh_chunks[c].swap(false, Relaxed);
+                    let fresh = take_flag(&self.fresh_chunks[c]);
                     let marked = self.marked(c, target);
                     if !fresh && !marked {
                         continue;
@@ -400,7 +433,7 @@ impl<'a> Gen<'a> {
                 if c >= chunks {
                     break;
                 }
-                if !self.hit_chunks[c].swap(false, Relaxed) {
+                if !take_flag(&self.hit_chunks[c]) {
                     continue;
                 }
                 for w in c * CHUNK_WORDS..((c + 1) * CHUNK_WORDS).min(words) {
@@ -445,7 +478,7 @@ impl<'a> Gen<'a> {
         let (stm, local) = self.word_side(w);
         let mover = !stm;
         let tw = self.geo.base_word + local;
-        let o = self.geo.outer(tw);
+        let o = self.outer(tw);
         let pred = side(mover) * self.half();
         if self.geo.inner_is(mover, &o.r) {
             self.hit(pred + local, self.geo.inner_fill(&o, f));
@@ -539,7 +572,7 @@ impl<'a> Gen<'a> {
     fn escapes(&self, w: usize, candidates: u64) -> u64 {
         let (stm, local) = self.word_side(w);
         let tw = self.geo.base_word + local;
-        let o = self.geo.outer(tw);
+        let o = self.outer(tw);
         let other = side(!stm) * self.half();
         let mut esc = 0;
         if self.geo.inner_is(stm, &o.r) {
@@ -607,7 +640,7 @@ impl<'a> Gen<'a> {
                 self.cells.store_word(cw, self.cells.word(cw) & keep);
             }
             let tw = self.geo.base_word + w % half;
-            let o = self.geo.outer(tw);
+            let o = self.outer(tw);
             if !o.valid {
                 return;
             }
@@ -673,7 +706,7 @@ impl<'a> Gen<'a> {
         let (base, sym) = match &self.layout.slices {
             Some(sl) if sl.is_symmetric(tw * WORD / self.layout.slice_size) => (1, Some(0)),
             Some(_) => (2, Some(0)),
-            None => (8, self.geo.symmetric(tw, &self.geo.outer(tw))),
+            None => (8, self.geo.symmetric(tw, &self.outer(tw))),
         };
         // Wins and losses as bit sets, eight bytes at a time (a win: an
         // odd code from 3; a loss: an even one from 2, or code 1, mated
@@ -683,7 +716,9 @@ impl<'a> Gen<'a> {
         const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
         let used = !unused;
         let (mut win, mut loss) = (0u64, 0u64);
-        let (mut top_w, mut top_l) = ([0u8; 8], [0u8; 8]);
+        // The codes of the wins and losses, others zero (the largest
+        // found over the whole word at once: a vector maximum).
+        let (mut top_w, mut top_l) = ([0u8; WORD], [0u8; WORD]);
         for k in 0..8 {
             let x = self.cells.word(8 * w + k);
             let y = x & !0x0101_0101_0101_0101;
@@ -695,15 +730,12 @@ impl<'a> Gen<'a> {
             let l_hi = ((from2 & !odd) | one) & in_use;
             win |= gather_high_bits(w_hi) << (8 * k);
             loss |= gather_high_bits(l_hi) << (8 * k);
-            let wx = (x & ((w_hi >> 7) * 0xFF)).to_le_bytes();
-            let lx = ((x | ((one >> 7) * 0xFF)) & ((l_hi >> 7) * 0xFF)).to_le_bytes();
-            for b in 0..8 {
-                top_w[b] = top_w[b].max(wx[b]);
-                top_l[b] = top_l[b].max(lx[b]);
-            }
+            top_w[8 * k..8 * k + 8].copy_from_slice(&(x & ((w_hi >> 7) * 0xFF)).to_le_bytes());
+            top_l[8 * k..8 * k + 8]
+                .copy_from_slice(&((x | ((one >> 7) * 0xFF)) & ((l_hi >> 7) * 0xFF)).to_le_bytes());
         }
-        let top_win = top_w.into_iter().max().unwrap_or(0);
-        let top_loss = top_l.into_iter().max().unwrap_or(0);
+        let top_win = top_w.iter().fold(0, |a, &b| a.max(b));
+        let top_loss = top_l.iter().fold(0, |a, &b| a.max(b));
         let weighted = |bits: u64| match sym {
             Some(sym) => {
                 base * u64::from((bits & !sym).count_ones())

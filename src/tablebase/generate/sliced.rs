@@ -207,11 +207,16 @@ pub(super) fn generate(
         ),
         _ => None,
     };
-    let packer = Packer::new(
-        layout.size,
-        crate::tablebase::file::level_for(2 * layout.size),
-        spill,
-    );
+    let level_of_file = crate::tablebase::file::level_for(2 * layout.size);
+    // A small table (up to four pieces) is kept whole as it is made: it
+    // stays in memory afterwards, and its file is compressed on every
+    // thread. A large one goes into compressed blocks slice by slice.
+    let whole = (!crate::tablebase::file::is_large(layout.size))
+        .then(|| Cells::new(2 * layout.size, ILLEGAL));
+    let packer = whole
+        .is_none()
+        .then(|| Packer::new(layout.size, level_of_file, spill));
+    let any_exact = AtomicBool::new(false);
     let next = AtomicUsize::new(0);
     let stats = Mutex::new(TableStats::default());
     let progress = Mutex::new((level, 0u32, 0u64));
@@ -243,14 +248,27 @@ pub(super) fn generate(
                     st.add(&part);
                 }
                 let exact = top.has(code_of(MAX_DIST));
+                if exact {
+                    any_exact.store(true, Relaxed);
+                }
                 let cells = window.into_cells();
-                // A block at a time into the file's blocks (no copy of
-                // the slice: its cells are kept if a push leads here).
-                let mut block = vec![0u8; size.min(BLOCK_VALUES)];
-                for h in 0..2 {
-                    for at in (0..size).step_by(block.len()) {
-                        cells.copy_to(h * size + at, &mut block);
-                        packer.put(h, s * size + at, &block, exact);
+                if let Some(all) = &whole {
+                    // Slices and halves start whole words.
+                    for h in 0..2 {
+                        let (from, to) = (h * size / 8, (h * layout.size + s * size) / 8);
+                        for k in 0..size / 8 {
+                            all.store_word(to + k, cells.word(from + k));
+                        }
+                    }
+                } else if let Some(packer) = &packer {
+                    // A block at a time into the file's blocks (no copy of
+                    // the slice: its cells are kept if a push leads here).
+                    let mut block = vec![0u8; size.min(BLOCK_VALUES)];
+                    for h in 0..2 {
+                        for at in (0..size).step_by(block.len()) {
+                            cells.copy_to(h * size + at, &mut block);
+                            packer.put(h, s * size + at, &block, exact);
+                        }
                     }
                 }
                 finished
@@ -274,8 +292,29 @@ pub(super) fn generate(
     if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
-    let packed = packer.finish(slices.len() * size)?;
     let stats = stats.into_inner().unwrap_or_else(|e| e.into_inner());
+    let (packer, used) = match (whole, packer) {
+        (Some(all), _) if !any_exact.load(Relaxed) => {
+            return Ok((crate::tablebase::values::Values::Made(all), stats));
+        }
+        (Some(all), _) => {
+            // Positions mated in MAX_DIST share their code with unused
+            // ones, which a file written from made values would fill in:
+            // blocks stored exactly instead.
+            let packer = Packer::new(layout.size, level_of_file, None);
+            let mut block = vec![0u8; BLOCK_VALUES];
+            for h in 0..2 {
+                for at in (0..layout.size).step_by(BLOCK_VALUES) {
+                    all.copy_to(h * layout.size + at, &mut block);
+                    packer.put(h, at, &block, true);
+                }
+            }
+            (packer, layout.size)
+        }
+        (None, Some(packer)) => (packer, slices.len() * size),
+        (None, None) => return Err(format!("{}: nowhere to keep values", layout.material)),
+    };
+    let packed = packer.finish(used)?;
     let values = crate::tablebase::values::Values::Packed(Box::new(packed));
     Ok((values, stats))
 }

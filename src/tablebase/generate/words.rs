@@ -163,6 +163,7 @@ pub(super) struct Geometry<'a> {
 }
 
 /// One word's men apart from the inner one.
+#[derive(Clone, Copy)]
 pub(super) struct Outer {
     /// Decoded with the inner man on a1.
     pub r: Raw,

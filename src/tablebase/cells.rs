@@ -188,6 +188,32 @@ pub(crate) fn bytes_equal64(words: [u64; 8], b: u8) -> u64 {
     }
 }
 
+/// The largest of the 64 bytes of `words`.
+#[inline(always)]
+pub(crate) fn max_byte64(words: [u64; 8]) -> u8 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_cvtsi128_si32, _mm_max_epu8, _mm_set_epi64x, _mm_srli_si128};
+        // SAFETY: as in `bytes_equal64` (SSE2, registers only).
+        unsafe {
+            let v = |k: usize| _mm_set_epi64x(words[2 * k + 1] as i64, words[2 * k] as i64);
+            let mut m = _mm_max_epu8(_mm_max_epu8(v(0), v(1)), _mm_max_epu8(v(2), v(3)));
+            m = _mm_max_epu8(m, _mm_srli_si128::<8>(m));
+            m = _mm_max_epu8(m, _mm_srli_si128::<4>(m));
+            m = _mm_max_epu8(m, _mm_srli_si128::<2>(m));
+            m = _mm_max_epu8(m, _mm_srli_si128::<1>(m));
+            _mm_cvtsi128_si32(m) as u8
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        words
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .fold(0, |a, b| a.max(b))
+    }
+}
+
 /// The positions of `word` whose byte is `b`: bit `8k + 7` set for each
 /// (the SWAR zero-byte test on `word ^ b * 0x0101..`).
 #[inline(always)]
@@ -231,6 +257,24 @@ mod tests {
                 assert_eq!(bytes_equal64(words, b), want, "{b}");
             }
         }
+    }
+
+    #[test]
+    fn the_largest_of_sixty_four_bytes_is_found_wherever_it_is() {
+        for at in 0..64 {
+            for big in [1u8, 0x7F, 0x80, 0xFF] {
+                let mut bytes = [0u8; 64];
+                for (i, b) in bytes.iter_mut().enumerate() {
+                    *b = (i as u8 * 7) % big.max(1) / 2;
+                }
+                bytes[at] = big;
+                let words: [u64; 8] = std::array::from_fn(|k| {
+                    u64::from_le_bytes(bytes[8 * k..8 * k + 8].try_into().unwrap())
+                });
+                assert_eq!(max_byte64(words), big, "{at} {big}");
+            }
+        }
+        assert_eq!(max_byte64([0; 8]), 0);
     }
 
     #[test]

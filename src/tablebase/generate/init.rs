@@ -522,9 +522,14 @@ impl Gen<'_> {
         for (k, b) in bytes.chunks_exact_mut(8).enumerate() {
             b.copy_from_slice(&self.cells.word(8 * w + k).to_le_bytes());
         }
+        // Positions with neither a move leaving the window nor one inside
+        // it (mate or stalemate) are few; those with only moves inside it
+        // keep their byte (UNKNOWN, from `Gen::new`): only the rest is
+        // looked at one by one.
+        let ext_any = leave | pushed_any | word_ext.as_ref().map_or(0, |e| e.any);
         let mut done = illegal;
         let mut seen = [0u64; 4];
-        for b in Bitboard(legal) {
+        for b in Bitboard(legal & (ext_any | !internal)) {
             let bit = 1u64 << b as u8;
             let mut ext = if leave & bit != 0 {
                 let mut r = o.r;

@@ -66,7 +66,7 @@ mod sliced;
 mod words;
 
 pub(crate) use super::cells::Cells;
-use super::cells::{Done, bytes_equal, bytes_equal64, gather_high_bits, spread_bytes};
+use super::cells::{Done, bytes_equal, bytes_equal64, gather_high_bits, max_byte64, spread_bytes};
 pub(crate) use moves::is_legal;
 use moves::*;
 use sliced::Finished;
@@ -718,9 +718,9 @@ impl<'a> Gen<'a> {
         let (mut win, mut loss) = (0u64, 0u64);
         // The codes of the wins and losses, others zero (the largest
         // found over the whole word at once: a vector maximum).
-        let (mut top_w, mut top_l) = ([0u8; WORD], [0u8; WORD]);
-        for k in 0..8 {
-            let x = self.cells.word(8 * w + k);
+        let (mut top_w, mut top_l) = ([0u64; 8], [0u64; 8]);
+        let xs = self.cells.words8(w);
+        for (k, &x) in xs.iter().enumerate() {
             let y = x & !0x0101_0101_0101_0101;
             let from2 = (((y & LOW7) + LOW7) | y) & HI;
             let odd = (x << 7) & HI;
@@ -730,12 +730,11 @@ impl<'a> Gen<'a> {
             let l_hi = ((from2 & !odd) | one) & in_use;
             win |= gather_high_bits(w_hi) << (8 * k);
             loss |= gather_high_bits(l_hi) << (8 * k);
-            top_w[8 * k..8 * k + 8].copy_from_slice(&(x & ((w_hi >> 7) * 0xFF)).to_le_bytes());
-            top_l[8 * k..8 * k + 8]
-                .copy_from_slice(&((x | ((one >> 7) * 0xFF)) & ((l_hi >> 7) * 0xFF)).to_le_bytes());
+            top_w[k] = x & ((w_hi >> 7) * 0xFF);
+            top_l[k] = (x | ((one >> 7) * 0xFF)) & ((l_hi >> 7) * 0xFF);
         }
-        let top_win = top_w.iter().fold(0, |a, &b| a.max(b));
-        let top_loss = top_l.iter().fold(0, |a, &b| a.max(b));
+        let top_win = max_byte64(top_w);
+        let top_loss = max_byte64(top_l);
         let weighted = |bits: u64| match sym {
             Some(sym) => {
                 base * u64::from((bits & !sym).count_ones())

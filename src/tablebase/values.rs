@@ -96,8 +96,8 @@ pub(crate) enum Values {
     /// Made here (a large table only until written and opened from its
     /// file; a small one stays).
     Made(super::cells::Cells),
-    /// Just made, compressed as the file will hold them (tables with
-    /// pawns are made slice by slice and never held whole).
+    /// Just made, compressed as the file will hold them (large tables
+    /// with pawns are made slice by slice and never held whole).
     Packed(Box<Packed>),
     Blocks(Box<Blocks>),
 }

@@ -55,7 +55,6 @@ pub fn run(
         progress: &mut progress,
         next: 0,
         pending: BTreeMap::new(),
-        games: 0,
         positions: 0,
         error: None,
     });
@@ -103,7 +102,7 @@ pub fn run(
         return Err(e);
     }
     w.out.flush()?;
-    Ok((w.games, w.positions))
+    Ok((w.next, w.positions))
 }
 
 /// The seed of game `i`'s random generator.
@@ -117,11 +116,10 @@ fn game_seed(seed: u64, i: usize) -> u64 {
 struct Writer<'a, W, P> {
     out: &'a mut W,
     progress: &'a mut P,
-    /// The next game to write.
+    /// The next game to write (= the games written so far).
     next: usize,
     /// Games finished before an earlier one.
     pending: BTreeMap<usize, Vec<String>>,
-    games: usize,
     positions: usize,
     error: Option<std::io::Error>,
 }
@@ -142,9 +140,8 @@ impl<W: Write, P: FnMut(usize, usize)> Writer<'_, W, P> {
                 }
             }
             self.next += 1;
-            self.games += 1;
             self.positions += lines.len();
-            (self.progress)(self.games, self.positions);
+            (self.progress)(self.next, self.positions);
         }
         true
     }
